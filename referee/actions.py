@@ -1,0 +1,104 @@
+"""Actions a seat can take, their wire form, and the two errors for bad ones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .cards import ALL_COLOURS, Card, InvalidCardError
+
+PLAY: Final = "play"
+DRAW: Final = "draw"
+PASS: Final = "pass"
+COLOUR: Final = "colour"
+KINDS: Final = (PLAY, DRAW, PASS, COLOUR)
+
+
+class InvalidActionError(ValueError):
+    """An answer that is not a well-formed action (bad shape, unknown card code)."""
+
+
+class IllegalActionError(ValueError):
+    """A well-formed action that the rules do not allow in this position."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision: play cards (in order, naming a colour after a wild, maybe calling), draw, pass or name a colour."""
+
+    kind: str
+    cards: tuple[Card, ...] = ()
+    colour: str | None = None
+    call: bool = False
+
+    def to_wire(self, request_id: int | None = None) -> dict[str, Any]:
+        """The JSON object a bot sends for this action."""
+        msg: dict[str, Any] = {"type": self.kind}
+        if request_id is not None:
+            msg["id"] = request_id
+        if self.kind == PLAY:
+            msg["cards"] = [c.code for c in self.cards]
+            if self.colour is not None:
+                msg["colour"] = self.colour
+            if self.call:
+                msg["call"] = True
+        elif self.kind == COLOUR:
+            msg["colour"] = self.colour
+        return msg
+
+    @classmethod
+    def from_wire(cls, msg: dict[str, Any]) -> Action:
+        """Parse a bot's answer (already known to be a JSON object); raises ``InvalidActionError``."""
+        kind = msg.get("type")
+        if kind == PLAY:
+            codes = msg.get("cards")
+            if not isinstance(codes, list) or not codes:
+                raise InvalidActionError(f"a play needs a non-empty list 'cards', got {codes!r}")
+            try:
+                cards = tuple(Card.from_code(c) for c in codes)
+            except InvalidCardError as exc:
+                raise InvalidActionError(str(exc)) from None
+            colour = msg.get("colour")
+            if colour is not None and colour not in ALL_COLOURS:
+                raise InvalidActionError(f"unknown colour {colour!r}; colours are {', '.join(ALL_COLOURS)}")
+            call = msg.get("call", False)
+            if not isinstance(call, bool):
+                raise InvalidActionError(f"'call' must be true or false, got {call!r}")
+            # A colour repeated on a coloured card says nothing new; keep one canonical form.
+            if colour is not None and not cards[-1].is_wild and colour == cards[-1].colour:
+                colour = None
+            return cls(PLAY, cards, colour, call)
+        if kind in (DRAW, PASS):
+            return cls(kind)
+        if kind == COLOUR:
+            colour = msg.get("colour")
+            if colour not in ALL_COLOURS:
+                raise InvalidActionError(f"unknown colour {colour!r}; colours are {', '.join(ALL_COLOURS)}")
+            return cls(COLOUR, colour=colour)
+        raise InvalidActionError(f"unknown action type {kind!r}; expected one of {', '.join(KINDS)}")
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """What legality depends on: the call is free and the order of a multi-play's middle cards is not."""
+        cards = self.cards
+        if len(cards) > 3:
+            cards = (cards[0], *sorted(cards[1:-1], key=_code), cards[-1])
+        return (self.kind, cards, self.colour)
+
+    def __str__(self) -> str:
+        if self.kind == PLAY:
+            text = " ".join(c.code for c in self.cards)
+            if self.colour:
+                text += f" ({self.colour})"
+            return f"play {text}" + (" + call" if self.call else "")
+        if self.kind == COLOUR:
+            return f"colour {self.colour}"
+        return self.kind
+
+
+def _code(card: Card) -> str:
+    return card.code
+
+
+DRAW_ACTION: Final = Action(DRAW)
+PASS_ACTION: Final = Action(PASS)

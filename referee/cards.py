@@ -1,0 +1,132 @@
+"""Cards, colours and decks, with text codes any language can parse (``teal:7``, ``wild4``)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Final
+
+
+class InvalidCardError(ValueError):
+    """A card code that does not parse."""
+
+
+class Rank(str, enum.Enum):
+    """The ranks printed on cards; the value is the code used on the wire."""
+
+    ZERO = "0"
+    ONE = "1"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "10"
+    SKIP = "skip"
+    REVERSE = "reverse"
+    DRAW2 = "draw2"
+    WILD = "wild"
+    WILD4 = "wild4"
+
+
+NUMBER_RANKS: Final = tuple(str(n) for n in range(0, 11))
+ACTION_RANKS: Final = ("skip", "reverse", "draw2")
+WILD_RANKS: Final = ("wild", "wild4")
+
+#: The two four-colour palettes: ``compact``'s own deck and the standard deck.
+COMPACT_COLOURS: Final = ("teal", "coral", "amber", "violet")
+STANDARD_COLOURS: Final = ("red", "yellow", "green", "blue")
+ALL_COLOURS: Final = COMPACT_COLOURS + STANDARD_COLOURS
+
+#: ``family`` prints a shape on every colour so colour-blind players can match by shape.
+SHAPES: Final = {"red": "disc", "yellow": "triangle", "green": "square", "blue": "diamond"}
+
+_RANK_NAMES: Final = {"skip": "Skip", "reverse": "Reverse", "draw2": "Draw Two",
+                      "wild": "Wild", "wild4": "Wild Draw Four"}
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: a colour (``None`` for wilds) and a rank. A Wild's chosen colour belongs to the play."""
+
+    colour: str | None
+    rank: str
+    # Derived once so the hot path reads attributes instead of recomputing.
+    code: str = field(init=False, compare=False, repr=False)
+    points: int = field(init=False, compare=False, repr=False)
+    is_wild: bool = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        wild = self.rank in WILD_RANKS
+        if wild != (self.colour is None):
+            raise InvalidCardError(f"card {self.colour!r}/{self.rank!r}: wilds and only wilds have no colour")
+        object.__setattr__(self, "code", self.rank if wild else f"{self.colour}:{self.rank}")
+        object.__setattr__(self, "is_wild", wild)
+        object.__setattr__(self, "points", 50 if wild else 20 if self.rank in ACTION_RANKS else int(self.rank))
+
+    @classmethod
+    def from_code(cls, code: str) -> Card:
+        """Parse ``"teal:7"``, ``"red:skip"``, ``"wild"`` or ``"wild4"``."""
+        try:
+            return _BY_CODE[code]
+        except (KeyError, TypeError):
+            raise InvalidCardError(
+                f"invalid card code {code!r}: expected 'colour:rank' (colours {', '.join(ALL_COLOURS)}; "
+                f"ranks 0-10, skip, reverse, draw2) or 'wild' / 'wild4'") from None
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card.from_code({self.code!r})"
+
+    @property
+    def shape(self) -> str | None:
+        """The ``family`` shape of this card's colour, if it has one."""
+        return SHAPES.get(self.colour or "")
+
+    def describe(self) -> str:
+        """A human name: ``teal 7``, ``red Draw Two``, ``Wild Draw Four``."""
+        name = _RANK_NAMES.get(self.rank, self.rank)
+        return name if self.colour is None else f"{self.colour} {name}"
+
+
+def _all_cards() -> dict[str, Card]:
+    cards = [Card(c, r) for c in ALL_COLOURS for r in NUMBER_RANKS + ACTION_RANKS]
+    cards += [Card(None, r) for r in WILD_RANKS]
+    return {c.code: c for c in cards}
+
+
+# Every card exists once: decks hold references to these, so identity and equality agree.
+_BY_CODE: Final = _all_cards()
+WILD: Final = _BY_CODE["wild"]
+WILD4: Final = _BY_CODE["wild4"]
+
+
+def compact_deck(players: int = 4) -> list[Card]:
+    """``compact``'s 54-card deck (2-10, Skip, Reverse, Draw Two per colour; 4 Wild, 2 Wild Draw Four), doubled for 5-6 players."""
+    one = [_BY_CODE[f"{c}:{r}"] for c in COMPACT_COLOURS for r in NUMBER_RANKS[2:] + ACTION_RANKS]
+    one += [WILD] * 4 + [WILD4] * 2
+    return one * 2 if players >= 5 else one
+
+
+def standard_deck(players: int = 4) -> list[Card]:
+    """The standard 108-card deck: per colour one 0, two of 1-9 and of each action; 4 Wild, 4 Wild Draw Four."""
+    deck = []
+    for c in STANDARD_COLOURS:
+        deck.append(_BY_CODE[f"{c}:0"])
+        for r in NUMBER_RANKS[1:10] + ACTION_RANKS:
+            deck += [_BY_CODE[f"{c}:{r}"]] * 2
+    return deck + [WILD] * 4 + [WILD4] * 4
+
+
+DECKS: Final = {"compact": compact_deck, "standard": standard_deck}
+DECK_COLOURS: Final = {"compact": COMPACT_COLOURS, "standard": STANDARD_COLOURS}
+
+
+def hand_points(hand: list[Card]) -> int:
+    """What a hand scores for the winner: face value, 20 per action card, 50 per wild."""
+    return sum(c.points for c in hand)

@@ -1,0 +1,530 @@
+"""The game engine: state and transitions for every ruleset, no I/O.
+
+A ``Game`` is a whole match (one or more rounds, or one tender game). Randomness is never held by
+the state: every call that may shuffle takes the caller's ``random.Random``, so a seed, a seating
+and the moves replay a game card for card.
+
+Every public happening is appended to ``Game.events`` as a plain dict with a ``kind``. What only
+one seat may see (its dealt hand, the cards it drew) sits under ``"secret": {seat: {...}}``;
+``event_for`` gives each seat its own copy.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+from typing import Any, Final
+
+from .actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION, PLAY, Action, IllegalActionError
+from .cards import DECK_COLOURS, DECKS, Card
+from .rules import HAND_SIZE, Ruleset, check_players
+
+# Phases of the seat to act.
+PHASE_PLAY: Final = "play"        # a normal turn (or, with stacking, facing a pending penalty)
+PHASE_DRAWN: Final = "drawn"      # drew a playable card: play it or pass
+PHASE_COLOUR: Final = "colour"    # family: name the colour of an opening Wild
+PHASE_OVER: Final = "over"
+
+Event = dict[str, Any]
+
+
+class _Plays:
+    """Flyweight single-card plays, so legal-move generation allocates nothing for them."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[Card, str | None, bool], Action] = {}
+
+    def get(self, card: Card, colour: str | None, call: bool) -> Action:
+        key = (card, colour, call)
+        action = self._cache.get(key)
+        if action is None:
+            action = self._cache[key] = Action(PLAY, (card,), colour, call)
+        return action
+
+
+_PLAYS: Final = _Plays()
+_COLOUR_ACTIONS: Final = {c: Action(COLOUR, colour=c) for cs in DECK_COLOURS.values() for c in cs}
+
+
+def placements(values: list[float], *, lower_is_better: bool) -> list[int]:
+    """Standard competition places (1, 2, 2, 4) for one value per seat; equal values share a place."""
+    sign = 1 if lower_is_better else -1
+    keyed = [sign * v for v in values]
+    return [1 + sum(1 for other in keyed if other < mine) for mine in keyed]
+
+
+class Game:
+    """One match of Last Card between ``players`` seats under ``ruleset``."""
+
+    __slots__ = ("ruleset", "n", "colours", "events", "scores", "round", "dealer", "hands", "draw_pile",
+                 "discard", "top", "colour", "direction", "current", "phase", "pending", "pending_rank",
+                 "drawn", "move", "passes", "over", "result", "_multi", "_stacking", "_auto_call",
+                 "_restricted", "_tender")
+
+    def __init__(self, ruleset: Ruleset, players: int, rng: random.Random, *, dealer: int | None = None) -> None:
+        check_players(players)
+        self.ruleset = ruleset
+        self.n = players
+        self.colours = DECK_COLOURS[ruleset.deck]
+        self.events: list[Event] = []
+        self.scores = [0] * players
+        self.round = 0
+        # Ruling 1: the first dealer comes from the game's seed.
+        self.dealer = rng.randrange(players) if dealer is None else dealer
+        self.over = False
+        self.result: dict[str, Any] | None = None
+        self._multi = ruleset.multi_play
+        self._stacking = ruleset.stacking
+        self._auto_call = ruleset.last_card_call == "auto"
+        self._restricted = ruleset.wild_draw_four == "restricted"
+        self._tender = ruleset.end == "tender"
+        self._start_round(rng)
+
+    # ------------------------------------------------------------------ the deal
+    def _start_round(self, rng: random.Random) -> None:
+        self.round += 1
+        n = self.n
+        pile = DECKS[self.ruleset.deck](n)
+        rng.shuffle(pile)
+        self.hands = [[] for _ in range(n)]
+        for _ in range(HAND_SIZE):
+            for i in range(1, n + 1):  # one at a time, starting after the dealer
+                self.hands[(self.dealer + i) % n].append(pile.pop())
+        self.draw_pile = pile
+        self.discard: list[Card] = []
+        self.direction = 1
+        self.pending = 0
+        self.pending_rank: str | None = None
+        self.drawn: Card | None = None
+        self.move = 0
+        self.passes = 0
+        opening = self.ruleset.opening
+        while True:
+            card = pile.pop()
+            if card.is_wild and (opening != "family" or card.rank == "wild4"):
+                # Ruling 3: a buried card goes back at a random place and the next card is turned.
+                pile.insert(rng.randrange(len(pile) + 1), card)
+                self.events.append({"kind": "bury", "card": card.code})
+                continue
+            break
+        self.discard.append(card)
+        self.top = card
+        self.colour = card.colour
+        first = (self.dealer + 1) % n
+        self.current = first
+        self.phase = PHASE_PLAY
+        self.events.append({
+            "kind": "deal", "round": self.round, "dealer": self.dealer, "top": card.code, "colour": card.colour,
+            "first": first, "secret": {s: {"hand": [c.code for c in h]} for s, h in enumerate(self.hands)}})
+        if opening == "arcade":
+            return  # an opening action card is only a card to match
+        rank = card.rank
+        if rank == "wild":  # family: the first player names the colour, then plays
+            self.phase = PHASE_COLOUR
+        elif rank == "skip" or (rank == "reverse" and n == 2):
+            self.events.append({"kind": "skip", "seat": first})
+            self.current = (first + 1) % n
+        elif rank == "reverse":
+            self.direction = -1
+            self.events.append({"kind": "reverse", "direction": -1})
+            self.current = self.dealer
+        elif rank == "draw2":
+            self.events.append({"kind": "penalty", "seat": first, "count": 2, "card": card.code})
+            self._take(first, 2, "penalty", rng)
+            self.events.append({"kind": "skip", "seat": first})
+            self.current = (first + 1) % n
+
+    # ------------------------------------------------------------------ queries
+    def can_draw(self) -> bool:
+        """Whether a draw would find a card (the discard but its top can be reshuffled in)."""
+        return bool(self.draw_pile) or len(self.discard) > 1
+
+    def _matches(self, card: Card) -> bool:
+        return card.is_wild or card.colour == self.colour or card.rank == self.top.rank
+
+    def _playable(self, card: Card) -> bool:
+        """Whether ``card`` alone may be played now by the seat to act."""
+        if card.rank == "wild4" and self._restricted:
+            colour = self.colour
+            return not any(c.colour == colour for c in self.hands[self.current])
+        return self._matches(card)
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act; wild plays once per colour, multi-plays in canonical order."""
+        phase = self.phase
+        if phase == PHASE_OVER:
+            return []
+        if phase == PHASE_COLOUR:
+            return [_COLOUR_ACTIONS[c] for c in self.colours]
+        hand = self.hands[self.current]
+        colours = self.colours
+        # Arcade: a play leaving exactly one card carries the call in its legal form.
+        callable_ = not self._auto_call
+        left = len(hand)
+        if phase == PHASE_DRAWN:
+            card = self.drawn
+            assert card is not None
+            out = self._single(card, colours, callable_ and left == 2)
+            out.append(PASS_ACTION)
+            return out
+        out = []
+        if self.pending:
+            rank = self.pending_rank
+            for card in dict.fromkeys(hand):
+                if card.rank == rank:
+                    out += self._single(card, colours, callable_ and left == 2)
+            if self._multi:
+                out += self._multi_plays(hand, lambda c: c.rank == rank, callable_)
+            out.append(DRAW_ACTION)
+            return out
+        colour = self.colour
+        top_rank = self.top.rank
+        wd4_ok = not self._restricted or not any(c.colour == colour for c in hand)
+        call = callable_ and left == 2
+        for card in dict.fromkeys(hand):
+            if card.is_wild:
+                if card.rank == "wild" or wd4_ok:
+                    for c in colours:
+                        out.append(_PLAYS.get(card, c, call))
+            elif card.colour == colour or card.rank == top_rank:
+                out.append(_PLAYS.get(card, None, call))
+        if self._multi:
+            out += self._multi_plays(hand, self._matches, callable_)
+        if self._tender or self.can_draw():
+            out.append(DRAW_ACTION)
+        elif not out:
+            out.append(PASS_ACTION)  # blocked: nothing plays, nothing to draw
+        return out
+
+    def _single(self, card: Card, colours: tuple[str, ...], call: bool) -> list[Action]:
+        if not card.is_wild:
+            return [_PLAYS.get(card, None, call)]
+        if card.rank == "wild4" and self._restricted and any(c.colour == self.colour for c in self.hands[self.current]):
+            return []
+        return [_PLAYS.get(card, c, call) for c in colours]
+
+    def _multi_plays(self, hand: list[Card], first_ok: Any, callable_: bool) -> list[Action]:
+        """Arcade stacks of two or more cards of one rank: distinct (first, middle multiset, last) only."""
+        groups: dict[str, dict[Card, int]] = {}
+        for card in hand:
+            if not card.is_wild:
+                group = groups.setdefault(card.rank, {})
+                group[card] = group.get(card, 0) + 1
+        out: list[Action] = []
+        left = len(hand)
+        for group in groups.values():
+            if sum(group.values()) < 2:
+                continue
+            for first in group:
+                if not first_ok(first):
+                    continue
+                rest = dict(group)
+                rest[first] -= 1
+                kinds = [c for c, k in rest.items() if k]
+                for counts in product(*(range(rest[c] + 1) for c in kinds)):
+                    size = sum(counts)
+                    if size == 0:
+                        continue
+                    chosen = [c for c, k in zip(kinds, counts) for _ in range(k)]
+                    call = callable_ and left - size - 1 == 1
+                    for last in dict.fromkeys(chosen):
+                        middle = list(chosen)
+                        middle.remove(last)
+                        middle.sort(key=lambda c: c.code)
+                        out.append(Action(PLAY, (first, *middle, last), None, call))
+        return out
+
+    def check(self, action: Action) -> None:
+        """Raise ``IllegalActionError`` (saying why) unless ``action`` is legal for the seat to act."""
+        key = action.key
+        legal = self.legal_actions()
+        if any(a.key == key for a in legal):
+            return
+        raise IllegalActionError(self._why_illegal(action, legal))
+
+    def _why_illegal(self, action: Action, legal: list[Action]) -> str:
+        hand = self.hands[self.current] if self.phase != PHASE_OVER else []
+        kinds = sorted({a.kind for a in legal})
+        if self.phase == PHASE_OVER:
+            return "the game is over"
+        if action.kind not in kinds:
+            return f"{action.kind!r} is not allowed now (phase {self.phase}); allowed: {', '.join(kinds)}"
+        if action.kind == PLAY:
+            counts: dict[Card, int] = {}
+            for c in hand:
+                counts[c] = counts.get(c, 0) + 1
+            for c in action.cards:
+                counts[c] = counts.get(c, 0) - 1
+                if counts[c] < 0:
+                    return f"{c.code} is not in your hand (hand: {' '.join(x.code for x in hand)})"
+            last = action.cards[-1]
+            if last.is_wild and action.colour is None:
+                return f"a {last.code} needs a named colour: one of {', '.join(self.colours)}"
+            if action.colour is not None and not last.is_wild:
+                return f"a colour can only be named for a wild; the last card is {last.code}"
+            if action.colour is not None and action.colour not in self.colours:
+                return f"colour {action.colour!r} is not in this deck; name one of {', '.join(self.colours)}"
+            if len(action.cards) > 1:
+                if not self._multi:
+                    return "this ruleset allows one card per play (option multi_play is off)"
+                if any(c.is_wild for c in action.cards):
+                    return "a wild goes down alone, never in a multi-card play"
+                if len({c.rank for c in action.cards}) > 1:
+                    return "the cards of a multi-card play must all have one number or symbol"
+            if self.phase == PHASE_DRAWN:
+                return f"after drawing, only the drawn card {self.drawn.code if self.drawn else '?'} may be played"
+            if self.pending:
+                return (f"facing a pending {self.pending_rank} penalty of {self.pending}, "
+                        f"you may only answer with a {self.pending_rank} or draw")
+            first = action.cards[0]
+            if first.rank == "wild4" and self._restricted:
+                return f"a Wild Draw Four may only be played when you hold no {self.colour} card"
+            return f"{first.code} matches neither the colour in play ({self.colour}) nor the top card ({self.top.code})"
+        return f"{action} is not legal here"
+
+    # ------------------------------------------------------------------ transitions
+    def apply(self, action: Action, rng: random.Random) -> None:
+        """Play ``action`` for the seat to act. Trusts that it is legal: call ``check`` first for untrusted input."""
+        kind = action.kind
+        if kind == PLAY:
+            self._play(action, rng)
+        elif kind == DRAW:
+            self._draw_turn(rng)
+        elif kind == PASS:
+            self._pass(rng)
+        elif kind == COLOUR:
+            self.colour = action.colour
+            self.events.append({"kind": "colour", "seat": self.current, "colour": action.colour})
+            self.phase = PHASE_PLAY
+        else:  # pragma: no cover - Action.from_wire refuses other kinds
+            raise IllegalActionError(f"unknown action kind {kind!r}")
+
+    def _next(self, seat: int, steps: int = 1) -> int:
+        return (seat + steps * self.direction) % self.n
+
+    def _play(self, action: Action, rng: random.Random) -> None:
+        seat = self.current
+        hand = self.hands[seat]
+        cards = action.cards
+        for card in cards:
+            hand.remove(card)
+        self.discard.extend(cards)
+        last = cards[-1]
+        self.top = last
+        self.colour = action.colour if last.is_wild else last.colour
+        if self.phase != PHASE_DRAWN:
+            self.move += 1
+        self.phase = PHASE_PLAY
+        self.drawn = None
+        self.passes = 0
+        events = self.events
+        events.append({"kind": "play", "seat": seat, "cards": [c.code for c in cards], "colour": self.colour,
+                       "call": action.call})
+        if last.is_wild:
+            events.append({"kind": "colour", "seat": seat, "colour": self.colour})
+        left = len(hand)
+        if left == 1:
+            if self._auto_call or action.call:
+                events.append({"kind": "call", "seat": seat, "by": "referee" if self._auto_call else "player"})
+            else:
+                events.append({"kind": "forfeit", "seat": seat, "count": 1, "reason": "missed last-card call"})
+                if not self._take(seat, 1, "forfeit", rng) and self._tender:
+                    self._finish_tender("draw found nothing")
+                    return
+        k = len(cards)
+        rank = last.rank
+        n = self.n
+        if rank == "draw2" or rank == "wild4":
+            amount = (2 if rank == "draw2" else 4) * k
+            victim = self._next(seat)
+            if self._stacking:
+                self.pending += amount
+                self.pending_rank = rank
+                events.append({"kind": "penalty", "seat": victim, "count": self.pending, "card": last.code,
+                               "pending": True})
+                if left == 0:  # ruling 8: the stack is still drawn before the round is scored
+                    amount, self.pending, self.pending_rank = self.pending, 0, None
+                    self._take(victim, amount, "penalty", rng)
+                    self._end_round(seat, "out", rng)
+                    return
+                self._advance(victim, rng)
+                return
+            events.append({"kind": "penalty", "seat": victim, "count": amount, "card": last.code})
+            self._take(victim, amount, "penalty", rng)
+            if left == 0:
+                self._end_round(seat, "out", rng)
+                return
+            events.append({"kind": "skip", "seat": victim})
+            self._advance(self._next(victim), rng)
+            return
+        if left == 0:
+            self._end_round(seat, "out", rng)
+            return
+        if rank == "skip" or (rank == "reverse" and n == 2):
+            skipped = min(k, n - 1)
+            for i in range(1, skipped + 1):
+                events.append({"kind": "skip", "seat": self._next(seat, i)})
+            self._advance(self._next(seat, skipped + 1), rng)
+        elif rank == "reverse":
+            if k % 2:
+                self.direction = -self.direction
+            events.append({"kind": "reverse", "direction": self.direction, "count": k})
+            self._advance(self._next(seat), rng)
+        else:
+            self._advance(self._next(seat), rng)
+
+    def _draw_turn(self, rng: random.Random) -> None:
+        seat = self.current
+        self.passes = 0
+        if self.pending:  # take the stacked penalty and lose the turn (no move: a turn lost to a penalty)
+            amount, self.pending, self.pending_rank = self.pending, 0, None
+            if not self._take(seat, amount, "penalty", rng) and self._tender:
+                self._finish_tender("draw found nothing")
+                return
+            self.events.append({"kind": "skip", "seat": seat})
+            self._advance(self._next(seat), rng)
+            return
+        self.move += 1
+        if self.ruleset.draw_until_playable:
+            got: list[Card] = []
+            while True:
+                one = self._take_quiet(seat, 1, rng)
+                if not one:
+                    break
+                got += one
+                if self._playable(one[0]):
+                    break
+            self._draw_event(seat, got, "turn")
+        else:
+            got = self._take(seat, 1, "turn", rng)
+        if not got:
+            if self._tender:
+                self._finish_tender("draw found nothing")
+                return
+            self._advance(self._next(seat), rng)
+            return
+        card = got[-1]
+        if self._playable(card):
+            self.phase = PHASE_DRAWN
+            self.drawn = card
+            return
+        self._advance(self._next(seat), rng)
+
+    def _pass(self, rng: random.Random) -> None:
+        seat = self.current
+        if self.phase == PHASE_DRAWN:
+            self.events.append({"kind": "pass", "seat": seat, "kept": True})
+        else:  # blocked: nothing plays and nothing is left to draw
+            self.move += 1
+            self.passes += 1
+            self.events.append({"kind": "pass", "seat": seat, "kept": False})
+            if self.passes >= self.n:
+                self._end_round(None, "blocked", rng)
+                return
+        self._advance(self._next(seat), rng)
+
+    def _advance(self, seat: int, rng: random.Random) -> None:
+        """Hand the turn to ``seat``, ending the round or game at the move limit."""
+        self.current = seat
+        self.phase = PHASE_PLAY
+        self.drawn = None
+        if self.move >= self.ruleset.move_limit:
+            if self._tender:
+                self._finish_tender("move limit")
+            else:
+                self._end_round(None, "move_limit", rng)
+
+    # ------------------------------------------------------------------ drawing
+    def _take_quiet(self, seat: int, count: int, rng: random.Random) -> list[Card]:
+        pile = self.draw_pile
+        got: list[Card] = []
+        while len(got) < count:
+            if not pile:
+                if len(self.discard) <= 1:
+                    break
+                # Reshuffle everything but the top card into a new draw pile.
+                pile.extend(self.discard[:-1])
+                del self.discard[:-1]
+                rng.shuffle(pile)
+                self.events.append({"kind": "reshuffle", "count": len(pile)})
+            got.append(pile.pop())
+        self.hands[seat].extend(got)
+        return got
+
+    def _draw_event(self, seat: int, got: list[Card], reason: str) -> None:
+        self.events.append({"kind": "draw", "seat": seat, "count": len(got), "reason": reason,
+                            "secret": {seat: {"cards": [c.code for c in got]}}})
+
+    def _take(self, seat: int, count: int, reason: str, rng: random.Random) -> list[Card]:
+        got = self._take_quiet(seat, count, rng)
+        self._draw_event(seat, got, reason)
+        return got
+
+    # ------------------------------------------------------------------ endings
+    def hand_totals(self) -> list[int]:
+        """Points left in each hand, by seat."""
+        return [sum(c.points for c in h) for h in self.hands]
+
+    def _round_end_event(self, winner: int | None, reason: str, gained: list[int]) -> None:
+        self.events.append({"kind": "round_end", "round": self.round, "winner": winner, "reason": reason,
+                            "hands": [[c.code for c in h] for h in self.hands], "points": self.hand_totals(),
+                            "gained": gained, "scores": list(self.scores)})
+
+    def _end_round(self, winner: int | None, reason: str, rng: random.Random) -> None:
+        if self._tender:
+            self._finish_tender(reason, winner)
+            return
+        totals = self.hand_totals()
+        gained = [0] * self.n
+        scorer = winner
+        if scorer is None:  # blocked or move limit: a unique lowest hand scores the others
+            low = min(totals)
+            if totals.count(low) == 1:
+                scorer = totals.index(low)
+        if scorer is not None:
+            gained[scorer] = sum(totals) - totals[scorer]
+            self.scores[scorer] += gained[scorer]
+        self._round_end_event(winner if winner is not None else scorer, reason, gained)
+        if self.ruleset.target == "round":
+            # A single round is ranked by the hands: the winner first, then fewest points left.
+            key = [-1 if s == scorer else t for s, t in enumerate(totals)]
+            self._finish(placements(key, lower_is_better=True), reason, scorer)
+        elif max(self.scores) >= int(self.ruleset.target):
+            places = placements(self.scores, lower_is_better=False)
+            self._finish(places, "target", places.index(1) if places.count(1) == 1 else None)
+        else:
+            self.dealer = (self.dealer + 1) % self.n  # the deal moves one seat clockwise
+            self._start_round(rng)
+
+    def _finish_tender(self, reason: str, winner: int | None = None) -> None:
+        totals = self.hand_totals()
+        if winner is None:
+            low = min(totals)
+            winner = totals.index(low) if totals.count(low) == 1 else None
+        key = [-1 if s == winner else t for s, t in enumerate(totals)]
+        self._round_end_event(winner, reason, [0] * self.n)
+        self._finish(placements(key, lower_is_better=True), "out" if reason == "out" else "tender", winner)
+
+    def _finish(self, places: list[int], reason: str, winner: int | None) -> None:
+        self.over = True
+        self.phase = PHASE_OVER
+        self.result = {"reason": reason, "winner": winner, "placements": places, "scores": list(self.scores),
+                       "points": self.hand_totals(), "rounds": self.round}
+        self.events.append({"kind": "game_end", **self.result})
+
+
+def event_for(event: Event, seat: int | None) -> Event:
+    """The copy of ``event`` that ``seat`` may see (``None``: the public copy)."""
+    secret = event.get("secret")
+    if secret is None:
+        return event
+    public = {k: v for k, v in event.items() if k != "secret"}
+    mine = secret.get(seat) if seat is not None else None
+    if mine:
+        public.update(mine)
+    return public
+
+
+def card_count(game: Game) -> int:
+    """All cards in play: hands, draw pile and discard (an invariant of the game)."""
+    return sum(map(len, game.hands)) + len(game.draw_pile) + len(game.discard)

@@ -1,0 +1,101 @@
+"""The player interface and the one view of the game a seat is allowed."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..actions import Action
+    from ..cards import Card
+    from ..game import Game
+    from ..rules import Ruleset
+
+
+class SeatView:
+    """What one seat may see of a game: its own hand and the public table, nothing else."""
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+
+    @property
+    def hand(self) -> list[Card]:
+        """This seat's cards (a copy)."""
+        return list(self._game.hands[self.seat])
+
+    @property
+    def top(self) -> Card:
+        return self._game.top
+
+    @property
+    def colour(self) -> str | None:
+        return self._game.colour
+
+    @property
+    def direction(self) -> int:
+        return self._game.direction
+
+    @property
+    def players(self) -> int:
+        return self._game.n
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        """Every seat's number of cards, by seat."""
+        return [len(h) for h in self._game.hands]
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self._game.scores)
+
+    @property
+    def draw_pile(self) -> int:
+        return len(self._game.draw_pile)
+
+    @property
+    def pending(self) -> int:
+        return self._game.pending
+
+    @property
+    def move(self) -> int:
+        return self._game.move
+
+    @property
+    def phase(self) -> str:
+        return self._game.phase
+
+    @property
+    def drawn(self) -> Card | None:
+        """The card this seat drew this turn, if it may still play it."""
+        return self._game.drawn
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self._game.ruleset
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return self._game.colours
+
+    def next_seat(self, steps: int = 1) -> int:
+        """The seat ``steps`` turns after this one in the current direction."""
+        return (self.seat + steps * self._game.direction) % self._game.n
+
+
+class Player:
+    """A built-in player: picks one of the legal actions. Its own generator is seeded per game seat."""
+
+    name = "player"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def reseed(self, seed: int) -> None:
+        """Start a new game deterministically."""
+        self.rng.seed(seed)
+
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        raise NotImplementedError

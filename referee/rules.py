@@ -1,0 +1,152 @@
+"""The one ``Ruleset`` of named options, and the three houses' presets of it."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Final, Mapping
+
+
+class RulesetError(ValueError):
+    """An unknown ruleset, an unknown option or a value the option does not allow."""
+
+
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 6
+HAND_SIZE: Final = 7
+
+_COMPACT_TARGETS: Final = tuple(range(100, 1001, 100))
+#: Each house's allowed targets; ``round`` means a single round.
+TARGETS: Final[dict[str, tuple[int | str, ...]]] = {
+    "compact": _COMPACT_TARGETS,
+    "family": ("round", 200, 300, 500),
+    "arcade": ("round",) + _COMPACT_TARGETS,
+}
+
+#: Option name -> (allowed values, one-line meaning). ``target`` is checked per house, see ``TARGETS``.
+OPTIONS: Final[dict[str, tuple[tuple[Any, ...] | None, str]]] = {
+    "deck": (("compact", "standard"),
+             "compact: 54 cards in teal/coral/amber/violet, numbers 2-10, doubled for 5-6 players; "
+             "standard: 108 cards in red/yellow/green/blue"),
+    "wild_draw_four": (("restricted", "any"),
+                       "restricted: only when you hold no card of the colour in play; any: at any time"),
+    "opening": (("compact", "family", "arcade"),
+                "compact: any wild turned up is buried, an opening action acts on the first player; "
+                "family: a Wild Draw Four is buried, a Wild's colour is named by the first player, actions act; "
+                "arcade: any wild is buried, an opening action is only a card to match"),
+    "multi_play": ((False, True), "lay several cards of one number or symbol in one turn, multiplying the effect"),
+    "stacking": ((False, True), "answer a Draw Two with a Draw Two, a Wild Draw Four with a Wild Draw Four"),
+    "draw_until_playable": ((False, True), "keep drawing until a card plays, then play it or keep it"),
+    "last_card_call": (("auto", "required"),
+                       "auto: the referee calls for you; required: a play leaving one card must carry the call "
+                       "or its player draws one"),
+    "end": (("match", "tender"),
+            "match: rounds until a total reaches the target; tender: a single game ended by going out, "
+            "by the move limit or by a draw that finds nothing, lowest hand wins"),
+    "target": (None, "the match target score, or 'round' for a single round (allowed values depend on the house)"),
+    "move_limit": (None, "turns in a round (tender: in the game) before it ends; a whole number from 10 to 100000"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A complete, validated set of rule options. ``house`` names the preset it was derived from."""
+
+    house: str
+    deck: str
+    wild_draw_four: str
+    opening: str
+    multi_play: bool
+    stacking: bool
+    draw_until_playable: bool
+    last_card_call: str
+    end: str
+    target: int | str
+    move_limit: int
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options as plain data (everything but ``house``), in declaration order."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "house"}
+
+    def with_options(self, overrides: Mapping[str, Any]) -> Ruleset:
+        """A copy with options replaced by name; values may be strings as typed on a command line."""
+        changes = {key: _coerce(self.house, key, value) for key, value in overrides.items()}
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def single_round(self) -> bool:
+        """True when one round (or one tender game) decides the result."""
+        return self.end == "tender" or self.target == "round"
+
+
+PRESETS: Final[dict[str, Ruleset]] = {
+    "compact": Ruleset("compact", deck="compact", wild_draw_four="restricted", opening="compact",
+                       multi_play=False, stacking=False, draw_until_playable=False, last_card_call="auto",
+                       end="match", target=500, move_limit=1000),
+    "family": Ruleset("family", deck="standard", wild_draw_four="any", opening="family",
+                      multi_play=False, stacking=False, draw_until_playable=False, last_card_call="auto",
+                      end="match", target=300, move_limit=1000),
+    "arcade": Ruleset("arcade", deck="standard", wild_draw_four="any", opening="arcade",
+                      multi_play=True, stacking=False, draw_until_playable=False, last_card_call="required",
+                      end="tender", target="round", move_limit=500),
+}
+
+
+def _coerce(house: str, key: str, value: Any) -> Any:
+    if key not in OPTIONS:
+        raise RulesetError(f"unknown option {key!r}; the options are: {', '.join(OPTIONS)}")
+    allowed, _ = OPTIONS[key]
+    if key == "target":
+        choices = TARGETS[house]
+        v: Any = value
+        if isinstance(v, str) and v.strip().isdigit():
+            v = int(v)
+        if v not in choices or isinstance(v, bool):
+            shown = ", ".join(str(c) for c in choices)
+            raise RulesetError(f"option target={value!r} is not allowed in {house}; allowed: {shown}")
+        return v
+    if key == "move_limit":
+        try:
+            v = int(value)
+        except (TypeError, ValueError):
+            v = -1
+        if isinstance(value, bool) or not 10 <= v <= 100_000:
+            raise RulesetError(f"option move_limit={value!r} must be a whole number from 10 to 100000")
+        return v
+    assert allowed is not None
+    if allowed == (False, True):
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "yes", "on", "1"):
+            return True
+        if text in ("false", "no", "off", "0"):
+            return False
+        raise RulesetError(f"option {key}={value!r} must be true or false")
+    if value not in allowed:
+        raise RulesetError(f"option {key}={value!r} is not allowed; allowed: {', '.join(map(str, allowed))}")
+    return value
+
+
+def get_ruleset(name: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+    """The preset ``name`` with ``overrides`` applied; errors name the allowed rulesets or options."""
+    try:
+        base = PRESETS[name]
+    except KeyError:
+        raise RulesetError(f"unknown ruleset {name!r}; the rulesets are: {', '.join(PRESETS)}") from None
+    return base.with_options(overrides or {})
+
+
+def parse_option(text: str) -> tuple[str, str]:
+    """Split a command-line ``KEY=VALUE``."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise RulesetError(f"option {text!r} is not KEY=VALUE; e.g. --option stacking=true")
+    return key.strip(), value.strip()
+
+
+def check_players(n: int) -> None:
+    """Refuse a table size the game does not support."""
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise RulesetError(f"{n} players: Last Card is played by {MIN_PLAYERS} to {MAX_PLAYERS} players")
