@@ -234,12 +234,17 @@ class Game:
                         out.append(Action(PLAY, (first, *middle, last), None, call))
         return out
 
-    def check(self, action: Action) -> None:
-        """Raise ``IllegalActionError`` (saying why) unless ``action`` is legal for the seat to act."""
+    def check(self, action: Action, legal: list[Action] | None = None) -> None:
+        """Raise ``IllegalActionError`` (saying why) unless ``action`` is legal for the seat to act.
+
+        ``legal`` may pass the list already generated for this position, to skip generating it again.
+        """
         key = action.key
-        legal = self.legal_actions()
-        if any(a.key == key for a in legal):
-            return
+        if legal is None:
+            legal = self.legal_actions()
+        for a in legal:
+            if a.key == key:
+                return
         raise IllegalActionError(self._why_illegal(action, legal))
 
     def _why_illegal(self, action: Action, legal: list[Action]) -> str:

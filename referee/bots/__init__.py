@@ -1,0 +1,1 @@
+"""Bot processes: launching, limits, the protocol conversation and faults."""

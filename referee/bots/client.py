@@ -1,0 +1,261 @@
+"""The protocol conversation with one bot process: handshake, requests with deadlines, faults as values."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Callable
+
+from .. import PROTOCOL_VERSIONS
+from .faults import BotFault, Fault, FaultKind, snippet
+from .spec import BotSpec
+from .transport import Closed, LineTooLong, PipeTransport, ReadTimeout, Transport
+from .wire import JSONDecodeError, answer_problem, encode, loads
+
+SUPPORTED_VERSIONS: tuple[int, ...] = PROTOCOL_VERSIONS
+#: Log text kept per game and bot; the rest is dropped (a flood of logs must not fill memory).
+LOG_LIMIT = 256 * 1024
+
+Recorder = Callable[[str, Any, "float | None"], None]
+
+
+class BotClient:
+    """One running bot: ``start`` it, ``send`` it information, ``request`` answers, ``quit`` it."""
+
+    def __init__(self, spec: BotSpec, *, stderr_path: str | None = None,
+                 transport_factory: Callable[[BotSpec], Transport] | None = None) -> None:
+        self.spec = spec
+        self.stderr_path = stderr_path
+        self._factory = transport_factory
+        self.transport: Transport | None = None
+        self.ready: dict[str, Any] | None = None
+        self.next_id = 1
+        self._late_ids: set[int] = set()
+        self._out = bytearray()
+        self.logs: list[str] = []
+        self._log_bytes = 0
+        self.late_answers = 0
+        self.recorder: Recorder | None = None
+        self.bank_ms = float(spec.limits.bank_ms)
+
+    # ------------------------------------------------------------------ lifecycle
+    @property
+    def alive(self) -> bool:
+        return self.transport is not None and self.transport.alive
+
+    def start(self, seat: int = 0) -> dict[str, Any]:
+        """Launch the bot and do the handshake; raises ``BotFault`` (kind ``startup``)."""
+        spec = self.spec
+        t0 = time.monotonic()
+        try:
+            if self._factory is not None:
+                self.transport = self._factory(spec)
+            else:
+                self.transport = PipeTransport(spec.argv, cwd=spec.cwd, env=dict(spec.env), shell=spec.shell,
+                                               line_limit=spec.line_limit, stderr_path=self.stderr_path)
+        except (OSError, ValueError) as exc:
+            raise self._startup(f"cannot start {spec.command!r}: {exc}"
+                                + (f" (working directory {spec.cwd!r})" if spec.cwd else ""), t0) from None
+        limits = spec.limits
+        hello = {"type": "hello", "protocol": SUPPORTED_VERSIONS[-1], "versions": list(SUPPORTED_VERSIONS),
+                 "name": spec.name, "seat": seat,
+                 "limits": {"startup_ms": limits.startup_ms, "move_ms": limits.move_ms, "bank_ms": limits.bank_ms,
+                            "line_bytes": spec.line_limit}}
+        deadline = t0 + limits.startup_ms / 1000
+        try:
+            self._write(encode(hello), deadline)
+            while True:
+                line = self._read(deadline)
+                msg = self._parse(line, hello, t0, startup=True)
+                if msg.get("type") == "log":
+                    continue
+                if msg.get("type") != "ready" or not isinstance(msg.get("name"), str):
+                    raise self._startup("expected {\"type\":\"ready\",\"name\":...} in answer to hello", t0, line)
+                version = msg.get("protocol", SUPPORTED_VERSIONS[-1])
+                if version not in SUPPORTED_VERSIONS:
+                    text = (f"protocol version {version!r} is not supported; this referee speaks "
+                            f"{', '.join(map(str, SUPPORTED_VERSIONS))}")
+                    self.send_error("startup", text)
+                    raise self._startup(text, t0, line)
+                self.ready = msg
+                return msg
+        except ReadTimeout:
+            raise self._startup(f"no ready within the startup limit of {limits.startup_ms} ms", t0) from None
+        except Closed:
+            raise self._startup(f"the bot exited during startup ({self.transport.exit_description()})", t0) from None
+        except LineTooLong as exc:
+            raise self._startup(f"line longer than {spec.line_limit} bytes during startup", t0, exc.head) from None
+
+    def _startup(self, message: str, t0: float, line: bytes | None = None) -> BotFault:
+        return BotFault(Fault(FaultKind.STARTUP, message, snippet(line), {"type": "hello"},
+                              (time.monotonic() - t0) * 1000, bot=self.spec.name))
+
+    def quit(self) -> int | None:
+        """Say ``quit`` and make sure the process, and anything it started, is gone."""
+        if self.transport is None:
+            return None
+        transport, self.transport = self.transport, None
+        if transport.alive:
+            try:
+                self._out.clear()
+                transport.write(encode({"type": "quit"}), time.monotonic() + 0.5)
+            except (Closed, ReadTimeout, OSError):
+                pass
+        return transport.close(self.spec.limits.quit_ms / 1000)
+
+    def kill(self) -> None:
+        """End the bot at once (after a fault that leaves the conversation out of step)."""
+        if self.transport is not None:
+            transport, self.transport = self.transport, None
+            transport.close(0)
+
+    # ------------------------------------------------------------------ messages
+    def send(self, msg: dict[str, Any] | bytes) -> None:
+        """Queue information for the bot; it is written without blocking, the rest before the next request."""
+        data = msg if isinstance(msg, bytes) else encode(msg)
+        if self.recorder is not None:
+            self.recorder("out", data, None)
+        self._out += data
+        if len(self._out) > 1 << 16:
+            self._flush(None)
+
+    def send_error(self, kind: str, message: str, request_id: int | None = None) -> None:
+        """Tell the bot about its fault, if it can still listen."""
+        if not self.alive:
+            return
+        msg: dict[str, Any] = {"type": "error", "fault": kind, "message": message}
+        if request_id is not None:
+            msg["request_id"] = request_id
+        try:
+            self.send(msg)
+            self._flush(time.monotonic() + 0.2)
+        except (Closed, ReadTimeout, OSError):
+            pass
+
+    def request(self, msg: dict[str, Any], move_ms: float | None = None) -> tuple[dict[str, Any], float]:
+        """Send a request (its ``id`` already set) and return the answer and the milliseconds it took.
+
+        Raises ``BotFault`` for every way an answer can be wrong on the wire; legality is the table's job.
+        """
+        req_id = msg["id"]
+        limit = (self.spec.limits.move_ms if move_ms is None else move_ms) + self.bank_ms
+        data = encode(msg)
+        if self.recorder is not None:
+            self.recorder("out", data, None)
+        self._out += data
+        t0 = time.monotonic()
+        deadline = t0 + limit / 1000
+        try:
+            self._flush(deadline)
+            while True:
+                line = self._read(deadline)
+                answer = self._parse(line, msg, t0)
+                kind = answer.get("type")
+                if kind == "log":
+                    continue
+                if "id" not in answer:
+                    raise self._fault(FaultKind.MISSING_ID, f"the answer has no 'id'; it must echo the request's id {req_id}",
+                                      line, msg, t0)
+                got = answer["id"]
+                if got != req_id:
+                    if got in self._late_ids:  # a late answer to a request that already timed out: not this one
+                        self._late_ids.discard(got)
+                        self.late_answers += 1
+                        continue
+                    raise self._fault(FaultKind.STALE_ID, f"the answer's id {got!r} is not the id {req_id} of the "
+                                      "request being answered", line, msg, t0)
+                problem = answer_problem(answer)
+                if problem is not None:
+                    raise self._fault(FaultKind.SCHEMA, problem, line, msg, t0)
+                elapsed = (time.monotonic() - t0) * 1000
+                if elapsed > self.spec.limits.move_ms:
+                    self.bank_ms = max(0.0, self.bank_ms - (elapsed - self.spec.limits.move_ms))
+                return answer, elapsed
+        except ReadTimeout:
+            self._late_ids.add(req_id)
+            self.bank_ms = 0.0
+            raise self._fault(FaultKind.TIMEOUT, f"no answer within {limit:.0f} ms", None, msg, t0) from None
+        except Closed:
+            desc = self.transport.exit_description() if self.transport else "gone"
+            raise self._fault(FaultKind.CRASH, f"the bot process died unexpectedly ({desc})", None, msg, t0) from None
+        except LineTooLong as exc:
+            raise self._fault(FaultKind.LINE_TOO_LONG, f"a line longer than the limit of {self.spec.line_limit} bytes",
+                              exc.head, msg, t0) from None
+
+    def new_game(self) -> None:
+        """Reset per-game state (logs, the time bank)."""
+        self.logs = []
+        self._log_bytes = 0
+        self.bank_ms = float(self.spec.limits.bank_ms)
+
+    # ------------------------------------------------------------------ internals
+    def _fault(self, kind: FaultKind, message: str, line: bytes | None, request: dict[str, Any], t0: float) -> BotFault:
+        return BotFault(Fault(kind, message, snippet(line), request, (time.monotonic() - t0) * 1000,
+                              bot=self.spec.name))
+
+    def _write(self, data: bytes, deadline: float | None) -> None:
+        if self.recorder is not None:
+            self.recorder("out", data, None)
+        self._out += data
+        self._flush(deadline)
+
+    def _flush(self, deadline: float | None) -> None:
+        if not self._out or self.transport is None:
+            return
+        if deadline is None:
+            # Opportunistic: write what the pipe takes now, keep the rest for the next request.
+            try:
+                fd_write = getattr(self.transport, "write_some", None)
+                if fd_write is None:
+                    return
+                sent = fd_write(bytes(self._out))
+                del self._out[:sent]
+            except (Closed, OSError):
+                pass
+            return
+        data = bytes(self._out)
+        self._out.clear()
+        self.transport.write(data, deadline)
+
+    def _read(self, deadline: float) -> bytes:
+        assert self.transport is not None
+        line = self.transport.read_line(deadline)
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        if self.recorder is not None:
+            self.recorder("in", line, None)
+        return line
+
+    def _parse(self, line: bytes, request: dict[str, Any], t0: float, startup: bool = False) -> dict[str, Any]:
+        try:
+            msg = loads(line)
+        except JSONDecodeError:
+            text = ("stdout must carry only protocol JSON, one object per line; this line is not JSON. "
+                    "Debug prints belong on stderr, or in a {\"type\":\"log\",\"text\":...} message")
+            if startup:
+                raise self._startup(text, t0, line) from None
+            raise self._fault(FaultKind.NON_JSON, text, line, request, t0) from None
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            text = "every line must be a JSON object with a string 'type'"
+            if startup:
+                raise self._startup(text, t0, line)
+            raise self._fault(FaultKind.SCHEMA if isinstance(msg, dict) else FaultKind.NON_JSON, text, line, request, t0)
+        if msg["type"] == "log":
+            text = msg.get("text")
+            if not isinstance(text, str):
+                raise self._fault(FaultKind.SCHEMA, "a log message needs a string 'text'", line, request, t0)
+            if self._log_bytes < LOG_LIMIT:
+                self._log_bytes += len(text)
+                self.logs.append(text[:4096])
+        return msg
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process id still exists (for tests that check nothing is left behind)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,113 @@
+"""How to run a bot: a command line or ``builtin:NAME``, with its limits. Plain data, so jobs can travel."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..players import BUILTINS
+
+BUILTIN_PREFIX = "builtin:"
+
+
+@dataclass(frozen=True)
+class TimeLimits:
+    """Per-bot time rules, in milliseconds."""
+
+    startup_ms: int = 10_000
+    move_ms: int = 1_000
+    bank_ms: int = 0
+    quit_ms: int = 2_000
+
+    def to_json(self) -> dict[str, int]:
+        return {"startup_ms": self.startup_ms, "move_ms": self.move_ms, "bank_ms": self.bank_ms}
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One entrant: its display name and how to start it."""
+
+    name: str
+    command: str
+    cwd: str | None = None
+    env: tuple[tuple[str, str], ...] = ()
+    shell: bool = False
+    limits: TimeLimits = field(default_factory=TimeLimits)
+    line_limit: int = 65_536
+    restart_each_game: bool = False
+
+    @property
+    def builtin(self) -> str | None:
+        """The built-in player's name, for ``builtin:NAME``."""
+        return self.command[len(BUILTIN_PREFIX):] if self.command.startswith(BUILTIN_PREFIX) else None
+
+    @property
+    def argv(self) -> list[str] | str:
+        """What to execute: a shell string with ``shell``, else the command split like a shell would."""
+        return self.command if self.shell else shlex.split(self.command)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "command": self.command, "cwd": self.cwd, "env": dict(self.env),
+                "shell": self.shell, "limits": self.limits.to_json() | {"quit_ms": self.limits.quit_ms},
+                "line_limit": self.line_limit, "restart_each_game": self.restart_each_game}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BotSpec:
+        limits = TimeLimits(**data.get("limits", {}))
+        return cls(name=data["name"], command=data["command"], cwd=data.get("cwd"),
+                   env=tuple(sorted((data.get("env") or {}).items())), shell=data.get("shell", False),
+                   limits=limits, line_limit=data.get("line_limit", 65_536),
+                   restart_each_game=data.get("restart_each_game", False))
+
+    def with_limits(self, **changes: int) -> BotSpec:
+        return replace(self, limits=replace(self.limits, **changes))
+
+
+_GENERIC = frozenset({"bot", "main", "index", "run", "player", "agent", "app", "program"})
+
+
+def parse_bot(text: str, limits: TimeLimits | None = None) -> BotSpec:
+    """A command-line seat: ``builtin:hard``, or a command such as ``"python3 bots/my_bot.py"``.
+
+    The name is the built-in's name or, for a command, its last path component without extension.
+    ``NAME=COMMAND`` names it explicitly.
+    """
+    text = text.strip()
+    if not text:
+        raise ValueError("empty bot: give builtin:NAME or a command line")
+    name = None
+    head, sep, rest = text.partition("=")
+    if sep and head and " " not in head and "/" not in head and not head.startswith(BUILTIN_PREFIX):
+        name, text = head, rest.strip()
+    if text.startswith(BUILTIN_PREFIX):
+        builtin = text[len(BUILTIN_PREFIX):]
+        if builtin not in BUILTINS:
+            raise ValueError(f"unknown built-in player {builtin!r} in {text!r}; built-ins: "
+                             + ", ".join(BUILTIN_PREFIX + b for b in BUILTINS))
+        return BotSpec(name or builtin, text, limits=limits or TimeLimits())
+    try:
+        argv = shlex.split(text)
+    except ValueError as exc:
+        raise ValueError(f"cannot split the bot command {text!r}: {exc}") from None
+    if not argv:
+        raise ValueError(f"empty bot command {text!r}")
+    if name is None:
+        # The script, not the interpreter, names a bot: "python3 bots/alice.py" -> "alice".
+        candidates = [a for a in argv if not a.startswith("-")]
+        path = (candidates[-1] if len(candidates) > 1 else argv[0]).rstrip("/").split("/")
+        base = path[-1].rsplit(".", 1)[0] if "." in path[-1] else path[-1]
+        # "sample_bots/js/bot.js" -> "js-bot": a generic file name says less than its folder.
+        name = f"{path[-2]}-{base}" if base.lower() in _GENERIC and len(path) > 1 else base
+    return BotSpec(name, text, limits=limits or TimeLimits())
+
+
+def unique_names(specs: list[BotSpec]) -> list[BotSpec]:
+    """Suffix repeated names (``random``, ``random#2``) so every seat can be told apart in results."""
+    seen: dict[str, int] = {}
+    out = []
+    for spec in specs:
+        count = seen.get(spec.name, 0) + 1
+        seen[spec.name] = count
+        out.append(spec if count == 1 else replace(spec, name=f"{spec.name}#{count}"))
+    return out

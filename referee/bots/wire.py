@@ -1,0 +1,59 @@
+"""JSON lines on the wire: a fast codec and a fast check of a bot's answer against the schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ..cards import ALL_COLOURS
+
+# orjson: the referee serialises a turn request (with its legal list) and events for every seat on
+# every move; orjson is several times faster than the standard json module on this hot path.
+dumps = orjson.dumps
+loads = orjson.loads
+JSONDecodeError = orjson.JSONDecodeError
+
+
+def encode(msg: dict[str, Any]) -> bytes:
+    """One protocol line, newline included."""
+    return orjson.dumps(msg) + b"\n"
+
+
+_ANSWER_KEYS = {
+    "play": {"type", "id", "cards", "colour", "call"},
+    "draw": {"type", "id"},
+    "pass": {"type", "id"},
+    "colour": {"type", "id", "colour"},
+}
+_COLOURS = frozenset(ALL_COLOURS)
+
+
+def answer_problem(msg: Any) -> str | None:
+    """Why ``msg`` is not a schema-valid answer (mirrors ``schemas/answer.json``), or ``None``.
+
+    Hand-written because it runs on every move and a general validator costs more than the move;
+    a test checks it agrees with the JSON Schema.
+    """
+    if not isinstance(msg, dict):
+        return f"expected a JSON object, got {type(msg).__name__}"
+    kind = msg.get("type")
+    keys = _ANSWER_KEYS.get(kind) if isinstance(kind, str) else None
+    if keys is None:
+        return f"'type' must be one of play, draw, pass, colour (or log), got {kind!r}"
+    extra = msg.keys() - keys
+    if extra:
+        return f"unexpected field(s) {', '.join(sorted(extra))} in a {kind!r} answer; allowed: {', '.join(sorted(keys))}"
+    if "id" in msg and (not isinstance(msg["id"], int) or isinstance(msg["id"], bool)):
+        return f"'id' must be an integer, got {msg['id']!r}"
+    if kind == "play":
+        cards = msg.get("cards")
+        if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
+            return f"'cards' must be a non-empty list of card codes, got {cards!r}"
+        if "colour" in msg and msg["colour"] is not None and msg["colour"] not in _COLOURS:
+            return f"'colour' must be one of {', '.join(ALL_COLOURS)}, got {msg['colour']!r}"
+        if "call" in msg and not isinstance(msg["call"], bool):
+            return f"'call' must be true or false, got {msg['call']!r}"
+    elif kind == "colour" and msg.get("colour") not in _COLOURS:
+        return f"'colour' must be one of {', '.join(ALL_COLOURS)}, got {msg.get('colour')!r}"
+    return None

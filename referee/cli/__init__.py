@@ -1,0 +1,1 @@
+"""The ``lastcard`` command line: one click module per command."""

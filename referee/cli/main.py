@@ -1,0 +1,26 @@
+"""The ``lastcard`` command group."""
+
+from __future__ import annotations
+
+import click
+
+from .. import __version__
+from .match import match_cmd
+from .rules_cmd import rules_cmd
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="lastcard")
+def cli() -> None:
+    """Referee and bot arena for Last Card: bots in any language, over JSON lines on stdin/stdout."""
+
+
+cli.add_command(match_cmd)
+cli.add_command(rules_cmd)
+
+for _module, _name in (("arena", "arena_cmd"), ("arena", "validate_cmd"), ("check", "check_cmd")):
+    try:  # commands that live in their own modules are added as they are built
+        _mod = __import__(f"referee.cli.{_module}", fromlist=[_name])
+        cli.add_command(getattr(_mod, _name))
+    except (ImportError, AttributeError):
+        pass
