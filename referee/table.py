@@ -199,6 +199,7 @@ def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, g
 
     game = Game(ruleset, n, rng)
     sent = 0
+    end_patch: dict[str, Any] = {}  # the referee's final word on placements (forfeits) joins game_end
     listeners = [i for i in bots if i not in forfeited]
 
     def flush() -> None:
@@ -214,7 +215,10 @@ def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, g
                 for i in live:
                     ev_msg = start_message(game, ev, i, game_id, names)
                     _send(seats[i], ev_msg, i)
-            elif "secret" in ev or kind in ("round_end", "game_end"):
+            elif kind == "game_end":
+                for i in live:
+                    _send(seats[i], {**event_message(ev, i), **end_patch}, i)
+            elif "secret" in ev or kind == "round_end":
                 for i in live:
                     _send(seats[i], event_message(ev, i), i)
             else:
@@ -290,7 +294,7 @@ def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, g
         result = game.result
         assert result is not None
         final = _final_placements(result["placements"], forfeited)
-        game.events[-1] = {**game.events[-1], "placements": final, "forfeited": sorted(forfeited)}
+        end_patch.update(placements=final, forfeited=sorted(forfeited), game_placements=result["placements"])
         flush()
     for i in bots:
         client = seats[i].client  # type: ignore[union-attr]

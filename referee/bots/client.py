@@ -37,6 +37,7 @@ class BotClient:
         self.late_answers = 0
         self.recorder: Recorder | None = None
         self.bank_ms = float(spec.limits.bank_ms)
+        self.last_pid: int | None = None
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -56,6 +57,7 @@ class BotClient:
         except (OSError, ValueError) as exc:
             raise self._startup(f"cannot start {spec.command!r}: {exc}"
                                 + (f" (working directory {spec.cwd!r})" if spec.cwd else ""), t0) from None
+        self.last_pid = getattr(getattr(self.transport, "proc", None), "pid", None)
         limits = spec.limits
         hello = {"type": "hello", "protocol": SUPPORTED_VERSIONS[-1], "versions": list(SUPPORTED_VERSIONS),
                  "name": spec.name, "seat": seat,

@@ -94,8 +94,8 @@ def parse_bot(text: str, limits: TimeLimits | None = None) -> BotSpec:
         raise ValueError(f"empty bot command {text!r}")
     if name is None:
         # The script, not the interpreter, names a bot: "python3 bots/alice.py" -> "alice".
-        candidates = [a for a in argv if not a.startswith("-")]
-        path = (candidates[-1] if len(candidates) > 1 else argv[0]).rstrip("/").split("/")
+        files = [a for a in argv[1:] if not a.startswith("-") and ("/" in a or "." in a)]
+        path = (files[0] if files else argv[0]).rstrip("/").split("/")
         base = path[-1].rsplit(".", 1)[0] if "." in path[-1] else path[-1]
         # "sample_bots/js/bot.js" -> "js-bot": a generic file name says less than its folder.
         name = f"{path[-2]}-{base}" if base.lower() in _GENERIC and len(path) > 1 else base

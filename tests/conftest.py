@@ -1,0 +1,79 @@
+"""Shared fixtures: paths, toolchain checks, and a guard that no bot process outlives a test."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_bots"
+PY = sys.executable
+
+
+def _children() -> set[int]:
+    """Process ids whose parent is this test process (bots are started directly by the referee)."""
+    me = str(os.getpid())
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[1] == me and fields[0] != "Z":
+                out.add(int(entry))
+    return out
+
+
+@pytest.fixture(autouse=True)
+def no_process_left_behind():
+    """Every test must end with no bot process of ours still running."""
+    before = _children()
+    yield
+    left = _children() - before
+    assert not left, f"bot processes left behind: {sorted(left)}"
+
+
+def need(tool: str) -> str:
+    """The tool's path, or skip the test saying which toolchain is missing."""
+    path = shutil.which(tool)
+    if path is None:
+        pytest.skip(f"{tool} is not installed: install it (see .ci/run) to run this test")
+    return path
+
+
+_BUILT: dict[str, str] = {}
+
+
+def c_bot(name: str = "bot") -> str:
+    """Compile a C sample bot once per session into a temporary folder; its path."""
+    if name not in _BUILT:
+        need("gcc")
+        out = Path(os.environ.get("PYTEST_TMP", "/tmp")) / f"lastcard-test-{os.getpid()}-{name}"
+        subprocess.run(["gcc", "-O2", "-std=c99", "-o", str(out), str(SAMPLES / "c" / f"{name}.c")], check=True)
+        _BUILT[name] = str(out)
+    return _BUILT[name]
+
+
+def sample_commands() -> dict[str, tuple[str | None, str]]:
+    """Every sample bot: the toolchain it needs and the command that runs it."""
+    return {
+        "python-random": (None, f"{PY} {SAMPLES}/python/random_bot.py"),
+        "python-strong": (None, f"{PY} {SAMPLES}/python/strong_bot.py"),
+        "js": ("node", f"node {SAMPLES}/js/bot.js"),
+        "c": ("gcc", "@c"),
+        "java": ("java", f"java {SAMPLES}/java/Bot.java"),
+    }
+
+
+def resolve_sample(key: str) -> str:
+    tool, command = sample_commands()[key]
+    if tool:
+        need(tool)
+    return c_bot() if command == "@c" else command

@@ -1,0 +1,67 @@
+"""A bot that plays correctly until it makes one chosen mistake (the first argument names it)."""
+
+import json
+import os
+import sys
+import time
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
+turns = 0
+
+
+def send(obj):
+    sys.stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    msg = json.loads(line)
+    kind = msg["type"]
+    if kind == "hello":
+        if MODE == "no_ready":
+            time.sleep(60)
+        if MODE == "startup_crash":
+            sys.exit(3)
+        if MODE == "bad_version":
+            send({"type": "ready", "name": "v9", "protocol": 9})
+            continue
+        send({"type": "ready", "name": "misbehave-" + MODE})
+    elif kind == "turn":
+        turns += 1
+        answer = dict(msg["legal"][0])
+        if turns < 3 or MODE == "good":
+            send(answer)
+            continue
+        if MODE == "timeout":
+            time.sleep(60)
+        elif MODE == "crash":
+            os._exit(7)
+        elif MODE == "non_json":
+            print("thinking about", msg["hand"])
+            sys.stdout.flush()
+        elif MODE == "schema":
+            send({"type": "play", "id": msg["id"], "cards": "red:7"})
+        elif MODE == "illegal":
+            send({"type": "play", "id": msg["id"], "cards": ["wild4", "wild4", "wild4"], "colour": "red"})
+        elif MODE == "stale_id":
+            answer["id"] = msg["id"] - 1
+            send(answer)
+        elif MODE == "missing_id":
+            del answer["id"]
+            send(answer)
+        elif MODE == "line_too_long":
+            sys.stdout.write("x" * 70000 + "\n")
+            sys.stdout.flush()
+        elif MODE == "slow":  # over the move limit, within the bank
+            time.sleep(0.3)
+            send(answer)
+        elif MODE == "log_flood":
+            for _ in range(2000):
+                send({"type": "log", "text": "y" * 200})
+            send(answer)
+        elif MODE == "spawn_and_hang":
+            import subprocess
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+            time.sleep(60)
+    elif kind == "quit":
+        break

@@ -1,0 +1,129 @@
+"""One test per fault kind, with a small misbehaving bot as a real subprocess."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from referee.bots.spec import TimeLimits, parse_bot
+from referee.rules import get_ruleset
+from referee.table import BotPool, FaultPolicy, play_game
+from tests.conftest import PY, ROOT
+
+MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"
+FAST = TimeLimits(startup_ms=3000, move_ms=400, bank_ms=0, quit_ms=500)
+
+
+def _play(mode: str, policy: FaultPolicy = FaultPolicy(), limits: TimeLimits = FAST, games: int = 1,
+          ruleset: str = "family", tmp_path=None):
+    bot = parse_bot(f"{PY} {MISBEHAVE} {mode}", limits)
+    other = parse_bot("builtin:medium")
+    results = []
+    with BotPool(stderr_dir=str(tmp_path) if tmp_path else None) as pool:
+        for g in range(games):
+            seats = [pool.seat(bot), pool.seat(other)]
+            results.append(play_game(get_ruleset(ruleset, {"target": "round"}), seats, seed=11 + g,
+                                     game_id=f"g{g}", policy=policy))
+        pids = [c.transport.proc.pid for c in pool.clients.values() if c.transport is not None]
+    return results, pids
+
+
+@pytest.mark.parametrize("mode, kind, words", [
+    ("timeout", "timeout", "no answer within 400 ms"),
+    ("crash", "crash", "exit code 7"),
+    ("non_json", "non_json", "stderr"),
+    ("schema", "schema", "'cards' must be a non-empty list"),
+    ("illegal", "illegal", "wild4"),
+    ("stale_id", "stale_id", "is not the id"),
+    ("missing_id", "missing_id", "has no 'id'"),
+    ("line_too_long", "line_too_long", "65536 bytes"),
+    ("no_ready", "startup", "startup limit"),
+    ("startup_crash", "startup", "exit code 3"),
+    ("bad_version", "startup", "protocol version 9 is not supported; this referee speaks 1"),
+], ids=lambda v: v if isinstance(v, str) and " " not in v else None)
+def test_each_fault_kind_is_recorded_and_the_game_goes_on(mode, kind, words):
+    (result,), _ = _play(mode)
+    assert result["faults"], f"{mode}: no fault recorded"
+    fault = result["faults"][0]
+    assert fault["kind"] == kind
+    assert words in fault["message"] or words in (fault.get("line") or "")
+    assert fault["seat"] == 0 and fault["bot"].startswith("misbehave")
+    # Forfeit: the faulty seat is placed last, the game still ended normally for the other seat.
+    assert result["placements"][0] == 2 and result["placements"][1] == 1
+    assert result["forfeited"] == [0]
+    if kind != "startup":
+        assert fault["request_type"] == "turn" and isinstance(fault["request_id"], int)
+        assert fault["elapsed_ms"] >= 0
+
+
+def test_offending_line_is_kept_truncated():
+    (result,), _ = _play("line_too_long")
+    line = result["faults"][0]["line"]
+    assert line.startswith("xxx") and len(line) < 400
+
+
+def test_timeout_takes_about_the_move_limit():
+    t0 = time.monotonic()
+    (result,), _ = _play("timeout")
+    assert result["faults"][0]["elapsed_ms"] >= 400
+    assert time.monotonic() - t0 < 30  # the referee did not wait for the bot's 60 s sleep
+
+
+def test_strikes_replace_bad_answers_with_a_draw_then_forfeit():
+    (result,), _ = _play("schema", policy=FaultPolicy("strikes", 2))
+    kinds = [f["kind"] for f in result["faults"]]
+    assert kinds[:3] == ["schema", "schema", "schema"]
+    assert result["forfeited"] == [0]  # the third strike forfeits
+
+
+def test_strikes_survive_a_late_answer():
+    # Under strikes a timed-out request is replaced by a draw; the late answer that follows is
+    # recognised by its id and skipped, never taken for the next request.
+    (result,), _ = _play("slow", policy=FaultPolicy("strikes", 50),
+                         limits=TimeLimits(startup_ms=3000, move_ms=150, bank_ms=0, quit_ms=500))
+    assert result["faults"] and all(f["kind"] == "timeout" for f in result["faults"])
+    assert 0 not in result["forfeited"]
+
+
+def test_time_bank_absorbs_slow_moves():
+    (result,), _ = _play("slow", limits=TimeLimits(startup_ms=3000, move_ms=200, bank_ms=60_000, quit_ms=500))
+    assert result["faults"] == []
+    assert result["time_ms"]["max"][0] >= 250
+
+
+def test_log_flood_is_bounded_and_not_a_fault():
+    (result,), _ = _play("log_flood", limits=TimeLimits(startup_ms=3000, move_ms=5000, bank_ms=0, quit_ms=500))
+    assert result["faults"] == []
+
+
+def test_crashed_bot_is_restarted_for_the_next_game():
+    results, _ = _play("crash", games=2)
+    assert [r["faults"][0]["kind"] for r in results] == ["crash", "crash"]
+
+
+def _live_members(pgid: int) -> list[int]:
+    """Processes (not zombies) in process group ``pgid``."""
+    out = []
+    for p in os.listdir("/proc"):
+        if p.isdigit():
+            try:
+                fields = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                out.append(int(p))
+    return out
+
+
+def test_process_group_is_killed_with_grandchildren():
+    bot = parse_bot(f"{PY} {MISBEHAVE} spawn_and_hang", FAST)
+    with BotPool() as pool:
+        seats = [pool.seat(bot), pool.seat(parse_bot("builtin:random"))]
+        client = seats[0].client
+        result = play_game(get_ruleset("compact", {"target": 100}), seats, seed=5)
+        assert result["faults"][0]["kind"] == "timeout"
+        assert client.transport is None  # killed after the timeout, during the game
+        # The whole process group (the bot and the sleeper it started) is gone.
+        assert _live_members(client.last_pid) == []
