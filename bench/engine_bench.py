@@ -8,7 +8,8 @@ Run by hand (not part of the test suite)::
 Every contender plays complete games between uniformly random players, driven from Python through the
 engine's own API, on one pinned core. The measurements are interleaved: ``--reps`` passes, each giving
 every contender one slice of ``S / R`` seconds (the slice always finishes the game in progress), in an
-order that rotates from pass to pass; the table shows the median over the passes. See bench/README.md.
+order that rotates from pass to pass; the table shows the median over the passes. Rates are per second of
+this process's CPU time unless ``--clock wall``. See bench/README.md.
 """
 
 from __future__ import annotations
@@ -158,14 +159,15 @@ class Contender:
     samples: list[dict[str, float]] = field(default_factory=list)
     capped: int = 0
 
-    def run_slice(self, seconds: float) -> None:
+    def run_slice(self, seconds: float, use_cpu: bool) -> None:
         assert self.play is not None
         play = self.play
         games = decisions = rounds = 0
         gc.collect()
-        clock = time.perf_counter
-        start = clock()
-        deadline = start + seconds
+        wall, cpu = time.perf_counter, time.process_time
+        clock = cpu if use_cpu else wall
+        wall0, cpu0 = wall(), cpu()
+        deadline = (cpu0 if use_cpu else wall0) + seconds
         while True:
             d, r, capped = play(self.next_seed)
             self.next_seed += 1
@@ -173,11 +175,12 @@ class Contender:
             decisions += d
             rounds += r
             self.capped += capped
-            now = clock()
-            if now >= deadline:
+            if clock() >= deadline:
                 break
-        elapsed = now - start
-        self.samples.append({"games": games, "decisions": decisions, "rounds": rounds, "seconds": elapsed,
+        wall_s, cpu_s = wall() - wall0, cpu() - cpu0
+        elapsed = cpu_s if use_cpu else wall_s
+        self.samples.append({"games": games, "decisions": decisions, "rounds": rounds,
+                             "wall_seconds": wall_s, "cpu_seconds": cpu_s,
                              "games_per_s": games / elapsed, "decisions_per_s": decisions / elapsed,
                              "rounds_per_s": rounds / elapsed})
 
@@ -375,10 +378,14 @@ def report(contenders: list[Contender], players: list[int]) -> tuple[str, dict[s
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=5.0,
-                    help="measured time per contender, split over the passes (default 5; 12 contenders at 2 and 4 players)")
+                    help="measured time per contender, split over the passes (default 5; 14 contenders at 2 and 4 "
+                         "players)")
     ap.add_argument("--reps", type=int, default=5, help="interleaved passes; the table shows medians (default 5)")
     ap.add_argument("--players", type=int, nargs="+", default=[2, 4], help="table sizes (default 2 4)")
     ap.add_argument("--warmup", type=float, default=0.2, help="untimed seconds per contender before the passes")
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                    help="time base of the rates: this process's CPU time (default; robust when other programs "
+                         "share the core) or wall-clock time")
     ap.add_argument("--only", nargs="+", metavar="SUBSTR", help="keep contenders whose key contains one of these")
     ap.add_argument("--json", metavar="FILE", help="also write environment, samples and ratios as JSON")
     args = ap.parse_args(argv)
@@ -418,17 +425,27 @@ def main(argv: list[str] | None = None) -> int:
         if rep % 2:
             order.reverse()
         for c in order:
-            c.run_slice(slice_s)
+            c.run_slice(slice_s, args.clock == "cpu")
         print(f"  pass {rep + 1}/{args.reps} done ({time.perf_counter() - t0:.0f} s)", flush=True)
     print()
 
     table, summary = report(contenders, args.players)
     print(table)
+    wall_total = sum(c.totals("wall_seconds") for c in contenders)
+    cpu_total = sum(c.totals("cpu_seconds") for c in contenders)
+    share = cpu_total / wall_total if wall_total else 0.0
+    print(f"\nclock: {'CPU time of this process (time.process_time)' if args.clock == 'cpu' else 'wall clock'}; "
+          f"measured {cpu_total:.0f} s CPU in {wall_total:.0f} s wall = {share:.0%} of the pinned core"
+          + (("\n  other programs competed for the core: CPU-time rates hold up, but caches were shared; "
+              "confirm on a quiet machine" if args.clock == "cpu" else
+              "\n  other programs competed for the core: wall-clock rates are understated, use --clock cpu")
+             if share < 0.9 else ""))
+    summary["cpu_share"] = share
 
     if args.json:
         data = {
             "environment": env,
-            "settings": {"seconds": args.seconds, "reps": args.reps, "players": args.players,
+            "settings": {"seconds": args.seconds, "reps": args.reps, "players": args.players, "clock": args.clock,
                          "warmup": args.warmup, "step_cap": STEP_CAP},
             "skipped": skipped,
             "results": {c.key: {"engine": c.engine, "variant": c.variant, "players": c.n, "note": c.note,

@@ -48,7 +48,7 @@ _RANK_NAMES: Final = {"skip": "Skip", "reverse": "Reverse", "draw2": "Draw Two",
                       "wild": "Wild", "wild4": "Wild Draw Four"}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card: a colour (``None`` for wilds) and a rank. A Wild's chosen colour belongs to the play."""
 
@@ -79,6 +79,16 @@ class Card:
 
     def __str__(self) -> str:
         return self.code
+
+    # Cards are canonical singletons: identity is equality (C-level hash/eq); keep it across copy/pickle.
+    def __copy__(self) -> "Card":
+        return self
+
+    def __deepcopy__(self, memo: object) -> "Card":
+        return self
+
+    def __reduce__(self):
+        return (Card.from_code, (self.code,))
 
     def __repr__(self) -> str:
         return f"Card.from_code({self.code!r})"

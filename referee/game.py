@@ -43,6 +43,31 @@ class _Plays:
 
 
 _PLAYS: Final = _Plays()
+_TABLES: dict = {}
+_MATCH: dict = {}
+
+
+def _tables(colours):
+    """Per deck palette: (no call, call) -> {card: tuple of its single-card plays}."""
+    t = _TABLES.get(colours)
+    if t is None:
+        from .cards import _BY_CODE
+        t = _TABLES[colours] = tuple(
+            {card: (tuple(_PLAYS.get(card, c, call) for c in colours) if card.is_wild
+                    else (_PLAYS.get(card, None, call),)) for card in _BY_CODE.values()}
+            for call in (False, True))
+    return t
+
+
+def _matching(colour, rank, wd4_ok):
+    """Every card that plays on (colour in play, top rank): a frozenset, so membership is one C-level lookup."""
+    key = (colour, rank, wd4_ok)
+    ok = _MATCH.get(key)
+    if ok is None:
+        from .cards import _BY_CODE
+        ok = _MATCH[key] = frozenset(c for c in _BY_CODE.values() if (c.rank == "wild" or wd4_ok if c.is_wild
+                                                                      else c.colour == colour or c.rank == rank))
+    return ok
 _COLOUR_ACTIONS: Final = {c: Action(COLOUR, colour=c) for cs in DECK_COLOURS.values() for c in cs}
 
 
@@ -59,7 +84,7 @@ class Game:
     __slots__ = ("ruleset", "n", "colours", "events", "scores", "round", "dealer", "hands", "draw_pile",
                  "discard", "top", "colour", "direction", "current", "phase", "pending", "pending_rank",
                  "drawn", "move", "passes", "over", "result", "_multi", "_stacking", "_auto_call",
-                 "_restricted", "_tender")
+                 "_restricted", "_tender", "_tables")
 
     def __init__(self, ruleset: Ruleset, players: int, rng: random.Random, *, dealer: int | None = None) -> None:
         check_players(players)
@@ -78,6 +103,7 @@ class Game:
         self._auto_call = ruleset.last_card_call == "auto"
         self._restricted = ruleset.wild_draw_four == "restricted"
         self._tender = ruleset.end == "tender"
+        self._tables = _tables(self.colours)
         self._start_round(rng)
 
     # ------------------------------------------------------------------ the deal
@@ -99,12 +125,13 @@ class Game:
         self.move = 0
         self.passes = 0
         opening = self.ruleset.opening
+        buried: list[str] = []
         while True:
             card = pile.pop()
             if card.is_wild and (opening != "family" or card.rank == "wild4"):
                 # Ruling 3: a buried card goes back at a random place and the next card is turned.
                 pile.insert(rng.randrange(len(pile) + 1), card)
-                self.events.append({"kind": "bury", "card": card.code})
+                buried.append(card.code)
                 continue
             break
         self.discard.append(card)
@@ -116,6 +143,8 @@ class Game:
         self.events.append({
             "kind": "deal", "round": self.round, "dealer": self.dealer, "top": card.code, "colour": card.colour,
             "first": first, "secret": {s: {"hand": [c.code for c in h]} for s, h in enumerate(self.hands)}})
+        # Told after the deal so a seat hears of a round before anything happens in it.
+        self.events.extend({"kind": "bury", "card": code} for code in buried)
         if opening == "arcade":
             return  # an opening action card is only a card to match
         rank = card.rank
@@ -126,10 +155,10 @@ class Game:
             self.current = (first + 1) % n
         elif rank == "reverse":
             self.direction = -1
-            self.events.append({"kind": "reverse", "direction": -1})
+            self.events.append({"kind": "reverse", "direction": -1, "count": 1})
             self.current = self.dealer
         elif rank == "draw2":
-            self.events.append({"kind": "penalty", "seat": first, "count": 2, "card": card.code})
+            self.events.append({"kind": "penalty", "seat": first, "count": 2, "card": card.code, "pending": False})
             self._take(first, 2, "penalty", rng)
             self.events.append({"kind": "skip", "seat": first})
             self.current = (first + 1) % n
@@ -180,17 +209,13 @@ class Game:
         colour = self.colour
         top_rank = self.top.rank
         wd4_ok = not self._restricted or not any(c.colour == colour for c in hand)
-        call = callable_ and left == 2
-        for card in dict.fromkeys(hand):
-            if card.is_wild:
-                if card.rank == "wild" or wd4_ok:
-                    for c in colours:
-                        out.append(_PLAYS.get(card, c, call))
-            elif card.colour == colour or card.rank == top_rank:
-                out.append(_PLAYS.get(card, None, call))
+        table = self._tables[callable_ and left == 2]
+        ok = _matching(colour, top_rank, wd4_ok)
+        for card in dict.fromkeys([c for c in hand if c in ok]):
+            out += table[card]
         if self._multi:
             out += self._multi_plays(hand, self._matches, callable_)
-        if self._tender or self.can_draw():
+        if self._tender or self.draw_pile or len(self.discard) > 1:
             out.append(DRAW_ACTION)
         elif not out:
             out.append(PASS_ACTION)  # blocked: nothing plays, nothing to draw
@@ -311,10 +336,17 @@ class Game:
         seat = self.current
         hand = self.hands[seat]
         cards = action.cards
-        for card in cards:
-            hand.remove(card)
-        self.discard.extend(cards)
-        last = cards[-1]
+        if len(cards) == 1:
+            last = cards[0]
+            hand.remove(last)
+            self.discard.append(last)
+            codes = [last.code]
+        else:
+            for card in cards:
+                hand.remove(card)
+            self.discard.extend(cards)
+            last = cards[-1]
+            codes = [c.code for c in cards]
         self.top = last
         self.colour = action.colour if last.is_wild else last.colour
         if self.phase != PHASE_DRAWN:
@@ -323,7 +355,7 @@ class Game:
         self.drawn = None
         self.passes = 0
         events = self.events
-        events.append({"kind": "play", "seat": seat, "cards": [c.code for c in cards], "colour": self.colour,
+        events.append({"kind": "play", "seat": seat, "cards": codes, "colour": self.colour,
                        "call": action.call})
         if last.is_wild:
             events.append({"kind": "colour", "seat": seat, "colour": self.colour})
@@ -334,7 +366,7 @@ class Game:
             else:
                 events.append({"kind": "forfeit", "seat": seat, "count": 1, "reason": "missed last-card call"})
                 if not self._take(seat, 1, "forfeit", rng) and self._tender:
-                    self._finish_tender("draw found nothing")
+                    self._finish_tender("nothing_to_draw")
                     return
         k = len(cards)
         rank = last.rank
@@ -354,10 +386,13 @@ class Game:
                     return
                 self._advance(victim, rng)
                 return
-            events.append({"kind": "penalty", "seat": victim, "count": amount, "card": last.code})
-            self._take(victim, amount, "penalty", rng)
+            events.append({"kind": "penalty", "seat": victim, "count": amount, "card": last.code, "pending": False})
+            got = self._take(victim, amount, "penalty", rng)
             if left == 0:
                 self._end_round(seat, "out", rng)
+                return
+            if not got and self._tender:  # arcade: someone has to draw and nothing is there
+                self._finish_tender("nothing_to_draw")
                 return
             events.append({"kind": "skip", "seat": victim})
             self._advance(self._next(victim), rng)
@@ -384,7 +419,7 @@ class Game:
         if self.pending:  # take the stacked penalty and lose the turn (no move: a turn lost to a penalty)
             amount, self.pending, self.pending_rank = self.pending, 0, None
             if not self._take(seat, amount, "penalty", rng) and self._tender:
-                self._finish_tender("draw found nothing")
+                self._finish_tender("nothing_to_draw")
                 return
             self.events.append({"kind": "skip", "seat": seat})
             self._advance(self._next(seat), rng)
@@ -400,11 +435,17 @@ class Game:
                 if self._playable(one[0]):
                     break
             self._draw_event(seat, got, "turn")
+        elif self.draw_pile:  # common case: one card off a non-empty pile
+            card = self.draw_pile.pop()
+            self.hands[seat].append(card)
+            got = [card]
+            self.events.append({"kind": "draw", "seat": seat, "count": 1, "reason": "turn",
+                                "secret": {seat: {"cards": [card.code]}}})
         else:
             got = self._take(seat, 1, "turn", rng)
         if not got:
             if self._tender:
-                self._finish_tender("draw found nothing")
+                self._finish_tender("nothing_to_draw")
                 return
             self._advance(self._next(seat), rng)
             return
@@ -435,7 +476,7 @@ class Game:
         self.drawn = None
         if self.move >= self.ruleset.move_limit:
             if self._tender:
-                self._finish_tender("move limit")
+                self._finish_tender("move_limit")
             else:
                 self._end_round(None, "move_limit", rng)
 

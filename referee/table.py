@@ -278,6 +278,7 @@ def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, g
                         and fault.kind not in (FaultKind.CRASH, FaultKind.STARTUP)):
                     client.send_error(fault.kind.value, fault.message + f" (strike {st.strikes} of {policy.strikes}; "
                                       "replaced by a draw)", req_id)
+                    client.expect_late(req_id)
                     action, by = replacement_action(legal), "replacement"
                 else:
                     forfeit(s, fault)

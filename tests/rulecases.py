@@ -290,7 +290,7 @@ def table(*params: Any) -> Any:
 
 _KNOWN = {"illegal", "legal", "not_legal", "legal_exactly", "hands", "sizes", "top", "colour", "current",
           "direction", "phase", "pending", "pending_rank", "move", "scores", "over", "result", "events",
-          "event_has", "no_events", "draw", "discard", "dealer", "round", "drawn", "value", "check",
+          "event_has", "no_events", "draw", "discard", "dealer", "round", "drawn", "passes", "value", "check",
           "raises", "gained", "winner", "placements"}
 
 
@@ -360,7 +360,7 @@ def _expect_after(game: Game, exp: dict[str, Any], rule: str) -> None:
     if "top" in exp:
         eq("top", game.top.code, exp["top"])
     for name in ("colour", "current", "direction", "phase", "pending", "pending_rank", "move", "dealer", "round",
-                 "over"):
+                 "over", "passes"):
         if name in exp:
             eq(name, getattr(game, name), exp[name])
     if "drawn" in exp:

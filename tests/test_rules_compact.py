@@ -267,6 +267,9 @@ THREE = dict(hands=[["coral:3", "coral:skip", "coral:reverse", "coral:draw2", "t
                                   C("Draw Two: the next player draws two cards and loses their turn.")],
          st(**THREE), "play coral:draw2", current=2, hands={1: ["amber:5", "coral:draw2", "violet:2", "violet:3"]},
          events=["play", "penalty", "draw", "skip"]),
+    case("draw2-two-players-play-again", C("Draw Two: the next player draws two and loses their turn."),
+         st(hands=[["coral:draw2", "teal:9", "teal:8"], ["amber:5"]], top="coral:7", draw=["violet:2", "violet:3"]),
+         "play coral:draw2", current=0, sizes=[2, 3], events=["play", "penalty", "draw", "skip"]),
     case("wild4-next-draws-four", [C("Wild Draw Four: name the colour, and the next player draws four and loses "
                                      "their turn."),
                                    C("Wild Draw Four: you name the colour and the next player draws four and loses "

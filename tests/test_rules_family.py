@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 from referee.cards import SHAPES, STANDARD_COLOURS, Card, standard_deck
-from referee.game import Game, card_count, event_for
+from referee.game import Game, event_for
 from referee.players import SeatView, make_player
 from referee.rules import RulesetError, check_players, get_ruleset
 
@@ -125,7 +125,8 @@ OPEN_WILD = {"before": ("colour", 1, None, ["colour blue", "colour green", "colo
                   F("Put the rest face down as the draw pile."), F("Turn the top card over to start the pile."),
                   F("The draw pile face down, and one card turned up to start the pile."),
                   F("A Wild Draw Four never starts the pile."),
-                  F("It goes back into the draw pile and another card is turned.")],
+                  F("It goes back into the draw pile and another card is turned."),
+                  R(3, "the card is put back at a random position in the draw pile")],
          probe=deal_facts, value={"hand": {7}, "whole deck": {True}, "wild4 top": False, "wild top": True,
                                   "buried": {"wild4"}, "pile": {True}}),
 )
@@ -364,7 +365,7 @@ def test_family_options(c):
     case("stacking-cannot-answer-takes-all", F("The cards add up, and whoever cannot answer takes them all and misses "
                                                "a turn."),
          stk(**ACTS), ["play red:draw2", "play red:draw2", "draw"], current=0, pending=0, sizes=[4, 1, 5],
-         events=["play", "penalty", "play", "penalty", "draw", "skip"]),
+         events=["play", "penalty", "play", "call", "penalty", "draw", "skip"]),
     case("stacking-answer-wild4-with-wild4", F("A Draw Two can be answered with another Draw Two and a Wild Draw Four "
                                                "with another Wild Draw Four."),
          stk(hands=[["wild4", "red:3"], ["wild4", "red:draw2", "blue:1"], ["blue:2"]], top="red:7",

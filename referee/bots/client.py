@@ -184,6 +184,10 @@ class BotClient:
             raise self._fault(FaultKind.LINE_TOO_LONG, f"a line longer than the limit of {self.spec.line_limit} bytes",
                               exc.head, msg, t0) from None
 
+    def expect_late(self, request_id: int) -> None:
+        """After a strike, an answer to ``request_id`` may still come: recognise it and skip it."""
+        self._late_ids.add(request_id)
+
     def new_game(self) -> None:
         """Reset per-game state (logs, the time bank)."""
         self.logs = []

@@ -113,6 +113,7 @@ class PipeTransport:
         self._buf = bytearray()
         self._lines: deque[bytes] = deque()
         self._eof = False
+        self._skipping = False
         self._sel = selectors.DefaultSelector()
         self._sel.register(self._out, selectors.EVENT_READ)
         self._wsel = selectors.DefaultSelector()
@@ -171,6 +172,14 @@ class PipeTransport:
                 chunk = os.read(self._out, 1 << 16)
             except BlockingIOError:
                 continue
+            if self._skipping:  # the rest of an over-long line: drop it up to its newline
+                end = chunk.find(b"\n")
+                if end < 0:
+                    continue
+                chunk = chunk[end + 1:]
+                self._skipping = False
+                if not chunk:
+                    continue
             if not chunk:
                 self._eof = True
                 if self._buf:  # a last line without its newline still counts
@@ -184,17 +193,22 @@ class PipeTransport:
             if b"\n" in chunk:
                 parts = buf.split(b"\n")
                 self._buf = bytearray(parts.pop())
-                for part in parts:
+                for i, part in enumerate(parts):
                     if len(part) > limit:
+                        self._lines.extend(bytes(p) for p in parts[i + 1:])
                         raise LineTooLong(bytes(part[:300]))
                 self._lines.extend(bytes(p) for p in parts)
                 buf = self._buf
                 if len(buf) > limit:
-                    raise LineTooLong(bytes(buf[:300]))
+                    head = bytes(buf[:300])
+                    buf.clear()
+                    self._skipping = True
+                    raise LineTooLong(head)
                 return self._lines.popleft()
             if len(buf) > limit:
                 head = bytes(buf[:300])
-                del buf[start:]
+                buf.clear()
+                self._skipping = True
                 raise LineTooLong(head)
 
     def exit_description(self, wait: float = 0.5) -> str:

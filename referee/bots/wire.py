@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 
-from ..cards import ALL_COLOURS
+from ..cards import ALL_COLOURS, _BY_CODE
 
 # orjson: the referee serialises a turn request (with its legal list) and events for every seat on
 # every move; orjson is several times faster than the standard json module on this hot path.
@@ -44,16 +44,26 @@ def answer_problem(msg: Any) -> str | None:
     extra = msg.keys() - keys
     if extra:
         return f"unexpected field(s) {', '.join(sorted(extra))} in a {kind!r} answer; allowed: {', '.join(sorted(keys))}"
-    if "id" in msg and (not isinstance(msg["id"], int) or isinstance(msg["id"], bool)):
-        return f"'id' must be an integer, got {msg['id']!r}"
+    if "id" in msg:
+        rid = msg["id"]
+        # JSON Schema's "integer" includes 12.0; bool is an int subclass in Python but not in JSON.
+        if isinstance(rid, bool) or not (isinstance(rid, int) or (isinstance(rid, float) and rid.is_integer())):
+            return f"'id' must be an integer, got {rid!r}"
     if kind == "play":
         cards = msg.get("cards")
         if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
             return f"'cards' must be a non-empty list of card codes, got {cards!r}"
-        if "colour" in msg and msg["colour"] is not None and msg["colour"] not in _COLOURS:
-            return f"'colour' must be one of {', '.join(ALL_COLOURS)}, got {msg['colour']!r}"
+        for code in cards:
+            if code not in _BY_CODE:
+                return (f"{code!r} is not a card code: use 'colour:rank' (ranks 0-10, skip, reverse, draw2) "
+                        "or 'wild' / 'wild4'")
+        colour = msg.get("colour")
+        if colour is not None and not (isinstance(colour, str) and colour in _COLOURS):
+            return f"'colour' must be one of {', '.join(ALL_COLOURS)}, got {colour!r}"
         if "call" in msg and not isinstance(msg["call"], bool):
             return f"'call' must be true or false, got {msg['call']!r}"
-    elif kind == "colour" and msg.get("colour") not in _COLOURS:
-        return f"'colour' must be one of {', '.join(ALL_COLOURS)}, got {msg.get('colour')!r}"
+    elif kind == "colour":
+        colour = msg.get("colour")
+        if not (isinstance(colour, str) and colour in _COLOURS):
+            return f"'colour' must be one of {', '.join(ALL_COLOURS)}, got {colour!r}"
     return None

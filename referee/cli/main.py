@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from .arena import arena_cmd, validate_cmd
 from .match import match_cmd
 from .rules_cmd import rules_cmd
 
@@ -15,10 +16,12 @@ def cli() -> None:
     """Referee and bot arena for Last Card: bots in any language, over JSON lines on stdin/stdout."""
 
 
+cli.add_command(arena_cmd)
 cli.add_command(match_cmd)
 cli.add_command(rules_cmd)
+cli.add_command(validate_cmd)
 
-for _module, _name in (("arena", "arena_cmd"), ("arena", "validate_cmd"), ("check", "check_cmd")):
+for _module, _name in (("check", "check_cmd"),):
     try:  # commands that live in their own modules are added as they are built
         _mod = __import__(f"referee.cli.{_module}", fromlist=[_name])
         cli.add_command(getattr(_mod, _name))

@@ -9,12 +9,18 @@ import time
 
 import click
 
+from ..arena.ratings import fit_ratings
+from ..arena.report import (RESULTS_FORMAT, RESULTS_VERSION, head_to_head, rating_info, results_rows, timing,
+                            write_reports)
 from ..bots.spec import TimeLimits, parse_bot, unique_names
 from ..jobs import GameJob, game_seed, run_job
 from ..rules import MAX_PLAYERS, MIN_PLAYERS
 from ..standings import compute_standings, format_table
 from ..table import BotPool, FaultPolicy
 from .options import build_ruleset, ruleset_options, seed_option, time_options
+
+#: Bootstrap samples for the rating interval.
+BOOTSTRAP = 200
 
 
 @click.command("match")
@@ -82,17 +88,20 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     if sys.stderr.isatty() and not interrupted:
         click.echo("\r", nl=False, err=True)
     elapsed = time.monotonic() - t0
-    standings = compute_standings(results, [s.name for s in specs])
+    names = [s.name for s in specs]
+    ratings = fit_ratings(results, names, bootstrap=BOOTSTRAP, seed=seed)
+    standings = compute_standings(results, names, ratings=ratings)
     click.echo(f"{rules.house}, {len(results)} games, {n} seats, seed {seed}, {elapsed:.1f} s")
     click.echo(format_table(standings))
     if out:
-        doc = {"format": "lastcard-results", "version": 1, "kind": "match", "ruleset": rules.house,
+        # The same results.json as ``lastcard arena`` writes (docs/arena.md), through the same report code.
+        doc = {"format": RESULTS_FORMAT, "version": RESULTS_VERSION, "kind": "match", "ruleset": rules.house,
                "options": rules.options, "seed": seed, "games": len(results), "seats": n,
-               "policy": fault_policy.to_json(), "bots": [s.to_json() for s in specs], "standings": standings,
-               "complete": not interrupted}
-        with open(os.path.join(out, "results.json"), "w") as fh:
-            json.dump(doc, fh, indent=2, sort_keys=False)
-            fh.write("\n")
+               "policy": fault_policy.to_json(), "bots": [s.to_json() for s in specs],
+               "rating": rating_info(BOOTSTRAP, seed), "standings": results_rows(standings),
+               "head_to_head": head_to_head(results, [r["bot"] for r in standings]), "complete": not interrupted}
+        write_reports(out, doc, standings, timing(standings, results, wall_s=elapsed, played_now=len(results), jobs=1),
+                      title=f"Match: {rules.house}")
         click.echo(f"results: {os.path.join(out, 'results.json')}")
     if interrupted:
         sys.exit(130)

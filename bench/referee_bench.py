@@ -1,0 +1,135 @@
+"""Referee round trip per decision with a trivial C bot, against a raw C pipe ping-pong, in one run.
+
+    python bench/referee_bench.py [--rounds 5] [--decisions 20000]
+
+Measures, alternating the contenders over several rounds and reporting medians:
+  raw        C parent <-> C child over two pipes, one line each way (bench/pingpong.c), request of the
+             same size as a typical turn request;
+  client     the referee's BotClient.request() round trip with a fixed turn request, against
+             sample_bots/c/trivial.c (framing, deadlines, JSON decode, schema check);
+  per-move   whole 2-seat arcade games between two trivial C bots: wall time / decisions (also
+             building the turn request, legality, the engine, and events to every seat);
+and games/s of 4-seat family single-round games with the C sample bot (sample_bots/c/bot.c).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from referee.bots.client import BotClient  # noqa: E402
+from referee.bots.spec import parse_bot  # noqa: E402
+from referee.rules import get_ruleset  # noqa: E402
+from referee.table import BotPool, play_game  # noqa: E402
+
+
+def build(tmp: str) -> dict[str, str]:
+    out = {}
+    for name, src in (("pingpong", ROOT / "bench" / "pingpong.c"), ("trivial", ROOT / "sample_bots/c/trivial.c"),
+                      ("bot", ROOT / "sample_bots/c/bot.c")):
+        exe = os.path.join(tmp, name)
+        subprocess.run(["gcc", "-O2", "-std=gnu99", "-o", exe, str(src)], check=True)
+        out[name] = exe
+    return out
+
+
+TURN = {"type": "turn", "id": 0, "hand": ["red:7", "blue:7", "green:draw2", "yellow:draw2", "blue:4", "wild"],
+        "top": "green:7", "colour": "green", "direction": 1, "hands": [6, 5, 7, 4], "scores": [0, 0, 0, 0],
+        "draw_pile": 60, "pending": 0, "move": 9, "time_left_ms": 1000, "bank_ms": 0, "has_drawn": False,
+        "drawn": None, "phase": "play"}
+
+
+def turn(i: int) -> dict:
+    legal = [{"type": "play", "id": i, "cards": ["red:7"]}, {"type": "play", "id": i, "cards": ["blue:7"]},
+             {"type": "play", "id": i, "cards": ["wild"], "colour": "red"}, {"type": "draw", "id": i}]
+    return {**TURN, "id": i, "legal": legal}
+
+
+def raw_us(exe: str, n: int) -> float:
+    size = len(__import__("orjson").dumps(turn(1))) + 1
+    return float(subprocess.run([exe, str(n), str(size)], capture_output=True, text=True, check=True).stdout)
+
+
+def client_us(trivial: str, n: int) -> float:
+    client = BotClient(parse_bot(trivial))
+    client.start()
+    times = []
+    try:
+        for i in range(1, n + 1):
+            t0 = time.perf_counter()
+            client.request(turn(i))
+            times.append((time.perf_counter() - t0) * 1e6)
+    finally:
+        client.quit()
+    return statistics.median(times)
+
+
+def per_move_us(trivial: str, decisions: int) -> float:
+    spec_a, spec_b = parse_bot(f"a={trivial}"), parse_bot(f"b={trivial}")
+    rules = get_ruleset("arcade")
+    done = 0
+    t0 = time.perf_counter()
+    with BotPool() as pool:
+        seed = 0
+        while done < decisions:
+            result = play_game(rules, [pool.seat(spec_a), pool.seat(spec_b)], seed)
+            done += result["decisions"]
+            seed += 1
+        elapsed = time.perf_counter() - t0
+    return elapsed / done * 1e6
+
+
+def c_games_per_s(bot: str, seconds: float) -> tuple[float, float]:
+    specs = [parse_bot(f"c{i}={bot}") for i in range(4)]
+    rules = get_ruleset("family", {"target": "round"})
+    games = 0
+    inside = 0.0
+    t0 = time.perf_counter()
+    with BotPool() as pool:
+        while time.perf_counter() - t0 < seconds:
+            k = games % 4
+            result = play_game(rules, [pool.seat(s) for s in specs[k:] + specs[:k]], games)
+            inside += sum(result["time_ms"]["total"]) / 1000
+            games += 1
+        wall = time.perf_counter() - t0
+    return games / wall, 1 - inside / wall
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--decisions", type=int, default=20000)
+    ap.add_argument("--seconds", type=float, default=3.0)
+    args = ap.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {0, 1} if os.cpu_count() and os.cpu_count() > 1 else {0})
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = build(tmp)
+        rows: dict[str, list[float]] = {"raw": [], "client": [], "per_move": [], "games_s": [], "outside": []}
+        for _ in range(args.rounds):
+            rows["raw"].append(raw_us(exe["pingpong"], args.decisions))
+            rows["client"].append(client_us(exe["trivial"], args.decisions // 2))
+            rows["per_move"].append(per_move_us(exe["trivial"], args.decisions // 2))
+            g, out = c_games_per_s(exe["bot"], args.seconds)
+            rows["games_s"].append(g)
+            rows["outside"].append(out)
+        med = {k: statistics.median(v) for k, v in rows.items()}
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.rounds} rounds alternating, medians")
+        print(f"raw C pipe ping-pong round trip      {med['raw']:8.1f} us")
+        print(f"BotClient.request round trip          {med['client']:8.1f} us   {med['client'] / med['raw']:.2f}x raw")
+        print(f"whole referee per decision (2 C bots) {med['per_move']:8.1f} us   {med['per_move'] / med['raw']:.2f}x raw")
+        print(f"4-seat family rounds, C sample bot    {med['games_s']:8.1f} games/s (1 job); "
+              f"{100 * med['outside']:.0f}% of wall time outside the bots' answers")
+
+
+if __name__ == "__main__":
+    main()

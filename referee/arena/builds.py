@@ -1,0 +1,143 @@
+"""Before the first game: check each bot's required programs and run its build step, once.
+
+A bot whose program is missing or whose build fails is left out of the arena, with the reason;
+that is reported, never fatal (a class contest goes on without the submission that does not compile).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from .config import BotEntry
+
+#: Lines of a failed build's output shown in the terminal (all of it is in the build log).
+TAIL_LINES = 6
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A bot that will not play, and why (deterministic text: it goes into results.json)."""
+
+    bot: str
+    reason: str
+    detail: str = ""
+    log: str | None = None
+
+
+def missing_programs(entry: BotEntry) -> list[str]:
+    """The programs in ``requires`` that are not on PATH."""
+    path = dict(entry.spec.env).get("PATH")
+    return [p for p in entry.requires if shutil.which(p, path=path) is None]
+
+
+def check_requires(entries: Iterable[BotEntry]) -> tuple[list[BotEntry], list[LeftOut]]:
+    """Split bots into those whose required programs exist and those left out."""
+    kept, out = [], []
+    for entry in entries:
+        missing = missing_programs(entry)
+        if missing:
+            names = ", ".join(repr(m) for m in missing)
+            out.append(LeftOut(entry.spec.name, f"needs {names}, which {'is' if len(missing) == 1 else 'are'} "
+                                                "not on PATH"))
+        else:
+            kept.append(entry)
+    return kept, out
+
+
+def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
+               on_done: Callable[[BotEntry, LeftOut | None, float], None] | None = None
+               ) -> tuple[list[BotEntry], list[LeftOut]]:
+    """Run every build step (each distinct command and directory once, ``jobs`` at a time)."""
+    entries = list(entries)
+    groups: dict[tuple[str, str, tuple], list[BotEntry]] = {}
+    for e in entries:
+        if e.build:
+            groups.setdefault((e.build, e.spec.cwd or os.getcwd(), e.spec.env), []).append(e)
+    outcome: dict[str, LeftOut | None] = {}
+    live: set[subprocess.Popen] = set()
+
+    def build(key: tuple[str, str, tuple]) -> None:
+        members = groups[key]
+        first = members[0]
+        log = os.path.join(log_dir, f"{_safe(first.spec.name)}.build.log") if log_dir else None
+        t0 = time.monotonic()
+        failure = _run(first, log, live)
+        for e in members:
+            outcome[e.spec.name] = failure
+            if on_done is not None:
+                on_done(e, failure, time.monotonic() - t0)
+
+    if groups:
+        if log_dir:
+            os.makedirs(log_dir, exist_ok=True)
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            try:
+                list(pool.map(build, list(groups)))
+            except BaseException:  # Ctrl-C: no build outlives the arena
+                pool.shutdown(wait=False, cancel_futures=True)
+                for proc in list(live):
+                    _kill(proc)
+                raise
+    kept = [e for e in entries if outcome.get(e.spec.name) is None]
+    left = [f for e in entries if (f := outcome.get(e.spec.name)) is not None]
+    return kept, left
+
+
+def _run(entry: BotEntry, log: str | None, live: set[subprocess.Popen]) -> LeftOut | None:
+    env = dict(os.environ)
+    env.update(dict(entry.spec.env))
+    name = entry.spec.name
+    try:
+        proc = subprocess.Popen(entry.build or "", shell=True, cwd=entry.spec.cwd, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    except OSError as exc:
+        return LeftOut(name, f"build could not start: {exc.strerror or exc}", log=log)
+    live.add(proc)
+    try:
+        output, _ = proc.communicate(timeout=entry.build_timeout_s)
+        reason = None if proc.returncode == 0 else f"build failed ({_exit(proc.returncode)})"
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        output, _ = proc.communicate()
+        reason = f"build timed out after {entry.build_timeout_s:g} s"
+    except BaseException:
+        _kill(proc)
+        proc.communicate()
+        raise
+    finally:
+        live.discard(proc)
+    text = output.decode("utf-8", "replace")
+    if log:
+        with open(log, "w", encoding="utf-8") as fh:
+            fh.write(f"$ {entry.build}\n(in {entry.spec.cwd})\n{text}")
+    if reason is None:
+        return None
+    tail = "\n".join(text.rstrip().splitlines()[-TAIL_LINES:])
+    return LeftOut(name, reason, tail, log)
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _exit(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+def _safe(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_.#" else "_" for ch in name)

@@ -1,0 +1,205 @@
+"""Running game jobs: a local pool of worker processes, each keeping its bot processes alive between games.
+
+Jobs travel as plain data (``GameJob.to_json()``), so any other executor (a cluster queue, say) can
+run the same schedule. Results come back as each game finishes. Stopping (Ctrl-C) terminates the
+workers; a terminated worker kills its bot processes before it exits.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import time
+import traceback
+from collections import OrderedDict
+from multiprocessing.connection import Connection, wait
+from typing import Any, Iterable, Iterator
+
+from ..bots.spec import BotSpec
+from ..jobs import GameJob, run_job
+from ..table import BotPool
+
+#: Jobs handed to a worker ahead of the one it plays, so it never waits for the next.
+DEPTH = 2
+#: Bot processes a worker keeps alive between games; the least recently used beyond this are quit.
+IDLE_BOTS = 48
+
+
+class ExecutorError(Exception):
+    """The referee itself failed on a game (a bug, not a bot fault) or a worker died."""
+
+
+def default_jobs() -> int:
+    """One worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class LocalExecutor:
+    """``jobs`` worker processes; ``run`` yields ``(game_id, result)`` as games finish."""
+
+    def __init__(self, jobs: int, *, stderr_dir: str | None = None, records_dir: str | None = None,
+                 idle_bots: int = IDLE_BOTS) -> None:
+        self.jobs = max(1, jobs)
+        self.stderr_dir = stderr_dir
+        self.records_dir = records_dir
+        self.idle_bots = idle_bots
+        methods = multiprocessing.get_all_start_methods()
+        self._ctx: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self._workers: list[tuple[Any, Connection]] = []
+        self._closed = False
+
+    def start(self) -> None:
+        """Fork the workers now (``run`` does it when needed)."""
+        if self._workers or self._closed:
+            return
+        parent = os.getpid()
+        for wid in range(self.jobs):
+            mine, theirs = self._ctx.Pipe()
+            proc = self._ctx.Process(target=_worker_main, name=f"lastcard-worker-{wid + 1}", daemon=True,
+                                     args=(theirs, self.stderr_dir, self.records_dir, parent, self.idle_bots))
+            proc.start()
+            theirs.close()  # only the worker holds its end: its death reads as end-of-file here
+            self._workers.append((proc, mine))
+
+    def run(self, jobs: Iterable[GameJob]) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Play ``jobs`` on the workers; yield each game's id and result as it finishes."""
+        if self._closed:
+            raise RuntimeError("the executor is closed")
+        self.start()
+        todo = list(jobs)
+        todo.reverse()
+        outstanding: dict[int, list[str]] = {w: [] for w in range(len(self._workers))}
+
+        def feed(w: int) -> None:
+            conn = self._workers[w][1]
+            while todo and len(outstanding[w]) < DEPTH:
+                job = todo.pop()
+                try:
+                    conn.send(job.to_json())
+                except OSError:
+                    proc = self._workers[w][0]
+                    proc.join(1.0)
+                    raise ExecutorError(f"worker {w + 1} died (exit code {proc.exitcode})") from None
+                outstanding[w].append(job.game_id)
+
+        for w in range(len(self._workers)):
+            feed(w)
+        conns: dict[Any, int] = {conn: w for w, (_, conn) in enumerate(self._workers)}
+        while any(outstanding.values()):
+            ready: list[Any] = wait(list(conns), timeout=1.0)
+            for conn in ready:
+                w = conns[conn]
+                try:
+                    kind, game_id, payload = conn.recv()
+                except (EOFError, OSError):
+                    proc = self._workers[w][0]
+                    proc.join(1.0)
+                    lost = ", ".join(outstanding[w]) or "none"
+                    raise ExecutorError(f"worker {w + 1} died (exit code {proc.exitcode}) while playing "
+                                        f"{lost}") from None
+                outstanding[w].remove(game_id)
+                if kind == "error":
+                    raise ExecutorError(f"the referee failed on game {game_id}:\n{payload}")
+                feed(w)
+                yield game_id, payload
+
+    def close(self, kill: bool = False) -> None:
+        """Stop the workers: politely (finish nothing new, quit the bots) or, with ``kill``, at once."""
+        if self._closed:
+            return
+        self._closed = True
+        for proc, conn in self._workers:
+            if kill:
+                if proc.is_alive():
+                    proc.terminate()  # SIGTERM: the worker kills its bots, then exits
+            else:
+                try:
+                    conn.send(None)
+                except (OSError, ValueError):
+                    pass
+        deadline = time.monotonic() + (5.0 if kill else 30.0)
+        for proc, conn in self._workers:
+            proc.join(max(0.0, deadline - time.monotonic()))
+            if proc.is_alive():
+                proc.kill()
+                proc.join(5.0)
+            conn.close()
+        self._workers.clear()
+
+    def __enter__(self) -> LocalExecutor:
+        return self
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self.close(kill=exc_type is not None)
+
+
+class _Terminated(BaseException):
+    """SIGTERM in a worker: stop now."""
+
+
+def _on_term(signum: int, frame: object) -> None:
+    raise _Terminated()
+
+
+def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | None, parent: int,
+                 idle_bots: int) -> None:
+    """A worker: play jobs from ``conn`` with one ``BotPool`` until told to stop or orphaned."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, _on_term)
+    pool = BotPool(stderr_dir=stderr_dir)
+    recent: OrderedDict[BotSpec, None] = OrderedDict()
+    graceful = True
+    try:
+        while True:
+            if not conn.poll(1.0):
+                if os.getppid() != parent:
+                    return  # the referee is gone: nobody wants the results
+                continue
+            message = conn.recv()
+            if message is None or os.getppid() != parent:
+                return
+            job = GameJob.from_json(message)
+            try:
+                result, lines = run_job(job, pool)
+                if lines is not None and records_dir:
+                    _write_record(records_dir, job.game_id, lines)
+                conn.send(("done", job.game_id, result))
+            except _Terminated:
+                raise
+            except Exception:  # noqa: BLE001 - a referee bug: report it with the game, keep nothing half-done
+                conn.send(("error", job.game_id, traceback.format_exc()))
+            for spec in job.seats:
+                if spec.builtin is None:
+                    recent[spec] = None
+                    recent.move_to_end(spec)
+            while len(recent) > idle_bots:
+                old, _ = recent.popitem(last=False)
+                client = pool.clients.pop(old, None)
+                if client is not None:
+                    client.quit()
+    except _Terminated:
+        graceful = False
+    except (EOFError, OSError, KeyboardInterrupt):
+        graceful = False
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # do not die half-way through the clean-up
+        if graceful:
+            pool.close()
+        else:
+            for client in pool.clients.values():
+                client.kill()
+            pool.clients.clear()
+
+
+def _write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:
+    os.makedirs(records_dir, exist_ok=True)
+    path = os.path.join(records_dir, f"{game_id}.jsonl")
+    with open(path + ".part", "w", encoding="utf-8") as fh:
+        for line in lines:
+            fh.write(json.dumps(line) + "\n")
+    os.replace(path + ".part", path)

@@ -1,0 +1,150 @@
+"""The results store: ``games.jsonl`` appended (and flushed) as each game ends, read back to resume.
+
+``arena.json`` beside it holds what decides the games (bots, stages, seed) and its fingerprint, so
+``--resume`` refuses to mix the games of two different arenas in one directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from typing import Any, Mapping, TextIO
+
+RUN_FORMAT = "lastcard-arena-run"
+#: games.jsonl keys, in order: the game, where it sat in the schedule, then its result.
+GAME_KEYS = ("game", "stage", "round", "table", "deal", "seed", "ruleset", "seating", "placements", "scores",
+             "points", "reason", "winner", "rounds", "moves", "decisions", "faults", "forfeited", "time_ms",
+             "wall_ms")
+
+
+class StoreError(Exception):
+    """An output directory that cannot be used as asked (say why, and what to do)."""
+
+
+def fingerprint(description: Mapping[str, Any]) -> str:
+    """A short hash of what decides an arena's games."""
+    text = json.dumps(description, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def game_line(result: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    """One line of games.jsonl, as it reads back (JSON types: lists, not tuples)."""
+    merged = {**result, **extra}
+    return json.loads(json.dumps({k: merged.get(k) for k in GAME_KEYS}))
+
+
+class GameStore:
+    """``OUT/games.jsonl`` and ``OUT/arena.json``: open (fresh or resuming), append, close."""
+
+    def __init__(self, out_dir: str) -> None:
+        self.out_dir = out_dir
+        self.games_path = os.path.join(out_dir, "games.jsonl")
+        self.run_path = os.path.join(out_dir, "arena.json")
+        self.results_path = os.path.join(out_dir, "results.json")
+        self._fh: TextIO | None = None
+        self._resuming = False
+
+    def prepare(self, *, resume: bool = False, fresh: bool = False) -> None:
+        """Check the directory can be used, and empty it unless resuming (before builds write their logs)."""
+        os.makedirs(self.out_dir, exist_ok=True)
+        self._resuming = resume and self._has_games()
+        if not self._resuming:
+            if self._has_games() and not fresh and not self._complete():
+                with open(self.games_path, encoding="utf-8") as fh:
+                    count = sum(1 for _ in fh)
+                raise StoreError(f"{self.out_dir} holds an unfinished arena ({count} games played): add --resume "
+                                 "to finish it, or --fresh to start it over (or give another --out)")
+            self._clear()
+
+    def start(self, description: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """Record which arena this is; the games already finished (by id) when resuming, else none."""
+        key = fingerprint(description)
+        finished: dict[str, dict[str, Any]] = {}
+        if self._resuming:
+            self._check_same(description, key)
+            finished = self._read()
+        with open(self.run_path, "w", encoding="utf-8") as fh:
+            json.dump({"format": RUN_FORMAT, "version": 1, "fingerprint": key, "arena": description}, fh, indent=2)
+            fh.write("\n")
+        self._fh = open(self.games_path, "a", encoding="utf-8")
+        return finished
+
+    @property
+    def resuming(self) -> bool:
+        return self._resuming
+
+    def _has_games(self) -> bool:
+        return os.path.exists(self.games_path) and os.path.getsize(self.games_path) > 0
+
+    def append(self, line: Mapping[str, Any]) -> None:
+        """Write one finished game and flush it, so a killed referee loses only the games in flight."""
+        assert self._fh is not None, "open the store first"
+        self._fh.write(json.dumps(line, separators=(",", ":")) + "\n")
+        self._fh.flush()
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    # ------------------------------------------------------------------ helpers
+    def _complete(self) -> bool:
+        try:
+            with open(self.results_path, encoding="utf-8") as fh:
+                return bool(json.load(fh).get("complete"))
+        except (OSError, ValueError, AttributeError):
+            return False
+
+    def _check_same(self, description: Mapping[str, Any], key: str) -> None:
+        try:
+            with open(self.run_path, encoding="utf-8") as fh:
+                stored = json.load(fh)
+        except (OSError, ValueError):
+            raise StoreError(f"{self.out_dir} has games.jsonl but no readable arena.json, so it cannot tell which "
+                             "arena they belong to; use --fresh to start over") from None
+        if stored.get("fingerprint") == key:
+            return
+        before = stored.get("arena", {})
+        changed = [k for k in sorted(set(before) | set(description)) if before.get(k) != description.get(k)]
+        raise StoreError(f"the arena changed since {self.out_dir} was started (different "
+                         f"{', '.join(changed) or 'settings'}); --resume needs the same arena file, bots and seed. "
+                         "Use --fresh to start over, or another --out")
+
+    def _read(self) -> dict[str, dict[str, Any]]:
+        finished: dict[str, dict[str, Any]] = {}
+        good = 0
+        with open(self.games_path, "rb") as fh:
+            data = fh.read()
+        offset = 0
+        for raw in data.splitlines(keepends=True):
+            end = offset + len(raw)
+            try:
+                if not raw.endswith(b"\n"):
+                    raise ValueError("unterminated")
+                line = json.loads(raw)
+                finished.setdefault(line["game"], line)
+                good = end
+            except (ValueError, KeyError, TypeError):
+                if end < len(data):
+                    number = data[:offset].count(b"\n") + 1
+                    raise StoreError(f"{self.games_path}: line {number} is not a game result; fix or remove "
+                                     "it, or use --fresh") from None
+                # A referee killed mid-write leaves half a line: drop it, that game is played again.
+            offset = end
+        if good < len(data):
+            with open(self.games_path, "r+b") as fh:
+                fh.truncate(good)
+        return finished
+
+    def _clear(self) -> None:
+        for name in ("games.jsonl", "results.json", "standings.csv", "standings.md", "head_to_head.csv",
+                     "timing.json"):
+            path = os.path.join(self.out_dir, name)
+            if os.path.exists(path):
+                os.remove(path)
+        for folder in ("records", "logs"):
+            path = os.path.join(self.out_dir, folder)
+            if os.path.isdir(path):
+                shutil.rmtree(path)

@@ -1,0 +1,198 @@
+"""Fuzz games: the bot plays whole games against built-in players, as in an arena, and every fault is a check.
+
+The games are the arena's own (``table.play_game`` with a ``BotPool``), so what fails here fails there.
+Table sizes (2-4 seats), the bot's seat, the opponents and house options (stacking, draw until
+playable, short matches) rotate from game to game; seeds come from ``jobs.game_seed``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..bots.spec import BotSpec
+from ..bots.wire import JSONDecodeError, loads
+from ..jobs import game_seed
+from ..rules import get_ruleset
+from ..table import BotPool, FaultPolicy, Recorder, play_game
+from .report import CheckResult, Report
+
+OPPONENTS = ("random", "easy", "medium", "hard")
+
+#: House options the games rotate through, per ruleset.
+VARIANTS: dict[str, tuple[dict[str, Any], ...]] = {
+    "compact": ({}, {"draw_until_playable": True}, {"target": 100}),
+    "family": ({}, {"stacking": True}, {"draw_until_playable": True},
+               {"stacking": True, "draw_until_playable": True, "target": "round"}),
+    "arcade": ({}, {"stacking": True}),
+}
+
+#: What each fault means for the author, as the ``expected`` of its check.
+EXPECTED = {
+    "timeout": "an answer within the move limit",
+    "crash": "the process keeps running from hello to quit",
+    "non_json": "only protocol JSON lines on stdout: debug output goes to stderr or a log message",
+    "schema": "an answer that matches protocol/schemas/answer.json: one element of the turn's legal list",
+    "illegal": "one element of the turn's legal list, written back unchanged",
+    "stale_id": "the answer echoes the id of the request it answers",
+    "missing_id": "the answer echoes the id of the request it answers",
+    "line_too_long": "lines shorter than the line limit",
+    "startup": "a ready within the startup limit",
+}
+#: Faults after which more games would only wait on a hung bot: the fuzz stops.
+STOP_KINDS = frozenset({"timeout", "startup"})
+#: Faulted games after which the fuzz stops (the report has enough to go on).
+MAX_FAULTED_GAMES = 5
+
+
+@dataclass(frozen=True)
+class FuzzGame:
+    """One planned game: plain data."""
+
+    house: str
+    index: int
+    seed: int
+    seats: int
+    bot_seat: int
+    opponents: tuple[str, ...]
+    options: tuple[tuple[str, Any], ...]
+
+    @property
+    def game_id(self) -> str:
+        return f"fuzz-{self.house}-{self.index + 1:03d}"
+
+    def describe(self) -> str:
+        opts = ", ".join(f"{k}={v}" for k, v in self.options) or "defaults"
+        return (f"game {self.game_id} (seed {self.seed}, {self.seats} seats, the bot in seat {self.bot_seat}, "
+                f"against {', '.join(self.opponents)}; {opts})")
+
+
+def split_games(total: int, houses: list[str]) -> dict[str, int]:
+    """``total`` games spread over ``houses`` as evenly as possible, the first houses taking the remainder."""
+    base, extra = divmod(total, len(houses))
+    return {h: base + (1 if i < extra else 0) for i, h in enumerate(houses)}
+
+
+def plan(houses: list[str], total: int, seed: int) -> list[FuzzGame]:
+    """The fuzz games to play, in order: each house's games together."""
+    games = []
+    for house, count in split_games(total, houses).items():
+        variants = VARIANTS[house]
+        for i in range(count):
+            seats = 2 + i % 3
+            bot_seat = (i // 3) % seats
+            opponents = tuple(OPPONENTS[(i + k) % len(OPPONENTS)] for k in range(seats - 1))
+            options = tuple(variants[i % len(variants)].items())
+            games.append(FuzzGame(house, i, game_seed(seed, i, f"check:{house}"), seats, bot_seat, opponents, options))
+    return games
+
+
+def fuzz_check_name(house: str, kind: str | None = None) -> str:
+    return f"fuzz {house}: {kind}" if kind else f"fuzz {house}: no faults"
+
+
+def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Report, *,
+             stderr_dir: str | None = None, skip_reason: str | None = None,
+             progress: Callable[[int, int], None] | None = None) -> None:
+    """Play the fuzz games and add their checks to ``report``: one per house without faults, else one per
+    (house, fault kind), naming the first offending exchange and every game it happened in."""
+    counts = split_games(total, houses) if houses else {}
+    if skip_reason is not None or total == 0:
+        for house in houses:
+            report.add(fuzz_check_name(house), "fuzz").skip(skip_reason or "not run: --games 0")
+        return
+    games = plan(houses, total, seed)
+    found: dict[tuple[str, str], CheckResult] = {}
+    faulted: dict[str, int] = {h: 0 for h in houses}
+    played: dict[str, int] = {h: 0 for h in houses}
+    stopped: str | None = None
+    faulted_games = 0
+    with BotPool(stderr_dir=stderr_dir) as pool:
+        bot = pool.seat(spec)
+        for n, fg in enumerate(games):
+            if stopped:
+                break
+            rules = get_ruleset(fg.house, dict(fg.options))
+            names = iter(fg.opponents)
+            seats = [bot if s == fg.bot_seat else pool.seat(_builtin(next(names), spec.limits)) for s in range(fg.seats)]
+            recorder = Recorder()
+            result = play_game(rules, seats, fg.seed, fg.game_id, FaultPolicy(), recorder)
+            played[fg.house] += 1
+            if progress is not None:
+                progress(n + 1, len(games))
+            faults = [f for f in result["faults"] if f.get("seat") == fg.bot_seat]
+            if not faults:
+                continue
+            faulted[fg.house] += 1
+            faulted_games += 1
+            for fault in faults:
+                kind = fault["kind"]
+                request = _request_line(recorder, fg.bot_seat, fault.get("request_id"))
+                check = found.get((fg.house, kind))
+                if check is None:
+                    check = found[(fg.house, kind)] = CheckResult(fuzz_check_name(fg.house, kind), "fuzz")
+                    check.fail(fault["message"], sent=request, received=fault.get("line"),
+                               expected=EXPECTED.get(kind), elapsed_ms=fault.get("elapsed_ms"))
+                    if kind in ("crash", "startup") and stderr_dir:
+                        check.details += [f"stderr: {line}" for line in _tail(stderr_dir, bot.name)]
+                check.note(f"{fg.describe()}{_at_move(request)}: {fault['message']}")
+                if kind in STOP_KINDS:
+                    stopped = f"stopped after a {kind} fault"
+            if faulted_games >= MAX_FAULTED_GAMES and not stopped:
+                stopped = f"stopped after {MAX_FAULTED_GAMES} games with faults"
+    for house in houses:  # the checks go into the report house by house
+        mine = [c for (h, _), c in found.items() if h == house]
+        not_played = counts[house] - played[house]
+        for check in mine:
+            check.problem = f"{faulted[house]} of {played[house]} {house} games had a fault; the first: {check.problem}"
+            if not_played:
+                check.note(f"{stopped}: {not_played} {house} games not played")
+        if not mine:
+            check = CheckResult(fuzz_check_name(house), "fuzz")
+            if counts[house] == 0:
+                check.skip(f"no {house} games: {total} games spread over {len(houses)} rulesets")
+            elif played[house] == 0:
+                check.skip(f"not run: {stopped}")
+            else:
+                check.details.append(f"{played[house]} games against built-in players, no faults"
+                                     + (f" ({stopped}: {not_played} not played)" if not_played else ""))
+            mine = [check]
+        report.checks += mine
+
+
+def _builtin(name: str, limits: Any) -> BotSpec:
+    return BotSpec(f"{name} (built-in)", f"builtin:{name}", limits=limits)
+
+
+def _request_line(recorder: Recorder, seat: int, request_id: Any) -> str | None:
+    """The turn request a fault answered, found in the game record."""
+    if request_id is None:
+        return None
+    needle = f'"id":{request_id},'
+    for entry in reversed(recorder.lines):
+        if entry.get("t") == "out" and entry.get("seat") == seat:
+            line = entry.get("line", "")
+            if line.startswith('{"type":"turn"') and needle in line:
+                return str(line)
+    return None
+
+
+def _at_move(request: str | None) -> str:
+    if request is None:
+        return ""
+    try:
+        msg = loads(request)
+        return f", request {msg['id']} (move {msg['move']} of its round)"
+    except (JSONDecodeError, KeyError, TypeError):
+        return ""
+
+
+def _tail(stderr_dir: str, name: str, lines: int = 12) -> list[str]:
+    safe = "".join(ch if ch.isalnum() or ch in "-_.#" else "_" for ch in name)
+    path = os.path.join(stderr_dir, f"{safe}.stderr.log")
+    if not os.path.exists(path):
+        return []
+    with open(path, "rb") as fh:
+        text = fh.read()[-8192:].decode("utf-8", "replace")
+    return [line for line in text.splitlines() if line.strip()][-lines:]

@@ -1,0 +1,326 @@
+"""The checker's end of a conversation with one bot process.
+
+Unlike the arena's ``BotClient``, which stops at the first fault, a ``Probe`` reads on past a wrong
+line so the report can say everything that went wrong in one run: every line the bot writes is
+classified (protocol answer, ``log``, debug text, an answer nobody asked for) and kept with the
+message it followed.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import PROTOCOL_VERSIONS
+from ..bots.spec import BotSpec
+from ..bots.transport import Closed, LineTooLong, PipeTransport, ReadTimeout, Transport
+from ..bots.wire import JSONDecodeError, encode, loads
+from .report import clip
+
+#: After a line with a wrong or missing id, how long to wait for a line with the right one before
+#: taking the wrong line as the answer (a bot answering an event writes it just before its answer).
+GRACE_S = 0.15
+#: How long past the move limit an answer is still waited for (and reported late, not missing).
+LATE_MS = 1000
+#: How much of a bot's standard error a report quotes after a crash.
+STDERR_TAIL = 12
+
+
+@dataclass(frozen=True)
+class Stray:
+    """A line the bot should not have written: ``after`` is the message it followed."""
+
+    line: bytes
+    after: str | None  # the message written just before it (clipped)
+    reason: str
+
+
+@dataclass
+class Reply:
+    """What came back for one request: the answer (if any), the line, the time and what went wrong on the wire."""
+
+    request: dict[str, Any]
+    answer: dict[str, Any] | None = None
+    line: bytes | None = None
+    elapsed_ms: float = 0.0
+    problems: list[tuple[str, str]] = field(default_factory=list)  # (fault kind, what was wrong)
+    fatal: str | None = None
+
+
+def classify(line: bytes) -> tuple[str, Any]:
+    """``("debug", None)`` for anything that is not a protocol object, ``("log", text)``, ``("bad_log", msg)``
+    or ``("message", msg)``; pure, so it tests without a process."""
+    try:
+        msg = loads(line)
+    except JSONDecodeError:
+        return "debug", None
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        return "debug", msg
+    if msg["type"] == "log":
+        text = msg.get("text")
+        return ("log", text) if isinstance(text, str) else ("bad_log", msg)
+    return "message", msg
+
+
+def hello_message(spec: BotSpec, seat: int) -> dict[str, Any]:
+    """The ``hello`` the arena sends (same shape as ``BotClient.start``)."""
+    limits = spec.limits
+    return {"type": "hello", "protocol": PROTOCOL_VERSIONS[-1], "versions": list(PROTOCOL_VERSIONS),
+            "name": spec.name, "seat": seat,
+            "limits": {"startup_ms": limits.startup_ms, "move_ms": limits.move_ms, "bank_ms": limits.bank_ms,
+                       "line_bytes": spec.line_limit}}
+
+
+class Probe:
+    """One bot process under test: write messages, read answers with deadlines, remember every stray line."""
+
+    def __init__(self, spec: BotSpec, stderr_path: str | None = None, transport: Transport | None = None) -> None:
+        self.spec = spec
+        self.stderr_path = stderr_path
+        self.transport: Transport | None = transport
+        self.stray: list[Stray] = []          # non-protocol lines: debug prints
+        self.unsolicited: list[Stray] = []    # protocol messages nobody asked for
+        self.logs: list[str] = []
+        self.last_sent: str | None = None     # the type of the last message written
+        self.last_line: bytes | None = None   # the last message written, whole
+        self.info_line: bytes | None = None   # the last message written that is not a request
+        self.dead: str | None = None          # why the conversation cannot go on
+
+    # ------------------------------------------------------------------ lifecycle
+    def launch(self) -> None:
+        """Start the process; raises ``OSError``/``ValueError`` when it cannot start."""
+        if self.transport is None:
+            spec = self.spec
+            self.transport = PipeTransport(spec.argv, cwd=spec.cwd, env=dict(spec.env), shell=spec.shell,
+                                           line_limit=spec.line_limit, stderr_path=self.stderr_path)
+
+    def close(self) -> None:
+        """End the process group at once (idempotent)."""
+        if self.transport is not None:
+            self.transport.close(0)
+
+    def stderr_tail(self, lines: int = STDERR_TAIL) -> list[str]:
+        """The last lines the bot wrote on stderr (after a crash: usually the traceback)."""
+        if not self.stderr_path or not os.path.exists(self.stderr_path):
+            return []
+        time.sleep(0.05)  # the stderr pump thread may be a moment behind the exit
+        with open(self.stderr_path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - 8192))
+            text = fh.read().decode("utf-8", "replace")
+        return [line for line in text.splitlines() if line.strip()][-lines:]
+
+    def exit_text(self) -> str:
+        assert self.transport is not None
+        return self.transport.exit_description()
+
+    # ------------------------------------------------------------------ writing
+    def tell(self, msg: dict[str, Any] | bytes) -> str | None:
+        """Send information (no answer expected); the problem if the bot is gone or not reading."""
+        data = msg if isinstance(msg, bytes) else encode(msg)
+        return self._write(data, time.monotonic() + 2.0)
+
+    def _write(self, data: bytes, deadline: float) -> str | None:
+        assert self.transport is not None
+        try:
+            self.transport.write(data, deadline)
+        except Closed:
+            self.dead = f"the bot exited ({self.exit_text()})"
+            return self.dead
+        except ReadTimeout:
+            self.dead = "the bot stopped reading its input"
+            return self.dead
+        self.last_line = data
+        if not data.startswith(b'{"type":"turn"'):
+            self.info_line = data
+        try:
+            self.last_sent = loads(data).get("type")
+        except (JSONDecodeError, AttributeError):  # pragma: no cover - we only write our own JSON
+            self.last_sent = None
+        return None
+
+    # ------------------------------------------------------------------ reading
+    def _note(self, kind: str, line: bytes, value: Any) -> None:
+        """Keep a line that is not an answer: debug text, a log, a broken log."""
+        if kind == "debug":
+            self.stray.append(Stray(line, self._after(), "not a protocol message (debug output?)"))
+        elif kind == "log":
+            self.logs.append(value)
+        elif kind == "bad_log":
+            self.unsolicited.append(Stray(line, self._after(), "a log message needs a string 'text'"))
+
+    def handshake(self, seat: int) -> Reply:
+        """Send ``hello``, wait for ``ready`` within the startup limit; stray lines are noted, not fatal."""
+        hello = hello_message(self.spec, seat)
+        reply = Reply(hello)
+        t0 = time.monotonic()
+        deadline = t0 + self.spec.limits.startup_ms / 1000
+        problem = self._write(encode(hello), deadline)
+        if problem:
+            reply.fatal = problem
+            return reply
+        while True:
+            try:
+                line = self._read(deadline)
+            except ReadTimeout:
+                reply.fatal = f"no ready within the startup limit of {self.spec.limits.startup_ms} ms"
+                break
+            except Closed:
+                reply.fatal = f"the bot exited during startup ({self.exit_text()})"
+                break
+            except LineTooLong as exc:
+                reply.fatal = f"a line longer than {self.spec.line_limit} bytes during startup"
+                reply.line = exc.head
+                break
+            kind, value = classify(line)
+            if kind != "message":
+                self._note(kind, line, value)
+                continue
+            reply.answer, reply.line = value, line
+            if value.get("type") != "ready":
+                reply.problems.append(("startup", f"expected a ready message in answer to hello, got type {value['type']!r}"))
+            break
+        reply.elapsed_ms = (time.monotonic() - t0) * 1000
+        if reply.fatal:
+            self.dead = reply.fatal
+        return reply
+
+    def request(self, msg: dict[str, Any], limit_ms: float, late_ms: float | None = None) -> Reply:
+        """Send a request and wait for its answer: ``limit_ms`` is the move limit, and an answer up to
+        ``late_ms`` more is still read (and reported late) so a slow bot is told apart from a hung one."""
+        reply = Reply(msg)
+        req_id = msg["id"]
+        late_ms = max(limit_ms, LATE_MS) if late_ms is None else late_ms
+        t0 = time.monotonic()
+        last = t0 + (limit_ms + late_ms) / 1000
+        problem = self._write(encode(msg), last)
+        if problem:
+            reply.fatal = problem
+            self.dead = problem
+            return reply
+        before = clip(self.info_line)
+        suspects: list[tuple[bytes, dict[str, Any], float]] = []
+        while True:
+            deadline = min(last, suspects[-1][2] + GRACE_S) if suspects else last
+            try:
+                line = self._read(deadline)
+            except ReadTimeout:
+                if suspects:
+                    break  # no answer with the right id followed: the wrong line was the answer
+                reply.fatal = f"no answer within {limit_ms + late_ms:.0f} ms (the limit is {limit_ms:.0f} ms)"
+                break
+            except Closed:
+                reply.fatal = f"the bot process died ({self.exit_text()})"
+                break
+            except LineTooLong as exc:
+                reply.fatal = f"a line longer than the limit of {self.spec.line_limit} bytes"
+                reply.line = exc.head
+                break
+            now = time.monotonic()
+            kind, value = classify(line)
+            if kind != "message":
+                self._note(kind, line, value)
+                continue
+            if value.get("id") == req_id and not isinstance(value.get("id"), bool):
+                for s_line, _, _ in suspects:  # lines before the real answer were answers to information
+                    self.unsolicited.append(Stray(s_line, before, "an answer nobody asked for"))
+                suspects.clear()
+                reply.answer, reply.line = value, line
+                reply.elapsed_ms = (now - t0) * 1000
+                break
+            suspects.append((line, value, now))
+        if suspects and reply.answer is None and not reply.fatal:
+            for s_line, _, _ in suspects[:-1]:
+                self.unsolicited.append(Stray(s_line, before, "an answer nobody asked for"))
+            line, value, at = suspects[-1]
+            reply.answer, reply.line = value, line
+            reply.elapsed_ms = (at - t0) * 1000
+            if "id" not in value:
+                reply.problems.append(("missing_id", f"the answer has no 'id': it must echo the request's id {req_id}"))
+            else:
+                reply.problems.append(("stale_id", f"the answer's id {value['id']!r} is not the request's id {req_id}"))
+        elif suspects and reply.fatal:
+            for s_line, _, _ in suspects:
+                self.unsolicited.append(Stray(s_line, before, "an answer nobody asked for"))
+        if reply.fatal:
+            reply.elapsed_ms = (time.monotonic() - t0) * 1000
+            self.dead = reply.fatal
+        elif reply.elapsed_ms > limit_ms:
+            reply.problems.append(("timeout", f"answered in {reply.elapsed_ms:.0f} ms, over the move limit of "
+                                              f"{limit_ms:.0f} ms"))
+        return reply
+
+    def _after(self) -> str | None:
+        return clip(self.last_line)
+
+    def listen(self, seconds: float) -> list[Stray]:
+        """Read for ``seconds`` when no answer is expected; the protocol messages that came anyway."""
+        came: list[Stray] = []
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                line = self._read(deadline)
+            except ReadTimeout:
+                break
+            except Closed:
+                self.dead = f"the bot process died after {self.last_sent or 'a message'} ({self.exit_text()})"
+                break
+            except LineTooLong as exc:
+                self.dead = f"a line longer than the limit of {self.spec.line_limit} bytes"
+                came.append(Stray(exc.head, self._after(), self.dead))
+                break
+            kind, value = classify(line)
+            if kind == "message":
+                came.append(Stray(line, self._after(), "an answer nobody asked for"))
+            else:
+                self._note(kind, line, value)
+        return came
+
+    def quit(self, seconds: float) -> tuple[int | None, float, list[Stray]]:
+        """Send ``quit`` and wait for the process to exit on its own (input still open, so it is the
+        ``quit`` it obeys, not the end of input). Returns the exit code (``None``: still running), the
+        time taken and any protocol lines written after ``quit``."""
+        t0 = time.monotonic()
+        deadline = t0 + seconds
+        came: list[Stray] = []
+        problem = self._write(encode({"type": "quit"}), deadline)
+        proc = getattr(self.transport, "proc", None)
+        code: int | None = None
+        if problem is None:
+            eof = False
+            while time.monotonic() < deadline:
+                if proc is not None and proc.poll() is not None:
+                    break
+                if eof:
+                    time.sleep(0.01)
+                    continue
+                try:
+                    line = self._read(min(deadline, time.monotonic() + 0.05))
+                except ReadTimeout:
+                    continue
+                except Closed:
+                    eof = True
+                    if proc is None:
+                        break
+                    continue
+                except LineTooLong:
+                    continue
+                kind, value = classify(line)
+                if kind == "message":
+                    came.append(Stray(line, '{"type":"quit"}', "an answer nobody asked for"))
+                else:
+                    self._note(kind, line, value)
+        if proc is not None:
+            code = proc.poll()
+        elif problem is None and self.transport is not None and not self.transport.alive:
+            code = self.transport.close(0)  # a transport without a process (tests): its own exit status
+        elapsed = (time.monotonic() - t0) * 1000
+        return code, elapsed, came
+
+    def _read(self, deadline: float) -> bytes:
+        assert self.transport is not None
+        line = self.transport.read_line(deadline)
+        return line[:-1] if line.endswith(b"\r") else line

@@ -1,0 +1,79 @@
+"""One ``lastcard check`` run: the scripted suite, then the fuzz games, into one ``Report``."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ..bots.spec import TimeLimits, parse_bot
+from ..rules import PRESETS
+from .fuzz import run_fuzz
+from .probe import Probe
+from .report import Report, Status
+from .suite import Settings, Suite, check_names
+
+
+@dataclass(frozen=True)
+class CheckConfig:
+    """What to check and with which limits (the command-line options, as data)."""
+
+    rulesets: tuple[str, ...] = tuple(PRESETS)
+    games: int = 50
+    seed: int = 1
+    move_ms: int = 1000
+    startup_ms: int = 10_000
+    quiet_ms: int = 200
+    quit_ms: int = 2000
+
+    def limits(self) -> TimeLimits:
+        return TimeLimits(startup_ms=self.startup_ms, move_ms=self.move_ms, bank_ms=0, quit_ms=self.quit_ms)
+
+
+Progress = Callable[[str], None]
+
+
+def run_check(command: str, config: CheckConfig = CheckConfig(), *, progress: Progress | None = None) -> Report:
+    """Check the bot started by ``command``; never raises for anything the bot does."""
+    if not config.rulesets:
+        raise ValueError("no ruleset to check; choose from " + ", ".join(PRESETS))
+    for house in config.rulesets:
+        if house not in PRESETS:
+            raise ValueError(f"unknown ruleset {house!r}; the rulesets are: {', '.join(PRESETS)}")
+    spec = parse_bot(command, config.limits())
+    if spec.builtin is not None:
+        raise ValueError(f"{command!r} is a built-in player, not a bot program to check")
+    rulesets = list(config.rulesets)
+    report = new_report(spec.name, command, config)
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="lastcard-check-") as tmp:
+        probe = Probe(spec, stderr_path=f"{tmp}/scripted.stderr.log")
+        suite = Suite(probe, report, settings(config))
+        if progress:
+            progress("scripted situations")
+        try:
+            suite.run(rulesets)
+        finally:
+            probe.close()
+        skip = f"not run: the scripted suite stopped ({suite.stopped})" if suite.stopped else None
+        if progress and skip is None and config.games:
+            progress(f"{config.games} fuzz games")
+        run_fuzz(spec, rulesets, config.games, config.seed, report, stderr_dir=tmp, skip_reason=skip,
+                 progress=(lambda n, total: progress(f"fuzz game {n}/{total}")) if progress else None)
+    report.elapsed_s = time.monotonic() - t0
+    return report
+
+
+def new_report(bot: str, command: str, config: CheckConfig) -> Report:
+    """A report with every scripted check listed (as not run yet), in running order."""
+    report = Report(bot, command, list(config.rulesets), settings={
+        "games": config.games, "seed": config.seed, "move_ms": config.move_ms, "startup_ms": config.startup_ms,
+        "quiet_ms": config.quiet_ms, "quit_ms": config.quit_ms})
+    for name, group in check_names(report.rulesets):
+        report.add(name, group).status = Status.SKIPPED
+    return report
+
+
+def settings(config: CheckConfig) -> Settings:
+    return Settings(move_ms=config.move_ms, quiet_ms=config.quiet_ms, quit_ms=config.quit_ms, seed=config.seed)

@@ -1,0 +1,203 @@
+"""``lastcard arena FILE`` and ``lastcard validate FILE``: run or check a tournament described in YAML."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from typing import Any, TextIO
+
+import click
+
+from ..arena.builds import check_requires
+from ..arena.config import Arena, ArenaFileError, load_arena
+from ..arena.executor import ExecutorError, default_jobs
+from ..arena.runner import run_arena
+from ..arena.schedule import count_games, stage_game_counts
+from ..arena.store import StoreError
+from ..standings import format_table
+
+
+#: Bots listed one by one by ``validate``; beyond this, the first few and a count.
+SHOW_BOTS = 24
+
+
+class ArenaError(click.ClickException):
+    """A mistake in the arena file or its output directory: a message and exit code 2, no traceback."""
+
+    exit_code = 2
+
+    def format_message(self) -> str:
+        return self.message
+
+
+def _load(path: str) -> Arena:
+    try:
+        return load_arena(path)
+    except ArenaFileError as exc:
+        raise ArenaError(str(exc)) from None
+
+
+@click.command("arena")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--out", type=click.Path(file_okay=False), help="Output directory (default: the file's out, or "
+                                                                "results/NAME).")
+@click.option("--jobs", "-j", type=click.IntRange(1), help="Worker processes (default: the file's jobs, or one per "
+                                                           "core).")
+@click.option("--resume", is_flag=True, help="Finish an interrupted arena in the same output directory.")
+@click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished arena in the output directory.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
+def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh: bool, quiet: bool) -> None:
+    """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
+
+    Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena
+    with exactly the results an uninterrupted run gives.
+    """
+    if resume and fresh:
+        raise click.UsageError("--resume and --fresh contradict each other: pick one")
+    arena = _load(file)
+    progress = TerminalProgress(sys.stderr, quiet=quiet)
+    workers = jobs or arena.jobs or default_jobs()
+    progress.note(f"arena {arena.name}: {len(arena.bots)} bots, {len(arena.stages)} stage"
+                  f"{'s' if len(arena.stages) != 1 else ''}, {count_games(arena, len(arena.bots))} games, "
+                  f"{workers} worker{'s' if workers != 1 else ''}")
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl-C
+    try:
+        run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress)
+    except ArenaFileError as exc:
+        raise ArenaError(str(exc)) from None
+    except StoreError as exc:
+        raise ArenaError(str(exc)) from None
+    except ExecutorError as exc:
+        raise click.ClickException(f"{exc}\nthe games finished so far are saved; --resume continues") from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    doc = run.doc
+    state = "" if run.complete else " (unfinished)"
+    rate = f", {run.played_now / run.wall_s:.1f} games/s" if run.played_now and run.wall_s > 0 else ""
+    if not run.complete:
+        click.echo("standings so far:", err=True)
+    click.echo(f"{arena.name}: {doc['games']} of {doc['games_planned']} games{state}, seed {arena.seed}, "
+               f"{run.wall_s:.1f} s{rate}")
+    click.echo(format_table(run.standings))
+    for item in run.left_out:
+        click.echo(f"left out: {item.bot} ({item.reason})")
+    click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
+    if not run.complete:
+        click.echo(f"resume with: lastcard arena {file} --resume" + (f" --out {out}" if out else ""), err=True)
+        sys.exit(130)
+
+
+def _show_path(path: str) -> str:
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+@click.command("validate")
+@click.argument("file", type=click.Path(dir_okay=False))
+def validate_cmd(file: str) -> None:
+    """Check an arena FILE without playing: every mistake, with its key path and line; then a summary."""
+    arena = _load(file)
+    click.echo(f"{file}: ok")
+    if arena.description:
+        click.echo(f"  {arena.description.strip()}")
+    click.echo(f"  name {arena.name}, seed {arena.seed}, policy {arena.policy}, jobs {arena.jobs or 'auto'}, "
+               f"out {_show_path(arena.out)}")
+    kept, left = check_requires(arena.bots)
+    click.echo(f"  bots ({len(arena.bots)}):")
+    shown = arena.bots if len(arena.bots) <= SHOW_BOTS else arena.bots[:SHOW_BOTS - 2]
+    for entry in shown:
+        notes = []
+        if entry.build:
+            notes.append("build step")
+        if entry.requires:
+            notes.append("requires " + ", ".join(entry.requires))
+        command = entry.spec.command
+        click.echo(f"    {entry.spec.name}: {command}" + (f"  ({'; '.join(notes)})" if notes else ""))
+    if len(shown) < len(arena.bots):
+        click.echo(f"    ... and {len(arena.bots) - len(shown)} more: {arena.bots[-1].spec.name} is the last")
+    counts = stage_game_counts(arena, len(kept))
+    for stage, n in zip(arena.stages, counts):
+        extra = " (duplicate deals)" if stage.duplicate else ""
+        entrants = f", top {stage.entrants}" if stage.entrants else ""
+        click.echo(f"  stage {stage.name}: {stage.format}, {stage.ruleset}, {stage.seats} seats, games {stage.games}"
+                   f"{extra}{entrants}: {n} games")
+    click.echo(f"  total: {sum(counts)} games")
+    for item in left:
+        click.echo(f"  would be left out: {item.bot} ({item.reason})")
+    if any(e.build for e in arena.bots):
+        click.echo("  (build steps run when the arena starts; a bot whose build fails is left out)")
+
+
+class TerminalProgress:
+    """A progress bar on a terminal, a plain line every few seconds otherwise."""
+
+    BAR = 28
+    TTY_EVERY = 0.1
+    LINE_EVERY = 10.0
+
+    def __init__(self, stream: TextIO, quiet: bool = False) -> None:
+        self.stream = stream
+        self.quiet = quiet
+        self.tty = stream.isatty()
+        self.t0 = time.monotonic()
+        self.base = 0
+        self.last = 0.0
+        self.drawn = False
+
+    def note(self, text: str) -> None:
+        if self.drawn:
+            self._clear()
+        click.echo(text, err=True)
+
+    def start(self, total: int, done: int) -> None:
+        self.t0 = time.monotonic()
+        self.base = done
+        self.last = self.t0
+
+    def update(self, done: int, total: int, leader: str | None) -> None:
+        if self.quiet:
+            return
+        now = time.monotonic()
+        finished = done >= total
+        if now - self.last < (self.TTY_EVERY if self.tty else self.LINE_EVERY) and not (finished and self.tty):
+            return
+        self.last = now
+        elapsed = now - self.t0
+        rate = (done - self.base) / elapsed if elapsed > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else None
+        eta_text = _duration(eta) if eta is not None else "?"
+        lead = f"  leader {leader}" if leader else ""
+        if self.tty:
+            filled = int(self.BAR * done / total) if total else self.BAR
+            bar = "#" * filled + "." * (self.BAR - filled)
+            self.stream.write(f"\r[{bar}] {done}/{total} games  {rate:.1f}/s  ETA {eta_text}{lead}\x1b[K")
+            self.stream.flush()
+            self.drawn = True
+        else:
+            click.echo(f"{done}/{total} games, {rate:.1f} games/s, ETA {eta_text}{lead}", err=True)
+
+    def stop(self) -> None:
+        if self.drawn:
+            self._clear()
+
+    def _clear(self) -> None:
+        self.stream.write("\r\x1b[K")
+        self.stream.flush()
+        self.drawn = False
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, secs = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}:{secs:02d}"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}"

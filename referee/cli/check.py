@@ -1,0 +1,82 @@
+"""``lastcard check BOT_COMMAND``: does a bot speak the protocol? A checklist, JSON or JUnit XML."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..check import CheckConfig, run_check
+from ..check.output import format_text, to_junit
+from ..rules import PRESETS
+from .options import seed_option
+
+
+def _rulesets(values: tuple[str, ...]) -> tuple[str, ...]:
+    chosen: list[str] = []
+    for value in values or ("all",):
+        for name in value.split(","):
+            name = name.strip()
+            names = list(PRESETS) if name == "all" else [name]
+            for n in names:
+                if n not in PRESETS:
+                    raise click.BadParameter(f"unknown ruleset {n!r}; choose from {', '.join(PRESETS)} or all",
+                                             param_hint="--ruleset")
+                if n not in chosen:
+                    chosen.append(n)
+    return tuple(chosen)
+
+
+def _unicode_ok() -> bool:
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    return encoding in ("utf8", "utf8sig")
+
+
+@click.command("check")
+@click.argument("bot_command", metavar="BOT_COMMAND")
+@click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME|all",
+              help="Ruleset to check (compact, family, arcade; repeatable or comma-separated).  [default: all]")
+@click.option("--games", "-n", type=click.IntRange(0), default=50, show_default=True,
+              help="Fuzz games against built-in players, spread over the chosen rulesets (0: none).")
+@seed_option
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of the checklist.")
+@click.option("--junit", type=click.Path(dir_okay=False, writable=True), metavar="FILE",
+              help="Also write the report as JUnit XML, for CI systems and autograders.")
+@click.option("--move-ms", type=click.IntRange(1), default=1000, show_default=True,
+              help="Time limit per answer.")
+@click.option("--startup-ms", type=click.IntRange(1), default=10_000, show_default=True,
+              help="Time the bot has to answer hello.")
+@click.option("--quiet-ms", type=click.IntRange(1), default=200, show_default=True,
+              help="How long to watch for stray answers after information that needs none.")
+@click.option("--verbose", "-v", is_flag=True, help="Show the details of passed checks too.")
+def check_cmd(bot_command: str, rulesets: tuple[str, ...], games: int, seed: int, as_json: bool, junit: str | None,
+              move_ms: int, startup_ms: int, quiet_ms: int, verbose: bool) -> None:
+    """Check that BOT_COMMAND speaks the Last Card protocol: a scripted suite of situations, then fuzz games.
+
+    BOT_COMMAND is the command line that starts the bot, in quotes, e.g.
+    "python3 sample_bots/python/strong_bot.py". Exit status 0 only when every check passed.
+    """
+    config = CheckConfig(rulesets=_rulesets(rulesets), games=games, seed=seed, move_ms=move_ms,
+                         startup_ms=startup_ms, quiet_ms=quiet_ms)
+    show_progress = sys.stderr.isatty() and not as_json
+
+    def progress(text: str) -> None:
+        click.echo(f"\r\033[Kchecking: {text}", nl=False, err=True)
+
+    try:
+        report = run_check(bot_command, config, progress=progress if show_progress else None)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="BOT_COMMAND") from None
+    if show_progress:
+        click.echo("\r\033[K", nl=False, err=True)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(format_text(report, unicode=_unicode_ok(), style=click.style, verbose=verbose))
+    if junit:
+        with open(junit, "w", encoding="utf-8") as fh:
+            fh.write(to_junit(report))
+        if not as_json:
+            click.echo(f"JUnit XML: {junit}")
+    sys.exit(0 if report.ok else 1)

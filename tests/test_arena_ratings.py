@@ -1,0 +1,122 @@
+"""Plackett-Luce ratings, their bootstrap interval, Wilson intervals and standings on known orders."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import choix
+import numpy as np
+import pytest
+
+from referee.arena.ratings import CENTER, ELO, _Top1Data, choices, fit_ratings, rank_order
+from referee.arena.report import head_to_head
+from referee.standings import compute_standings, wilson_interval
+
+
+def simulate(strengths: dict[str, float], games: int, seats: int, seed: int = 0) -> list[dict]:
+    """Games whose placements follow a Plackett-Luce model with the given log-strengths."""
+    rng = random.Random(seed)
+    names = list(strengths)
+    out = []
+    for g in range(games):
+        table = rng.sample(names, seats)
+        left, order = list(table), []
+        while left:
+            weights = [math.exp(strengths[n]) for n in left]
+            pick = rng.choices(left, weights)[0]
+            order.append(pick)
+            left.remove(pick)
+        out.append({"game": f"g{g:06d}", "seed": g, "seating": table,
+                    "placements": [order.index(n) + 1 for n in table], "scores": [0] * seats})
+    return out
+
+
+@pytest.mark.parametrize("places, expected", [
+    pytest.param([2, 1, 3], [(1, [0, 2]), (0, [2])], id="strict"),
+    pytest.param([1, 1, 3], [(0, [1, 2]), (1, [0, 2])], id="shared-first"),
+    pytest.param([1, 3, 3, 2], [(0, [3, 1, 2]), (3, [1, 2]), (1, [2]), (2, [1])], id="shared-last"),
+    pytest.param([1, 1], [(0, [1]), (1, [0])], id="all-tied"),
+])
+def test_placements_become_top1_choices_with_breslow_ties(places, expected):
+    assert choices(places) == expected
+
+
+def test_untied_choices_are_the_plackett_luce_ranking_likelihood():
+    games = simulate({"a": 1.0, "b": 0.0, "c": -1.0, "d": 0.5}, 300, 3, seed=4)
+    idx = {n: i for i, n in enumerate("abcd")}
+    rankings = [[idx[n] for n, _ in sorted(zip(g["seating"], g["placements"]), key=lambda x: x[1])] for g in games]
+    top1 = [(idx[g["seating"][s]], [idx[g["seating"][o]] for o in others]) for g in games
+            for s, others in choices(g["placements"])]
+    np.testing.assert_allclose(choix.ilsr_rankings(4, rankings, alpha=0.01), choix.ilsr_top1(4, top1, alpha=0.01),
+                               atol=1e-7)
+
+
+def test_the_vectorised_refit_is_choix_ilsr():
+    games = simulate({f"p{i}": 0.3 * i for i in range(8)}, 400, 4, seed=2)
+    idx = {f"p{i}": i for i in range(8)}
+    data, deal = [], []
+    for d, g in enumerate(games):
+        for s, others in choices(g["placements"]):
+            data.append((idx[g["seating"][s]], [idx[g["seating"][o]] for o in others]))
+            deal.append(d)
+    fast = _Top1Data(8, data, deal)
+    np.testing.assert_allclose(fast.fit(np.ones(len(games)), 0.01), choix.ilsr_top1(8, data, alpha=0.01), atol=1e-7)
+    weights = np.random.default_rng(1).integers(0, 3, len(games)).astype(float)  # a resample = repeated games
+    repeated = [x for x, w in zip(data, weights[np.asarray(deal)]) for _ in range(int(w))]
+    np.testing.assert_allclose(fast.fit(weights, 0.01), choix.ilsr_top1(8, repeated, alpha=0.01), atol=1e-6)
+
+
+def test_ratings_recover_a_known_order_with_intervals_that_cover_it():
+    truth = {"a": 1.2, "b": 0.6, "c": 0.0, "d": -0.6, "e": -1.2}
+    games = simulate(truth, 400, 4, seed=9)
+    ratings = fit_ratings(games, list(truth), bootstrap=100, seed=1)
+    assert sorted(truth, key=lambda n: -ratings[n].rating) == list(truth)
+    mean = sum(truth.values()) / len(truth)
+    for name, r in ratings.items():
+        true_elo = CENTER + ELO * (truth[name] - mean)
+        assert r.low < r.rating < r.high
+        assert r.low - 30 <= true_elo <= r.high + 30, (name, r, true_elo)
+
+
+def test_the_bootstrap_is_seeded():
+    games = simulate({"a": 0.5, "b": 0.0, "c": -0.5}, 60, 3)
+    one = fit_ratings(games, ["a", "b", "c"], bootstrap=50, seed=3)
+    assert one == fit_ratings(games, ["a", "b", "c"], bootstrap=50, seed=3)
+    assert one != fit_ratings(games, ["a", "b", "c"], bootstrap=50, seed=4)
+
+
+def test_a_bot_ahead_of_everyone_every_time_has_no_upper_bound():
+    games = [{"game": f"g{i}", "seed": i, "seating": ["top", f"x{i % 3}", f"y{i % 2}"],
+              "placements": [1, 2 + i % 2, 3 - i % 2]} for i in range(12)]
+    ratings = fit_ratings(games, ["top", "x0", "x1", "x2", "y0", "y1"], bootstrap=20, seed=1)
+    assert ratings["top"].high is None and ratings["top"].low is not None
+    assert ratings["top"].rating == max(r.rating for r in ratings.values())
+
+
+def test_wilson_interval():
+    low, high = wilson_interval(0, 10)
+    assert low == 0 and 0.27 < high < 0.28
+    low, high = wilson_interval(50, 100)
+    assert 0.40 < low < 0.41 and 0.59 < high < 0.60
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_standings_rows_carry_ratings_win_rates_and_keep_the_match_format():
+    games = simulate({"hard": 2.0, "mid": 0.5, "weak": -1.0}, 90, 3, seed=5)
+    ratings = fit_ratings(games, ["weak", "mid", "hard"], bootstrap=30, seed=2)
+    rows = compute_standings(games, ["weak", "mid", "hard"], ratings=ratings)
+    assert [r["bot"] for r in rows] == ["hard", "mid", "weak"] == rank_order(rows)
+    assert [r["rank"] for r in rows] == [1, 2, 3]
+    assert list(rows[0]) == ["rank", "bot", "games", "wins", "draws", "avg_place", "points", "rating", "rating_low",
+                             "rating_high", "win_rate", "win_low", "win_high", "faults", "avg_ms", "max_ms"]
+    hard = rows[0]
+    assert hard["win_low"] < hard["win_rate"] < hard["win_high"]
+    assert hard["rating_low"] < hard["rating"] < hard["rating_high"]
+
+
+def test_head_to_head_counts_who_finished_ahead():
+    games = [{"seating": ["a", "b", "c"], "placements": [1, 2, 3]}, {"seating": ["b", "c", "a"], "placements": [1, 1, 3]}]
+    h2h = head_to_head(games, ["a", "b", "c"])
+    assert h2h["meetings"] == [[0, 2, 2], [2, 0, 2], [2, 2, 0]]
+    assert h2h["ahead"] == [[0, 1, 1], [1, 0, 1], [1, 0, 0]]  # b and c tied in game 2

@@ -1,0 +1,141 @@
+"""Deterministic protocol tests over a scripted fake transport: no processes, no real clocks."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.bots.client import BotClient
+from referee.bots.faults import BotFault
+from referee.bots.spec import TimeLimits, parse_bot
+from referee.bots.transport import FakeTransport
+from referee.bots.wire import encode
+from referee.rules import get_ruleset
+from referee.table import BotPool, FaultPolicy, play_game
+
+
+def first_legal(msg: dict) -> list:
+    """A well-behaved scripted bot."""
+    if msg["type"] == "hello":
+        return [encode({"type": "ready", "name": "fake"})]
+    if msg["type"] == "turn":
+        return [encode(msg["legal"][0])]
+    return []
+
+
+def fake_pool(script, sent: list | None = None) -> BotPool:
+    def factory(spec):
+        t = FakeTransport(script)
+        if sent is not None:
+            sent.append(t)
+        return t
+    return BotPool(transport_factory=factory)
+
+
+def spec():
+    return parse_bot("fake=./fake", TimeLimits(startup_ms=1000, move_ms=50))
+
+
+def _game(script, policy=FaultPolicy(), ruleset="family", sent=None, seed=3):
+    with fake_pool(script, sent) as pool:
+        seats = [pool.seat(spec()), pool.seat(parse_bot("builtin:random"))]
+        return play_game(get_ruleset(ruleset, {"target": "round"} if ruleset == "family" else {}), seats, seed)
+
+
+def test_conversation_order_and_ids():
+    transports: list[FakeTransport] = []
+    result = _game(first_legal, sent=transports)
+    assert result["faults"] == []
+    msgs = transports[0].sent
+    types = [m["type"] for m in msgs]
+    assert types[0] == "hello" and types[1] == "start"
+    assert types[-2:] == ["game_end", "quit"] and "round_end" in types
+    # Only requests carry an id, and ids grow.
+    ids = [m["id"] for m in msgs if "id" in m]
+    assert all(m["type"] == "turn" for m in msgs if "id" in m)
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+    # Every turn's legal answers echo the turn's id.
+    for m in msgs:
+        if m["type"] == "turn":
+            assert {a["id"] for a in m["legal"]} == {m["id"]}
+
+
+def test_drawn_cards_only_reach_their_drawer():
+    transports: list[FakeTransport] = []
+    _game(first_legal, sent=transports)
+    for m in transports[0].sent:
+        if m["type"] == "event" and m["kind"] == "draw":
+            assert ("cards" in m) == (m["seat"] == 0)
+            assert m["count"] == len(m.get("cards", [None] * m["count"]))
+
+
+def test_log_lines_are_skipped_and_kept():
+    def chatty(msg):
+        out = first_legal(msg)
+        if msg["type"] == "turn":
+            return [encode({"type": "log", "text": "hmm"}), *out]
+        return out
+    with fake_pool(chatty) as pool:
+        seats = [pool.seat(spec()), pool.seat(parse_bot("builtin:random"))]
+        result = play_game(get_ruleset("arcade"), seats, 1)
+        client = seats[0].client
+        assert client.logs and client.logs[0] == "hmm"
+    assert result["faults"] == []
+
+
+def test_late_answer_is_recognised_not_taken_for_the_current_request():
+    state = {"n": 0}
+
+    def late(msg):
+        if msg["type"] != "turn":
+            return first_legal(msg)
+        state["n"] += 1
+        if state["n"] == 2:
+            state["old"], state["old_id"] = msg["legal"][0], msg["id"]
+            return [1.0]  # stall past the deadline: this request times out
+        if state["n"] == 3:
+            # The answer to request 2 arrives now, then the answer to request 3.
+            return [encode({**state["old"], "id": state["old_id"]}), encode(msg["legal"][0])]
+        return first_legal(msg)
+
+    with fake_pool(late) as pool:
+        seats = [pool.seat(spec()), pool.seat(parse_bot("builtin:random"))]
+        result = play_game(get_ruleset("arcade"), seats, 1, policy=FaultPolicy("strikes", 3))
+        client = seats[0].client
+        assert client.late_answers == 1
+    assert [f["kind"] for f in result["faults"]] == ["timeout"]
+
+
+def test_error_message_tells_the_bot_its_fault():
+    transports: list[FakeTransport] = []
+
+    def wrong(msg):
+        if msg["type"] == "turn":
+            return [encode({"type": "pass", "id": msg["id"]})] if "pass" not in [a["type"] for a in msg["legal"]] \
+                else first_legal(msg)
+        return first_legal(msg)
+    result = _game(wrong, sent=transports)
+    assert result["faults"][0]["kind"] == "illegal"
+    errors = [m for m in transports[0].sent if m["type"] == "error"]
+    assert errors and errors[0]["fault"] == "illegal" and "not allowed" in errors[0]["message"]
+    end = [m for m in transports[0].sent if m["type"] == "game_end"][0]
+    assert end["forfeited"] == [0] and end["placements"][0] == 2
+
+
+def test_version_refused_names_supported_versions():
+    transports: list[FakeTransport] = []
+
+    def v2(msg):
+        return [encode({"type": "ready", "name": "x", "protocol": 2})] if msg["type"] == "hello" else []
+    client = BotClient(spec(), transport_factory=lambda s: transports.append(FakeTransport(v2)) or transports[-1])
+    with pytest.raises(BotFault) as info:
+        client.start()
+    assert info.value.fault.kind.value == "startup"
+    assert "this referee speaks 1" in info.value.fault.message
+    assert transports[0].sent[-1]["type"] == "error"
+    client.quit()
+
+
+def test_crlf_answers_are_accepted():
+    def crlf(msg):
+        return [line.rstrip(b"\n") + b"\r" for line in first_legal(msg)]
+    assert _game(crlf)["faults"] == []
