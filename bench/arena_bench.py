@@ -19,7 +19,8 @@ time spent outside the bots: ``1 - sum(time_ms.total) / (wall * jobs)``, where `
 the referee's measure of each seat's waits for bot answers (so the rest is engine, referee, protocol
 encoding, the executor and the store); and the share of worker time outside ``play_game`` (the
 executor's own overhead: ``1 - sum(wall_ms) / (wall * jobs)``). Runs are interleaved and each figure
-is the median over ``--reps``. The load average is printed: another busy process on the machine
+is the median over ``--reps``. ``choix`` (for the ratings) is imported before timing starts, as it
+is early in any long arena. The load average is printed: another busy process on the machine
 makes the 2-job speed-up look worse than it is.
 """
 
@@ -41,6 +42,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # benchmark the working tree
 
+import choix  # noqa: E402,F401 - imported once up front: the arena imports it for the ratings, a one-off second of CPU
 from referee.arena import parse_arena, run_arena  # noqa: E402
 
 

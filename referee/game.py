@@ -16,7 +16,7 @@ from itertools import product
 from typing import Any, Final
 
 from .actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION, PLAY, Action, IllegalActionError
-from .cards import DECK_COLOURS, DECKS, Card
+from .cards import _BY_CODE, DECK_COLOURS, DECKS, Card
 from .rules import HAND_SIZE, Ruleset, check_players
 
 # Phases of the seat to act.
@@ -43,15 +43,15 @@ class _Plays:
 
 
 _PLAYS: Final = _Plays()
-_TABLES: dict = {}
-_MATCH: dict = {}
+_PlayTable = dict[Card, tuple[Action, ...]]
+_TABLES: dict[tuple[str, ...], tuple[_PlayTable, _PlayTable]] = {}
+_MATCH: dict[tuple[str | None, str, bool], frozenset[Card]] = {}
 
 
-def _tables(colours):
+def _tables(colours: tuple[str, ...]) -> tuple[_PlayTable, _PlayTable]:
     """Per deck palette: (no call, call) -> {card: tuple of its single-card plays}."""
     t = _TABLES.get(colours)
     if t is None:
-        from .cards import _BY_CODE
         t = _TABLES[colours] = tuple(
             {card: (tuple(_PLAYS.get(card, c, call) for c in colours) if card.is_wild
                     else (_PLAYS.get(card, None, call),)) for card in _BY_CODE.values()}
@@ -59,15 +59,16 @@ def _tables(colours):
     return t
 
 
-def _matching(colour, rank, wd4_ok):
+def _matching(colour: str | None, rank: str, wd4_ok: bool) -> frozenset[Card]:
     """Every card that plays on (colour in play, top rank): a frozenset, so membership is one C-level lookup."""
     key = (colour, rank, wd4_ok)
     ok = _MATCH.get(key)
     if ok is None:
-        from .cards import _BY_CODE
         ok = _MATCH[key] = frozenset(c for c in _BY_CODE.values() if (c.rank == "wild" or wd4_ok if c.is_wild
                                                                       else c.colour == colour or c.rank == rank))
     return ok
+
+
 _COLOUR_ACTIONS: Final = {c: Action(COLOUR, colour=c) for cs in DECK_COLOURS.values() for c in cs}
 
 

@@ -108,7 +108,7 @@ def _coerce(house: str, key: str, value: Any) -> Any:
         return v
     if key == "move_limit":
         try:
-            v = int(value)
+            v = int(value) if not isinstance(value, float) or value.is_integer() else -1
         except (TypeError, ValueError):
             v = -1
         if isinstance(value, bool) or not 10 <= v <= 100_000:

@@ -3,6 +3,7 @@ same results, the output files, and standings on arenas whose true order is know
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -193,17 +194,16 @@ def wait_for_games(out: Path, count: int, proc: subprocess.Popen, timeout: float
 
 
 def workers_of(pid: int) -> list[int]:
+    """The referee's worker processes (its children; each leads its own session)."""
     out = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                with open(f"/proc/{entry}/cmdline", "rb") as fh:
-                    cmd = fh.read()
                 with open(f"/proc/{entry}/stat") as fh:
-                    pgid = int(fh.read().rsplit(")", 1)[1].split()[2])
+                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
             except OSError:
                 continue
-            if pgid == pid and b"referee.cli.main" in cmd:
+            if ppid == pid:
                 out.append(int(entry))
     return out
 
@@ -213,12 +213,14 @@ def test_ctrl_c_stops_cleanly_prints_the_standings_and_resumes(tmp_path):
     out = tmp_path / "out"
     proc = start(path, out)
     wait_for_games(out, 30, proc)
+    workers = workers_of(proc.pid)
+    assert len(workers) == 2
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal sends the whole foreground group
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
     assert "interrupted" in stderr and "standings so far" in stderr and "--resume" in stderr
     assert "(unfinished)" in stdout and "rank" in stdout and "Traceback" not in stderr
-    assert workers_of(proc.pid) == []
+    assert not [w for w in workers if _alive(w)]
     played = len((out / "games.jsonl").read_text().splitlines())
     assert json.loads((out / "results.json").read_text())["games"] == played < 200
     proc = start(path, out, "--resume")
@@ -236,6 +238,7 @@ def test_a_killed_referee_loses_only_the_games_in_flight(tmp_path):
     proc = start(path, out)
     wait_for_games(out, 20, proc)
     workers = workers_of(proc.pid)
+    assert len(workers) == 2
     os.kill(proc.pid, signal.SIGKILL)  # no clean-up at all
     proc.communicate(timeout=30)
     kept = len((out / "games.jsonl").read_text().splitlines())
@@ -266,3 +269,52 @@ def test_bot_processes_log_their_stderr_and_are_all_gone_after(tmp_path):
     assert run.complete and not any(r["faults"] for r in run.doc["standings"])
     assert (tmp_path / "out" / "logs" / "py1.stderr.log").exists()
     assert (tmp_path / "out" / "logs" / "py2.stderr.log").exists()
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_progress_is_a_bar_on_a_terminal_and_plain_lines_otherwise(monkeypatch):
+    from referee.cli.arena import TerminalProgress
+
+    tty = _Stream(True)
+    bar = TerminalProgress(tty)
+    bar.start(100, 0)
+    bar.t0 -= 2.0  # two seconds in
+    bar.last -= 2.0
+    bar.update(40, 100, "hard 1.20")
+    assert "[###########" in tty.getvalue() and "40/100 games" in tty.getvalue() and "20.0/s" in tty.getvalue()
+    assert "ETA 3 s" in tty.getvalue() and "leader hard 1.20" in tty.getvalue()
+    plain = _Stream(False)
+    monkeypatch.setattr(sys, "stderr", plain)
+    lines = TerminalProgress(plain)
+    lines.start(100, 0)
+    lines.update(10, 100, None)  # too soon for a line
+    lines.last -= TerminalProgress.LINE_EVERY
+    lines.update(20, 100, None)
+    assert plain.getvalue().count("\n") == 1 and "20/100 games" in plain.getvalue() and "\r" not in plain.getvalue()
+
+
+def test_ctrl_c_leaves_no_bot_process_behind(tmp_path):
+    bot = ROOT / "sample_bots" / "python" / "random_bot.py"
+    path = write(tmp_path, "seats: 3\ngames: 300\nruleset: compact\nbootstrap: 0\nbots:\n"
+                 + "".join(f"  - {{name: py{i}, command: '{{python}} {bot}'}}\n" for i in range(3)))
+    out = tmp_path / "out"
+    proc = start(path, out)
+    wait_for_games(out, 3, proc)
+    workers = workers_of(proc.pid)
+    bots = [b for w in workers for b in workers_of(w)]
+    assert len(bots) == 6  # three bots in each of the two workers, kept alive between games
+    os.killpg(proc.pid, signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    deadline = time.monotonic() + 5
+    while any(_alive(p) for p in workers + bots) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [p for p in workers + bots if _alive(p)]

@@ -118,6 +118,7 @@ class Stage:
         return max(1, self.games // self.seats)
 
     def to_json(self) -> dict[str, Any]:
+        """The stage as results.json and arena.json show it."""
         out: dict[str, Any] = {"name": self.name, "format": self.format, "ruleset": self.ruleset,
                                "options": dict(self.options), "seats": self.seats, "games": self.games,
                                "duplicate": self.duplicate}
@@ -151,9 +152,11 @@ class Arena:
 
     @property
     def specs(self) -> list[BotSpec]:
+        """How to run each bot."""
         return [b.spec for b in self.bots]
 
     def with_bots(self, bots: Iterable[BotEntry]) -> Arena:
+        """The same arena with another pool (after builds have left some bots out)."""
         return replace(self, bots=tuple(bots))
 
     def to_json(self) -> dict[str, Any]:
@@ -411,7 +414,8 @@ def _show(value: Any) -> str:
 # ---------------------------------------------------------------------------------------------- resolving
 
 class _Resolver:
-    """Turns schema-valid data into an ``Arena``, collecting the mistakes a schema cannot see."""
+    """Turns checked data (what the schema rejected taken out) into an ``Arena``, collecting the mistakes a
+    schema cannot see."""
 
     def __init__(self, data: dict[str, Any], lines: _LineMap, source: str, folder: str,
                  problems: list[Problem]) -> None:

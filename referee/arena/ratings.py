@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Regularisation of the I-LSR Markov chain (choix's ``alpha``).
 ALPHA = 0.01
@@ -70,6 +71,7 @@ def fit_ratings(games: Iterable[Mapping[str, Any]], names: Sequence[str], *, boo
                 alpha: float = ALPHA) -> dict[str, Rating]:
     """Plackett-Luce ratings for the bots in ``names`` that played, with a ``bootstrap``-sample 95% interval."""
     import choix
+    import numpy as np
 
     games = list(games)
     played = sorted({n for g in games for n in g["seating"]}, key=list(names).index)
@@ -149,6 +151,8 @@ class _Top1Data:
     """
 
     def __init__(self, n: int, data: Sequence[tuple[int, Sequence[int]]], deal_of: Sequence[int]) -> None:
+        import numpy as np
+
         self.n = n
         width = max(len(others) for _, others in data) + 1
         members = np.full((len(data), width), n, dtype=np.int64)  # n: padding, weight 0
@@ -167,6 +171,7 @@ class _Top1Data:
 
     def fit(self, deal_weights: np.ndarray, alpha: float, initial: np.ndarray | None = None,
             max_iter: int = 10_000, tol: float = 1e-8) -> np.ndarray:
+        import numpy as np
         from choix.convergence import NormOfDifferenceTest
         from choix.utils import exp_transform, log_transform, statdist
 

@@ -112,6 +112,7 @@ CSV_KEYS = ("rank", "bot", "games", "wins", "draws", "avg_place", "points", "rat
 
 
 def standings_csv(standings: Sequence[Mapping[str, Any]]) -> str:
+    """standings.csv: one row per bot, every column (faults as ``kind:count;...``)."""
     keys = list(CSV_KEYS) + (["reached"] if any("reached" in r for r in standings) else [])
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -128,6 +129,7 @@ def standings_csv(standings: Sequence[Mapping[str, Any]]) -> str:
 
 
 def head_to_head_csv(h2h: Mapping[str, Any]) -> str:
+    """head_to_head.csv: one row per ordered pair of bots that met."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["bot", "opponent", "games", "ahead", "behind", "tied", "ahead_rate"])
@@ -145,6 +147,7 @@ def head_to_head_csv(h2h: Mapping[str, Any]) -> str:
 
 def standings_md(doc: Mapping[str, Any], standings: Sequence[Mapping[str, Any]], *, title: str | None = None,
                  notes: Sequence[str] = ()) -> str:
+    """standings.md: what was played, the standings table, and the head-to-head matrix."""
     lines = [f"# {title or doc.get('name') or 'Standings'}", ""]
     meta = []
     if doc.get("stages"):

@@ -33,6 +33,8 @@ class Progress(Protocol):
 
 
 class _Quiet:
+    """No progress display (the default of ``run_arena``)."""
+
     def note(self, text: str) -> None:
         pass
 
@@ -90,11 +92,13 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
 
 
 def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, resume: bool = False,
-              fresh: bool = False, progress: Progress | None = None, stop_after: int | None = None) -> ArenaRun:
+              fresh: bool = False, progress: Progress | None = None, stop_after: int | None = None,
+              pin: bool | None = None) -> ArenaRun:
     """Play ``arena`` (or finish it, with ``resume``) and write its reports.
 
     Ctrl-C (``KeyboardInterrupt``) stops the workers and their bots, writes the standings so far and
     returns with ``complete`` false; ``stop_after`` does the same after that many new games (tests).
+    ``pin`` pins each worker and its bots to a CPU (default: when there are more CPUs than workers).
     """
     progress = progress or _Quiet()
     out_dir = os.path.abspath(out or arena.out)
@@ -125,7 +129,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
             todo = [p for p in current.games if p.game_id not in finished]
             if todo:
                 if executor is None:
-                    executor = LocalExecutor(workers, stderr_dir=log_dir,
+                    executor = LocalExecutor(workers, stderr_dir=log_dir, pin=pin,
                                              records_dir=os.path.join(out_dir, "records") if arena.records else None)
                     executor.start()
                     warm_up()  # after the workers are forked: no thread may hold an import lock at a fork

@@ -54,6 +54,7 @@ class Round:
 
     @property
     def byes(self) -> list[str]:
+        """Bots alone at a knockout table: they go through without playing."""
         return [t[0] for t in self.tables if len(t) == 1]
 
 
@@ -121,6 +122,7 @@ class Planner:
 
     # ------------------------------------------------------------------ rounds
     def first(self) -> Round | None:
+        """The arena's first round."""
         return self._stage(0, []) if self.arena.stages else None
 
     def next(self, done: Round, games: Sequence[Mapping[str, Any]]) -> Round | None:

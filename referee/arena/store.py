@@ -73,6 +73,7 @@ class GameStore:
 
     @property
     def resuming(self) -> bool:
+        """True when ``prepare`` found games to resume from."""
         return self._resuming
 
     def _has_games(self) -> bool:
@@ -85,6 +86,7 @@ class GameStore:
         self._fh.flush()
 
     def close(self) -> None:
+        """Close games.jsonl (everything is already flushed)."""
         if self._fh is not None:
             self._fh.close()
             self._fh = None

@@ -29,12 +29,35 @@ _ANSWER_KEYS = {
 _COLOURS = frozenset(ALL_COLOURS)
 
 
+_PLAY_KEYS = frozenset(_ANSWER_KEYS["play"])
+_BARE_KEYS = frozenset(_ANSWER_KEYS["draw"])
+
+
 def answer_problem(msg: Any) -> str | None:
     """Why ``msg`` is not a schema-valid answer (mirrors ``schemas/answer.json``), or ``None``.
 
     Hand-written because it runs on every move and a general validator costs more than the move;
-    a test checks it agrees with the JSON Schema.
+    a test checks it agrees with the JSON Schema. Well-formed answers take a short path; anything
+    else goes through ``_problem``, which names what is wrong.
     """
+    if msg.__class__ is dict and msg.get("id", 0).__class__ is int:
+        kind = msg.get("type")
+        if kind == "play" and msg.keys() <= _PLAY_KEYS:
+            cards = msg.get("cards")
+            colour = msg.get("colour")
+            if (cards.__class__ is list and cards and msg.get("call", False).__class__ is bool
+                    and (colour is None or (colour.__class__ is str and colour in _COLOURS))):
+                for code in cards:
+                    if code.__class__ is not str or code not in _BY_CODE:
+                        break
+                else:
+                    return None
+        elif (kind == "draw" or kind == "pass") and msg.keys() <= _BARE_KEYS:
+            return None
+    return _problem(msg)
+
+
+def _problem(msg: Any) -> str | None:
     if not isinstance(msg, dict):
         return f"expected a JSON object, got {type(msg).__name__}"
     kind = msg.get("type")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from ..actions import COLOUR, DRAW, PLAY
+from ..actions import COLOUR, PLAY
 from .base import Player, SeatView
 
 if TYPE_CHECKING:
@@ -112,6 +112,4 @@ class HardPlayer(Player):
             draw_or_pass = [a for a in legal if a.kind != PLAY]
             if draw_or_pass:
                 return draw_or_pass[0]  # keep a drawn wild
-        if view.pending and best_play is None:
-            return next(a for a in legal if a.kind == DRAW)
         return best_play

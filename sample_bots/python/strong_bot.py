@@ -13,7 +13,7 @@ The heuristics are the "Playing it well" advice of the family rules:
   * name the colour you hold most of, and prefer plays that leave the colour
     on a suit you hold plenty of;
   * save Skip / Draw Two (and Wild Draw Four) for when the next player is down
-    to one or two cards;
+    to one or two cards (with 3+ players; with two each one is an extra turn);
   * once anybody is close to going out, play your heaviest cards first;
   * arcade: prefer the variant with "call": true (forgetting costs a card);
   * after drawing, play the drawn card unless it is a wild worth keeping;
@@ -130,13 +130,15 @@ class Strategy:
 
         # Skip / Draw Two / Wild Draw Four (and Reverse with two players) hit
         # the next player: use them when that player is close, save them else.
+        # With two players they also give us another turn at once, so they are
+        # not held back there (that tested clearly stronger).
         hitters = ("skip", "draw2", "wild4") + (("reverse",) if n == 2 else ())
         hits = [c for c in cards if rank_of(c) in hitters]
         if hits:
             if next_count <= CLOSE:
                 score += 60 + 15 * len(hits)
                 score += sum(10 for c in hits if rank_of(c) in ("draw2", "wild4"))
-            elif not danger:
+            elif not danger and n > 2:
                 score -= 25
 
         # Heaviest cards first once anybody is close; a slight lean otherwise.
