@@ -318,3 +318,21 @@ def test_ctrl_c_leaves_no_bot_process_behind(tmp_path):
     while any(_alive(p) for p in workers + bots) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [p for p in workers + bots if _alive(p)]
+
+
+def test_a_worker_is_pinned_to_one_cpu_when_cpus_outnumber_workers():
+    from referee.arena.executor import LocalExecutor, usable_cpus
+
+    if len(usable_cpus()) < 2:
+        pytest.skip("one CPU: nothing to pin")
+    for pin, expected in ((None, 1), (False, len(usable_cpus()))):
+        executor = LocalExecutor(1, pin=pin)
+        executor.start()
+        try:
+            (proc, _), = executor._workers  # noqa: SLF001 - the worker process itself
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and len(os.sched_getaffinity(proc.pid)) != expected:
+                time.sleep(0.02)
+            assert len(os.sched_getaffinity(proc.pid)) == expected
+        finally:
+            executor.close()

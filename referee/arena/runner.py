@@ -161,19 +161,21 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
         if executor is not None:
             executor.close(kill=not complete)
         progress.stop()
-        if restore is not None:
-            restore()
     wall = time.monotonic() - t0
-    games = _sorted(finished)
-    order = planner.final_order(games) if complete else None
-    standings = _standings(arena, games, names, order)
-    if complete and not planner.all_reached_end():
-        for row in standings:
-            row["reached"] = planner.reached_label.get(row["bot"], "")
-    doc = results_doc(arena, games, standings, planner, left, complete)
-    paths = write_reports(out_dir, doc, standings,
-                          timing(standings, games, wall_s=wall, played_now=played_now, jobs=workers),
-                          title=f"Arena {arena.name}")
+    try:
+        games = _sorted(finished)
+        order = planner.final_order(games) if complete else None
+        standings = _standings(arena, games, names, order)
+        if complete and not planner.all_reached_end():
+            for row in standings:
+                row["reached"] = planner.reached_label.get(row["bot"], "")
+        doc = results_doc(arena, games, standings, planner, left, complete)
+        paths = write_reports(out_dir, doc, standings,
+                              timing(standings, games, wall_s=wall, played_now=played_now, jobs=workers),
+                              title=f"Arena {arena.name}")
+    finally:
+        if restore is not None:  # after an interrupt, Ctrl-C waits until the standings so far are written
+            restore()
     return ArenaRun(doc, standings, complete, out_dir, played_now, wall, left, paths)
 
 

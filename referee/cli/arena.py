@@ -47,8 +47,11 @@ def _load(path: str) -> Arena:
                                                            "core).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted arena in the same output directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished arena in the output directory.")
+@click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU (default: when there are "
+                                                   "more CPUs than workers).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
-def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh: bool, quiet: bool) -> None:
+def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh: bool, pin: bool | None,
+              quiet: bool) -> None:
     """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
 
     Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena
@@ -64,7 +67,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
                   f"{workers} worker{'s' if workers != 1 else ''}")
     previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl-C
     try:
-        run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress)
+        run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin)
     except ArenaFileError as exc:
         raise ArenaError(str(exc)) from None
     except StoreError as exc:
