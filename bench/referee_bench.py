@@ -109,9 +109,14 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--decisions", type=int, default=20000)
     ap.add_argument("--seconds", type=float, default=3.0)
+    ap.add_argument("--cpus", default="0",
+                    help="CPUs for the referee and its bots (children inherit it), e.g. 0 or 0,1. One CPU "
+                         "measures the pipe path without the cost of waking an idle CPU on every move, which "
+                         "on a VM can dwarf the rest (see the README)")
     args = ap.parse_args()
+    cpus = {int(c) for c in args.cpus.split(",")}
     if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {0, 1} if os.cpu_count() and os.cpu_count() > 1 else {0})
+        os.sched_setaffinity(0, cpus)
     with tempfile.TemporaryDirectory() as tmp:
         exe = build(tmp)
         rows: dict[str, list[float]] = {"raw": [], "client": [], "per_move": [], "games_s": [], "outside": []}
@@ -123,7 +128,8 @@ def main() -> None:
             rows["games_s"].append(g)
             rows["outside"].append(out)
         med = {k: statistics.median(v) for k, v in rows.items()}
-        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.rounds} rounds alternating, medians")
+        print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, pinned to CPUs {sorted(cpus)}, "
+              f"{args.rounds} rounds alternating, medians")
         print(f"raw C pipe ping-pong round trip      {med['raw']:8.1f} us")
         print(f"BotClient.request round trip          {med['client']:8.1f} us   {med['client'] / med['raw']:.2f}x raw")
         print(f"whole referee per decision (2 C bots) {med['per_move']:8.1f} us   {med['per_move'] / med['raw']:.2f}x raw")

@@ -206,7 +206,8 @@ def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, g
         nonlocal sent
         events = game.events
         new, sent = events[sent:], len(events)
-        live = [i for i in listeners if seats[i].client.alive]  # type: ignore[union-attr]
+        # A killed bot has no transport; one that died on its own shows up at its next request.
+        live = [i for i in listeners if seats[i].client.transport is not None]  # type: ignore[union-attr]
         if not live:
             return
         for ev in new:

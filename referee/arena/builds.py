@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from ..bots.transport import describe_exit
 from .config import BotEntry
 
 #: Lines of a failed build's output shown in the terminal (all of it is in the build log).
@@ -102,7 +103,7 @@ def _run(entry: BotEntry, log: str | None, live: set[subprocess.Popen]) -> LeftO
     live.add(proc)
     try:
         output, _ = proc.communicate(timeout=entry.build_timeout_s)
-        reason = None if proc.returncode == 0 else f"build failed ({_exit(proc.returncode)})"
+        reason = None if proc.returncode == 0 else f"build failed ({describe_exit(proc.returncode)})"
     except subprocess.TimeoutExpired:
         _kill(proc)
         output, _ = proc.communicate()
@@ -128,15 +129,6 @@ def _kill(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-
-
-def _exit(code: int) -> str:
-    if code < 0:
-        try:
-            return f"killed by signal {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
-    return f"exit code {code}"
 
 
 def _safe(name: str) -> str:

@@ -7,6 +7,7 @@ import time
 from typing import Any, Callable
 
 from .. import PROTOCOL_VERSIONS
+from .messages import hello_message
 from .faults import BotFault, Fault, FaultKind, snippet
 from .spec import BotSpec
 from .transport import Closed, LineTooLong, PipeTransport, ReadTimeout, Transport
@@ -59,10 +60,7 @@ class BotClient:
                                 + (f" (working directory {spec.cwd!r})" if spec.cwd else ""), t0) from None
         self.last_pid = getattr(getattr(self.transport, "proc", None), "pid", None)
         limits = spec.limits
-        hello = {"type": "hello", "protocol": SUPPORTED_VERSIONS[-1], "versions": list(SUPPORTED_VERSIONS),
-                 "name": spec.name, "seat": seat,
-                 "limits": {"startup_ms": limits.startup_ms, "move_ms": limits.move_ms, "bank_ms": limits.bank_ms,
-                            "line_bytes": spec.line_limit}}
+        hello = hello_message(spec, seat)
         deadline = t0 + limits.startup_ms / 1000
         try:
             self._write(encode(hello), deadline)
@@ -74,7 +72,7 @@ class BotClient:
                 if msg.get("type") != "ready" or not isinstance(msg.get("name"), str):
                     raise self._startup("expected {\"type\":\"ready\",\"name\":...} in answer to hello", t0, line)
                 version = msg.get("protocol", SUPPORTED_VERSIONS[-1])
-                if version not in SUPPORTED_VERSIONS:
+                if version not in SUPPORTED_VERSIONS or isinstance(version, bool):
                     text = (f"protocol version {version!r} is not supported; this referee speaks "
                             f"{', '.join(map(str, SUPPORTED_VERSIONS))}")
                     self.send_error("startup", text)

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .. import PROTOCOL_VERSIONS
 from ..game import PHASE_DRAWN, Event, event_for
 
 if TYPE_CHECKING:
     from ..actions import Action
     from ..game import Game
+    from .spec import BotSpec
+
+
+def hello_message(spec: BotSpec, seat: int) -> dict[str, Any]:
+    """``hello``: the protocol versions spoken, the bot's name and first seat, its time limits."""
+    limits = spec.limits
+    return {"type": "hello", "protocol": PROTOCOL_VERSIONS[-1], "versions": list(PROTOCOL_VERSIONS),
+            "name": spec.name, "seat": seat,
+            "limits": {"startup_ms": limits.startup_ms, "move_ms": limits.move_ms, "bank_ms": limits.bank_ms,
+                       "line_bytes": spec.line_limit}}
 
 
 def start_message(game: Game, deal: Event, seat: int, game_id: str, names: list[str]) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import PROTOCOL_VERSIONS
+from ..bots.messages import hello_message
 from ..bots.spec import BotSpec
 from ..bots.transport import Closed, LineTooLong, PipeTransport, ReadTimeout, Transport
 from ..bots.wire import JSONDecodeError, encode, loads
@@ -62,15 +62,6 @@ def classify(line: bytes) -> tuple[str, Any]:
         text = msg.get("text")
         return ("log", text) if isinstance(text, str) else ("bad_log", msg)
     return "message", msg
-
-
-def hello_message(spec: BotSpec, seat: int) -> dict[str, Any]:
-    """The ``hello`` the arena sends (same shape as ``BotClient.start``)."""
-    limits = spec.limits
-    return {"type": "hello", "protocol": PROTOCOL_VERSIONS[-1], "versions": list(PROTOCOL_VERSIONS),
-            "name": spec.name, "seat": seat,
-            "limits": {"startup_ms": limits.startup_ms, "move_ms": limits.move_ms, "bank_ms": limits.bank_ms,
-                       "line_bytes": spec.line_limit}}
 
 
 class Probe:
