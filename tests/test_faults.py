@@ -130,3 +130,39 @@ def test_process_group_is_killed_with_grandchildren():
         while _live_members(client.last_pid) and time.monotonic() < deadline:
             time.sleep(0.02)
         assert _live_members(client.last_pid) == []
+
+
+@pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM"])
+def test_interrupted_match_leaves_no_bot_behind(tmp_path, signame):
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee.cli.main", "match", "-r", "arcade", "-n", "3", "--move-ms", "20000",
+         "--out", str(tmp_path), f"{PY} {MISBEHAVE} spawn_and_hang", "builtin:random"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    log = tmp_path / "records"
+    deadline = time.monotonic() + 20
+    pgid = None
+    while pgid is None and time.monotonic() < deadline:  # wait until the bot runs and hangs
+        time.sleep(0.1)
+        for p in os.listdir("/proc"):
+            if p.isdigit():
+                try:
+                    cmd = open(f"/proc/{p}/cmdline", "rb").read()
+                except OSError:
+                    continue
+                if b"spawn_and_hang" in cmd and b"referee.cli.main" not in cmd:
+                    pgid = int(open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[2])
+    assert pgid is not None, "the bot never started"
+    time.sleep(1.0)  # let it reach its third turn and start the sleeper
+    proc.send_signal(getattr(signal, signame))
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "rank" in out  # the standings so far are printed
+    deadline = time.monotonic() + 3
+    while _live_members(pgid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _live_members(pgid) == []
+    assert log.exists()

@@ -17,6 +17,7 @@ from ..arena.runner import run_arena
 from ..arena.schedule import count_games, stage_game_counts
 from ..arena.store import StoreError
 from ..standings import format_table
+from .options import interrupt_on_sigterm
 
 
 #: Bots listed one by one by ``validate``; beyond this, the first few and a count.
@@ -65,7 +66,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     progress.note(f"arena {arena.name}: {len(arena.bots)} bots, {len(arena.stages)} stage"
                   f"{'s' if len(arena.stages) != 1 else ''}, {count_games(arena, len(arena.bots))} games, "
                   f"{workers} worker{'s' if workers != 1 else ''}")
-    previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops as cleanly as Ctrl-C
+    previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm)  # `kill` stops as cleanly as Ctrl-C
     try:
         run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin)
     except ArenaFileError as exc:
@@ -96,9 +97,6 @@ def _show_path(path: str) -> str:
     rel = os.path.relpath(path)
     return path if rel.startswith("..") else rel
 
-
-def _interrupt(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
 
 
 @click.command("validate")

@@ -27,3 +27,7 @@ for _module, _name in (("check", "check_cmd"),):
         cli.add_command(getattr(_mod, _name))
     except (ImportError, AttributeError):
         pass
+
+
+if __name__ == "__main__":  # python -m referee.cli.main
+    cli()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import time
 
@@ -17,7 +18,7 @@ from ..jobs import GameJob, game_seed, run_job
 from ..rules import MAX_PLAYERS, MIN_PLAYERS
 from ..standings import compute_standings, format_table
 from ..table import BotPool, FaultPolicy
-from .options import build_ruleset, ruleset_options, seed_option, time_options
+from .options import build_ruleset, interrupt_on_sigterm, ruleset_options, seed_option, time_options
 
 #: Bootstrap samples for the rating interval.
 BOOTSTRAP = 200
@@ -61,6 +62,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     t0 = time.monotonic()
     games_file = open(os.path.join(out, "games.jsonl"), "w") if out else None
     interrupted = False
+    previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm)  # `kill` stops as cleanly as Ctrl-C
     try:
         with BotPool(stderr_dir=os.path.join(out, "logs") if out else None) as pool:
             for g in range(games):
@@ -83,6 +85,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         interrupted = True
         click.echo(f"\ninterrupted after {len(results)} games; standings so far:", err=True)
     finally:
+        signal.signal(signal.SIGTERM, previous)
         if games_file:
             games_file.close()
     if sys.stderr.isatty() and not interrupted:
@@ -105,6 +108,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         click.echo(f"results: {os.path.join(out, 'results.json')}")
     if interrupted:
         sys.exit(130)
+
 
 
 def _game_line(result: dict) -> dict:

@@ -42,3 +42,8 @@ def time_options(f: F) -> F:
     f = click.option("--move-ms", type=click.IntRange(1), default=1_000, show_default=True,
                      help="Time limit per move.")(f)
     return f
+
+
+def interrupt_on_sigterm(signum: int, frame: object) -> None:
+    """A SIGTERM handler: stop as cleanly as Ctrl-C does (bots killed, standings so far printed)."""
+    raise KeyboardInterrupt
