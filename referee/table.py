@@ -137,6 +137,13 @@ class _SeatStats:
     max_ms: float = 0.0
     strikes: int = 0
 
+    def add(self, ms: float) -> None:
+        """One answer (or timeout) that took ``ms``."""
+        self.decisions += 1
+        self.total_ms += ms
+        if ms > self.max_ms:
+            self.max_ms = ms
+
 
 @dataclass
 class Recorder:
@@ -214,20 +221,19 @@ def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, g
             kind = ev["kind"]
             if kind == "deal":
                 for i in live:
-                    ev_msg = start_message(game, ev, i, game_id, names)
-                    _send(seats[i], ev_msg, i)
+                    _send(seats[i], start_message(game, ev, i, game_id, names))
             elif kind == "game_end":
                 for i in live:
-                    _send(seats[i], {**event_message(ev, i), **end_patch}, i)
+                    _send(seats[i], {**event_message(ev, i), **end_patch})
             elif "secret" in ev or kind == "round_end":
                 for i in live:
-                    _send(seats[i], event_message(ev, i), i)
+                    _send(seats[i], event_message(ev, i))
             else:
-                data = encode({"type": "event", **ev})
+                data = encode({"type": "event", **ev})  # the same bytes for every seat: encode once
                 for i in live:
-                    _send(seats[i], data, i)
+                    _send(seats[i], data)
 
-    def _send(seat_obj: Any, msg: Any, i: int) -> None:
+    def _send(seat_obj: Any, msg: Any) -> None:
         try:
             seat_obj.client.send(msg)
         except Exception:  # noqa: BLE001 - a dead pipe shows up as a crash at the next request
@@ -255,10 +261,7 @@ def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, g
             by = "bot"
             try:
                 answer, ms = client.request(request)
-                st = stats[s]
-                st.decisions += 1
-                st.total_ms += ms
-                st.max_ms = max(st.max_ms, ms)
+                stats[s].add(ms)
                 try:
                     action = Action.from_wire(answer)
                     game.check(action, legal)
@@ -267,13 +270,9 @@ def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, g
             except BotFault as bf:
                 fault = bf.fault
                 record_fault(s, fault)
-                if fault.kind is FaultKind.TIMEOUT:
-                    st = stats[s]
-                    st.decisions += 1
-                    elapsed = fault.elapsed_ms or 0.0
-                    st.total_ms += elapsed
-                    st.max_ms = max(st.max_ms, elapsed)
                 st = stats[s]
+                if fault.kind is FaultKind.TIMEOUT:
+                    st.add(fault.elapsed_ms or 0.0)
                 st.strikes += 1
                 if (policy.mode == "strikes" and st.strikes <= policy.strikes
                         and fault.kind not in (FaultKind.CRASH, FaultKind.STARTUP)):
@@ -282,9 +281,9 @@ def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, g
                     client.expect_late(req_id)
                     action, by = replacement_action(legal), "replacement"
                 else:
+                    # A forfeited bot that can still listen sees the game to its end; a killed one is
+                    # dropped by ``flush`` (it has no transport any more).
                     forfeit(s, fault)
-                    listeners = [i for i in listeners if i != s and i not in forfeited] if fault.kind in KILL_KINDS \
-                        else listeners
                     action, by = fallback_action(legal), "fallback"
         if recorder is not None:
             recorder.add({"t": "action", "seat": s, "action": action.to_wire(), "by": by,
@@ -303,8 +302,8 @@ def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, g
         client.recorder = None
         if client.alive:
             try:
-                client._flush(time.monotonic() + 1.0)  # noqa: SLF001 - deliver game_end before the next game
-            except Exception:  # noqa: BLE001
+                client.flush(time.monotonic() + 1.0)  # deliver game_end before the next game
+            except Exception:  # noqa: BLE001 - a bot that does not read is killed, restarted next game
                 client.kill()
         if client.spec.restart_each_game:
             client.quit()

@@ -182,6 +182,10 @@ class BotClient:
             raise self._fault(FaultKind.LINE_TOO_LONG, f"a line longer than the limit of {self.spec.line_limit} bytes",
                               exc.head, msg, t0) from None
 
+    def flush(self, deadline: float) -> None:
+        """Write everything queued for the bot before ``deadline``."""
+        self._flush(deadline)
+
     def expect_late(self, request_id: int) -> None:
         """After a strike, an answer to ``request_id`` may still come: recognise it and skip it."""
         self._late_ids.add(request_id)
