@@ -6,6 +6,7 @@ import click
 
 from .. import __version__
 from .arena import arena_cmd, validate_cmd
+from .check import check_cmd
 from .match import match_cmd
 from .rules_cmd import rules_cmd
 
@@ -21,12 +22,7 @@ cli.add_command(match_cmd)
 cli.add_command(rules_cmd)
 cli.add_command(validate_cmd)
 
-for _module, _name in (("check", "check_cmd"),):
-    try:  # commands that live in their own modules are added as they are built
-        _mod = __import__(f"referee.cli.{_module}", fromlist=[_name])
-        cli.add_command(getattr(_mod, _name))
-    except (ImportError, AttributeError):
-        pass
+cli.add_command(check_cmd)
 
 
 if __name__ == "__main__":  # python -m referee.cli.main
