@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from itertools import product
-from typing import Any, Final
+from typing import Any, Final, Sequence
 
 from .actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION, PLAY, Action, IllegalActionError
 from .cards import _BY_CODE, DECK_COLOURS, DECKS, Card
@@ -52,10 +52,10 @@ def _tables(colours: tuple[str, ...]) -> tuple[_PlayTable, _PlayTable]:
     """Per deck palette: (no call, call) -> {card: tuple of its single-card plays}."""
     t = _TABLES.get(colours)
     if t is None:
-        t = _TABLES[colours] = tuple(
-            {card: (tuple(_PLAYS.get(card, c, call) for c in colours) if card.is_wild
-                    else (_PLAYS.get(card, None, call),)) for card in _BY_CODE.values()}
-            for call in (False, True))
+        def table(call: bool) -> _PlayTable:
+            return {card: (tuple(_PLAYS.get(card, c, call) for c in colours) if card.is_wild
+                           else (_PLAYS.get(card, None, call),)) for card in _BY_CODE.values()}
+        t = _TABLES[colours] = (table(False), table(True))
     return t
 
 
@@ -72,7 +72,7 @@ def _matching(colour: str | None, rank: str, wd4_ok: bool) -> frozenset[Card]:
 _COLOUR_ACTIONS: Final = {c: Action(COLOUR, colour=c) for cs in DECK_COLOURS.values() for c in cs}
 
 
-def placements(values: list[float], *, lower_is_better: bool) -> list[int]:
+def placements(values: Sequence[float], *, lower_is_better: bool) -> list[int]:
     """Standard competition places (1, 2, 2, 4) for one value per seat; equal values share a place."""
     sign = 1 if lower_is_better else -1
     keyed = [sign * v for v in values]
@@ -113,7 +113,7 @@ class Game:
         n = self.n
         pile = DECKS[self.ruleset.deck](n)
         rng.shuffle(pile)
-        self.hands = [[] for _ in range(n)]
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
         for _ in range(HAND_SIZE):
             for i in range(1, n + 1):  # one at a time, starting after the dealer
                 self.hands[(self.dealer + i) % n].append(pile.pop())

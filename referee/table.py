@@ -13,7 +13,7 @@ from typing import Any
 
 from .actions import DRAW_ACTION, PASS_ACTION, Action, IllegalActionError, InvalidActionError
 from .bots.client import BotClient
-from .bots.faults import BotFault, Fault, FaultKind
+from .bots.faults import BotFault, Fault, FaultKind, snippet
 from .bots.messages import event_message, start_message, turn_request
 from .bots.spec import BotSpec
 from .bots.wire import encode
@@ -164,7 +164,7 @@ def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, g
     faults: list[Fault] = []
     forfeited: set[int] = set()
     stats = [_SeatStats() for _ in range(n)]
-    bots = [i for i, s in enumerate(seats) if s.is_bot]
+    bots = [i for i, seat_obj in enumerate(seats) if seat_obj.is_bot]
     wall0 = time.monotonic()
     if recorder is not None:
         recorder.add({"t": "game", "game": game_id, "seed": seed, "seating": names, "ruleset": ruleset.house,
@@ -200,9 +200,9 @@ def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, g
                 record_fault(i, bf.fault)
                 forfeited.add(i)
                 client.kill()
-    for i, s in enumerate(seats):
-        if isinstance(s, BuiltinSeat):
-            s.begin(seed, i)
+    for i, seat_obj in enumerate(seats):
+        if isinstance(seat_obj, BuiltinSeat):
+            seat_obj.begin(seed, i)
 
     game = Game(ruleset, n, rng)
     sent = 0
@@ -266,7 +266,7 @@ def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, g
                     action = Action.from_wire(answer)
                     game.check(action, legal)
                 except (InvalidActionError, IllegalActionError) as exc:
-                    raise BotFault(Fault(FaultKind.ILLEGAL, str(exc), _snip(answer), request, ms)) from None
+                    raise BotFault(Fault(FaultKind.ILLEGAL, str(exc), snippet(_snip(answer)), request, ms)) from None
             except BotFault as bf:
                 fault = bf.fault
                 record_fault(s, fault)

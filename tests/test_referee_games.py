@@ -13,7 +13,7 @@ from referee.jobs import GameJob, run_job
 from referee.records import replay
 from referee.rules import get_ruleset
 from referee.table import BotPool, play_game
-from tests.conftest import resolve_sample, sample_commands
+from tests.conftest import PY, ROOT, resolve_sample, sample_commands
 
 RULESETS = ["compact", "family", "arcade"]
 LIMITS = TimeLimits(startup_ms=20_000, move_ms=5_000)
@@ -110,3 +110,17 @@ def test_missing_bot_program_is_a_startup_fault_not_a_crash():
     res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "2", "./no/such/bot", "builtin:random"])
     assert res.exit_code == 0, res.output
     assert "startup 2" in res.output
+
+
+def test_an_illegal_answer_is_a_recorded_fault_in_every_output(tmp_path):
+    # The offending line travels as text into games.jsonl and results.json, never as raw bytes.
+    bot = f"{PY} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} illegal"
+    res = CliRunner().invoke(cli, ["match", "-r", "family", "-o", "target=round", "-n", "2", "--move-ms", "2000",
+                                   "--out", str(tmp_path), bot, "builtin:random"])
+    assert res.exit_code == 0, res.output
+    games = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    faults = [f for g in games for f in g["faults"]]
+    assert [f["kind"] for f in faults] == ["illegal", "illegal"]
+    assert all(isinstance(f["line"], str) and '"wild4"' in f["line"] for f in faults)
+    doc = json.loads((tmp_path / "results.json").read_text())
+    assert doc["standings"][-1]["bot"] == "misbehave" and doc["standings"][-1]["faults"] == {"illegal": 2}

@@ -249,12 +249,12 @@ class BotClient:
                 raise self._startup(text, t0, line)
             raise self._fault(FaultKind.SCHEMA if isinstance(msg, dict) else FaultKind.NON_JSON, text, line, request, t0)
         if msg["type"] == "log":
-            text = msg.get("text")
-            if not isinstance(text, str):
+            log_text = msg.get("text")
+            if not isinstance(log_text, str):
                 raise self._fault(FaultKind.SCHEMA, "a log message needs a string 'text'", line, request, t0)
             if self._log_bytes < LOG_LIMIT:
-                self._log_bytes += len(text)
-                self.logs.append(text[:4096])
+                self._log_bytes += len(log_text)
+                self.logs.append(log_text[:4096])
         return msg
 
 

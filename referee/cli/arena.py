@@ -6,7 +6,7 @@ import os
 import signal
 import sys
 import time
-from typing import Any, TextIO
+from typing import TextIO
 
 import click
 
