@@ -97,7 +97,9 @@ _REPO = Path(__file__).resolve().parent.parent
 def seeds_dir() -> Path | None:
     """Where the three house documents are (``LASTCARD_SEEDS`` overrides), or ``None``."""
     env = os.environ.get("LASTCARD_SEEDS")
-    return _first_existing(Path(env) if env else None, Path("/work/shared/seeds"), _REPO / "seeds",
+    # shared/ sits beside the checkout (in CI too); /work/shared is this workplace's own copy.
+    return _first_existing(Path(env) if env else None, _REPO.parent / "shared" / "seeds",
+                           Path("/work/shared/seeds"), _REPO / "seeds",
                            _REPO / "docs" / "seeds")
 
 
