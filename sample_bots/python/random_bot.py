@@ -10,7 +10,9 @@ It speaks the line-based JSON protocol of protocol/PROTOCOL.md on stdin/stdout:
     information only and is never answered.
 
 The random generator is seeded from the environment variable LASTCARD_SEED
-(default 1), so the same seed and the same game give the same moves.
+(default 1) and the game's id and seat at the start of every game, so the same
+seed and the same game give the same moves, whatever games this process
+played before (an arena with several workers hands games out in any order).
 
 Run:  python3 sample_bots/python/random_bot.py
 Only JSON protocol lines may go to stdout; debugging goes to stderr.
@@ -31,19 +33,15 @@ def debug(text):
     print(text, file=sys.stderr, flush=True)
 
 
-def make_rng():
-    seed = os.environ.get("LASTCARD_SEED", "1")
-    try:
-        seed = int(seed)  # an integer seed if it looks like one ...
-    except ValueError:
-        pass  # ... otherwise seed with the string itself (still deterministic)
-    return random.Random(seed)
+def game_seed(msg):
+    """A seed made of LASTCARD_SEED, the game's id and our seat (a string seeds deterministically)."""
+    return f"{os.environ.get('LASTCARD_SEED', '1')}:{msg.get('game')}:{msg.get('you')}"
 
 
 def main():
     sys.stdin.reconfigure(encoding="utf-8", errors="replace")
     sys.stdout.reconfigure(encoding="utf-8")
-    rng = make_rng()
+    rng = random.Random(os.environ.get("LASTCARD_SEED", "1"))
     while True:
         line = sys.stdin.readline()
         if not line:  # end of input: the referee has gone
@@ -62,6 +60,8 @@ def main():
         if kind == "hello":
             send({"type": "ready", "name": "python-random",
                   "author": "lastcard", "version": "1"})
+        elif kind == "start" and msg.get("round") == 1:
+            rng.seed(game_seed(msg))  # a new game: moves depend on this game only
         elif kind == "turn":
             legal = msg.get("legal") or []
             if legal:
