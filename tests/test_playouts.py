@@ -313,3 +313,28 @@ def test_soak(ruleset):
         cfg = cfgs[seed % len(cfgs)]
         play(cfg, 2 + seed % 5, 100_000 + seed, BOT_MIXES[seed % len(BOT_MIXES)], starve=seed % 4 == 0,
              forgetful=seed % 3 == 0)
+
+
+#: Every value of every option that changes play (the target aside): 384 combinations.
+OPTION_SPACE = {"deck": ["compact", "standard"], "wild_draw_four": ["restricted", "any"],
+                "opening": ["compact", "family", "arcade"], "multi_play": [False, True],
+                "stacking": [False, True], "draw_until_playable": [False, True],
+                "last_card_call": ["auto", "required"], "end": ["match", "tender"]}
+
+
+def _every_combination() -> list[dict[str, Any]]:
+    from itertools import product
+    keys = list(OPTION_SPACE)
+    return [dict(zip(keys, values, strict=True)) for values in product(*(OPTION_SPACE[k] for k in keys))]
+
+
+def test_every_option_combination_plays_out():
+    """Each of the 384 combinations, one single-round game each (every table size in turn; all five
+    per combination under LASTCARD_SOAK=1), with the move limit kept short so the run stays bounded."""
+    combos = _every_combination()
+    assert len(combos) == 384
+    for i, opts in enumerate(combos):
+        for players in ([2, 3, 4, 5, 6] if SOAK else [2 + i % 5]):
+            cfg = ("arcade", {**opts, "target": "round", "move_limit": 60})
+            p = play(cfg, players, 50_000 + i, BOT_MIXES[i % len(BOT_MIXES)], forgetful=i % 2 == 0)
+            assert p.game.over and p.game.move <= 60
