@@ -85,7 +85,7 @@ class Game:
     __slots__ = ("ruleset", "n", "colours", "events", "scores", "round", "dealer", "hands", "draw_pile",
                  "discard", "top", "colour", "direction", "current", "phase", "pending", "pending_rank",
                  "drawn", "move", "passes", "over", "result", "_multi", "_stacking", "_auto_call",
-                 "_restricted", "_tender", "_tables")
+                 "_restricted", "_tender", "_tables", "_move_limit")
 
     def __init__(self, ruleset: Ruleset, players: int, rng: random.Random, *, dealer: int | None = None) -> None:
         check_players(players)
@@ -104,6 +104,7 @@ class Game:
         self._auto_call = ruleset.last_card_call == "auto"
         self._restricted = ruleset.wild_draw_four == "restricted"
         self._tender = ruleset.end == "tender"
+        self._move_limit = ruleset.move_limit
         self._tables = _tables(self.colours)
         self._start_round(rng)
 
@@ -182,44 +183,51 @@ class Game:
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act; wild plays once per colour, multi-plays in canonical order."""
         phase = self.phase
+        hand = self.hands[self.current]
+        # Arcade: a play leaving exactly one card carries the call in its legal form.
+        call = not self._auto_call and len(hand) == 2
+        if phase == PHASE_PLAY and not self.pending:  # a normal turn: most decisions, so checked first
+            colour = self.colour
+            wd4_ok = True
+            if self._restricted:
+                for c in hand:
+                    if c.colour == colour:
+                        wd4_ok = False
+                        break
+            key = (colour, self.top.rank, wd4_ok)
+            ok = _MATCH.get(key) or _matching(*key)
+            table = self._tables[call]
+            out: list[Action] = []
+            for card in dict.fromkeys(hand):
+                if card in ok:
+                    out += table[card]
+            if self._multi:
+                out += self._multi_plays(hand, self._matches, not self._auto_call)
+            if self.draw_pile or len(self.discard) > 1 or self._tender:
+                out.append(DRAW_ACTION)
+            elif not out:
+                out.append(PASS_ACTION)  # blocked: nothing plays, nothing to draw
+            return out
         if phase == PHASE_OVER:
             return []
-        if phase == PHASE_COLOUR:
-            return [_COLOUR_ACTIONS[c] for c in self.colours]
-        hand = self.hands[self.current]
         colours = self.colours
-        # Arcade: a play leaving exactly one card carries the call in its legal form.
-        callable_ = not self._auto_call
-        left = len(hand)
+        if phase == PHASE_COLOUR:
+            return [_COLOUR_ACTIONS[c] for c in colours]
         if phase == PHASE_DRAWN:
             card = self.drawn
             assert card is not None
-            out = self._single(card, colours, callable_ and left == 2)
+            out = self._single(card, colours, call)
             out.append(PASS_ACTION)
             return out
+        # Facing a pending (stacked) penalty: answer with the same rank, any colour, or take it.
         out = []
-        if self.pending:
-            rank = self.pending_rank
-            for card in dict.fromkeys(hand):
-                if card.rank == rank:
-                    out += self._single(card, colours, callable_ and left == 2)
-            if self._multi:
-                out += self._multi_plays(hand, lambda c: c.rank == rank, callable_)
-            out.append(DRAW_ACTION)
-            return out
-        colour = self.colour
-        top_rank = self.top.rank
-        wd4_ok = not self._restricted or not any(c.colour == colour for c in hand)
-        table = self._tables[callable_ and left == 2]
-        ok = _matching(colour, top_rank, wd4_ok)
-        for card in dict.fromkeys([c for c in hand if c in ok]):
-            out += table[card]
+        rank = self.pending_rank
+        for card in dict.fromkeys(hand):
+            if card.rank == rank:
+                out += self._single(card, colours, call)
         if self._multi:
-            out += self._multi_plays(hand, self._matches, callable_)
-        if self._tender or self.draw_pile or len(self.discard) > 1:
-            out.append(DRAW_ACTION)
-        elif not out:
-            out.append(PASS_ACTION)  # blocked: nothing plays, nothing to draw
+            out += self._multi_plays(hand, lambda c: c.rank == rank, not self._auto_call)
+        out.append(DRAW_ACTION)
         return out
 
     def _single(self, card: Card, colours: tuple[str, ...], call: bool) -> list[Action]:
@@ -411,8 +419,10 @@ class Game:
                 self.direction = -self.direction
             events.append({"kind": "reverse", "direction": self.direction, "count": k})
             self._advance(self._next(seat), rng)
-        else:
-            self._advance(self._next(seat), rng)
+        else:  # a number card or a Wild: the plain case, most moves, so without a call
+            self.current = (seat + self.direction) % n
+            if self.move >= self._move_limit:
+                self._advance(self.current, rng)
 
     def _draw_turn(self, rng: random.Random) -> None:
         seat = self.current
@@ -475,7 +485,7 @@ class Game:
         self.current = seat
         self.phase = PHASE_PLAY
         self.drawn = None
-        if self.move >= self.ruleset.move_limit:
+        if self.move >= self._move_limit:
             if self._tender:
                 self._finish_tender("move_limit")
             else:
