@@ -175,10 +175,12 @@ class Game:
 
     def _playable(self, card: Card) -> bool:
         """Whether ``card`` alone may be played now by the seat to act."""
-        if card.rank == "wild4" and self._restricted:
-            colour = self.colour
-            return not any(c.colour == colour for c in self.hands[self.current])
-        return self._matches(card)
+        if card.is_wild:
+            if card.rank == "wild4" and self._restricted:
+                colour = self.colour
+                return not any(c.colour == colour for c in self.hands[self.current])
+            return True
+        return card.colour == self.colour or card.rank == self.top.rank
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act; wild plays once per colour, multi-plays in canonical order."""
@@ -465,7 +467,7 @@ class Game:
             self.phase = PHASE_DRAWN
             self.drawn = card
             return
-        self._advance(self._next(seat), rng)
+        self._advance((seat + self.direction) % self.n, rng)
 
     def _pass(self, rng: random.Random) -> None:
         seat = self.current
