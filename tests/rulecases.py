@@ -35,7 +35,7 @@ import pytest
 from referee.actions import COLOUR, DRAW, PASS, PLAY, Action, IllegalActionError
 from referee.cards import ALL_COLOURS, DECKS, Card
 from referee.game import Game, card_count
-from referee.rules import Ruleset, get_ruleset
+from referee.rules import Ruleset, RulesetError, check_players, get_ruleset
 
 # ---------------------------------------------------------------------------------------- citations
 
@@ -420,3 +420,12 @@ def deck_of(ruleset: str, players: int) -> Counter[str]:
 
 def all_cards(game: Game) -> Counter[str]:
     return Counter(codes([c for h in game.hands for c in h] + game.draw_pile + game.discard))
+
+
+def players_ok(n: int) -> bool:
+    """Whether the engine accepts a table of ``n`` players."""
+    try:
+        check_players(n)
+        return True
+    except RulesetError:
+        return False

@@ -7,9 +7,9 @@ from collections import Counter
 from referee.actions import KINDS
 from referee.cards import COMPACT_COLOURS, compact_deck
 from referee.game import Game, card_count
-from referee.rules import RulesetError, check_players, get_ruleset
+from referee.rules import RulesetError, get_ruleset
 
-from rulecases import (C, R, all_cards, case, deck_of, find_opening, opening_top, run, table)
+from rulecases import (players_ok, C, R, all_cards, case, deck_of, find_opening, opening_top, run, table)
 
 import random
 
@@ -149,7 +149,7 @@ def deal_sizes() -> set:
          probe=deal_sizes, value={7}),
     case("players-2-to-6", [C("Last Card! is played with 2–6 players."), C("for 2–6 players"),
                             C("How many players do you need for Last Card!?"), C("pick 2–6 seats")],
-         probe=lambda: [n for n in range(0, 9) if _players_ok(n)], value=[2, 3, 4, 5, 6]),
+         probe=lambda: [n for n in range(0, 9) if players_ok(n)], value=[2, 3, 4, 5, 6]),
     case("opening-never-a-wild", [C("The first card of the draw pile is turned up to start the discard pile; a Wild "
                                     "turned up is buried and the next card turned.")],
          probe=opening_totals, check=lambda s: s <= {54, 108}),
@@ -161,12 +161,6 @@ def test_deck_and_deal(c):
     run(c)
 
 
-def _players_ok(n: int) -> bool:
-    try:
-        check_players(n)
-        return True
-    except RulesetError:
-        return False
 
 
 def _opening(rank: str, players: int = 4, dealer: int = 1) -> Game:

@@ -8,9 +8,9 @@ from collections import Counter
 from referee.cards import SHAPES, STANDARD_COLOURS, Card, standard_deck
 from referee.game import Game, event_for
 from referee.players import SeatView, make_player
-from referee.rules import RulesetError, check_players, get_ruleset
+from referee.rules import RulesetError, get_ruleset
 
-from rulecases import (F, R, act, all_cards, case, deck_of, find_opening, make_state, opening_top, run, show,
+from rulecases import (players_ok, F, R, act, all_cards, case, deck_of, find_opening, make_state, opening_top, run, show,
                        table)
 
 
@@ -119,7 +119,7 @@ OPEN_WILD = {"before": ("colour", 1, None, ["colour blue", "colour green", "colo
          probe=lambda: (SHAPES["red"], Card.from_code("red:2").shape, Card.from_code("green:7").shape),
          value=("disc", "disc", "square")),
     case("players-2-to-6", [F("Players: 2 to 6"), F("Players\t2 to 6")],
-         probe=lambda: [n for n in range(0, 9) if _players_ok(n)], value=[2, 3, 4, 5, 6]),
+         probe=lambda: [n for n in range(0, 9) if players_ok(n)], value=[2, 3, 4, 5, 6]),
     case("deal", [F("Everybody holds seven cards, and there is one pile in the middle."),
                   F("Shuffle the whole deck and deal seven cards to each player, one at a time."),
                   F("Put the rest face down as the draw pile."), F("Turn the top card over to start the pile."),
@@ -134,12 +134,6 @@ def test_deck_and_deal(c):
     run(c)
 
 
-def _players_ok(n: int) -> bool:
-    try:
-        check_players(n)
-        return True
-    except RulesetError:
-        return False
 
 
 @table(
