@@ -73,12 +73,13 @@ def lastcard_factory(ruleset_name: str, overrides: dict[str, Any] | None, n: int
         for seat, player in enumerate(players):
             player.reseed(seed * 8 + seat)
         game = Game(ruleset, n, rng)
+        views = [SeatView(game, seat) for seat in range(n)]  # live views, one per seat, as the referee keeps
         decisions = 0
         # The referee's loop: legal actions, the seat's choice from its own view, apply.
         while not game.over:
             seat = game.current
             legal = game.legal_actions()
-            action = players[seat].choose(SeatView(game, seat), legal)
+            action = players[seat].choose(views[seat], legal)
             game.apply(action, rng)
             decisions += 1
             if decisions >= STEP_CAP:

@@ -38,9 +38,10 @@ def main() -> None:
         rng = random.Random(seed)
         game = Game(rules, n, rng)
         players = [make_player("random", seed * 7 + i) for i in range(n)]
+        views = [SeatView(game, i) for i in range(n)]
         while not game.over:
             seat = game.current
-            game.apply(players[seat].choose(SeatView(game, seat), game.legal_actions()), rng)
+            game.apply(players[seat].choose(views[seat], game.legal_actions()), rng)
             decisions += 1
         digest.update(repr(game.result).encode())
     print(f"{decisions} decisions, games digest {digest.hexdigest()[:16]}")

@@ -58,6 +58,8 @@ class Card:
     code: str = field(init=False, compare=False, repr=False)
     points: int = field(init=False, compare=False, repr=False)
     is_wild: bool = field(init=False, compare=False, repr=False)
+    #: A number card or a plain Wild: playing it only passes the turn on (the engine's fast path).
+    is_plain: bool = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         wild = self.rank in WILD_RANKS
@@ -65,6 +67,7 @@ class Card:
             raise InvalidCardError(f"card {self.colour!r}/{self.rank!r}: wilds and only wilds have no colour")
         object.__setattr__(self, "code", self.rank if wild else f"{self.colour}:{self.rank}")
         object.__setattr__(self, "is_wild", wild)
+        object.__setattr__(self, "is_plain", self.rank == "wild" or self.rank in NUMBER_RANKS)
         object.__setattr__(self, "points", 50 if wild else 20 if self.rank in ACTION_RANKS else int(self.rank))
 
     @classmethod

@@ -44,29 +44,45 @@ class _Plays:
 
 _PLAYS: Final = _Plays()
 _PlayTable = dict[Card, tuple[Action, ...]]
-_TABLES: dict[tuple[str, ...], tuple[_PlayTable, _PlayTable]] = {}
-_MATCH: dict[tuple[str | None, str, bool], frozenset[Card]] = {}
+_OnTable = tuple[str | None, str, bool, bool]  # (colour in play, top rank, Wild Draw Four allowed, call)
+_PALETTES: dict[tuple[str, ...], dict[_OnTable, _PlayTable]] = {}
 
 
-def _tables(colours: tuple[str, ...]) -> tuple[_PlayTable, _PlayTable]:
-    """Per deck palette: (no call, call) -> {card: tuple of its single-card plays}."""
-    t = _TABLES.get(colours)
-    if t is None:
-        def table(call: bool) -> _PlayTable:
-            return {card: (tuple(_PLAYS.get(card, c, call) for c in colours) if card.is_wild
-                           else (_PLAYS.get(card, None, call),)) for card in _BY_CODE.values()}
-        t = _TABLES[colours] = (table(False), table(True))
-    return t
+def _playables(colours: tuple[str, ...]) -> dict[_OnTable, _PlayTable]:
+    """Per deck palette, a cache: situation on the table -> {card that plays: its single-card plays}."""
+    return _PALETTES.setdefault(colours, {})
 
 
-def _matching(colour: str | None, rank: str, wd4_ok: bool) -> frozenset[Card]:
-    """Every card that plays on (colour in play, top rank): a frozenset, so membership is one C-level lookup."""
-    key = (colour, rank, wd4_ok)
-    ok = _MATCH.get(key)
-    if ok is None:
-        ok = _MATCH[key] = frozenset(c for c in _BY_CODE.values() if (c.rank == "wild" or wd4_ok if c.is_wild
-                                                                      else c.colour == colour or c.rank == rank))
-    return ok
+def _plays_on(colours: tuple[str, ...], key: _OnTable) -> _PlayTable:
+    """Every card that plays in situation ``key``, each with its single-card plays (a Wild once per colour)."""
+    colour, rank, wd4_ok, call = key
+    table = _playables(colours)
+    plays = table.get(key)
+    if plays is None:
+        plays = table[key] = {
+            card: (tuple(_PLAYS.get(card, c, call) for c in colours) if card.is_wild
+                   else (_PLAYS.get(card, None, call),))
+            for card in _BY_CODE.values()
+            if (card.rank == "wild" or wd4_ok if card.is_wild else card.colour == colour or card.rank == rank)}
+    return plays
+
+
+def shuffle(pile: list[Card], rng: random.Random) -> None:
+    """Shuffle ``pile`` in place exactly as ``rng.shuffle`` would, about twice as fast.
+
+    This is ``random.Random.shuffle`` with its ``_randbelow`` inlined (Fisher-Yates over ``getrandbits``),
+    so a seed deals the same cards; deals and reshuffles are a noticeable share of a random game.
+    """
+    if type(rng) is not random.Random:  # a subclass may draw its numbers differently
+        rng.shuffle(pile)
+        return
+    bits = rng.getrandbits
+    for i in range(len(pile) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        pile[i], pile[j] = pile[j], pile[i]
 
 
 _COLOUR_ACTIONS: Final = {c: Action(COLOUR, colour=c) for cs in DECK_COLOURS.values() for c in cs}
@@ -85,7 +101,7 @@ class Game:
     __slots__ = ("ruleset", "n", "colours", "events", "scores", "round", "dealer", "hands", "draw_pile",
                  "discard", "top", "colour", "direction", "current", "phase", "pending", "pending_rank",
                  "drawn", "move", "passes", "over", "result", "_multi", "_stacking", "_auto_call",
-                 "_restricted", "_tender", "_tables", "_move_limit")
+                 "_restricted", "_tender", "_plays", "_move_limit", "_until_playable")
 
     def __init__(self, ruleset: Ruleset, players: int, rng: random.Random, *, dealer: int | None = None) -> None:
         check_players(players)
@@ -105,7 +121,8 @@ class Game:
         self._restricted = ruleset.wild_draw_four == "restricted"
         self._tender = ruleset.end == "tender"
         self._move_limit = ruleset.move_limit
-        self._tables = _tables(self.colours)
+        self._until_playable = ruleset.draw_until_playable
+        self._plays = _playables(self.colours)
         self._start_round(rng)
 
     # ------------------------------------------------------------------ the deal
@@ -113,7 +130,7 @@ class Game:
         self.round += 1
         n = self.n
         pile = DECKS[self.ruleset.deck](n)
-        rng.shuffle(pile)
+        shuffle(pile, rng)
         self.hands: list[list[Card]] = [[] for _ in range(n)]
         for _ in range(HAND_SIZE):
             for i in range(1, n + 1):  # one at a time, starting after the dealer
@@ -196,13 +213,14 @@ class Game:
                     if c.colour == colour:
                         wd4_ok = False
                         break
-            key = (colour, self.top.rank, wd4_ok)
-            ok = _MATCH.get(key) or _matching(*key)
-            table = self._tables[call]
+            key = (colour, self.top.rank, wd4_ok, call)
+            plays = self._plays.get(key) or _plays_on(self.colours, key)
             out: list[Action] = []
-            for card in dict.fromkeys(hand):
-                if card in ok:
-                    out += table[card]
+            seen: list[Card] = []  # each distinct card once, in hand order; cheaper than dict.fromkeys(hand)
+            for card in hand:
+                if card in plays and card not in seen:
+                    seen.append(card)
+                    out += plays[card]
             if self._multi:
                 out += self._multi_plays(hand, self._matches, not self._auto_call)
             if self.draw_pile or len(self.discard) > 1 or self._tender:
@@ -359,17 +377,16 @@ class Game:
             last = cards[-1]
             codes = [c.code for c in cards]
         self.top = last
-        self.colour = action.colour if last.is_wild else last.colour
-        if self.phase != PHASE_DRAWN:
+        colour = self.colour = action.colour if last.is_wild else last.colour
+        if self.phase != PHASE_DRAWN:  # the drawn card's play is part of the draw's move
             self.move += 1
         self.phase = PHASE_PLAY
         self.drawn = None
         self.passes = 0
         events = self.events
-        events.append({"kind": "play", "seat": seat, "cards": codes, "colour": self.colour,
-                       "call": action.call})
+        events.append({"kind": "play", "seat": seat, "cards": codes, "colour": colour, "call": action.call})
         if last.is_wild:
-            events.append({"kind": "colour", "seat": seat, "colour": self.colour})
+            events.append({"kind": "colour", "seat": seat, "colour": colour})
         left = len(hand)
         if left == 1:
             if self._auto_call or action.call:
@@ -379,6 +396,11 @@ class Game:
                 if not self._take(seat, 1, "forfeit", rng) and self._tender:
                     self._finish_tender("nothing_to_draw")
                     return
+        if left and last.is_plain:  # a number card or a Wild: the turn just passes on (most moves)
+            self.current = (seat + self.direction) % self.n
+            if self.move >= self._move_limit:
+                self._advance(self.current, rng)
+            return
         k = len(cards)
         rank = last.rank
         n = self.n
@@ -416,15 +438,11 @@ class Game:
             for i in range(1, skipped + 1):
                 events.append({"kind": "skip", "seat": self._next(seat, i)})
             self._advance(self._next(seat, skipped + 1), rng)
-        elif rank == "reverse":
+        else:  # a Reverse, with three or more players
             if k % 2:
                 self.direction = -self.direction
             events.append({"kind": "reverse", "direction": self.direction, "count": k})
             self._advance(self._next(seat), rng)
-        else:  # a number card or a Wild: the plain case, most moves, so without a call
-            self.current = (seat + self.direction) % n
-            if self.move >= self._move_limit:
-                self._advance(self.current, rng)
 
     def _draw_turn(self, rng: random.Random) -> None:
         seat = self.current
@@ -438,7 +456,7 @@ class Game:
             self._advance(self._next(seat), rng)
             return
         self.move += 1
-        if self.ruleset.draw_until_playable:
+        if self._until_playable:
             got: list[Card] = []
             while True:
                 one = self._take_quiet(seat, 1, rng)
@@ -463,11 +481,13 @@ class Game:
             self._advance(self._next(seat), rng)
             return
         card = got[-1]
-        if self._playable(card):
+        if (self._playable(card) if card.is_wild else card.colour == self.colour or card.rank == self.top.rank):
             self.phase = PHASE_DRAWN
             self.drawn = card
             return
-        self._advance((seat + self.direction) % self.n, rng)
+        self.current = (seat + self.direction) % self.n  # the turn passes on; phase is already PHASE_PLAY
+        if self.move >= self._move_limit:
+            self._advance(self.current, rng)
 
     def _pass(self, rng: random.Random) -> None:
         seat = self.current
@@ -504,7 +524,7 @@ class Game:
                 # Reshuffle everything but the top card into a new draw pile.
                 pile.extend(self.discard[:-1])
                 del self.discard[:-1]
-                rng.shuffle(pile)
+                shuffle(pile, rng)
                 self.events.append({"kind": "reshuffle", "count": len(pile)})
             got.append(pile.pop())
         self.hands[seat].extend(got)

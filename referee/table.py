@@ -81,9 +81,13 @@ class BuiltinSeat:
 
     def begin(self, seed: int, seat: int) -> None:
         self.player.reseed(seed * 7 + seat)
+        self._view: SeatView | None = None
 
     def decide(self, game: Game, seat: int, legal: list[Action]) -> Action:
-        return self.player.choose(SeatView(game, seat), legal)
+        view = self._view
+        if view is None:  # a view is live: one per game serves every turn
+            view = self._view = SeatView(game, seat)
+        return self.player.choose(view, legal)
 
 
 class BotSeat:

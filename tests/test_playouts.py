@@ -21,7 +21,7 @@ import pytest
 
 from referee.actions import PASS, PLAY, Action, IllegalActionError
 from referee.cards import DECKS
-from referee.game import PHASE_COLOUR, PHASE_DRAWN, PHASE_OVER, PHASE_PLAY, Game, event_for, placements
+from referee.game import PHASE_COLOUR, PHASE_DRAWN, PHASE_OVER, PHASE_PLAY, Game, event_for, placements, shuffle
 from referee.players import BUILTINS, SeatView, make_player
 from referee.rules import Ruleset, get_ruleset
 
@@ -338,3 +338,27 @@ def test_every_option_combination_plays_out():
             cfg = ("arcade", {**opts, "target": "round", "move_limit": 60})
             p = play(cfg, players, 50_000 + i, BOT_MIXES[i % len(BOT_MIXES)], forgetful=i % 2 == 0)
             assert p.game.over and p.game.move <= 60
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 54, 108, 216])
+def test_engine_shuffle_is_rng_shuffle(size):
+    """The engine's inlined shuffle gives rng.shuffle's permutation and leaves the generator in the same state."""
+    for seed in range(40):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        a, b = list(range(size)), list(range(size))
+        shuffle(a, ours)
+        theirs.shuffle(b)
+        assert a == b
+        assert ours.getstate() == theirs.getstate()
+
+
+def test_engine_shuffle_defers_to_a_random_subclass():
+    """A generator subclass may draw differently, so the engine leaves the shuffle to it."""
+
+    class Reversing(random.Random):
+        def shuffle(self, x, *args):  # type: ignore[override]
+            x.reverse()
+
+    pile = list(range(10))
+    shuffle(pile, Reversing(1))
+    assert pile == list(range(9, -1, -1))
