@@ -234,9 +234,9 @@ class Game:
         if phase == PHASE_COLOUR:
             return [_COLOUR_ACTIONS[c] for c in colours]
         if phase == PHASE_DRAWN:
-            card = self.drawn
-            assert card is not None
-            out = self._single(card, colours, call)
+            drawn = self.drawn
+            assert drawn is not None
+            out = self._single(drawn, colours, call)
             out.append(PASS_ACTION)
             return out
         # Facing a pending (stacked) penalty: answer with the same rank, any colour, or take it.
