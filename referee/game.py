@@ -85,6 +85,9 @@ def shuffle(pile: list[Card], rng: random.Random) -> None:
         pile[i], pile[j] = pile[j], pile[i]
 
 
+#: (no call, call) -> {coloured card: its play alone}: the drawn card's play, without building a key.
+_ALONE: Final = tuple({card: _PLAYS.get(card, None, call) for card in _BY_CODE.values() if not card.is_wild}
+                      for call in (False, True))
 _COLOUR_ACTIONS: Final = {c: Action(COLOUR, colour=c) for cs in DECK_COLOURS.values() for c in cs}
 
 
@@ -236,9 +239,11 @@ class Game:
         if phase == PHASE_DRAWN:
             drawn = self.drawn
             assert drawn is not None
-            out = self._single(drawn, colours, call)
-            out.append(PASS_ACTION)
-            return out
+            if drawn.is_wild:
+                out = self._single(drawn, colours, call)
+                out.append(PASS_ACTION)
+                return out
+            return [_ALONE[call][drawn], PASS_ACTION]
         # Facing a pending (stacked) penalty: answer with the same rank, any colour, or take it.
         out = []
         rank = self.pending_rank
@@ -456,8 +461,9 @@ class Game:
             self._advance(self._next(seat), rng)
             return
         self.move += 1
+        got: list[Card] | None  # None: the one card drawn is ``card``
         if self._until_playable:
-            got: list[Card] = []
+            got = []
             while True:
                 one = self._take_quiet(seat, 1, rng)
                 if not one:
@@ -469,18 +475,19 @@ class Game:
         elif self.draw_pile:  # common case: one card off a non-empty pile
             card = self.draw_pile.pop()
             self.hands[seat].append(card)
-            got = [card]
             self.events.append({"kind": "draw", "seat": seat, "count": 1, "reason": "turn",
                                 "secret": {seat: {"cards": [card.code]}}})
+            got = None
         else:
             got = self._take(seat, 1, "turn", rng)
-        if not got:
-            if self._tender:
-                self._finish_tender("nothing_to_draw")
+        if got is not None:
+            if not got:
+                if self._tender:
+                    self._finish_tender("nothing_to_draw")
+                    return
+                self._advance(self._next(seat), rng)
                 return
-            self._advance(self._next(seat), rng)
-            return
-        card = got[-1]
+            card = got[-1]
         if (self._playable(card) if card.is_wild else card.colour == self.colour or card.rank == self.top.rank):
             self.phase = PHASE_DRAWN
             self.drawn = card
@@ -491,15 +498,21 @@ class Game:
 
     def _pass(self, rng: random.Random) -> None:
         seat = self.current
-        if self.phase == PHASE_DRAWN:
+        if self.phase == PHASE_DRAWN:  # kept the drawn card: the common pass, so handled inline
             self.events.append({"kind": "pass", "seat": seat, "kept": True})
-        else:  # blocked: nothing plays and nothing is left to draw
-            self.move += 1
-            self.passes += 1
-            self.events.append({"kind": "pass", "seat": seat, "kept": False})
-            if self.passes >= self.n:
-                self._end_round(None, "blocked", rng)
-                return
+            self.current = (seat + self.direction) % self.n
+            self.phase = PHASE_PLAY
+            self.drawn = None
+            if self.move >= self._move_limit:
+                self._advance(self.current, rng)
+            return
+        # Blocked: nothing plays and nothing is left to draw.
+        self.move += 1
+        self.passes += 1
+        self.events.append({"kind": "pass", "seat": seat, "kept": False})
+        if self.passes >= self.n:
+            self._end_round(None, "blocked", rng)
+            return
         self._advance(self._next(seat), rng)
 
     def _advance(self, seat: int, rng: random.Random) -> None:
