@@ -89,6 +89,53 @@ def lastcard_factory(ruleset_name: str, overrides: dict[str, Any] | None, n: int
     return play
 
 
+# ---------------------------------------------------------------------------------------------- the ceiling
+NULL_GAME_DECISIONS = 760  # about a random family round's length, so the null row's games/s reads like one
+
+
+class NullGame:
+    """An engine that does nothing: a constant three-action legal list and an ``apply`` that only counts.
+
+    Driven by the same loop and the same built-in ``random`` player, it measures what the Python loop alone
+    costs: no engine written in Python, however fast, can play more decisions per second than this row."""
+
+    __slots__ = ("over", "current", "moves", "n", "legal")
+
+    def __init__(self, n: int) -> None:
+        self.over, self.current, self.moves, self.n = False, 0, 0, n
+        self.legal = [Action(DRAW), Action(PASS), Action(DRAW)]
+
+    def legal_actions(self) -> list[Action]:
+        return self.legal
+
+    def apply(self, action: Action, rng: random.Random) -> None:
+        self.moves += 1
+        self.current = self.moves % self.n
+        if self.moves >= NULL_GAME_DECISIONS:
+            self.over = True
+
+
+def null_factory(n: int) -> PlayOne:
+    players = [make_player("random", seat) for seat in range(n)]
+
+    def play(seed: int) -> tuple[int, int, bool]:
+        rng = random.Random(seed)
+        for seat, player in enumerate(players):
+            player.reseed(seed * 8 + seat)
+        game = NullGame(n)
+        views = [None] * n  # the random player never looks at its view
+        decisions = 0
+        while not game.over:
+            seat = game.current
+            legal = game.legal_actions()
+            action = players[seat].choose(views[seat], legal)  # type: ignore[arg-type]
+            game.apply(action, rng)
+            decisions += 1
+        return decisions, 1, False
+
+    return play
+
+
 # ---------------------------------------------------------------------------------------------- RLCard
 def rlcard_factory(n: int) -> PlayOne:
     import numpy as np
@@ -209,6 +256,10 @@ def build_contenders(players: list[int]) -> tuple[list[Contender], list[str]]:
             out.append(Contender(f"lastcard/{variant}/{n}p", "lastcard", variant, n, note,
                                  lambda name=name, overrides=overrides, n=n, policy=policy:
                                  lastcard_factory(name, overrides, n, policy)))
+    for n in players:
+        out.append(Contender(f"ceiling/null-engine/{n}p", "ceiling", "null-engine", n,
+                             f"the loop and random player around a do-nothing engine, {NULL_GAME_DECISIONS} "
+                             "decisions a game", lambda n=n: null_factory(n)))
     try:
         import rlcard.games.uno.game  # noqa: F401
     except Exception as exc:  # pragma: no cover - depends on the environment
@@ -372,6 +423,13 @@ def report(contenders: list[Contender], players: list[int]) -> tuple[str, dict[s
             lines.append(f"  {n}p  (supplementary) family-round+playfirst games/s vs RLCard UNO: {ratio:.2f}x "
                          f"-- same engine, RLCard-like policy, {pf.totals('decisions') / pf.totals('games'):.0f} "
                          f"vs {rl.totals('decisions') / rl.totals('games'):.0f} decisions/game")
+        null = by_key.get(f"ceiling/null-engine/{n}p")
+        if null is not None and rl is not None:
+            per_game = lc.totals("decisions") / lc.totals("games")
+            ceiling = null.median("decisions_per_s") / per_game / rl.median("games_per_s")
+            ratios.setdefault(null.key, {})["ceiling_vs_rlcard_games"] = ceiling
+            lines.append(f"  {n}p  (ceiling) a do-nothing engine in the same loop, at family-round's {per_game:.0f} "
+                         f"decisions/game: {ceiling:.2f}x RLCard UNO games/s")
     return "\n".join(lines), {"ratios": ratios, "targets": checks}
 
 
@@ -379,7 +437,7 @@ def report(contenders: list[Contender], players: list[int]) -> tuple[str, dict[s
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=5.0,
-                    help="measured time per contender, split over the passes (default 5; 14 contenders at 2 and 4 "
+                    help="measured time per contender, split over the passes (default 5; 16 contenders at 2 and 4 "
                          "players)")
     ap.add_argument("--reps", type=int, default=5, help="interleaved passes; the table shows medians (default 5)")
     ap.add_argument("--players", type=int, nargs="+", default=[2, 4], help="table sizes (default 2 4)")
