@@ -85,6 +85,47 @@ def shuffle(pile: list[Card], rng: random.Random) -> None:
         pile[i], pile[j] = pile[j], pile[i]
 
 
+_GroupPlays = tuple[tuple[Card, tuple[tuple[int, Action, Action], ...]], ...]
+_GROUP_PLAYS: dict[tuple[Card, ...], _GroupPlays] = {}
+_GROUP_PLAYS_LIMIT: Final = 100_000  # distinct rank groups remembered; real hands repeat a few thousand
+
+
+def _group_plays(cards: tuple[Card, ...]) -> _GroupPlays:
+    """Every multi-card play from one rank group (its cards in hand order), by first card, in canonical order.
+
+    Each play comes as (cards after the first, the play without the call, the play with it). The list depends
+    on the group alone, so it is worked out once: arcade asks for it at nearly every turn.
+    """
+    plays = _GROUP_PLAYS.get(cards)
+    if plays is not None:
+        return plays
+    group: dict[Card, int] = {}
+    for card in cards:
+        group[card] = group.get(card, 0) + 1
+    by_first = []
+    for first in group:
+        rest = dict(group)
+        rest[first] -= 1
+        kinds = [c for c, k in rest.items() if k]
+        found = []
+        for counts in product(*(range(rest[c] + 1) for c in kinds)):
+            size = sum(counts)
+            if size == 0:
+                continue
+            chosen = [c for c, k in zip(kinds, counts) for _ in range(k)]
+            for last in dict.fromkeys(chosen):
+                middle = list(chosen)
+                middle.remove(last)
+                middle.sort(key=lambda c: c.code)
+                played = (first, *middle, last)
+                found.append((size, Action(PLAY, played, None, False), Action(PLAY, played, None, True)))
+        by_first.append((first, tuple(found)))
+    if len(_GROUP_PLAYS) >= _GROUP_PLAYS_LIMIT:
+        _GROUP_PLAYS.clear()
+    plays = _GROUP_PLAYS[cards] = tuple(by_first)
+    return plays
+
+
 #: (no call, call) -> {coloured card: its play alone}: the drawn card's play, without building a key.
 _ALONE: Final = tuple({card: _PLAYS.get(card, None, call) for card in _BY_CODE.values() if not card.is_wild}
                       for call in (False, True))
@@ -190,9 +231,6 @@ class Game:
         """Whether a draw would find a card (the discard but its top can be reshuffled in)."""
         return bool(self.draw_pile) or len(self.discard) > 1
 
-    def _matches(self, card: Card) -> bool:
-        return card.is_wild or card.colour == self.colour or card.rank == self.top.rank
-
     def _playable(self, card: Card) -> bool:
         """Whether ``card`` alone may be played now by the seat to act."""
         if card.is_wild:
@@ -225,7 +263,7 @@ class Game:
                     seen.append(card)
                     out += plays[card]
             if self._multi:
-                out += self._multi_plays(hand, self._matches, not self._auto_call)
+                out += self._multi_plays(hand, colour, self.top.rank, not self._auto_call)
             if self.draw_pile or len(self.discard) > 1 or self._tender:
                 out.append(DRAW_ACTION)
             elif not out:
@@ -251,7 +289,7 @@ class Game:
             if card.rank == rank:
                 out += self._single(card, colours, call)
         if self._multi:
-            out += self._multi_plays(hand, lambda c: c.rank == rank, not self._auto_call)
+            out += self._multi_plays(hand, None, rank, not self._auto_call)
         out.append(DRAW_ACTION)
         return out
 
@@ -262,35 +300,30 @@ class Game:
             return []
         return [_PLAYS.get(card, c, call) for c in colours]
 
-    def _multi_plays(self, hand: list[Card], first_ok: Any, callable_: bool) -> list[Action]:
-        """Arcade stacks of two or more cards of one rank: distinct (first, middle multiset, last) only."""
-        groups: dict[str, dict[Card, int]] = {}
+    def _multi_plays(self, hand: list[Card], colour: str | None, rank: str | None, callable_: bool) -> list[Action]:
+        """Arcade stacks of two or more cards of one rank: distinct (first, middle multiset, last) only.
+
+        The first card must have ``colour`` or ``rank`` (``colour=None``: facing a stack, the rank alone).
+        """
+        groups: dict[str, list[Card]] = {}
         for card in hand:
             if not card.is_wild:
-                group = groups.setdefault(card.rank, {})
-                group[card] = group.get(card, 0) + 1
+                group = groups.get(card.rank)
+                if group is None:
+                    groups[card.rank] = [card]
+                else:
+                    group.append(card)
         out: list[Action] = []
-        left = len(hand)
-        for group in groups.values():
-            if sum(group.values()) < 2:
+        # A play of ``size`` cards after the first leaves ``left - size - 1``: exactly one needs the call.
+        call_size = len(hand) - 2 if callable_ else -1
+        for cards in groups.values():
+            if len(cards) < 2:
                 continue
-            for first in group:
-                if not first_ok(first):
-                    continue
-                rest = dict(group)
-                rest[first] -= 1
-                kinds = [c for c, k in rest.items() if k]
-                for counts in product(*(range(rest[c] + 1) for c in kinds)):
-                    size = sum(counts)
-                    if size == 0:
-                        continue
-                    chosen = [c for c, k in zip(kinds, counts) for _ in range(k)]
-                    call = callable_ and left - size - 1 == 1
-                    for last in dict.fromkeys(chosen):
-                        middle = list(chosen)
-                        middle.remove(last)
-                        middle.sort(key=lambda c: c.code)
-                        out.append(Action(PLAY, (first, *middle, last), None, call))
+            key = tuple(cards)
+            for first, plays in _GROUP_PLAYS.get(key) or _group_plays(key):
+                if first.colour == colour or first.rank == rank:
+                    for size, plain, called in plays:
+                        out.append(called if size == call_size else plain)
         return out
 
     def check(self, action: Action, legal: list[Action] | None = None) -> None:

@@ -344,3 +344,39 @@ def test_tender(c):
 )
 def test_arcade_options(c):
     run(c)
+
+
+def _reference_multi_plays(hand, colour, top_rank, call_allowed):
+    """Brute force: every ordered pick of 2+ same-rank coloured cards whose first matches, in canonical form."""
+    from itertools import permutations
+
+    found = set()
+    for rank in {c.rank for c in hand if not c.is_wild}:
+        group = [c for c in hand if c.rank == rank and not c.is_wild]
+        for size in range(2, len(group) + 1):
+            for cards in permutations(group, size):
+                first, *middle, last = cards
+                if first.colour != colour and first.rank != top_rank:
+                    continue
+                canon = (first, *sorted(middle, key=lambda c: c.code), last)
+                found.add((tuple(c.code for c in canon), call_allowed and len(hand) - size == 1))
+    return found
+
+
+def test_multi_plays_match_brute_force_in_random_games():
+    """Every multi-card play the engine offers, and only those, once each, with the call where it leaves one card."""
+    rules = get_ruleset("arcade")
+    checked = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = Game(rules, 2 + seed % 3, rng)
+        while not game.over:
+            legal = game.legal_actions()
+            hand = game.hands[game.current]
+            if game.phase == "play" and not game.pending:
+                multi = [(tuple(c.code for c in a.cards), a.call) for a in legal if len(a.cards) > 1]
+                assert len(multi) == len(set(multi)), "a multi-card play is offered twice"
+                assert set(multi) == _reference_multi_plays(hand, game.colour, game.top.rank, True)
+                checked += len(multi)
+            game.apply(legal[rng.randrange(len(legal))], rng)
+    assert checked > 200  # the games really did offer multi-card plays
