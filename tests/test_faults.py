@@ -132,9 +132,8 @@ def test_process_group_is_killed_with_grandchildren():
         assert _live_members(client.last_pid) == []
 
 
-@pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM"])
-def test_interrupted_match_leaves_no_bot_behind(tmp_path, signame):
-    import signal
+def _start_hanging_match(tmp_path):
+    """A ``lastcard match`` whose bot, at its third turn, starts a sleeper and hangs: (referee, bot's group)."""
     import subprocess
     import sys
 
@@ -142,7 +141,6 @@ def test_interrupted_match_leaves_no_bot_behind(tmp_path, signame):
         [sys.executable, "-m", "referee.cli.main", "match", "-r", "arcade", "-n", "3", "--move-ms", "20000",
          "--out", str(tmp_path), f"{PY} {MISBEHAVE} spawn_and_hang", "builtin:random"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    log = tmp_path / "records"
     deadline = time.monotonic() + 20
     pgid = None
     while pgid is None and time.monotonic() < deadline:  # wait until the bot runs and hangs
@@ -155,14 +153,42 @@ def test_interrupted_match_leaves_no_bot_behind(tmp_path, signame):
                     continue
                 if b"spawn_and_hang" in cmd and b"referee.cli.main" not in cmd:
                     pgid = int(open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[2])
+    if pgid is None:
+        proc.kill()
+        proc.communicate()
     assert pgid is not None, "the bot never started"
     time.sleep(1.0)  # let it reach its third turn and start the sleeper
+    return proc, pgid
+
+
+def _assert_group_gone(pgid: int, within: float = 3.0) -> None:
+    deadline = time.monotonic() + within  # SIGKILL is delivered asynchronously
+    while _live_members(pgid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _live_members(pgid) == []
+
+
+@pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM"])
+def test_interrupted_match_leaves_no_bot_behind(tmp_path, signame):
+    import signal
+
+    proc, pgid = _start_hanging_match(tmp_path)
     proc.send_signal(getattr(signal, signame))
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "interrupted" in err and "rank" in out  # the standings so far are printed
-    deadline = time.monotonic() + 3
-    while _live_members(pgid) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert _live_members(pgid) == []
-    assert log.exists()
+    _assert_group_gone(pgid)
+    assert (tmp_path / "records").exists()
+
+
+def test_killed_referee_leaves_no_bot_behind(tmp_path):
+    """``kill -9`` gives the referee no chance to clean up: its watchdog kills the bot and the sleeper it started.
+
+    Without the watchdog the bot would sleep on for a minute and its sleeper for two.
+    """
+    proc, pgid = _start_hanging_match(tmp_path)
+    assert _live_members(pgid), "the bot should be running before the referee is killed"
+    proc.kill()
+    proc.communicate(timeout=30)
+    assert proc.returncode == -9
+    _assert_group_gone(pgid)

@@ -18,6 +18,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
+from .reaper import reaper
+
 #: How much of a bot's stderr is kept; the rest is counted and dropped.
 STDERR_LIMIT = 1 << 20
 
@@ -105,6 +107,9 @@ class PipeTransport:
             argv, shell=shell, cwd=cwd, env=full_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, bufsize=0)
         self.pgid = self.proc.pid  # start_new_session: the child leads its own group
+        self._reaper = reaper()
+        if self._reaper is not None:  # kills the group even if this process is killed outright
+            self._reaper.watch(self.pgid)
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
@@ -245,6 +250,8 @@ class PipeTransport:
                 code = self.proc.wait(5)
             except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
                 code = None
+        if self._reaper is not None:
+            self._reaper.forget(self.pgid)
         self._stderr_thread.join(timeout=1)
         for closer in (self.proc.stdout, self.proc.stderr):
             try:
