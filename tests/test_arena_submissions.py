@@ -84,3 +84,48 @@ def test_too_few_bots_left_is_a_mistake_before_any_game(tmp_path):
                                              r"needs-tool, ada, bob; a table needs 3"):
         run_arena(load_arena(str(path)), out=str(tmp_path / "out"), jobs=1)
     assert not (tmp_path / "out" / "games.jsonl").exists()
+
+
+def test_a_build_running_when_the_arena_is_killed_outright_is_killed_too(tmp_path):
+    """``kill -9`` of ``lastcard arena`` during the build step: the watchdog ends the build's process group."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    marker = f"lastcard-build-probe-{os.getpid()}"
+    path = classroom(tmp_path, {"ada": f"{sys.executable} -c 'import time; time.sleep(30)' {marker}\n"})
+    arena = subprocess.Popen([sys.executable, "-m", "referee.cli.main", "arena", str(path), "--out",
+                              str(tmp_path / "out")], cwd=Path(__file__).resolve().parent.parent,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    build_group = None
+    deadline = time.monotonic() + 20
+    while build_group is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+        for pid in os.listdir("/proc"):
+            try:
+                if pid.isdigit() and marker.encode() in open(f"/proc/{pid}/cmdline", "rb").read():
+                    build_group = os.getpgid(int(pid))
+            except OSError:
+                continue
+    try:
+        assert build_group is not None, "the build never started"
+    finally:
+        arena.kill()  # the build limit is 2 s: kill well inside it
+        arena.wait(10)
+
+    def members() -> list[str]:
+        out = []
+        for pid in os.listdir("/proc"):
+            try:
+                stat = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[2]) == build_group and stat[0] != "Z":
+                out.append(pid)
+        return out
+
+    deadline = time.monotonic() + 3
+    while members() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert members() == [], "the build outlived the arena"

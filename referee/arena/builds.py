@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from ..bots.reaper import reaper
 from ..bots.transport import describe_exit
 from .config import BotEntry
 
@@ -101,6 +102,9 @@ def _run(entry: BotEntry, log: str | None, live: set[subprocess.Popen]) -> LeftO
     except OSError as exc:
         return LeftOut(name, f"build could not start: {exc.strerror or exc}", log=log)
     live.add(proc)
+    watchdog = reaper()
+    if watchdog is not None:  # a build still running when the arena is killed outright is killed too
+        watchdog.watch(proc.pid)
     try:
         output, _ = proc.communicate(timeout=entry.build_timeout_s)
         reason = None if proc.returncode == 0 else f"build failed ({describe_exit(proc.returncode)})"
@@ -114,6 +118,8 @@ def _run(entry: BotEntry, log: str | None, live: set[subprocess.Popen]) -> LeftO
         raise
     finally:
         live.discard(proc)
+        if watchdog is not None:
+            watchdog.forget(proc.pid)
     text = output.decode("utf-8", "replace")
     if log:
         with open(log, "w", encoding="utf-8") as fh:

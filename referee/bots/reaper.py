@@ -62,18 +62,20 @@ class Reaper:
 
 _reaper: Reaper | None = None
 _owner = 0  # the process that started ``_reaper``: a forked worker needs its own
+_starting = threading.Lock()  # builds start processes from several threads
 
 
 def reaper() -> Reaper | None:
-    """This process's watchdog, started on first use; ``None`` where it cannot run (no /proc-style fork)."""
+    """This process's watchdog, started on first use; ``None`` if it could not be started."""
     global _reaper, _owner
     if _owner != os.getpid():
-        _reaper = None
-        _owner = os.getpid()
-        try:
-            _reaper = Reaper()
-        except OSError:
-            _reaper = None
+        with _starting:
+            if _owner != os.getpid():
+                try:
+                    _reaper = Reaper()
+                except OSError:
+                    _reaper = None
+                _owner = os.getpid()
     return _reaper
 
 
