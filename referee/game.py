@@ -87,14 +87,14 @@ def shuffle(pile: list[Card], rng: random.Random) -> None:
 
 _GroupPlays = tuple[tuple[Card, tuple[tuple[int, Action, Action], ...]], ...]
 _GROUP_PLAYS: dict[tuple[Card, ...], _GroupPlays] = {}
-_GROUP_PLAYS_LIMIT: Final = 100_000  # distinct rank groups remembered; real hands repeat a few thousand
+_GROUP_PLAYS_LIMIT: Final = 100_000  # distinct rank groups remembered (2,000 random arcade games meet about 2,000)
 
 
 def _group_plays(cards: tuple[Card, ...]) -> _GroupPlays:
     """Every multi-card play from one rank group (its cards in hand order), by first card, in canonical order.
 
-    Each play comes as (cards after the first, the play without the call, the play with it). The list depends
-    on the group alone, so it is worked out once: arcade asks for it at nearly every turn.
+    Each play comes as (how many cards follow the first, the play without the call, the play with it). The list
+    depends on the group alone, so it is worked out once: arcade asks for it at nearly every turn.
     """
     plays = _GROUP_PLAYS.get(cards)
     if plays is not None:
