@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from procs import children
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_bots"
@@ -17,18 +18,7 @@ PY = sys.executable
 
 def _children() -> set[int]:
     """Process ids whose parent is this test process (bots are started directly by the referee)."""
-    me = str(os.getpid())
-    out = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[1] == me and fields[0] != "Z":
-                out.add(int(entry))
-    return out
+    return set(children(os.getpid(), live=True))
 
 
 @pytest.fixture(autouse=True)

@@ -17,6 +17,9 @@ from click.testing import CliRunner
 
 import jsonschema
 
+from procs import alive as _alive
+from procs import children, cmdline
+
 from referee.arena import load_arena, run_arena
 from referee.arena.store import StoreError
 from referee.cli.main import cli
@@ -195,17 +198,7 @@ def wait_for_games(out: Path, count: int, proc: subprocess.Popen, timeout: float
 
 def workers_of(pid: int) -> list[int]:
     """The referee's worker processes (its children; each leads its own session)."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
-            except OSError:
-                continue
-            if ppid == pid:
-                out.append(int(entry))
-    return out
+    return children(pid)
 
 
 def test_ctrl_c_stops_cleanly_prints_the_standings_and_resumes(tmp_path):
@@ -249,14 +242,6 @@ def test_a_killed_referee_loses_only_the_games_in_flight(tmp_path):
     assert not [w for w in workers if _alive(w)], "orphaned workers must exit"
     run = run_arena(load_arena(path), out=str(out), jobs=2, resume=True)
     assert run.complete and run.played_now == 200 - kept
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def test_bot_processes_log_their_stderr_and_are_all_gone_after(tmp_path):
@@ -304,10 +289,7 @@ def test_progress_is_a_bar_on_a_terminal_and_plain_lines_otherwise(monkeypatch):
 def _is_watchdog(pid: int) -> bool:
     from referee.bots.reaper import WATCHDOG_MARK
 
-    try:
-        return WATCHDOG_MARK.encode() in open(f"/proc/{pid}/cmdline", "rb").read()
-    except OSError:
-        return False
+    return WATCHDOG_MARK.encode() in cmdline(pid)
 
 
 def test_ctrl_c_leaves_no_bot_process_behind(tmp_path):

@@ -93,6 +93,8 @@ def test_a_build_running_when_the_arena_is_killed_outright_is_killed_too(tmp_pat
     import sys
     import time
 
+    from procs import groups_running, wait_group_gone
+
     marker = f"lastcard-build-probe-{os.getpid()}"
     path = classroom(tmp_path, {"ada": f"{sys.executable} -c 'import time; time.sleep(30)' {marker}\n"})
     arena = subprocess.Popen([sys.executable, "-m", "referee.cli.main", "arena", str(path), "--out",
@@ -102,30 +104,11 @@ def test_a_build_running_when_the_arena_is_killed_outright_is_killed_too(tmp_pat
     deadline = time.monotonic() + 20
     while build_group is None and time.monotonic() < deadline:
         time.sleep(0.02)
-        for pid in os.listdir("/proc"):
-            try:
-                if pid.isdigit() and marker.encode() in open(f"/proc/{pid}/cmdline", "rb").read():
-                    build_group = os.getpgid(int(pid))
-            except OSError:
-                continue
+        found = groups_running(marker.encode())
+        build_group = found[0] if found else None
     try:
         assert build_group is not None, "the build never started"
     finally:
         arena.kill()  # the build limit is 2 s: kill well inside it
         arena.wait(10)
-
-    def members() -> list[str]:
-        out = []
-        for pid in os.listdir("/proc"):
-            try:
-                stat = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(stat[2]) == build_group and stat[0] != "Z":
-                out.append(pid)
-        return out
-
-    deadline = time.monotonic() + 3
-    while members() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert members() == [], "the build outlived the arena"
+    assert wait_group_gone(build_group) == [], "the build outlived the arena"

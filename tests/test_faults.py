@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import time
 
 import pytest
+
+from procs import group_members, groups_running, wait_group_gone
 
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.rules import get_ruleset
@@ -103,20 +104,6 @@ def test_crashed_bot_is_restarted_for_the_next_game():
     assert [r["faults"][0]["kind"] for r in results] == ["crash", "crash"]
 
 
-def _live_members(pgid: int) -> list[int]:
-    """Processes (not zombies) in process group ``pgid``."""
-    out = []
-    for p in os.listdir("/proc"):
-        if p.isdigit():
-            try:
-                fields = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[2]) == pgid and fields[0] != "Z":
-                out.append(int(p))
-    return out
-
-
 def test_process_group_is_killed_with_grandchildren():
     bot = parse_bot(f"{PY} {MISBEHAVE} spawn_and_hang", FAST)
     with BotPool() as pool:
@@ -126,10 +113,7 @@ def test_process_group_is_killed_with_grandchildren():
         assert result["faults"][0]["kind"] == "timeout"
         assert client.transport is None  # killed after the timeout, during the game
         # The whole process group (the bot and the sleeper it started) is gone.
-        deadline = time.monotonic() + 3  # SIGKILL is delivered asynchronously
-        while _live_members(client.last_pid) and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert _live_members(client.last_pid) == []
+        assert wait_group_gone(client.last_pid) == []
 
 
 def _start_hanging_match(tmp_path):
@@ -145,27 +129,14 @@ def _start_hanging_match(tmp_path):
     pgid = None
     while pgid is None and time.monotonic() < deadline:  # wait until the bot runs and hangs
         time.sleep(0.1)
-        for p in os.listdir("/proc"):
-            if p.isdigit():
-                try:
-                    cmd = open(f"/proc/{p}/cmdline", "rb").read()
-                except OSError:
-                    continue
-                if b"spawn_and_hang" in cmd and b"referee.cli.main" not in cmd:
-                    pgid = int(open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()[2])
+        found = groups_running(b"spawn_and_hang", unless=b"referee.cli.main")
+        pgid = found[0] if found else None
     if pgid is None:
         proc.kill()
         proc.communicate()
     assert pgid is not None, "the bot never started"
     time.sleep(1.0)  # let it reach its third turn and start the sleeper
     return proc, pgid
-
-
-def _assert_group_gone(pgid: int, within: float = 3.0) -> None:
-    deadline = time.monotonic() + within  # SIGKILL is delivered asynchronously
-    while _live_members(pgid) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert _live_members(pgid) == []
 
 
 @pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM"])
@@ -177,7 +148,7 @@ def test_interrupted_match_leaves_no_bot_behind(tmp_path, signame):
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "interrupted" in err and "rank" in out  # the standings so far are printed
-    _assert_group_gone(pgid)
+    assert wait_group_gone(pgid) == []
     assert (tmp_path / "records").exists()
 
 
@@ -187,8 +158,8 @@ def test_killed_referee_leaves_no_bot_behind(tmp_path):
     Without the watchdog the bot would sleep on for a minute and its sleeper for two.
     """
     proc, pgid = _start_hanging_match(tmp_path)
-    assert _live_members(pgid), "the bot should be running before the referee is killed"
+    assert group_members(pgid), "the bot should be running before the referee is killed"
     proc.kill()
     proc.communicate(timeout=30)
     assert proc.returncode == -9
-    _assert_group_gone(pgid)
+    assert wait_group_gone(pgid) == []

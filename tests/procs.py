@@ -1,0 +1,73 @@
+"""What /proc says about processes, for the tests that check nothing is left running."""
+
+from __future__ import annotations
+
+import os
+import time
+
+
+def _stat(pid: int | str) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name: state, ppid, pgid, ...; None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def _pids() -> list[int]:
+    return [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
+
+
+def alive(pid: int) -> bool:
+    """Running (not gone, not a zombie)."""
+    stat = _stat(pid)
+    return stat is not None and stat[0] != "Z"
+
+
+def children(pid: int, *, live: bool = False) -> list[int]:
+    """The processes whose parent is ``pid`` (``live``: leaving out zombies)."""
+    out = []
+    for p in _pids():
+        stat = _stat(p)
+        if stat is not None and int(stat[1]) == pid and not (live and stat[0] == "Z"):
+            out.append(p)
+    return out
+
+
+def group_members(pgid: int) -> list[int]:
+    """The running processes (not zombies) in process group ``pgid``."""
+    out = []
+    for p in _pids():
+        stat = _stat(p)
+        if stat is not None and int(stat[2]) == pgid and stat[0] != "Z":
+            out.append(p)
+    return out
+
+
+def cmdline(pid: int) -> bytes:
+    """The raw command line (empty if the process is gone)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return fh.read()
+    except OSError:
+        return b""
+
+
+def groups_running(marker: bytes, *, unless: bytes | None = None) -> list[int]:
+    """The process groups of the processes whose command line holds ``marker`` (and not ``unless``)."""
+    out = []
+    for p in _pids():
+        cmd = cmdline(p)
+        stat = _stat(p)
+        if marker in cmd and (unless is None or unless not in cmd) and stat is not None:
+            out.append(int(stat[2]))
+    return out
+
+
+def wait_group_gone(pgid: int, within: float = 3.0) -> list[int]:
+    """Wait up to ``within`` seconds (SIGKILL is delivered asynchronously); the members still running."""
+    deadline = time.monotonic() + within
+    while group_members(pgid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return group_members(pgid)
