@@ -29,7 +29,8 @@ sys.path.insert(0, str(ROOT))
 from referee.bots.client import BotClient  # noqa: E402
 from referee.bots.spec import parse_bot  # noqa: E402
 from referee.rules import get_ruleset  # noqa: E402
-from referee.table import BotPool, play_game  # noqa: E402
+from referee.bots.pool import BotPool
+from referee.table import play_game  # noqa: E402
 
 
 def build(tmp: str) -> dict[str, str]:

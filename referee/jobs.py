@@ -8,7 +8,9 @@ from typing import Any
 
 from .bots.spec import BotSpec
 from .rules import get_ruleset
-from .table import BotPool, FaultPolicy, Recorder, play_game
+from .bots.pool import BotPool
+from .policy import FaultPolicy
+from .table import Recorder, play_game
 
 
 def game_seed(base_seed: int, index: int, salt: str = "") -> int:

@@ -11,7 +11,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import DRAW_ACTION, PASS_ACTION, Action, IllegalActionError, InvalidActionError
+from .actions import Action, IllegalActionError, InvalidActionError
+from .bots.pool import BotPool
+from .policy import FaultPolicy, fallback_action, replacement_action
 from .bots.client import BotClient
 from .bots.faults import BotFault, Fault, FaultKind, snippet
 from .bots.messages import event_message, start_message, turn_request
@@ -25,47 +27,6 @@ from .rules import Ruleset
 #: Faults after which the process cannot be trusted to be in step: it is killed (and restarted next game).
 KILL_KINDS = frozenset({FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.NON_JSON, FaultKind.LINE_TOO_LONG,
                         FaultKind.STARTUP})
-
-
-@dataclass(frozen=True)
-class FaultPolicy:
-    """``forfeit``: a fault loses the game (placed last; the seat is played by the first legal action).
-    ``strikes``: a bad answer is replaced by a draw, up to ``strikes`` times in a game, then forfeit."""
-
-    mode: str = "forfeit"
-    strikes: int = 0
-
-    @classmethod
-    def parse(cls, value: Any) -> FaultPolicy:
-        """``"forfeit"``, ``"strikes:3"`` or ``{"strikes": 3}``."""
-        if isinstance(value, FaultPolicy):
-            return value
-        if value in (None, "forfeit"):
-            return cls()
-        if isinstance(value, dict) and set(value) == {"strikes"}:
-            value = f"strikes:{value['strikes']}"
-        if isinstance(value, str) and value.startswith("strikes:"):
-            count = value.split(":", 1)[1].strip()
-            if count.isdigit() and int(count) >= 1:
-                return cls("strikes", int(count))
-        raise ValueError(f"fault policy {value!r} is not 'forfeit' or 'strikes: N' (N >= 1)")
-
-    def to_json(self) -> str:
-        return "forfeit" if self.mode == "forfeit" else f"strikes:{self.strikes}"
-
-
-def fallback_action(legal: list[Action]) -> Action:
-    """The fixed policy that plays a forfeited seat: the first legal action (plays are listed first)."""
-    return legal[0]
-
-
-def replacement_action(legal: list[Action]) -> Action:
-    """What replaces a bad answer under ``strikes``: a draw, else a pass, else the first legal action."""
-    if DRAW_ACTION in legal:
-        return DRAW_ACTION
-    if PASS_ACTION in legal:
-        return PASS_ACTION
-    return legal[0]
 
 
 class BuiltinSeat:
@@ -99,39 +60,6 @@ class BotSeat:
         self.client = client
         self.spec = client.spec
         self.name = client.spec.name
-
-
-class BotPool:
-    """Keeps bot processes alive between games and makes sure they all end."""
-
-    def __init__(self, stderr_dir: str | None = None, transport_factory: Any = None) -> None:
-        self.stderr_dir = stderr_dir
-        self.transport_factory = transport_factory
-        self.clients: dict[BotSpec, BotClient] = {}
-
-    def seat(self, spec: BotSpec) -> BuiltinSeat | BotSeat:
-        if spec.builtin is not None:
-            return BuiltinSeat(spec)
-        client = self.clients.get(spec)
-        if client is None:
-            path = None
-            if self.stderr_dir:
-                safe = "".join(ch if ch.isalnum() or ch in "-_.#" else "_" for ch in spec.name)
-                path = f"{self.stderr_dir}/{safe}.stderr.log"
-            client = self.clients[spec] = BotClient(spec, stderr_path=path,
-                                                         transport_factory=self.transport_factory)
-        return BotSeat(client)
-
-    def close(self) -> None:
-        for client in self.clients.values():
-            client.quit()
-        self.clients.clear()
-
-    def __enter__(self) -> BotPool:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 @dataclass

@@ -10,7 +10,9 @@ from procs import group_members, groups_running, wait_group_gone
 
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.rules import get_ruleset
-from referee.table import BotPool, FaultPolicy, play_game
+from referee.bots.pool import BotPool
+from referee.policy import FaultPolicy
+from referee.table import play_game
 from tests.conftest import PY, ROOT
 
 MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"

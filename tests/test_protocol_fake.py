@@ -10,7 +10,9 @@ from referee.bots.spec import TimeLimits, parse_bot
 from referee.bots.transport import FakeTransport
 from referee.bots.wire import encode
 from referee.rules import get_ruleset
-from referee.table import BotPool, FaultPolicy, play_game
+from referee.bots.pool import BotPool
+from referee.policy import FaultPolicy
+from referee.table import play_game
 
 
 def first_legal(msg: dict) -> list:

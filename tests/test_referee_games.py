@@ -12,7 +12,8 @@ from referee.cli.main import cli
 from referee.jobs import GameJob, run_job
 from referee.records import replay
 from referee.rules import get_ruleset
-from referee.table import BotPool, play_game
+from referee.bots.pool import BotPool
+from referee.table import play_game
 from tests.conftest import PY, ROOT, resolve_sample, sample_commands
 
 RULESETS = ["compact", "family", "arcade"]

@@ -31,7 +31,9 @@ from referee.bots.transport import FakeTransport
 from referee.bots.wire import answer_problem
 from referee.game import Game
 from referee.rules import get_ruleset
-from referee.table import BotPool, FaultPolicy, Recorder, play_game
+from referee.bots.pool import BotPool
+from referee.policy import FaultPolicy
+from referee.table import Recorder, play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "protocol" / "PROTOCOL.md"

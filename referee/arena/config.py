@@ -29,7 +29,7 @@ import yaml
 from ..bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot, unique_names
 from ..players import BUILTINS
 from ..rules import RulesetError, get_ruleset
-from ..table import FaultPolicy
+from ..policy import FaultPolicy
 
 FORMATS = ("round_robin", "gauntlet", "sampled", "knockout")
 #: Keys a stage takes; at the top level they are every stage's defaults.

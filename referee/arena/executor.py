@@ -19,7 +19,7 @@ from typing import Any, Iterable, Iterator
 
 from ..bots.spec import BotSpec
 from ..jobs import GameJob, run_job
-from ..table import BotPool
+from ..bots.pool import BotPool
 
 #: Jobs handed to a worker ahead of the one it plays, so it never waits for the next.
 DEPTH = 2

@@ -109,6 +109,21 @@ class BotClient:
             transport, self.transport = self.transport, None
             transport.close(0)
 
+    @property
+    def listening(self) -> bool:
+        """Whether the bot still has a channel to hear about the game (a killed bot has none)."""
+        return self.transport is not None
+
+    def new_request_id(self) -> int:
+        """The id for the next request to this bot (ids grow for the life of the process)."""
+        request_id = self.next_id
+        self.next_id += 1
+        return request_id
+
+    def record_to(self, recorder: Recorder | None) -> None:
+        """Send a copy of every line both ways to ``recorder`` (``None`` stops recording)."""
+        self.recorder = recorder
+
     # ------------------------------------------------------------------ messages
     def send(self, msg: dict[str, Any] | bytes) -> None:
         """Queue information for the bot; it is written without blocking, the rest before the next request."""

@@ -15,7 +15,9 @@ from ..bots.spec import BotSpec
 from ..bots.wire import JSONDecodeError, loads
 from ..jobs import game_seed
 from ..rules import get_ruleset
-from ..table import BotPool, FaultPolicy, Recorder, play_game
+from ..bots.pool import BotPool
+from ..policy import FaultPolicy
+from ..table import Recorder, play_game
 from .report import CheckResult, Report
 
 OPPONENTS = ("random", "easy", "medium", "hard")

@@ -19,7 +19,7 @@ from ..bots.wire import dumps, encode
 from ..cards import DECK_COLOURS
 from ..game import PHASE_COLOUR, PHASE_DRAWN, Game
 from ..rules import get_ruleset
-from ..table import replacement_action
+from ..policy import replacement_action
 from .positions import action, build, deal_event, example
 from .probe import Probe, Reply, Stray
 from .report import CheckResult, Report, Status, clip

@@ -17,7 +17,8 @@ from ..bots.spec import TimeLimits, parse_bot, unique_names
 from ..jobs import GameJob, game_seed, run_job
 from ..rules import MAX_PLAYERS, MIN_PLAYERS
 from ..standings import compute_standings, format_table
-from ..table import BotPool, FaultPolicy
+from ..bots.pool import BotPool
+from ..policy import FaultPolicy
 from .options import build_ruleset, interrupt_on_sigterm, ruleset_options, seed_option, time_options
 
 #: Bootstrap samples for the rating interval.
