@@ -79,3 +79,43 @@ def test_match_without_out_writes_nothing(tmp_path, monkeypatch):
     res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "2", "builtin:hard", "builtin:random"])
     assert res.exit_code == 0, res.output
     assert "rank" in res.output and list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------------ a worker that dies
+
+KILLER = ROOT / "tests" / "fault_bots" / "parent_killer.py"
+
+
+def _killer_arena(tmp_path: Path, *args: str) -> Path:
+    path = tmp_path / "arena.yaml"
+    path.write_text("name: killer\nseed: 3\nruleset: compact\noptions: {target: 100}\nseats: 2\ngames: 2\n"
+                    "bootstrap: 10\nbots:\n"
+                    f"  - {{name: killer, command: '{sys.executable} {KILLER} {' '.join(args)}'}}\n"
+                    "  - builtin:hard\n  - builtin:random\n")
+    return path
+
+
+def test_a_worker_killed_once_is_replaced_and_its_game_played_again(tmp_path):
+    path = _killer_arena(tmp_path, str(tmp_path / "killed-once"))
+    res = CliRunner().invoke(cli, ["arena", str(path), "--out", str(tmp_path / "out"), "--jobs", "1", "-q"])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "killed-once").exists()  # the worker really was killed
+    lines = [json.loads(x) for x in (tmp_path / "out" / "games.jsonl").read_text().splitlines()]
+    assert len(lines) == 6 and len({g["game"] for g in lines}) == 6
+    assert all(g["reason"] != "lost" and not g["faults"] for g in lines)  # the replay went through
+
+
+def test_a_game_that_kills_its_worker_twice_is_lost_by_its_bots(tmp_path):
+    path = _killer_arena(tmp_path)
+    res = CliRunner().invoke(cli, ["arena", str(path), "--out", str(tmp_path / "out"), "--jobs", "2", "-q"])
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(x) for x in (tmp_path / "out" / "games.jsonl").read_text().splitlines()]
+    assert len(lines) == 6
+    lost = [g for g in lines if g["reason"] == "lost"]
+    killer_games = [g for g in lines if "killer" in g["seating"]]
+    assert lost == killer_games and len(lost) == 4  # every game the killer sat in, and only those
+    for g in lost:
+        (fault,) = g["faults"]
+        assert fault["kind"] == "crash" and fault["bot"] == "killer" and "died" in fault["message"]
+        assert g["placements"][g["seating"].index("killer")] == 2
+    assert all(not g["faults"] for g in lines if g not in lost)
