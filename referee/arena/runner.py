@@ -103,6 +103,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     ``pin`` pins each worker and its bots to a CPU (default: when there are more CPUs than workers).
     """
     progress = progress or _Quiet()
+    started = time.monotonic()
     out_dir = os.path.abspath(out or arena.out)
     workers = jobs or arena.jobs or default_jobs()
     store = GameStore(out_dir)
@@ -122,6 +123,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
         progress.note(f"resuming: {len(finished)} of {planner.total} games already played")
     executor: LocalExecutor | None = None
     t0 = time.monotonic()
+    phases = {"builds_s": t0 - started}
     played_now = 0
     complete = False
     tally = _Tally(finished.values())
@@ -155,6 +157,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
             # and the next round must be planned exactly as it was without them.
             current = planner.next(current, _sorted({k: v for k, v in finished.items() if k in planned_ids}))
         complete = True
+        phases["games_s"] = time.monotonic() - t0
     except KeyboardInterrupt:
         restore = _ignore_interrupts()  # a second Ctrl-C must not cut the clean-up short
         progress.stop()
@@ -168,16 +171,21 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
             executor.close(kill=not complete)
         progress.stop()
     wall = time.monotonic() - t0
+    phases["shutdown_s"] = wall - phases.get("games_s", wall)  # the workers quitting their bots
     try:
         games = _sorted(finished)
         order = planner.final_order(games) if complete else None
+        t1 = time.monotonic()
         standings = _standings(arena, games, names, order)
+        phases["ratings_s"] = time.monotonic() - t1
         if complete and not planner.all_reached_end():
             for row in standings:
                 row["reached"] = planner.reached_label.get(row["bot"], "")
         doc = results_doc(arena, games, standings, planner, left, complete, kind)
-        paths = write_reports(out_dir, doc, standings,
-                              timing(standings, games, wall_s=wall, played_now=played_now, jobs=workers),
+        times = timing(standings, games, wall_s=wall, played_now=played_now, jobs=workers)
+        # Where the time went, for finding what does not scale with --jobs (the games phase does).
+        times["phases"] = {k: round(v, 3) for k, v in phases.items()}
+        paths = write_reports(out_dir, doc, standings, times,
                               title=f"Arena {arena.name}" if kind == "arena" else f"Match: {arena.stages[0].ruleset}")
     finally:
         if restore is not None:  # after an interrupt, Ctrl-C waits until the standings so far are written
