@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Collection, Final, Sequence
+from typing import Any, Collection, Final, Iterator, Sequence
 
 from .actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION, PLAY, Action, IllegalActionError
 from .cards import ALL_COLOURS, Card
 from .game import Game
-from .rules import RulesetError, get_ruleset
+from .rules import Ruleset, RulesetError, get_ruleset
 
 _COLOUR_LETTER: Final = {c: c[0] for c in ALL_COLOURS}
 _LETTER_COLOUR: Final = {c[0]: c for c in ALL_COLOURS}
@@ -191,18 +191,24 @@ class Frame:
     """Whether that action stood in for a faulting bot."""
 
 
-def rebuild(stored: StoredGame, *, frames: bool = False) -> tuple[Game, list[Frame]]:
-    """Replay ``stored`` through the engine, checking every action is legal; the game and, if asked, each frame."""
+def ruleset_of(stored: StoredGame) -> Ruleset:
+    """The stored game's ruleset, or ``InvalidReplayError`` naming the game."""
     try:
-        ruleset = get_ruleset(stored.ruleset, stored.options)
+        return get_ruleset(stored.ruleset, stored.options)
     except RulesetError as exc:
         raise InvalidReplayError(f"game {stored.game}: {exc}") from None
+
+
+def walk(stored: StoredGame) -> Iterator[tuple[int, Game, Action | None, bool]]:
+    """Replay ``stored`` through the engine: before each action, (its index, the game, the action, stand-in?).
+
+    Every action is checked to be legal before it is applied; the last item is (count, game, None, False)
+    with the game over. Raises ``InvalidReplayError`` at the first action the engine refuses.
+    """
     rng = random.Random(stored.seed)
-    game = Game(ruleset, len(stored.seating), rng)
+    game = Game(ruleset_of(stored), len(stored.seating), rng)
     actions = decode_actions(stored.actions)
-    marked = set(stand_in_turns(stored.actions)) if frames else set()
-    out: list[Frame] = []
-    seen = 0
+    marked = set(stand_in_turns(stored.actions))
     for i, action in enumerate(actions):
         if game.over:
             raise InvalidReplayError(f"game {stored.game}: action {i} ({action}) comes after the game ended")
@@ -211,12 +217,21 @@ def rebuild(stored: StoredGame, *, frames: bool = False) -> tuple[Game, list[Fra
         except IllegalActionError as exc:
             raise InvalidReplayError(f"game {stored.game}: action {i} ({action}) by seat {game.current} "
                                      f"is not legal: {exc}") from None
-        if frames:
-            out.append(_frame(game, i, game.events[seen:], action, i in marked))
-            seen = len(game.events)
+        yield i, game, action, i in marked
         game.apply(action, rng)
-    if frames:
-        out.append(_frame(game, len(actions), game.events[seen:], None, False))
+    yield len(actions), game, None, False
+
+
+def rebuild(stored: StoredGame, *, frames: bool = False) -> tuple[Game, list[Frame]]:
+    """Replay ``stored`` through the engine; the game at its end and, if asked, the frame before each action."""
+    out: list[Frame] = []
+    seen = 0
+    game: Game | None = None
+    for i, game, action, stand_in in walk(stored):
+        if frames:
+            out.append(_frame(game, i, game.events[seen:], action, stand_in))
+            seen = len(game.events)
+    assert game is not None
     return game, out
 
 
