@@ -139,6 +139,11 @@ def placements(values: Sequence[float], *, lower_is_better: bool) -> list[int]:
     return [1 + sum(1 for other in keyed if other < mine) for mine in keyed]
 
 
+def acts_as_skip(rank: str, players: int) -> bool:
+    """Rule: a Skip skips the next player, and so does a Reverse when only two play."""
+    return rank == "skip" or (rank == "reverse" and players == 2)
+
+
 class Game:
     """One match of Last Card between ``players`` seats under ``ruleset``."""
 
@@ -213,7 +218,7 @@ class Game:
         rank = card.rank
         if rank == "wild":  # family: the first player names the colour, then plays
             self.phase = PHASE_COLOUR
-        elif rank == "skip" or (rank == "reverse" and n == 2):
+        elif acts_as_skip(rank, n):
             self.events.append({"kind": "skip", "seat": first})
             self.current = (first + 1) % n
         elif rank == "reverse":
@@ -227,17 +232,19 @@ class Game:
             self.current = (first + 1) % n
 
     # ------------------------------------------------------------------ queries
-    def can_draw(self) -> bool:
-        """Whether a draw would find a card (the discard but its top can be reshuffled in)."""
-        return bool(self.draw_pile) or len(self.discard) > 1
+    def _wild_draw_four_allowed(self) -> bool:
+        """Rule: under ``restricted``, a Wild Draw Four plays only while the seat holds no card of the colour in play."""
+        if self._restricted:
+            colour = self.colour
+            for c in self.hands[self.current]:
+                if c.colour == colour:
+                    return False
+        return True
 
     def _playable(self, card: Card) -> bool:
         """Whether ``card`` alone may be played now by the seat to act."""
         if card.is_wild:
-            if card.rank == "wild4" and self._restricted:
-                colour = self.colour
-                return not any(c.colour == colour for c in self.hands[self.current])
-            return True
+            return card.rank == "wild" or self._wild_draw_four_allowed()
         return card.colour == self.colour or card.rank == self.top.rank
 
     def legal_actions(self) -> list[Action]:
@@ -248,13 +255,7 @@ class Game:
         call = not self._auto_call and len(hand) == 2
         if phase == PHASE_PLAY and not self.pending:  # a normal turn: most decisions, so checked first
             colour = self.colour
-            wd4_ok = True
-            if self._restricted:
-                for c in hand:
-                    if c.colour == colour:
-                        wd4_ok = False
-                        break
-            key = (colour, self.top.rank, wd4_ok, call)
+            key = (colour, self.top.rank, self._wild_draw_four_allowed(), call)
             plays = self._plays.get(key) or _plays_on(self.colours, key)
             out: list[Action] = []
             seen: list[Card] = []  # each distinct card once, in hand order; cheaper than dict.fromkeys(hand)
@@ -296,7 +297,7 @@ class Game:
     def _single(self, card: Card, colours: tuple[str, ...], call: bool) -> list[Action]:
         if not card.is_wild:
             return [_PLAYS.get(card, None, call)]
-        if card.rank == "wild4" and self._restricted and any(c.colour == self.colour for c in self.hands[self.current]):
+        if card.rank == "wild4" and not self._wild_draw_four_allowed():
             return []
         return [_PLAYS.get(card, c, call) for c in colours]
 
@@ -374,7 +375,7 @@ class Game:
                 return (f"facing a pending {self.pending_rank} penalty of {self.pending}, "
                         f"you may only answer with a {self.pending_rank} or draw")
             first = action.cards[0]
-            if first.rank == "wild4" and self._restricted:
+            if first.rank == "wild4" and not self._wild_draw_four_allowed():
                 return f"a Wild Draw Four may only be played when you hold no {self.colour} card"
             return f"{first.code} matches neither the colour in play ({self.colour}) nor the top card ({self.top.code})"
         return f"{action} is not legal here"
@@ -431,13 +432,10 @@ class Game:
                 events.append({"kind": "call", "seat": seat, "by": "referee" if self._auto_call else "player"})
             else:
                 events.append({"kind": "forfeit", "seat": seat, "count": 1, "reason": "missed last-card call"})
-                if not self._take(seat, 1, "forfeit", rng) and self._tender:
-                    self._finish_tender("nothing_to_draw")
+                if self._drew_nothing(self._take(seat, 1, "forfeit", rng)):
                     return
         if left and last.is_plain:  # a number card or a Wild: the turn just passes on (most moves)
-            self.current = (seat + self.direction) % self.n
-            if self.move >= self._move_limit:
-                self._advance(self.current, rng)
+            self._pass_on((seat + self.direction) % self.n, rng)
             return
         k = len(cards)
         rank = last.rank
@@ -462,8 +460,7 @@ class Game:
             if left == 0:
                 self._end_round(seat, "out", rng)
                 return
-            if not got and self._tender:  # arcade: someone has to draw and nothing is there
-                self._finish_tender("nothing_to_draw")
+            if self._drew_nothing(got):
                 return
             events.append({"kind": "skip", "seat": victim})
             self._advance(self._next(victim), rng)
@@ -471,7 +468,7 @@ class Game:
         if left == 0:
             self._end_round(seat, "out", rng)
             return
-        if rank == "skip" or (rank == "reverse" and n == 2):
+        if acts_as_skip(rank, n):
             skipped = min(k, n - 1)
             for i in range(1, skipped + 1):
                 events.append({"kind": "skip", "seat": self._next(seat, i)})
@@ -487,8 +484,7 @@ class Game:
         self.passes = 0
         if self.pending:  # take the stacked penalty and lose the turn (no move: a turn lost to a penalty)
             amount, self.pending, self.pending_rank = self.pending, 0, None
-            if not self._take(seat, amount, "penalty", rng) and self._tender:
-                self._finish_tender("nothing_to_draw")
+            if self._drew_nothing(self._take(seat, amount, "penalty", rng)):
                 return
             self.events.append({"kind": "skip", "seat": seat})
             self._advance(self._next(seat), rng)
@@ -514,30 +510,21 @@ class Game:
         else:
             got = self._take(seat, 1, "turn", rng)
         if got is not None:
-            if not got:
-                if self._tender:
-                    self._finish_tender("nothing_to_draw")
-                    return
-                self._advance(self._next(seat), rng)
+            # Outside a tender game a draw is offered only when it finds a card, so nothing found ends it.
+            if self._drew_nothing(got):
                 return
             card = got[-1]
         if (self._playable(card) if card.is_wild else card.colour == self.colour or card.rank == self.top.rank):
             self.phase = PHASE_DRAWN
             self.drawn = card
             return
-        self.current = (seat + self.direction) % self.n  # the turn passes on; phase is already PHASE_PLAY
-        if self.move >= self._move_limit:
-            self._advance(self.current, rng)
+        self._pass_on((seat + self.direction) % self.n, rng)  # phase is already PHASE_PLAY
 
     def _pass(self, rng: random.Random) -> None:
         seat = self.current
         if self.phase == PHASE_DRAWN:  # kept the drawn card: the common pass, so handled inline
             self.events.append({"kind": "pass", "seat": seat, "kept": True})
-            self.current = (seat + self.direction) % self.n
-            self.phase = PHASE_PLAY
-            self.drawn = None
-            if self.move >= self._move_limit:
-                self._advance(self.current, rng)
+            self._advance((seat + self.direction) % self.n, rng)
             return
         # Blocked: nothing plays and nothing is left to draw.
         self.move += 1
@@ -549,15 +536,23 @@ class Game:
         self._advance(self._next(seat), rng)
 
     def _advance(self, seat: int, rng: random.Random) -> None:
-        """Hand the turn to ``seat``, ending the round or game at the move limit."""
-        self.current = seat
+        """Hand a normal turn to ``seat``, ending the round or game at the move limit."""
         self.phase = PHASE_PLAY
         self.drawn = None
+        self._pass_on(seat, rng)
+
+    def _pass_on(self, seat: int, rng: random.Random) -> None:
+        """Rule: the turn passes to ``seat``, then a round (tender: the game) at its move limit ends."""
+        self.current = seat
         if self.move >= self._move_limit:
-            if self._tender:
-                self._finish_tender("move_limit")
-            else:
-                self._end_round(None, "move_limit", rng)
+            self._end_round(None, "move_limit", rng)
+
+    def _drew_nothing(self, got: list[Card]) -> bool:
+        """Rule: in a tender game a draw that finds no card ends the game; says whether it did."""
+        if got or not self._tender:
+            return False
+        self._finish_tender("nothing_to_draw")
+        return True
 
     # ------------------------------------------------------------------ drawing
     def _take_quiet(self, seat: int, count: int, rng: random.Random) -> list[Card]:
