@@ -11,21 +11,35 @@ one seat may see (its dealt hand, the cards it drew) sits under ``"secret": {sea
 
 from __future__ import annotations
 
+import enum
 import random
 from itertools import product
 from typing import Any, Final, Sequence
 
 from .actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION, PLAY, Action, IllegalActionError
 from .cards import _BY_CODE, DECK_COLOURS, DECKS, Card
+from .events import Event
+from .outcome import EndReason, Outcome
 from .rules import HAND_SIZE, Ruleset, check_players
 
-# Phases of the seat to act.
-PHASE_PLAY: Final = "play"        # a normal turn (or, with stacking, facing a pending penalty)
-PHASE_DRAWN: Final = "drawn"      # drew a playable card: play it or pass
-PHASE_COLOUR: Final = "colour"    # family: name the colour of an opening Wild
-PHASE_OVER: Final = "over"
 
-Event = dict[str, Any]
+class Phase(enum.StrEnum):
+    """What the seat to act is asked for; the value is the ``turn`` message's ``phase``."""
+
+    PLAY = "play"
+    """A normal turn (or, with stacking, facing a pending penalty)."""
+    DRAWN = "drawn"
+    """Drew a playable card: play it or pass."""
+    COLOUR = "colour"
+    """``family``: name the colour of an opening Wild."""
+    OVER = "over"
+    """The game has ended; nobody acts."""
+
+
+PHASE_PLAY: Final = Phase.PLAY
+PHASE_DRAWN: Final = Phase.DRAWN
+PHASE_COLOUR: Final = Phase.COLOUR
+PHASE_OVER: Final = Phase.OVER
 
 
 class _Plays:
@@ -149,7 +163,7 @@ class Game:
 
     __slots__ = ("ruleset", "n", "colours", "events", "scores", "round", "dealer", "hands", "draw_pile",
                  "discard", "top", "colour", "direction", "current", "phase", "pending", "pending_rank",
-                 "drawn", "move", "passes", "over", "result", "_multi", "_stacking", "_auto_call",
+                 "drawn", "move", "passes", "over", "outcome", "_multi", "_stacking", "_auto_call",
                  "_restricted", "_tender", "_plays", "_move_limit", "_until_playable")
 
     def __init__(self, ruleset: Ruleset, players: int, rng: random.Random, *, dealer: int | None = None) -> None:
@@ -163,7 +177,7 @@ class Game:
         # Ruling 1: the first dealer comes from the game's seed.
         self.dealer = rng.randrange(players) if dealer is None else dealer
         self.over = False
-        self.result: dict[str, Any] | None = None
+        self.outcome: Outcome | None = None
         self._multi = ruleset.multi_play
         self._stacking = ruleset.stacking
         self._auto_call = ruleset.last_card_call == "auto"
@@ -173,6 +187,19 @@ class Game:
         self._until_playable = ruleset.draw_until_playable
         self._plays = _playables(self.colours)
         self._start_round(rng)
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """The outcome as plain data (``Outcome.to_json()``), ``None`` until the game is over."""
+        outcome = self.outcome
+        return None if outcome is None else outcome.to_json()
+
+    @result.setter
+    def result(self, value: None) -> None:
+        # Kept for code that resets a position by hand (``game.result = None``).
+        if value is not None:
+            raise TypeError("set game.outcome, not game.result")
+        self.outcome = None
 
     # ------------------------------------------------------------------ the deal
     def _start_round(self, rng: random.Random) -> None:
@@ -255,7 +282,7 @@ class Game:
         call = not self._auto_call and len(hand) == 2
         if phase == PHASE_PLAY and not self.pending:  # a normal turn: most decisions, so checked first
             colour = self.colour
-            key = (colour, self.top.rank, self._wild_draw_four_allowed(), call)
+            key = (colour, self.top.rank, not self._restricted or self._wild_draw_four_allowed(), call)
             plays = self._plays.get(key) or _plays_on(self.colours, key)
             out: list[Action] = []
             seen: list[Card] = []  # each distinct card once, in hand order; cheaper than dict.fromkeys(hand)
@@ -346,7 +373,7 @@ class Game:
         if self.phase == PHASE_OVER:
             return "the game is over"
         if action.kind not in kinds:
-            return f"{action.kind!r} is not allowed now (phase {self.phase}); allowed: {', '.join(kinds)}"
+            return f"{str(action.kind)!r} is not allowed now (phase {self.phase}); allowed: {', '.join(kinds)}"
         if action.kind == PLAY:
             counts: dict[Card, int] = {}
             for c in hand:
@@ -451,14 +478,14 @@ class Game:
                 if left == 0:  # ruling 8: the stack is still drawn before the round is scored
                     amount, self.pending, self.pending_rank = self.pending, 0, None
                     self._take(victim, amount, "penalty", rng)
-                    self._end_round(seat, "out", rng)
+                    self._end_round(seat, EndReason.OUT, rng)
                     return
                 self._advance(victim, rng)
                 return
             events.append({"kind": "penalty", "seat": victim, "count": amount, "card": last.code, "pending": False})
             got = self._take(victim, amount, "penalty", rng)
             if left == 0:
-                self._end_round(seat, "out", rng)
+                self._end_round(seat, EndReason.OUT, rng)
                 return
             if self._drew_nothing(got):
                 return
@@ -466,7 +493,7 @@ class Game:
             self._advance(self._next(victim), rng)
             return
         if left == 0:
-            self._end_round(seat, "out", rng)
+            self._end_round(seat, EndReason.OUT, rng)
             return
         if acts_as_skip(rank, n):
             skipped = min(k, n - 1)
@@ -531,7 +558,7 @@ class Game:
         self.passes += 1
         self.events.append({"kind": "pass", "seat": seat, "kept": False})
         if self.passes >= self.n:
-            self._end_round(None, "blocked", rng)
+            self._end_round(None, EndReason.BLOCKED, rng)
             return
         self._advance(self._next(seat), rng)
 
@@ -545,13 +572,13 @@ class Game:
         """Rule: the turn passes to ``seat``, then a round (tender: the game) at its move limit ends."""
         self.current = seat
         if self.move >= self._move_limit:
-            self._end_round(None, "move_limit", rng)
+            self._end_round(None, EndReason.MOVE_LIMIT, rng)
 
     def _drew_nothing(self, got: list[Card]) -> bool:
         """Rule: in a tender game a draw that finds no card ends the game; says whether it did."""
         if got or not self._tender:
             return False
-        self._finish_tender("nothing_to_draw")
+        self._finish_tender(EndReason.NOTHING_TO_DRAW)
         return True
 
     # ------------------------------------------------------------------ drawing
@@ -585,12 +612,12 @@ class Game:
         """Points left in each hand, by seat."""
         return [sum(c.points for c in h) for h in self.hands]
 
-    def _round_end_event(self, winner: int | None, reason: str, gained: list[int]) -> None:
-        self.events.append({"kind": "round_end", "round": self.round, "winner": winner, "reason": reason,
+    def _round_end_event(self, winner: int | None, reason: EndReason, gained: list[int]) -> None:
+        self.events.append({"kind": "round_end", "round": self.round, "winner": winner, "reason": reason.value,
                             "hands": [[c.code for c in h] for h in self.hands], "points": self.hand_totals(),
                             "gained": gained, "scores": list(self.scores)})
 
-    def _end_round(self, winner: int | None, reason: str, rng: random.Random) -> None:
+    def _end_round(self, winner: int | None, reason: EndReason, rng: random.Random) -> None:
         if self._tender:
             self._finish_tender(reason, winner)
             return
@@ -611,29 +638,30 @@ class Game:
             self._finish(placements(key, lower_is_better=True), reason, scorer)
         elif max(self.scores) >= int(self.ruleset.target):
             places = placements(self.scores, lower_is_better=False)
-            self._finish(places, "target", places.index(1) if places.count(1) == 1 else None)
+            self._finish(places, EndReason.TARGET, places.index(1) if places.count(1) == 1 else None)
         else:
             self.dealer = (self.dealer + 1) % self.n  # the deal moves one seat clockwise
             self._start_round(rng)
 
-    def _finish_tender(self, reason: str, winner: int | None = None) -> None:
+    def _finish_tender(self, reason: EndReason, winner: int | None = None) -> None:
         totals = self.hand_totals()
         if winner is None:
             low = min(totals)
             winner = totals.index(low) if totals.count(low) == 1 else None
         key = [-1 if s == winner else t for s, t in enumerate(totals)]
         self._round_end_event(winner, reason, [0] * self.n)
-        self._finish(placements(key, lower_is_better=True), "out" if reason == "out" else "tender", winner)
+        game_reason = EndReason.OUT if reason is EndReason.OUT else EndReason.TENDER
+        self._finish(placements(key, lower_is_better=True), game_reason, winner)
 
-    def _finish(self, places: list[int], reason: str, winner: int | None) -> None:
+    def _finish(self, places: list[int], reason: EndReason, winner: int | None) -> None:
         self.over = True
         self.phase = PHASE_OVER
-        self.result = {"reason": reason, "winner": winner, "placements": places, "scores": list(self.scores),
-                       "points": self.hand_totals(), "rounds": self.round}
-        self.events.append({"kind": "game_end", **self.result})
+        outcome = self.outcome = Outcome(reason, winner, tuple(places), tuple(self.scores), tuple(self.hand_totals()),
+                                         self.round, self.move)
+        self.events.append({"kind": "game_end", **outcome.to_json()})
 
 
-def event_for(event: Event, seat: int | None) -> Event:
+def event_for(event: Event, seat: int | None) -> dict[str, Any]:
     """The copy of ``event`` that ``seat`` may see (``None``: the public copy)."""
     secret = event.get("secret")
     if secret is None:
