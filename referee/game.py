@@ -444,13 +444,16 @@ class Game:
             codes = [c.code for c in cards]
         self.top = last
         colour = self.colour = action.colour if last.is_wild else last.colour
-        if self.phase != PHASE_DRAWN:  # the drawn card's play is part of the draw's move
+        events = self.events
+        if self.phase is PHASE_DRAWN:  # the drawn card's play is part of the draw's move
+            events.append({"kind": "play", "seat": seat, "cards": codes, "colour": colour, "call": action.call,
+                           "drawn": True})
+        else:
             self.move += 1
+            events.append({"kind": "play", "seat": seat, "cards": codes, "colour": colour, "call": action.call})
         self.phase = PHASE_PLAY
         self.drawn = None
         self.passes = 0
-        events = self.events
-        events.append({"kind": "play", "seat": seat, "cards": codes, "colour": colour, "call": action.call})
         if last.is_wild:
             events.append({"kind": "colour", "seat": seat, "colour": colour})
         left = len(hand)
