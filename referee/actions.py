@@ -45,6 +45,10 @@ class Action:
     colour: str | None = None
     call: bool = False
 
+    def __post_init__(self) -> None:
+        if type(self.kind) is not ActionKind:  # a plain "play" becomes the member: the engine compares by identity
+            object.__setattr__(self, "kind", ActionKind(self.kind))
+
     def to_wire(self, request_id: int | None = None) -> dict[str, Any]:
         """The JSON object a bot sends for this action."""
         msg: dict[str, Any] = {"type": self.kind}

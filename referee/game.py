@@ -17,7 +17,7 @@ from itertools import product
 from typing import Any, Final, Sequence
 
 from .actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION, PLAY, Action, IllegalActionError
-from .cards import _BY_CODE, DECK_COLOURS, DECKS, Card
+from .cards import _BY_CODE, DECK_COLOURS, DECKS, WILD4, Card
 from .events import Event
 from .outcome import EndReason, Outcome
 from .rules import HAND_SIZE, Ruleset, check_players
@@ -280,9 +280,11 @@ class Game:
         hand = self.hands[self.current]
         # Arcade: a play leaving exactly one card carries the call in its legal form.
         call = not self._auto_call and len(hand) == 2
-        if phase == PHASE_PLAY and not self.pending:  # a normal turn: most decisions, so checked first
+        if phase is PHASE_PLAY and not self.pending:  # a normal turn: most decisions, so checked first
             colour = self.colour
-            key = (colour, self.top.rank, not self._restricted or self._wild_draw_four_allowed(), call)
+            # The rule is asked only when it can matter: restricted, with a Wild Draw Four in hand.
+            key = (colour, self.top.rank, not self._restricted or WILD4 not in hand or self._wild_draw_four_allowed(),
+                   call)
             plays = self._plays.get(key) or _plays_on(self.colours, key)
             out: list[Action] = []
             seen: list[Card] = []  # each distinct card once, in hand order; cheaper than dict.fromkeys(hand)
@@ -297,12 +299,12 @@ class Game:
             elif not out:
                 out.append(PASS_ACTION)  # blocked: nothing plays, nothing to draw
             return out
-        if phase == PHASE_OVER:
+        if phase is PHASE_OVER:
             return []
         colours = self.colours
-        if phase == PHASE_COLOUR:
+        if phase is PHASE_COLOUR:
             return [_COLOUR_ACTIONS[c] for c in colours]
-        if phase == PHASE_DRAWN:
+        if phase is PHASE_DRAWN:
             drawn = self.drawn
             assert drawn is not None
             if drawn.is_wild:
@@ -410,14 +412,16 @@ class Game:
     # ------------------------------------------------------------------ transitions
     def apply(self, action: Action, rng: random.Random) -> None:
         """Play ``action`` for the seat to act. Trusts that it is legal: call ``check`` first for untrusted input."""
+        # Phases and action kinds are compared by identity (enum members); ``Action`` and the position
+        # builders turn strings into members, so a plain ``"draw"`` never reaches here.
         kind = action.kind
-        if kind == PLAY:
+        if kind is PLAY:
             self._play(action, rng)
-        elif kind == DRAW:
+        elif kind is DRAW:
             self._draw_turn(rng)
-        elif kind == PASS:
+        elif kind is PASS:
             self._pass(rng)
-        elif kind == COLOUR:
+        elif kind is COLOUR:
             self.colour = action.colour
             self.events.append({"kind": "colour", "seat": self.current, "colour": action.colour})
             self.phase = PHASE_PLAY
@@ -552,9 +556,11 @@ class Game:
 
     def _pass(self, rng: random.Random) -> None:
         seat = self.current
-        if self.phase == PHASE_DRAWN:  # kept the drawn card: the common pass, so handled inline
+        if self.phase is PHASE_DRAWN:  # kept the drawn card: the common pass, so handled inline
             self.events.append({"kind": "pass", "seat": seat, "kept": True})
-            self._advance((seat + self.direction) % self.n, rng)
+            self.phase = PHASE_PLAY
+            self.drawn = None
+            self._pass_on((seat + self.direction) % self.n, rng)
             return
         # Blocked: nothing plays and nothing is left to draw.
         self.move += 1
