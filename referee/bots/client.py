@@ -310,6 +310,7 @@ class BotClient:
             self.transport.write(data, deadline)
         except WriteTimeout as exc:
             self._out[:] = data[exc.written:]  # the rest goes first next time, keeping the lines whole
+            raise
 
     def _read(self, deadline: float) -> bytes:
         assert self.transport is not None
