@@ -2,7 +2,8 @@
 
 Every read and write has a deadline; a line longer than the limit is refused without reading it all
 into memory; the child runs in its own process group so that it, and anything it started, can be
-killed at once.
+killed at once. Every failure is a ``TransportError``: ``ReadTimeout``, ``WriteTimeout``,
+``LineTooLong`` or ``Closed``, which the client turns into a fault.
 """
 
 from __future__ import annotations
