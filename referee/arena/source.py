@@ -84,8 +84,9 @@ def load_yaml(text: str, lines: LineMap) -> tuple[Any, list[Problem]]:
     """The file's data (JSON types only) and its early problems; data is None when it cannot be used."""
     if len(text) > MAX_BYTES:
         return None, [Problem("", too_large())]
-    loader = yaml.SafeLoader(text)
+    loader: yaml.SafeLoader | None = None
     try:
+        loader = yaml.SafeLoader(text)  # checks the characters first
         node = loader.get_single_node()
         if node is None:
             return None, []
@@ -93,6 +94,10 @@ def load_yaml(text: str, lines: LineMap) -> tuple[Any, list[Problem]]:
         if problem is not None:
             return None, [problem]
         data = loader.construct_document(node)
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        return None, [Problem("", f"not valid YAML: character #x{exc.character:04x} is not allowed in YAML text "
+                                  "(control characters are not); remove it", line)]
     except yaml.YAMLError as exc:
         return None, [_yaml_problem(exc)]
     except RecursionError:
@@ -100,7 +105,8 @@ def load_yaml(text: str, lines: LineMap) -> tuple[Any, list[Problem]]:
     except (ValueError, TypeError, OverflowError) as exc:  # e.g. a date that is no date: 2024-13-45
         return None, [Problem("", f"not valid YAML: {exc}")]
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     lines.walk(node, ())
     return plain(data), lines.duplicates
 

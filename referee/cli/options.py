@@ -65,7 +65,7 @@ def check_out_dir(ctx: click.Context | None, param: click.Parameter | None, valu
 
 def out_option(help: str) -> Callable[[F], F]:
     """``--out DIR``, checked by ``check_out_dir`` before anything runs."""
-    return click.option("--out", type=click.Path(file_okay=False), callback=check_out_dir, help=help)
+    return click.option("--out", type=click.Path(), metavar="DIR", callback=check_out_dir, help=help)
 
 
 def time_options(f: F) -> F:
