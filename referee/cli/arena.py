@@ -20,6 +20,8 @@ from ..standings import format_table
 from .options import interrupt_on_sigterm, out_option
 
 
+#: The most worker processes ``--jobs`` (and the file's ``jobs``) may ask for.
+MAX_JOBS = 256
 #: Bots listed one by one by ``validate``; beyond this, the first few and a count.
 SHOW_BOTS = 24
 
@@ -43,7 +45,7 @@ def _load(path: str) -> Arena:
 @click.command("arena")
 @click.argument("file", type=click.Path(dir_okay=False))
 @out_option("Output directory (default: the file's out, or results/NAME).")
-@click.option("--jobs", "-j", type=click.IntRange(1), help="Worker processes (default: the file's jobs, or one per "
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), help="Worker processes (default: the file's jobs, or one per "
                                                            "core).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted arena in the same output directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished arena in the output directory.")
