@@ -232,6 +232,8 @@ BAD_FILES = [
     pytest.param(b"seats: 2\nformat: sampled\ngames: 100000000\nbots: [builtin:random, builtin:easy]\n",
                  "100,000,000 games (2 bots playing 100,000,000 games each); at most 1,000,000 can be planned: lower "
                  "games", id="absurd-sampled"),
+    pytest.param(b"jobs: 100000\nbots: [builtin:random, builtin:easy]\nseats: 2\n",
+                 "jobs: 100000 is more than the maximum, 256 (line 1)", id="jobs-beyond-reason"),
     pytest.param(b"out: taken\nbots: [builtin:random, builtin:easy]\nseats: 2\n",
                  "is a file, not a directory; give a directory (it is created if missing) (line 1)", id="out-is-a-file"),
     pytest.param(b"out: /proc/results\nbots: [builtin:random, builtin:easy]\nseats: 2\n",
