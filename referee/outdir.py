@@ -10,8 +10,14 @@ PSEUDO_FILESYSTEMS = frozenset({"proc", "sysfs", "devtmpfs", "devpts", "cgroup",
                                 "binfmt_misc", "efivarfs", "autofs", "rpc_pipefs", "nsfs", "selinuxfs"})
 
 
-def out_dir_problem(path: str) -> str | None:
-    """What stops ``path`` being used as an output directory (created if missing), or None when it can be."""
+def out_dir_problem(path: str, *, writable: bool = True) -> str | None:
+    """What stops ``path`` being used as an output directory (created if missing), or None when it can be.
+
+    ``writable=False`` checks only what no user could change (a file in the way, /proc): for an arena
+    file, which may be checked by someone other than who runs it.
+    """
+    if "\0" in path:
+        return f"{path!r} holds a NUL character, which no path may; give a directory"
     full = os.path.abspath(path)
     if os.path.lexists(full) and not os.path.isdir(full):
         return f"{full!r} is a file, not a directory; give a directory (it is created if missing)"
@@ -25,7 +31,7 @@ def out_dir_problem(path: str) -> str | None:
     if fs in PSEUDO_FILESYSTEMS:
         return (f"{full!r} is under {mount}, a {fs} filesystem the kernel makes up, which cannot hold results; "
                 "give a directory on disk")
-    if not os.access(probe, os.W_OK | os.X_OK):
+    if writable and not os.access(probe, os.W_OK | os.X_OK):
         return f"{full!r} cannot be created or written: {probe!r} is not writable; give a directory you can write to"
     return None
 

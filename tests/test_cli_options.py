@@ -62,3 +62,18 @@ def test_a_directory_without_write_access_is_refused(tmp_path, monkeypatch):
     real_access = os.access
     monkeypatch.setattr(os, "access", lambda path, mode: False if path == locked else real_access(path, mode))
     assert f"{locked!r} is not writable" in out_dir_problem(os.path.join(locked, "out"))
+
+
+def test_the_arena_refuses_a_default_out_directory_that_is_a_file(tmp_path):
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "a").write_text("")  # where results/NAME would go
+    arena = tmp_path / "a.yaml"
+    arena.write_text("bots: [builtin:random, builtin:easy]\nseats: 2\n")
+    res = CliRunner().invoke(cli, ["arena", str(arena)])
+    assert res.exit_code == 2, res.output
+    assert f"out: '{tmp_path}/results/a' is a file, not a directory" in res.output
+    assert "Traceback" not in res.output
+
+
+def test_a_nul_in_a_path_is_a_problem_not_a_crash():
+    assert "NUL character" in out_dir_problem("results/\0x")

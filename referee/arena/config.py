@@ -85,10 +85,9 @@ class _Resolver:
         stages = StageResolver(data, self.lines, self.problems).stages()
         name = data.get("name") or os.path.splitext(os.path.basename(self.source))[0] or "arena"
         out = os.path.normpath(os.path.join(self.base_dir, data.get("out") or os.path.join("results", _slug(name))))
-        if "out" in data or os.path.isdir(self.base_dir):
-            trouble = out_dir_problem(out)
-            if trouble is not None:
-                self.problems.add(("out",), trouble + ("" if "out" in data else " (the default out; set out:)"))
+        trouble = out_dir_problem(out, writable=False) if "out" in data else None
+        if trouble is not None:
+            self.problems.add(("out",), trouble)
         jobs = data.get("jobs")
         arena = Arena(
             name=name, source=self.source, base_dir=self.base_dir, out=out, seed=data.get("seed", 1),

@@ -16,6 +16,7 @@ from ..arena.executor import ExecutorError, default_jobs
 from ..arena.runner import run_arena
 from ..arena.schedule import count_games, stage_game_counts
 from ..arena.store import StoreError
+from ..outdir import out_dir_problem
 from ..standings import format_table
 from .options import interrupt_on_sigterm, out_option
 
@@ -62,6 +63,8 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     if resume and fresh:
         raise click.UsageError("--resume and --fresh contradict each other: pick one")
     arena = _load(file)
+    if out is None and (trouble := out_dir_problem(arena.out)) is not None:
+        raise ArenaError(f"{file}: out: {trouble}")
     progress = TerminalProgress(sys.stderr, quiet=quiet)
     workers = jobs or arena.jobs or default_jobs()
     progress.note(f"arena {arena.name}: {len(arena.bots)} bots, {len(arena.stages)} stage"
