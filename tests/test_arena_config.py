@@ -277,3 +277,25 @@ def test_a_short_description_is_shown_whole(tmp_path):
                                       b"seats: 2\n")
     res = CliRunner().invoke(cli, ["validate", str(path)])
     assert res.output.splitlines()[1] == "  Class contest, week 3"
+
+
+LONG = "k" * 300_000
+LONG_VALUES = [
+    pytest.param(f"name: {LONG}\n", "name: is 300,000 characters long; at most 100 allowed", id="name"),
+    pytest.param(f"bots: [builtin:random, 'builtin:{LONG}']\n", "bots[1]: is 300,008 characters long; at most 4,096",
+                 id="command"),
+    pytest.param(f"options: {{stacking: {LONG}}}\n", "options.stacking: is 300,000 characters long; at most 100",
+                 id="option-value"),
+    pytest.param(f"base_dir: {LONG}\n", "base_dir: is 300,000 characters long; at most 4,096", id="base-dir"),
+    pytest.param("format: gauntlet\nchallengers: [" + "c" * 4000 + "]\n", "(cut short; ", id="long-message-cut"),
+]
+
+
+@pytest.mark.parametrize("text, message", LONG_VALUES)
+def test_a_long_value_is_refused_without_being_echoed(tmp_path, text, message):
+    if "bots:" not in text:
+        text += "bots: [builtin:random, builtin:easy]\n"
+    path = _write(tmp_path, "a.yaml", ("seats: 2\n" + text).encode())
+    res = CliRunner().invoke(cli, ["validate", str(path)])
+    assert res.exit_code == 2, res.output[:500]
+    assert message in res.output and len(res.output) < 1_500

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 Path = tuple[str | int, ...]
+#: The longest message shown for one problem: a message quotes values, and a file's values can be long.
+MAX_MESSAGE = 1000
 
 
 @dataclass(frozen=True)
@@ -18,7 +20,10 @@ class Problem:
 
     def __str__(self) -> str:
         where = f" (line {self.line})" if self.line else ""
-        return f"{self.path or 'arena file'}: {self.message}{where}"
+        message = self.message
+        if len(message) > MAX_MESSAGE:
+            message = f"{message[:MAX_MESSAGE - 40]}... (cut short; {len(message):,} characters)"
+        return f"{self.path or 'arena file'}: {message}{where}"
 
 
 class ArenaFileError(ValueError):
