@@ -75,7 +75,9 @@ class Format(ABC):
     def after(self, stage: Stage, tables: Sequence[Table], played: Sequence[Sequence[str]],
               results: Callable[[int], list[Mapping[str, object]]], rank: Callable[[], Mapping[str, int]],
               final: bool) -> Outcome:
-        """What the finished round decided; one round only, unless the format overrides this."""
+        """What the finished round decided: ``played`` is each game's seat order, ``results(t)`` table t's
+        games, ``rank()`` each bot's place in the standings so far (costly: call it only when needed).
+        One round and no places, unless the format overrides this."""
         return Outcome({name: 0 for seating_ in played for name in seating_})
 
     def label(self, stage: Stage, number: int, final: bool, stages: int) -> str:
