@@ -48,7 +48,7 @@ def load(text: str | dict, base: str) -> None:
         return
     total = count_games(arena, len(arena.bots))
     assert 0 <= total <= MAX_GAMES
-    if total <= 2_000:
+    if total <= 500:
         names = [b.spec.name for b in arena.bots]
         Planner(arena, names, lambda games, names: list(names)).first()
 
