@@ -77,3 +77,8 @@ def test_the_arena_refuses_a_default_out_directory_that_is_a_file(tmp_path):
 
 def test_a_nul_in_a_path_is_a_problem_not_a_crash():
     assert "NUL character" in out_dir_problem("results/\0x")
+
+
+def test_match_refuses_an_out_directory_under_proc():
+    res = CliRunner().invoke(cli, ["match", "--out", "/proc/lastcard-results", "builtin:random", "builtin:easy"])
+    assert res.exit_code == 2 and "under /proc" in res.output and "Traceback" not in res.output
