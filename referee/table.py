@@ -152,11 +152,12 @@ class BotSeat:
         client = self.client
         if self.relay is None or not client.listening:  # a killed bot hears nothing more
             return
-        for msg in self.relay.catch_up(table.game, table.wire, end):
+        data = self.relay.lines(table.game, table.wire, end)
+        if data:
             try:
-                client.send(msg)
+                client.send(data)
             except Exception:  # noqa: BLE001 - a dead pipe shows up as a crash at the next request
-                return
+                pass
 
 
 class ForfeitedSeat:
