@@ -118,6 +118,15 @@ def _from_dir(out_dir: str, game_id: str) -> SourceGame:
     return SourceGame(StoredGame.from_json(line), line, None, out_dir, f"{path} line {number}")
 
 
+def stored_for(out_dir: str, line: dict[str, Any]) -> StoredGame:
+    """The stored game of a games.jsonl line: its own actions, or its record file's when it has none."""
+    if "actions" not in line:
+        record = os.path.join(out_dir, "records", f"{line.get('game')}.jsonl")
+        if os.path.exists(record):
+            return StoredGame.from_record([entry for _, entry in read_jsonl(record)])
+    return StoredGame.from_json(line)
+
+
 def _from_record(path: str, out_dir: str | None) -> SourceGame:
     lines = [line for _, line in read_jsonl(path)]
     stored = StoredGame.from_record(lines)
