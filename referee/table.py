@@ -237,6 +237,7 @@ class Table:
         self.forfeited: set[int] = set()
         self.clocks = [_Clock() for _ in seats]
         self.actions: list[Action] = []
+        self.stand_ins: list[int] = []  # actions played for a seat after its fault
         self.end_patch: EndPatch = {}
         self.game: Game  # dealt once every seat has begun
 
@@ -307,7 +308,7 @@ class Table:
             points=tuple(outcome["points"]), rounds=outcome["rounds"], decisions=len(self.actions), moves=game.move,
             faults=tuple(self.faults), forfeited=tuple(sorted(self.forfeited)),
             times=SeatTimes.of(self.clocks), wall_ms=round((time.monotonic() - t0) * 1000, 3),
-            actions=tuple(self.actions))
+            actions=tuple(self.actions), stand_ins=tuple(self.stand_ins))
         if self.recorder is not None:
             self.recorder.add({"t": "events", "events": game.events})
             self.recorder.add({"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}})
@@ -327,6 +328,8 @@ class Table:
             self.recorder.add({"t": "fault", **fault.to_json()})
 
     def _record_action(self, index: int, action: Action, by: str, ms: float | None) -> None:
+        if by in ("replacement", "fallback"):
+            self.stand_ins.append(len(self.actions))
         self.actions.append(action)
         if self.recorder is not None:
             self.recorder.add({"t": "action", "seat": index, "action": action.to_wire(), "by": by,

@@ -275,5 +275,5 @@ def lost_game(job: GameJob, cause: str) -> dict[str, Any]:
         "scores": zeros, "points": zeros, "rounds": 0, "decisions": 0, "moves": 0,
         "faults": [{"kind": FaultKind.CRASH.value, "message": cause, "seat": i, "bot": names[i]} for i in bots],
         "forfeited": bots, "time_ms": {"decisions": zeros, "total": [0.0] * len(names), "max": [0.0] * len(names)},
-        "wall_ms": 0.0,
+        "wall_ms": 0.0, "actions": "",
     }
