@@ -7,6 +7,7 @@ terminal.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, TextIO
@@ -107,9 +108,7 @@ class HumanSeat:
     def _catch_up(self, table: Table, end: dict | None = None) -> None:
         assert self.relay is not None
         for msg in self.relay.catch_up(table.game, None, end):
-            if isinstance(msg, bytes):
-                import json
-
+            if isinstance(msg, bytes):  # a public event, encoded once for every seat
                 msg = json.loads(msg)
             kind = msg.get("type")
             if kind == "start":

@@ -17,10 +17,10 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..bots.messages import turn_request
 from ..cardfaces import CSS, MARKS, WILD_MARK
-from ..game_source import stored_for, complete_line, game_defaults, read_jsonl, read_results, stderr_tail
-from ..replay import InvalidReplayError, StoredGame, walk
+from ..game_source import (SourceGame, complete_line, game_defaults, read_jsonl, read_results, stderr_tail,
+                           stored_for)
+from ..replay import InvalidReplayError, walk
 from ..replay_text import fault_turns, turn_of_faults
-from ..game_source import SourceGame
 from ..standings import format_faults, format_rating, format_win_rate
 from .tape import tape
 
