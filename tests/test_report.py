@@ -135,3 +135,18 @@ def test_a_directory_that_is_not_a_results_directory_is_refused(tmp_path):
         write_report(str(tmp_path))
     out = CliRunner().invoke(cli, ["report", str(tmp_path / "missing")])
     assert out.exit_code == 2 and "no such directory" in out.output
+
+
+def test_a_game_lost_with_its_worker_is_listed_as_not_played(results, tmp_path):
+    target = tmp_path / "lost"
+    shutil.copytree(results, target)
+    lines = [json.loads(x) for x in open(target / "games.jsonl")]
+    lines.append({**lines[0], "game": "g0099", "reason": "lost", "actions": "", "decisions": 0, "moves": 0,
+                  "faults": [{"kind": "crash", "message": "the worker died in this game, twice", "seat": 0,
+                              "bot": lines[0]["seating"][0]}]})
+    (target / "games.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    data = data_of(open(write_report(str(target)), encoding="utf-8").read())
+    row = data["games"][-1]
+    assert row[0] == "g0099" and "not played" in row[9] and data["problems"] == []
+    out = CliRunner().invoke(cli, ["replay", str(target), "g0099"])
+    assert out.exit_code == 2 and "was not played" in out.output and "twice" in out.output

@@ -266,16 +266,21 @@ def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str]) -> tu
         seating = [position[name] for name in line.get("seating") or []]
         faults: list[list[Any]] = []
         text = ""
+        note = ""
         try:
-            stored = stored_for(out_dir, line)
-            text = tape(stored)
-            if line.get("faults"):
-                turns = fault_turns(SourceGame(stored, line, None, None, ""))
-                faults = [[turn, _seat_at(text, turn), message] for turn, message in sorted(turns.items())]
-        except InvalidReplayError as exc:
-            problems.append(str(exc))
+            if line.get("reason") == "lost":
+                note = "it was not played (its worker died, twice)"
+            else:
+                stored = stored_for(out_dir, line)
+                text = tape(stored)
+                if line.get("faults"):
+                    turns = fault_turns(SourceGame(stored, line, None, None, ""))
+                    faults = [[turn, _seat_at(text, turn), message] for turn, message in sorted(turns.items())]
+        except Exception as exc:  # noqa: BLE001 - one unreadable game must not cost the whole report
+            note = str(exc)
+            problems.append(f"{line.get('game')}: {exc}")
         index.append([line.get("game"), line.get("stage") or line.get("ruleset"), line.get("ruleset"), line.get("seed"),
-                      seating, line.get("placements"), len(line.get("faults") or []), line.get("moves"), faults])
+                      seating, line.get("placements"), len(line.get("faults") or []), line.get("moves"), faults, note])
         tapes.append(text)
     return index, tapes, problems
 

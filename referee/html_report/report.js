@@ -231,8 +231,11 @@
     if (!tapeOf(index)) {
       $('viewer').hidden = false;
       $('v-title').textContent = gameId;
-      $('v-meta').textContent = 'This game cannot be replayed: it was stored without its actions.';
-      $('v-table').replaceChildren();
+      $('v-meta').textContent = 'This game cannot be replayed: ' + (DATA.games[index][9] || 'it was stored without its actions') + '.';
+      for (const id of ['v-table', 'v-faults', 'v-events']) $(id).replaceChildren();
+      $('v-action').textContent = '';
+      view.index = -1;
+      view.frames = [];
       return false;
     }
     const row = DATA.games[index];
