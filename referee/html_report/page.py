@@ -274,8 +274,10 @@ def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str]) -> tu
                 stored = stored_for(out_dir, line)
                 text = tape(stored)
                 if line.get("faults"):
-                    turns = fault_turns(SourceGame(stored, line, None, None, ""))
-                    faults = [[turn, _seat_at(text, turn), message] for turn, message in sorted(turns.items())]
+                    steps = text.split("\n")
+                    turns = fault_turns(SourceGame(stored, line, None, None, ""),
+                                        lambda wanted: {t: _seat_at(steps, t) for t in wanted})
+                    faults = [[turn, _seat_at(steps, turn), message] for turn, message in sorted(turns.items())]
         except Exception as exc:  # noqa: BLE001 - one unreadable game must not cost the whole report
             note = str(exc)
             problems.append(f"{line.get('game')}: {exc}")
@@ -285,8 +287,8 @@ def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str]) -> tu
     return index, tapes, problems
 
 
-def _seat_at(text: str, turn: int) -> int | None:
-    steps = text.split("\n")
+def _seat_at(steps: list[str], turn: int) -> int | None:
+    """The seat to act at ``turn``, read from a tape's step head (``2t7``)."""
     head = steps[turn] if turn < len(steps) else "-"
     return int(head[0]) if head[:1].isdigit() else None
 
