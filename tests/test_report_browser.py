@@ -177,3 +177,33 @@ def test_many_games_are_listed_a_page_at_a_time(browser, results, tmp_path):
     # Nothing of a game is decoded before it is opened.
     assert browser.execute_script("return document.querySelectorAll('#v-table .card').length") == 0
     assert errors(browser) == []
+
+
+VARIANTS = [("compact", {}), ("family", {}), ("arcade", {}), ("family", {"stacking": True, "draw_until_playable": True}),
+            ("arcade", {"stacking": True}), ("compact", {"wild_draw_four": "any", "target": 200}),
+            ("family", {"move_limit": 60})]
+
+
+def test_viewer_follows_the_engine_in_every_ruleset_and_table_size(browser, tmp_path):
+    """Stacked penalties, draw-until-playable, reshuffles at six seats, move limits: the page's table is the engine's."""
+    from referee.bots.pool import BotPool
+    from tests.replaydata import play_stored
+
+    lines = []
+    with BotPool() as pool:
+        for number, ((ruleset, options), seats) in enumerate(
+                ((v, n) for v in VARIANTS for n in (2, 3, 6)), 1):
+            bots = [f"p{i}=builtin:{kind}" for i, kind in enumerate(["random", "easy", "hard", "medium"] * 2)][:seats]
+            line, _ = play_stored(ruleset, bots, 1000 + number, f"v{number:03d}", pool, options=options)
+            lines.append(line)
+    out = write_results_dir(tmp_path / "variants", lines)
+    write_report(str(out))
+    open_page(browser, out / "report.html")
+    for line in lines:
+        got = browser.execute_script(f"return window.lastcard.framesOf('{line['game']}').map(f => "
+                                     "[f.hands, f.top, f.colour, f.pile, f.seat, f.direction, f.pending, f.scores])")
+        _, frames = rebuild(load(str(out), line["game"]).stored, frames=True)
+        want = [[[list(h) for h in f.hands], f.top, f.colour, f.draw_pile, f.seat, f.direction, f.pending,
+                 list(f.scores)] for f in frames]
+        assert got == want, line["game"]
+    assert errors(browser) == []
