@@ -64,10 +64,12 @@ class HumanSeat:
         self.styled = styled
         self.pace = pace  # seconds between events shown, so a table of fast bots can be followed
         self.relay: Relay | None = None
+        self._table: Table | None = None
 
     # ------------------------------------------------------------------ the Seat protocol
     def begin(self, table: Table, index: int) -> None:
         self.relay = Relay(index, table.game_id, table.names, scores=[0] * len(table.names))
+        self._table = table
         self._say(f"You are seat {index} ({self.name}) at a table of {len(table.names)}: "
                   + ", ".join(f"{i} {n}" for i, n in enumerate(table.names)))
 
@@ -103,6 +105,16 @@ class HumanSeat:
 
     def finish(self, table: Table, index: int) -> None:
         self._catch_up(table, table.end_patch)
+
+    def follow(self, entry: dict) -> None:
+        """A line of the game record as it is written: at each action, show what has happened so far.
+
+        The table records an action before applying it, so while a bot thinks the person has already
+        seen everything up to that bot's turn.
+        """
+        table = self._table
+        if entry.get("t") == "action" and table is not None and getattr(table, "game", None) is not None:
+            self._catch_up(table)
 
     # ------------------------------------------------------------------ talking
     def _catch_up(self, table: Table, end: dict | None = None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
 import sys
@@ -53,9 +54,10 @@ def play_out(child: pexpect.spawn, pick=lambda count: 1) -> str:
     raise AssertionError("the game did not end")
 
 
-def test_a_whole_game_is_played_by_keys():
+def test_a_whole_game_is_played_by_keys_and_saved_for_replay(tmp_path):
+    saved = tmp_path / "game.jsonl"
     child = spawn("--ruleset", "family", "--option", "target=round", "--vs", "builtin:easy", "--vs", "builtin:random",
-                  "--seed", "5", "--pace", "0")
+                  "--seed", "5", "--pace", "0", "--save", str(saved))
     chooser = random.Random(1)
     places = play_out(child, lambda count: chooser.randint(1, count))
     child.expect(pexpect.EOF)
@@ -63,6 +65,15 @@ def test_a_whole_game_is_played_by_keys():
     assert child.exitstatus == 0
     assert sorted(part.rsplit(" ", 1)[0] for part in places.split(", ")) == ["easy", "random", "you"]
     assert "Your hand: " in seen(child) and "\x1b[" not in seen(child)  # NO_COLOR: plain text
+    # The saved record replays through the engine to the same game, event for event.
+    from click.testing import CliRunner
+
+    from referee.cli.main import cli
+
+    out = CliRunner().invoke(cli, ["replay", str(saved), "--verify"])
+    assert out.exit_code == 0 and "every recorded event" in out.output
+    human = [json.loads(line) for line in open(saved) if '"t": "action"' in line and '"by": "human"' in line]
+    assert human and all(entry["seat"] == 0 for entry in human)
 
 
 def test_bad_input_is_asked_again_with_the_reason():

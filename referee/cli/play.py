@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+import shlex
 import sys
 
 import click
@@ -12,7 +14,7 @@ from ..bots.spec import TimeLimits, parse_bot, unique_names
 from ..cardfaces import use_colour
 from ..human import HumanSeat, LeftTheGame
 from ..rules import MAX_PLAYERS
-from ..table import Table
+from ..table import Recorder, Table
 from .options import build_ruleset, ruleset_options
 
 #: Practice mode's "no clock": a day per move, so a bot can sit at a breakpoint.
@@ -31,8 +33,9 @@ PRACTICE_MS = 86_400_000
 @click.option("--move-ms", type=click.IntRange(1), default=5_000, show_default=True, help="A bot's time per move.")
 @click.option("--pace", type=click.FloatRange(0), default=None,
               help="Seconds between the events shown (default 0.3 on a terminal, 0 otherwise).")
+@click.option("--save", type=click.Path(dir_okay=False), help="Write the game's record here, for `lastcard replay FILE`.")
 def play_cmd(ruleset: str, options: tuple[str, ...], opponents: tuple[str, ...], seat: int, name: str,
-             seed: int | None, practice: bool, move_ms: int, pace: float | None) -> None:
+             seed: int | None, practice: bool, move_ms: int, pace: float | None, save: str | None) -> None:
     """Play a game against bots in the terminal: pick your move by its number.
 
     Cards show their colour and a shape per colour; plain text when NO_COLOR is set or output is not a
@@ -59,11 +62,12 @@ def play_cmd(ruleset: str, options: tuple[str, ...], opponents: tuple[str, ...],
                       pace=pace if pace is not None else (0.3 if sys.stdout.isatty() else 0.0))
     click.echo(f"{rules.house}, seed {game_seed}" + (" · practice: no clocks" if practice else "") +
                ". Type the number of your move; q leaves.")
+    recorder = _Following(human)
     try:
         with BotPool() as pool:
             seats = [pool.seat(s) for s in specs]
             seats.insert(seat, human)
-            result = Table(rules, seats, game_seed, "play").play()
+            result = Table(rules, seats, game_seed, "play", recorder=recorder).play()
     except (KeyboardInterrupt, LeftTheGame):
         click.echo("\nYou left the game; the bots were stopped.")
         sys.exit(130)
@@ -72,6 +76,23 @@ def play_cmd(ruleset: str, options: tuple[str, ...], opponents: tuple[str, ...],
     if result.faults:
         for fault in result.faults:
             click.echo(f"fault: {fault.bot} (seat {fault.seat}): {fault.kind.value}: {fault.message}")
+    if save:
+        with open(save, "w", encoding="utf-8") as fh:
+            for entry in recorder.lines:
+                fh.write(json.dumps(entry) + "\n")
+        click.echo(f"Saved: lastcard replay {shlex.quote(save)}")
+
+
+class _Following(Recorder):
+    """The game's record, shown to the person as it is written (the table's events as they happen)."""
+
+    def __init__(self, human: HumanSeat) -> None:
+        super().__init__()
+        self.human = human
+
+    def add(self, entry: dict) -> None:
+        super().add(entry)
+        self.human.follow(entry)
 
 
 def _reader():
