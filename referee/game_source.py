@@ -113,9 +113,27 @@ def _from_dir(out_dir: str, game_id: str) -> SourceGame:
         raise InvalidReplayError(f"no game {game_id!r} in {path}; its games are named like {', '.join(ids) or '(none)'}")
     number, line = found
     line = complete_line(line, game_defaults(read_results(out_dir)))
+    check_played(line)
     if "actions" not in line and os.path.exists(record):  # results from before games kept their actions
         return _from_record(record, out_dir)
     return SourceGame(StoredGame.from_json(line), line, None, out_dir, f"{path} line {number}")
+
+
+def check_played(line: dict[str, Any]) -> None:
+    """Raise ``InvalidReplayError`` for a game that was never played (its worker died, twice)."""
+    if line.get("reason") == "lost":
+        cause = next((f.get("message") for f in line.get("faults") or [] if f.get("message")), "its worker died")
+        raise InvalidReplayError(f"game {line.get('game')} was not played, so there is nothing to replay: {cause}")
+
+
+def stored_for(out_dir: str, line: dict[str, Any]) -> StoredGame:
+    """The stored game of a games.jsonl line: its own actions, or its record file's when it has none."""
+    check_played(line)
+    if "actions" not in line:
+        record = os.path.join(out_dir, "records", f"{line.get('game')}.jsonl")
+        if os.path.exists(record):
+            return StoredGame.from_record([entry for _, entry in read_jsonl(record)])
+    return StoredGame.from_json(line)
 
 
 def _from_record(path: str, out_dir: str | None) -> SourceGame:

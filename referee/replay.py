@@ -18,6 +18,7 @@ not change the game, it lets a viewer show the turn where the fault happened.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any, Collection, Final, Iterator, Sequence
 
@@ -78,6 +79,7 @@ def encode_actions(actions: Sequence[Action], stand_ins: Collection[int] = ()) -
     return " ".join(encode_action(a) + STAND_IN if i in marked else encode_action(a) for i, a in enumerate(actions))
 
 
+@lru_cache(maxsize=65_536)  # a game repeats few codes: decoding each once makes rebuilding cheaper
 def decode_action(token: str) -> Action:
     """The action for one compact code (a trailing ``!`` is ignored); raises ``InvalidReplayError``."""
     text = token[:-1] if token.endswith(STAND_IN) else token

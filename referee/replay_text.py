@@ -8,7 +8,7 @@ know, are left out.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from .bots.messages import turn_request
 from .cardfaces import colour_label, label
@@ -140,28 +140,38 @@ def _state_line(frame: Frame, names: Sequence[str], styled: bool) -> str:
             f"draw pile {frame.draw_pile} · {arrow}{pending} · scores {list(frame.scores)}")
 
 
-def fault_turns(source: SourceGame) -> dict[int, str]:
-    """Turn index -> the fault that happened there.
+SeatsOf = Callable[[list[int]], dict[int, int]]
+
+
+def fault_turns(source: SourceGame, seats_of: SeatsOf | None = None) -> dict[int, str]:
+    """Turn index -> the fault that happened there (see ``turn_of_faults``)."""
+    faults = source.result.get("faults") or []
+    return {turn: f"{fault.get('kind')}: {fault.get('message', '')}"
+            for fault, turn in zip(faults, turn_of_faults(source, seats_of)) if turn is not None}
+
+
+def turn_of_faults(source: SourceGame, seats_of: SeatsOf | None = None) -> list[int | None]:
+    """For each fault of the stored result, in order, the turn (action index) where it happened.
 
     A fault recorded with its ``turn`` is placed there; otherwise at the faulting seat's first stand-in
     action not yet claimed (a replacement, or the first fallback move after a forfeit; a startup fault
-    lands on the seat's first turn).
+    lands on the seat's first turn). ``None`` for a fault that no action stood in for. ``seats_of`` gives
+    the seat to act at some turns when the caller knows them already (else the game is replayed for them).
     """
-    faults = [f for f in source.result.get("faults") or [] if isinstance(f.get("seat"), int)]
+    faults = source.result.get("faults") or []
     if not faults:
-        return {}
+        return []
     marked = [i for i, token in enumerate(source.stored.actions.split()) if token.endswith("!")]
-    seats = _seat_of_turns(source, marked)
-    out: dict[int, str] = {}
+    seats = (seats_of or (lambda turns: _seat_of_turns(source, turns)))(marked)
+    out: list[int | None] = []
     claimed: set[int] = set()
     for fault in faults:
         turn = fault.get("turn")
         if not isinstance(turn, int):
-            turn = next((t for t in marked if seats.get(t) == fault["seat"] and t not in claimed), None)
-        if turn is None:
-            continue
-        claimed.add(turn)
-        out[turn] = f"{fault.get('kind')}: {fault.get('message', '')}"
+            turn = next((t for t in marked if seats.get(t) == fault.get("seat") and t not in claimed), None)
+        if turn is not None:
+            claimed.add(turn)
+        out.append(turn)
     return out
 
 

@@ -20,15 +20,16 @@ def first_difference(source: SourceGame) -> str | None:
         return str(exc)
     if not game.over:
         return f"the actions end before the game does (after {len(source.stored.actions.split())} actions)"
-    outcome = game.result or {}
+    outcome = game.outcome
+    assert outcome is not None
     forfeited = set(source.result.get("forfeited") or [])
     replayed: dict[str, Any] = {
-        "game_placements": outcome["placements"], "reason": outcome["reason"], "winner": outcome["winner"],
-        "scores": outcome["scores"], "points": outcome["points"], "rounds": outcome["rounds"], "moves": game.move,
-        "decisions": len(source.stored.actions.split()),
+        "game_placements": list(outcome.placements), "reason": outcome.reason.value, "winner": outcome.winner,
+        "scores": list(outcome.scores), "points": list(outcome.points), "rounds": outcome.rounds,
+        "moves": game.move, "decisions": len(source.stored.actions.split()),  # as the table reports them
     }
     if not forfeited:  # with forfeits the referee reorders places: only the game's own can be compared
-        replayed["placements"] = outcome["placements"]
+        replayed["placements"] = list(outcome.placements)
     for key in COMPARED:
         if key in source.result and key in replayed and _plain(source.result[key]) != _plain(replayed[key]):
             return f"{key}: stored {source.result[key]!r}, replayed {replayed[key]!r}"

@@ -106,8 +106,8 @@ def test_a_played_game_is_rebuilt_from_its_compact_form(ruleset, options):
     stored = StoredGame.from_json({**result.to_json(), "actions": encode_actions(result.actions)})
     game, frames = rebuild(stored, frames=True)
     assert game.over
-    assert game.result["placements"] == list(result.game_placements)
-    assert game.result["scores"] == list(result.scores)
+    assert game.outcome.placements == result.game_placements
+    assert game.outcome.scores == result.scores
     assert game.move == result.moves
     assert [f.action for f in frames[:-1]] == list(result.actions)
     assert frames[-1].seat is None and frames[0].turn == 0 and frames[0].events[0]["kind"] == "deal"

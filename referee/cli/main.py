@@ -8,7 +8,9 @@ from .. import __version__
 from .arena import arena_cmd, validate_cmd
 from .check import check_cmd
 from .match import match_cmd
+from .play import play_cmd
 from .replay import replay_cmd
+from .report import report_cmd
 from .rules_cmd import rules_cmd
 
 
@@ -24,7 +26,9 @@ cli.add_command(rules_cmd)
 cli.add_command(validate_cmd)
 
 cli.add_command(check_cmd)
+cli.add_command(play_cmd)
 cli.add_command(replay_cmd)
+cli.add_command(report_cmd)
 
 
 if __name__ == "__main__":  # python -m referee.cli.main

@@ -1,0 +1,106 @@
+"""``lastcard play``: a person takes a seat in the terminal against 1-5 bots."""
+
+from __future__ import annotations
+
+import json
+import random
+import shlex
+import sys
+
+import click
+
+from ..bots.pool import BotPool
+from ..bots.spec import TimeLimits, parse_bot, unique_names
+from ..cardfaces import use_colour
+from ..human import HumanSeat, LeftTheGame
+from ..rules import MAX_PLAYERS
+from ..table import Recorder, Table
+from .options import build_ruleset, ruleset_options
+
+#: Practice mode's "no clock": a day per move, so a bot can sit at a breakpoint.
+PRACTICE_MS = 86_400_000
+
+
+@click.command("play")
+@ruleset_options
+@click.option("--vs", "opponents", multiple=True, required=True, metavar="BOT",
+              help="An opponent (repeat for 1-5): builtin:NAME or a command line in quotes; NAME=COMMAND names it.")
+@click.option("--seat", type=int, default=0, show_default=True, help="Your seat, 0 to the number of bots.")
+@click.option("--name", default="you", show_default=True, help="Your name at the table.")
+@click.option("--seed", type=int, help="The game's seed (default: a random one, printed so the game can be replayed).")
+@click.option("--practice", is_flag=True,
+              help="No clocks: bots get unlimited time to start and to move (debug your bot under a debugger).")
+@click.option("--move-ms", type=click.IntRange(1), default=5_000, show_default=True, help="A bot's time per move.")
+@click.option("--pace", type=click.FloatRange(0), default=None,
+              help="Seconds between the events shown (default 0.3 on a terminal, 0 otherwise).")
+@click.option("--save", type=click.Path(dir_okay=False), help="Write the game's record here, for `lastcard replay FILE`.")
+def play_cmd(ruleset: str, options: tuple[str, ...], opponents: tuple[str, ...], seat: int, name: str,
+             seed: int | None, practice: bool, move_ms: int, pace: float | None, save: str | None) -> None:
+    """Play a game against bots in the terminal: pick your move by its number.
+
+    Cards show their colour and a shape per colour; plain text when NO_COLOR is set or output is not a
+    terminal. Type q (or press Ctrl-C) to leave.
+    """
+    rules = build_ruleset(ruleset, options)
+    if not 1 <= len(opponents) <= MAX_PLAYERS - 1:
+        raise click.UsageError(f"{len(opponents)} opponents given: play against 1 to {MAX_PLAYERS - 1} bots")
+    players = len(opponents) + 1
+    if not 0 <= seat < players:
+        raise click.BadParameter(f"seat {seat} is not at a table of {players}: choose 0 to {players - 1}",
+                                 param_hint="--seat")
+    limits = (TimeLimits(startup_ms=PRACTICE_MS, move_ms=PRACTICE_MS) if practice
+              else TimeLimits(move_ms=move_ms))
+    try:
+        specs = unique_names([parse_bot(b, limits) for b in opponents])
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--vs") from None
+    if any(s.name == name for s in specs):
+        raise click.BadParameter(f"a bot is already called {name!r}: choose another --name", param_hint="--name")
+    styled = use_colour(sys.stdout)
+    game_seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+    human = HumanSeat(name, _reader(), sys.stdout, styled=styled,
+                      pace=pace if pace is not None else (0.3 if sys.stdout.isatty() else 0.0))
+    click.echo(f"{rules.house}, seed {game_seed}" + (" · practice: no clocks" if practice else "") +
+               ". Type the number of your move; q leaves.")
+    recorder = _Following(human)
+    try:
+        with BotPool() as pool:
+            seats = [pool.seat(s) for s in specs]
+            seats.insert(seat, human)
+            result = Table(rules, seats, game_seed, "play", recorder=recorder).play()
+    except (KeyboardInterrupt, LeftTheGame):
+        click.echo("\nYou left the game; the bots were stopped.")
+        sys.exit(130)
+    places = ", ".join(f"{n} {p}" for n, p in sorted(zip(result.seating, result.placements), key=lambda x: x[1]))
+    click.echo(f"\nPlaces: {places}.")
+    if result.faults:
+        for fault in result.faults:
+            click.echo(f"fault: {fault.bot} (seat {fault.seat}): {fault.kind.value}: {fault.message}")
+    if save:
+        with open(save, "w", encoding="utf-8") as fh:
+            for entry in recorder.lines:
+                fh.write(json.dumps(entry) + "\n")
+        click.echo(f"Saved: lastcard replay {shlex.quote(save)}")
+
+
+class _Following(Recorder):
+    """The game's record, shown to the person as it is written (the table's events as they happen)."""
+
+    def __init__(self, human: HumanSeat) -> None:
+        super().__init__()
+        self.human = human
+
+    def add(self, entry: dict) -> None:
+        super().add(entry)
+        self.human.follow(entry)
+
+
+def _reader():
+    def read(prompt: str) -> str:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\n")
+    return read

@@ -1,0 +1,307 @@
+"""Assembling report.html: the standings, chart, matrix and faults as static HTML, the games as data.
+
+The page is one file with its style and script inlined and nothing loaded from the network. What grows
+with the number of games stays out of the DOM until it is shown: the game list is a JSON index drawn a
+page at a time, and each game's replay is a compact text (``tape``) decoded only when it is opened.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import shlex
+from collections import Counter, defaultdict
+from importlib import resources
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..bots.messages import turn_request
+from ..cardfaces import CSS, MARKS, WILD_MARK
+from ..game_source import (SourceGame, complete_line, game_defaults, read_jsonl, read_results, stderr_tail,
+                           stored_for)
+from ..replay import InvalidReplayError, walk
+from ..replay_text import fault_turns, turn_of_faults
+from ..standings import format_faults, format_rating, format_win_rate
+from .tape import tape
+
+#: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
+FAULT_DETAILS = 20
+REPORT_NAME = "report.html"
+
+
+class ReportError(ValueError):
+    """A results directory the report cannot be made from (named, with what is missing)."""
+
+
+def write_report(out_dir: str, path: str | None = None) -> str:
+    """Write ``out_dir/report.html`` (or ``path``) from the results directory ``out_dir``; its path."""
+    results = read_results(out_dir)
+    games_path = os.path.join(out_dir, "games.jsonl")
+    if not results and not os.path.exists(games_path):
+        raise ReportError(f"{out_dir} has neither results.json nor games.jsonl: give the output directory of "
+                          "`lastcard arena` or `lastcard match --out`")
+    defaults = game_defaults(results)
+    lines = [complete_line(line, defaults) for _, line in read_jsonl(games_path)] if os.path.exists(games_path) else []
+    page = render(out_dir, results, lines)
+    target = path or os.path.join(out_dir, REPORT_NAME)
+    tmp = target + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(page)
+    os.replace(tmp, target)  # a reader never sees half a page
+    return target
+
+
+def render(out_dir: str, results: Mapping[str, Any], lines: Sequence[dict[str, Any]]) -> str:
+    """The whole page as text."""
+    standings = list(results.get("standings") or [])
+    bots = [row["bot"] for row in standings]
+    for line in lines:
+        for name in line.get("seating") or []:
+            if name not in bots:
+                bots.append(name)
+    index, tapes, problems = _games(out_dir, lines, bots)
+    title = _title(results, out_dir)
+    data = {"title": title, "bots": bots, "colours": CSS, "marks": {c: m for c, (_, m) in MARKS.items()},
+            "wild": WILD_MARK, "games": index, "replay": _replay_command(out_dir), "problems": problems}
+    body = "\n".join([
+        f"<header><h1>{_e(title)}</h1><p class=sub>{_e(_summary(results, lines))}</p>"
+        "<nav><a href='#standings'>Standings</a> <a href='#h2h'>Head to head</a> <a href='#faults'>Faults</a> "
+        "<a href='#games'>Games</a></nav></header>",
+        _standings_section(standings),
+        _h2h_section(results.get("head_to_head") or {}),
+        _faults_section(out_dir, lines, bots),
+        _asset("games.html"),
+    ])
+    return (f"<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
+            f"<meta name=viewport content='width=device-width, initial-scale=1'>"
+            f"<title>{_e(title)}</title><style>{_asset('report.css')}</style></head>\n<body>\n{body}\n"
+            f"<script type='application/json' id=lc-data>{_json(data)}</script>\n"
+            # Tapes use only letters, digits and . , | ~ + ! - : = @ and newlines: safe as raw script text.
+            f"<script type='text/plain' id=lc-tapes>{'#'.join(tapes)}</script>\n"
+            f"<script>{_asset('report.js')}</script>\n</body></html>\n")
+
+
+def _title(results: Mapping[str, Any], out_dir: str) -> str:
+    if results.get("kind") == "arena":
+        return f"Arena {results.get('name', '')}".strip()
+    if results.get("kind") == "match":
+        return f"Match: {results.get('ruleset', '')}"
+    return f"Results in {out_dir}"
+
+
+def _summary(results: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]) -> str:
+    parts = [f"{len(lines)} games"]
+    if results.get("seed") is not None:
+        parts.append(f"seed {results['seed']}")
+    if results.get("policy"):
+        parts.append(f"policy {results['policy']}")
+    if results and not results.get("complete", True):
+        parts.append("incomplete: the arena was interrupted")
+    return " · ".join(parts)
+
+
+def _replay_command(out_dir: str) -> str:
+    return f"lastcard replay {shlex.quote(out_dir)}"
+
+
+# ---------------------------------------------------------------------------------------- standings
+def _standings_section(standings: Sequence[Mapping[str, Any]]) -> str:
+    if not standings:
+        return "<section id=standings><h2>Standings</h2><p>No standings yet (results.json is missing).</p></section>"
+    rows = []
+    for r in standings:
+        avg = "-" if r.get("avg_place") is None else f"{r['avg_place']:.2f}"
+        rows.append(f"<tr><td>{r['rank']}</td><td class=bot>{_e(r['bot'])}</td><td>{r['games']}</td><td>{r['wins']}"
+                    f"</td><td>{r.get('draws', 0)}</td><td>{avg}</td><td>{r.get('points', '')}</td>"
+                    f"<td>{_e(format_rating(r))}</td><td>{_e(format_win_rate(r))}</td>"
+                    f"<td>{_e(format_faults(r.get('faults') or {}))}</td></tr>")
+    table = ("<table class=standings><thead><tr><th>rank</th><th>bot</th><th>games</th><th>wins</th><th>draws</th>"
+             "<th>avg place</th><th>points</th><th>rating [95%]</th><th>win% [95%]</th><th>faults</th></tr></thead>"
+             f"<tbody>{''.join(rows)}</tbody></table>")
+    return f"<section id=standings><h2>Standings</h2>{table}{rating_chart(standings)}</section>"
+
+
+def rating_chart(standings: Sequence[Mapping[str, Any]]) -> str:
+    """Each bot's rating as a dot and its interval as a bar, one row per bot, as inline SVG."""
+    rated = [r for r in standings if r.get("rating") is not None]
+    if not rated:
+        return "<p>No ratings (too few games).</p>"
+    values = [v for r in rated for v in (r["rating"], r.get("rating_low"), r.get("rating_high")) if v is not None]
+    lo, hi = min(values), max(values)
+    span = (hi - lo) or 100.0
+    lo, hi = lo - span * 0.05, hi + span * 0.05
+    left, width, row_h = 160, 560, 22
+    height = row_h * len(rated) + 30
+
+    def x(v: float) -> float:
+        return left + (v - lo) / (hi - lo) * width
+
+    parts = [f"<svg class=chart role=img aria-label='ratings with 95% intervals' viewBox='0 0 {left + width + 20} "
+             f"{height}' width='{left + width + 20}' height='{height}'>"]
+    for tick in _ticks(lo, hi):
+        parts.append(f"<line x1='{x(tick):.1f}' x2='{x(tick):.1f}' y1='0' y2='{height - 20}' class=grid />"
+                     f"<text x='{x(tick):.1f}' y='{height - 6}' class=tick>{tick:.0f}</text>")
+    for i, r in enumerate(rated):
+        y = i * row_h + 12
+        low = r.get("rating_low") if r.get("rating_low") is not None else lo
+        high = r.get("rating_high") if r.get("rating_high") is not None else hi
+        parts.append(f"<text x='{left - 8}' y='{y + 4}' class=name>{_e(r['bot'])}</text>"
+                     f"<line x1='{x(low):.1f}' x2='{x(high):.1f}' y1='{y}' y2='{y}' class=interval>"
+                     f"<title>{_e(r['bot'])}: {_e(format_rating(r))}</title></line>"
+                     f"<circle cx='{x(r['rating']):.1f}' cy='{y}' r='5' class=rating />")
+    parts.append("</svg>")
+    return "<figure><figcaption>Rating (Elo scale) with its 95% interval</figcaption>" + "".join(parts) + "</figure>"
+
+
+def _ticks(lo: float, hi: float) -> list[float]:
+    step = 10 ** len(str(int(max(1.0, (hi - lo) / 5)))) / 10
+    for mult in (1, 2, 5, 10):
+        if (hi - lo) / (step * mult) <= 6:
+            step *= mult
+            break
+    first = (lo // step + 1) * step
+    return [first + k * step for k in range(int((hi - first) // step) + 1)]
+
+
+# ---------------------------------------------------------------------------------------- head to head
+def _h2h_section(h2h: Mapping[str, Any]) -> str:
+    names = h2h.get("bots") or []
+    if not names:
+        return "<section id=h2h><h2>Head to head</h2><p>No games between bots yet.</p></section>"
+    head = "".join(f"<th class=v><span>{_e(n)}</span></th>" for n in names)
+    rows = []
+    for i, name in enumerate(names):
+        cells = []
+        for j in range(len(names)):
+            met = h2h["meetings"][i][j]
+            if i == j or not met:
+                cells.append("<td class=none></td>")
+                continue
+            share = h2h["ahead"][i][j] / met
+            hue = round(share * 120)  # red (behind) to green (ahead)
+            cells.append(f"<td style='background:hsl({hue},60%,85%)' title='{_e(name)} ahead of {_e(names[j])} in "
+                         f"{h2h['ahead'][i][j]} of {met} games'>{100 * share:.0f}%</td>")
+        rows.append(f"<tr><th>{_e(name)}</th>{''.join(cells)}</tr>")
+    return ("<section id=h2h><h2>Head to head</h2><p>How often the row's bot placed ahead of the column's, over the "
+            f"games they met.</p><div class=scroll><table class=h2h><thead><tr><th></th>{head}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div></section>")
+
+
+# ---------------------------------------------------------------------------------------- faults
+def _faults_section(out_dir: str, lines: Sequence[dict[str, Any]], bots: Sequence[str]) -> str:
+    by_bot: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = defaultdict(list)
+    for line in lines:
+        for fault in line.get("faults") or []:
+            bot = fault.get("bot") or (line["seating"][fault["seat"]] if isinstance(fault.get("seat"), int) else "?")
+            by_bot[bot].append((line, fault))
+    if not by_bot:
+        return "<section id=faults><h2>Faults</h2><p>No bot made a fault.</p></section>"
+    parts = ["<section id=faults><h2>Faults</h2><p>Every fault a bot made, for its author: the request it got, what "
+             "it sent back, its stderr, and the command that replays the game from its seat.</p>"]
+    for bot in sorted(by_bot, key=lambda b: (bots.index(b) if b in bots else len(bots), b)):
+        found = by_bot[bot]
+        kinds = Counter(f["kind"] for _, f in found)
+        parts.append(f"<details class=bot-faults data-bot='{_e(bot)}'><summary><b>{_e(bot)}</b>: {len(found)} "
+                     f"fault{'s' if len(found) != 1 else ''} ({_e(', '.join(f'{k} {v}' for k, v in kinds.items()))})"
+                     "</summary>")
+        tail = stderr_tail(out_dir, bot)
+        if tail:
+            parts.append(f"<p>The end of its stderr log (all its games):</p><pre class=stderr>{_e(tail)}</pre>")
+        for line, fault in found[:FAULT_DETAILS]:
+            parts.append(_fault_detail(out_dir, line, fault))
+        if len(found) > FAULT_DETAILS:
+            parts.append(f"<p>… and {len(found) - FAULT_DETAILS} more: filter the games list by {_e(bot)} with "
+                         "faults.</p>")
+        parts.append("</details>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _fault_detail(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) -> str:
+    seat = fault.get("seat")
+    game_id = line.get("game", "?")
+    command = f"{_replay_command(out_dir)} {shlex.quote(str(game_id))}" + (f" --seat {seat}" if seat is not None else "")
+    turn, request = _fault_request(out_dir, line, fault)
+    where = f"turn {turn}" if turn is not None else "before its first turn"
+    sent = fault.get("line")
+    return (f"<div class=fault><p><b>{_e(fault.get('kind', '?'))}</b> in game "
+            f"<a href='#game={_e(game_id)}&turn={turn if turn is not None else 0}' class=open-game "
+            f"data-game='{_e(game_id)}' data-turn='{turn if turn is not None else 0}'>{_e(game_id)}</a>, seat "
+            f"{seat}, {where}: {_e(fault.get('message', ''))}</p>"
+            f"<p>The request:</p><pre>{_e(request)}</pre>"
+            f"<p>What it sent back:</p><pre>{_e(sent if sent is not None else '(nothing)')}</pre>"
+            f"<p>Replay it: <code>{_e(command)}</code></p></div>")
+
+
+def _fault_request(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) -> tuple[int | None, str]:
+    """The turn of a fault and the request the bot got there, rebuilt with the referee's own builder."""
+    if fault.get("request_type") not in (None, "turn"):
+        return None, f"({fault.get('request_type')} request {fault.get('request_id')})"
+    try:
+        stored = stored_for(out_dir, line)
+        faults = line.get("faults") or []
+        turns = turn_of_faults(SourceGame(stored, line, None, None, ""))
+        turn = next((t for f, t in zip(faults, turns) if f is fault), None)
+        if turn is None:
+            return None, "(startup: the hello message)" if fault.get("kind") == "startup" else "(no request)"
+        for i, game, _action, _stand_in in walk(stored):
+            if i == turn:
+                request = turn_request(game, game.current, game.legal_actions(), fault.get("request_id") or 0, 0, 0)
+                for key in ("time_left_ms", "bank_ms"):  # a replay does not know the clock
+                    request.pop(key)
+                return turn, json.dumps(request)
+    except InvalidReplayError as exc:
+        return None, f"(cannot be rebuilt: {exc})"
+    return None, "(no request)"
+
+
+# ---------------------------------------------------------------------------------------- games
+def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str]) -> tuple[list[list[Any]], list[str], list[str]]:
+    """The game index (one short row per game), each game's tape, and the games that could not be replayed."""
+    index: list[list[Any]] = []
+    tapes: list[str] = []
+    problems: list[str] = []
+    position = {name: i for i, name in enumerate(bots)}
+    for line in lines:
+        seating = [position[name] for name in line.get("seating") or []]
+        faults: list[list[Any]] = []
+        text = ""
+        note = ""
+        try:
+            if line.get("reason") == "lost":
+                note = "it was not played (its worker died, twice)"
+            else:
+                stored = stored_for(out_dir, line)
+                text = tape(stored)
+                if line.get("faults"):
+                    steps = text.split("\n")
+                    turns = fault_turns(SourceGame(stored, line, None, None, ""),
+                                        lambda wanted: {t: _seat_at(steps, t) for t in wanted})
+                    faults = [[turn, _seat_at(steps, turn), message] for turn, message in sorted(turns.items())]
+        except Exception as exc:  # noqa: BLE001 - one unreadable game must not cost the whole report
+            note = str(exc)
+            problems.append(f"{line.get('game')}: {exc}")
+        index.append([line.get("game"), line.get("stage") or line.get("ruleset"), line.get("ruleset"), line.get("seed"),
+                      seating, line.get("placements"), len(line.get("faults") or []), line.get("moves"), faults, note])
+        tapes.append(text)
+    return index, tapes, problems
+
+
+def _seat_at(steps: list[str], turn: int) -> int | None:
+    """The seat to act at ``turn``, read from a tape's step head (``2t7``)."""
+    head = steps[turn] if turn < len(steps) else "-"
+    return int(head[0]) if head[:1].isdigit() else None
+
+
+# ---------------------------------------------------------------------------------------- helpers
+def _asset(name: str) -> str:
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _json(value: Any) -> str:
+    # Inside <script>, "</" would end the element: escape "<" (JSON allows \u003c anywhere in a string).
+    return json.dumps(value, separators=(",", ":")).replace("<", "\\u003c")

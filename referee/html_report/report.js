@@ -1,0 +1,408 @@
+// The report's games list and replay viewer. No rules here: a game's tape (see tape.py) says what
+// happened, and the viewer only moves cards between hands and piles. Nothing is fetched from anywhere.
+(function () {
+  'use strict';
+  const DATA = JSON.parse(document.getElementById('lc-data').textContent);
+  const PAGE = 50;
+  const COLOURS = {t: 'teal', c: 'coral', a: 'amber', v: 'violet', r: 'red', y: 'yellow', g: 'green', b: 'blue'};
+  const RANKS = {s: 'skip', r: 'reverse', d: 'draw2'};
+  const RANK_NAMES = {skip: 'Skip', reverse: 'Reverse', draw2: '+2', wild: 'Wild', wild4: 'Wild +4'};
+  const REASONS = {t: 'on their turn', p: 'as a penalty', f: 'for the missed call'};
+  const $ = (id) => document.getElementById(id);
+  let tapes = null;  // split on first use: the text stays one string until a game is opened
+
+  function tapeOf(index) {
+    if (tapes === null) tapes = $('lc-tapes').textContent.split('#');
+    return tapes[index];
+  }
+
+  // ------------------------------------------------------------------ cards and actions
+  function cardCode(token) {
+    if (token === 'w') return 'wild';
+    if (token === 'w4') return 'wild4';
+    const colour = COLOURS[token[0]];
+    const rank = token.slice(1);
+    if (!colour || !rank) throw new Error('bad card code ' + JSON.stringify(token));
+    return colour + ':' + (RANKS[rank] || rank);
+  }
+
+  function parseAction(token) {
+    const standIn = token.endsWith('!');
+    let text = standIn ? token.slice(0, -1) : token;
+    if (text === 'd') return {kind: 'draw', standIn};
+    if (text === 'p') return {kind: 'pass', standIn};
+    if (text[0] === '@') return {kind: 'colour', colour: COLOURS[text[1]], standIn};
+    const call = text.endsWith('+');
+    if (call) text = text.slice(0, -1);
+    let colour = null;
+    const eq = text.indexOf('=');
+    if (eq >= 0) { colour = COLOURS[text[eq + 1]]; text = text.slice(0, eq); }
+    const parts = text.split('.');
+    const last = parts[parts.length - 1];
+    if (last[0] === 'w' && last !== 'w' && last !== 'w4') {
+      colour = COLOURS[last[last.length - 1]];
+      parts[parts.length - 1] = last.slice(0, -1);
+    }
+    return {kind: 'play', cards: parts.map(cardCode), colour, call, standIn};
+  }
+
+  function colourOf(code) { return code.startsWith('wild') ? null : code.split(':')[0]; }
+
+  function cardEl(code, hidden) {
+    const el = document.createElement('span');
+    if (hidden) { el.className = 'card back'; el.textContent = '?'; return el; }
+    const colour = colourOf(code);
+    const rank = colour ? code.split(':')[1] : code;
+    el.className = 'card' + (colour ? '' : ' wild');
+    el.dataset.code = code;
+    if (colour) el.style.background = DATA.colours[colour];
+    const name = RANK_NAMES[rank] || rank;
+    el.title = (colour ? colour + ' ' : '') + name;
+    const r = document.createElement('b');
+    r.textContent = {skip: '⊘', reverse: '⇄', draw2: '+2', wild: 'W', wild4: '+4'}[rank] || rank;
+    const m = document.createElement('i');
+    m.textContent = colour ? DATA.marks[colour] : DATA.wild;
+    el.append(r, m);
+    return el;
+  }
+
+  function cardText(code) {
+    const colour = colourOf(code);
+    if (!colour) return DATA.wild + ' ' + RANK_NAMES[code];
+    const rank = code.split(':')[1];
+    return DATA.marks[colour] + ' ' + colour + ' ' + (RANK_NAMES[rank] || rank);
+  }
+
+  function colourText(colour) { return colour ? DATA.marks[colour] + ' ' + colour : 'none'; }
+
+  function actionText(a) {
+    if (a.kind === 'play') {
+      let text = 'plays ' + a.cards.map(cardText).join(', ');
+      if (a.colour && a.cards[a.cards.length - 1].startsWith('wild')) text += ' → ' + colourText(a.colour);
+      return text + (a.call ? ' and calls last card' : '');
+    }
+    if (a.kind === 'colour') return 'names the colour ' + colourText(a.colour);
+    return a.kind === 'draw' ? 'draws' : 'passes';
+  }
+
+  // ------------------------------------------------------------------ a game's frames
+  function nums(text) { return text === '' ? [] : text.split(':').map((v) => (v === '' ? null : Number(v))); }
+
+  function parseEvent(ev) {
+    const k = ev[0];
+    const rest = ev.slice(1);
+    switch (k) {
+      case 'D': {
+        const [head, ...hands] = rest.split('|');
+        const [round, dealer, first, top, pile] = head.split(',');
+        return {kind: 'deal', round: +round, dealer: +dealer, first: +first, top: cardCode(top), pile: +pile,
+                hands: hands.map((h) => (h ? h.split('.').map(cardCode) : []))};
+      }
+      case 'W': return {kind: 'draw', seat: +rest[0], reason: rest[1],
+                        cards: rest.length > 2 ? rest.slice(2).split('.').map(cardCode) : []};
+      case 'S': return {kind: 'skip', seat: +rest};
+      case 'R': return {kind: 'reverse', direction: rest === '+' ? 1 : -1};
+      case 'Y': { const [seat, count, card, pending] = rest.split(',');
+        return {kind: 'penalty', seat: +seat, count: +count, card: cardCode(card), pending: pending === '1'}; }
+      case 'L': return {kind: 'call', seat: +rest};
+      case 'F': return {kind: 'forfeit', seat: +rest};
+      case 'A': return {kind: 'pass', seat: +rest[0], kept: rest[1] === '1'};
+      case 'H': return {kind: 'reshuffle', count: +rest};
+      case 'P': return {kind: 'pile', count: +rest};
+      case 'B': return {kind: 'bury', card: cardCode(rest)};
+      case 'E': { const [round, winner, reason, points, gained, scores] = rest.split(',');
+        return {kind: 'round_end', round: +round, winner: winner === '' ? null : +winner, reason,
+                points: nums(points), gained: nums(gained), scores: nums(scores)}; }
+      case 'G': { const [reason, winner, places, scores] = rest.split(',');
+        return {kind: 'game_end', reason, winner: winner === '' ? null : +winner, places: nums(places),
+                scores: nums(scores)}; }
+      default: throw new Error('unknown tape event ' + JSON.stringify(ev));
+    }
+  }
+
+  function applyEvent(st, e) {
+    switch (e.kind) {
+      case 'deal':
+        st.hands = e.hands.map((h) => h.slice()); st.top = e.top; st.colour = colourOf(e.top);
+        st.direction = 1; st.pile = e.pile; st.pending = 0; st.round = e.round; break;
+      case 'draw':
+        st.hands[e.seat].push(...e.cards); st.pile -= e.cards.length;
+        if (e.reason === 'p') st.pending = 0; break;
+      case 'reverse': st.direction = e.direction; break;
+      case 'penalty': st.pending = e.pending ? e.count : 0; break;
+      case 'reshuffle': case 'pile': st.pile = e.count; break;
+      case 'round_end': st.scores = e.scores; st.pending = 0; break;
+      case 'game_end': st.scores = e.scores; break;
+    }
+  }
+
+  function applyAction(st, seat, a) {
+    if (a.kind === 'play') {
+      const hand = st.hands[seat];
+      for (const code of a.cards) {
+        const at = hand.indexOf(code);
+        if (at < 0) throw new Error('seat ' + seat + ' has no ' + code + ' to play');
+        hand.splice(at, 1);
+      }
+      st.top = a.cards[a.cards.length - 1];
+      st.colour = colourOf(st.top) || a.colour;
+    } else if (a.kind === 'colour') {
+      st.colour = a.colour;
+    }
+  }
+
+  // Every frame of a game: the table before each action (and after the last), with the events that led there.
+  function framesOf(index) {
+    const row = DATA.games[index];
+    const n = row[4].length;
+    const st = {hands: Array.from({length: n}, () => []), top: null, colour: null, direction: 1, pile: 0,
+                pending: 0, scores: new Array(n).fill(0), round: 0};
+    const frames = [];
+    const steps = tapeOf(index).split('\n');
+    for (let turn = 0; turn < steps.length; turn++) {
+      const [head, ...evs] = steps[turn].split('~');
+      const events = evs.map(parseEvent);
+      for (const e of events) applyEvent(st, e);
+      const seat = head === '-' ? null : +head[0];
+      const action = head === '-' ? null : parseAction(head.slice(1));
+      frames.push({turn, seat, action, events, hands: st.hands.map((h) => h.slice()), top: st.top,
+                   colour: st.colour, direction: st.direction, pile: st.pile, pending: st.pending,
+                   scores: st.scores.slice(), round: st.round});
+      if (action) applyAction(st, seat, action);
+    }
+    return frames;
+  }
+
+  // ------------------------------------------------------------------ the games list
+  const list = {page: 0, rows: DATA.games.map((_, i) => i)};
+
+  function seatNames(row) { return row[4].map((b) => DATA.bots[b]); }
+
+  function filterGames() {
+    const text = $('g-filter').value.trim().toLowerCase();
+    const faultsOnly = $('g-faults').checked;
+    list.rows = [];
+    DATA.games.forEach((row, i) => {
+      if (faultsOnly && !row[6]) return;
+      if (text && !seatNames(row).some((n) => n.toLowerCase().includes(text))) return;
+      list.rows.push(i);
+    });
+    list.page = 0;
+    drawList();
+  }
+
+  function drawList() {
+    const pages = Math.max(1, Math.ceil(list.rows.length / PAGE));
+    list.page = Math.min(list.page, pages - 1);
+    const body = $('g-rows');
+    body.replaceChildren();
+    for (const i of list.rows.slice(list.page * PAGE, (list.page + 1) * PAGE)) {
+      const row = DATA.games[i];
+      const tr = document.createElement('tr');
+      tr.dataset.game = row[0];
+      if (row[6]) tr.className = 'faulty';
+      const seats = seatNames(row).map((n, s) => n + ' (' + (row[5] ? row[5][s] : '?') + ')').join(', ');
+      for (const text of [row[0], row[1] + (row[1] !== row[2] ? ' · ' + row[2] : ''), seats, row[7], row[6] || '']) {
+        const td = document.createElement('td');
+        td.textContent = text;
+        tr.append(td);
+      }
+      const td = document.createElement('td');
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = 'replay';
+      button.className = 'open';
+      button.addEventListener('click', () => openGame(row[0], 0));
+      td.append(button);
+      tr.append(td);
+      body.append(tr);
+    }
+    $('g-page').textContent = 'page ' + (list.page + 1) + ' of ' + pages + ' (' + list.rows.length + ' games)';
+    $('g-prev').disabled = list.page === 0;
+    $('g-next').disabled = list.page >= pages - 1;
+  }
+
+  // ------------------------------------------------------------------ the viewer
+  const view = {index: -1, frames: [], turn: 0, seat: -1};
+
+  function openGame(gameId, turn) {
+    const index = DATA.games.findIndex((row) => row[0] === gameId);
+    if (index < 0) return false;
+    if (!tapeOf(index)) {
+      $('viewer').hidden = false;
+      $('v-title').textContent = gameId;
+      $('v-meta').textContent = 'This game cannot be replayed: ' + (DATA.games[index][9] || 'it was stored without its actions') + '.';
+      for (const id of ['v-table', 'v-faults', 'v-events']) $(id).replaceChildren();
+      $('v-action').textContent = '';
+      view.index = -1;
+      view.frames = [];
+      return false;
+    }
+    const row = DATA.games[index];
+    view.index = index;
+    view.frames = framesOf(index);
+    view.seat = -1;
+    const names = seatNames(row);
+    $('v-title').textContent = row[0];
+    $('v-meta').textContent = row[2] + ' · seed ' + row[3] + ' · ' + names.map((n, s) => s + ' ' + n).join(', ') +
+      ' · in a terminal: ' + DATA.replay + ' ' + row[0];
+    const select = $('v-view');
+    select.replaceChildren();
+    const all = new Option('all-seeing: every hand', '-1');
+    select.append(all, ...names.map((n, s) => new Option('seat ' + s + ' (' + n + '): what it saw', String(s))));
+    select.value = '-1';
+    const slider = $('v-slider');
+    slider.max = String(view.frames.length - 1);
+    $('v-turn').max = String(view.frames.length - 1);
+    $('v-count').textContent = String(view.frames.length - 1);
+    const faults = $('v-faults');
+    faults.replaceChildren();
+    for (const [fturn, fseat, message] of row[8]) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'fault-turn';
+      b.dataset.turn = fturn;
+      b.textContent = '⚠ turn ' + fturn + ', seat ' + fseat + ': ' + message;
+      b.addEventListener('click', () => show(fturn));
+      faults.append(b);
+    }
+    $('viewer').hidden = false;
+    show(turn || 0);
+    $('viewer').scrollIntoView();
+    return true;
+  }
+
+  function faultAt(turn) {
+    const row = DATA.games[view.index];
+    return row[8].find((f) => f[0] === turn);
+  }
+
+  function show(turn) {
+    if (view.index < 0) return;
+    turn = Math.max(0, Math.min(view.frames.length - 1, Number(turn) || 0));
+    view.turn = turn;
+    const f = view.frames[turn];
+    const row = DATA.games[view.index];
+    const names = seatNames(row);
+    const me = view.seat;
+    $('v-slider').value = String(turn);
+    $('v-turn').value = String(turn);
+    const table = $('v-table');
+    table.replaceChildren();
+    const pile = document.createElement('div');
+    pile.className = 'pile';
+    const top = document.createElement('span');
+    top.append('top ', cardEl(f.top));
+    top.id = 'v-top';
+    const info = document.createElement('span');
+    info.textContent = 'colour ' + colourText(f.colour) + ' · draw pile ' + f.pile + ' · ' +
+      (f.direction === 1 ? 'clockwise' : 'anticlockwise') + ' · round ' + f.round +
+      (f.pending ? ' · pending penalty ' + f.pending : '') + ' · scores ' + f.scores.join(' / ');
+    pile.append(top, info);
+    table.append(pile);
+    f.hands.forEach((hand, s) => {
+      const div = document.createElement('div');
+      div.className = 'seat' + (s === f.seat ? ' to-act' : '');
+      div.dataset.seat = s;
+      const who = document.createElement('span');
+      who.className = 'who';
+      who.textContent = (s === f.seat ? '▶ ' : '') + 'seat ' + s + ' ' + names[s];
+      const small = document.createElement('small');
+      small.textContent = hand.length + ' card' + (hand.length === 1 ? '' : 's');
+      who.append(small);
+      const cards = document.createElement('span');
+      cards.className = 'hand';
+      const hidden = me >= 0 && s !== me;
+      for (const code of hand) cards.append(cardEl(code, hidden));
+      div.append(who, cards);
+      table.append(div);
+    });
+    const act = $('v-action');
+    const fault = faultAt(turn);
+    if (f.action) {
+      act.textContent = 'turn ' + turn + ': seat ' + f.seat + ' (' + names[f.seat] + ') ' + actionText(f.action) +
+        (fault ? '  ⚠ FAULT: ' + fault[2] + ' (the referee played this for the bot)' :
+          f.action.standIn ? ' (played for a forfeited seat)' : '');
+    } else {
+      act.textContent = 'the game is over';
+    }
+    act.className = fault ? 'fault' : '';
+    const log = $('v-events');
+    log.replaceChildren();
+    for (const e of f.events) {
+      const li = document.createElement('li');
+      li.textContent = eventText(e, names, me);
+      log.append(li);
+    }
+  }
+
+  function eventText(e, names, me) {
+    const who = (s) => 'seat ' + s + ' (' + names[s] + ')';
+    switch (e.kind) {
+      case 'deal': return 'round ' + e.round + ': ' + who(e.dealer) + ' deals; the top card is ' + cardText(e.top) +
+        '; ' + who(e.first) + ' plays first';
+      case 'draw': {
+        const seen = me < 0 || me === e.seat;
+        return who(e.seat) + ' draws ' + e.cards.length + ' ' + REASONS[e.reason] +
+          (seen && e.cards.length ? ': ' + e.cards.map(cardText).join(', ') : '');
+      }
+      case 'skip': return who(e.seat) + ' is skipped';
+      case 'reverse': return 'play reverses: now ' + (e.direction === 1 ? 'clockwise' : 'anticlockwise');
+      case 'penalty': return cardText(e.card) + ': ' + who(e.seat) +
+        (e.pending ? ' faces a stacked penalty of ' + e.count : ' must draw ' + e.count);
+      case 'call': return who(e.seat) + ' has one card left: last card!';
+      case 'forfeit': return who(e.seat) + ' did not call last card and draws 1';
+      case 'pass': return who(e.seat) + ' passes' + (e.kept ? ' and keeps the drawn card' : ': nothing to play or draw');
+      case 'reshuffle': return 'the discard pile is shuffled into a new draw pile of ' + e.count;
+      case 'pile': return 'the draw pile holds ' + e.count;
+      case 'bury': return 'a turned-up ' + cardText(e.card) + ' is buried in the draw pile';
+      case 'round_end': return 'round ' + e.round + ' ends (' + e.reason + '); winner ' +
+        (e.winner === null ? 'nobody' : who(e.winner)) + '; points left ' + e.points.join(' / ') +
+        '; scores ' + e.scores.join(' / ');
+      case 'game_end': return 'game over (' + e.reason + '): places ' + e.places.join(' / ') + ', scores ' +
+        e.scores.join(' / ');
+    }
+    return e.kind;
+  }
+
+  // ------------------------------------------------------------------ wiring
+  function openFromHash() {
+    const m = /game=([^&]+)(?:&turn=(\d+))?/.exec(location.hash);
+    if (m) openGame(decodeURIComponent(m[1]), Number(m[2] || 0));
+  }
+
+  $('g-filter').addEventListener('input', filterGames);
+  $('g-faults').addEventListener('change', filterGames);
+  $('g-prev').addEventListener('click', () => { list.page -= 1; drawList(); });
+  $('g-next').addEventListener('click', () => { list.page += 1; drawList(); });
+  $('v-first').addEventListener('click', () => show(0));
+  $('v-prev').addEventListener('click', () => show(view.turn - 1));
+  $('v-next').addEventListener('click', () => show(view.turn + 1));
+  $('v-last').addEventListener('click', () => show(view.frames.length - 1));
+  $('v-slider').addEventListener('input', (ev) => show(ev.target.value));
+  $('v-go').addEventListener('click', () => show($('v-turn').value));
+  $('v-turn').addEventListener('keydown', (ev) => { if (ev.key === 'Enter') show(ev.target.value); });
+  $('v-view').addEventListener('change', (ev) => { view.seat = Number(ev.target.value); show(view.turn); });
+  document.addEventListener('keydown', (ev) => {
+    if ($('viewer').hidden || ev.target.tagName === 'INPUT' || ev.target.tagName === 'SELECT') return;
+    if (ev.key === 'ArrowRight') show(view.turn + 1);
+    else if (ev.key === 'ArrowLeft') show(view.turn - 1);
+    else if (ev.key === 'Home') show(0);
+    else if (ev.key === 'End') show(view.frames.length - 1);
+  });
+  document.querySelectorAll('a.open-game').forEach((a) => a.addEventListener('click', (ev) => {
+    ev.preventDefault();
+    openGame(a.dataset.game, Number(a.dataset.turn));
+  }));
+  window.addEventListener('hashchange', openFromHash);
+  if (DATA.problems.length) {
+    $('g-problems').hidden = false;
+    $('g-problems').textContent = DATA.problems.length + ' game(s) cannot be replayed: ' + DATA.problems.join('; ');
+  }
+  drawList();
+  openFromHash();
+  // For tests and the curious: the frames of any game, and the viewer's state.
+  window.lastcard = {openGame, show, framesOf: (id) => framesOf(DATA.games.findIndex((r) => r[0] === id)),
+                     state: () => ({game: view.index >= 0 ? DATA.games[view.index][0] : null, turn: view.turn,
+                                    seat: view.seat})};
+}());

@@ -1,0 +1,152 @@
+"""report.html without a browser: what the page holds, that it is self-contained, and its errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli.main import cli
+from referee.game_source import load
+from referee.html_report import ReportError, write_report
+from referee.html_report.tape import tape
+from referee.replay import rebuild
+from tests.replaydata import small_results_dir
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    return small_results_dir(tmp_path_factory.mktemp("report") / "out")
+
+
+@pytest.fixture(scope="module")
+def page(results):
+    return open(write_report(str(results)), encoding="utf-8").read()
+
+
+def data_of(page: str) -> dict:
+    return json.loads(re.search(r"<script type='application/json' id=lc-data>(.*?)</script>", page, re.S).group(1))
+
+
+def test_the_page_loads_nothing_from_anywhere(page):
+    assert not re.search(r"<(link|img|iframe)\b", page)
+    assert not re.search(r"\bsrc\s*=", page)
+    assert not re.search(r"(href|url\()\s*=?\s*['\"]?(https?:)?//", page)
+    assert "import(" not in page and "fetch(" not in page
+
+
+def test_standings_and_chart_show_every_bot_with_its_interval(page, results):
+    doc = json.load(open(results / "results.json"))
+    table = page.split("<table class=standings>", 1)[1].split("</table>", 1)[0]
+    chart = page.split("<svg class=chart", 1)[1].split("</svg>", 1)[0]
+    for row in doc["standings"]:
+        assert f"<td class=bot>{row['bot']}</td>" in table
+        if row["rating"] is not None:
+            assert f">{row['bot']}</text>" in chart
+    assert chart.count("class=interval") == sum(r["rating"] is not None for r in doc["standings"])
+
+
+def test_head_to_head_cells_state_the_share_ahead(page, results):
+    h2h = json.load(open(results / "results.json"))["head_to_head"]
+    i, j = 0, 1
+    share = 100 * h2h["ahead"][i][j] / h2h["meetings"][i][j]
+    assert (f"{h2h['bots'][i]} ahead of {h2h['bots'][j]} in {h2h['ahead'][i][j]} of {h2h['meetings'][i][j]} games'>"
+            f"{share:.0f}%") in page
+
+
+def test_each_fault_shows_request_answer_stderr_and_command(page, results):
+    section = page.split("<section id=faults>", 1)[1].split("</section>", 1)[0]
+    line = next(json.loads(x) for x in open(results / "games.jsonl") if json.loads(x)["game"] == "g0007")
+    fault = line["faults"][0]
+    assert "misbehave</b>: 4 faults (illegal 4)" in section
+    assert f"lastcard replay {results} g0007 --seat 0" in section
+    sent = fault["line"].replace('"', "&quot;")
+    assert sent in section
+    # The rebuilt request: the turn message with the hand the bot held and the request id it was sent.
+    request = re.search(r"<p>The request:</p><pre>(.*?)</pre>", section).group(1).replace("&quot;", '"')
+    request = json.loads(request)
+    assert request["type"] == "turn" and request["id"] == fault["request_id"] and request["legal"]
+    stored = load(str(results), "g0007").stored
+    _, frames = rebuild(stored, frames=True)
+    turn = int(re.search(r"seat 0, turn (\d+):", section).group(1))
+    assert frames[turn].seat == 0 and request["hand"] == list(frames[turn].hands[0])
+
+
+def test_a_fault_shows_the_tail_of_the_bots_stderr(results, tmp_path):
+    target = tmp_path / "copy"
+    shutil.copytree(results, target)
+    (target / "logs" / "misbehave.stderr.log").write_text("".join(f"line {i}\n" for i in range(100)) + "Boom <here>\n")
+    page = open(write_report(str(target)), encoding="utf-8").read()
+    tail = re.search(r"<pre class=stderr>(.*?)</pre>", page, re.S).group(1)
+    assert tail.endswith("line 99\nBoom &lt;here&gt;") and "line 80\n" not in tail
+
+
+def test_every_game_is_in_the_index_with_its_tape(page, results):
+    data = data_of(page)
+    lines = [json.loads(x) for x in open(results / "games.jsonl")]
+    tapes = re.search(r"<script type='text/plain' id=lc-tapes>(.*?)</script>", page, re.S).group(1).split("#")
+    assert [row[0] for row in data["games"]] == [line["game"] for line in lines]
+    assert len(tapes) == len(lines)
+    for line, text in zip(lines, tapes):
+        stored = load(str(results), line["game"]).stored
+        assert text == tape(stored)
+        assert len(text.split("\n")) == len(stored.actions.split()) + 1
+    faulty = {row[0]: row[8] for row in data["games"] if row[8]}
+    assert set(faulty) == {"g0007", "g0008"} and len(faulty["g0008"]) == 3
+
+
+def test_tape_steps_follow_the_frames(results):
+    """The tape's heads are the frames' seat to act and action; each step's events match the frame's."""
+    for game_id in ("g0001", "g0003", "g0007"):
+        stored = load(str(results), game_id).stored
+        _, frames = rebuild(stored, frames=True)
+        steps = tape(stored).split("\n")
+        for frame, step in zip(frames, steps):
+            head = step.split("~")[0]
+            assert head == ("-" if frame.action is None else f"{frame.seat}{stored.actions.split()[frame.turn]}")
+            draws = [e for e in frame.events if e["kind"] == "draw"]
+            assert step.count("~W") == len(draws)
+
+
+def test_results_without_actions_use_their_records(results, tmp_path):
+    target = tmp_path / "old"
+    shutil.copytree(results, target)
+    lines = [json.loads(x) for x in open(target / "games.jsonl")]
+    (target / "games.jsonl").write_text("".join(json.dumps({k: v for k, v in line.items() if k != "actions"}) + "\n"
+                                                for line in lines))
+    page = open(write_report(str(target)), encoding="utf-8").read()
+    data = data_of(page)
+    recorded = {p.stem for p in (target / "records").iterdir()}
+    assert len(data["problems"]) == len(lines) - len(recorded)
+    assert all("no actions" in problem for problem in data["problems"])
+
+
+def test_report_command_writes_the_page_and_says_where(results, tmp_path):
+    out = CliRunner().invoke(cli, ["report", str(results), "-o", str(tmp_path / "r.html")])
+    assert out.exit_code == 0, out.output
+    assert f"report: {tmp_path / 'r.html'}" in out.output and (tmp_path / "r.html").stat().st_size > 10_000
+
+
+def test_a_directory_that_is_not_a_results_directory_is_refused(tmp_path):
+    with pytest.raises(ReportError, match="neither results.json nor games.jsonl"):
+        write_report(str(tmp_path))
+    out = CliRunner().invoke(cli, ["report", str(tmp_path / "missing")])
+    assert out.exit_code == 2 and "no such directory" in out.output
+
+
+def test_a_game_lost_with_its_worker_is_listed_as_not_played(results, tmp_path):
+    target = tmp_path / "lost"
+    shutil.copytree(results, target)
+    lines = [json.loads(x) for x in open(target / "games.jsonl")]
+    lines.append({**lines[0], "game": "g0099", "reason": "lost", "actions": "", "decisions": 0, "moves": 0,
+                  "faults": [{"kind": "crash", "message": "the worker died in this game, twice", "seat": 0,
+                              "bot": lines[0]["seating"][0]}]})
+    (target / "games.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    data = data_of(open(write_report(str(target)), encoding="utf-8").read())
+    row = data["games"][-1]
+    assert row[0] == "g0099" and "not played" in row[9] and data["problems"] == []
+    out = CliRunner().invoke(cli, ["replay", str(target), "g0099"])
+    assert out.exit_code == 2 and "was not played" in out.output and "twice" in out.output

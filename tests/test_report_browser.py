@@ -1,0 +1,209 @@
+"""report.html in a real browser (headless Chromium through Selenium and Debian's chromium-driver):
+no console errors, the standings shown, and the replay viewer showing the same cards as ``lastcard replay``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cardfaces import label
+from referee.cli.main import cli
+from referee.game_source import load
+from referee.html_report import write_report
+from referee.replay import rebuild
+from tests.replaydata import small_results_dir, write_results_dir
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed: pip install -e '.[test]'")
+
+
+def _tool(*names: str) -> str:
+    for name in names:
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.skip(f"{' or '.join(names)} is not installed: apt-get install chromium chromium-driver (see .ci/run)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium.webdriver.chrome.service import Service
+
+    chromium = _tool("chromium", "chromium-browser")
+    driver_path = _tool("chromedriver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1300,1000"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    out = small_results_dir(tmp_path_factory.mktemp("browser") / "out")
+    write_report(str(out))
+    return out
+
+
+def open_page(browser, path, fragment: str = ""):
+    browser.get(f"file://{path}{fragment}")
+    browser.get_log("browser")  # start each test with an empty console
+
+
+def errors(browser) -> list[dict]:
+    return [entry for entry in browser.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
+
+
+def dom_hands(browser) -> list[list[str | None]]:
+    return browser.execute_script(
+        "return [...document.querySelectorAll('#v-table .seat')].map(s => "
+        "[...s.querySelectorAll('.card')].map(c => c.dataset.code || null))")
+
+
+def test_page_loads_without_console_errors_and_shows_the_standings(browser, results):
+    open_page(browser, results / "report.html")
+    rows = browser.execute_script("return [...document.querySelectorAll('table.standings tbody tr')]"
+                                  ".map(r => r.cells[1].textContent)")
+    doc = json.load(open(results / "results.json"))
+    assert rows == [r["bot"] for r in doc["standings"]]
+    assert browser.find_element("css selector", "svg.chart").is_displayed()
+    listed = browser.execute_script("return [...document.querySelectorAll('#g-rows tr')].map(r => r.dataset.game)")
+    assert listed == [json.loads(line)["game"] for line in open(results / "games.jsonl")]
+    assert errors(browser) == []
+
+
+@pytest.mark.parametrize("game_id", ["g0001", "g0002", "g0003", "g0004", "g0005", "g0006", "g0007", "g0008"])
+def test_viewer_frames_equal_the_engine_replay(browser, results, game_id):
+    """Every frame the page computes (hands, top, colour, pile, seat to act) is the engine's."""
+    open_page(browser, results / "report.html")
+    frames = browser.execute_script(f"return window.lastcard.framesOf('{game_id}')"
+                                    ".map(f => [f.hands, f.top, f.colour, f.pile, f.seat, f.direction])")
+    _, expected = rebuild(load(str(results), game_id).stored, frames=True)
+    assert len(frames) == len(expected)
+    for got, want in zip(frames, expected):
+        assert got == [[list(h) for h in want.hands], want.top, want.colour, want.draw_pile, want.seat,
+                       want.direction], f"turn {want.turn}"
+    assert errors(browser) == []
+
+
+def test_stepping_through_a_game_shows_the_cards_of_lastcard_replay(browser, results):
+    open_page(browser, results / "report.html")
+    browser.find_element("css selector", "#g-rows tr[data-game='g0002'] button.open").click()
+    text = CliRunner().invoke(cli, ["replay", str(results), "g0002"]).output
+    blocks = text.split("\nturn ")[1:]
+
+    def cli_hands(turn: int) -> list[str]:
+        lines = [line for line in blocks[turn].splitlines() if re.match(r"^  [ >]\d ", line)]
+        return [line.split(") ", 1)[1] for line in lines]
+
+    def page_hands() -> list[str]:
+        return [", ".join(label(code) for code in hand) or "(none)" for hand in dom_hands(browser)]
+
+    assert browser.execute_script("return window.lastcard.state()") == {"game": "g0002", "turn": 0, "seat": -1}
+    assert page_hands() == cli_hands(0)
+    for turn in range(1, 6):
+        browser.find_element("id", "v-next").click()
+        assert page_hands() == cli_hands(turn)
+    browser.find_element("id", "v-prev").click()
+    assert page_hands() == cli_hands(4)
+    box = browser.find_element("id", "v-turn")
+    box.clear()
+    box.send_keys("40")
+    browser.find_element("id", "v-go").click()
+    assert browser.execute_script("return window.lastcard.state().turn") == 40
+    assert page_hands() == cli_hands(40)
+    assert errors(browser) == []
+
+
+def test_one_seats_view_hides_the_other_hands(browser, results):
+    open_page(browser, results / "report.html", "#game=g0005&turn=10")
+    from selenium.webdriver.support.ui import Select
+
+    Select(browser.find_element("id", "v-view")).select_by_value("1")
+    hands = dom_hands(browser)
+    _, frames = rebuild(load(str(results), "g0005").stored, frames=True)
+    assert hands[1] == list(frames[10].hands[1])
+    assert all(code is None for seat, hand in enumerate(hands) if seat != 1 for code in hand)
+    assert [len(h) for h in hands] == [len(h) for h in frames[10].hands]
+    assert errors(browser) == []
+
+
+def test_the_fault_turn_is_marked_and_reachable(browser, results):
+    open_page(browser, results / "report.html")
+    browser.find_element("css selector", "#g-rows tr[data-game='g0007'] button.open").click()
+    button = browser.find_element("css selector", "#v-faults button.fault-turn")
+    button.click()
+    turn = int(button.get_attribute("data-turn"))
+    assert browser.execute_script("return window.lastcard.state().turn") == turn
+    action = browser.find_element("id", "v-action")
+    assert "FAULT: illegal" in action.text and action.get_attribute("class") == "fault"
+    # From the faults section, the game's link opens the viewer at the same turn.
+    open_page(browser, results / "report.html")
+    browser.find_element("css selector", "#faults summary").click()
+    browser.find_element("css selector", "#faults a.open-game[data-game='g0007']").click()
+    assert browser.execute_script("return window.lastcard.state()") == {"game": "g0007", "turn": turn, "seat": -1}
+    assert errors(browser) == []
+
+
+def test_many_games_are_listed_a_page_at_a_time(browser, results, tmp_path):
+    lines = [json.loads(line) for line in open(results / "games.jsonl")]
+    many = [{**lines[i % len(lines)], "game": f"x{i:04d}"} for i in range(130)]
+    out = write_results_dir(tmp_path / "many", many)
+    write_report(str(out))
+    open_page(browser, out / "report.html")
+
+    def listed():
+        return browser.execute_script("return [...document.querySelectorAll('#g-rows tr')].map(r => r.dataset.game)")
+
+    assert listed() == [f"x{i:04d}" for i in range(50)]
+    assert browser.find_element("id", "g-page").text == "page 1 of 3 (130 games)"
+    browser.find_element("id", "g-next").click()
+    browser.find_element("id", "g-next").click()
+    assert listed() == [f"x{i:04d}" for i in range(100, 130)]
+    browser.find_element("id", "g-faults").click()
+    assert all(many[int(g[1:])]["faults"] for g in listed()) and listed()
+    browser.find_element("id", "g-faults").click()
+    browser.find_element("id", "g-filter").send_keys("misbeh")
+    assert len(listed()) == sum("misbehave" in g["seating"] for g in many)
+    # Nothing of a game is decoded before it is opened.
+    assert browser.execute_script("return document.querySelectorAll('#v-table .card').length") == 0
+    assert errors(browser) == []
+
+
+VARIANTS = [("compact", {}), ("family", {}), ("arcade", {}), ("family", {"stacking": True, "draw_until_playable": True}),
+            ("arcade", {"stacking": True}), ("compact", {"wild_draw_four": "any", "target": 200}),
+            ("family", {"move_limit": 60})]
+
+
+def test_viewer_follows_the_engine_in_every_ruleset_and_table_size(browser, tmp_path):
+    """Stacked penalties, draw-until-playable, reshuffles at six seats, move limits: the page's table is the engine's."""
+    from referee.bots.pool import BotPool
+    from tests.replaydata import play_stored
+
+    lines = []
+    with BotPool() as pool:
+        for number, ((ruleset, options), seats) in enumerate(
+                ((v, n) for v in VARIANTS for n in (2, 3, 6)), 1):
+            bots = [f"p{i}=builtin:{kind}" for i, kind in enumerate(["random", "easy", "hard", "medium"] * 2)][:seats]
+            line, _ = play_stored(ruleset, bots, 1000 + number, f"v{number:03d}", pool, options=options)
+            lines.append(line)
+    out = write_results_dir(tmp_path / "variants", lines)
+    write_report(str(out))
+    open_page(browser, out / "report.html")
+    for line in lines:
+        got = browser.execute_script(f"return window.lastcard.framesOf('{line['game']}').map(f => "
+                                     "[f.hands, f.top, f.colour, f.pile, f.seat, f.direction, f.pending, f.scores])")
+        _, frames = rebuild(load(str(out), line["game"]).stored, frames=True)
+        want = [[[list(h) for h in f.hands], f.top, f.colour, f.draw_pile, f.seat, f.direction, f.pending,
+                 list(f.scores)] for f in frames]
+        assert got == want, line["game"]
+    assert errors(browser) == []
