@@ -57,13 +57,32 @@ def cmdline(pid: int) -> bytes:
         return b""
 
 
-def groups_running(marker: bytes, *, unless: bytes | None = None) -> list[int]:
-    """The process groups of the processes whose command line holds ``marker`` (and not ``unless``)."""
+def descends_from(pid: int, ancestor: int) -> bool:
+    """Whether ``ancestor`` is ``pid``'s parent, grandparent, ... (following the chain in /proc)."""
+    for _ in range(64):
+        stat = _stat(pid)
+        if stat is None:
+            return False
+        pid = int(stat[1])
+        if pid == ancestor:
+            return True
+        if pid <= 1:
+            return False
+    return False
+
+
+def groups_running(marker: bytes, *, unless: bytes | None = None, under: int | None = None) -> list[int]:
+    """The process groups of the processes whose command line holds ``marker`` (and not ``unless``).
+
+    ``under``: only descendants of that process. Other test runs on a shared machine start the same
+    bots, and a test must never take theirs for its own.
+    """
     out = []
     for p in _pids():
         cmd = cmdline(p)
         stat = _stat(p)
-        if marker in cmd and (unless is None or unless not in cmd) and stat is not None:
+        if (marker in cmd and (unless is None or unless not in cmd) and stat is not None
+                and (under is None or descends_from(p, under))):
             out.append(int(stat[2]))
     return out
 

@@ -189,7 +189,8 @@ def _hanging_match(tmp_path):
          "--out", str(tmp_path), f"{PY} {MISBEHAVE} spawn_and_hang", "builtin:random"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        found = wait_until(lambda: groups_running(b"spawn_and_hang", unless=b"referee.cli.main"), within=60)
+        found = wait_until(lambda: groups_running(b"spawn_and_hang", unless=b"referee.cli.main", under=proc.pid),
+                           within=60)
         assert found, "the bot never started"
         pgid = found[0]
         # The bot plus the sleeper it starts at its third turn: it has reached the hang.

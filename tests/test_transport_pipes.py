@@ -192,6 +192,20 @@ def test_exit_while_a_child_holds_stdout_ends_the_output(closing):
     assert wait_group_gone(t.pgid) == []
 
 
+def test_a_write_to_a_bot_that_exited_while_a_child_holds_its_input_is_closed(closing):
+    t = bot("""
+        import subprocess, sys, os
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+        print("bye", flush=True)
+        os._exit(6)
+    """)
+    closing.append(t)
+    assert read(t) == b"bye"
+    with pytest.raises(Closed):  # without the exit watch: a WriteTimeout after SOON seconds
+        t.write(b"z" * (4 << 20), time.monotonic() + SOON)
+    assert t.exit_description().startswith("exit code 6, leaving processes")
+
+
 def test_pending_says_whether_anything_waits_to_be_read(closing):
     t = bot("""
         import sys

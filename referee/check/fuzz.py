@@ -41,6 +41,7 @@ EXPECTED = {
     "missing_id": "the answer echoes the id of the request it answers",
     "line_too_long": "lines shorter than the line limit",
     "startup": "a ready within the startup limit",
+    "early": "each answer written after its request is read, never ahead of it",
 }
 #: Faults after which more games would only wait on a hung bot: the fuzz stops.
 STOP_KINDS = frozenset({"timeout", "startup"})
