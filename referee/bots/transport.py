@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from .reaper import reaper
+from .sandbox import SandboxSettings, launch
 
 #: How much of a bot's stderr is kept; the rest is counted and dropped.
 STDERR_LIMIT = 1 << 20
@@ -97,12 +98,19 @@ class PipeTransport:
     """A bot subprocess in its own process group, spoken to over pipes with deadlines."""
 
     def __init__(self, argv: Sequence[str] | str, *, cwd: str | None = None, env: dict[str, str] | None = None,
-                 shell: bool = False, line_limit: int = 65536, stderr_path: str | None = None) -> None:
+                 shell: bool = False, line_limit: int = 65536, stderr_path: str | None = None,
+                 sandbox: SandboxSettings | None = None) -> None:
         full_env = dict(os.environ)
         if env:
             full_env.update(env)
         full_env.setdefault("PYTHONUNBUFFERED", "1")
         self.line_limit = line_limit
+        self.launch = launch(sandbox)  # walls and limits (referee/bots/sandbox.py); None: run as is
+        #: The sandbox level this process actually got ("full", "walls", "limits" or "none").
+        self.sandbox_level = self.launch.level.value if self.launch else "none"
+        if self.launch is not None:
+            argv, full_env = self.launch.wrap(argv, cwd=cwd, env=env, shell=shell)
+            shell = False
         self.proc = subprocess.Popen(
             argv, shell=shell, cwd=cwd, env=full_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, bufsize=0)
@@ -252,6 +260,8 @@ class PipeTransport:
                 code = None
         if self._reaper is not None:
             self._reaper.forget(self.pgid)
+        if self.launch is not None:
+            self.launch.cleanup()
         self._stderr_thread.join(timeout=1)
         for closer in (self.proc.stdout, self.proc.stderr):
             try:
@@ -266,6 +276,8 @@ class PipeTransport:
             os.killpg(self.pgid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        if self.launch is not None:  # what left the group (setsid) is still in the bot's cgroup
+            self.launch.kill()
 
 
 Script = Callable[[dict], "Sequence[bytes | float | None]"]
