@@ -313,10 +313,18 @@ class Launch:
                     args += ["--ro-bind", d, d]
         args += ["--proc", "/proc", "--dev", "/dev",
                  "--perms", "1777", "--size", str(s.scratch_mb * MIB), "--tmpfs", "/tmp"]
+        # bwrap makes the folders leading to a bind 0700 when run as root: nobody could not pass.
+        made: set[str] = set()
+        outside = not any(workdir == f or workdir.startswith(f + "/") for f in folders)
+        for path in folders + ([workdir] if outside else []):
+            parts = path.strip("/").split("/")
+            for i in range(1, len(parts) + (path == workdir and outside)):
+                parent = "/" + "/".join(parts[:i])
+                if parent not in made and not _is_system(parent):
+                    made.add(parent)
+                    args += ["--perms", "0755", "--dir", parent]
         for folder in folders:
             args += ["--ro-bind-try", folder, folder]
-        if not any(workdir == f or workdir.startswith(f + "/") for f in folders):
-            args += ["--dir", workdir]
         args += ["--chdir", workdir]
         if m.root:
             assert m.setpriv is not None
