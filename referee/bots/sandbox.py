@@ -16,7 +16,8 @@ import shlex
 import shutil
 import subprocess
 import sys
-from dataclasses import asdict, dataclass, fields
+import tempfile
+from dataclasses import asdict, dataclass, fields, replace
 from enum import Enum
 from typing import Any, Sequence
 
@@ -110,6 +111,17 @@ def parse_mode(value: Mode | str) -> Mode:
         return Mode(value)
     except ValueError:
         raise ValueError(f"unknown sandbox mode {value!r}: use auto, strict or none") from None
+
+
+def settings_from(value: object, base: SandboxSettings) -> SandboxSettings:
+    """An arena file's ``sandbox:`` value (a mode, or a mapping of mode and limits) over ``base``."""
+    if value is None:
+        return base
+    if isinstance(value, str):
+        return replace(base, mode=parse_mode(value))
+    if not isinstance(value, dict):
+        raise ValueError(f"sandbox must be auto, strict, none or a mapping of limits, not {value!r}")
+    return SandboxSettings.from_json(base.to_json() | dict(value))
 
 
 @dataclass(frozen=True)
@@ -240,6 +252,38 @@ def bot_folders(argv: Sequence[str], cwd: str) -> list[str]:
     return folders
 
 
+#: The largest closed folder copied for a bot (beyond it: an error asking for ``chmod -R o+rX``).
+SNAPSHOT_LIMIT = 256 * MIB
+
+
+def _closed_to_others(folder: str) -> bool:
+    """Whether an unprivileged user could not list ``folder`` or read one of its files (one level deep)."""
+    try:
+        if os.stat(folder).st_mode & 0o005 != 0o005:
+            return True
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                mode = entry.stat(follow_symlinks=True).st_mode
+                if mode & 0o004 == 0 or (entry.is_dir() and mode & 0o001 == 0):
+                    return True
+    except OSError:
+        return False
+    return False
+
+
+def _tree_size(folder: str, stop: int) -> int:
+    total = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                continue
+            if total > stop:
+                return total
+    return total
+
+
 class Launch:
     """One sandboxed start of a bot: the wrapped command, its control group, and the cleanup after it."""
 
@@ -248,6 +292,7 @@ class Launch:
         self.machine = probe or machine()
         self.level = effective_level(settings, self.machine)
         self.group: cgroups.BotGroup | None = None
+        self.snapshots: list[str] = []  # copies of folders nobody could read, removed at the end
 
     def wrap(self, argv: Sequence[str] | str, *, cwd: str | None, env: dict[str, str] | None,
              shell: bool) -> tuple[list[str], dict[str, str]]:
@@ -324,7 +369,7 @@ class Launch:
                     made.add(parent)
                     args += ["--perms", "0755", "--dir", parent]
         for folder in folders:
-            args += ["--ro-bind-try", folder, folder]
+            args += ["--ro-bind-try", self._readable(folder) if m.root else folder, folder]
         args += ["--chdir", workdir]
         if m.root:
             assert m.setpriv is not None
@@ -332,6 +377,26 @@ class Launch:
                      "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"]
         args += ["--"]
         return args
+
+    def _readable(self, folder: str) -> str:
+        """``folder``, or a world-readable copy of it when ``nobody`` could not read it (a 0700 folder)."""
+        if not _closed_to_others(folder):
+            return folder
+        size = _tree_size(folder, SNAPSHOT_LIMIT)
+        if size > SNAPSHOT_LIMIT:
+            raise ValueError(f"the bot's folder {folder!r} is closed to other users and too big to copy "
+                             f"({size >> 20}+ MiB): make it readable with `chmod -R o+rX {folder}`")
+        copy = tempfile.mkdtemp(prefix="lastcard-bot-")
+        self.snapshots.append(copy)
+        target = os.path.join(copy, "d")
+        shutil.copytree(folder, target, symlinks=True)
+        for root, dirs, files in os.walk(copy):
+            os.chmod(root, 0o755)
+            for name in files:
+                path = os.path.join(root, name)
+                if not os.path.islink(path):
+                    os.chmod(path, os.stat(path).st_mode | 0o444)
+        return target
 
     def kill(self) -> None:
         """Kill every process of the bot, however it left the process group."""
@@ -343,6 +408,9 @@ class Launch:
         if self.group is not None:
             self.group.remove()
             self.group = None
+        for copy in self.snapshots:
+            shutil.rmtree(copy, ignore_errors=True)
+        self.snapshots = []
 
 
 def launch(settings: SandboxSettings | None) -> Launch | None:

@@ -108,12 +108,17 @@ class PipeTransport:
         self.launch = launch(sandbox)  # walls and limits (referee/bots/sandbox.py); None: run as is
         #: The sandbox level this process actually got ("full", "walls", "limits" or "none").
         self.sandbox_level = self.launch.level.value if self.launch else "none"
-        if self.launch is not None:
-            argv, full_env = self.launch.wrap(argv, cwd=cwd, env=env, shell=shell)
-            shell = False
-        self.proc = subprocess.Popen(
-            argv, shell=shell, cwd=cwd, env=full_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, start_new_session=True, bufsize=0)
+        try:
+            if self.launch is not None:
+                argv, full_env = self.launch.wrap(argv, cwd=cwd, env=env, shell=shell)
+                shell = False
+            self.proc = subprocess.Popen(
+                argv, shell=shell, cwd=cwd, env=full_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, start_new_session=True, bufsize=0)
+        except BaseException:
+            if self.launch is not None:  # no process: remove its cgroup and folder copies now
+                self.launch.cleanup()
+            raise
         self.pgid = self.proc.pid  # start_new_session: the child leads its own group
         self._reaper = reaper()
         if self._reaper is not None:  # kills the group even if this process is killed outright
