@@ -47,7 +47,8 @@ def turn_request(game: Game, seat: int, legal: list[Action], request_id: int, ti
     return {
         "type": "turn", "id": request_id, "hand": [c.code for c in game.hands[seat]], "top": game.top.code,
         "colour": game.colour, "direction": game.direction, "hands": [len(h) for h in game.hands],
-        "scores": game.scores, "draw_pile": len(game.draw_pile), "pending": game.pending, "move": game.move,
+        "scores": game.scores, "draw_pile": len(game.draw_pile), "discard_pile": len(game.discard) - 1,
+        "pending": game.pending, "pending_kind": game.pending_rank, "move": game.move,
         "time_left_ms": time_left_ms, "bank_ms": bank_ms, "has_drawn": game.phase == PHASE_DRAWN,
         "drawn": drawn.code if drawn is not None else None, "phase": game.phase,
         "legal": [a.to_wire(request_id) for a in legal],
