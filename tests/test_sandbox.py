@@ -155,3 +155,54 @@ def test_none_is_today_s_behaviour() -> None:
         assert t.sandbox_level == "none"
     finally:
         t.close(0)
+
+
+# ------------------------------------------------------------------------------------------ arena keys and --sandbox
+def test_the_arena_s_sandbox_is_the_default_and_a_bot_s_own_wins() -> None:
+    from referee.arena.config import parse_arena
+
+    arena = parse_arena("seats: 2\ngames: 1\nsandbox: {mode: strict, memory_mb: 512}\nbots:\n"
+                        "  - {name: a, command: python3 a.py, sandbox: {processes: 10}}\n"
+                        "  - {name: b, command: python3 b.py}\n"
+                        "  - {name: c, command: python3 c.py, sandbox: none}\n")
+    got = {b.spec.name: b.spec.sandbox for b in arena.bots}
+    assert got["a"] == SandboxSettings(mode=Mode.STRICT, memory_mb=512, processes=10)
+    assert got["b"] == SandboxSettings(mode=Mode.STRICT, memory_mb=512)
+    assert got["c"].mode is Mode.NONE
+
+
+@pytest.mark.parametrize("value, words", [
+    ("paranoid", "unknown sandbox mode 'paranoid': use auto, strict or none"),
+    ("{memory: 5}", "unknown sandbox setting 'memory'; known: cpu_seconds"),
+    ("{open_files: 0}", "open_files must be a positive number"),
+])
+def test_a_bad_sandbox_key_is_named_with_its_line(value: str, words: str) -> None:
+    from referee.arena.config import ArenaFileError, parse_arena
+
+    with pytest.raises(ArenaFileError) as info:
+        parse_arena(f"seats: 2\ngames: 1\nsandbox: {value}\nbots: [builtin:hard, builtin:random]\n")
+    assert words in str(info.value) and "(line 3)" in str(info.value)
+
+
+def test_strict_on_a_machine_without_walls_stops_the_command_with_status_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from referee.cli.main import cli
+
+    monkeypatch.setattr(sandbox, "machine", lambda: BARE)
+    bot = f"{PY} {ROOT}/sample_bots/python/random_bot.py"
+    for args in (["match", "builtin:hard", bot, "-n", "1"], ["check", bot, "-n", "0"]):
+        res = CliRunner().invoke(cli, [*args, "--sandbox", "strict"])
+        assert res.exit_code == 2 and "apt-get install bubblewrap" in res.output, res.output
+    res = CliRunner().invoke(cli, ["match", "builtin:hard", bot, "-n", "1"])
+    assert res.exit_code == 0 and "sandbox: auto runs without: bubblewrap" in res.output, res.output
+
+
+def test_a_program_loose_in_tmp_is_shown_alone_not_its_neighbours(tmp_path: Path) -> None:
+    loose = Path("/tmp") / f"lastcard-sandbox-test-{os.getpid()}"
+    loose.write_text("")
+    try:
+        assert sandbox.bot_folders([str(loose)], "/") == [str(loose)]
+        assert sandbox.bot_folders(["python3", str(loose)], "/") == [str(loose)]
+    finally:
+        loose.unlink()

@@ -26,6 +26,7 @@ from typing import Any, Iterable, Mapping
 import jsonschema
 import yaml
 
+from ..bots.sandbox import SandboxSettings, settings_from
 from ..bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot, unique_names
 from ..players import BUILTINS
 from ..rules import RulesetError, get_ruleset
@@ -434,6 +435,7 @@ class _Resolver:
     def resolve(self) -> Arena:
         data = self.data
         limits = _limits(data.get("limits") or {}, TimeLimits())
+        self.sandbox = self.sandbox_settings(data, (), SandboxSettings())
         bots = self.bots(limits)
         names = [b.spec.name for b in bots]
         stages = self.stages()
@@ -568,7 +570,7 @@ class _Resolver:
         if "name" in item:
             spec = replace(spec, name=item["name"])
         spec = self.placed(spec, item.get("cwd"), path + ("cwd",))
-        spec = _with_options(spec, item)
+        spec = replace(_with_options(spec, item), sandbox=self.sandbox_settings(item, path, self.sandbox))
         build = item.get("build")
         if build is not None:
             build = self.template(build, path + ("build",), values, quote=True)
@@ -611,6 +613,14 @@ class _Resolver:
         filled = {k: (shlex.quote(v) if quote else v) for k, v in values.items()}
         return text.format(**filled)
 
+    def sandbox_settings(self, item: Mapping[str, Any], path: Path, base: SandboxSettings) -> SandboxSettings:
+        """The ``sandbox:`` of an arena or a bot over ``base`` (referee/bots/sandbox.py)."""
+        try:
+            return settings_from(item.get("sandbox"), base)
+        except ValueError as exc:
+            self.problem(path + ("sandbox",), str(exc))
+            return base
+
     def placed(self, spec: BotSpec, cwd: str | None, path: Path) -> BotSpec:
         """Resolve the working directory (a process bot runs in base_dir unless told otherwise)."""
         if spec.builtin is not None:
@@ -646,7 +656,7 @@ class _Resolver:
                 if cwd is None:
                     return []
             spec = self.placed(spec, cwd, path + ("cwd",))
-            spec = _with_options(spec, sub)
+            spec = replace(_with_options(spec, sub), sandbox=self.sandbox_settings(sub, path, self.sandbox))
             build = sub.get("build")
             if build is not None:
                 build = self.template(build, path + ("build",), values, quote=True)

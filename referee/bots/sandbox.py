@@ -220,13 +220,12 @@ def _is_system(path: str) -> bool:
 
 
 def bot_folders(argv: Sequence[str], cwd: str) -> list[str]:
-    """The folders a bot needs read-only: its runtime's installation and every folder its command names."""
+    """What a bot needs read-only: its runtime's installation and every folder its command names."""
     folders: list[str] = []
 
     def add(path: str) -> None:
         path = os.path.normpath(path)
-        home = os.path.expanduser("~")
-        if path in ("/", home) or _is_system(path) or path in folders:
+        if path in _shared() or _is_system(path) or path in folders:
             return
         folders.append(path)
 
@@ -235,9 +234,13 @@ def bot_folders(argv: Sequence[str], cwd: str) -> list[str]:
         if exe is not None:
             # A venv's python is a link into another installation: both must be there.
             for path in (exe, os.path.realpath(exe)):
-                if not _is_system(path):
-                    add(_prefix(path) if "/" not in argv[0] or os.path.basename(os.path.dirname(path)) == "bin"
-                        else os.path.dirname(path))
+                folder = os.path.dirname(path)
+                if _is_system(path):
+                    continue
+                if os.path.basename(folder) == "bin" or "/" not in argv[0]:
+                    add(_prefix(path))  # an interpreter: its whole installation
+                else:  # the bot's own program
+                    add(path if folder in _shared() else folder)
     for token in argv[1:]:
         if token.startswith("-") and "=" in token:
             token = token.split("=", 1)[1]
@@ -248,8 +251,14 @@ def bot_folders(argv: Sequence[str], cwd: str) -> list[str]:
             if os.path.isdir(path):
                 add(path)
             elif os.path.exists(path):
-                add(os.path.dirname(path))
+                # A file loose in /tmp or a home folder: that file alone, not all its neighbours.
+                add(path if os.path.dirname(path) in _shared() else os.path.dirname(path))
     return folders
+
+
+def _shared() -> tuple[str, ...]:
+    """Folders never shown whole to a bot: other people's files live there."""
+    return ("/", "/tmp", "/var/tmp", "/dev/shm", "/home", "/root", os.path.expanduser("~"))
 
 
 #: The largest closed folder copied for a bot (beyond it: an error asking for ``chmod -R o+rX``).
@@ -259,6 +268,8 @@ SNAPSHOT_LIMIT = 256 * MIB
 def _closed_to_others(folder: str) -> bool:
     """Whether an unprivileged user could not list ``folder`` or read one of its files (one level deep)."""
     try:
+        if not os.path.isdir(folder):
+            return os.stat(folder).st_mode & 0o004 == 0
         if os.stat(folder).st_mode & 0o005 != 0o005:
             return True
         with os.scandir(folder) as entries:
@@ -359,7 +370,7 @@ class Launch:
         args += ["--proc", "/proc", "--dev", "/dev",
                  "--perms", "1777", "--size", str(s.scratch_mb * MIB), "--tmpfs", "/tmp"]
         # bwrap makes the folders leading to a bind 0700 when run as root: nobody could not pass.
-        made: set[str] = set()
+        made: set[str] = {"/tmp"}  # the scratch tmpfs: keep its 1777
         outside = not any(workdir == f or workdir.startswith(f + "/") for f in folders)
         for path in folders + ([workdir] if outside else []):
             parts = path.strip("/").split("/")
@@ -382,6 +393,13 @@ class Launch:
         """``folder``, or a world-readable copy of it when ``nobody`` could not read it (a 0700 folder)."""
         if not _closed_to_others(folder):
             return folder
+        if not os.path.isdir(folder):  # one file
+            copy = tempfile.mkdtemp(prefix="lastcard-bot-")
+            self.snapshots.append(copy)
+            target = shutil.copy2(folder, os.path.join(copy, "f"))
+            os.chmod(copy, 0o755)
+            os.chmod(target, os.stat(target).st_mode | 0o444)
+            return target
         size = _tree_size(folder, SNAPSHOT_LIMIT)
         if size > SNAPSHOT_LIMIT:
             raise ValueError(f"the bot's folder {folder!r} is closed to other users and too big to copy "

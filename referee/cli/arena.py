@@ -12,6 +12,7 @@ import click
 
 from ..arena.builds import check_requires
 from ..arena.config import Arena, ArenaFileError, load_arena
+from .sandbox_option import sandbox_option, sandboxed
 from ..arena.executor import ExecutorError, default_jobs
 from ..arena.runner import run_arena
 from ..arena.schedule import count_games, stage_game_counts
@@ -51,8 +52,9 @@ def _load(path: str) -> Arena:
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU (default: when there are "
                                                    "more CPUs than workers).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
+@sandbox_option
 def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh: bool, pin: bool | None,
-              quiet: bool) -> None:
+              quiet: bool, sandbox_mode: str | None) -> None:
     """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
 
     Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena
@@ -60,7 +62,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     """
     if resume and fresh:
         raise click.UsageError("--resume and --fresh contradict each other: pick one")
-    arena = _load(file)
+    arena = sandboxed(_load(file), sandbox_mode)
     progress = TerminalProgress(sys.stderr, quiet=quiet)
     workers = jobs or arena.jobs or default_jobs()
     progress.note(f"arena {arena.name}: {len(arena.bots)} bots, {len(arena.stages)} stage"

@@ -7,6 +7,7 @@ from typing import Callable, Iterable, TypeVar
 
 import click
 
+from ..arena.config import Arena
 from ..bots import sandbox
 from ..bots.sandbox import Mode, SandboxUnavailable
 from ..bots.spec import BotSpec
@@ -44,3 +45,11 @@ def announce(specs: Iterable[BotSpec], echo: Callable[[str], None] | None = None
             echo(f"note: {short}")
             said = True
 
+
+
+def sandboxed(arena: Arena, mode: str | None) -> Arena:
+    """The arena with ``--sandbox`` applied to every bot, after refusing ``strict`` or noting what ``auto`` lacks."""
+    if mode is not None:
+        arena = arena.with_bots([replace(b, spec=with_mode(b.spec, mode)) for b in arena.bots])
+    announce(b.spec for b in arena.bots)
+    return arena
