@@ -219,3 +219,25 @@ def test_a_big_file_stays_in_the_scratch_space_and_is_bounded(tmp_path: Path) ->
     assert re.search(r"/tmp/hostile-big.bin refused after \d+ MiB \(\[Errno (27|28)\]", log), log
     assert not _faults(result, 0)
     _rival_unharmed(result)
+
+
+# ------------------------------------------------------------------------------------------ in an arena
+@needs_walls
+def test_in_a_three_bot_arena_the_attackers_change_nothing(tmp_path: Path) -> None:
+    """A parent killer and a lingerer with a fair rival, two workers: every game played, nothing left running."""
+    from referee.arena.config import parse_arena
+    from referee.arena.runner import run_arena
+
+    text = ("name: hostile\nseed: 3\nruleset: family\noptions: {target: round}\nseats: 3\ngames: 3\nbootstrap: 0\n"
+            "limits: {move_ms: 2000, startup_ms: 20000}\nbots:\n"
+            f"  - {{name: killer, command: '{PY} {HOSTILE} kill_parent'}}\n"
+            f"  - {{name: lingerer, command: '{PY} {HOSTILE} linger'}}\n"
+            f"  - {{name: rival, command: '{PY} {HOSTILE} good hostile-rival'}}\n"
+            "  - builtin:medium\n")
+    run = run_arena(parse_arena(text, base_dir=str(tmp_path)), out=str(tmp_path / "out"), jobs=2)
+    games = [json.loads(line) for line in (tmp_path / "out" / "games.jsonl").read_text().splitlines()]
+    assert run.complete and len(games) == 12
+    assert [g["faults"] for g in games if g["faults"]] == []  # no worker died, no game lost
+    logs = "".join(p.read_text() for p in (tmp_path / "out").rglob("*.log"))
+    assert "ATTACK kill-parent: blocked" in logs and "ATTACK linger: started" in logs
+    assert _running(b"hostile-linger") == []

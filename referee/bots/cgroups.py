@@ -149,7 +149,7 @@ class BotGroup:
                     continue
         return 0
 
-    def kill(self, wait: float = 2.0) -> bool:
+    def kill(self, wait: float = 5.0) -> bool:
         """SIGKILL every process in the group, again until it is empty (a fork bomb races the first pass)."""
         if self.version == 2 and self.dirs and _write(os.path.join(self.dirs[0], "cgroup.kill"), "1"):
             pass
