@@ -83,10 +83,8 @@ def arena_games_per_s(settings: SandboxSettings, jobs: int | None) -> tuple[int,
 
 
 def with_sandbox(config, settings: SandboxSettings):  # type: ignore[no-untyped-def]
-    """The arena config with every bot's sandbox replaced (the config is frozen dataclasses)."""
-    bots = tuple(replace(b, spec=replace(b.spec, sandbox=settings)) if hasattr(b, "spec")
-                 else replace(b, sandbox=settings) for b in config.bots)
-    return replace(config, bots=bots)
+    """The arena with every bot's sandbox replaced (built-in players have none to replace)."""
+    return config.with_bots([replace(b, spec=replace(b.spec, sandbox=settings)) for b in config.bots])
 
 
 def main() -> None:
