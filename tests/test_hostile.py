@@ -164,15 +164,17 @@ LEVELS = [pytest.param(None, id="default", marks=needs_walls),
 
 
 @pytest.fixture
-def level(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Level | None:
-    """Run the test as the machine is, or as if bubblewrap were missing (limits from cgroups alone)."""
+def level(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Level | str | None:
+    """Run the test as the machine is, or as if bubblewrap (and cgroups: ``rlimits``) were missing."""
     if request.param is Level.LIMITS:
         monkeypatch.setattr(sandbox, "machine", lambda: replace(MACHINE, bwrap=None))
+    elif request.param == "rlimits":
+        monkeypatch.setattr(sandbox, "machine", lambda: replace(MACHINE, bwrap=None, hierarchy=None))
     return request.param
 
 
 @pytest.mark.parametrize("level", LEVELS, indirect=True)
-def test_a_double_forked_setsid_child_is_killed_with_the_bot(tmp_path: Path, level: Level | None) -> None:
+def test_a_double_forked_setsid_child_is_killed_with_the_bot(tmp_path: Path, level: Level | str | None) -> None:
     result, log = _game("linger", tmp_path)
     assert "ATTACK linger: started" in log
     deadline = time.monotonic() + 5
@@ -184,7 +186,7 @@ def test_a_double_forked_setsid_child_is_killed_with_the_bot(tmp_path: Path, lev
 
 
 @pytest.mark.parametrize("level", LEVELS, indirect=True)
-def test_a_fork_bomb_stops_at_the_process_limit(tmp_path: Path, level: Level | None) -> None:
+def test_a_fork_bomb_stops_at_the_process_limit(tmp_path: Path, level: Level | str | None) -> None:
     result, log = _game("forkbomb", tmp_path, settings=SandboxSettings(processes=32), limits=SLOW)
     made = int(re.search(r"ATTACK forkbomb: made (\d+)", log).group(1))
     assert 0 < made < 32, log
@@ -196,8 +198,8 @@ def test_a_fork_bomb_stops_at_the_process_limit(tmp_path: Path, level: Level | N
     _rival_unharmed(result)
 
 
-@pytest.mark.parametrize("level", LEVELS, indirect=True)
-def test_a_memory_bomb_is_stopped_at_the_default_gib(tmp_path: Path, level: Level | None) -> None:
+@pytest.mark.parametrize("level", [*LEVELS, pytest.param("rlimits", id="rlimits-only")], indirect=True)
+def test_a_memory_bomb_is_stopped_at_the_default_gib(tmp_path: Path, level: Level | str | None) -> None:
     result, log = _game("membomb", tmp_path, limits=SLOW)
     held = max(int(m) for m in re.findall(r"holding (\d+) MiB", log))
     assert held <= 1024, log
