@@ -206,3 +206,20 @@ def test_a_program_loose_in_tmp_is_shown_alone_not_its_neighbours(tmp_path: Path
         assert sandbox.bot_folders(["python3", str(loose)], "/") == [str(loose)]
     finally:
         loose.unlink()
+
+
+def test_a_missing_program_fails_to_start_as_it_would_without_the_sandbox(tmp_path: Path) -> None:
+    for settings in (SandboxSettings(), SandboxSettings(mode=Mode.NONE)):
+        with pytest.raises(FileNotFoundError) as info:
+            PipeTransport(["./no/such/bot"], cwd=str(tmp_path), sandbox=settings)
+        assert "No such file or directory: './no/such/bot'" in str(info.value)
+
+
+def test_a_program_only_the_referee_s_path_finds_is_run_by_its_full_path(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    program = tmp_path / "my-own-bot"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    assert sandbox._program(["my-own-bot", "x"], "/") == [str(program), "x"]
+    assert sandbox._program(["sh", "x"], "/") == ["sh", "x"]  # found inside too: left as written

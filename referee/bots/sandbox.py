@@ -10,6 +10,7 @@ See docs/security.md for what each layer stops.
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import shlex
@@ -209,6 +210,20 @@ def _resolve(program: str, cwd: str) -> str | None:
     return shutil.which(program, path=CLEAN_ENV["PATH"]) or shutil.which(program)
 
 
+def _program(argv: list[str], cwd: str) -> list[str]:
+    """``argv`` with a program only the referee's PATH finds made absolute; a missing one raises as exec would."""
+    if not argv:
+        raise ValueError("empty command")
+    exe = _resolve(argv[0], cwd)
+    if exe is None or os.path.isdir(exe):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
+    if not os.access(exe, os.X_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), argv[0])
+    if "/" not in argv[0] and shutil.which(argv[0], path=CLEAN_ENV["PATH"]) is None:
+        return [exe, *argv[1:]]  # inside, the clean PATH would not find it
+    return argv
+
+
 def _prefix(executable: str) -> str:
     """The installation an interpreter belongs to: ``/x/python-3.11`` for ``/x/python-3.11/bin/python3``."""
     folder = os.path.dirname(executable)
@@ -310,7 +325,7 @@ class Launch:
         """The command line and environment that start ``argv`` inside the walls and limits."""
         s, m = self.settings, self.machine
         workdir = os.path.abspath(cwd or os.getcwd())
-        command = ["/bin/sh", "-c", argv] if shell else list(argv)
+        command = ["/bin/sh", "-c", argv] if shell else _program(list(argv), workdir)
         if shell:
             try:
                 named = shlex.split(argv)  # type: ignore[arg-type]
