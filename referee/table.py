@@ -294,21 +294,21 @@ class Table:
 
     def _finish(self, t0: float) -> GameResult:
         game = self.game
-        outcome = game.result
+        outcome = game.outcome
         assert outcome is not None
-        engine_places = list(outcome["placements"])
+        engine_places = list(outcome.placements)
         final = _final_placements(engine_places, self.forfeited)
         self.end_patch.update(placements=final, forfeited=sorted(self.forfeited), game_placements=engine_places)
         for index, seat in enumerate(self.seats):
             seat.finish(self, index)
         result = GameResult(
             game=self.game_id, seed=self.seed, ruleset=self.ruleset.house, options=dict(self.ruleset.options),
-            seating=tuple(self.names), placements=tuple(final), game_placements=tuple(engine_places),
-            reason=outcome["reason"], winner=outcome["winner"], scores=tuple(outcome["scores"]),
-            points=tuple(outcome["points"]), rounds=outcome["rounds"], decisions=len(self.actions), moves=game.move,
-            faults=tuple(self.faults), forfeited=tuple(sorted(self.forfeited)),
-            times=SeatTimes.of(self.clocks), wall_ms=round((time.monotonic() - t0) * 1000, 3),
-            actions=tuple(self.actions), stand_ins=tuple(self.stand_ins))
+            seating=tuple(self.names), placements=tuple(final), game_placements=outcome.placements,
+            reason=outcome.reason.value, winner=outcome.winner, scores=outcome.scores, points=outcome.points,
+            rounds=outcome.rounds, decisions=len(self.actions), moves=game.move, faults=tuple(self.faults),
+            forfeited=tuple(sorted(self.forfeited)), times=SeatTimes.of(self.clocks),
+            wall_ms=round((time.monotonic() - t0) * 1000, 3), actions=tuple(self.actions),
+            stand_ins=tuple(self.stand_ins))
         if self.recorder is not None:
             self.recorder.add({"t": "events", "events": game.events})
             self.recorder.add({"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}})

@@ -244,3 +244,23 @@ def test_in_a_three_bot_arena_the_attackers_change_nothing(tmp_path: Path) -> No
     logs = "".join(p.read_text() for p in (tmp_path / "out").rglob("*.log"))
     assert "ATTACK kill-parent: blocked" in logs and "ATTACK linger: started" in logs
     assert _running(b"hostile-linger") == []
+
+
+@needs_walls
+def test_a_referee_killed_outright_leaves_no_sandboxed_bot_or_escaped_child(tmp_path: Path) -> None:
+    """``kill -9`` of ``lastcard match``: its watchdog kills the bubblewrap, whose namespace takes the rest."""
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli.main", "match", "-n", "50", "--move-ms", "60000",
+                             f"{PY} {HOSTILE} linger", "builtin:random"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not _running(b"hostile-linger") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _running(b"hostile-linger"), "the bot never started its lingering child"
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 30
+    while (_running(b"hostile-linger") or _running(f"{HOSTILE}\0linger".encode())) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _running(b"hostile-linger") == [] and _running(f"{HOSTILE}\0linger".encode()) == []

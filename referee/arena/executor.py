@@ -13,12 +13,10 @@ import os
 import signal
 import time
 import traceback
-from collections import OrderedDict
 from multiprocessing.connection import Connection, wait
 from typing import Any, Iterable, Iterator
 
 from ..bots.faults import FaultKind
-from ..bots.spec import BotSpec
 from ..bots.transport import describe_exit
 from ..jobs import GameJob, run_job
 from ..bots.pool import BotPool
@@ -206,7 +204,6 @@ def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | No
         except OSError:
             pass
     pool = BotPool(stderr_dir=stderr_dir)
-    recent: OrderedDict[BotSpec, None] = OrderedDict()
     graceful = True
     try:
         while True:
@@ -227,15 +224,7 @@ def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | No
                 raise
             except Exception:  # noqa: BLE001 - a referee bug: report it with the game, keep nothing half-done
                 conn.send(("error", job.game_id, traceback.format_exc()))
-            for spec in job.seats:
-                if spec.builtin is None:
-                    recent[spec] = None
-                    recent.move_to_end(spec)
-            while len(recent) > idle_bots:
-                old, _ = recent.popitem(last=False)
-                client = pool.clients.pop(old, None)
-                if client is not None:
-                    client.quit()
+            pool.evict_idle(idle_bots)
     except _Terminated:
         graceful = False
     except (EOFError, OSError, KeyboardInterrupt):
@@ -245,9 +234,7 @@ def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | No
         if graceful:
             pool.close()
         else:
-            for client in pool.clients.values():
-                client.kill()
-            pool.clients.clear()
+            pool.kill_all()
 
 
 def _write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:

@@ -446,7 +446,7 @@ class Launch:
         self.snapshots = []
 
 
-def launch(settings: SandboxSettings | None) -> Launch | None:
+def prepare(settings: SandboxSettings | None) -> Launch | None:
     """A launch for these settings, or ``None`` for ``sandbox: none``."""
     if settings is None or settings.mode is Mode.NONE:
         return None

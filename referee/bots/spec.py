@@ -65,9 +65,6 @@ class BotSpec:
                    restart_each_game=data.get("restart_each_game", False),
                    sandbox=SandboxSettings.from_json(data.get("sandbox") or {}))
 
-    def with_limits(self, **changes: int) -> BotSpec:
-        return replace(self, limits=replace(self.limits, **changes))
-
 
 _GENERIC = frozenset({"bot", "main", "index", "run", "player", "agent", "app", "program"})
 
