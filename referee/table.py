@@ -15,9 +15,9 @@ from typing import Any, Protocol
 from .actions import Action, IllegalActionError, InvalidActionError
 from .bots.client import BotClient
 from .bots.faults import BotFault, Fault, FaultKind, snippet
-from .bots.messages import turn_request
+from .bots.messages import turn_line
 from .bots.spec import BotSpec
-from .bots.wire import encode
+from .bots.wire import encode, loads
 from .game import Game, placements
 from .players import SeatView, make_player
 from .players.base import Player
@@ -111,13 +111,16 @@ class BotSeat:
         game = table.game
         self._tell(table)  # the events since this seat's last turn go out in the same write as the request
         bank = client.bank_ms
-        request = turn_request(game, index, legal, client.new_request_id(), int(self.spec.limits.move_ms + bank),
-                               int(bank))
-        answer, ms = client.request(request)
-        try:
+        fields, line, known = turn_line(game, index, legal, client.new_request_id(),
+                                        int(self.spec.limits.move_ms + bank), int(bank))
+        answer, ms = client.request(fields, encoded=line, known=known)
+        if answer.__class__ is Action:  # an element of legal, echoed as sent
+            return answer, ms
+        try:  # any other valid answer: the same action written another way, or an illegal one
             action = Action.from_wire(answer)
             game.check(action, legal)
         except (InvalidActionError, IllegalActionError) as exc:
+            request = loads(line)
             raise BotFault(Fault(FaultKind.ILLEGAL, str(exc), snippet(encode(answer).rstrip(b"\n")), request,
                                  ms)) from None
         return action, ms
@@ -149,11 +152,12 @@ class BotSeat:
         client = self.client
         if self.relay is None or not client.listening:  # a killed bot hears nothing more
             return
-        for msg in self.relay.catch_up(table.game, table.wire, end):
+        data = self.relay.lines(table.game, table.wire, end)
+        if data:
             try:
-                client.send(msg)
+                client.send(data)
             except Exception:  # noqa: BLE001 - a dead pipe shows up as a crash at the next request
-                return
+                pass
 
 
 class ForfeitedSeat:

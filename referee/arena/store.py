@@ -71,11 +71,6 @@ class GameStore:
         self._fh = open(self.games_path, "a", encoding="utf-8")
         return finished
 
-    @property
-    def resuming(self) -> bool:
-        """True when ``prepare`` found games to resume from."""
-        return self._resuming
-
     def _has_games(self) -> bool:
         return os.path.exists(self.games_path) and os.path.getsize(self.games_path) > 0
 

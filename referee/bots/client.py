@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from .. import PROTOCOL_VERSIONS
 from .messages import hello_message
@@ -150,14 +150,22 @@ class BotClient:
         except (TransportError, OSError):
             pass
 
-    def request(self, msg: dict[str, Any], move_ms: float | None = None) -> tuple[dict[str, Any], float]:
+    def request(self, msg: dict[str, Any], move_ms: float | None = None, *, encoded: bytes | None = None,
+                known: Mapping[bytes, Any] | None = None) -> tuple[Any, float]:
         """Send a request (its ``id`` already set) and return the answer and the milliseconds it took.
 
-        Raises ``BotFault`` for every way an answer can be wrong on the wire; legality is the table's job.
+        ``encoded`` is the request's line when the caller has built it (``msg`` then only names it in
+        faults, which carry the whole request decoded from the line). An answer line found in ``known``
+        returns its value at once: the caller knows it to be a valid answer. Raises ``BotFault`` for
+        every way an answer can be wrong on the wire; legality is the table's job.
         """
         req_id = msg["id"]
         limit = (self.spec.limits.move_ms if move_ms is None else move_ms) + self.bank_ms
-        data = encode(msg)
+        if encoded is None:
+            data = encode(msg)
+        else:
+            data = encoded
+            msg = _LazyRequest(msg, encoded)
         t0 = time.monotonic()
         deadline = t0 + limit / 1000
         transport = self.transport
@@ -173,6 +181,10 @@ class BotClient:
             self._flush(deadline)
             while True:
                 line = self._read(deadline)
+                if known is not None:
+                    hit = known.get(line)
+                    if hit is not None:
+                        return hit, self._answered(t0)
                 answer = self._parse(line, msg, t0)
                 kind = answer.get("type")
                 if kind == "log":
@@ -191,10 +203,7 @@ class BotClient:
                 problem = answer_problem(answer)
                 if problem is not None:
                     raise self._fault(FaultKind.SCHEMA, problem, line, msg, t0)
-                elapsed = (time.monotonic() - t0) * 1000
-                if elapsed > self.spec.limits.move_ms:
-                    self.bank_ms = max(0.0, self.bank_ms - (elapsed - self.spec.limits.move_ms))
-                return answer, elapsed
+                return answer, self._answered(t0)
         except ReadTimeout:
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
@@ -211,6 +220,14 @@ class BotClient:
         except LineTooLong as exc:
             raise self._fault(FaultKind.LINE_TOO_LONG, f"a line longer than the limit of {self.spec.line_limit} bytes",
                               exc.head, msg, t0) from None
+
+    def _answered(self, t0: float) -> float:
+        """The milliseconds an answer took; time over the move limit comes out of the bank."""
+        elapsed = (time.monotonic() - t0) * 1000
+        over = elapsed - self.spec.limits.move_ms
+        if over > 0:
+            self.bank_ms = max(0.0, self.bank_ms - over)
+        return elapsed
 
     def flush(self, deadline: float) -> None:
         """Write everything queued for the bot before ``deadline``."""
@@ -285,6 +302,8 @@ class BotClient:
 
     # ------------------------------------------------------------------ internals
     def _fault(self, kind: FaultKind, message: str, line: bytes | None, request: dict[str, Any], t0: float) -> BotFault:
+        if isinstance(request, _LazyRequest):
+            request = request.whole()
         return BotFault(Fault(kind, message, snippet(line), request, (time.monotonic() - t0) * 1000,
                               bot=self.spec.name))
 
@@ -355,3 +374,14 @@ def pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+class _LazyRequest(dict):  # type: ignore[type-arg]
+    """A request known by its fields until a fault needs all of it: then the whole line, decoded."""
+
+    def __init__(self, fields: dict[str, Any], line: bytes) -> None:
+        super().__init__(fields)
+        self.line = line
+
+    def whole(self) -> dict[str, Any]:
+        return loads(self.line)
