@@ -18,7 +18,6 @@ import hashlib
 import json
 import random
 import sys
-from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -26,28 +25,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.game import Game  # noqa: E402
 from referee.players import SeatView, make_player  # noqa: E402
-from referee.rules import Ruleset, get_ruleset  # noqa: E402
+from referee.rules import Ruleset, get_ruleset, option_grid  # noqa: E402
 
 _MIXES = (("random",) * 6, ("easy", "medium", "hard", "random", "hard", "medium"), ("hard",) * 6)
-_OPENINGS = ("compact", "family", "arcade")
-_DECKS = ("compact", "standard")
 
 
 def option_sets() -> list[tuple[str, dict[str, Any]]]:
-    """Every ruleset with every combination of the options that change play."""
-    out = []
-    for house in ("compact", "family", "arcade"):
-        combos = product(("restricted", "any"), (False, True), (False, True), (False, True),
-                         ("auto", "required"), ("match", "tender"))
-        for i, (wd4, multi, stack, until, call, end) in enumerate(combos):
-            opts: dict[str, Any] = {"wild_draw_four": wd4, "multi_play": multi, "stacking": stack,
-                                    "draw_until_playable": until, "last_card_call": call, "end": end,
-                                    "opening": _OPENINGS[i % 3], "deck": _DECKS[(i // 3) % 2],
-                                    "move_limit": 150 + 50 * (i % 4)}
-            if end == "match":
-                opts["target"] = "round" if house != "compact" and i % 2 else (200 if house == "family" else 100)
-            out.append((house, opts))
-    return out
+    """Every ruleset with every combination of the options that change play, each with its own move limit."""
+    return [(house, {**opts, "move_limit": 150 + 50 * (i % 4)})
+            for i, (house, opts) in enumerate(option_grid())]
 
 
 def _plain(event: dict[str, Any]) -> dict[str, Any]:

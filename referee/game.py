@@ -466,8 +466,8 @@ class Game:
                 events.append({"kind": "call", "seat": seat, "by": "referee" if self._auto_call else "player"})
             else:
                 events.append({"kind": "forfeit", "seat": seat, "count": 1, "reason": "missed last-card call"})
-                if self._drew_nothing(self._take(seat, 1, "forfeit", rng)):
-                    return
+                # Never finds nothing: the card just covered is under the top, so a reshuffle has it.
+                self._take(seat, 1, "forfeit", rng)
         if left and last.is_plain:  # a number card or a Wild: the turn just passes on (most moves)
             self._pass_on((seat + self.direction) % self.n, rng)
             return

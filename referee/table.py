@@ -200,8 +200,9 @@ class Recorder:
         t0 = time.monotonic()
 
         def rec(direction: str, data: bytes, _ms: float | None) -> None:
-            self.add({"t": direction, "seat": seat, "at_ms": round((time.monotonic() - t0) * 1000, 3),
-                      "line": data.decode("utf-8", "replace").rstrip("\n")})
+            at_ms = round((time.monotonic() - t0) * 1000, 3)
+            for line in data.decode("utf-8", "replace").rstrip("\n").split("\n"):  # a write may carry several
+                self.add({"t": direction, "seat": seat, "at_ms": at_ms, "line": line})
         return rec
 
 

@@ -10,37 +10,20 @@ from __future__ import annotations
 
 import os
 import random
-from itertools import product
 from typing import Any
 
 import pytest
 
 from referee.game import Game
 from referee.players import SeatView, make_player
-from referee.rules import get_ruleset
+from referee.rules import get_ruleset, option_grid
 from tests.reference_moves import engine_moves, reference_moves
 
 SOAK = os.environ.get("LASTCARD_SOAK") == "1"
 _MIXES = (("random",) * 6, ("easy", "medium", "hard", "random", "hard", "medium"), ("hard",) * 6)
 
 
-def _option_sets() -> list[tuple[str, dict[str, Any]]]:
-    out = []
-    for house in ("compact", "family", "arcade"):
-        combos = product(("restricted", "any"), (False, True), (False, True), (False, True),
-                         ("auto", "required"), ("match", "tender"))
-        for i, (wd4, multi, stack, until, call, end) in enumerate(combos):
-            opts: dict[str, Any] = {"wild_draw_four": wd4, "multi_play": multi, "stacking": stack,
-                                    "draw_until_playable": until, "last_card_call": call, "end": end,
-                                    "opening": ("compact", "family", "arcade")[i % 3],
-                                    "deck": ("compact", "standard")[(i // 3) % 2]}
-            if end == "match":
-                opts["target"] = "round" if house != "compact" and i % 2 else (200 if house == "family" else 100)
-            out.append((house, opts))
-    return out
-
-
-OPTION_SETS = _option_sets()
+OPTION_SETS = option_grid()
 
 
 def _label(house: str, opts: dict[str, Any]) -> str:

@@ -645,3 +645,16 @@ def test_the_answer_schema_is_what_message_json_says_a_bot_sends():
     for msg in ({"type": "draw"}, {"type": "ready"}, {"type": "nope"}, {"type": "event", "kind": "skip"}):
         assert not whole.is_valid(msg), msg
     assert DRAFT202012.id_of(load_schema("message")) == BASE_URI + "message.json"
+
+
+def test_the_engine_enums_are_the_schemas_vocabularies():
+    """Phases, action kinds and end reasons are enums whose values are exactly the wire strings."""
+    from referee.actions import ActionKind
+    from referee.game import Phase
+    from referee.outcome import EndReason
+
+    assert {p.value for p in Phase} - {"over"} == set(load_schema("defs")["$defs"]["phase"]["enum"])
+    assert {k.value for k in ActionKind} == set(ANSWERS)
+    round_reasons = set(load_schema("round_end")["properties"]["reason"]["enum"])
+    game_reasons = set(load_schema("game_end")["properties"]["reason"]["enum"])
+    assert {r.value for r in EndReason} == round_reasons | game_reasons

@@ -53,10 +53,11 @@ class LocalExecutor:
         cpus = usable_cpus()
         # Pinning a worker (its bots inherit it) to one CPU makes each move's hand-over between referee
         # and bot a same-CPU switch instead of a wake-up of an idle CPU, which costs more than the move
-        # itself on many virtual machines (measured: C bots 2.3x faster with one job). Worth it when
-        # there are more CPUs than workers (with as many workers as CPUs, none sits idle anyway).
+        # itself on many virtual machines (measured: C bots 2.3x faster with one job). It pays with as
+        # many workers as CPUs too, each worker and its bots on a CPU of their own (the sample arena on 2
+        # cores: 1.25x the games/s of unpinned workers, see bench/README.md); not with more workers than CPUs.
         if pin is None:
-            pin = self.jobs < len(cpus) and hasattr(os, "sched_setaffinity")
+            pin = self.jobs <= len(cpus) and hasattr(os, "sched_setaffinity")
         self.cpus: list[int | None] = [cpus[w % len(cpus)] if pin else None for w in range(self.jobs)]
         self.stderr_dir = stderr_dir
         self.records_dir = records_dir
