@@ -7,11 +7,13 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import replace
 
 import pytest
 
 from procs import group_members, groups_running, wait_group_gone, wait_until
 
+from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.rules import get_ruleset
 from referee.bots.pool import BotPool
@@ -150,6 +152,8 @@ def test_exit_with_children_holding_stdout_is_a_crash_and_they_are_killed(monkey
     if not pidfd:  # kernels before 5.3: the waits wake now and then to look instead
         monkeypatch.delattr("os.pidfd_open")
     bot = parse_bot(f"{PY} {MISBEHAVE} orphan_stdout", TimeLimits(startup_ms=3000, move_ms=30_000, quit_ms=500))
+    # Unsandboxed: in the sandbox the children die with the bot's PID namespace and never hold stdout.
+    bot = replace(bot, sandbox=SandboxSettings(mode=Mode.NONE))
     with BotPool() as pool:
         seats = [pool.seat(bot), pool.seat(parse_bot("builtin:random"))]
         t0 = time.monotonic()
@@ -186,6 +190,7 @@ def _hanging_match(tmp_path):
     """
     proc = subprocess.Popen(
         [sys.executable, "-m", "referee.cli.main", "match", "-r", "arcade", "-n", "3", "--move-ms", "60000",
+         "--sandbox", "none",  # the process-group model; tests/test_hostile.py kills sandboxed referees
          "--out", str(tmp_path), f"{PY} {MISBEHAVE} spawn_and_hang", "builtin:random"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

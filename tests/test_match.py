@@ -89,7 +89,7 @@ KILLER = ROOT / "tests" / "fault_bots" / "parent_killer.py"
 def _killer_arena(tmp_path: Path, *args: str) -> Path:
     path = tmp_path / "arena.yaml"
     path.write_text("name: killer\nseed: 3\nruleset: compact\noptions: {target: 100}\nseats: 2\ngames: 2\n"
-                    "bootstrap: 10\nbots:\n"
+                    "bootstrap: 10\nsandbox: none\nbots:\n"  # the killer must reach its worker
                     f"  - {{name: killer, command: '{sys.executable} {KILLER} {' '.join(args)}'}}\n"
                     "  - builtin:hard\n  - builtin:random\n")
     return path

@@ -13,6 +13,7 @@ import sys
 from dataclasses import replace
 from typing import Any, Mapping
 
+from ..bots.sandbox import SandboxSettings, settings_from
 from ..bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot, unique_names
 from ..players import BUILTINS
 from .model import DEFAULT_BUILD_TIMEOUT_S, BotEntry
@@ -34,6 +35,7 @@ class BotResolver:
         entries: list[BotEntry] = []
         explicit: dict[str, Path] = {}
         default_timeout = float(self.data.get("build_timeout_s", DEFAULT_BUILD_TIMEOUT_S))
+        self.sandbox = self.sandbox_settings(self.data, (), SandboxSettings())
         for i, item in enumerate(self.data["bots"]):
             path: Path = ("bots", i)
             if item is None:  # the schema already said what is wrong with it
@@ -41,7 +43,7 @@ class BotResolver:
             if isinstance(item, str):
                 spec = self.command(item, path, limits, {"python": sys.executable})
                 if spec is not None:
-                    spec = self.placed(spec, None, path)
+                    spec = replace(self.placed(spec, None, path), sandbox=self.sandbox)
                     entries.append(BotEntry(spec, format_path(path), self.lines.line(path)))
             elif "submissions" in item:
                 entries.extend(self.submissions(item["submissions"], path + ("submissions",), limits, explicit,
@@ -72,7 +74,7 @@ class BotResolver:
         if "name" in item:
             spec = replace(spec, name=item["name"])
         spec = self.placed(spec, item.get("cwd"), path + ("cwd",))
-        spec = _with_options(spec, item)
+        spec = replace(_with_options(spec, item), sandbox=self.sandbox_settings(item, path, self.sandbox))
         build = item.get("build")
         if build is not None:
             build = self.template(build, path + ("build",), values, quote=True)
@@ -116,6 +118,14 @@ class BotResolver:
         filled = {k: (shlex.quote(v) if quote else v) for k, v in values.items()}
         return text.format(**filled)
 
+    def sandbox_settings(self, item: Mapping[str, Any], path: Path, base: SandboxSettings) -> SandboxSettings:
+        """The ``sandbox:`` of the arena or of a bot, over ``base`` (referee/bots/sandbox.py)."""
+        try:
+            return settings_from(item.get("sandbox"), base)
+        except ValueError as exc:
+            self.problems.add(path + ("sandbox",), str(exc))
+            return base
+
     def placed(self, spec: BotSpec, cwd: str | None, path: Path) -> BotSpec:
         """Resolve the working directory (a process bot runs in base_dir unless told otherwise)."""
         if spec.builtin is not None:
@@ -152,7 +162,7 @@ class BotResolver:
                 if cwd is None:
                     return []
             spec = self.placed(spec, cwd, path + ("cwd",))
-            spec = _with_options(spec, sub)
+            spec = replace(_with_options(spec, sub), sandbox=self.sandbox_settings(sub, path, self.sandbox))
             build = sub.get("build")
             if build is not None:
                 build = self.template(build, path + ("build",), values, quote=True)

@@ -56,7 +56,8 @@ class BotClient:
                 self.transport = self._factory(spec)
             else:
                 self.transport = PipeTransport(spec.argv, cwd=spec.cwd, env=dict(spec.env), shell=spec.shell,
-                                               line_limit=spec.line_limit, stderr_path=self.stderr_path)
+                                               line_limit=spec.line_limit, stderr_path=self.stderr_path,
+                                               sandbox=spec.sandbox)
         except (OSError, ValueError) as exc:
             raise self._startup(f"cannot start {spec.command!r}: {exc}"
                                 + (f" (working directory {spec.cwd!r})" if spec.cwd else ""), t0) from None

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..players import BUILTINS
+from .sandbox import SandboxSettings
 
 BUILTIN_PREFIX = "builtin:"
 
@@ -36,6 +37,8 @@ class BotSpec:
     limits: TimeLimits = field(default_factory=TimeLimits)
     line_limit: int = 65_536
     restart_each_game: bool = False
+    #: Walls and limits for the process (referee/bots/sandbox.py); on (``auto``) unless said otherwise.
+    sandbox: SandboxSettings = field(default_factory=SandboxSettings)
 
     @property
     def builtin(self) -> str | None:
@@ -50,7 +53,8 @@ class BotSpec:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "command": self.command, "cwd": self.cwd, "env": dict(self.env),
                 "shell": self.shell, "limits": self.limits.to_json() | {"quit_ms": self.limits.quit_ms},
-                "line_limit": self.line_limit, "restart_each_game": self.restart_each_game}
+                "line_limit": self.line_limit, "restart_each_game": self.restart_each_game,
+                "sandbox": self.sandbox.to_json()}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BotSpec:
@@ -58,7 +62,8 @@ class BotSpec:
         return cls(name=data["name"], command=data["command"], cwd=data.get("cwd"),
                    env=tuple(sorted((data.get("env") or {}).items())), shell=data.get("shell", False),
                    limits=limits, line_limit=data.get("line_limit", 65_536),
-                   restart_each_game=data.get("restart_each_game", False))
+                   restart_each_game=data.get("restart_each_game", False),
+                   sandbox=SandboxSettings.from_json(data.get("sandbox") or {}))
 
 
 _GENERIC = frozenset({"bot", "main", "index", "run", "player", "agent", "app", "program"})

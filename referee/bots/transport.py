@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from .reaper import reaper
+from .sandbox import Launch, SandboxSettings, prepare
 
 #: How much of a bot's stderr is kept; the rest is counted and dropped.
 STDERR_LIMIT = 1 << 20
@@ -138,11 +139,20 @@ class PipeTransport:
     """
 
     def __init__(self, argv: Sequence[str] | str, *, cwd: str | None = None, env: dict[str, str] | None = None,
-                 shell: bool = False, line_limit: int = 65536, stderr_path: str | None = None) -> None:
+                 shell: bool = False, line_limit: int = 65536, stderr_path: str | None = None,
+                 sandbox: SandboxSettings | None = None) -> None:
         self.line_limit = line_limit
+        self.walls = prepare(sandbox)  # walls and limits (referee/bots/sandbox.py); None: run as is
+        #: The sandbox level this process actually got ("full", "walls", "limits" or "none").
+        self.sandbox_level = self.walls.level.value if self.walls else "none"
         # The watchdog starts before the bot, so no moment exists where a killed referee leaves it unwatched.
         self._reaper = reaper()
-        self.proc = self.launch(argv, cwd=cwd, env=env, shell=shell)
+        try:
+            self.proc = self.launch(argv, cwd=cwd, env=env, shell=shell, walls=self.walls)
+        except BaseException:
+            if self.walls is not None:  # no process: remove its cgroup and folder copies now
+                self.walls.cleanup()
+            raise
         self.pgid = self.proc.pid  # start_new_session: the child leads its own group
         if self._reaper is not None:  # kills the group even if this process is killed outright
             self._reaper.watch(self.pgid)
@@ -179,12 +189,16 @@ class PipeTransport:
 
     @staticmethod
     def launch(argv: Sequence[str] | str, *, cwd: str | None, env: dict[str, str] | None,
-               shell: bool) -> subprocess.Popen[bytes]:
-        """Start the bot: the one place a bot process is created (a sandbox wraps this)."""
-        full_env = dict(os.environ)
-        if env:
-            full_env.update(env)
-        full_env.setdefault("PYTHONUNBUFFERED", "1")
+               shell: bool, walls: Launch | None = None) -> subprocess.Popen[bytes]:
+        """Start the bot: the one place a bot process is created (``walls`` wraps it in the sandbox)."""
+        if walls is not None:
+            argv, full_env = walls.wrap(argv, cwd=cwd, env=env, shell=shell)  # a clean environment
+            shell = False
+        else:
+            full_env = dict(os.environ)
+            if env:
+                full_env.update(env)
+            full_env.setdefault("PYTHONUNBUFFERED", "1")
         return subprocess.Popen(
             argv, shell=shell, cwd=cwd, env=full_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, bufsize=0)
@@ -359,6 +373,8 @@ class PipeTransport:
                 code = None
         if self._reaper is not None:
             self._reaper.forget(self.pgid)
+        if self.walls is not None:
+            self.walls.cleanup()
         self._stderr_thread.join(timeout=1)
         for closer in (self.proc.stdout, self.proc.stderr):
             try:
@@ -376,6 +392,8 @@ class PipeTransport:
             os.killpg(self.pgid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        if self.walls is not None:  # what left the group (setsid) is still in the bot's cgroup
+            self.walls.kill()
 
 
 Script = Callable[[dict], "Sequence[bytes | float | None]"]

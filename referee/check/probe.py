@@ -85,7 +85,8 @@ class Probe:
         if self.transport is None:
             spec = self.spec
             self.transport = PipeTransport(spec.argv, cwd=spec.cwd, env=dict(spec.env), shell=spec.shell,
-                                           line_limit=spec.line_limit, stderr_path=self.stderr_path)
+                                           line_limit=spec.line_limit, stderr_path=self.stderr_path,
+                                           sandbox=spec.sandbox)
 
     def close(self) -> None:
         """End the process group at once (idempotent)."""

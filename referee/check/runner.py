@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
+from ..bots.sandbox import SandboxSettings, parse_mode
 from ..bots.spec import TimeLimits, parse_bot
 from ..rules import PRESETS
 from .fuzz import run_fuzz
@@ -26,6 +27,11 @@ class CheckConfig:
     startup_ms: int = 10_000
     quiet_ms: int = 200
     quit_ms: int = 2000
+    sandbox: str = "auto"  # auto | strict | none: docs/security.md
+
+    def sandbox_settings(self) -> SandboxSettings:
+        """The walls the checked bot runs in (the default limits, this mode)."""
+        return SandboxSettings(mode=parse_mode(self.sandbox))
 
     def limits(self) -> TimeLimits:
         return TimeLimits(startup_ms=self.startup_ms, move_ms=self.move_ms, bank_ms=0, quit_ms=self.quit_ms)
@@ -41,7 +47,7 @@ def run_check(command: str, config: CheckConfig = CheckConfig(), *, progress: Pr
     for house in config.rulesets:
         if house not in PRESETS:
             raise ValueError(f"unknown ruleset {house!r}; the rulesets are: {', '.join(PRESETS)}")
-    spec = parse_bot(command, config.limits())
+    spec = replace(parse_bot(command, config.limits()), sandbox=config.sandbox_settings())
     if spec.builtin is not None:
         raise ValueError(f"{command!r} is a built-in player, not a bot program to check")
     rulesets = list(config.rulesets)

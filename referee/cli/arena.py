@@ -19,6 +19,7 @@ from ..arena.store import StoreError
 from ..outdir import out_dir_problem
 from ..standings import format_table
 from .options import interrupt_on_sigterm, out_option
+from .sandbox_option import sandbox_option, sandboxed
 
 
 #: The most worker processes ``--jobs`` (and the file's ``jobs``) may ask for.
@@ -53,8 +54,9 @@ def _load(path: str) -> Arena:
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU (default: when there are "
                                                    "more CPUs than workers).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
+@sandbox_option
 def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh: bool, pin: bool | None,
-              quiet: bool) -> None:
+              quiet: bool, sandbox_mode: str | None) -> None:
     """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
 
     Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena
@@ -62,7 +64,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     """
     if resume and fresh:
         raise click.UsageError("--resume and --fresh contradict each other: pick one")
-    arena = _load(file)
+    arena = sandboxed(_load(file), sandbox_mode)
     if out is None and (trouble := out_dir_problem(arena.out)) is not None:
         raise ArenaError(f"{file}: out: {trouble}")
     progress = TerminalProgress(sys.stderr, quiet=quiet)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 
 import click
 
+from ..bots.spec import parse_bot
 from ..check import CheckConfig, run_check
 from ..check.output import format_text, to_junit
 from ..rules import PRESETS
 from .options import seed_option
+from .sandbox_option import announce, sandbox_option
 
 
 def _rulesets(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -50,15 +53,17 @@ def _unicode_ok() -> bool:
 @click.option("--quiet-ms", type=click.IntRange(1), default=200, show_default=True,
               help="How long to watch for stray answers after information that needs none.")
 @click.option("--verbose", "-v", is_flag=True, help="Show the details of passed checks too.")
+@sandbox_option
 def check_cmd(bot_command: str, rulesets: tuple[str, ...], games: int, seed: int, as_json: bool, junit: str | None,
-              move_ms: int, startup_ms: int, quiet_ms: int, verbose: bool) -> None:
+              move_ms: int, startup_ms: int, quiet_ms: int, verbose: bool, sandbox_mode: str | None) -> None:
     """Check that BOT_COMMAND speaks the Last Card protocol: a scripted suite of situations, then fuzz games.
 
     BOT_COMMAND is the command line that starts the bot, in quotes, e.g.
     "python3 sample_bots/python/strong_bot.py". Exit status 0 only when every check passed.
     """
     config = CheckConfig(rulesets=_rulesets(rulesets), games=games, seed=seed, move_ms=move_ms,
-                         startup_ms=startup_ms, quiet_ms=quiet_ms)
+                         startup_ms=startup_ms, quiet_ms=quiet_ms, sandbox=sandbox_mode or "auto")
+    announce([replace(parse_bot("checked"), sandbox=config.sandbox_settings())])
     show_progress = sys.stderr.isatty() and not as_json
 
     def progress(text: str) -> None:

@@ -26,6 +26,7 @@ from ..rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from ..standings import format_table
 from .arena import TerminalProgress
 from .options import build_ruleset, interrupt_on_sigterm, out_option, ruleset_options, seed_option, time_options
+from .sandbox_option import sandbox_option, sandboxed
 
 #: Bootstrap samples for the rating interval.
 BOOTSTRAP = 200
@@ -44,10 +45,11 @@ BOOTSTRAP = 200
 @click.option("--resume", is_flag=True, help="Finish an interrupted match in the same --out directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished match in --out.")
 @time_options
+@sandbox_option
 @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT ...]")
 def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out: str | None, policy: str,
               record: bool, jobs: int, resume: bool, fresh: bool, move_ms: int, bank_ms: int, startup_ms: int,
-              bots: tuple[str, ...]) -> None:
+              sandbox_mode: str | None, bots: tuple[str, ...]) -> None:
     """Play GAMES games between BOTs, rotating the seats, and print the standings.
 
     A BOT is builtin:NAME (random, easy, medium, hard) or a command line in quotes, e.g.
@@ -69,7 +71,8 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         specs = unique_names([parse_bot(b, limits) for b in bots])
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOT") from None
-    arena = match_arena(rules, specs, games=games, seed=seed, policy=fault_policy, records=bool(out and record))
+    arena = sandboxed(match_arena(rules, specs, games=games, seed=seed, policy=fault_policy,
+                                  records=bool(out and record)), sandbox_mode)
     progress = TerminalProgress(sys.stderr, quiet=not sys.stderr.isatty())
     previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm)  # `kill` stops as cleanly as Ctrl-C
     scratch = None if out else tempfile.TemporaryDirectory(prefix="lastcard-match-")

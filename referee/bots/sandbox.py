@@ -1,0 +1,467 @@
+"""Walls and limits around a bot process: bubblewrap namespaces, an unprivileged user, cgroups, rlimits.
+
+A launch turns the bot's command into ``sh -c 'join the cgroups; exec "$@"' prlimit ... bwrap ...
+setpriv ... COMMAND``: the shell puts itself in the bot's control groups before anything of the bot
+runs, ``prlimit`` sets the per-process limits, ``bwrap`` builds a world with its own PID, network,
+IPC and UTS namespaces and a read-only filesystem made from an allowlist, and ``setpriv`` drops root
+when the referee runs as root (a user namespace alone does not: uid 0 inside is root outside).
+See docs/security.md for what each layer stops.
+"""
+
+from __future__ import annotations
+
+import errno
+import functools
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, fields, replace
+from enum import Enum
+from typing import Any, Sequence
+
+from . import cgroups
+
+
+class Mode(str, Enum):
+    """What the user asked for."""
+
+    AUTO = "auto"
+    """Everything this machine offers; what is missing is said once, and the game runs anyway."""
+    STRICT = "strict"
+    """Refuse to start a bot without the walls (namespaces, read-only filesystem, no root)."""
+    NONE = "none"
+    """No walls and no limits: the bot runs as the referee's user, for trusted bots and speed."""
+
+
+class Level(str, Enum):
+    """What a launch actually got; recorded with each game."""
+
+    FULL = "full"
+    """Walls, and limits held by control groups."""
+    WALLS = "walls"
+    """Walls; limits by rlimits only (no usable cgroups)."""
+    LIMITS = "limits"
+    """No walls (no working bubblewrap); only limits."""
+    NONE = "none"
+    """Nothing: ``sandbox: none``."""
+
+
+class SandboxUnavailable(ValueError):
+    """``strict`` was asked for and this machine cannot build the walls."""
+
+
+MIB = 1 << 20
+#: The user a bot runs as when the referee is root: ``nobody``, who owns no files.
+NOBODY = 65534
+#: The environment a sandboxed bot starts with (plus the bot's own ``env:``); nothing of the referee's.
+CLEAN_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "HOME": "/tmp",
+    "TMPDIR": "/tmp",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "PYTHONUNBUFFERED": "1",
+    "PYTHONDONTWRITEBYTECODE": "1",
+}
+#: System folders a bot sees, read-only, when they exist: the runtimes and their libraries.
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
+
+
+@dataclass(frozen=True)
+class SandboxSettings:
+    """The sandbox mode and the limits of one bot; ``None`` switches a limit off."""
+
+    mode: Mode = Mode.AUTO
+    memory_mb: int | None = 1024
+    processes: int | None = 64
+    cpus: float | None = 1.0
+    cpu_seconds: int | None = None
+    file_size_mb: int | None = 64
+    open_files: int | None = 256
+    scratch_mb: int = 64
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mode", parse_mode(self.mode))
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "mode" or value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise ValueError(f"sandbox limit {f.name} must be a positive number (or null for no limit), "
+                                 f"not {value!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self) | {"mode": self.mode.value}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SandboxSettings:
+        """Settings from a mapping, refusing unknown keys with the list of known ones."""
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown sandbox setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
+        return cls(**data)
+
+
+def parse_mode(value: Mode | str) -> Mode:
+    """``auto``/``strict``/``none`` as a ``Mode``, or a clear error."""
+    try:
+        return Mode(value)
+    except ValueError:
+        raise ValueError(f"unknown sandbox mode {value!r}: use auto, strict or none") from None
+
+
+def settings_from(value: object, base: SandboxSettings) -> SandboxSettings:
+    """An arena file's ``sandbox:`` value (a mode, or a mapping of mode and limits) over ``base``."""
+    if value is None:
+        return base
+    if isinstance(value, str):
+        return replace(base, mode=parse_mode(value))
+    if not isinstance(value, dict):
+        raise ValueError(f"sandbox must be auto, strict, none or a mapping of limits, not {value!r}")
+    return SandboxSettings.from_json(base.to_json() | dict(value))
+
+
+@dataclass(frozen=True)
+class Machine:
+    """What this machine offers, probed once per process."""
+
+    bwrap: str | None
+    setpriv: str | None
+    prlimit: str | None
+    root: bool
+    hierarchy: cgroups.Hierarchy | None
+    problems: tuple[str, ...]
+
+    @property
+    def walls(self) -> bool:
+        """Namespaces and an unprivileged user are both available."""
+        return self.bwrap is not None and (not self.root or self.setpriv is not None)
+
+
+def _bwrap_works(path: str) -> str | None:
+    """``None`` if bubblewrap can build namespaces here, else what it said."""
+    try:
+        run = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-pid", "--unshare-net", "--die-with-parent",
+                              "--", "/bin/true"], capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return str(exc)
+    return None if run.returncode == 0 else (run.stderr.decode(errors="replace").strip() or f"exit {run.returncode}")
+
+
+@functools.lru_cache(maxsize=1)
+def machine() -> Machine:
+    """Probe bubblewrap, setpriv, prlimit and cgroups (once; cached for the process)."""
+    problems = []
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        problems.append("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
+    else:
+        why = _bwrap_works(bwrap)
+        if why is not None:
+            problems.append(f"bubblewrap cannot create namespaces here ({why}): enable unprivileged user "
+                            "namespaces (sysctl kernel.unprivileged_userns_clone=1) or run as root")
+            bwrap = None
+    root = os.geteuid() == 0
+    setpriv = shutil.which("setpriv")
+    if root and setpriv is None:
+        problems.append("setpriv (util-linux) is missing, so bots would run as root: apt-get install util-linux")
+    hierarchy = cgroups.detect()
+    if hierarchy is None:
+        problems.append("no writable cgroups: memory, process and CPU limits fall back to rlimits "
+                        "(the process limit only holds for a non-root user)")
+    else:
+        cgroups.sweep(hierarchy)
+    prlimit = shutil.which("prlimit")
+    if prlimit is None:
+        problems.append("prlimit (util-linux) is missing: file size and open file limits are not set")
+    return Machine(bwrap, setpriv, prlimit, root, hierarchy, tuple(problems))
+
+
+def effective_level(settings: SandboxSettings | None, probe: Machine | None = None) -> Level:
+    """The level a bot with these settings gets on this machine (raises ``SandboxUnavailable`` for strict)."""
+    if settings is None or settings.mode is Mode.NONE:
+        return Level.NONE
+    m = probe or machine()
+    if not m.walls:
+        if settings.mode is Mode.STRICT:
+            raise SandboxUnavailable("sandbox: strict, but " + "; ".join(m.problems)
+                                     + " (or run with --sandbox auto to go on without the walls)")
+        return Level.LIMITS
+    return Level.FULL if m.hierarchy is not None else Level.WALLS
+
+
+def shortfall(settings: SandboxSettings | None) -> str | None:
+    """For ``auto``: one sentence on what this machine could not give, to say once; ``None`` if nothing."""
+    if settings is None or settings.mode is not Mode.AUTO:
+        return None
+    problems = machine().problems
+    return ("sandbox: auto runs without: " + "; ".join(problems)) if problems else None
+
+
+def _resolve(program: str, cwd: str) -> str | None:
+    """The file a command name runs, looked up as it will be inside (clean PATH) or else outside."""
+    if "/" in program:
+        path = os.path.join(cwd, program)
+        return path if os.path.exists(path) else None
+    return shutil.which(program, path=CLEAN_ENV["PATH"]) or shutil.which(program)
+
+
+def _program(argv: list[str], cwd: str) -> list[str]:
+    """``argv`` with a program only the referee's PATH finds made absolute; a missing one raises as exec would."""
+    if not argv:
+        raise ValueError("empty command")
+    exe = _resolve(argv[0], cwd)
+    if exe is None or os.path.isdir(exe):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
+    if not os.access(exe, os.X_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), argv[0])
+    if "/" not in argv[0] and shutil.which(argv[0], path=CLEAN_ENV["PATH"]) is None:
+        return [exe, *argv[1:]]  # inside, the clean PATH would not find it
+    return argv
+
+
+def _prefix(executable: str) -> str:
+    """The installation an interpreter belongs to: ``/x/python-3.11`` for ``/x/python-3.11/bin/python3``."""
+    folder = os.path.dirname(executable)
+    return os.path.dirname(folder) if os.path.basename(folder) == "bin" else folder
+
+
+def _is_system(path: str) -> bool:
+    return any(path == d or path.startswith(d + "/") for d in SYSTEM_DIRS)
+
+
+def bot_folders(argv: Sequence[str], cwd: str) -> list[str]:
+    """What a bot needs read-only: its runtime's installation and every folder its command names."""
+    folders: list[str] = []
+
+    def add(path: str) -> None:
+        path = os.path.normpath(path)
+        if path in _shared() or _is_system(path) or path in folders:
+            return
+        folders.append(path)
+
+    if argv:
+        exe = _resolve(argv[0], cwd)
+        if exe is not None:
+            # A venv's python is a link into another installation: both must be there.
+            for path in (exe, os.path.realpath(exe)):
+                folder = os.path.dirname(path)
+                if _is_system(path):
+                    continue
+                if os.path.basename(folder) == "bin" or "/" not in argv[0]:
+                    add(_prefix(path))  # an interpreter: its whole installation
+                else:  # the bot's own program
+                    add(path if folder in _shared() else folder)
+    for token in argv[1:]:
+        if token.startswith("-") and "=" in token:
+            token = token.split("=", 1)[1]
+        for part in token.split(":"):
+            if not part or "\n" in part:
+                continue
+            path = os.path.normpath(os.path.join(cwd, part))
+            if os.path.isdir(path):
+                add(path)
+            elif os.path.exists(path):
+                # A file loose in /tmp or a home folder: that file alone, not all its neighbours.
+                add(path if os.path.dirname(path) in _shared() else os.path.dirname(path))
+    return folders
+
+
+def _shared() -> tuple[str, ...]:
+    """Folders never shown whole to a bot: other people's files live there."""
+    return ("/", "/tmp", "/var/tmp", "/dev/shm", "/home", "/root", os.path.expanduser("~"))
+
+
+#: The largest closed folder copied for a bot (beyond it: an error asking for ``chmod -R o+rX``).
+SNAPSHOT_LIMIT = 256 * MIB
+
+
+def _closed_to_others(folder: str) -> bool:
+    """Whether an unprivileged user could not list ``folder`` or read one of its files (one level deep)."""
+    try:
+        if not os.path.isdir(folder):
+            return os.stat(folder).st_mode & 0o004 == 0
+        if os.stat(folder).st_mode & 0o005 != 0o005:
+            return True
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                mode = entry.stat(follow_symlinks=True).st_mode
+                if mode & 0o004 == 0 or (entry.is_dir() and mode & 0o001 == 0):
+                    return True
+    except OSError:
+        return False
+    return False
+
+
+def _tree_size(folder: str, stop: int) -> int:
+    total = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                continue
+            if total > stop:
+                return total
+    return total
+
+
+class Launch:
+    """One sandboxed start of a bot: the wrapped command, its control group, and the cleanup after it."""
+
+    def __init__(self, settings: SandboxSettings, probe: Machine | None = None) -> None:
+        self.settings = settings
+        self.machine = probe or machine()
+        self.level = effective_level(settings, self.machine)
+        self.group: cgroups.BotGroup | None = None
+        self.snapshots: list[str] = []  # copies of folders nobody could read, removed at the end
+
+    def wrap(self, argv: Sequence[str] | str, *, cwd: str | None, env: dict[str, str] | None,
+             shell: bool) -> tuple[list[str], dict[str, str]]:
+        """The command line and environment that start ``argv`` inside the walls and limits."""
+        s, m = self.settings, self.machine
+        workdir = os.path.abspath(cwd or os.getcwd())
+        command = ["/bin/sh", "-c", argv] if shell else _program(list(argv), workdir)
+        if shell:
+            try:
+                named = shlex.split(argv)  # type: ignore[arg-type]
+            except ValueError:
+                named = []
+        else:
+            named = command
+        clean = dict(CLEAN_ENV)
+        clean.update(env or {})
+        clean["LASTCARD_SANDBOX"] = self.level.value
+
+        limited: set[str] = set()
+        joins: list[str] = []
+        if m.hierarchy is not None:
+            try:
+                self.group = cgroups.BotGroup(m.hierarchy, memory_bytes=s.memory_mb and int(s.memory_mb * MIB),
+                                              processes=s.processes, cpus=s.cpus)
+                limited = self.group.limited
+                joins = self.group.procs_files
+            except OSError:
+                self.group = None
+        out: list[str] = []
+        if joins:
+            script = "".join(f"echo $$ > {shlex.quote(f)} && " for f in joins) + 'exec "$@"'
+            out += ["/bin/sh", "-c", script, "lastcard-sandbox"]
+        if m.prlimit is not None:
+            rl = []
+            if s.file_size_mb:
+                rl.append(f"--fsize={s.file_size_mb * MIB}")
+            if s.open_files:
+                rl.append(f"--nofile={s.open_files}")
+            if s.cpu_seconds:
+                rl.append(f"--cpu={s.cpu_seconds}")
+            if s.memory_mb and "memory" not in limited:
+                rl.append(f"--data={s.memory_mb * MIB}")  # DATA, not AS: AS breaks the JVM and Node
+            if s.processes and "pids" not in limited:
+                rl.append(f"--nproc={s.processes}")  # counts per user, and root ignores it: docs/security.md
+            if rl:
+                out += [m.prlimit, *rl, "--"]
+        if self.level in (Level.FULL, Level.WALLS):
+            out += self._bwrap(bot_folders(named, workdir), workdir)
+        out += command
+        return out, clean
+
+    def _bwrap(self, folders: list[str], workdir: str) -> list[str]:
+        m, s = self.machine, self.settings
+        assert m.bwrap is not None
+        args = [m.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+                "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", "lastcard"]
+        for d in SYSTEM_DIRS:
+            if os.path.lexists(d):
+                # /bin and /lib are links into /usr on current distributions: keep them links.
+                if os.path.islink(d):
+                    args += ["--symlink", os.readlink(d), d]
+                else:
+                    args += ["--ro-bind", d, d]
+        args += ["--proc", "/proc", "--dev", "/dev",
+                 "--perms", "1777", "--size", str(s.scratch_mb * MIB), "--tmpfs", "/tmp"]
+        # bwrap makes the folders leading to a bind 0700 when run as root: nobody could not pass.
+        made: set[str] = {"/tmp"}  # the scratch tmpfs: keep its 1777
+        outside = not any(workdir == f or workdir.startswith(f + "/") for f in folders)
+        for path in folders + ([workdir] if outside else []):
+            parts = path.strip("/").split("/")
+            for i in range(1, len(parts) + (path == workdir and outside)):
+                parent = "/" + "/".join(parts[:i])
+                if parent not in made and not _is_system(parent):
+                    made.add(parent)
+                    args += ["--perms", "0755", "--dir", parent]
+        for folder in folders:
+            args += ["--ro-bind-try", self._readable(folder) if m.root else folder, folder]
+        args += ["--chdir", workdir]
+        if m.root:
+            assert m.setpriv is not None
+            args += ["--", m.setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                     "--no-new-privs", "--inh-caps=-all", "--bounding-set=-all"]
+        args += ["--"]
+        return args
+
+    def _readable(self, folder: str) -> str:
+        """``folder``, or a world-readable copy of it when ``nobody`` could not read it (a 0700 folder)."""
+        if not _closed_to_others(folder):
+            return folder
+        if not os.path.isdir(folder):  # one file
+            copy = tempfile.mkdtemp(prefix="lastcard-bot-")
+            self.snapshots.append(copy)
+            target = shutil.copy2(folder, os.path.join(copy, "f"))
+            os.chmod(copy, 0o755)
+            os.chmod(target, os.stat(target).st_mode | 0o444)
+            return target
+        size = _tree_size(folder, SNAPSHOT_LIMIT)
+        if size > SNAPSHOT_LIMIT:
+            raise ValueError(f"the bot's folder {folder!r} is closed to other users and too big to copy "
+                             f"({size >> 20}+ MiB): make it readable with `chmod -R o+rX {folder}`")
+        copy = tempfile.mkdtemp(prefix="lastcard-bot-")
+        self.snapshots.append(copy)
+        target = os.path.join(copy, "d")
+        shutil.copytree(folder, target, symlinks=True)
+        for root, dirs, files in os.walk(copy):
+            os.chmod(root, 0o755)
+            for name in files:
+                path = os.path.join(root, name)
+                if not os.path.islink(path):
+                    os.chmod(path, os.stat(path).st_mode | 0o444)
+        return target
+
+    def kill(self) -> None:
+        """Kill every process of the bot, however it left the process group."""
+        if self.group is not None:
+            self.group.kill()
+
+    def cleanup(self) -> None:
+        """After the bot ended: kill what is left and remove its control groups."""
+        if self.group is not None:
+            self.group.remove()
+            self.group = None
+        for copy in self.snapshots:
+            shutil.rmtree(copy, ignore_errors=True)
+        self.snapshots = []
+
+
+def prepare(settings: SandboxSettings | None) -> Launch | None:
+    """A launch for these settings, or ``None`` for ``sandbox: none``."""
+    if settings is None or settings.mode is Mode.NONE:
+        return None
+    return Launch(settings)
+
+
+def describe(settings: SandboxSettings | None) -> str:
+    """One line on what a bot with these settings gets here (for ``check`` and logs)."""
+    level = effective_level(settings)
+    text = f"sandbox {level.value}"
+    short = shortfall(settings)
+    return text + (f" ({short})" if short else "")
+
+
+if __name__ == "__main__":  # pragma: no cover - a quick look at what this machine offers
+    print(machine())
+    print(describe(SandboxSettings()))
+    sys.exit(0)
