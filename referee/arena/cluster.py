@@ -1,0 +1,238 @@
+"""Running an arena's games on a Dask cluster: the ``LocalExecutor`` interface, with workers on other machines.
+
+Needs the ``distributed`` extra (``pip install 'lastcard[distributed]'``); this module imports it only when
+an executor starts, so the rest of the referee never does. The bots' folders are packed once
+(``shipping.py``) and travel to every worker inside a worker plugin, which the scheduler also hands to
+workers that join later. Jobs travel as ``GameJob.to_json()``; each comes back once: a game lost with a
+dying worker is run again elsewhere by Dask, and a result that arrives twice is yielded once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+from ..jobs import GameJob
+from .config import Arena
+from .executor import ExecutorError
+from .shipping import BotBundle, ShippingError, pack_bots
+
+#: Games handed to the scheduler ahead of those finished, per worker thread (at least ``MIN_WINDOW``):
+#: enough that no worker waits, few enough that Ctrl-C has little to cancel and memory stays flat.
+AHEAD_PER_THREAD = 4
+MIN_WINDOW = 64
+#: Seconds to wait for the scheduler to answer, and for a first worker to join it.
+CONNECT_TIMEOUT_S = 20.0
+WORKER_WAIT_S = 60.0
+
+INSTALL_HINT = "install it with: pip install 'lastcard[distributed]' (on the referee and on every worker)"
+
+
+@dataclass(frozen=True)
+class ClusterOptions:
+    """Where the Dask scheduler is, the TLS files to reach it with, and whether workers build the bots."""
+
+    address: str
+    tls_ca_file: str | None = None
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    build_on_workers: bool = False
+
+    def problems(self) -> list[str]:
+        """Mistakes in the options themselves (each naming the value and the fix)."""
+        out = []
+        scheme = self.address.split("://", 1)[0] if "://" in self.address else ""
+        if scheme not in ("tcp", "tls"):
+            out.append(f"cluster address {self.address!r} must start with tcp:// or tls:// (e.g. tls://HOST:8786)")
+        tls_files = {"--tls-ca-file": self.tls_ca_file, "--tls-cert": self.tls_cert, "--tls-key": self.tls_key}
+        given = [k for k, v in tls_files.items() if v]
+        if scheme == "tls" and len(given) != 3:
+            missing = ", ".join(k for k, v in tls_files.items() if not v)
+            out.append(f"a tls:// cluster needs --tls-ca-file, --tls-cert and --tls-key; missing {missing}")
+        if scheme == "tcp" and given:
+            out.append(f"{', '.join(given)} given for {self.address!r}: TLS files need a tls:// address")
+        for flag, path in tls_files.items():
+            if path and not os.path.isfile(path):
+                out.append(f"{flag} {path!r}: no such file")
+        return out
+
+    def security(self) -> Any:
+        """The ``distributed.security.Security`` for these TLS files (None for plain tcp)."""
+        if not self.address.startswith("tls://"):
+            return None
+        from distributed.security import Security
+
+        return Security(tls_ca_file=self.tls_ca_file, tls_client_cert=self.tls_cert, tls_client_key=self.tls_key,
+                        require_encryption=True)
+
+
+def require_distributed() -> None:
+    """Raise ``ExecutorError`` saying how to install the extra when Dask's distributed is missing."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError as exc:
+        raise ExecutorError(f"--cluster needs Dask's distributed package ({exc}); {INSTALL_HINT}") from None
+
+
+class ClusterExecutor:
+    """Games on the Dask cluster at ``options.address``; ``run`` yields ``(game_id, result)`` as they finish."""
+
+    def __init__(self, options: ClusterOptions, bundle: BotBundle, *, records_dir: str | None = None) -> None:
+        self.options = options
+        self.bundle = bundle
+        self.records_dir = records_dir
+        self.plugin = f"lastcard-{bundle.key}-{uuid.uuid4().hex[:8]}"
+        self._client: Any = None
+        self._futures: dict[str, Any] = {}
+        self._closed = False
+        self.threads = 0
+
+    def start(self) -> None:
+        """Connect, ship the bots to every worker and check that each can run them (``run`` does it when needed)."""
+        if self._client is not None or self._closed:
+            return
+        require_distributed()
+        from distributed import Client
+
+        from .cluster_worker import ArenaPlugin, report
+
+        address = self.options.address
+        try:
+            self._client = Client(address, security=self.options.security(), timeout=CONNECT_TIMEOUT_S,
+                                  set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise ExecutorError(f"cannot reach the Dask scheduler at {address}: {exc}; start one with "
+                                f"`dask scheduler` and check the address (docs/distributed.md)") from None
+        try:
+            self._client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+        except TimeoutError:
+            self.close()
+            raise ExecutorError(f"the Dask scheduler at {address} has no workers after {WORKER_WAIT_S:g} s; start "
+                                f"some with `dask worker {address} --nthreads 1` (docs/distributed.md)") from None
+        self._client.register_plugin(ArenaPlugin(self.bundle, self.options.build_on_workers), name=self.plugin)
+        found = self._client.run(report, self.plugin)
+        problems = [(worker, bot, why) for worker, bots in sorted(found.items()) for bot, why in sorted(bots.items())]
+        if problems:
+            self.close()
+            lines = [f"  worker {w}: " + (why if bot == "*" else f"bot {bot!r} cannot run there: {why}")
+                     for w, bot, why in problems]
+            raise ExecutorError("the cluster's workers cannot run every bot:\n" + "\n".join(lines) +
+                                "\ninstall what is missing on every worker (docs/distributed.md, What each worker "
+                                "must have), or leave those bots out of the arena")
+        self.threads = sum(self._client.nthreads().values())
+
+    def run(self, jobs: Iterable[GameJob]) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Play ``jobs`` on the cluster; yield each game's id and result as it finishes, each game once."""
+        if self._closed:
+            raise RuntimeError("the executor is closed")
+        self.start()
+        from distributed import as_completed
+
+        from .cluster_worker import play
+
+        todo = [job.to_json() for job in jobs]
+        todo.reverse()
+        seen: set[str] = set()
+        done = as_completed([], with_results=False, loop=self._client.loop)
+        window = max(MIN_WINDOW, AHEAD_PER_THREAD * self.threads)
+
+        def top_up() -> None:
+            batch = []
+            while todo and len(self._futures) + len(batch) < window:
+                batch.append(todo.pop())
+            if not batch:
+                return
+            # One key per game and run: a game is computed once however many workers ask, and never mixed
+            # up with another arena's game of the same id.
+            keys = [f"{self.plugin}-{job['game']}" for job in batch]
+            futures = self._client.map(play, batch, plugin=self.plugin, key=keys, pure=False)
+            for job, future in zip(batch, futures):
+                self._futures[job["game"]] = future
+            done.update(futures)
+
+        top_up()
+        for future in done:
+            game_id = future.key[len(self.plugin) + 1:]
+            self._futures.pop(game_id, None)
+            if future.status != "finished":
+                raise ExecutorError(f"game {game_id} failed on the cluster: {_describe(future)}")
+            outcome = future.result()
+            future.release()
+            if outcome[0] == "unavailable":
+                raise ExecutorError(outcome[1])
+            if outcome[0] == "error":
+                raise ExecutorError(f"the referee failed on game {game_id}:\n{outcome[1]}")
+            if game_id in seen:
+                continue
+            seen.add(game_id)
+            _, result, lines = outcome
+            if lines is not None and self.records_dir:
+                _write_record(self.records_dir, game_id, lines)
+            top_up()
+            yield game_id, result
+
+    def close(self, kill: bool = False) -> None:
+        """Cancel the games not finished and quit the bots on the workers (a game already running there is
+        finished by its worker and dropped); ``kill`` is accepted for the executor interface."""
+        if self._closed:
+            return
+        self._closed = True
+        client, self._client = self._client, None
+        if client is None:
+            return
+        try:
+            if self._futures:
+                client.cancel(list(self._futures.values()), force=True)
+            self._futures.clear()
+            try:
+                client.unregister_worker_plugin(self.plugin)  # quits this arena's bots on every worker
+            except (ValueError, KeyError, OSError):
+                pass
+        finally:
+            client.close()
+
+    def __enter__(self) -> ClusterExecutor:
+        return self
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self.close(kill=exc_type is not None)
+
+
+def cluster_factory(options: ClusterOptions) -> Any:
+    """An executor factory for ``run_arena``: pack the arena's bots and run its games on the cluster."""
+    problems = options.problems()
+    if problems:
+        raise ExecutorError("; ".join(problems))
+    require_distributed()
+
+    def make(arena: Arena, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
+             pin: bool | None) -> ClusterExecutor:
+        try:
+            bundle = pack_bots(arena.bots, arena.base_dir)
+        except (ShippingError, OSError) as exc:
+            raise ExecutorError(f"cannot pack the bots for the cluster: {exc}") from None
+        return ClusterExecutor(options, bundle, records_dir=records_dir)
+    return make
+
+
+def _describe(future: Any) -> str:
+    if future.status == "cancelled":
+        return "cancelled"
+    exc = future.exception()
+    name = type(exc).__name__
+    if name == "KilledWorker":
+        return (f"every worker that tried it died ({exc}); a bot may be taking its worker down (memory?), see the "
+                "worker logs")
+    return f"{name}: {exc}"
+
+
+def _write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:
+    os.makedirs(records_dir, exist_ok=True)
+    path = os.path.join(records_dir, f"{game_id}.jsonl")
+    with open(path + ".part", "w", encoding="utf-8") as fh:
+        for line in lines:
+            fh.write(json.dumps(line) + "\n")
+    os.replace(path + ".part", path)
