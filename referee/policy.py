@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import DRAW_ACTION, PASS_ACTION, Action
+from .bots.faults import FaultKind
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,14 @@ class FaultPolicy:
             if count.isdigit() and int(count) >= 1:
                 return cls("strikes", int(count))
         raise ValueError(f"fault policy {value!r} is not 'forfeit' or 'strikes: N' (N >= 1)")
+
+    def forgives(self, kind: FaultKind, strikes: int) -> bool:
+        """Whether the ``strikes``-th fault of a seat in a game is replaced by a draw instead of losing it.
+
+        A crash or a failed start leaves nobody to answer the next turn: those always forfeit.
+        """
+        return (self.mode == "strikes" and strikes <= self.strikes
+                and kind not in (FaultKind.CRASH, FaultKind.STARTUP))
 
     def to_json(self) -> str:
         return "forfeit" if self.mode == "forfeit" else f"strikes:{self.strikes}"

@@ -1,7 +1,8 @@
-"""One game between seats (built-in players or bot processes): the referee's per-move loop.
+"""One game between seats: the referee's per-move loop.
 
-A bot's fault never escapes this module: it becomes a recorded ``Fault`` and the fault policy
-decides what happens to the seat.
+A seat is anything that decides moves: a built-in player, a bot process, or a forfeited seat that
+plays the fixed fallback (a person at the terminal is one more). A bot's fault never escapes this
+module: it becomes a recorded ``Fault``, and the fault policy says what it costs.
 """
 
 from __future__ import annotations
@@ -9,19 +10,20 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from .actions import Action, IllegalActionError, InvalidActionError
-from .bots.pool import BotPool
-from .policy import FaultPolicy, fallback_action, replacement_action
 from .bots.client import BotClient
 from .bots.faults import BotFault, Fault, FaultKind, snippet
-from .bots.messages import event_message, start_message, turn_request
+from .bots.messages import turn_request
 from .bots.spec import BotSpec
 from .bots.wire import encode
 from .game import Game, placements
 from .players import SeatView, make_player
 from .players.base import Player
+from .policy import FaultPolicy, fallback_action, replacement_action
+from .relay import EndPatch, PublicWire, Relay
+from .results import GameResult, SeatTimes
 from .rules import Ruleset
 
 #: Faults after which the process cannot be trusted to be in step: it is killed (and restarted next game).
@@ -29,231 +31,312 @@ KILL_KINDS = frozenset({FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.NON_JSON, 
                         FaultKind.STARTUP})
 
 
+class Seat(Protocol):
+    """Whatever sits at a place of the table and decides its moves."""
+
+    name: str
+    #: How its actions are recorded: ``builtin``, ``bot``, ``fallback`` (a forfeited seat), ``human``.
+    by: str
+
+    def begin(self, table: Table, index: int) -> None:
+        """The game starts; raises ``BotFault`` if the seat cannot take part."""
+
+    def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
+        """A legal action and the milliseconds the answer took (``None`` when untimed); may raise ``BotFault``."""
+
+    def warn(self, fault: Fault, note: str) -> None:
+        """A fault the policy forgave (a strike): tell the seat; the game goes on."""
+
+    def forfeit(self, fault: Fault) -> None:
+        """A fault that loses the game: tell the seat, and end a process that is out of step."""
+
+    def finish(self, table: Table, index: int) -> None:
+        """The game is over: deliver what the seat has not been told yet."""
+
+
 class BuiltinSeat:
     """A built-in player in a seat."""
 
-    is_bot = False
+    by = "builtin"
 
     def __init__(self, spec: BotSpec) -> None:
+        assert spec.builtin is not None
         self.spec = spec
         self.name = spec.name
-        assert spec.builtin is not None
         self.player: Player = make_player(spec.builtin)
-
-    def begin(self, seed: int, seat: int) -> None:
-        self.player.reseed(seed * 7 + seat)
         self._view: SeatView | None = None
 
-    def decide(self, game: Game, seat: int, legal: list[Action]) -> Action:
+    def begin(self, table: Table, index: int) -> None:
+        self.player.reseed(table.seed * 7 + index)
+        self._view = None
+
+    def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
         view = self._view
         if view is None:  # a view is live: one per game serves every turn
-            view = self._view = SeatView(game, seat)
-        return self.player.choose(view, legal)
+            view = self._view = SeatView(table.game, index)
+        return self.player.choose(view, legal), None
+
+    def warn(self, fault: Fault, note: str) -> None:  # pragma: no cover - built-in players make no faults
+        pass
+
+    def forfeit(self, fault: Fault) -> None:  # pragma: no cover
+        pass
+
+    def finish(self, table: Table, index: int) -> None:
+        pass
 
 
 class BotSeat:
-    """A bot process in a seat (the process outlives the game: see ``BotPool``)."""
+    """A bot process in a seat. The process outlives the game (see ``BotPool``)."""
 
-    is_bot = True
+    by = "bot"
 
     def __init__(self, client: BotClient) -> None:
         self.client = client
         self.spec = client.spec
         self.name = client.spec.name
+        self.relay: Relay | None = None
+
+    def begin(self, table: Table, index: int) -> None:
+        client = self.client
+        client.new_game()
+        self.relay = Relay(index, table.game_id, table.names, scores=[0] * len(table.names))
+        if table.recorder is not None:
+            client.record_to(table.recorder.messages_of(index))
+        if not client.alive:
+            client.start(index)
+
+    def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
+        client = self.client
+        game = table.game
+        self._tell(table)  # the events since this seat's last turn go out in the same write as the request
+        bank = client.bank_ms
+        request = turn_request(game, index, legal, client.new_request_id(), int(self.spec.limits.move_ms + bank),
+                               int(bank))
+        answer, ms = client.request(request)
+        try:
+            action = Action.from_wire(answer)
+            game.check(action, legal)
+        except (InvalidActionError, IllegalActionError) as exc:
+            raise BotFault(Fault(FaultKind.ILLEGAL, str(exc), snippet(encode(answer).rstrip(b"\n")), request,
+                                 ms)) from None
+        return action, ms
+
+    def warn(self, fault: Fault, note: str) -> None:
+        request_id = _request_id(fault)
+        self.client.send_error(fault.kind.value, f"{fault.message} ({note})", request_id)
+        if request_id is not None:
+            self.client.expect_late(request_id)
+
+    def forfeit(self, fault: Fault) -> None:
+        self.client.send_error(fault.kind.value, fault.message, _request_id(fault))
+        if fault.kind in KILL_KINDS:
+            self.client.kill()
+
+    def finish(self, table: Table, index: int) -> None:
+        client = self.client
+        self._tell(table, table.end_patch)
+        client.record_to(None)
+        if client.alive:
+            try:
+                client.flush(time.monotonic() + 1.0)  # deliver game_end before the next game
+            except Exception:  # noqa: BLE001 - a bot that does not read is killed, restarted next game
+                client.kill()
+        if self.spec.restart_each_game:
+            client.quit()
+
+    def _tell(self, table: Table, end: EndPatch | None = None) -> None:
+        client = self.client
+        if self.relay is None or not client.listening:  # a killed bot hears nothing more
+            return
+        for msg in self.relay.catch_up(table.game, table.wire, end):
+            try:
+                client.send(msg)
+            except Exception:  # noqa: BLE001 - a dead pipe shows up as a crash at the next request
+                return
 
 
-@dataclass
-class _SeatStats:
-    decisions: int = 0
-    total_ms: float = 0.0
-    max_ms: float = 0.0
-    strikes: int = 0
+class ForfeitedSeat:
+    """A seat that lost the game by a fault: the fixed fallback plays it; the bot, if it still listens,
+    is told the rest of the game."""
 
-    def add(self, ms: float) -> None:
-        """One answer (or timeout) that took ``ms``."""
-        self.decisions += 1
-        self.total_ms += ms
-        if ms > self.max_ms:
-            self.max_ms = ms
+    by = "fallback"
+
+    def __init__(self, lost: Seat) -> None:
+        self.lost = lost
+        self.name = lost.name
+
+    def begin(self, table: Table, index: int) -> None:  # pragma: no cover - forfeited during the game
+        pass
+
+    def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
+        return fallback_action(legal), None
+
+    def warn(self, fault: Fault, note: str) -> None:  # pragma: no cover - the fallback makes no faults
+        pass
+
+    def forfeit(self, fault: Fault) -> None:  # pragma: no cover
+        pass
+
+    def finish(self, table: Table, index: int) -> None:
+        self.lost.finish(table, index)
 
 
 @dataclass
 class Recorder:
-    """Collects a game record: every message both ways (with answer times), every action and event."""
+    """Collects a game record: every message both ways (with times), every action, the events and result."""
 
     lines: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, entry: dict[str, Any]) -> None:
         self.lines.append(entry)
 
+    def messages_of(self, seat: int) -> Any:
+        """A sink for the lines a seat's bot reads and writes (see ``BotClient.record_to``)."""
+        t0 = time.monotonic()
 
-def play_game(ruleset: Ruleset, seats: list[BuiltinSeat | BotSeat], seed: int, game_id: str = "g1",
-              policy: FaultPolicy = FaultPolicy(), recorder: Recorder | None = None) -> dict[str, Any]:
-    """Play one game to its end and return its result as plain data."""
-    n = len(seats)
-    names = [s.name for s in seats]
-    rng = random.Random(seed)
-    faults: list[Fault] = []
-    forfeited: set[int] = set()
-    stats = [_SeatStats() for _ in range(n)]
-    bots = [i for i, seat_obj in enumerate(seats) if seat_obj.is_bot]
-    wall0 = time.monotonic()
-    if recorder is not None:
-        recorder.add({"t": "game", "game": game_id, "seed": seed, "seating": names, "ruleset": ruleset.house,
-                      "options": ruleset.options, "policy": policy.to_json()})
+        def rec(direction: str, data: bytes, _ms: float | None) -> None:
+            self.add({"t": direction, "seat": seat, "at_ms": round((time.monotonic() - t0) * 1000, 3),
+                      "line": data.decode("utf-8", "replace").rstrip("\n")})
+        return rec
 
-    def record_fault(seat: int, fault: Fault) -> None:
-        fault = fault.with_context(seat=seat, bot=names[seat])
-        faults.append(fault)
-        if recorder is not None:
-            recorder.add({"t": "fault", **fault.to_json()})
 
-    def forfeit(seat: int, fault: Fault) -> None:
-        forfeited.add(seat)
-        seat_obj = seats[seat]
-        if isinstance(seat_obj, BotSeat):
-            client = seat_obj.client
-            client.send_error(fault.kind.value, fault.message, (fault.request or {}).get("id"))
-            if fault.kind in KILL_KINDS:
-                client.kill()
+class _Clock:
+    """One seat's answer times in a game."""
 
-    # Start (or reuse) the bot processes.
-    for i in bots:
-        seat_obj = seats[i]
-        assert isinstance(seat_obj, BotSeat)
-        client = seat_obj.client
-        client.new_game()
-        if recorder is not None:
-            client.recorder = _message_recorder(recorder, i)
-        if not client.alive:
+    __slots__ = ("decisions", "total_ms", "max_ms", "strikes")
+
+    def __init__(self) -> None:
+        self.decisions = 0
+        self.total_ms = 0.0
+        self.max_ms = 0.0
+        self.strikes = 0
+
+    def add(self, ms: float) -> None:
+        self.decisions += 1
+        self.total_ms += ms
+        if ms > self.max_ms:
+            self.max_ms = ms
+
+
+class Table:
+    """One game: the engine, its seats, the fault policy, and what has been recorded."""
+
+    def __init__(self, ruleset: Ruleset, seats: list[Seat], seed: int, game_id: str = "g1",
+                 policy: FaultPolicy = FaultPolicy(), recorder: Recorder | None = None) -> None:
+        self.ruleset = ruleset
+        self.seats: list[Seat] = list(seats)
+        self.seed = seed
+        self.game_id = game_id
+        self.policy = policy
+        self.recorder = recorder
+        self.names = [s.name for s in seats]
+        self.rng = random.Random(seed)
+        self.wire = PublicWire()
+        self.faults: list[Fault] = []
+        self.forfeited: set[int] = set()
+        self.clocks = [_Clock() for _ in seats]
+        self.actions: list[Action] = []
+        self.end_patch: EndPatch = {}
+        self.game: Game  # dealt once every seat has begun
+
+    # ------------------------------------------------------------------ the game's story
+    def play(self) -> GameResult:
+        """Play the game to its end and return its result."""
+        t0 = time.monotonic()
+        self._record_start()
+        for index, seat in enumerate(self.seats):
             try:
-                client.start(i)
+                seat.begin(self, index)
             except BotFault as bf:
-                record_fault(i, bf.fault)
-                forfeited.add(i)
-                client.kill()
-    for i, seat_obj in enumerate(seats):
-        if isinstance(seat_obj, BuiltinSeat):
-            seat_obj.begin(seed, i)
+                self._lose(index, bf.fault)
+        self.game = game = Game(self.ruleset, len(self.seats), self.rng)
+        while not game.over:
+            index = game.current
+            legal = game.legal_actions()
+            action, by, ms = self._turn(index, legal)
+            self._record_action(index, action, by, ms)
+            game.apply(action, self.rng)
+        return self._finish(t0)
 
-    game = Game(ruleset, n, rng)
-    sent = 0
-    end_patch: dict[str, Any] = {}  # the referee's final word on placements (forfeits) joins game_end
-    listeners = [i for i in bots if i not in forfeited]
-
-    def flush() -> None:
-        nonlocal sent
-        events = game.events
-        new, sent = events[sent:], len(events)
-        # A killed bot has no transport; one that died on its own shows up at its next request.
-        live = [i for i in listeners if seats[i].client.transport is not None]  # type: ignore[union-attr]
-        if not live:
-            return
-        for ev in new:
-            kind = ev["kind"]
-            if kind == "deal":
-                for i in live:
-                    _send(seats[i], start_message(game, ev, i, game_id, names))
-            elif kind == "game_end":
-                for i in live:
-                    _send(seats[i], {**event_message(ev, i), **end_patch})
-            elif "secret" in ev or kind == "round_end":
-                for i in live:
-                    _send(seats[i], event_message(ev, i))
-            else:
-                data = encode({"type": "event", **ev})  # the same bytes for every seat: encode once
-                for i in live:
-                    _send(seats[i], data)
-
-    def _send(seat_obj: Any, msg: Any) -> None:
+    def _turn(self, index: int, legal: list[Action]) -> tuple[Action, str, float | None]:
+        """The seat's action, or what stands in for it after a fault; how it came; the answer's time."""
+        seat = self.seats[index]
         try:
-            seat_obj.client.send(msg)
-        except Exception:  # noqa: BLE001 - a dead pipe shows up as a crash at the next request
-            pass
+            action, ms = seat.decide(self, index, legal)
+        except BotFault as bf:
+            return self._fault(index, bf.fault, legal)
+        if ms is not None:
+            self.clocks[index].add(ms)
+        return action, seat.by, ms
 
-    decisions = 0
-    while not game.over:
-        if listeners:
-            flush()
-        s = game.current
-        legal = game.legal_actions()
-        seat_obj = seats[s]
-        by = "builtin"
-        ms = None
-        if s in forfeited:
-            action, by = fallback_action(legal), "fallback"
-        elif isinstance(seat_obj, BuiltinSeat):
-            action = seat_obj.decide(game, s, legal)
-        else:
-            client = seat_obj.client
-            req_id = client.next_id
-            client.next_id += 1
-            limits = seat_obj.spec.limits
-            request = turn_request(game, s, legal, req_id, int(limits.move_ms + client.bank_ms), int(client.bank_ms))
-            by = "bot"
-            try:
-                answer, ms = client.request(request)
-                stats[s].add(ms)
-                try:
-                    action = Action.from_wire(answer)
-                    game.check(action, legal)
-                except (InvalidActionError, IllegalActionError) as exc:
-                    raise BotFault(Fault(FaultKind.ILLEGAL, str(exc), snippet(_snip(answer)), request, ms)) from None
-            except BotFault as bf:
-                fault = bf.fault
-                record_fault(s, fault)
-                st = stats[s]
-                if fault.kind is FaultKind.TIMEOUT:
-                    st.add(fault.elapsed_ms or 0.0)
-                st.strikes += 1
-                if (policy.mode == "strikes" and st.strikes <= policy.strikes
-                        and fault.kind not in (FaultKind.CRASH, FaultKind.STARTUP)):
-                    client.send_error(fault.kind.value, fault.message + f" (strike {st.strikes} of {policy.strikes}; "
-                                      "replaced by a draw)", req_id)
-                    client.expect_late(req_id)
-                    action, by = replacement_action(legal), "replacement"
-                else:
-                    # A forfeited bot that can still listen sees the game to its end; a killed one is
-                    # dropped by ``flush`` (it has no transport any more).
-                    forfeit(s, fault)
-                    action, by = fallback_action(legal), "fallback"
-        if recorder is not None:
-            recorder.add({"t": "action", "seat": s, "action": action.to_wire(), "by": by,
-                          "ms": None if ms is None else round(ms, 3)})
-        game.apply(action, rng)
-        decisions += 1
-    if listeners:
-        # The final game_end carries the placements after forfeits.
-        result = game.result
-        assert result is not None
-        final = _final_placements(result["placements"], forfeited)
-        end_patch.update(placements=final, forfeited=sorted(forfeited), game_placements=result["placements"])
-        flush()
-    for i in bots:
-        client = seats[i].client  # type: ignore[union-attr]
-        client.recorder = None
-        if client.alive:
-            try:
-                client.flush(time.monotonic() + 1.0)  # deliver game_end before the next game
-            except Exception:  # noqa: BLE001 - a bot that does not read is killed, restarted next game
-                client.kill()
-        if client.spec.restart_each_game:
-            client.quit()
-    result = dict(game.result or {})
-    engine_places = result.pop("placements")
-    out = {
-        "game": game_id, "seed": seed, "ruleset": ruleset.house, "options": ruleset.options, "seating": names,
-        "placements": _final_placements(engine_places, forfeited), "game_placements": engine_places,
-        **result, "decisions": decisions, "moves": game.move,
-        "faults": [f.to_json() for f in faults], "forfeited": sorted(forfeited),
-        "time_ms": {"decisions": [st.decisions for st in stats], "total": [round(st.total_ms, 3) for st in stats],
-                    "max": [round(st.max_ms, 3) for st in stats]},
-        "wall_ms": round((time.monotonic() - wall0) * 1000, 3),
-    }
-    if recorder is not None:
-        recorder.add({"t": "events", "events": game.events})
-        recorder.add({"t": "result", **{k: v for k, v in out.items() if k != "wall_ms"}})
-    return out
+    def _fault(self, index: int, fault: Fault, legal: list[Action]) -> tuple[Action, str, float | None]:
+        """Record a fault; the policy forgives it (a replacement move) or the seat forfeits."""
+        clock = self.clocks[index]
+        if fault.kind in (FaultKind.TIMEOUT, FaultKind.ILLEGAL):  # an answer (or the wait) that took time
+            clock.add(fault.elapsed_ms or 0.0)
+        clock.strikes += 1
+        if self.policy.forgives(fault.kind, clock.strikes):
+            self._record_fault(index, fault)
+            self.seats[index].warn(fault, f"strike {clock.strikes} of {self.policy.strikes}; replaced by a draw")
+            return replacement_action(legal), "replacement", None
+        self._lose(index, fault)
+        return fallback_action(legal), "fallback", None
+
+    def _lose(self, index: int, fault: Fault) -> None:
+        """The seat forfeits the game: it is placed last and the fallback plays it from now on."""
+        self._record_fault(index, fault)
+        seat = self.seats[index]
+        seat.forfeit(fault)
+        self.forfeited.add(index)
+        self.seats[index] = ForfeitedSeat(seat)
+
+    def _finish(self, t0: float) -> GameResult:
+        game = self.game
+        outcome = game.result
+        assert outcome is not None
+        engine_places = list(outcome["placements"])
+        final = _final_placements(engine_places, self.forfeited)
+        self.end_patch.update(placements=final, forfeited=sorted(self.forfeited), game_placements=engine_places)
+        for index, seat in enumerate(self.seats):
+            seat.finish(self, index)
+        result = GameResult(
+            game=self.game_id, seed=self.seed, ruleset=self.ruleset.house, options=dict(self.ruleset.options),
+            seating=tuple(self.names), placements=tuple(final), game_placements=tuple(engine_places),
+            reason=outcome["reason"], winner=outcome["winner"], scores=tuple(outcome["scores"]),
+            points=tuple(outcome["points"]), rounds=outcome["rounds"], decisions=len(self.actions), moves=game.move,
+            faults=tuple(self.faults), forfeited=tuple(sorted(self.forfeited)),
+            times=SeatTimes.of(self.clocks), wall_ms=round((time.monotonic() - t0) * 1000, 3),
+            actions=tuple(self.actions))
+        if self.recorder is not None:
+            self.recorder.add({"t": "events", "events": game.events})
+            self.recorder.add({"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}})
+        return result
+
+    # ------------------------------------------------------------------ the record
+    def _record_start(self) -> None:
+        if self.recorder is not None:
+            self.recorder.add({"t": "game", "game": self.game_id, "seed": self.seed, "seating": self.names,
+                               "ruleset": self.ruleset.house, "options": self.ruleset.options,
+                               "policy": self.policy.to_json()})
+
+    def _record_fault(self, index: int, fault: Fault) -> None:
+        fault = fault.with_context(seat=index, bot=self.names[index])
+        self.faults.append(fault)
+        if self.recorder is not None:
+            self.recorder.add({"t": "fault", **fault.to_json()})
+
+    def _record_action(self, index: int, action: Action, by: str, ms: float | None) -> None:
+        self.actions.append(action)
+        if self.recorder is not None:
+            self.recorder.add({"t": "action", "seat": index, "action": action.to_wire(), "by": by,
+                               "ms": None if ms is None else round(ms, 3)})
+
+
+def play_game(ruleset: Ruleset, seats: list[Seat], seed: int, game_id: str = "g1",
+              policy: FaultPolicy = FaultPolicy(), recorder: Recorder | None = None) -> dict[str, Any]:
+    """Play one game to its end; its result as plain data (``GameResult.to_json``)."""
+    return Table(ruleset, seats, seed, game_id, policy, recorder).play().to_json()
 
 
 def _final_placements(places: list[int], forfeited: set[int]) -> list[int]:
@@ -264,14 +347,5 @@ def _final_placements(places: list[int], forfeited: set[int]) -> list[int]:
     return placements([100 if s in forfeited else p for s, p in enumerate(places)], lower_is_better=True)
 
 
-def _snip(answer: dict[str, Any]) -> bytes:
-    return encode(answer).rstrip(b"\n")
-
-
-def _message_recorder(recorder: Recorder, seat: int) -> Any:
-    t0 = time.monotonic()
-
-    def rec(direction: str, data: bytes, _ms: float | None) -> None:
-        recorder.add({"t": direction, "seat": seat, "at_ms": round((time.monotonic() - t0) * 1000, 3),
-                      "line": data.decode("utf-8", "replace").rstrip("\n")})
-    return rec
+def _request_id(fault: Fault) -> int | None:
+    return (fault.request or {}).get("id")

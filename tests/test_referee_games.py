@@ -109,8 +109,12 @@ def test_match_bad_input_names_the_problem(args, words):
 
 def test_missing_bot_program_is_a_startup_fault_not_a_crash():
     res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "2", "./no/such/bot", "builtin:random"])
-    assert res.exit_code == 0, res.output
+    # Recorded as a startup fault in every game (no traceback), and the command says the bot never ran,
+    # with its own error, and fails.
+    assert res.exit_code == 1, res.output
     assert "startup 2" in res.output
+    assert "such-bot could not start in any of its 2 games" in res.output
+    assert "No such file or directory: './no/such/bot'" in res.output
 
 
 def test_an_illegal_answer_is_a_recorded_fault_in_every_output(tmp_path):

@@ -17,7 +17,7 @@ from typing import Any, Iterable, Iterator
 
 from ..jobs import GameJob
 from .config import Arena
-from .executor import ExecutorError
+from .executor import ExecutorError, lost_game
 from .shipping import BotBundle, ShippingError, pack_bots
 
 #: Games handed to the scheduler ahead of those finished, per worker thread (at least ``MIN_WINDOW``):
@@ -133,7 +133,8 @@ class ClusterExecutor:
 
         from .cluster_worker import play
 
-        todo = [job.to_json() for job in jobs]
+        by_id = {job.game_id: job for job in jobs}
+        todo = [job.to_json() for job in by_id.values()]
         todo.reverse()
         seen: set[str] = set()
         done = as_completed([], with_results=False, loop=self._client.loop)
@@ -157,9 +158,15 @@ class ClusterExecutor:
         for future in done:
             game_id = future.key[len(self.plugin) + 1:]
             self._futures.pop(game_id, None)
-            if future.status != "finished":
+            if future.status == "error" and type(future.exception()).__name__ == "KilledWorker":
+                # Dask ran it again after each worker that died playing it, up to the scheduler's
+                # allowed-failures: a game that keeps killing workers is lost, as the local executor records it.
+                cause = f"every worker that played this game died ({future.exception()})"
+                outcome: tuple[Any, ...] = ("done", lost_game(by_id[game_id], cause), None)
+            elif future.status != "finished":
                 raise ExecutorError(f"game {game_id} failed on the cluster: {_describe(future)}")
-            outcome = future.result()
+            else:
+                outcome = future.result()
             future.release()
             if outcome[0] == "unavailable":
                 raise ExecutorError(outcome[1])
@@ -222,11 +229,7 @@ def _describe(future: Any) -> str:
     if future.status == "cancelled":
         return "cancelled"
     exc = future.exception()
-    name = type(exc).__name__
-    if name == "KilledWorker":
-        return (f"every worker that tried it died ({exc}); a bot may be taking its worker down (memory?), see the "
-                "worker logs")
-    return f"{name}: {exc}"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:

@@ -17,7 +17,9 @@ from collections import OrderedDict
 from multiprocessing.connection import Connection, wait
 from typing import Any, Iterable, Iterator
 
+from ..bots.faults import FaultKind
 from ..bots.spec import BotSpec
+from ..bots.transport import describe_exit
 from ..jobs import GameJob, run_job
 from ..bots.pool import BotPool
 
@@ -70,24 +72,33 @@ class LocalExecutor:
         """Fork the workers now (``run`` does it when needed)."""
         if self._workers or self._closed:
             return
-        parent = os.getpid()
         for wid in range(self.jobs):
-            mine, theirs = self._ctx.Pipe()
-            proc = self._ctx.Process(target=_worker_main, name=f"lastcard-worker-{wid + 1}", daemon=True,
-                                     args=(theirs, self.stderr_dir, self.records_dir, parent, self.idle_bots,
-                                           self.cpus[wid]))
-            proc.start()
-            theirs.close()  # only the worker holds its end: its death reads as end-of-file here
-            self._workers.append((proc, mine))
+            self._workers.append(self._spawn(wid))
+
+    def _spawn(self, wid: int) -> tuple[Any, Connection]:
+        mine, theirs = self._ctx.Pipe()
+        proc = self._ctx.Process(target=_worker_main, name=f"lastcard-worker-{wid + 1}", daemon=True,
+                                 args=(theirs, self.stderr_dir, self.records_dir, os.getpid(), self.idle_bots,
+                                       self.cpus[wid]))
+        proc.start()
+        theirs.close()  # only the worker holds its end: its death reads as end-of-file here
+        return proc, mine
 
     def run(self, jobs: Iterable[GameJob]) -> Iterator[tuple[str, dict[str, Any]]]:
-        """Play ``jobs`` on the workers; yield each game's id and result as it finishes."""
+        """Play ``jobs`` on the workers; yield each game's id and result as it finishes.
+
+        A worker that dies (a bot that killed it, the kernel's OOM killer) is replaced; its games in flight
+        are played again once on the new worker, and a game that kills its worker twice is recorded as
+        lost to that cause (``lost_game``).
+        """
         if self._closed:
             raise RuntimeError("the executor is closed")
         self.start()
-        todo = list(jobs)
+        by_id = {job.game_id: job for job in jobs}
+        todo = list(by_id.values())
         todo.reverse()
         outstanding: dict[int, list[str]] = {w: [] for w in range(len(self._workers))}
+        died_in: dict[str, str] = {}  # game -> how its first worker died
 
         def feed(w: int) -> None:
             conn = self._workers[w][1]
@@ -96,31 +107,49 @@ class LocalExecutor:
                 try:
                     conn.send(job.to_json())
                 except OSError:
-                    proc = self._workers[w][0]
-                    proc.join(1.0)
-                    raise ExecutorError(f"worker {w + 1} died (exit code {proc.exitcode})") from None
+                    todo.append(job)
+                    return  # the worker is dead: its end-of-file comes next and replaces it
                 outstanding[w].append(job.game_id)
 
         for w in range(len(self._workers)):
             feed(w)
-        conns: dict[Any, int] = {conn: w for w, (_, conn) in enumerate(self._workers)}
         while any(outstanding.values()):
+            conns: dict[Any, int] = {conn: w for w, (_, conn) in enumerate(self._workers)}
             ready: list[Any] = wait(list(conns), timeout=1.0)
             for conn in ready:
                 w = conns[conn]
                 try:
                     kind, game_id, payload = conn.recv()
                 except (EOFError, OSError):
-                    proc = self._workers[w][0]
-                    proc.join(1.0)
-                    lost = ", ".join(outstanding[w]) or "none"
-                    raise ExecutorError(f"worker {w + 1} died (exit code {proc.exitcode}) while playing "
-                                        f"{lost}") from None
+                    for game_id, result in self._replace(w, outstanding[w], died_in, by_id, todo):
+                        yield game_id, result
+                    outstanding[w] = []
+                    feed(w)
+                    continue
                 outstanding[w].remove(game_id)
                 if kind == "error":
                     raise ExecutorError(f"the referee failed on game {game_id}:\n{payload}")
                 feed(w)
                 yield game_id, payload
+
+    def _replace(self, w: int, lost: list[str], died_in: dict[str, str], by_id: dict[str, GameJob],
+                 todo: list[GameJob]) -> list[tuple[str, dict[str, Any]]]:
+        """Worker ``w`` died: start a fresh one; its games go back in the queue once, then count as lost."""
+        proc, conn = self._workers[w]
+        proc.join(1.0)
+        conn.close()
+        cause = f"the worker playing this game died ({describe_exit(proc.exitcode)})"
+        self._workers[w] = self._spawn(w)
+        given_up = []
+        # Only the first game was in play (a worker plays its games in order); the rest were queued.
+        for k, game_id in reversed(list(enumerate(lost))):  # put back so the first is played first
+            if k == 0 and game_id in died_in:
+                given_up.append((game_id, lost_game(by_id[game_id], f"{died_in[game_id]}, twice")))
+                continue
+            if k == 0:
+                died_in[game_id] = cause
+            todo.append(by_id[game_id])
+        return given_up
 
     def close(self, kill: bool = False) -> None:
         """Stop the workers: politely (finish nothing new, quit the bots) or, with ``kill``, at once."""
@@ -228,3 +257,23 @@ def _write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -
         for line in lines:
             fh.write(json.dumps(line) + "\n")
     os.replace(path + ".part", path)
+
+
+def lost_game(job: GameJob, cause: str) -> dict[str, Any]:
+    """The result of a game that could not be played because its worker died, twice.
+
+    Nobody can tell which seat did it, so every process bot is charged a crash and placed last; built-in
+    players (which cannot kill anything) keep the places ahead of them.
+    """
+    names = [s.name for s in job.seats]
+    bots = [i for i, s in enumerate(job.seats) if s.builtin is None]
+    places = [len(names) - len(bots) + 1 if i in bots else 1 for i in range(len(names))]
+    zeros = [0] * len(names)
+    return {
+        "game": job.game_id, "seed": job.seed, "ruleset": job.ruleset, "options": dict(job.options),
+        "seating": names, "placements": places, "game_placements": places, "reason": "lost", "winner": None,
+        "scores": zeros, "points": zeros, "rounds": 0, "decisions": 0, "moves": 0,
+        "faults": [{"kind": FaultKind.CRASH.value, "message": cause, "seat": i, "bot": names[i]} for i in bots],
+        "forfeited": bots, "time_ms": {"decisions": zeros, "total": [0.0] * len(names), "max": [0.0] * len(names)},
+        "wall_ms": 0.0,
+    }

@@ -60,6 +60,8 @@ class ArenaRun:
     wall_s: float
     left_out: list[LeftOut] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
+    games: list[Mapping[str, Any]] = field(default_factory=list)
+    """Every game's line of games.jsonl, in game-id order."""
 
 
 def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progress) -> tuple[Arena, list[LeftOut]]:
@@ -99,7 +101,8 @@ def local_executor(arena: Arena, *, jobs: int, stderr_dir: str | None, records_d
 
 def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, resume: bool = False,
               fresh: bool = False, progress: Progress | None = None, stop_after: int | None = None,
-              pin: bool | None = None, executor_factory: Callable[..., Any] = local_executor) -> ArenaRun:
+              pin: bool | None = None, kind: str = "arena",
+              executor_factory: Callable[..., Any] = local_executor) -> ArenaRun:
     """Play ``arena`` (or finish it, with ``resume``) and write its reports.
 
     Ctrl-C (``KeyboardInterrupt``) stops the workers and their bots, writes the standings so far and
@@ -108,21 +111,27 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     ``executor_factory(arena, jobs=, stderr_dir=, records_dir=, pin=)`` makes the executor (a cluster's, say).
     """
     progress = progress or _Quiet()
+    started = time.monotonic()
     out_dir = os.path.abspath(out or arena.out)
     workers = jobs or arena.jobs or default_jobs()
     store = GameStore(out_dir)
     store.prepare(resume=resume, fresh=fresh)
     log_dir = os.path.join(out_dir, "logs")
     os.makedirs(log_dir, exist_ok=True)  # bots' stderr logs, build logs
+    records_dir = os.path.join(out_dir, "records") if arena.records else None
+    if records_dir:
+        os.makedirs(records_dir, exist_ok=True)
     arena, left = prepare_bots(arena, log_dir, workers, progress)
     names = [e.spec.name for e in arena.bots]
     specs = {e.spec.name: e.spec for e in arena.bots}
     finished = store.start(arena.to_json())
-    planner = Planner(arena, names, _order(arena.rank_by))
+    # A match numbers its games g0001, g0002, ... as it always has (bots may seed from the id).
+    planner = Planner(arena, names, _order(arena.rank_by), id_digits=4 if kind == "match" else 6)
     if finished:
         progress.note(f"resuming: {len(finished)} of {planner.total} games already played")
     executor: Any = None
     t0 = time.monotonic()
+    phases = {"builds_s": t0 - started}
     played_now = 0
     complete = False
     tally = _Tally(finished.values())
@@ -137,7 +146,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
             if todo:
                 if executor is None:
                     executor = executor_factory(arena, jobs=workers, stderr_dir=log_dir, pin=pin,
-                                                records_dir=os.path.join(out_dir, "records") if arena.records else None)
+                                                records_dir=records_dir)
                     executor.start()
                     warm_up()  # after the workers are forked: no thread may hold an import lock at a fork
                 planned = {p.game_id: p for p in todo}
@@ -156,6 +165,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
             # and the next round must be planned exactly as it was without them.
             current = planner.next(current, _sorted({k: v for k, v in finished.items() if k in planned_ids}))
         complete = True
+        phases["games_s"] = time.monotonic() - t0
     except KeyboardInterrupt:
         restore = _ignore_interrupts()  # a second Ctrl-C must not cut the clean-up short
         progress.stop()
@@ -169,25 +179,30 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
             executor.close(kill=not complete)
         progress.stop()
     wall = time.monotonic() - t0
+    phases["shutdown_s"] = wall - phases.get("games_s", wall)  # the workers quitting their bots
     try:
         games = _sorted(finished)
         order = planner.final_order(games) if complete else None
+        t1 = time.monotonic()
         standings = _standings(arena, games, names, order)
+        phases["ratings_s"] = time.monotonic() - t1
         if complete and not planner.all_reached_end():
             for row in standings:
                 row["reached"] = planner.reached_label.get(row["bot"], "")
-        doc = results_doc(arena, games, standings, planner, left, complete)
-        paths = write_reports(out_dir, doc, standings,
-                              timing(standings, games, wall_s=wall, played_now=played_now, jobs=workers),
-                              title=f"Arena {arena.name}")
+        doc = results_doc(arena, games, standings, planner, left, complete, kind)
+        times = timing(standings, games, wall_s=wall, played_now=played_now, jobs=workers)
+        # Where the time went, for finding what does not scale with --jobs (the games phase does).
+        times["phases"] = {k: round(v, 3) for k, v in phases.items()}
+        paths = write_reports(out_dir, doc, standings, times,
+                              title=f"Arena {arena.name}" if kind == "arena" else f"Match: {arena.stages[0].ruleset}")
     finally:
         if restore is not None:  # after an interrupt, Ctrl-C waits until the standings so far are written
             restore()
-    return ArenaRun(doc, standings, complete, out_dir, played_now, wall, left, paths)
+    return ArenaRun(doc, standings, complete, out_dir, played_now, wall, left, paths, list(games))
 
 
 def results_doc(arena: Arena, games: Sequence[Mapping[str, Any]], standings: list[dict[str, Any]],
-                planner: Planner, left: Sequence[LeftOut], complete: bool) -> dict[str, Any]:
+                planner: Planner, left: Sequence[LeftOut], complete: bool, kind: str = "arena") -> dict[str, Any]:
     """results.json for an arena (documented in docs/arena.md; nothing in it varies between runs)."""
     names = [r["bot"] for r in standings]
     stages = []
@@ -196,7 +211,7 @@ def results_doc(arena: Arena, games: Sequence[Mapping[str, Any]], standings: lis
         item["rounds"] = planner.stage_rounds.get(i, [])
         stages.append(item)
     return {
-        "format": RESULTS_FORMAT, "version": RESULTS_VERSION, "kind": "arena", "name": arena.name,
+        "format": RESULTS_FORMAT, "version": RESULTS_VERSION, "kind": kind, "name": arena.name,
         "complete": complete, "seed": arena.seed, "games": len(games), "games_planned": planner.total,
         "policy": arena.policy, "rank_by": arena.rank_by, "stages": stages,
         "bots": [e.spec.to_json() for e in arena.bots],

@@ -104,12 +104,12 @@ def _entrant_count(stage: Stage, index: int, pool_size: int) -> int:
 class Planner:
     """Plans an arena round by round; feed it each finished round's games to get the next."""
 
-    def __init__(self, arena: Arena, names: Sequence[str], order: Order) -> None:
+    def __init__(self, arena: Arena, names: Sequence[str], order: Order, id_digits: int = 6) -> None:
         self.arena = arena
         self.names = list(names)
         self.order = order
         self.total = count_games(arena, len(self.names))
-        self.width = max(6, len(str(self.total)))
+        self.width = max(id_digits, len(str(self.total)))
         self._index = 0
         self._deal = 0
         self._seq = 0

@@ -14,12 +14,13 @@ import random
 from dataclasses import dataclass
 
 from ..actions import PLAY, Action, IllegalActionError, InvalidActionError
-from ..bots.messages import event_message, start_message, turn_request
-from ..bots.wire import dumps, encode
+from ..bots.messages import start_message, turn_request
+from ..bots.wire import dumps
 from ..cards import DECK_COLOURS
 from ..game import PHASE_COLOUR, PHASE_DRAWN, Game
 from ..rules import get_ruleset
 from ..policy import replacement_action
+from ..relay import Relay
 from .positions import action, build, deal_event, example
 from .probe import Probe, Reply, Stray
 from .report import CheckResult, Report, Status, clip
@@ -382,7 +383,7 @@ class Table:
         self.game_id = game_id
         self.seat = seat
         self.names = names
-        self.told = 0  # events of ``game.events`` already sent
+        self.relay = Relay(seat, game_id, names)
 
     def tell(self, msg: dict | bytes) -> None:
         if self.suite.probe.tell(msg):
@@ -392,19 +393,10 @@ class Table:
         self.tell(start_message(self.game, deal_event(self.game, self.seat), self.seat, self.game_id, self.names))
 
     def forward(self) -> None:
-        """Tell the bot the new events, as the table does (a draw's cards only to the seat that drew)."""
-        events = self.game.events
-        new, self.told = events[self.told:], len(events)
-        for ev in new:
-            kind = ev["kind"]
-            if kind == "deal":  # pragma: no cover - scripted positions end before another deal
-                self.tell(start_message(self.game, ev, self.seat, self.game_id, self.names))
-            elif kind == "game_end":  # as table.play_game sends it: places after forfeits (none here)
-                self.tell(event_message({**ev, "forfeited": [], "game_placements": ev["placements"]}, self.seat))
-            elif "secret" in ev or kind == "round_end":
-                self.tell(event_message(ev, self.seat))
-            else:
-                self.tell(encode({"type": "event", **ev}))
+        """Tell the bot the new events, exactly as the table does (``Relay``: a draw's cards only to its seat)."""
+        end = {"forfeited": [], "game_placements": self.game.result["placements"]} if self.game.over else None
+        for msg in self.relay.catch_up(self.game, end=end):
+            self.tell(msg)
 
     def others(self, *moves: str) -> None:
         """Other seats play ``moves`` (checked against the engine, so the script cannot cheat)."""

@@ -1,24 +1,30 @@
-"""``lastcard match``: games between 2-6 bots, seats rotating, a standings table and results files."""
+"""``lastcard match``: games between 2-6 bots at one table, seats rotating; a one-stage arena run in memory.
+
+The games are played, stored and reported by the arena's runner, so ``match --out`` writes exactly
+what ``lastcard arena`` writes (results.json, games.jsonl, standings, records, logs) and gains its
+workers (``--jobs``), atomic writes and ``--resume``.
+"""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sys
-import time
+import tempfile
+from typing import Any, Mapping, Sequence
 
 import click
 
-from ..arena.ratings import fit_ratings
-from ..arena.report import (RESULTS_FORMAT, RESULTS_VERSION, head_to_head, rating_info, results_rows, timing,
-                            write_reports)
-from ..bots.spec import TimeLimits, parse_bot, unique_names
-from ..jobs import GameJob, game_seed, run_job
-from ..rules import MAX_PLAYERS, MIN_PLAYERS
-from ..standings import compute_standings, format_table
-from ..bots.pool import BotPool
+from ..arena.config import Arena, ArenaFileError, BotEntry, parse_arena
+from ..arena.executor import ExecutorError
+from ..arena.runner import run_arena
+from ..arena.store import StoreError
+from ..bots.faults import FaultKind
+from ..bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
 from ..policy import FaultPolicy
+from ..rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
+from ..standings import format_table
+from .arena import TerminalProgress
 from .options import build_ruleset, interrupt_on_sigterm, ruleset_options, seed_option, time_options
 
 #: Bootstrap samples for the rating interval.
@@ -33,10 +39,15 @@ BOOTSTRAP = 200
 @click.option("--policy", default="forfeit", show_default=True, metavar="forfeit|strikes:N",
               help="What a bot fault costs: the game, or a draw in its place up to N times a game.")
 @click.option("--record/--no-record", default=True, show_default=True, help="With --out, write every game's record.")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes playing games side by side (results are the same whatever the number).")
+@click.option("--resume", is_flag=True, help="Finish an interrupted match in the same --out directory.")
+@click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished match in --out.")
 @time_options
 @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT ...]")
 def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out: str | None, policy: str,
-              record: bool, move_ms: int, bank_ms: int, startup_ms: int, bots: tuple[str, ...]) -> None:
+              record: bool, jobs: int, resume: bool, fresh: bool, move_ms: int, bank_ms: int, startup_ms: int,
+              bots: tuple[str, ...]) -> None:
     """Play GAMES games between BOTs, rotating the seats, and print the standings.
 
     A BOT is builtin:NAME (random, easy, medium, hard) or a command line in quotes, e.g.
@@ -45,6 +56,10 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     rules = build_ruleset(ruleset, options)
     if not MIN_PLAYERS <= len(bots) <= MAX_PLAYERS:
         raise click.UsageError(f"{len(bots)} bots given: a table seats {MIN_PLAYERS} to {MAX_PLAYERS}")
+    if resume and fresh:
+        raise click.UsageError("--resume and --fresh contradict each other: pick one")
+    if resume and not out:
+        raise click.UsageError("--resume finishes the match stored in --out: give the same --out as the first run")
     try:
         fault_policy = FaultPolicy.parse(policy)
     except ValueError as exc:
@@ -54,66 +69,60 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         specs = unique_names([parse_bot(b, limits) for b in bots])
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOT") from None
-    if out:
-        os.makedirs(os.path.join(out, "logs"), exist_ok=True)
-        if record:
-            os.makedirs(os.path.join(out, "records"), exist_ok=True)
-    n = len(specs)
-    results = []
-    t0 = time.monotonic()
-    games_file = open(os.path.join(out, "games.jsonl"), "w") if out else None
-    interrupted = False
+    arena = match_arena(rules, specs, games=games, seed=seed, policy=fault_policy, records=bool(out and record))
+    progress = TerminalProgress(sys.stderr, quiet=not sys.stderr.isatty())
     previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm)  # `kill` stops as cleanly as Ctrl-C
+    scratch = None if out else tempfile.TemporaryDirectory(prefix="lastcard-match-")
     try:
-        with BotPool(stderr_dir=os.path.join(out, "logs") if out else None) as pool:
-            for g in range(games):
-                k = g % n  # rotate the seats so nobody keeps the advantage of position
-                seating = tuple(specs[k:] + specs[:k])
-                job = GameJob(f"g{g + 1:04d}", game_seed(seed, g), rules.house, tuple(rules.options.items()),
-                              seating, fault_policy.to_json(), bool(out and record))
-                result, lines = run_job(job, pool)
-                results.append(result)
-                if games_file:
-                    games_file.write(json.dumps(_game_line(result)) + "\n")
-                    games_file.flush()
-                if lines is not None and out:
-                    with open(os.path.join(out, "records", f"{job.game_id}.jsonl"), "w") as fh:
-                        for line in lines:
-                            fh.write(json.dumps(line) + "\n")
-                if sys.stderr.isatty():
-                    click.echo(f"\r{g + 1}/{games} games", nl=False, err=True)
-    except KeyboardInterrupt:
-        interrupted = True
-        click.echo(f"\ninterrupted after {len(results)} games; standings so far:", err=True)
+        run = run_arena(arena, out=out or (scratch.name if scratch else None), jobs=jobs, resume=resume,
+                        fresh=fresh or scratch is not None, progress=progress, kind="match")
+    except (ArenaFileError, StoreError) as exc:
+        raise click.ClickException(str(exc)) from None
+    except ExecutorError as exc:
+        raise click.ClickException(f"{exc}\nthe games finished so far are saved; --resume continues") from None
     finally:
         signal.signal(signal.SIGTERM, previous)
-        if games_file:
-            games_file.close()
-    if sys.stderr.isatty() and not interrupted:
-        click.echo("\r", nl=False, err=True)
-    elapsed = time.monotonic() - t0
-    names = [s.name for s in specs]
-    ratings = fit_ratings(results, names, bootstrap=BOOTSTRAP, seed=seed)
-    standings = compute_standings(results, names, ratings=ratings)
-    click.echo(f"{rules.house}, {len(results)} games, {n} seats, seed {seed}, {elapsed:.1f} s")
-    click.echo(format_table(standings))
+        if scratch is not None:
+            scratch.cleanup()
+    if not run.complete:
+        click.echo(f"interrupted after {run.doc['games']} games; standings so far:", err=True)
+    click.echo(f"{rules.house}, {run.doc['games']} games, {len(specs)} seats, seed {seed}, {run.wall_s:.1f} s")
+    click.echo(format_table(run.standings))
     if out:
-        # The same results.json as ``lastcard arena`` writes (docs/arena.md), through the same report code.
-        doc = {"format": RESULTS_FORMAT, "version": RESULTS_VERSION, "kind": "match", "ruleset": rules.house,
-               "options": rules.options, "seed": seed, "games": len(results), "seats": n,
-               "policy": fault_policy.to_json(), "bots": [s.to_json() for s in specs],
-               "rating": rating_info(BOOTSTRAP, seed), "standings": results_rows(standings),
-               "head_to_head": head_to_head(results, [r["bot"] for r in standings]), "complete": not interrupted}
-        write_reports(out, doc, standings, timing(standings, results, wall_s=elapsed, played_now=len(results), jobs=1),
-                      title=f"Match: {rules.house}")
-        click.echo(f"results: {os.path.join(out, 'results.json')}")
-    if interrupted:
+        click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
+    never = never_started(run.games, specs)
+    if never:
+        raise click.ClickException("\n".join(f"{name} could not start in any of its {count} games: {message}"
+                                             for name, count, message in never)
+                                   + "\nfix the bot's command (try it in a shell, then `lastcard check`)")
+    if not run.complete:
         sys.exit(130)
 
 
+def match_arena(rules: Ruleset, specs: Sequence[BotSpec], *, games: int, seed: int, policy: FaultPolicy,
+                records: bool) -> Arena:
+    """A one-stage arena: every bot at one table for ``games`` games, the seats rotating."""
+    data: dict[str, Any] = {
+        "name": "match", "seed": seed, "seats": len(specs), "policy": policy.to_json(), "records": records,
+        "bootstrap": BOOTSTRAP,
+        "stages": [{"name": rules.house, "ruleset": rules.house, "options": dict(rules.options),
+                    "format": "round_robin", "games": games}],
+        # Placeholders the schema accepts; the real seats (any command line, braces and all) come next.
+        "bots": ["builtin:random"] * len(specs),
+    }
+    arena = parse_arena(data, source="lastcard match", base_dir=os.getcwd())
+    return arena.with_bots([BotEntry(spec, f"BOT {i + 1}") for i, spec in enumerate(specs)])
 
-def _game_line(result: dict) -> dict:
-    """One line of games.jsonl: who sat where, how they placed, scores, faults, moves."""
-    keys = ("game", "seed", "seating", "placements", "scores", "points", "reason", "winner", "rounds", "moves",
-            "decisions", "faults", "forfeited", "time_ms")
-    return {k: result.get(k) for k in keys}
+
+def never_started(games: Sequence[Mapping[str, Any]], specs: Sequence[BotSpec]) -> list[tuple[str, int, str]]:
+    """Bots that failed to start in every game they sat in: (name, games, the first startup message)."""
+    out = []
+    for spec in specs:
+        if spec.builtin is not None:
+            continue
+        played = [g for g in games if spec.name in g["seating"]]
+        startups = [f for g in played for f in g["faults"]
+                    if f.get("bot") == spec.name and f.get("kind") == FaultKind.STARTUP.value]
+        if played and len(startups) == len(played):
+            out.append((spec.name, len(played), startups[0]["message"]))
+    return out

@@ -1,0 +1,121 @@
+"""``lastcard match`` on the arena's runner: one results pipeline, --jobs, --resume, a bot that never starts."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from referee.cli.main import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+RANDOM_PY = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
+ARENA_GAME_KEYS = ["game", "stage", "round", "table", "deal", "seed", "ruleset", "seating", "placements", "scores",
+                   "points", "reason", "winner", "rounds", "moves", "decisions", "faults", "forfeited", "time_ms",
+                   "wall_ms"]
+
+
+def _match(out: Path, *extra: str, games: int = 6) -> str:
+    res = CliRunner().invoke(cli, ["match", "-r", "family", "-o", "target=round", "-n", str(games), "--seed", "11",
+                                   "--out", str(out), *extra, RANDOM_PY, "builtin:hard", "builtin:random"])
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+def _same_games(a: Path, b: Path) -> None:
+    """Every game identical but for timings; results.json identical byte for byte."""
+    def games(d: Path) -> list[dict]:
+        lines = [json.loads(x) for x in (d / "games.jsonl").read_text().splitlines()]
+        for line in lines:
+            line.pop("time_ms"), line.pop("wall_ms")
+        return sorted(lines, key=lambda g: g["game"])
+    assert games(a) == games(b)
+    assert (a / "results.json").read_bytes() == (b / "results.json").read_bytes()
+
+
+def test_match_writes_the_arena_games_format(tmp_path):
+    _match(tmp_path / "m")
+    lines = [json.loads(x) for x in (tmp_path / "m" / "games.jsonl").read_text().splitlines()]
+    assert [line["game"] for line in lines] == [f"g{i:04d}" for i in range(1, 7)]
+    assert all(list(line) == ARENA_GAME_KEYS for line in lines)  # the one games.jsonl format
+    # Seats rotate: over 6 games at a 3-seat table every bot sits in every seat twice.
+    for name in ("random_bot", "hard", "random"):
+        assert sorted(line["seating"].index(name) for line in lines) == [0, 0, 1, 1, 2, 2]
+    doc = json.loads((tmp_path / "m" / "results.json").read_text())
+    assert doc["kind"] == "match" and doc["complete"] and doc["games"] == 6
+
+
+def test_match_results_do_not_depend_on_jobs(tmp_path):
+    _match(tmp_path / "one", "--jobs", "1")
+    _match(tmp_path / "two", "--jobs", "2")
+    _same_games(tmp_path / "one", tmp_path / "two")
+
+
+def test_match_resume_finishes_an_interrupted_match(tmp_path):
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    _match(whole)
+    # An interrupted match: three games stored, no final results yet.
+    cut.mkdir()
+    shutil.copy(whole / "arena.json", cut / "arena.json")
+    (cut / "games.jsonl").write_text("".join((whole / "games.jsonl").read_text().splitlines(keepends=True)[:3]))
+    res = CliRunner().invoke(cli, ["match", "-r", "family", "-o", "target=round", "-n", "6", "--seed", "11",
+                                   "--out", str(cut), RANDOM_PY, "builtin:hard", "builtin:random"])
+    assert res.exit_code == 1 and "--resume" in res.output  # nothing is thrown away unasked
+    output = _match(cut, "--resume")
+    assert "6 games" in output
+    _same_games(whole, cut)
+
+
+def test_resume_needs_the_output_directory():
+    res = CliRunner().invoke(cli, ["match", "--resume", "builtin:hard", "builtin:random"])
+    assert res.exit_code == 2 and "--resume finishes the match stored in --out" in res.output
+
+
+def test_match_without_out_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "2", "builtin:hard", "builtin:random"])
+    assert res.exit_code == 0, res.output
+    assert "rank" in res.output and list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------------ a worker that dies
+
+KILLER = ROOT / "tests" / "fault_bots" / "parent_killer.py"
+
+
+def _killer_arena(tmp_path: Path, *args: str) -> Path:
+    path = tmp_path / "arena.yaml"
+    path.write_text("name: killer\nseed: 3\nruleset: compact\noptions: {target: 100}\nseats: 2\ngames: 2\n"
+                    "bootstrap: 10\nbots:\n"
+                    f"  - {{name: killer, command: '{sys.executable} {KILLER} {' '.join(args)}'}}\n"
+                    "  - builtin:hard\n  - builtin:random\n")
+    return path
+
+
+def test_a_worker_killed_once_is_replaced_and_its_game_played_again(tmp_path):
+    path = _killer_arena(tmp_path, str(tmp_path / "killed-once"))
+    res = CliRunner().invoke(cli, ["arena", str(path), "--out", str(tmp_path / "out"), "--jobs", "1", "-q"])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "killed-once").exists()  # the worker really was killed
+    lines = [json.loads(x) for x in (tmp_path / "out" / "games.jsonl").read_text().splitlines()]
+    assert len(lines) == 6 and len({g["game"] for g in lines}) == 6
+    assert all(g["reason"] != "lost" and not g["faults"] for g in lines)  # the replay went through
+
+
+def test_a_game_that_kills_its_worker_twice_is_lost_by_its_bots(tmp_path):
+    path = _killer_arena(tmp_path)
+    res = CliRunner().invoke(cli, ["arena", str(path), "--out", str(tmp_path / "out"), "--jobs", "2", "-q"])
+    assert res.exit_code == 0, res.output
+    lines = [json.loads(x) for x in (tmp_path / "out" / "games.jsonl").read_text().splitlines()]
+    assert len(lines) == 6
+    lost = [g for g in lines if g["reason"] == "lost"]
+    killer_games = [g for g in lines if "killer" in g["seating"]]
+    assert lost == killer_games and len(lost) == 4  # every game the killer sat in, and only those
+    for g in lost:
+        (fault,) = g["faults"]
+        assert fault["kind"] == "crash" and fault["bot"] == "killer" and "died" in fault["message"]
+        assert g["placements"][g["seating"].index("killer")] == 2
+    assert all(not g["faults"] for g in lines if g not in lost)
