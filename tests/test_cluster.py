@@ -36,12 +36,12 @@ LOOPBACK = ["--host", "127.0.0.1", "--dashboard-address", "127.0.0.1:0"]
 class Cluster:
     """A scheduler and workers as child processes, all on 127.0.0.1; ``stop`` ends each by its PID."""
 
-    def __init__(self, folder: Path, tls: list[str] | None = None) -> None:
+    def __init__(self, folder: Path, tls: list[str] | None = None, env: dict[str, str] | None = None) -> None:
         self.folder = folder
         self.tls = tls or []
         self.procs: dict[str, subprocess.Popen] = {}
         file = folder / "scheduler.json"
-        self._spawn("scheduler", DASK + LOOPBACK + ["--port", "0", "--scheduler-file", str(file)] + self.tls)
+        self._spawn("scheduler", DASK + LOOPBACK + ["--port", "0", "--scheduler-file", str(file)] + self.tls, env)
         deadline = time.monotonic() + 60
         while not (file.exists() and file.stat().st_size):
             if time.monotonic() > deadline or self.procs["scheduler"].poll() is not None:
@@ -50,14 +50,15 @@ class Cluster:
         self.address = json.loads(file.read_text())["address"]
         assert self.address.split("://")[1].startswith("127.0.0.1:")
 
-    def _spawn(self, name: str, argv: list[str]) -> None:
+    def _spawn(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> None:
         with open(self.folder / f"{name}.log", "wb") as log:
             self.procs[name] = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, cwd=self.folder,
-                                                stdin=subprocess.DEVNULL)
+                                                stdin=subprocess.DEVNULL, env={**os.environ, **(env or {})})
 
-    def add_worker(self, name: str, env: dict[str, str] | None = None) -> None:
-        """A one-thread worker without a nanny (so a killed one stays dead)."""
-        self._spawn(name, WORKER + [self.address, "--name", name, "--nthreads", "1", "--no-nanny",
+    def add_worker(self, name: str, nanny: bool = False) -> None:
+        """A one-thread worker; without a nanny (the default) a killed one stays dead."""
+        self._spawn(name, WORKER + [self.address, "--name", name, "--nthreads", "1",
+                                    "--nanny" if nanny else "--no-nanny",
                                     "--local-directory", str(self.folder / name)] + LOOPBACK + self.tls)
 
     def wait_for(self, client: Client, count: int) -> None:
@@ -210,6 +211,25 @@ def test_a_worker_without_a_bots_runtime_names_the_bot_before_any_game(tmp_path,
     assert "bot 'needy' cannot run there: 'pyrun-xyz' is not on PATH there" in message
     assert message.count("worker tcp://127.0.0.1:") == 2  # each worker says so, and names itself
     assert (tmp_path / "out" / "games.jsonl").read_text() == ""
+
+
+def test_a_game_that_keeps_killing_its_workers_is_recorded_as_lost(tmp_path):
+    killer = ROOT / "tests" / "fault_bots" / "parent_killer.py"  # kills its worker at its third turn
+    file = tmp_path / "arena.yaml"
+    file.write_text("name: killer\nseed: 3\nruleset: compact\nseats: 2\ngames: 1\nbootstrap: 0\nbots:\n"
+                    f"  - {{name: killer, command: '{{python}} {killer}'}}\n  - builtin:hard\n")
+    # The scheduler gives up on a game after the first worker that dies playing it; the nanny restarts the worker.
+    strict = Cluster(tmp_path, env={"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"})
+    try:
+        strict.add_worker("w1", nanny=True)
+        run = run_arena(load_arena(str(file)), out=str(tmp_path / "out"),
+                        executor_factory=cluster_factory(ClusterOptions(strict.address)))
+    finally:
+        strict.stop()
+    lines = [json.loads(x) for x in (tmp_path / "out" / "games.jsonl").read_text().splitlines()]
+    assert run.complete and len(lines) == 1
+    assert lines[0]["reason"] == "lost" and lines[0]["placements"] == [2, 1]
+    assert [f["bot"] for f in lines[0]["faults"]] == ["killer"] and "died" in lines[0]["faults"][0]["message"]
 
 
 def make_certificates(folder: Path) -> list[str]:
