@@ -19,11 +19,13 @@ import pytest
 
 pytest.importorskip("distributed", reason="needs the distributed extra: pip install -e '.[distributed]'")
 
+from click.testing import CliRunner  # noqa: E402
 from distributed import Client  # noqa: E402
 
 from referee.arena import load_arena, run_arena  # noqa: E402
 from referee.arena.cluster import ClusterOptions, cluster_factory  # noqa: E402
 from referee.arena.executor import ExecutorError  # noqa: E402
+from referee.cli.main import cli  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_bots" / "python"
@@ -163,6 +165,33 @@ def test_an_interrupted_cluster_arena_resumes_to_the_same_results(tmp_path, clus
     second = run_arena(arena, out=str(out), resume=True, executor_factory=on(cluster))
     assert second.complete and second.played_now == len(games) - 5
     assert (out / "results.json").read_bytes() == results
+
+
+def test_ctrl_c_on_the_command_line_stops_and_resume_finishes_on_the_cluster(tmp_path, cluster, reference):
+    file, results, games = reference
+    out = tmp_path / "out"
+    argv = [sys.executable, "-m", "referee.cli.main", "arena", str(file), "--out", str(out), "-q",
+            "--cluster", cluster.address]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 60
+        while not ((out / "games.jsonl").exists() and (out / "games.jsonl").read_text().count("\n") >= 2):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()[0]
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        output = proc.communicate(timeout=60)[0].decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, output
+    assert "standings so far" in output and "--resume" in output
+    played = len((out / "games.jsonl").read_text().splitlines())
+    assert json.loads((out / "results.json").read_text())["complete"] is False
+    resumed = CliRunner().invoke(cli, ["arena", str(file), "--out", str(out), "-q", "--resume",
+                                       "--cluster", cluster.address])
+    assert resumed.exit_code == 0, resumed.output
+    assert played < len(games) and (out / "results.json").read_bytes() == results
 
 
 def test_a_worker_killed_mid_arena_loses_only_its_games_in_flight(tmp_path, cluster):

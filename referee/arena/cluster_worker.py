@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import threading
 import traceback
 from collections import OrderedDict
@@ -63,8 +64,6 @@ class ArenaPlugin(WorkerPlugin):
         except (OSError, ValueError) as exc:
             self.problems["*"] = f"cannot unpack the bots under {root!r}: {exc}"
             return
-        import sys
-
         folders = bundle.folders
         entries = []
         for bot in bundle.bots:
