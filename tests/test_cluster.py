@@ -226,6 +226,21 @@ def test_a_worker_killed_mid_arena_loses_only_its_games_in_flight(tmp_path, clus
     assert games_by_id(tmp_path / "out") == games_by_id(tmp_path / "local")
 
 
+def test_build_on_workers_builds_in_each_workers_copy(tmp_path, cluster):
+    builds = tmp_path / "builds.txt"
+    file = make_arena(tmp_path, extra="  - {name: built, command: python3 built.py, cwd: bots/strong, "
+                                      f"build: 'pwd >> {builds} && cp strong_bot.py built.py'}}\n")
+    run = run_arena(load_arena(str(file)), out=str(tmp_path / "out"),
+                    executor_factory=on(cluster, build_on_workers=True))
+    assert run.complete and not run.left_out
+    places = builds.read_text().split()
+    original = str(file.parent / "bots" / "strong")
+    assert places[0] == original  # the referee builds first, as locally
+    copies = places[1:]
+    assert len(copies) == 2 and all(p.endswith(original) and p != original for p in copies)
+    assert {Path(p).relative_to(cluster.folder).parts[0] for p in copies} == {"w1", "w2"}
+
+
 def test_a_worker_without_a_bots_runtime_names_the_bot_before_any_game(tmp_path, cluster, monkeypatch):
     tools = tmp_path / "tools"  # a runtime only the referee's machine has
     tools.mkdir()
