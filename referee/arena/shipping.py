@@ -65,7 +65,7 @@ class BotBundle:
 
 
 def bot_folders(spec: BotSpec, base_dir: str) -> list[str]:
-    """The absolute paths (folders, or a lone file) that ``spec`` needs shipped, relative to ``base_dir``'s rules."""
+    """The absolute paths (folders, or a lone file at ``base_dir``'s top) that ``spec`` needs shipped."""
     if spec.builtin is not None:
         return []
     base = os.path.abspath(base_dir)
