@@ -137,7 +137,9 @@ class ClusterExecutor:
         todo = [job.to_json() for job in by_id.values()]
         todo.reverse()
         seen: set[str] = set()
-        done = as_completed([], with_results=False, loop=self._client.loop)
+        # Results are fetched as each game finishes, in the background: a worker that dies after finishing a
+        # game then loses nothing, and no round trip waits in this loop.
+        done = as_completed([], with_results=True, raise_errors=False, loop=self._client.loop)
         window = max(MIN_WINDOW, AHEAD_PER_THREAD * self.threads)
 
         def top_up() -> None:
@@ -155,18 +157,19 @@ class ClusterExecutor:
             done.update(futures)
 
         top_up()
-        for future in done:
+        for future, value in done:
             game_id = future.key[len(self.plugin) + 1:]
-            self._futures.pop(game_id, None)
-            if future.status == "error" and type(future.exception()).__name__ == "KilledWorker":
-                # Dask ran it again after each worker that died playing it, up to the scheduler's
-                # allowed-failures: a game that keeps killing workers is lost, as the local executor records it.
-                cause = f"every worker that played this game died ({future.exception()})"
-                outcome: tuple[Any, ...] = ("done", lost_game(by_id[game_id], cause), None)
-            elif future.status != "finished":
-                raise ExecutorError(f"game {game_id} failed on the cluster: {_describe(future)}")
+            if isinstance(value, BaseException):
+                if type(value).__name__ == "KilledWorker":
+                    # Dask ran it again after each worker that died playing it, up to the scheduler's
+                    # allowed-failures: a game that keeps killing workers is lost, as the local executor records it.
+                    outcome: tuple[Any, ...] = ("done", lost_game(by_id[game_id], f"every worker that played this "
+                                                                                  f"game died ({value})"), None)
+                else:
+                    raise ExecutorError(f"game {game_id} failed on the cluster: {type(value).__name__}: {value}")
             else:
-                outcome = future.result()
+                outcome = value
+            self._futures.pop(game_id, None)
             future.release()
             if outcome[0] == "unavailable":
                 raise ExecutorError(outcome[1])
@@ -222,13 +225,6 @@ def cluster_factory(options: ClusterOptions) -> Any:
             raise ExecutorError(f"cannot pack the bots for the cluster: {exc}") from None
         return ClusterExecutor(options, bundle, records_dir=records_dir)
     return make
-
-
-def _describe(future: Any) -> str:
-    if future.status == "cancelled":
-        return "cancelled"
-    exc = future.exception()
-    return f"{type(exc).__name__}: {exc}"
 
 
 def _write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:
