@@ -159,7 +159,8 @@ class ClusterExecutor:
         top_up()
         for future, value in done:
             game_id = future.key[len(self.plugin) + 1:]
-            if isinstance(value, BaseException):
+            if future.status != "finished":  # with raise_errors=False, value is then (type, exception, traceback)
+                value = value[1] if isinstance(value, tuple) else value
                 if type(value).__name__ == "KilledWorker":
                     # Dask ran it again after each worker that died playing it, up to the scheduler's
                     # allowed-failures: a game that keeps killing workers is lost, as the local executor records it.
