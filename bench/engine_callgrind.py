@@ -4,7 +4,8 @@
     PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.0 python bench/engine_callgrind.py --games 0
 
 The difference of the two "I refs" totals is the engine's share (the second run is interpreter start-up
-and imports). The same code gives the same count on a busy machine, so two versions of the engine can
+and imports). Run the script once without valgrind first: a run that has to compile the modules (no
+``__pycache__`` yet) counts the compiling too, which skews whichever run comes first. The same code gives the same count on a busy machine, so two versions of the engine can
 be compared to within a fraction of a percent (fix PYTHONHASHSEED: string hashing is salted per
 process, which moves the count by about 1%); the printed decision count and digest show that both
 played the same games.

@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Any, Final
 
 from .cards import ALL_COLOURS, Card, InvalidCardError
 
-PLAY: Final = "play"
-DRAW: Final = "draw"
-PASS: Final = "pass"
-COLOUR: Final = "colour"
-KINDS: Final = (PLAY, DRAW, PASS, COLOUR)
+class ActionKind(enum.StrEnum):
+    """What a seat does with its turn; the value is the answer's wire ``type``."""
+
+    PLAY = "play"
+    """Lay one card, or with ``multi_play`` several of one rank."""
+    DRAW = "draw"
+    """Take a card (or take the pending penalty)."""
+    PASS = "pass"
+    """Keep the card just drawn, or (blocked) do nothing."""
+    COLOUR = "colour"
+    """Name the colour in play (``family``: after an opening Wild)."""
+
+
+PLAY: Final = ActionKind.PLAY
+DRAW: Final = ActionKind.DRAW
+PASS: Final = ActionKind.PASS
+COLOUR: Final = ActionKind.COLOUR
+KINDS: Final = tuple(ActionKind)
 
 
 class InvalidActionError(ValueError):
@@ -26,10 +40,14 @@ class IllegalActionError(ValueError):
 class Action:
     """One decision: play cards (in order, naming a colour after a wild, maybe calling), draw, pass or name a colour."""
 
-    kind: str
+    kind: ActionKind
     cards: tuple[Card, ...] = ()
     colour: str | None = None
     call: bool = False
+
+    def __post_init__(self) -> None:
+        if type(self.kind) is not ActionKind:  # a plain "play" becomes the member: the engine compares by identity
+            object.__setattr__(self, "kind", ActionKind(self.kind))
 
     def to_wire(self, request_id: int | None = None) -> dict[str, Any]:
         """The JSON object a bot sends for this action."""
@@ -68,8 +86,10 @@ class Action:
             if colour is not None and not cards[-1].is_wild and colour == cards[-1].colour:
                 colour = None
             return cls(PLAY, cards, colour, call)
-        if kind in (DRAW, PASS):
-            return cls(kind)
+        if kind == DRAW:
+            return DRAW_ACTION
+        if kind == PASS:
+            return PASS_ACTION
         if kind == COLOUR:
             colour = msg.get("colour")
             if colour not in ALL_COLOURS:
@@ -93,7 +113,7 @@ class Action:
             return f"play {text}" + (" + call" if self.call else "")
         if self.kind == COLOUR:
             return f"colour {self.colour}"
-        return self.kind
+        return str(self.kind)
 
 
 def _code(card: Card) -> str:

@@ -2,34 +2,12 @@
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import Final
 
 
 class InvalidCardError(ValueError):
     """A card code that does not parse."""
-
-
-class Rank(str, enum.Enum):
-    """The ranks printed on cards; the value is the code used on the wire."""
-
-    ZERO = "0"
-    ONE = "1"
-    TWO = "2"
-    THREE = "3"
-    FOUR = "4"
-    FIVE = "5"
-    SIX = "6"
-    SEVEN = "7"
-    EIGHT = "8"
-    NINE = "9"
-    TEN = "10"
-    SKIP = "skip"
-    REVERSE = "reverse"
-    DRAW2 = "draw2"
-    WILD = "wild"
-    WILD4 = "wild4"
 
 
 NUMBER_RANKS: Final = tuple(str(n) for n in range(0, 11))

@@ -11,21 +11,35 @@ one seat may see (its dealt hand, the cards it drew) sits under ``"secret": {sea
 
 from __future__ import annotations
 
+import enum
 import random
 from itertools import product
 from typing import Any, Final, Sequence
 
 from .actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION, PLAY, Action, IllegalActionError
-from .cards import _BY_CODE, DECK_COLOURS, DECKS, Card
+from .cards import _BY_CODE, DECK_COLOURS, DECKS, WILD4, Card
+from .events import Event
+from .outcome import EndReason, Outcome
 from .rules import HAND_SIZE, Ruleset, check_players
 
-# Phases of the seat to act.
-PHASE_PLAY: Final = "play"        # a normal turn (or, with stacking, facing a pending penalty)
-PHASE_DRAWN: Final = "drawn"      # drew a playable card: play it or pass
-PHASE_COLOUR: Final = "colour"    # family: name the colour of an opening Wild
-PHASE_OVER: Final = "over"
 
-Event = dict[str, Any]
+class Phase(enum.StrEnum):
+    """What the seat to act is asked for; the value is the ``turn`` message's ``phase``."""
+
+    PLAY = "play"
+    """A normal turn (or, with stacking, facing a pending penalty)."""
+    DRAWN = "drawn"
+    """Drew a playable card: play it or pass."""
+    COLOUR = "colour"
+    """``family``: name the colour of an opening Wild."""
+    OVER = "over"
+    """The game has ended; nobody acts."""
+
+
+PHASE_PLAY: Final = Phase.PLAY
+PHASE_DRAWN: Final = Phase.DRAWN
+PHASE_COLOUR: Final = Phase.COLOUR
+PHASE_OVER: Final = Phase.OVER
 
 
 class _Plays:
@@ -139,12 +153,17 @@ def placements(values: Sequence[float], *, lower_is_better: bool) -> list[int]:
     return [1 + sum(1 for other in keyed if other < mine) for mine in keyed]
 
 
+def acts_as_skip(rank: str, players: int) -> bool:
+    """Rule: a Skip skips the next player, and so does a Reverse when only two play."""
+    return rank == "skip" or (rank == "reverse" and players == 2)
+
+
 class Game:
     """One match of Last Card between ``players`` seats under ``ruleset``."""
 
     __slots__ = ("ruleset", "n", "colours", "events", "scores", "round", "dealer", "hands", "draw_pile",
                  "discard", "top", "colour", "direction", "current", "phase", "pending", "pending_rank",
-                 "drawn", "move", "passes", "over", "result", "_multi", "_stacking", "_auto_call",
+                 "drawn", "move", "passes", "over", "outcome", "_multi", "_stacking", "_auto_call",
                  "_restricted", "_tender", "_plays", "_move_limit", "_until_playable")
 
     def __init__(self, ruleset: Ruleset, players: int, rng: random.Random, *, dealer: int | None = None) -> None:
@@ -158,7 +177,7 @@ class Game:
         # Ruling 1: the first dealer comes from the game's seed.
         self.dealer = rng.randrange(players) if dealer is None else dealer
         self.over = False
-        self.result: dict[str, Any] | None = None
+        self.outcome: Outcome | None = None
         self._multi = ruleset.multi_play
         self._stacking = ruleset.stacking
         self._auto_call = ruleset.last_card_call == "auto"
@@ -168,6 +187,19 @@ class Game:
         self._until_playable = ruleset.draw_until_playable
         self._plays = _playables(self.colours)
         self._start_round(rng)
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """The outcome as plain data (``Outcome.to_json()``), ``None`` until the game is over."""
+        outcome = self.outcome
+        return None if outcome is None else outcome.to_json()
+
+    @result.setter
+    def result(self, value: None) -> None:
+        # Kept for code that resets a position by hand (``game.result = None``).
+        if value is not None:
+            raise TypeError("set game.outcome, not game.result")
+        self.outcome = None
 
     # ------------------------------------------------------------------ the deal
     def _start_round(self, rng: random.Random) -> None:
@@ -213,7 +245,7 @@ class Game:
         rank = card.rank
         if rank == "wild":  # family: the first player names the colour, then plays
             self.phase = PHASE_COLOUR
-        elif rank == "skip" or (rank == "reverse" and n == 2):
+        elif acts_as_skip(rank, n):
             self.events.append({"kind": "skip", "seat": first})
             self.current = (first + 1) % n
         elif rank == "reverse":
@@ -227,17 +259,19 @@ class Game:
             self.current = (first + 1) % n
 
     # ------------------------------------------------------------------ queries
-    def can_draw(self) -> bool:
-        """Whether a draw would find a card (the discard but its top can be reshuffled in)."""
-        return bool(self.draw_pile) or len(self.discard) > 1
+    def _wild_draw_four_allowed(self) -> bool:
+        """Rule: under ``restricted``, a Wild Draw Four plays only while the seat holds no card of the colour in play."""
+        if self._restricted:
+            colour = self.colour
+            for c in self.hands[self.current]:
+                if c.colour == colour:
+                    return False
+        return True
 
     def _playable(self, card: Card) -> bool:
         """Whether ``card`` alone may be played now by the seat to act."""
         if card.is_wild:
-            if card.rank == "wild4" and self._restricted:
-                colour = self.colour
-                return not any(c.colour == colour for c in self.hands[self.current])
-            return True
+            return card.rank == "wild" or self._wild_draw_four_allowed()
         return card.colour == self.colour or card.rank == self.top.rank
 
     def legal_actions(self) -> list[Action]:
@@ -246,15 +280,11 @@ class Game:
         hand = self.hands[self.current]
         # Arcade: a play leaving exactly one card carries the call in its legal form.
         call = not self._auto_call and len(hand) == 2
-        if phase == PHASE_PLAY and not self.pending:  # a normal turn: most decisions, so checked first
+        if phase is PHASE_PLAY and not self.pending:  # a normal turn: most decisions, so checked first
             colour = self.colour
-            wd4_ok = True
-            if self._restricted:
-                for c in hand:
-                    if c.colour == colour:
-                        wd4_ok = False
-                        break
-            key = (colour, self.top.rank, wd4_ok, call)
+            # The rule is asked only when it can matter: restricted, with a Wild Draw Four in hand.
+            key = (colour, self.top.rank, not self._restricted or WILD4 not in hand or self._wild_draw_four_allowed(),
+                   call)
             plays = self._plays.get(key) or _plays_on(self.colours, key)
             out: list[Action] = []
             seen: list[Card] = []  # each distinct card once, in hand order; cheaper than dict.fromkeys(hand)
@@ -269,12 +299,12 @@ class Game:
             elif not out:
                 out.append(PASS_ACTION)  # blocked: nothing plays, nothing to draw
             return out
-        if phase == PHASE_OVER:
+        if phase is PHASE_OVER:
             return []
         colours = self.colours
-        if phase == PHASE_COLOUR:
+        if phase is PHASE_COLOUR:
             return [_COLOUR_ACTIONS[c] for c in colours]
-        if phase == PHASE_DRAWN:
+        if phase is PHASE_DRAWN:
             drawn = self.drawn
             assert drawn is not None
             if drawn.is_wild:
@@ -296,7 +326,7 @@ class Game:
     def _single(self, card: Card, colours: tuple[str, ...], call: bool) -> list[Action]:
         if not card.is_wild:
             return [_PLAYS.get(card, None, call)]
-        if card.rank == "wild4" and self._restricted and any(c.colour == self.colour for c in self.hands[self.current]):
+        if card.rank == "wild4" and not self._wild_draw_four_allowed():
             return []
         return [_PLAYS.get(card, c, call) for c in colours]
 
@@ -345,7 +375,7 @@ class Game:
         if self.phase == PHASE_OVER:
             return "the game is over"
         if action.kind not in kinds:
-            return f"{action.kind!r} is not allowed now (phase {self.phase}); allowed: {', '.join(kinds)}"
+            return f"{str(action.kind)!r} is not allowed now (phase {self.phase}); allowed: {', '.join(kinds)}"
         if action.kind == PLAY:
             counts: dict[Card, int] = {}
             for c in hand:
@@ -374,7 +404,7 @@ class Game:
                 return (f"facing a pending {self.pending_rank} penalty of {self.pending}, "
                         f"you may only answer with a {self.pending_rank} or draw")
             first = action.cards[0]
-            if first.rank == "wild4" and self._restricted:
+            if first.rank == "wild4" and not self._wild_draw_four_allowed():
                 return f"a Wild Draw Four may only be played when you hold no {self.colour} card"
             return f"{first.code} matches neither the colour in play ({self.colour}) nor the top card ({self.top.code})"
         return f"{action} is not legal here"
@@ -382,14 +412,16 @@ class Game:
     # ------------------------------------------------------------------ transitions
     def apply(self, action: Action, rng: random.Random) -> None:
         """Play ``action`` for the seat to act. Trusts that it is legal: call ``check`` first for untrusted input."""
+        # Phases and action kinds are compared by identity (enum members); ``Action`` and the position
+        # builders turn strings into members, so a plain ``"draw"`` never reaches here.
         kind = action.kind
-        if kind == PLAY:
+        if kind is PLAY:
             self._play(action, rng)
-        elif kind == DRAW:
+        elif kind is DRAW:
             self._draw_turn(rng)
-        elif kind == PASS:
+        elif kind is PASS:
             self._pass(rng)
-        elif kind == COLOUR:
+        elif kind is COLOUR:
             self.colour = action.colour
             self.events.append({"kind": "colour", "seat": self.current, "colour": action.colour})
             self.phase = PHASE_PLAY
@@ -416,13 +448,16 @@ class Game:
             codes = [c.code for c in cards]
         self.top = last
         colour = self.colour = action.colour if last.is_wild else last.colour
-        if self.phase != PHASE_DRAWN:  # the drawn card's play is part of the draw's move
+        events = self.events
+        if self.phase is PHASE_DRAWN:  # the drawn card's play is part of the draw's move
+            events.append({"kind": "play", "seat": seat, "cards": codes, "colour": colour, "call": action.call,
+                           "drawn": True})
+        else:
             self.move += 1
+            events.append({"kind": "play", "seat": seat, "cards": codes, "colour": colour, "call": action.call})
         self.phase = PHASE_PLAY
         self.drawn = None
         self.passes = 0
-        events = self.events
-        events.append({"kind": "play", "seat": seat, "cards": codes, "colour": colour, "call": action.call})
         if last.is_wild:
             events.append({"kind": "colour", "seat": seat, "colour": colour})
         left = len(hand)
@@ -431,13 +466,10 @@ class Game:
                 events.append({"kind": "call", "seat": seat, "by": "referee" if self._auto_call else "player"})
             else:
                 events.append({"kind": "forfeit", "seat": seat, "count": 1, "reason": "missed last-card call"})
-                if not self._take(seat, 1, "forfeit", rng) and self._tender:
-                    self._finish_tender("nothing_to_draw")
-                    return
+                # Never finds nothing: the card just covered is under the top, so a reshuffle has it.
+                self._take(seat, 1, "forfeit", rng)
         if left and last.is_plain:  # a number card or a Wild: the turn just passes on (most moves)
-            self.current = (seat + self.direction) % self.n
-            if self.move >= self._move_limit:
-                self._advance(self.current, rng)
+            self._pass_on((seat + self.direction) % self.n, rng)
             return
         k = len(cards)
         rank = last.rank
@@ -453,25 +485,24 @@ class Game:
                 if left == 0:  # ruling 8: the stack is still drawn before the round is scored
                     amount, self.pending, self.pending_rank = self.pending, 0, None
                     self._take(victim, amount, "penalty", rng)
-                    self._end_round(seat, "out", rng)
+                    self._end_round(seat, EndReason.OUT, rng)
                     return
                 self._advance(victim, rng)
                 return
             events.append({"kind": "penalty", "seat": victim, "count": amount, "card": last.code, "pending": False})
             got = self._take(victim, amount, "penalty", rng)
             if left == 0:
-                self._end_round(seat, "out", rng)
+                self._end_round(seat, EndReason.OUT, rng)
                 return
-            if not got and self._tender:  # arcade: someone has to draw and nothing is there
-                self._finish_tender("nothing_to_draw")
+            if self._drew_nothing(got):
                 return
             events.append({"kind": "skip", "seat": victim})
             self._advance(self._next(victim), rng)
             return
         if left == 0:
-            self._end_round(seat, "out", rng)
+            self._end_round(seat, EndReason.OUT, rng)
             return
-        if rank == "skip" or (rank == "reverse" and n == 2):
+        if acts_as_skip(rank, n):
             skipped = min(k, n - 1)
             for i in range(1, skipped + 1):
                 events.append({"kind": "skip", "seat": self._next(seat, i)})
@@ -487,8 +518,7 @@ class Game:
         self.passes = 0
         if self.pending:  # take the stacked penalty and lose the turn (no move: a turn lost to a penalty)
             amount, self.pending, self.pending_rank = self.pending, 0, None
-            if not self._take(seat, amount, "penalty", rng) and self._tender:
-                self._finish_tender("nothing_to_draw")
+            if self._drew_nothing(self._take(seat, amount, "penalty", rng)):
                 return
             self.events.append({"kind": "skip", "seat": seat})
             self._advance(self._next(seat), rng)
@@ -514,50 +544,51 @@ class Game:
         else:
             got = self._take(seat, 1, "turn", rng)
         if got is not None:
-            if not got:
-                if self._tender:
-                    self._finish_tender("nothing_to_draw")
-                    return
-                self._advance(self._next(seat), rng)
+            # Outside a tender game a draw is offered only when it finds a card, so nothing found ends it.
+            if self._drew_nothing(got):
                 return
             card = got[-1]
         if (self._playable(card) if card.is_wild else card.colour == self.colour or card.rank == self.top.rank):
             self.phase = PHASE_DRAWN
             self.drawn = card
             return
-        self.current = (seat + self.direction) % self.n  # the turn passes on; phase is already PHASE_PLAY
-        if self.move >= self._move_limit:
-            self._advance(self.current, rng)
+        self._pass_on((seat + self.direction) % self.n, rng)  # phase is already PHASE_PLAY
 
     def _pass(self, rng: random.Random) -> None:
         seat = self.current
-        if self.phase == PHASE_DRAWN:  # kept the drawn card: the common pass, so handled inline
+        if self.phase is PHASE_DRAWN:  # kept the drawn card: the common pass, so handled inline
             self.events.append({"kind": "pass", "seat": seat, "kept": True})
-            self.current = (seat + self.direction) % self.n
             self.phase = PHASE_PLAY
             self.drawn = None
-            if self.move >= self._move_limit:
-                self._advance(self.current, rng)
+            self._pass_on((seat + self.direction) % self.n, rng)
             return
         # Blocked: nothing plays and nothing is left to draw.
         self.move += 1
         self.passes += 1
         self.events.append({"kind": "pass", "seat": seat, "kept": False})
         if self.passes >= self.n:
-            self._end_round(None, "blocked", rng)
+            self._end_round(None, EndReason.BLOCKED, rng)
             return
         self._advance(self._next(seat), rng)
 
     def _advance(self, seat: int, rng: random.Random) -> None:
-        """Hand the turn to ``seat``, ending the round or game at the move limit."""
-        self.current = seat
+        """Hand a normal turn to ``seat``, ending the round or game at the move limit."""
         self.phase = PHASE_PLAY
         self.drawn = None
+        self._pass_on(seat, rng)
+
+    def _pass_on(self, seat: int, rng: random.Random) -> None:
+        """Rule: the turn passes to ``seat``, then a round (tender: the game) at its move limit ends."""
+        self.current = seat
         if self.move >= self._move_limit:
-            if self._tender:
-                self._finish_tender("move_limit")
-            else:
-                self._end_round(None, "move_limit", rng)
+            self._end_round(None, EndReason.MOVE_LIMIT, rng)
+
+    def _drew_nothing(self, got: list[Card]) -> bool:
+        """Rule: in a tender game a draw that finds no card ends the game; says whether it did."""
+        if got or not self._tender:
+            return False
+        self._finish_tender(EndReason.NOTHING_TO_DRAW)
+        return True
 
     # ------------------------------------------------------------------ drawing
     def _take_quiet(self, seat: int, count: int, rng: random.Random) -> list[Card]:
@@ -590,12 +621,12 @@ class Game:
         """Points left in each hand, by seat."""
         return [sum(c.points for c in h) for h in self.hands]
 
-    def _round_end_event(self, winner: int | None, reason: str, gained: list[int]) -> None:
-        self.events.append({"kind": "round_end", "round": self.round, "winner": winner, "reason": reason,
+    def _round_end_event(self, winner: int | None, reason: EndReason, gained: list[int]) -> None:
+        self.events.append({"kind": "round_end", "round": self.round, "winner": winner, "reason": reason.value,
                             "hands": [[c.code for c in h] for h in self.hands], "points": self.hand_totals(),
                             "gained": gained, "scores": list(self.scores)})
 
-    def _end_round(self, winner: int | None, reason: str, rng: random.Random) -> None:
+    def _end_round(self, winner: int | None, reason: EndReason, rng: random.Random) -> None:
         if self._tender:
             self._finish_tender(reason, winner)
             return
@@ -616,29 +647,30 @@ class Game:
             self._finish(placements(key, lower_is_better=True), reason, scorer)
         elif max(self.scores) >= int(self.ruleset.target):
             places = placements(self.scores, lower_is_better=False)
-            self._finish(places, "target", places.index(1) if places.count(1) == 1 else None)
+            self._finish(places, EndReason.TARGET, places.index(1) if places.count(1) == 1 else None)
         else:
             self.dealer = (self.dealer + 1) % self.n  # the deal moves one seat clockwise
             self._start_round(rng)
 
-    def _finish_tender(self, reason: str, winner: int | None = None) -> None:
+    def _finish_tender(self, reason: EndReason, winner: int | None = None) -> None:
         totals = self.hand_totals()
         if winner is None:
             low = min(totals)
             winner = totals.index(low) if totals.count(low) == 1 else None
         key = [-1 if s == winner else t for s, t in enumerate(totals)]
         self._round_end_event(winner, reason, [0] * self.n)
-        self._finish(placements(key, lower_is_better=True), "out" if reason == "out" else "tender", winner)
+        game_reason = EndReason.OUT if reason is EndReason.OUT else EndReason.TENDER
+        self._finish(placements(key, lower_is_better=True), game_reason, winner)
 
-    def _finish(self, places: list[int], reason: str, winner: int | None) -> None:
+    def _finish(self, places: list[int], reason: EndReason, winner: int | None) -> None:
         self.over = True
         self.phase = PHASE_OVER
-        self.result = {"reason": reason, "winner": winner, "placements": places, "scores": list(self.scores),
-                       "points": self.hand_totals(), "rounds": self.round}
-        self.events.append({"kind": "game_end", **self.result})
+        outcome = self.outcome = Outcome(reason, winner, tuple(places), tuple(self.scores), tuple(self.hand_totals()),
+                                         self.round, self.move)
+        self.events.append({"kind": "game_end", **outcome.to_json()})
 
 
-def event_for(event: Event, seat: int | None) -> Event:
+def event_for(event: Event, seat: int | None) -> dict[str, Any]:
     """The copy of ``event`` that ``seat`` may see (``None``: the public copy)."""
     secret = event.get("secret")
     if secret is None:

@@ -1,4 +1,4 @@
-"""Game records: reading a recorded game back and replaying it move for move."""
+"""Game records: replaying a recorded game move for move and checking it gives the recorded events."""
 
 from __future__ import annotations
 
@@ -13,12 +13,6 @@ from .rules import get_ruleset
 
 class ReplayMismatch(ValueError):
     """A record whose actions do not reproduce its events."""
-
-
-def read_record(path: str) -> list[dict[str, Any]]:
-    """The lines of a ``.jsonl`` game record."""
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
 
 
 def replay(lines: Iterable[dict[str, Any]]) -> Game:

@@ -77,3 +77,9 @@ class Relay:
             else:
                 out.append(encode({"type": "event", **ev}))
         return out
+
+    def lines(self, game: Game, wire: PublicWire, end: EndPatch | None = None) -> bytes:
+        """``catch_up`` encoded as the lines to write, in one piece (``b""`` when nothing is new)."""
+        if self.told == len(game.events) and end is None:
+            return b""
+        return b"".join(m if m.__class__ is bytes else encode(m) for m in self.catch_up(game, wire, end))

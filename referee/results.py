@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 from .bots.faults import Fault
+from .replay import encode_actions
 
 if TYPE_CHECKING:
     from .actions import Action
@@ -61,6 +62,8 @@ class GameResult:
     wall_ms: float
     actions: tuple[Action, ...] = ()
     """Every action played, in order: with the seed, seating and options, enough to replay the game."""
+    stand_ins: tuple[int, ...] = ()
+    """Indexes of ``actions`` that stood in for a seat after a fault (a replacement or the fallback)."""
 
     def to_json(self) -> dict[str, Any]:
         """The plain-data form (the keys of games.jsonl and of ``play_game``'s result)."""
@@ -71,4 +74,5 @@ class GameResult:
             "scores": list(self.scores), "points": list(self.points), "rounds": self.rounds,
             "decisions": self.decisions, "moves": self.moves, "faults": [f.to_json() for f in self.faults],
             "forfeited": list(self.forfeited), "time_ms": self.times.to_json(), "wall_ms": self.wall_ms,
+            "actions": encode_actions(self.actions, self.stand_ins),
         }

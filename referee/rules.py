@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from dataclasses import dataclass
 from typing import Any, Final, Mapping
 
@@ -127,6 +128,27 @@ def _coerce(house: str, key: str, value: Any) -> Any:
     if value not in allowed:
         raise RulesetError(f"option {key}={value!r} is not allowed; allowed: {', '.join(map(str, allowed))}")
     return value
+
+
+def option_grid() -> list[tuple[str, dict[str, Any]]]:
+    """Every house with every combination of the six options that change play, for tests and benchmarks.
+
+    Wild Draw Four rule, multi-play, stacking, draw until playable, last-card call, match or tender: 64 sets
+    per house; the opening and the deck are taken in turn, and a match plays to a short target.
+    """
+    out = []
+    for house in PRESETS:
+        combos = itertools.product(("restricted", "any"), (False, True), (False, True), (False, True),
+                                   ("auto", "required"), ("match", "tender"))
+        for i, (wd4, multi, stack, until, call, end) in enumerate(combos):
+            opts: dict[str, Any] = {"wild_draw_four": wd4, "multi_play": multi, "stacking": stack,
+                                    "draw_until_playable": until, "last_card_call": call, "end": end,
+                                    "opening": ("compact", "family", "arcade")[i % 3],
+                                    "deck": ("compact", "standard")[(i // 3) % 2]}
+            if end == "match":
+                opts["target"] = "round" if house != "compact" and i % 2 else (200 if house == "family" else 100)
+            out.append((house, opts))
+    return out
 
 
 def get_ruleset(name: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:

@@ -15,9 +15,9 @@ from typing import Any, Protocol
 from .actions import Action, IllegalActionError, InvalidActionError
 from .bots.client import BotClient
 from .bots.faults import BotFault, Fault, FaultKind, snippet
-from .bots.messages import turn_request
+from .bots.messages import turn_line
 from .bots.spec import BotSpec
-from .bots.wire import encode
+from .bots.wire import encode, loads
 from .game import Game, placements
 from .players import SeatView, make_player
 from .players.base import Player
@@ -111,13 +111,16 @@ class BotSeat:
         game = table.game
         self._tell(table)  # the events since this seat's last turn go out in the same write as the request
         bank = client.bank_ms
-        request = turn_request(game, index, legal, client.new_request_id(), int(self.spec.limits.move_ms + bank),
-                               int(bank))
-        answer, ms = client.request(request)
-        try:
+        fields, line, known = turn_line(game, index, legal, client.new_request_id(),
+                                        int(self.spec.limits.move_ms + bank), int(bank))
+        answer, ms = client.request(fields, encoded=line, known=known)
+        if answer.__class__ is Action:  # an element of legal, echoed as sent
+            return answer, ms
+        try:  # any other valid answer: the same action written another way, or an illegal one
             action = Action.from_wire(answer)
             game.check(action, legal)
         except (InvalidActionError, IllegalActionError) as exc:
+            request = loads(line)
             raise BotFault(Fault(FaultKind.ILLEGAL, str(exc), snippet(encode(answer).rstrip(b"\n")), request,
                                  ms)) from None
         return action, ms
@@ -149,11 +152,12 @@ class BotSeat:
         client = self.client
         if self.relay is None or not client.listening:  # a killed bot hears nothing more
             return
-        for msg in self.relay.catch_up(table.game, table.wire, end):
+        data = self.relay.lines(table.game, table.wire, end)
+        if data:
             try:
-                client.send(msg)
+                client.send(data)
             except Exception:  # noqa: BLE001 - a dead pipe shows up as a crash at the next request
-                return
+                pass
 
 
 class ForfeitedSeat:
@@ -196,8 +200,9 @@ class Recorder:
         t0 = time.monotonic()
 
         def rec(direction: str, data: bytes, _ms: float | None) -> None:
-            self.add({"t": direction, "seat": seat, "at_ms": round((time.monotonic() - t0) * 1000, 3),
-                      "line": data.decode("utf-8", "replace").rstrip("\n")})
+            at_ms = round((time.monotonic() - t0) * 1000, 3)
+            for line in data.decode("utf-8", "replace").rstrip("\n").split("\n"):  # a write may carry several
+                self.add({"t": direction, "seat": seat, "at_ms": at_ms, "line": line})
         return rec
 
 
@@ -237,6 +242,7 @@ class Table:
         self.forfeited: set[int] = set()
         self.clocks = [_Clock() for _ in seats]
         self.actions: list[Action] = []
+        self.stand_ins: list[int] = []  # actions played for a seat after its fault
         self.end_patch: EndPatch = {}
         self.game: Game  # dealt once every seat has begun
 
@@ -293,21 +299,21 @@ class Table:
 
     def _finish(self, t0: float) -> GameResult:
         game = self.game
-        outcome = game.result
+        outcome = game.outcome
         assert outcome is not None
-        engine_places = list(outcome["placements"])
+        engine_places = list(outcome.placements)
         final = _final_placements(engine_places, self.forfeited)
         self.end_patch.update(placements=final, forfeited=sorted(self.forfeited), game_placements=engine_places)
         for index, seat in enumerate(self.seats):
             seat.finish(self, index)
         result = GameResult(
             game=self.game_id, seed=self.seed, ruleset=self.ruleset.house, options=dict(self.ruleset.options),
-            seating=tuple(self.names), placements=tuple(final), game_placements=tuple(engine_places),
-            reason=outcome["reason"], winner=outcome["winner"], scores=tuple(outcome["scores"]),
-            points=tuple(outcome["points"]), rounds=outcome["rounds"], decisions=len(self.actions), moves=game.move,
-            faults=tuple(self.faults), forfeited=tuple(sorted(self.forfeited)),
-            times=SeatTimes.of(self.clocks), wall_ms=round((time.monotonic() - t0) * 1000, 3),
-            actions=tuple(self.actions))
+            seating=tuple(self.names), placements=tuple(final), game_placements=outcome.placements,
+            reason=outcome.reason.value, winner=outcome.winner, scores=outcome.scores, points=outcome.points,
+            rounds=outcome.rounds, decisions=len(self.actions), moves=game.move, faults=tuple(self.faults),
+            forfeited=tuple(sorted(self.forfeited)), times=SeatTimes.of(self.clocks),
+            wall_ms=round((time.monotonic() - t0) * 1000, 3), actions=tuple(self.actions),
+            stand_ins=tuple(self.stand_ins))
         if self.recorder is not None:
             self.recorder.add({"t": "events", "events": game.events})
             self.recorder.add({"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}})
@@ -327,6 +333,8 @@ class Table:
             self.recorder.add({"t": "fault", **fault.to_json()})
 
     def _record_action(self, index: int, action: Action, by: str, ms: float | None) -> None:
+        if by in ("replacement", "fallback"):
+            self.stand_ins.append(len(self.actions))
         self.actions.append(action)
         if self.recorder is not None:
             self.recorder.add({"t": "action", "seat": index, "action": action.to_wire(), "by": by,

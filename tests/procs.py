@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import time
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
 
 
 def _stat(pid: int | str) -> list[str] | None:
@@ -65,9 +68,23 @@ def groups_running(marker: bytes, *, unless: bytes | None = None) -> list[int]:
     return out
 
 
-def wait_group_gone(pgid: int, within: float = 3.0) -> list[int]:
+def wait_group_gone(pgid: int, within: float = 30.0) -> list[int]:
     """Wait up to ``within`` seconds (SIGKILL is delivered asynchronously); the members still running."""
     deadline = time.monotonic() + within
     while group_members(pgid) and time.monotonic() < deadline:
         time.sleep(0.02)
     return group_members(pgid)
+
+
+def wait_until(condition: Callable[[], T], within: float = 60.0, step: float = 0.05) -> T:
+    """Poll ``condition`` until it returns something true or ``within`` seconds pass; its last value.
+
+    For states another process reaches in its own time: a generous ceiling costs nothing when the
+    state comes early, and a loaded machine only makes the wait longer, not the test wrong.
+    """
+    deadline = time.monotonic() + within
+    value = condition()
+    while not value and time.monotonic() < deadline:
+        time.sleep(step)
+        value = condition()
+    return value

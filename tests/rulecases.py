@@ -34,7 +34,7 @@ import pytest
 
 from referee.actions import COLOUR, DRAW, PASS, PLAY, Action, IllegalActionError
 from referee.cards import ALL_COLOURS, DECKS, Card
-from referee.game import Game, card_count
+from referee.game import Game, Phase, card_count
 from referee.rules import Ruleset, RulesetError, check_players, get_ruleset
 
 # ---------------------------------------------------------------------------------------- citations
@@ -188,7 +188,7 @@ def make_state(ruleset: str | Ruleset = "compact", *, hands: Sequence[Sequence[s
     game.colour = colour if colour is not None else top_card.colour
     game.current = current
     game.direction = direction
-    game.phase = phase
+    game.phase = Phase(phase)
     game.pending = pending
     game.pending_rank = pending_rank
     game.drawn = card(drawn) if drawn else None

@@ -198,3 +198,104 @@ def test_one_line_per_known_problem_kind_in_json_schema_terms(tmp_path):
         for p in problems(text, tmp_path):
             assert "(line " in p and ":" in p, p
     assert json.dumps(problems("bots: []\n", tmp_path)) == json.dumps(["bots: has 0 items; at least 1 needed (line 1)"])
+
+
+# ----------------------------------------------------------------------------------- hostile or broken files
+
+BOMB = "".join(f"{a}: &{a} [{', '.join([f'*{p}'] * 9)}]\n" for p, a in zip("abcdefgh", "bcdefghi"))
+
+
+def _write(tmp_path: Path, name: str, content: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(content)
+    return path
+
+
+BAD_FILES = [
+    pytest.param(b"a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + BOMB.encode()
+                 + b"bots: [builtin:random, builtin:easy]\n", "once its aliases (*name) are expanded", id="yaml-bomb"),
+    pytest.param(b"a: &a [1, *a]\nbots: [builtin:random, builtin:easy]\n", "refers to a mapping or list that contains it",
+                 id="recursive-alias"),
+    pytest.param(b"bots: " + b"[" * 200 + b"]" * 200 + b"\n", "levels deep", id="deep-nesting"),
+    pytest.param(b"description: " + b"x" * (2 << 20) + b"\nbots: [builtin:random, builtin:easy]\n",
+                 "the file is larger than 1024 KiB", id="too-large"),
+    pytest.param(b"name: caf\xe9\nbots: [builtin:random, builtin:easy]\n",
+                 "not UTF-8 text: byte 0xe9 at column 10 cannot be decoded; save the file as UTF-8 (line 1)",
+                 id="not-utf8"),
+    pytest.param(b"seed: 2024-13-45\nbots: [builtin:random, builtin:easy]\n", "not valid YAML: month must be in 1..12",
+                 id="no-such-date"),
+    pytest.param(b"name: a\x1fb\nbots: [builtin:random, builtin:easy]\n", "character #x001f is not allowed",
+                 id="control-character"),
+    pytest.param(b"seats: 4\nbots:\n" + b"".join(b"  - {name: b%d, command: builtin:random}\n" % i for i in range(3000)),
+                 "13,473,016,497,000 games (a round robin of 3,000 bots: every table of 4 plays 4 games); at most "
+                 "1,000,000 can be planned: use format: sampled", id="absurd-round-robin"),
+    pytest.param(b"seats: 2\nformat: sampled\ngames: 100000000\nbots: [builtin:random, builtin:easy]\n",
+                 "100,000,000 games (2 bots playing 100,000,000 games each); at most 1,000,000 can be planned: lower "
+                 "games", id="absurd-sampled"),
+    pytest.param(b"jobs: 100000\nbots: [builtin:random, builtin:easy]\nseats: 2\n",
+                 "jobs: 100000 is more than the maximum, 256 (line 1)", id="jobs-beyond-reason"),
+    pytest.param(b"out: taken\nbots: [builtin:random, builtin:easy]\nseats: 2\n",
+                 "is a file, not a directory; give a directory (it is created if missing) (line 1)", id="out-is-a-file"),
+    pytest.param(b"out: /proc/results\nbots: [builtin:random, builtin:easy]\nseats: 2\n",
+                 "a proc filesystem the kernel makes up, which cannot hold results", id="out-under-proc"),
+]
+
+
+@pytest.mark.parametrize("content, message", BAD_FILES)
+def test_a_hostile_or_broken_file_is_a_problem_with_exit_2_and_no_traceback(tmp_path, content, message):
+    (tmp_path / "taken").write_text("")
+    path = _write(tmp_path, "arena.yaml", content)
+    with pytest.raises(ArenaFileError) as info:
+        load_arena(str(path))
+    assert message in str(info.value)
+    for command in (["validate", str(path)], ["arena", str(path), "--out", str(tmp_path / "out")]):
+        res = CliRunner().invoke(cli, command)
+        assert res.exit_code == 2, res.output
+        assert message in res.output and "Traceback" not in res.output
+        assert len(res.output) < 2_000  # never an echo of the file
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_endless_file_is_read_no_further_than_the_cap():
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero on this machine")
+    res = CliRunner().invoke(cli, ["validate", "/dev/zero"])
+    assert res.exit_code == 2 and "the file is larger than 1024 KiB" in res.output
+
+
+def test_validate_shows_a_long_description_cut_short(tmp_path):
+    text = "description: |\n" + "".join(f"  line {i} " + "x" * 300 + "\n" for i in range(10))
+    path = _write(tmp_path, "a.yaml", (text + "bots: [builtin:random, builtin:easy]\nseats: 2\n").encode())
+    res = CliRunner().invoke(cli, ["validate", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "  line 0 " in res.output and "line 3 " not in res.output
+    assert "... (307 characters)" in res.output and "... (7 more lines)" in res.output
+
+
+def test_a_short_description_is_shown_whole(tmp_path):
+    path = _write(tmp_path, "a.yaml", b"description: Class contest, week 3\nbots: [builtin:random, builtin:easy]\n"
+                                      b"seats: 2\n")
+    res = CliRunner().invoke(cli, ["validate", str(path)])
+    assert res.output.splitlines()[1] == "  Class contest, week 3"
+
+
+LONG = "k" * 300_000
+LONG_VALUES = [
+    pytest.param(f"name: {LONG}\n", "name: is 300,000 characters long; at most 100 allowed", id="name"),
+    pytest.param(f"bots: [builtin:random, 'builtin:{LONG}']\n", "bots[1]: is 300,008 characters long; at most 4,096",
+                 id="command"),
+    pytest.param(f"options: {{stacking: {LONG}}}\n", "options.stacking: is 300,000 characters long; at most 100",
+                 id="option-value"),
+    pytest.param(f"base_dir: {LONG}\n", "base_dir: is 300,000 characters long; at most 4,096", id="base-dir"),
+    pytest.param("format: gauntlet\nchallengers: [" + "c" * 4000 + "]\n", "(cut short; ", id="long-message-cut"),
+]
+
+
+@pytest.mark.parametrize("text, message", LONG_VALUES)
+def test_a_long_value_is_refused_without_being_echoed(tmp_path, text, message):
+    if "bots:" not in text:
+        text += "bots: [builtin:random, builtin:easy]\n"
+    path = _write(tmp_path, "a.yaml", ("seats: 2\n" + text).encode())
+    res = CliRunner().invoke(cli, ["validate", str(path)])
+    assert res.exit_code == 2, res.output[:500]
+    assert message in res.output and len(res.output) < 1_500

@@ -8,6 +8,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.arena.config import parse_arena
 from referee.arena.formats import (gauntlet, knockout_sizes, knockout_tables, round_robin, sampled,
@@ -216,3 +218,42 @@ def test_games_are_numbered_in_order_with_seeds_from_their_deal(tmp_path):
     assert all(p.seed == game_seed(a.seed, p.deal) for p in planned)
     # Game j of every table comes before game j + 1 of any: a stopped round is spread evenly.
     assert [p.table for p in rounds[0].games] == [0, 1, 2, 0, 1, 2]
+
+
+# ----------------------------------------------------------------------------------- formats as objects
+
+def test_every_format_the_schema_allows_is_an_object_and_owns_its_keys():
+    from referee.arena.formats import FORMAT_KEYS, FORMATS
+    from referee.arena.schema import arena_schema
+
+    schema = arena_schema()
+    assert list(FORMATS) == schema["$defs"]["format"]["enum"]
+    assert FORMAT_KEYS == {"challengers": "gauntlet", "advance": "knockout", "final_games": "knockout"}
+    assert all(f.name == name for name, f in FORMATS.items())
+
+
+@settings(max_examples=120, deadline=None)
+@given(fmt=st.sampled_from(["round_robin", "gauntlet", "sampled", "knockout"]), seats=st.integers(2, 5),
+       bots=st.integers(2, 11), games=st.integers(1, 9), duplicate=st.booleans(), advance=st.integers(1, 4),
+       second=st.booleans())
+def test_each_format_plans_exactly_the_games_it_counts(fmt, seats, bots, games, duplicate, advance, second):
+    import tempfile
+
+    from referee.arena.config import ArenaFileError
+
+    if duplicate and fmt != "sampled":
+        games = max(1, games // seats) * seats
+    extra = {"gauntlet": "challengers: [b0]\n", "knockout": f"advance: {min(advance, seats - 1)}\n"}.get(fmt, "")
+    stage = f"format: {fmt}\nseats: {seats}\ngames: {games}\nduplicate: {str(duplicate).lower()}\n{extra}"
+    if second:  # a league first, so the stage under test takes the top entrants of a ranking
+        stage = (f"seats: {seats}\nstages:\n  - {{name: league, format: sampled, games: 2}}\n"
+                 f"  - {{name: s, entrants: {max(seats, bots - 1)}, " + ", ".join(
+                     line.replace(": ", ": ", 1) for line in stage.strip().splitlines()) + "}\n")
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            a = arena(stage, tmp, bots=bots)
+    except ArenaFileError:
+        return  # more seats than bots, a field too small: refused, nothing to plan
+    planner, rounds, played = plan_all(a)
+    assert len(played) == count_games(a, bots) == planner.total
+    assert len({g["game"] for g in played}) == len(played)

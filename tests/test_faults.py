@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
 
-from procs import group_members, groups_running, wait_group_gone
+from procs import group_members, groups_running, wait_group_gone, wait_until
 
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.rules import get_ruleset
@@ -45,6 +49,8 @@ def _play(mode: str, policy: FaultPolicy = FaultPolicy(), limits: TimeLimits = F
     ("no_ready", "startup", "startup limit"),
     ("startup_crash", "startup", "exit code 3"),
     ("bad_version", "startup", "protocol version 9 is not supported; this referee speaks 1"),
+    ("early", "early", "arrived before request"),
+    ("orphan_stdout", "crash", "exit code 5"),
 ], ids=lambda v: v if isinstance(v, str) and " " not in v else None)
 def test_each_fault_kind_is_recorded_and_the_game_goes_on(mode, kind, words):
     (result,), _ = _play(mode)
@@ -118,40 +124,92 @@ def test_process_group_is_killed_with_grandchildren():
         assert wait_group_gone(client.last_pid) == []
 
 
-def _start_hanging_match(tmp_path):
-    """A ``lastcard match`` whose bot, at its third turn, starts a sleeper and hangs: (referee, bot's group)."""
-    import subprocess
-    import sys
+def _games_with_pids(mode: str, games: int) -> tuple[list[dict], list[int | None]]:
+    """``games`` games of the misbehaving bot against a built-in in one pool: results, and the bot's pid in each."""
+    bot = parse_bot(f"{PY} {MISBEHAVE} {mode}", FAST)
+    results, pids = [], []
+    with BotPool() as pool:
+        for g in range(games):
+            seats = [pool.seat(bot), pool.seat(parse_bot("builtin:medium"))]
+            results.append(play_game(get_ruleset("family", {"target": "round"}), seats, seed=11 + g,
+                                     game_id=f"g{g}"))
+            pids.append(seats[0].client.last_pid)
+    return results, pids
 
+
+def test_early_answer_is_its_own_fault_and_never_played():
+    (result,), _ = _play("early")
+    fault = result["faults"][0]
+    assert fault["kind"] == "early" and '"type":"draw"' in fault["line"].replace(" ", "")
+    # The early line carries the id of the request it pre-empted, which was never sent.
+    assert str(fault["request_id"]) in fault["message"]
+
+
+@pytest.mark.parametrize("pidfd", [True, False], ids=["pidfd", "no-pidfd"])
+def test_exit_with_children_holding_stdout_is_a_crash_and_they_are_killed(monkeypatch, pidfd):
+    if not pidfd:  # kernels before 5.3: the waits wake now and then to look instead
+        monkeypatch.delattr("os.pidfd_open")
+    bot = parse_bot(f"{PY} {MISBEHAVE} orphan_stdout", TimeLimits(startup_ms=3000, move_ms=30_000, quit_ms=500))
+    with BotPool() as pool:
+        seats = [pool.seat(bot), pool.seat(parse_bot("builtin:random"))]
+        t0 = time.monotonic()
+        result = play_game(get_ruleset("compact", {"target": 100}), seats, seed=5)
+        waited = time.monotonic() - t0
+        fault = result["faults"][0]
+        assert fault["kind"] == "crash", fault
+        assert "exit code 5" in fault["message"] and "leaving processes" in fault["message"]
+        assert waited < 25, "the referee waited for the move limit instead of seeing the exit"
+        # The sleeper that held stdout went with the bot's process group.
+        assert wait_group_gone(seats[0].client.last_pid) == []
+
+
+def test_a_flood_of_answers_does_not_poison_the_next_game():
+    (first, second, third), pids = _games_with_pids("flood", 3)
+    assert [f["kind"] for f in first["faults"]] == ["stale_id"]  # the copies are its fault in the game it sent them
+    assert second["faults"] == [] and second["forfeited"] == [] and third["faults"] == []
+    # The copies still queued after the first game were drained, and the process out of step restarted.
+    assert pids[0] != pids[1] and pids[1] == pids[2]
+
+
+def test_logs_after_a_game_are_drained_without_a_restart():
+    results, pids = _games_with_pids("log_after_end", 3)
+    assert all(r["faults"] == [] for r in results)
+    assert len(set(pids)) == 1
+
+
+@contextlib.contextmanager
+def _hanging_match(tmp_path):
+    """A ``lastcard match`` whose bot, at its third turn, has started a sleeper and hangs: (referee, bot's group).
+
+    Every wait is on a state read from /proc, with a generous ceiling, so a loaded machine makes the
+    test slower, never wrong; the referee is killed on the way out whatever happens.
+    """
     proc = subprocess.Popen(
-        [sys.executable, "-m", "referee.cli.main", "match", "-r", "arcade", "-n", "3", "--move-ms", "20000",
+        [sys.executable, "-m", "referee.cli.main", "match", "-r", "arcade", "-n", "3", "--move-ms", "60000",
          "--out", str(tmp_path), f"{PY} {MISBEHAVE} spawn_and_hang", "builtin:random"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 20
-    pgid = None
-    while pgid is None and time.monotonic() < deadline:  # wait until the bot runs and hangs
-        time.sleep(0.1)
-        found = groups_running(b"spawn_and_hang", unless=b"referee.cli.main")
-        pgid = found[0] if found else None
-    if pgid is None:
-        proc.kill()
-        proc.communicate()
-    assert pgid is not None, "the bot never started"
-    time.sleep(1.0)  # let it reach its third turn and start the sleeper
-    return proc, pgid
+    try:
+        found = wait_until(lambda: groups_running(b"spawn_and_hang", unless=b"referee.cli.main"), within=60)
+        assert found, "the bot never started"
+        pgid = found[0]
+        # The bot plus the sleeper it starts at its third turn: it has reached the hang.
+        assert len(wait_until(lambda: group_members(pgid)[1:], within=60)) >= 1, "the bot never started its sleeper"
+        yield proc, pgid
+    finally:
+        if proc.poll() is None:  # the test failed half-way: never leave the referee running
+            proc.kill()
+            proc.communicate()
 
 
 @pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM"])
 def test_interrupted_match_leaves_no_bot_behind(tmp_path, signame):
-    import signal
-
-    proc, pgid = _start_hanging_match(tmp_path)
-    proc.send_signal(getattr(signal, signame))
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
-    assert "interrupted" in err and "rank" in out  # the standings so far are printed
-    assert wait_group_gone(pgid) == []
-    assert (tmp_path / "records").exists()
+    with _hanging_match(tmp_path) as (proc, pgid):
+        proc.send_signal(getattr(signal, signame))
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130, err
+        assert "interrupted" in err and "rank" in out  # the standings so far are printed
+        assert wait_group_gone(pgid) == []
+        assert (tmp_path / "records").exists()
 
 
 def test_killed_referee_leaves_no_bot_behind(tmp_path):
@@ -159,9 +217,9 @@ def test_killed_referee_leaves_no_bot_behind(tmp_path):
 
     Without the watchdog the bot would sleep on for a minute and its sleeper for two.
     """
-    proc, pgid = _start_hanging_match(tmp_path)
-    assert group_members(pgid), "the bot should be running before the referee is killed"
-    proc.kill()
-    proc.communicate(timeout=30)
-    assert proc.returncode == -9
-    assert wait_group_gone(pgid) == []
+    with _hanging_match(tmp_path) as (proc, pgid):
+        assert len(group_members(pgid)) == 2, "the bot and its sleeper should run before the referee is killed"
+        proc.kill()
+        proc.communicate(timeout=60)
+        assert proc.returncode == -9
+        assert wait_group_gone(pgid, within=60) == []

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RANDOM_PY = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
 ARENA_GAME_KEYS = ["game", "stage", "round", "table", "deal", "seed", "ruleset", "seating", "placements", "scores",
                    "points", "reason", "winner", "rounds", "moves", "decisions", "faults", "forfeited", "time_ms",
-                   "wall_ms"]
+                   "wall_ms", "actions"]
 
 
 def _match(out: Path, *extra: str, games: int = 6) -> str:

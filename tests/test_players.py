@@ -8,7 +8,7 @@ import random
 import pytest
 
 from referee.cards import Card
-from referee.game import Game
+from referee.game import Game, Phase
 from referee.players import SeatView, make_player
 from referee.rules import get_ruleset
 
@@ -45,7 +45,7 @@ def test_difficulties_are_ordered(ruleset):
 
 def test_hard_keeps_its_wild_until_nothing_else_plays_and_names_its_commonest_colour():
     game = Game(get_ruleset("family"), 2, random.Random(1))
-    game.top, game.colour, game.phase = Card.from_code("green:7"), "green", "play"
+    game.top, game.colour, game.phase = Card.from_code("green:7"), "green", Phase.PLAY
     hard = make_player("hard")
     game.hands[game.current] = [Card.from_code(c) for c in ("wild", "blue:3", "blue:5", "green:9", "red:2")]
     action = hard.choose(SeatView(game, game.current), game.legal_actions())

@@ -141,3 +141,71 @@ def test_crlf_answers_are_accepted():
     def crlf(msg):
         return [line.rstrip(b"\n") + b"\r" for line in first_legal(msg)]
     assert _game(crlf)["faults"] == []
+
+
+def test_an_answer_sent_before_its_request_is_the_fault_early():
+    transports: list[FakeTransport] = []
+
+    def predicts(msg):
+        if msg["type"] == "turn":  # answers, then answers the next request before it is sent
+            return [encode(msg["legal"][0]), encode({"type": "draw", "id": msg["id"] + 1})]
+        return first_legal(msg)
+    result = _game(predicts, sent=transports)
+    fault = result["faults"][0]
+    assert fault["kind"] == "early" and fault["request_id"] == 2
+    assert "before request 2 was sent" in fault["message"]
+    # The pre-empted request was never written: the bot saw one turn, then the error naming it.
+    turns = [m["id"] for m in transports[0].sent if m["type"] == "turn"]
+    assert turns == [1]
+    assert [m for m in transports[0].sent if m["type"] == "error"][0]["fault"] == "early"
+
+
+def test_logs_and_late_answers_before_a_request_are_not_early():
+    state = {"n": 0}
+
+    def late_then_logs(msg):
+        if msg["type"] != "turn":
+            return first_legal(msg)
+        state["n"] += 1
+        if state["n"] == 2:  # times out, and its answer is already waiting when request 3 is written
+            return [1.0, encode(msg["legal"][0])]
+        return [encode(msg["legal"][0]), encode({"type": "log", "text": "after"})]
+
+    with fake_pool(late_then_logs) as pool:
+        seats = [pool.seat(spec()), pool.seat(parse_bot("builtin:random"))]
+        result = play_game(get_ruleset("arcade"), seats, 1, policy=FaultPolicy("strikes", 3))
+        client = seats[0].client
+        assert client.late_answers == 1 and "after" in client.logs
+    assert [f["kind"] for f in result["faults"]] == ["timeout"]
+
+
+def test_an_id_that_is_not_a_number_is_stale_not_a_referee_error():
+    def list_id(msg):
+        if msg["type"] == "turn":
+            return [encode({"type": "draw", "id": [msg["id"]]})]
+        return first_legal(msg)
+    fault = _game(list_id)["faults"][0]
+    assert fault["kind"] == "stale_id" and "[1]" in fault["message"]
+
+
+def test_stray_answers_between_games_restart_the_bot_for_a_clean_game():
+    started: list[FakeTransport] = []
+
+    def trailing(msg):
+        if msg["type"] == "game_end":  # a copy of an answer nobody asked for, after the game
+            return [encode({"type": "draw", "id": 1})]
+        return first_legal(msg)
+    with fake_pool(trailing, started) as pool:
+        for g in range(2):
+            seats = [pool.seat(spec()), pool.seat(parse_bot("builtin:random"))]
+            result = play_game(get_ruleset("arcade"), seats, g, f"g{g}")
+            assert result["faults"] == [], f"game {g}"
+    assert len(started) == 2 and [m["type"] for m in started[1].sent][:2] == ["hello", "start"]
+
+
+def test_transport_errors_share_one_base():
+    from referee.bots import transport as t
+
+    for cls in (t.ReadTimeout, t.WriteTimeout, t.LineTooLong, t.Closed):
+        assert issubclass(cls, t.TransportError)
+    assert not issubclass(t.WriteTimeout, t.ReadTimeout) and issubclass(t.WriteTimeout, t.TransportTimeout)

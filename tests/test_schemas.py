@@ -433,6 +433,43 @@ def test_the_messages_say_what_the_doc_says(played):
         assert reasons[want], f"no {want!r} in the test games"
 
 
+def test_the_v1_additions_say_what_the_doc_says(played):
+    """turn.discard_pile counts the cards under the top card, turn.pending_kind names a pending stack's rank, and
+    a play event carries ``drawn: true`` exactly when the seat played the card it had just drawn."""
+    seen: Counter[str] = Counter()
+    for gid, (_, bots) in played.items():
+        for bot in bots:
+            you, deck, last_turn = None, 0, None
+            for msg in bot.sent:
+                t = msg["type"]
+                if t == "start":
+                    you, players = msg["you"], len(msg["seats"])
+                    deck = 54 * (2 if players >= 5 else 1) if msg["options"]["deck"] == "compact" else 108
+                elif t == "turn":
+                    # every card is in a hand, the draw pile, under the top card or on top
+                    assert sum(msg["hands"]) + msg["draw_pile"] + msg["discard_pile"] + 1 == deck, (gid, msg)
+                    if msg["pending"]:
+                        assert msg["pending_kind"] == msg["top"].split(":")[-1] in ("draw2", "wild4"), (gid, msg)
+                        seen["pending_kind:" + msg["pending_kind"]] += 1
+                    else:
+                        assert msg["pending_kind"] is None, (gid, msg)
+                    if msg["draw_pile"] == 0:
+                        seen["empty draw pile"] += 1
+                    last_turn = msg
+                elif t == "event" and msg["kind"] == "play":
+                    assert msg.get("drawn", True) is True, "drawn is present only when true"
+                    # In the fault games the referee may draw or play for the seat without a turn message.
+                    if msg["seat"] == you and not gid.startswith(("strikes", "forfeit-")):
+                        after_draw = last_turn is not None and last_turn["phase"] == "drawn"
+                        assert ("drawn" in msg) == after_draw, (gid, msg, last_turn)
+                        if after_draw:
+                            assert msg["cards"] == [last_turn["drawn"]]
+                    seen["drawn play, " + ("own" if msg["seat"] == you else "other")] += "drawn" in msg
+    for want in ("pending_kind:draw2", "pending_kind:wild4", "empty draw pile", "drawn play, own",
+                 "drawn play, other"):
+        assert seen[want], f"no {want!r} in the test games"
+
+
 def test_a_late_answer_to_a_timed_out_request_is_skipped(played):
     result, bots = played["strikes"]
     kinds = [f["kind"] for f in result["faults"]]
@@ -608,3 +645,16 @@ def test_the_answer_schema_is_what_message_json_says_a_bot_sends():
     for msg in ({"type": "draw"}, {"type": "ready"}, {"type": "nope"}, {"type": "event", "kind": "skip"}):
         assert not whole.is_valid(msg), msg
     assert DRAFT202012.id_of(load_schema("message")) == BASE_URI + "message.json"
+
+
+def test_the_engine_enums_are_the_schemas_vocabularies():
+    """Phases, action kinds and end reasons are enums whose values are exactly the wire strings."""
+    from referee.actions import ActionKind
+    from referee.game import Phase
+    from referee.outcome import EndReason
+
+    assert {p.value for p in Phase} - {"over"} == set(load_schema("defs")["$defs"]["phase"]["enum"])
+    assert {k.value for k in ActionKind} == set(ANSWERS)
+    round_reasons = set(load_schema("round_end")["properties"]["reason"]["enum"])
+    game_reasons = set(load_schema("game_end")["properties"]["reason"]["enum"])
+    assert {r.value for r in EndReason} == round_reasons | game_reasons

@@ -1,148 +1,273 @@
-"""Which bots sit at which tables, and in which seats: pure functions of names, counts and a seeded RNG.
+"""Tournament formats as objects: each knows how many games a stage has and which tables play them.
 
-A *table* is a tuple of bot names in a base order. ``seatings`` turns each table into the seat
-orders of its games, rotating the seats (and alternating the direction of play) so no bot keeps an
-advantage of position; with duplicate deals the rotations of one cycle are the replays of one deal.
+One class per format (``round_robin``, ``gauntlet``, ``sampled``, ``knockout``), so the count that
+``validate`` prints and the games the planner hands out come from the same place. A format deals
+in tables and games per table; the ``Planner`` (schedule.py) numbers the games, gives them deals,
+seeds and seat orders, and keeps track of who reached which round.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
-from typing import Iterable, Sequence
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Callable, ClassVar, Collection, Mapping, Sequence
 
-Table = tuple[str, ...]
-
-#: How many of the least-played bots ``sampled`` considers for each seat; bounds its cost on large pools.
-SAMPLE_WINDOW = 48
-
-
-def round_robin(pool: Sequence[str], seats: int) -> list[Table]:
-    """Every table of ``seats`` bots from the pool (``C(n, seats)`` tables)."""
-    return [tuple(t) for t in itertools.combinations(pool, seats)]
+from ..jobs import game_seed
+from ..standings import compute_standings
+from .model import Stage
+from .tables import (SAMPLE_WINDOW, Table, advancing, gauntlet, knockout_sizes, knockout_tables, round_robin,
+                     sampled, sampled_table_count, seating, seatings, table_games)
 
 
-def gauntlet(challengers: Sequence[str], field: Sequence[str], seats: int) -> list[Table]:
-    """Each challenger against every group of ``seats - 1`` bots from the field."""
-    return [(c, *group) for c in challengers for group in itertools.combinations(field, seats - 1)]
+@dataclass(frozen=True)
+class Entry:
+    """Who may enter stage ``index``: the pool in file order and ranked best first on the games so far."""
+
+    index: int
+    names: Sequence[str]
+    ranked: Sequence[str]
+    seed: int
 
 
-def sampled_table_count(pool_size: int, seats: int, games_per_bot: int) -> int:
-    """Tables needed for every bot to play ``games_per_bot`` games (the last few play one more)."""
-    return math.ceil(pool_size * games_per_bot / seats)
+@dataclass(frozen=True)
+class RoundPlan:
+    """The tables of one round and how many games each plays."""
+
+    tables: tuple[Table, ...]
+    games: tuple[int, ...]
+    final: bool = False
 
 
-def sampled(pool: Sequence[str], seats: int, tables: int, rng: random.Random) -> list[Table]:
-    """``tables`` random tables in which every bot plays as often as any other (give or take one game)
-    and meets as many different opponents as it can.
+@dataclass(frozen=True)
+class Outcome:
+    """What a finished round decided: each bot's place at its table (0: not ranked) and who goes on."""
 
-    Each seat goes to one of the bots that have played least so far, the one that has met the
-    bots already at the table least often (ties broken by the seeded shuffle).
-    """
-    n = len(pool)
-    played = [0] * n
-    met = [[0] * n for _ in range(n)]
-    out: list[Table] = []
-    for _ in range(tables):
-        order = list(range(n))
-        rng.shuffle(order)
-        order.sort(key=played.__getitem__)  # stable: least played first, shuffled within a count
-        chosen = [order[0]]
-        rest = order[1:]
-        for _ in range(seats - 1):
-            low = played[rest[0]]
-            window = [b for b in rest[:SAMPLE_WINDOW] if played[b] == low]
-            best = min(window, key=lambda b: sum(met[b][c] for c in chosen))
-            chosen.append(best)
-            rest.remove(best)
-        for a in chosen:
-            played[a] += 1
-            for b in chosen:
-                if a != b:
-                    met[a][b] += 1
-        out.append(tuple(pool[i] for i in chosen))
-    return out
+    places: Mapping[str, int]
+    advanced: tuple[str, ...] | None = None
+    next: RoundPlan | None = None
 
 
-def knockout_tables(ordered: Sequence[str], seats: int) -> list[Table]:
-    """Split bots, strongest first, into ``ceil(n / seats)`` tables by snake seeding.
+class Format(ABC):
+    """A way of forming a stage's tables: counts its games, plans its first round and any after it."""
 
-    Snake seeding (1 8 9 16 / 2 7 10 15 / ...) spreads the strong bots over the tables. A table of
-    one bot is a bye: that bot goes through without playing.
-    """
-    n = len(ordered)
-    count = max(1, math.ceil(n / seats))
-    tables: list[list[str]] = [[] for _ in range(count)]
-    for i, name in enumerate(ordered):
-        row, col = divmod(i, count)
-        tables[col if row % 2 == 0 else count - 1 - col].append(name)
-    return [tuple(t) for t in tables]
+    name: ClassVar[str]
+    #: Keys only this format reads (anywhere else they are a mistake).
+    keys: ClassVar[tuple[str, ...]] = ()
+    #: True when the stage is rounds of tables that knock bots out.
+    knockout: ClassVar[bool] = False
+
+    def entrants(self, stage: Stage, index: int, pool_size: int) -> int:
+        """How many bots enter the stage from a pool of ``pool_size``."""
+        if index == 0 or stage.entrants is None:
+            return pool_size
+        return min(stage.entrants, pool_size)
+
+    @abstractmethod
+    def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+        """The stage's games with ``pool_size`` bots (``names``: every bot of the arena)."""
+
+    @abstractmethod
+    def first(self, stage: Stage, entry: Entry) -> RoundPlan:
+        """The stage's first round."""
+
+    def after(self, stage: Stage, tables: Sequence[Table], played: Sequence[Sequence[str]],
+              results: Callable[[int], list[Mapping[str, object]]], rank: Callable[[], Mapping[str, int]],
+              final: bool) -> Outcome:
+        """What the finished round decided: ``played`` is each game's seat order, ``results(t)`` table t's
+        games, ``rank()`` each bot's place in the standings so far (costly: call it only when needed).
+        One round and no places, unless the format overrides this."""
+        return Outcome({name: 0 for seating_ in played for name in seating_})
+
+    def label(self, stage: Stage, number: int, final: bool, stages: int) -> str:
+        """The round's name in results.json and the standings."""
+        return stage.name
+
+    def problems(self, seats: int, games: int, duplicate: bool, advance: int, final_games: int | None
+                 ) -> list[tuple[str, str]]:
+        """Settings this format cannot play, as (key, message)."""
+        if duplicate and games % seats:
+            return [("games", f"{games} games is not a multiple of seats ({seats}), which duplicate: true needs "
+                              "(each deal is replayed once per seat); try "
+                              f"{max(seats, games // seats * seats)} or {(games // seats + 1) * seats}")]
+        return []
+
+    def describe(self, stage: Stage, entrants: int) -> str:
+        """How the stage's games grow with its entrants, for the message that refuses too many."""
+        return f"{self.name} of {entrants:,} bots"
+
+    def _per_table(self, stage: Stage, tables: Sequence[Table], games: int | None = None) -> RoundPlan:
+        count = stage.games if games is None else games
+        return RoundPlan(tuple(tables), tuple(table_games(len(t), count, stage.duplicate, stage.seats)
+                                              for t in tables))
 
 
-def knockout_sizes(entrants: int, seats: int, advance: int) -> list[list[int]]:
-    """The table sizes of each knockout round for ``entrants`` bots, the last being the final."""
-    rounds = []
-    n = entrants
-    while True:
-        count = max(1, math.ceil(n / seats))
-        sizes = [n // count + (1 if c < n % count else 0) for c in range(count)]
-        rounds.append(sizes)
-        if count == 1:
-            return rounds
-        n = sum(advancing(s, advance) for s in sizes)
+def _file_order(entry: Entry, stage: Stage) -> list[str]:
+    """The entrants (the top ``entrants`` in a later stage) in file order: tables must not depend on the ranking."""
+    chosen = entry.ranked if entry.index == 0 or stage.entrants is None else entry.ranked[:stage.entrants]
+    return sorted(chosen, key=list(entry.names).index)
 
 
-def advancing(size: int, advance: int) -> int:
-    """Places that go through from a knockout table of ``size`` (a bye goes through; someone always goes out)."""
-    return 1 if size == 1 else min(advance, size - 1)
+class RoundRobin(Format):
+    """Every table of ``seats`` bots from the entrants, each playing ``games`` games."""
+
+    name = "round_robin"
+
+    def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+        m, k = self.entrants(stage, index, pool_size), stage.seats
+        return math.comb(m, k) * table_games(k, stage.games, stage.duplicate, k)
+
+    def first(self, stage: Stage, entry: Entry) -> RoundPlan:
+        return self._per_table(stage, round_robin(_file_order(entry, stage), stage.seats))
+
+    def describe(self, stage: Stage, entrants: int) -> str:
+        return (f"a round robin of {entrants:,} bots: every table of {stage.seats} plays "
+                f"{table_games(stage.seats, stage.games, stage.duplicate, stage.seats)} games")
 
 
-def table_games(size: int, games: int, duplicate: bool, seats: int) -> int:
-    """Games a table of ``size`` plays: ``games``, or with duplicate deals, its deals times its size."""
-    if size < 2:
-        return 0
-    return max(1, games // seats) * size if duplicate else games
+class Gauntlet(Format):
+    """Each challenger against every group of ``seats - 1`` bots from the field (the other bots)."""
+
+    name = "gauntlet"
+    keys = ("challengers",)
+
+    def entrants(self, stage: Stage, index: int, pool_size: int) -> int:
+        return pool_size  # the challengers always play; ``entrants`` limits the field
+
+    def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+        c = sum(1 for x in stage.challengers if x in names)
+        field = min(stage.entrants or pool_size - c, pool_size - c)
+        k = stage.seats
+        return c * math.comb(field, k - 1) * table_games(k, stage.games, stage.duplicate, k)
+
+    def first(self, stage: Stage, entry: Entry) -> RoundPlan:
+        challengers = [c for c in stage.challengers if c in entry.names]
+        field = [n for n in entry.ranked if n not in challengers]
+        if entry.index > 0 and stage.entrants is not None:
+            field = field[:stage.entrants]
+        field.sort(key=list(entry.names).index)
+        return self._per_table(stage, gauntlet(challengers, field, stage.seats))
+
+    def describe(self, stage: Stage, entrants: int) -> str:
+        return (f"a gauntlet of {len(stage.challengers)} challenger(s) against every group of {stage.seats - 1} "
+                f"from a field of up to {entrants:,} bots")
 
 
-def seating(table: Table, j: int, offset: int, reverse: bool) -> Table:
-    """The seat order of a table's ``j``-th game: rotation ``offset + j`` of the base order, which is the
-    table's order in even cycles of ``len(table)`` games and its reverse in odd ones (``reverse`` swaps)."""
-    size = len(table)
-    cycle = j // size
-    base = table[::-1] if (cycle % 2 == 1) != reverse else table
-    r = (offset + j) % size
-    return base[r:] + base[:r]
+class Sampled(Format):
+    """Random tables in which every bot plays about ``games`` games (with duplicate: whole deals)."""
+
+    name = "sampled"
+
+    def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+        m, k = self.entrants(stage, index, pool_size), stage.seats
+        if stage.duplicate:
+            return sampled_deals(m, k, stage.games) * k
+        return sampled_table_count(m, k, stage.games)
+
+    def first(self, stage: Stage, entry: Entry) -> RoundPlan:
+        entrants = _file_order(entry, stage)
+        rng = random.Random(game_seed(entry.seed, entry.index, "sampled"))
+        if stage.duplicate:
+            tables = sampled(entrants, stage.seats, sampled_deals(len(entrants), stage.seats, stage.games), rng)
+            return self._per_table(stage, tables, stage.seats)
+        tables = sampled(entrants, stage.seats, sampled_table_count(len(entrants), stage.seats, stage.games), rng)
+        return RoundPlan(tuple(tables), (1,) * len(tables))
+
+    def problems(self, seats: int, games: int, duplicate: bool, advance: int, final_games: int | None
+                 ) -> list[tuple[str, str]]:
+        return []  # games is per bot here: any number makes whole deals
+
+    def describe(self, stage: Stage, entrants: int) -> str:
+        return f"{entrants:,} bots playing {stage.games:,} games each"
 
 
-def seatings(tables: Iterable[Table], games: Sequence[int], counts: dict[str, list[int]] | None = None
-             ) -> list[list[Table]]:
-    """Seat orders for each table's games, balancing every bot's seats across all the tables.
+class Knockout(Format):
+    """Rounds of tables (snake-seeded); the top ``advance`` at each go on, until one table, the final, is left."""
 
-    Within a table, ``len(table)`` consecutive games are its rotations, so every bot sits in every
-    seat once per cycle; which rotation comes first (and the direction) is chosen per table to even
-    out the seats the bots have had so far (``counts``: bot -> games per seat, updated in place).
-    """
-    counts = {} if counts is None else counts
-    out = []
-    for table, g in zip(tables, games):
-        size = len(table)
-        for name in table:
-            counts.setdefault(name, [0] * 6)
-        best: tuple[int, int, bool] | None = None
-        for reverse in (False, True) if size > 2 else (False,):
-            for offset in range(size):
-                cost = 0
-                for j in range(g):
-                    order = seating(table, j, offset, reverse)
-                    cost += sum(counts[name][s] for s, name in enumerate(order))
-                if best is None or cost < best[0]:
-                    best = (cost, offset, reverse)
-        assert best is not None
-        _, offset, reverse = best
-        games_here = [seating(table, j, offset, reverse) for j in range(g)]
-        for order in games_here:
-            for s, name in enumerate(order):
-                counts[name][s] += 1
-        out.append(games_here)
-    return out
+    name = "knockout"
+    keys = ("advance", "final_games")
+    knockout = True
+
+    def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+        rounds = knockout_sizes(self.entrants(stage, index, pool_size), stage.seats, stage.advance)
+        total = 0
+        for r, sizes in enumerate(rounds):
+            games = (stage.final_games or stage.games) if r == len(rounds) - 1 else stage.games
+            total += sum(table_games(s, games, stage.duplicate, stage.seats) for s in sizes)
+        return total
+
+    def first(self, stage: Stage, entry: Entry) -> RoundPlan:
+        if entry.index == 0:  # no standings yet: a seeded draw
+            entrants = list(entry.names)
+            random.Random(game_seed(entry.seed, entry.index, "draw")).shuffle(entrants)
+        else:
+            entrants = list(entry.ranked if stage.entrants is None else entry.ranked[:stage.entrants])
+        return self.round(stage, entrants)
+
+    def round(self, stage: Stage, entrants: Sequence[str]) -> RoundPlan:
+        """A round for ``entrants``, strongest first."""
+        tables = knockout_tables(entrants, stage.seats)
+        final = len(tables) == 1
+        plan = self._per_table(stage, tables, (stage.final_games or stage.games) if final else stage.games)
+        return RoundPlan(plan.tables, plan.games, final)
+
+    def after(self, stage: Stage, tables: Sequence[Table], played: Sequence[Sequence[str]],
+              results: Callable[[int], list[Mapping[str, object]]], rank: Callable[[], Mapping[str, int]],
+              final: bool) -> Outcome:
+        """Places at each table by average place (ties: wins, points, the ranking); a bye goes through."""
+        order = rank()
+        places: dict[str, int] = {}
+        through: list[tuple[int, float, int, str]] = []
+        for t, table in enumerate(tables):
+            if len(table) == 1:
+                places[table[0]] = 1
+                through.append((1, 0.0, order.get(table[0], 0), table[0]))
+                continue
+            rows = compute_standings(results(t), list(table))
+            rows.sort(key=lambda r: (r["avg_place"], -r["wins"], -r["points"], order.get(r["bot"], 0)))
+            go = advancing(len(table), stage.advance) if not final else 0
+            for place, row in enumerate(rows, 1):
+                places[row["bot"]] = place
+                if place <= go:
+                    through.append((place, row["avg_place"], order.get(row["bot"], 0), row["bot"]))
+        through.sort()
+        advanced = () if final else tuple(b for *_, b in through)
+        return Outcome(places, advanced, None if final else self.round(stage, advanced))
+
+    def label(self, stage: Stage, number: int, final: bool, stages: int) -> str:
+        label = "final" if final else f"round {number}"
+        return f"{stage.name} {label}" if stages > 1 else label
+
+    def problems(self, seats: int, games: int, duplicate: bool, advance: int, final_games: int | None
+                 ) -> list[tuple[str, str]]:
+        out = super().problems(seats, games, duplicate, advance, final_games)
+        if duplicate and final_games and final_games % seats:
+            out.append(("final_games", f"{final_games} games is not a multiple of seats ({seats}), which duplicate: "
+                                       "true needs (each deal is replayed once per seat)"))
+        if advance >= seats:
+            out.append(("advance", f"{advance} places advance from a table of {seats}: at most {seats - 1} may, or "
+                                   "nobody is knocked out"))
+        return out
+
+
+def sampled_deals(pool: int, seats: int, games_per_bot: int) -> int:
+    """Deals a duplicate sampled stage needs for every bot to play ``games_per_bot`` games (each deal ``seats`` games)."""
+    return math.ceil(pool * games_per_bot / (seats * seats))
+
+
+#: Every format by the name an arena file gives it, in the order the docs list them.
+FORMATS: dict[str, Format] = {f.name: f for f in (RoundRobin(), Gauntlet(), Sampled(), Knockout())}
+#: Keys that only mean something for one format -> that format.
+FORMAT_KEYS = {key: f.name for f in FORMATS.values() for key in f.keys}
+
+
+def format_of(stage: Stage) -> Format:
+    """The format object a stage plays."""
+    return FORMATS[stage.format]
+
+
+__all__ = ["Entry", "FORMATS", "FORMAT_KEYS", "Format", "Gauntlet", "Knockout", "Outcome", "RoundPlan", "RoundRobin",
+           "SAMPLE_WINDOW", "Sampled", "Table", "advancing", "format_of", "gauntlet", "knockout_sizes",
+           "knockout_tables", "round_robin", "sampled", "sampled_deals", "sampled_table_count", "seating",
+           "seatings", "table_games"]

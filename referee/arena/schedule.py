@@ -10,16 +10,12 @@ Game ``g000017`` is the 17th game planned; its seed comes from the arena seed an
 
 from __future__ import annotations
 
-import math
-import random
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from ..jobs import GameJob, game_seed
-from ..standings import compute_standings
-from .config import Arena, Stage
-from .formats import (Table, advancing, gauntlet, knockout_sizes, knockout_tables, round_robin, sampled,
-                      sampled_table_count, seatings, table_games)
+from .formats import Entry, RoundPlan, Table, format_of, seatings
+from .model import Arena, Stage
 
 #: ``order(games, names)``: the names ranked best first on the games so far.
 Order = Callable[[Sequence[Mapping[str, Any]], Sequence[str]], list[str]]
@@ -52,11 +48,6 @@ class Round:
     knockout: bool = False
     final: bool = False
 
-    @property
-    def byes(self) -> list[str]:
-        """Bots alone at a knockout table: they go through without playing."""
-        return [t[0] for t in self.tables if len(t) == 1]
-
 
 def count_games(arena: Arena, pool_size: int) -> int:
     """The number of games the arena plays with ``pool_size`` bots (known before any is played)."""
@@ -65,40 +56,8 @@ def count_games(arena: Arena, pool_size: int) -> int:
 
 def stage_game_counts(arena: Arena, pool_size: int) -> list[int]:
     """The games of each stage with ``pool_size`` bots."""
-    counts = []
-    for i, stage in enumerate(arena.stages):
-        total = 0
-        m = _entrant_count(stage, i, pool_size)
-        k, g, dup = stage.seats, stage.games, stage.duplicate
-        if stage.format == "round_robin":
-            total += math.comb(m, k) * table_games(k, g, dup, k)
-        elif stage.format == "gauntlet":
-            names = {b.spec.name for b in arena.bots}
-            c = sum(1 for x in stage.challengers if x in names)
-            field = min(stage.entrants or pool_size - c, pool_size - c)
-            total += c * math.comb(field, k - 1) * table_games(k, g, dup, k)
-        elif stage.format == "sampled":
-            if dup:
-                total += _sampled_deals(m, k, g) * k
-            else:
-                total += sampled_table_count(m, k, g)
-        else:
-            rounds = knockout_sizes(m, k, stage.advance)
-            for r, sizes in enumerate(rounds):
-                games = (stage.final_games or g) if r == len(rounds) - 1 else g
-                total += sum(table_games(s, games, dup, k) for s in sizes)
-        counts.append(total)
-    return counts
-
-
-def _sampled_deals(pool: int, seats: int, games_per_bot: int) -> int:
-    return math.ceil(pool * games_per_bot / (seats * seats))
-
-
-def _entrant_count(stage: Stage, index: int, pool_size: int) -> int:
-    if index == 0 or stage.entrants is None or stage.format == "gauntlet":
-        return pool_size
-    return min(stage.entrants, pool_size)
+    names = {b.spec.name for b in arena.bots}
+    return [format_of(stage).count(stage, i, pool_size, names) for i, stage in enumerate(arena.stages)]
 
 
 class Planner:
@@ -112,12 +71,10 @@ class Planner:
         self.width = max(id_digits, len(str(self.total)))
         self._index = 0
         self._deal = 0
-        self._seq = 0
         self._seat_counts: dict[str, list[int]] = {}
         #: bot -> (number of the last round it played, its place at its table there if a knockout, else 0)
         self.reached: dict[str, tuple[int, int]] = {}
         self.reached_label: dict[str, str] = {}
-        self._alive: list[str] = []
         self.stage_rounds: dict[int, list[dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------ rounds
@@ -129,90 +86,39 @@ class Planner:
         """The round after ``done``, given every game finished so far (``done``'s included)."""
         by_id = {g["game"]: g for g in games}
         played = [by_id[p.game_id] for p in done.games]
-        stage = done.stage
+        fmt = format_of(done.stage)
+
+        def results(table: int) -> list[Mapping[str, Any]]:
+            return [g for g, p in zip(played, done.games) if p.table == table]
+
+        def rank() -> dict[str, int]:
+            return {n: i for i, n in enumerate(self.order(games, self.names))}
+
+        outcome = fmt.after(done.stage, done.tables, [p.seating for p in done.games], results, rank, done.final)
+        for name, place in outcome.places.items():
+            self.reached[name] = (done.stage_index * 1000 + done.number, place)
+            self.reached_label[name] = done.label
         info: dict[str, Any] = {"round": done.number, "label": done.label, "tables": len(done.tables),
                                 "games": len(done.games)}
-        if done.knockout:
-            overall = self.order(games, self.names)
-            rank = {n: i for i, n in enumerate(overall)}
-            through: list[tuple[int, float, int, str]] = []
-            for t, table in enumerate(done.tables):
-                if len(table) == 1:
-                    self._reach(table[0], done, 1)
-                    through.append((1, 0.0, rank.get(table[0], 0), table[0]))
-                    continue
-                here = [g for g, p in zip(played, done.games) if p.table == t]
-                rows = compute_standings(here, list(table))
-                rows.sort(key=lambda r: (r["avg_place"], -r["wins"], -r["points"], rank.get(r["bot"], 0)))
-                go = advancing(len(table), stage.advance) if not done.final else 0
-                for place, row in enumerate(rows, 1):
-                    self._reach(row["bot"], done, place)
-                    if place <= go:
-                        through.append((place, row["avg_place"], rank.get(row["bot"], 0), row["bot"]))
-            through.sort()
-            info["advanced"] = [] if done.final else [b for *_, b in through]
-            self.stage_rounds.setdefault(done.stage_index, []).append(info)
-            if not done.final:
-                return self._knockout_round(done.stage_index, [b for *_, b in through], done.number + 1)
-        else:
-            for p in done.games:
-                for name in p.seating:
-                    self._reach(name, done, 0)
-            self.stage_rounds.setdefault(done.stage_index, []).append(info)
+        if outcome.advanced is not None:
+            info["advanced"] = list(outcome.advanced)
+        self.stage_rounds.setdefault(done.stage_index, []).append(info)
+        if outcome.next is not None:
+            return self._round(done.stage_index, done.number + 1, outcome.next)
         if done.stage_index + 1 < len(self.arena.stages):
             return self._stage(done.stage_index + 1, games)
         return None
 
-    def _reach(self, name: str, done: Round, place: int) -> None:
-        self.reached[name] = (self._seq_of(done), place)
-        self.reached_label[name] = done.label
-
-    def _seq_of(self, done: Round) -> int:
-        return done.stage_index * 1000 + done.number
-
-    def _stage(self, i: int, games: Sequence[Mapping[str, Any]]) -> Round | None:
+    def _stage(self, i: int, games: Sequence[Mapping[str, Any]]) -> Round:
         stage = self.arena.stages[i]
         ranked = self.order(games, self.names) if games else list(self.names)
-        if stage.format == "gauntlet":
-            challengers = [c for c in stage.challengers if c in self.names]
-            field = [n for n in ranked if n not in challengers]
-            if i > 0 and stage.entrants is not None:
-                field = field[:stage.entrants]
-            field.sort(key=self.names.index)
-            return self._round(i, 1, stage.name, gauntlet(challengers, field, stage.seats), stage.games)
-        entrants = ranked if i == 0 or stage.entrants is None else ranked[:stage.entrants]
-        if stage.format == "knockout":
-            if i == 0:  # no standings yet: a seeded draw
-                entrants = list(self.names)
-                random.Random(game_seed(self.arena.seed, i, "draw")).shuffle(entrants)
-            return self._knockout_round(i, entrants, 1)
-        entrants = sorted(entrants, key=self.names.index)  # file order: tables do not depend on the ranking
-        if stage.format == "round_robin":
-            return self._round(i, 1, stage.name, round_robin(entrants, stage.seats), stage.games)
-        rng = random.Random(game_seed(self.arena.seed, i, "sampled"))
-        if stage.duplicate:
-            tables = sampled(entrants, stage.seats, _sampled_deals(len(entrants), stage.seats, stage.games), rng)
-            return self._round(i, 1, stage.name, tables, stage.seats)
-        tables = sampled(entrants, stage.seats, sampled_table_count(len(entrants), stage.seats, stage.games), rng)
-        return self._round(i, 1, stage.name, tables, 1, per_table_given=True)
+        return self._round(i, 1, format_of(stage).first(stage, Entry(i, self.names, ranked, self.arena.seed)))
 
-    def _knockout_round(self, i: int, entrants: list[str], number: int) -> Round:
+    def _round(self, i: int, number: int, plan: RoundPlan) -> Round:
         stage = self.arena.stages[i]
-        tables = knockout_tables(entrants, stage.seats)
-        final = len(tables) == 1
-        label = "final" if final else f"round {number}"
-        if len(self.arena.stages) > 1:
-            label = f"{stage.name} {label}"
-        games = (stage.final_games or stage.games) if final else stage.games
-        return self._round(i, number, label, tables, games, knockout=True, final=final)
-
-    def _round(self, i: int, number: int, label: str, tables: list[Table], games: int, *, knockout: bool = False,
-               final: bool = False, per_table_given: bool = False) -> Round:
-        stage = self.arena.stages[i]
-        if per_table_given:
-            counts = [1] * len(tables)
-        else:
-            counts = [table_games(len(t), games, stage.duplicate, stage.seats) for t in tables]
+        fmt = format_of(stage)
+        tables: list[Table] = list(plan.tables)
+        counts = list(plan.games)
         orders = seatings(tables, counts, self._seat_counts)
         planned: list[PlannedGame] = []
         deal_ids: dict[tuple[int, int], int] = {}
@@ -232,7 +138,8 @@ class Planner:
                 self._index += 1
                 planned.append(PlannedGame(f"g{self._index:0{self.width}d}", self._index, stage.name, number, t, deal,
                                            game_seed(self.arena.seed, deal), orders[t][j]))
-        return Round(i, stage, number, label, tuple(tables), tuple(planned), knockout, final)
+        label = fmt.label(stage, number, plan.final, len(self.arena.stages))
+        return Round(i, stage, number, label, tuple(tables), tuple(planned), fmt.knockout, plan.final)
 
     # ------------------------------------------------------------------ results
     def final_order(self, games: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -16,7 +16,7 @@ RUN_FORMAT = "lastcard-arena-run"
 #: games.jsonl keys, in order: the game, where it sat in the schedule, then its result.
 GAME_KEYS = ("game", "stage", "round", "table", "deal", "seed", "ruleset", "seating", "placements", "scores",
              "points", "reason", "winner", "rounds", "moves", "decisions", "faults", "forfeited", "time_ms",
-             "wall_ms")
+             "wall_ms", "actions")
 
 
 class StoreError(Exception):
@@ -70,11 +70,6 @@ class GameStore:
             fh.write("\n")
         self._fh = open(self.games_path, "a", encoding="utf-8")
         return finished
-
-    @property
-    def resuming(self) -> bool:
-        """True when ``prepare`` found games to resume from."""
-        return self._resuming
 
     def _has_games(self) -> bool:
         return os.path.exists(self.games_path) and os.path.getsize(self.games_path) > 0

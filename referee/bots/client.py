@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from .. import PROTOCOL_VERSIONS
 from .messages import hello_message
 from .faults import BotFault, Fault, FaultKind, snippet
 from .spec import BotSpec
-from .transport import Closed, LineTooLong, PipeTransport, ReadTimeout, Transport
+from .transport import Closed, LineTooLong, PipeTransport, ReadTimeout, Transport, TransportError, WriteTimeout
 from .wire import JSONDecodeError, answer_problem, encode, loads
 
 SUPPORTED_VERSIONS: tuple[int, ...] = PROTOCOL_VERSIONS
 #: Log text kept per game and bot; the rest is dropped (a flood of logs must not fill memory).
 LOG_LIMIT = 256 * 1024
+#: Lines read between games before a bot still writing is restarted rather than drained further.
+DRAIN_LINES = 1000
 
 Recorder = Callable[[str, Any, "float | None"], None]
 
@@ -58,7 +60,7 @@ class BotClient:
         except (OSError, ValueError) as exc:
             raise self._startup(f"cannot start {spec.command!r}: {exc}"
                                 + (f" (working directory {spec.cwd!r})" if spec.cwd else ""), t0) from None
-        self.last_pid = getattr(getattr(self.transport, "proc", None), "pid", None)
+        self.last_pid = self.transport.pid
         limits = spec.limits
         hello = hello_message(spec, seat)
         deadline = t0 + limits.startup_ms / 1000
@@ -79,7 +81,7 @@ class BotClient:
                     raise self._startup(text, t0, line)
                 self.ready = msg
                 return msg
-        except ReadTimeout:
+        except (ReadTimeout, WriteTimeout):
             raise self._startup(f"no ready within the startup limit of {limits.startup_ms} ms", t0) from None
         except Closed:
             raise self._startup(f"the bot exited during startup ({self.transport.exit_description()})", t0) from None
@@ -99,7 +101,7 @@ class BotClient:
             try:
                 self._out.clear()
                 transport.write(encode({"type": "quit"}), time.monotonic() + 0.5)
-            except (Closed, ReadTimeout, OSError):
+            except (TransportError, OSError):
                 pass
         return transport.close(self.spec.limits.quit_ms / 1000)
 
@@ -144,26 +146,44 @@ class BotClient:
         try:
             self.send(msg)
             self._flush(time.monotonic() + 0.2)
-        except (Closed, ReadTimeout, OSError):
+        except (TransportError, OSError):
             pass
 
-    def request(self, msg: dict[str, Any], move_ms: float | None = None) -> tuple[dict[str, Any], float]:
+    def request(self, msg: dict[str, Any], move_ms: float | None = None, *, encoded: bytes | None = None,
+                known: Mapping[bytes, Any] | None = None) -> tuple[Any, float]:
         """Send a request (its ``id`` already set) and return the answer and the milliseconds it took.
 
-        Raises ``BotFault`` for every way an answer can be wrong on the wire; legality is the table's job.
+        ``encoded`` is the request's line when the caller has built it (``msg`` then only names it in
+        faults, which carry the whole request decoded from the line). An answer line found in ``known``
+        returns its value at once: the caller knows it to be a valid answer. Raises ``BotFault`` for
+        every way an answer can be wrong on the wire; legality is the table's job.
         """
         req_id = msg["id"]
         limit = (self.spec.limits.move_ms if move_ms is None else move_ms) + self.bank_ms
-        data = encode(msg)
-        if self.recorder is not None:
-            self.recorder("out", data, None)
-        self._out += data
+        if encoded is None:
+            data = encode(msg)
+        else:
+            data = encoded
+            msg = _LazyRequest(msg, encoded)
         t0 = time.monotonic()
         deadline = t0 + limit / 1000
+        transport = self.transport
+        if transport is None:
+            raise self._fault(FaultKind.CRASH, "the bot process was ended earlier", None, msg, t0)
         try:
+            # Anything already written now came before the request: one poll() per decision to see.
+            if transport.pending():
+                self._unasked(req_id, msg, t0)
+            if self.recorder is not None:
+                self.recorder("out", data, None)
+            self._out += data
             self._flush(deadline)
             while True:
                 line = self._read(deadline)
+                if known is not None:
+                    hit = known.get(line)
+                    if hit is not None:
+                        return hit, self._answered(t0)
                 answer = self._parse(line, msg, t0)
                 kind = answer.get("type")
                 if kind == "log":
@@ -173,7 +193,7 @@ class BotClient:
                                       line, msg, t0)
                 got = answer["id"]
                 if got != req_id:
-                    if got in self._late_ids:  # a late answer to a request that already timed out: not this one
+                    if got.__class__ is int and got in self._late_ids:  # a late answer to a timed-out request
                         self._late_ids.discard(got)
                         self.late_answers += 1
                         continue
@@ -182,20 +202,31 @@ class BotClient:
                 problem = answer_problem(answer)
                 if problem is not None:
                     raise self._fault(FaultKind.SCHEMA, problem, line, msg, t0)
-                elapsed = (time.monotonic() - t0) * 1000
-                if elapsed > self.spec.limits.move_ms:
-                    self.bank_ms = max(0.0, self.bank_ms - (elapsed - self.spec.limits.move_ms))
-                return answer, elapsed
+                return answer, self._answered(t0)
         except ReadTimeout:
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
             raise self._fault(FaultKind.TIMEOUT, f"no answer within {limit:.0f} ms", None, msg, t0) from None
+        except WriteTimeout:
+            self._late_ids.add(req_id)
+            self.bank_ms = 0.0
+            raise self._fault(FaultKind.TIMEOUT, f"the bot did not read its input within {limit:.0f} ms (the pipe "
+                              "to it stayed full): read every line as it comes, even while thinking", None, msg,
+                              t0) from None
         except Closed:
             desc = self.transport.exit_description() if self.transport else "gone"
             raise self._fault(FaultKind.CRASH, f"the bot process died unexpectedly ({desc})", None, msg, t0) from None
         except LineTooLong as exc:
             raise self._fault(FaultKind.LINE_TOO_LONG, f"a line longer than the limit of {self.spec.line_limit} bytes",
                               exc.head, msg, t0) from None
+
+    def _answered(self, t0: float) -> float:
+        """The milliseconds an answer took; time over the move limit comes out of the bank."""
+        elapsed = (time.monotonic() - t0) * 1000
+        over = elapsed - self.spec.limits.move_ms
+        if over > 0:
+            self.bank_ms = max(0.0, self.bank_ms - over)
+        return elapsed
 
     def flush(self, deadline: float) -> None:
         """Write everything queued for the bot before ``deadline``."""
@@ -206,13 +237,72 @@ class BotClient:
         self._late_ids.add(request_id)
 
     def new_game(self) -> None:
-        """Reset per-game state (logs, the time bank)."""
-        self.logs = []
+        """Reset per-game state (logs, the time bank); end a process that wrote lines nobody asked for.
+
+        Lines a bot wrote after its last request (a flood of copies of an answer, say) would otherwise
+        be read as answers in this game. Logs and late answers are drained; anything else means the
+        process is out of step, so it is killed and ``alive`` is false: the caller starts a fresh one.
+        """
+        if self.transport is not None and self.transport.pending() and not self._drain():
+            self.kill()
+        self.logs = []  # after the drain: logs written after the last game belong to none
         self._log_bytes = 0
         self.bank_ms = float(self.spec.limits.bank_ms)
 
+    def _drain(self) -> bool:
+        """Read what the bot has written between games; whether it was only logs and late answers."""
+        transport = self.transport
+        assert transport is not None
+        request = {"type": "turn"}
+        for _ in range(DRAIN_LINES):
+            if not transport.pending():
+                return True
+            try:
+                line = transport.read_line(time.monotonic())
+                answer = self._parse(line, request, time.monotonic())
+            except ReadTimeout:  # part of a line (a long log being written): the game's reads finish it
+                return True
+            except (TransportError, BotFault):
+                return False
+            if answer["type"] == "log":
+                continue
+            got = answer.get("id")
+            if got.__class__ is not int or got not in self._late_ids:
+                return False
+        return False
+
+    def _unasked(self, req_id: int, request: dict[str, Any], t0: float) -> None:
+        """Read what the bot wrote before request ``req_id`` was sent; a fault unless logs or late answers."""
+        transport = self.transport
+        assert transport is not None
+        while transport.pending():
+            try:
+                line = self._read(time.monotonic())
+            except ReadTimeout:  # only part of a line so far: it is read as the answer, if it is one
+                return
+            answer = self._parse(line, request, t0)
+            if answer["type"] == "log":
+                continue
+            got = answer.get("id")
+            if got.__class__ is int and got in self._late_ids:
+                self._late_ids.discard(got)
+                self.late_answers += 1
+                continue
+            if got.__class__ is int and got >= req_id:
+                raise self._fault(FaultKind.EARLY, f"the answer with id {got} arrived before request {req_id} was "
+                                  "sent: read each request, then answer it (ids are for echoing, not predicting)",
+                                  line, request, t0)
+            if "id" not in answer:
+                raise self._fault(FaultKind.MISSING_ID, f"a line without an 'id' arrived before request {req_id} "
+                                  "was sent: answer each request once, echoing its id", line, request, t0)
+            raise self._fault(FaultKind.STALE_ID, f"the answer's id {got!r} is not the id {req_id} of the request "
+                              "being answered (it arrived before that request was sent: answer each request once)",
+                              line, request, t0)
+
     # ------------------------------------------------------------------ internals
     def _fault(self, kind: FaultKind, message: str, line: bytes | None, request: dict[str, Any], t0: float) -> BotFault:
+        if isinstance(request, _LazyRequest):
+            request = request.whole()
         return BotFault(Fault(kind, message, snippet(line), request, (time.monotonic() - t0) * 1000,
                               bot=self.spec.name))
 
@@ -228,17 +318,18 @@ class BotClient:
         if deadline is None:
             # Opportunistic: write what the pipe takes now, keep the rest for the next request.
             try:
-                fd_write = getattr(self.transport, "write_some", None)
-                if fd_write is None:
-                    return
-                sent = fd_write(bytes(self._out))
+                sent = self.transport.write_some(bytes(self._out))
                 del self._out[:sent]
             except (Closed, OSError):
                 pass
             return
         data = bytes(self._out)
         self._out.clear()
-        self.transport.write(data, deadline)
+        try:
+            self.transport.write(data, deadline)
+        except WriteTimeout as exc:
+            self._out[:] = data[exc.written:]  # the rest goes first next time, keeping the lines whole
+            raise
 
     def _read(self, deadline: float) -> bytes:
         assert self.transport is not None
@@ -282,3 +373,14 @@ def pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+class _LazyRequest(dict):  # type: ignore[type-arg]
+    """A request known by its fields until a fault needs all of it: then the whole line, decoded."""
+
+    def __init__(self, fields: dict[str, Any], line: bytes) -> None:
+        super().__init__(fields)
+        self.line = line
+
+    def whole(self) -> dict[str, Any]:
+        return loads(self.line)

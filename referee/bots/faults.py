@@ -28,6 +28,8 @@ class FaultKind(str, enum.Enum):
     """A line longer than the line limit."""
     STARTUP = "startup"
     """The bot did not start, or did not answer hello with a valid ready in time."""
+    EARLY = "early"
+    """An answer that arrived before its request was sent (the bot predicted the id instead of reading)."""
 
 
 #: Longest piece of an offending line kept in a record.

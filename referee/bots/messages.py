@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import PROTOCOL_VERSIONS
 from ..game import PHASE_DRAWN, Event, event_for
+from .wire import dumps
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -40,15 +41,56 @@ def event_message(event: Event, seat: int) -> dict[str, Any]:
     return {"type": "event", **mine}
 
 
-def turn_request(game: Game, seat: int, legal: list[Action], request_id: int, time_left_ms: int,
-                 bank_ms: int) -> dict[str, Any]:
-    """``turn``: everything the seat may know, and every legal answer written out in full."""
+def turn_fields(game: Game, seat: int, request_id: int, time_left_ms: int, bank_ms: int) -> dict[str, Any]:
+    """``turn`` without its ``legal`` list: everything the seat may know."""
     drawn = game.drawn
     return {
         "type": "turn", "id": request_id, "hand": [c.code for c in game.hands[seat]], "top": game.top.code,
         "colour": game.colour, "direction": game.direction, "hands": [len(h) for h in game.hands],
-        "scores": game.scores, "draw_pile": len(game.draw_pile), "pending": game.pending, "move": game.move,
+        "scores": game.scores, "draw_pile": len(game.draw_pile), "discard_pile": len(game.discard) - 1,
+        "pending": game.pending, "pending_kind": game.pending_rank, "move": game.move,
         "time_left_ms": time_left_ms, "bank_ms": bank_ms, "has_drawn": game.phase == PHASE_DRAWN,
         "drawn": drawn.code if drawn is not None else None, "phase": game.phase,
-        "legal": [a.to_wire(request_id) for a in legal],
     }
+
+
+def turn_request(game: Game, seat: int, legal: list[Action], request_id: int, time_left_ms: int,
+                 bank_ms: int) -> dict[str, Any]:
+    """``turn``: everything the seat may know, and every legal answer written out in full."""
+    msg = turn_fields(game, seat, request_id, time_left_ms, bank_ms)
+    msg["legal"] = [a.to_wire(request_id) for a in legal]
+    return msg
+
+
+#: An action's wire form around its request id, by ``id(action)`` (the action is kept, so the id stays its own).
+_LEGAL_PARTS: dict[int, tuple[Action, bytes, bytes]] = {}
+#: The engine reuses its action objects, so few are ever made; a bound in case some caller does not.
+_LEGAL_PARTS_MAX = 50_000
+
+
+def turn_line(game: Game, seat: int, legal: list[Action], request_id: int, time_left_ms: int,
+              bank_ms: int) -> tuple[dict[str, Any], bytes, dict[bytes, Action]]:
+    """The ``turn`` request encoded, as ``turn_request`` would encode it, without building its legal dicts.
+
+    Returns the request's fields (all but ``legal``, for records), the line to send, and each legal
+    answer's exact bytes -> its action: a bot that echoes an element of ``legal`` (as bots are told to)
+    is understood with one dictionary look-up instead of parsing and checking its answer.
+    """
+    fields = turn_fields(game, seat, request_id, time_left_ms, bank_ms)
+    rid = str(request_id).encode()
+    parts = _LEGAL_PARTS
+    known: dict[bytes, Action] = {}
+    wire: list[bytes] = []
+    for action in legal:
+        cached = parts.get(id(action))
+        if cached is None:
+            if len(parts) >= _LEGAL_PARTS_MAX:
+                parts.clear()
+            whole = dumps(action.to_wire(0))
+            cut = whole.index(b'"id":0') + 5
+            cached = parts[id(action)] = (action, whole[:cut], whole[cut + 1:])
+        data = cached[1] + rid + cached[2]
+        wire.append(data)
+        known[data] = action
+    line = dumps(fields)[:-1] + b',"legal":[' + b",".join(wire) + b"]}\n"
+    return fields, line, known

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .client import BotClient
 from .spec import BotSpec
+from .transport import Transport
 
 
 class BotPool:
     """Keeps bot processes alive between games and makes sure they all end."""
 
-    def __init__(self, stderr_dir: str | None = None, transport_factory: Any = None) -> None:
+    def __init__(self, stderr_dir: str | None = None,
+                 transport_factory: Callable[[BotSpec], Transport] | None = None) -> None:
         self.stderr_dir = stderr_dir
         self.transport_factory = transport_factory
         self.clients: dict[BotSpec, BotClient] = {}
@@ -26,20 +28,34 @@ class BotPool:
 
     def client(self, spec: BotSpec) -> BotClient:
         """The running (or ready to start) process for ``spec``: one per spec, kept between games."""
-        client = self.clients.get(spec)
+        client = self.clients.pop(spec, None)
         if client is None:
             path = None
             if self.stderr_dir:
                 safe = "".join(ch if ch.isalnum() or ch in "-_.#" else "_" for ch in spec.name)
                 path = f"{self.stderr_dir}/{safe}.stderr.log"
-            client = self.clients[spec] = BotClient(spec, stderr_path=path,
-                                                  transport_factory=self.transport_factory)
+            client = BotClient(spec, stderr_path=path, transport_factory=self.transport_factory)
+        self.clients[spec] = client  # last in the dict: the most recently used (see ``evict_idle``)
         return client
 
+    def evict_idle(self, keep: int) -> list[BotSpec]:
+        """Quit every bot process but the ``keep`` most recently used; the specs of those quit."""
+        evicted = list(self.clients)[:max(0, len(self.clients) - keep)]
+        for spec in evicted:
+            self.clients.pop(spec).quit()
+        return evicted
+
+    def kill_all(self) -> None:
+        """Kill every bot process at once, without the ``quit`` handshake (shutting down in a hurry)."""
+        clients, self.clients = list(self.clients.values()), {}
+        for client in clients:
+            client.kill()
+
     def close(self) -> None:
-        for client in self.clients.values():
+        """Say ``quit`` to every bot process and make sure each has ended."""
+        clients, self.clients = list(self.clients.values()), {}
+        for client in clients:
             client.quit()
-        self.clients.clear()
 
     def __enter__(self) -> BotPool:
         return self

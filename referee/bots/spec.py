@@ -60,9 +60,6 @@ class BotSpec:
                    limits=limits, line_limit=data.get("line_limit", 65_536),
                    restart_each_game=data.get("restart_each_game", False))
 
-    def with_limits(self, **changes: int) -> BotSpec:
-        return replace(self, limits=replace(self.limits, **changes))
-
 
 _GENERIC = frozenset({"bot", "main", "index", "run", "player", "agent", "app", "program"})
 

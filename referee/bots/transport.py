@@ -2,7 +2,8 @@
 
 Every read and write has a deadline; a line longer than the limit is refused without reading it all
 into memory; the child runs in its own process group so that it, and anything it started, can be
-killed at once.
+killed at once. Every failure is a ``TransportError``: ``ReadTimeout``, ``WriteTimeout``,
+``LineTooLong`` or ``Closed``, which the client turns into a fault.
 """
 
 from __future__ import annotations
@@ -24,11 +25,27 @@ from .reaper import reaper
 STDERR_LIMIT = 1 << 20
 
 
-class ReadTimeout(Exception):
+class TransportError(Exception):
+    """Base of every way moving a line to or from a bot can fail; the client turns each into a fault."""
+
+
+class TransportTimeout(TransportError):
+    """A deadline passed (reading or writing)."""
+
+
+class ReadTimeout(TransportTimeout):
     """No complete line before the deadline."""
 
 
-class LineTooLong(Exception):
+class WriteTimeout(TransportTimeout):
+    """The bot did not take its input before the deadline (the pipe stayed full); ``written`` bytes went."""
+
+    def __init__(self, written: int) -> None:
+        super().__init__(f"the bot is not reading its input ({written} bytes written before the deadline)")
+        self.written = written
+
+
+class LineTooLong(TransportError):
     """A line exceeded the limit; ``head`` is its beginning."""
 
     def __init__(self, head: bytes) -> None:
@@ -36,19 +53,31 @@ class LineTooLong(Exception):
         self.head = head
 
 
-class Closed(Exception):
-    """The bot closed its output or its input (it exited or is exiting)."""
+class Closed(TransportError):
+    """The bot closed its output or its input, or exited (it is gone or going)."""
 
 
 class Transport(Protocol):
-    """A line channel to one bot."""
+    """A line channel to one bot: everything the client (and the conformance probe) may call."""
 
-    def write(self, data: bytes, deadline: float | None) -> None: ...
-    def read_line(self, deadline: float) -> bytes: ...
-    def exit_description(self, wait: float = 0.5) -> str: ...
-    def close(self, grace: float = 2.0) -> int | None: ...
     @property
-    def alive(self) -> bool: ...
+    def alive(self) -> bool:
+        """Whether the bot is still running and not closed by the referee."""
+    @property
+    def pid(self) -> int | None:
+        """The bot's process id (``None`` without a process)."""
+    def write(self, data: bytes, deadline: float) -> None:
+        """Write all of ``data`` before ``deadline``; ``WriteTimeout``/``Closed`` otherwise."""
+    def write_some(self, data: bytes) -> int:
+        """Write what the channel takes now without waiting; the number of bytes written."""
+    def read_line(self, deadline: float) -> bytes:
+        """The next line, without its newline; ``ReadTimeout``/``LineTooLong``/``Closed`` otherwise."""
+    def pending(self) -> bool:
+        """Whether the bot has written anything not yet returned as a line (its output may also have ended)."""
+    def exit_description(self, wait: float = 0.5) -> str:
+        """How the process ended (``exit code 3``), waiting up to ``wait`` seconds for it to end."""
+    def close(self, grace: float = 2.0) -> int | None:
+        """Close its input, wait up to ``grace`` seconds, then kill it and all it started; its exit code."""
 
 
 def describe_exit(code: int | None) -> str:
@@ -93,21 +122,24 @@ class StderrSink:
                 out.close()
 
 
+#: How often a wait wakes to see whether the bot has exited, where the kernel offers no pidfd.
+_EXIT_POLL_S = 0.05
+
+
 class PipeTransport:
-    """A bot subprocess in its own process group, spoken to over pipes with deadlines."""
+    """A bot subprocess in its own process group, spoken to over pipes with deadlines.
+
+    The bot's end is watched as well as its output (a pidfd in the same ``poll``), so a bot that exits
+    while processes it started keep its stdout open is seen to have ended, not taken for a slow one.
+    """
 
     def __init__(self, argv: Sequence[str] | str, *, cwd: str | None = None, env: dict[str, str] | None = None,
                  shell: bool = False, line_limit: int = 65536, stderr_path: str | None = None) -> None:
-        full_env = dict(os.environ)
-        if env:
-            full_env.update(env)
-        full_env.setdefault("PYTHONUNBUFFERED", "1")
         self.line_limit = line_limit
-        self.proc = subprocess.Popen(
-            argv, shell=shell, cwd=cwd, env=full_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, start_new_session=True, bufsize=0)
-        self.pgid = self.proc.pid  # start_new_session: the child leads its own group
+        # The watchdog starts before the bot, so no moment exists where a killed referee leaves it unwatched.
         self._reaper = reaper()
+        self.proc = self.launch(argv, cwd=cwd, env=env, shell=shell)
+        self.pgid = self.proc.pid  # start_new_session: the child leads its own group
         if self._reaper is not None:  # kills the group even if this process is killed outright
             self._reaper.watch(self.pgid)
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
@@ -116,26 +148,52 @@ class PipeTransport:
         os.set_blocking(self._in, False)
         os.set_blocking(self._out, False)
         self._buf = bytearray()
-        self._lines: deque[bytes] = deque()
+        # Complete lines not yet returned, and in their place a ``LineTooLong`` for an over-long one.
+        self._lines: deque[bytes | LineTooLong] = deque()
         self._eof = False
         self._skipping = False
+        self._orphaned = False  # the bot exited while something it started still held its stdout
+        try:
+            self._pidfd: int | None = os.pidfd_open(self.proc.pid)
+        except (AttributeError, OSError):  # before Linux 5.3: waits wake now and then to check instead
+            self._pidfd = None
         # poll() objects rather than selectors: this is the per-move path, and they cost less per call.
         self._rpoll = select.poll()
         self._rpoll.register(self._out, select.POLLIN)
         self._wpoll = select.poll()
         self._wpoll.register(self._in, select.POLLOUT)
+        if self._pidfd is not None:
+            self._rpoll.register(self._pidfd, select.POLLIN)
+            self._wpoll.register(self._pidfd, select.POLLIN)
         self.stderr = StderrSink(stderr_path)
         self._stderr_thread = threading.Thread(target=self.stderr.pump, args=(self.proc.stderr.fileno(),), daemon=True)
         self._stderr_thread.start()
         self._closed = False
 
+    @staticmethod
+    def launch(argv: Sequence[str] | str, *, cwd: str | None, env: dict[str, str] | None,
+               shell: bool) -> subprocess.Popen[bytes]:
+        """Start the bot: the one place a bot process is created (a sandbox wraps this)."""
+        full_env = dict(os.environ)
+        if env:
+            full_env.update(env)
+        full_env.setdefault("PYTHONUNBUFFERED", "1")
+        return subprocess.Popen(
+            argv, shell=shell, cwd=cwd, env=full_env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True, bufsize=0)
+
     @property
     def alive(self) -> bool:
         return not self._closed and self.proc.poll() is None
 
-    def write(self, data: bytes, deadline: float | None) -> None:
-        """Write all of ``data`` before ``deadline`` (``None``: one non-blocking attempt, rest buffered by the caller)."""
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid
+
+    def write(self, data: bytes, deadline: float) -> None:
+        """Write all of ``data`` before ``deadline``."""
         view = memoryview(data)
+        total = len(view)
         while view:
             try:
                 sent = os.write(self._in, view)
@@ -143,14 +201,22 @@ class PipeTransport:
                 continue
             except BlockingIOError:
                 pass
-            except (BrokenPipeError, OSError) as exc:
+            except OSError as exc:
                 if isinstance(exc, BrokenPipeError) or exc.errno in (errno.EPIPE, errno.EBADF):
                     raise Closed("the bot closed its input") from None
                 raise
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                raise ReadTimeout("the bot is not reading its input")
-            self._wpoll.poll(None if left is None else max(1, int(left * 1000)))
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise WriteTimeout(total - len(view))
+            if self._pidfd is None:
+                self._wpoll.poll(max(1, int(min(left, _EXIT_POLL_S) * 1000)))
+                exited = self.proc.poll() is not None
+            else:
+                events = self._wpoll.poll(max(1, int(left * 1000)))
+                exited = bool(events) and all(fd == self._pidfd for fd, _ in events)
+            if exited:  # something it started holds its input open: no one will read it
+                self._orphaned = True
+                raise Closed("the bot exited")
 
     def write_some(self, data: bytes) -> int:
         """Write what the pipe takes now without blocking; the number of bytes written."""
@@ -158,69 +224,88 @@ class PipeTransport:
             return os.write(self._in, data)
         except BlockingIOError:
             return 0
-        except (BrokenPipeError, OSError) as exc:
+        except OSError as exc:
             raise Closed("the bot closed its input") from exc
 
+    def pending(self) -> bool:
+        """Whether output is waiting to be read (or the bot has ended): one ``poll`` when nothing is buffered."""
+        return bool(self._lines or self._buf) or bool(self._rpoll.poll(0))
+
     def read_line(self, deadline: float) -> bytes:
-        """The next line (without its terminator) before ``deadline``."""
-        if self._lines:
-            return self._lines.popleft()
-        limit = self.line_limit
+        """The next line (without its terminator) before ``deadline``; with the deadline past, only what is there."""
+        lines = self._lines
         fd = self._out
         while True:
+            if lines:
+                item = lines.popleft()
+                if item.__class__ is bytes:
+                    return item  # type: ignore[return-value]
+                raise item  # type: ignore[misc]
             if self._eof:
                 raise Closed("the bot closed its output")
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise ReadTimeout("no answer in time")
-            if not self._rpoll.poll(max(1, int(left * 1000 + 0.999))):
+            if self._pidfd is None and left > _EXIT_POLL_S:
+                if not self._rpoll.poll(int(_EXIT_POLL_S * 1000)):
+                    if self.proc.poll() is not None:
+                        self._bot_exited()
+                    continue
+            elif not self._rpoll.poll(int(left * 1000 + 0.999) if left > 0 else 0):
+                if time.monotonic() >= deadline:
+                    raise ReadTimeout("no answer in time")
                 continue
             try:
                 chunk = os.read(fd, 1 << 16)
-            except BlockingIOError:
+            except BlockingIOError:  # nothing on stdout: the bot itself has ended (its pidfd)
+                if self.proc.poll() is not None:
+                    self._bot_exited()
                 continue
             # The common case, one whole line in one read, skips the buffering below.
-            if not self._buf and not self._skipping and chunk.endswith(b"\n") and chunk.count(b"\n") == 1:
-                if len(chunk) > limit + 1:
+            if chunk and not self._buf and not self._skipping and chunk.find(b"\n") == len(chunk) - 1:
+                if len(chunk) > self.line_limit + 1:
                     raise LineTooLong(chunk[:300])
                 return chunk[:-1]
-            if self._skipping:  # the rest of an over-long line: drop it up to its newline
-                end = chunk.find(b"\n")
-                if end < 0:
-                    continue
-                chunk = chunk[end + 1:]
-                self._skipping = False
-                if not chunk:
-                    continue
+            self._take(chunk)
+
+    def _take(self, chunk: bytes) -> None:
+        """Split ``chunk`` into lines after what is buffered; an empty chunk is the end of the output."""
+        lines = self._lines
+        if not chunk:
+            self._eof = True
+            if self._buf and not self._skipping:  # a last line without its newline still counts
+                lines.append(bytes(self._buf))
+            self._buf.clear()
+            return
+        if self._skipping:  # the rest of an over-long line: drop it up to its newline
+            end = chunk.find(b"\n")
+            if end < 0:
+                return
+            chunk = chunk[end + 1:]
+            self._skipping = False
+        limit = self.line_limit
+        buf = self._buf
+        buf += chunk
+        if b"\n" in chunk:
+            parts = buf.split(b"\n")
+            self._buf = buf = bytearray(parts.pop())
+            for part in parts:
+                lines.append(bytes(part) if len(part) <= limit else LineTooLong(bytes(part[:300])))
+        if len(buf) > limit:  # refuse it now rather than hold it all in memory
+            lines.append(LineTooLong(bytes(buf[:300])))
+            buf.clear()
+            self._skipping = True
+
+    def _bot_exited(self) -> None:
+        """The bot has ended but its stdout is still open: take what is there, then treat it as the end."""
+        while True:
+            try:
+                chunk = os.read(self._out, 1 << 16)
+            except BlockingIOError:
+                break
+            self._take(chunk)
             if not chunk:
-                self._eof = True
-                if self._buf:  # a last line without its newline still counts
-                    line = bytes(self._buf)
-                    self._buf.clear()
-                    return line
-                continue
-            buf = self._buf
-            buf += chunk
-            if b"\n" in chunk:
-                parts = buf.split(b"\n")
-                self._buf = bytearray(parts.pop())
-                for i, part in enumerate(parts):
-                    if len(part) > limit:
-                        self._lines.extend(bytes(p) for p in parts[i + 1:])
-                        raise LineTooLong(bytes(part[:300]))
-                self._lines.extend(bytes(p) for p in parts)
-                buf = self._buf
-                if len(buf) > limit:
-                    head = bytes(buf[:300])
-                    buf.clear()
-                    self._skipping = True
-                    raise LineTooLong(head)
-                return self._lines.popleft()
-            if len(buf) > limit:
-                head = bytes(buf[:300])
-                buf.clear()
-                self._skipping = True
-                raise LineTooLong(head)
+                return
+        self._orphaned = True
+        self._take(b"")
 
     def exit_description(self, wait: float = 0.5) -> str:
         """How the process ended, waiting a little for it to finish dying."""
@@ -228,7 +313,8 @@ class PipeTransport:
             code = self.proc.wait(wait)
         except subprocess.TimeoutExpired:
             code = None
-        return describe_exit(code)
+        text = describe_exit(code)
+        return text + ", leaving processes it started that held its pipes" if self._orphaned else text
 
     def close(self, grace: float = 2.0) -> int | None:
         """Close stdin, wait up to ``grace`` seconds, then kill the whole process group."""
@@ -258,6 +344,9 @@ class PipeTransport:
                 closer.close()  # type: ignore[union-attr]
             except OSError:
                 pass
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
         return code
 
     def kill_group(self) -> None:
@@ -295,13 +384,25 @@ class FakeTransport:
     def alive(self) -> bool:
         return not self._dead and not self._closed
 
-    def write(self, data: bytes, deadline: float | None) -> None:
+    @property
+    def pid(self) -> int | None:
+        return None
+
+    def write(self, data: bytes, deadline: float) -> None:
         if self._dead:
             raise Closed("the bot closed its input")
         for line in data.splitlines():
             msg = self._loads(line)
             self.sent.append(msg)
             self._queue.extend(self.respond(msg))
+
+    def write_some(self, data: bytes) -> int:
+        self.write(data, 0.0)
+        return len(data)
+
+    def pending(self) -> bool:
+        # A stall at the head is the bot still thinking: nothing to read yet.
+        return bool(self._queue) and not isinstance(self._queue[0], float)
 
     def read_line(self, deadline: float) -> bytes:
         while True:

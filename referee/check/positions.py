@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 from ..actions import COLOUR, DRAW, PASS, PLAY, Action
 from ..cards import DECKS, Card
-from ..game import PHASE_PLAY, Event, Game
+from ..game import PHASE_PLAY, Event, Game, Phase
 from ..rules import Ruleset
 
 
@@ -55,7 +55,7 @@ def build(ruleset: Ruleset, *, seats: int, hands: Mapping[int, Sequence[str]], t
     game.colour = colour if colour is not None or top_card.is_wild else top_card.colour
     game.current = current
     game.direction = 1
-    game.phase = phase
+    game.phase = Phase(phase)
     game.pending = 0
     game.pending_rank = None
     game.drawn = None

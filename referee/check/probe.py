@@ -15,7 +15,7 @@ from typing import Any
 
 from ..bots.messages import hello_message
 from ..bots.spec import BotSpec
-from ..bots.transport import Closed, LineTooLong, PipeTransport, ReadTimeout, Transport
+from ..bots.transport import Closed, LineTooLong, PipeTransport, ReadTimeout, Transport, WriteTimeout
 from ..bots.wire import JSONDecodeError, encode, loads
 from .report import clip
 
@@ -121,7 +121,7 @@ class Probe:
         except Closed:
             self.dead = f"the bot exited ({self.exit_text()})"
             return self.dead
-        except ReadTimeout:
+        except WriteTimeout:
             self.dead = "the bot stopped reading its input"
             return self.dead
         self.last_line = data

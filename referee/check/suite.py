@@ -394,7 +394,8 @@ class Table:
 
     def forward(self) -> None:
         """Tell the bot the new events, exactly as the table does (``Relay``: a draw's cards only to its seat)."""
-        end = {"forfeited": [], "game_placements": self.game.result["placements"]} if self.game.over else None
+        outcome = self.game.outcome
+        end = {"forfeited": [], "game_placements": list(outcome.placements)} if outcome is not None else None
         for msg in self.relay.catch_up(self.game, end=end):
             self.tell(msg)
 

@@ -16,10 +16,13 @@ from ..arena.executor import ExecutorError, default_jobs
 from ..arena.runner import run_arena
 from ..arena.schedule import count_games, stage_game_counts
 from ..arena.store import StoreError
+from ..outdir import out_dir_problem
 from ..standings import format_table
-from .options import interrupt_on_sigterm
+from .options import interrupt_on_sigterm, out_option
 
 
+#: The most worker processes ``--jobs`` (and the file's ``jobs``) may ask for.
+MAX_JOBS = 256
 #: Bots listed one by one by ``validate``; beyond this, the first few and a count.
 SHOW_BOTS = 24
 
@@ -42,9 +45,8 @@ def _load(path: str) -> Arena:
 
 @click.command("arena")
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--out", type=click.Path(file_okay=False), help="Output directory (default: the file's out, or "
-                                                                "results/NAME).")
-@click.option("--jobs", "-j", type=click.IntRange(1), help="Worker processes (default: the file's jobs, or one per "
+@out_option("Output directory (default: the file's out, or results/NAME).")
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), help="Worker processes (default: the file's jobs, or one per "
                                                            "core).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted arena in the same output directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished arena in the output directory.")
@@ -69,6 +71,8 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     if resume and fresh:
         raise click.UsageError("--resume and --fresh contradict each other: pick one")
     arena = _load(file)
+    if out is None and (trouble := out_dir_problem(arena.out)) is not None:
+        raise ArenaError(f"{file}: out: {trouble}")
     factory = _cluster_factory(cluster, tls_ca_file, tls_cert, tls_key, build_on_workers)
     progress = TerminalProgress(sys.stderr, quiet=quiet)
     workers = jobs or arena.jobs or default_jobs()
@@ -118,6 +122,21 @@ def _cluster_factory(cluster: str | None, ca: str | None, cert: str | None, key:
         raise click.UsageError(str(exc)) from None
 
 
+#: The most of an arena's description ``validate`` shows: lines, and characters a line.
+DESCRIPTION_LINES = 3
+DESCRIPTION_WIDTH = 200
+
+
+def _description(text: str) -> list[str]:
+    """The description's first few lines, each cut short: a huge one must not flood the terminal."""
+    lines = text.strip().splitlines()
+    shown = [line if len(line) <= DESCRIPTION_WIDTH else f"{line[:DESCRIPTION_WIDTH]}... ({len(line):,} characters)"
+             for line in lines[:DESCRIPTION_LINES]]
+    if len(lines) > DESCRIPTION_LINES:
+        shown.append(f"... ({len(lines) - DESCRIPTION_LINES:,} more lines)")
+    return shown
+
+
 def _show_path(path: str) -> str:
     rel = os.path.relpath(path)
     return path if rel.startswith("..") else rel
@@ -130,8 +149,8 @@ def validate_cmd(file: str) -> None:
     """Check an arena FILE without playing: every mistake, with its key path and line; then a summary."""
     arena = _load(file)
     click.echo(f"{file}: ok")
-    if arena.description:
-        click.echo(f"  {arena.description.strip()}")
+    for line in _description(arena.description):
+        click.echo(f"  {line}")
     click.echo(f"  name {arena.name}, seed {arena.seed}, policy {arena.policy}, jobs {arena.jobs or 'auto'}, "
                f"out {_show_path(arena.out)}")
     kept, left = check_requires(arena.bots)

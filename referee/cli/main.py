@@ -8,6 +8,7 @@ from .. import __version__
 from .arena import arena_cmd, validate_cmd
 from .check import check_cmd
 from .match import match_cmd
+from .replay import replay_cmd
 from .rules_cmd import rules_cmd
 
 
@@ -23,6 +24,7 @@ cli.add_command(rules_cmd)
 cli.add_command(validate_cmd)
 
 cli.add_command(check_cmd)
+cli.add_command(replay_cmd)
 
 
 if __name__ == "__main__":  # python -m referee.cli.main

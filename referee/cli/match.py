@@ -25,7 +25,7 @@ from ..policy import FaultPolicy
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from ..standings import format_table
 from .arena import TerminalProgress
-from .options import build_ruleset, interrupt_on_sigterm, ruleset_options, seed_option, time_options
+from .options import build_ruleset, interrupt_on_sigterm, out_option, ruleset_options, seed_option, time_options
 
 #: Bootstrap samples for the rating interval.
 BOOTSTRAP = 200
@@ -35,7 +35,7 @@ BOOTSTRAP = 200
 @ruleset_options
 @click.option("--games", "-n", type=click.IntRange(1), default=10, show_default=True, help="Games to play.")
 @seed_option
-@click.option("--out", type=click.Path(file_okay=False), help="Write results.json, games.jsonl, records and logs here.")
+@out_option("Write results.json, games.jsonl, records and logs here.")
 @click.option("--policy", default="forfeit", show_default=True, metavar="forfeit|strikes:N",
               help="What a bot fault costs: the game, or a draw in its place up to N times a game.")
 @click.option("--record/--no-record", default=True, show_default=True, help="With --out, write every game's record.")

@@ -6,6 +6,7 @@ from typing import Any, Callable
 
 import click
 
+from ..outdir import out_dir_problem
 from ..rules import PRESETS, Ruleset, RulesetError, get_ruleset, parse_option
 
 F = Callable[..., Any]
@@ -28,9 +29,43 @@ def build_ruleset(name: str, options: tuple[str, ...]) -> Ruleset:
         raise click.BadParameter(str(exc), param_hint="--option") from None
 
 
+class SeedType(click.ParamType):
+    """A base seed: a whole number, 0 or more (every game's seed and the rating bootstrap derive from it)."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip(), 10)
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number; give a seed such as 1 or 2024", param, ctx)
+        if number < 0:
+            self.fail(f"{number} is negative; a seed is a whole number, 0 or more (try {-number})", param, ctx)
+        return number
+
+
 def seed_option(f: F) -> F:
-    return click.option("--seed", type=int, default=1, show_default=True,
+    """``--seed N``: the base seed, a whole number 0 or more."""
+    return click.option("--seed", type=SeedType(), default=1, show_default=True,
                         help="Base seed: the same seed, bots and moves give the same games.")(f)
+
+
+def check_out_dir(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
+    """A click callback for ``--out``: refuses a file, a path under a file, /proc and the like, or no write access."""
+    if value is None:
+        return None
+    problem = out_dir_problem(value)
+    if problem is not None:
+        raise click.BadParameter(problem, ctx=ctx, param=param)
+    return value
+
+
+def out_option(help: str) -> Callable[[F], F]:
+    """``--out DIR``, checked by ``check_out_dir`` before anything runs."""
+    return click.option("--out", type=click.Path(), metavar="DIR", callback=check_out_dir, help=help)
 
 
 def time_options(f: F) -> F:

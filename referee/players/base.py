@@ -56,8 +56,18 @@ class SeatView:
         return len(self._game.draw_pile)
 
     @property
+    def discard_pile(self) -> int:
+        """Cards under the top card (what a reshuffle would make the draw pile)."""
+        return len(self._game.discard) - 1
+
+    @property
     def pending(self) -> int:
         return self._game.pending
+
+    @property
+    def pending_kind(self) -> str | None:
+        """While a penalty is pending, its rank (``draw2`` or ``wild4``); else ``None``."""
+        return self._game.pending_rank
 
     @property
     def move(self) -> int:

@@ -7,6 +7,7 @@ import time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
 turns = 0
+game = None
 
 
 def send(obj):
@@ -26,6 +27,10 @@ for line in sys.stdin:
             send({"type": "ready", "name": "v9", "protocol": 9})
             continue
         send({"type": "ready", "name": "misbehave-" + MODE})
+    elif kind == "start":
+        game = msg["game"]
+    elif kind == "game_end" and MODE == "log_after_end":
+        send({"type": "log", "text": "that was game " + str(game)})
     elif kind == "turn":
         turns += 1
         answer = dict(msg["legal"][0])
@@ -58,6 +63,20 @@ for line in sys.stdin:
         elif MODE == "log_flood":
             for _ in range(2000):
                 send({"type": "log", "text": "y" * 200})
+            send(answer)
+        elif MODE == "early":  # answers, and in the same write answers the next request before it comes
+            line = json.dumps(answer) + "\n" + json.dumps({"type": "draw", "id": msg["id"] + 1}) + "\n"
+            sys.stdout.write(line)
+            sys.stdout.flush()
+        elif MODE == "orphan_stdout":  # leaves a child holding stdout, then exits
+            import subprocess
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+            os._exit(5)
+        elif MODE == "flood":  # in its first game only: many copies of a valid answer at once
+            copies = 500 if game == "g0" else 1
+            sys.stdout.write((json.dumps(answer) + "\n") * copies)
+            sys.stdout.flush()
+        elif MODE == "log_after_end":
             send(answer)
         elif MODE == "spawn_and_hang":
             import subprocess

@@ -1,0 +1,193 @@
+"""Resolving an arena's bots: commands and placeholders, working directories, builds and submission folders."""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import glob
+import math
+import os
+import shlex
+import string
+import sys
+from dataclasses import replace
+from typing import Any, Mapping
+
+from ..bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot, unique_names
+from ..players import BUILTINS
+from .model import DEFAULT_BUILD_TIMEOUT_S, BotEntry
+from .problems import Path, Problems, format_path
+from .source import LineMap
+
+
+class BotResolver:
+    """Turns the ``bots`` list into ``BotEntry`` objects; a ``submissions`` item becomes one bot per match."""
+
+    def __init__(self, data: Mapping[str, Any], lines: LineMap, problems: Problems, base_dir: str) -> None:
+        self.data = data
+        self.lines = lines
+        self.problems = problems
+        self.base_dir = base_dir
+
+    def bots(self, limits: TimeLimits) -> list[BotEntry]:
+        """Every bot the schema left standing, names made unique, in file order."""
+        entries: list[BotEntry] = []
+        explicit: dict[str, Path] = {}
+        default_timeout = float(self.data.get("build_timeout_s", DEFAULT_BUILD_TIMEOUT_S))
+        for i, item in enumerate(self.data["bots"]):
+            path: Path = ("bots", i)
+            if item is None:  # the schema already said what is wrong with it
+                continue
+            if isinstance(item, str):
+                spec = self.command(item, path, limits, {"python": sys.executable})
+                if spec is not None:
+                    spec = self.placed(spec, None, path)
+                    entries.append(BotEntry(spec, format_path(path), self.lines.line(path)))
+            elif "submissions" in item:
+                entries.extend(self.submissions(item["submissions"], path + ("submissions",), limits, explicit,
+                                                default_timeout))
+            else:
+                entry = self.bot(item, path, limits, default_timeout)
+                if entry is not None:
+                    if "name" in item:
+                        self.claim(explicit, entry.spec.name, path + ("name",))
+                    entries.append(entry)
+        # Derived names may repeat (two builtin:random): suffix them; explicit names must be unique.
+        specs = unique_names([e.spec for e in entries])
+        return [replace(e, spec=s) for e, s in zip(entries, specs)]
+
+    def claim(self, explicit: dict[str, Path], name: str, path: Path) -> None:
+        """Record an explicit name; a name given twice is a problem."""
+        if name in explicit:
+            self.problems.add(path, f"{name!r} is also the name of {format_path(explicit[name][:2])}; bot names must differ")
+        else:
+            explicit[name] = path
+
+    def bot(self, item: dict[str, Any], path: Path, limits: TimeLimits, default_timeout: float) -> BotEntry | None:
+        """One ``{name, command, ...}`` item (None when it has a problem)."""
+        values = {"python": sys.executable}
+        spec = self.command(item["command"], path + ("command",), limits_from(item.get("limits") or {}, limits), values)
+        if spec is None:
+            return None
+        if "name" in item:
+            spec = replace(spec, name=item["name"])
+        spec = self.placed(spec, item.get("cwd"), path + ("cwd",))
+        spec = _with_options(spec, item)
+        build = item.get("build")
+        if build is not None:
+            build = self.template(build, path + ("build",), values, quote=True)
+            if spec.builtin:
+                self.problems.add(path + ("build",), "a builtin player has nothing to build")
+        return BotEntry(spec, format_path(path), self.lines.line(path), build,
+                        float(item.get("build_timeout_s", default_timeout)), _requires(item.get("requires")))
+
+    def command(self, template: str, path: Path, limits: TimeLimits, values: dict[str, str]) -> BotSpec | None:
+        """A command line (placeholders filled) as a ``BotSpec``; None when it has a problem."""
+        text = self.template(template, path, values, quote=True)
+        if text is None:
+            return None
+        stripped = text.strip()
+        if stripped.startswith(BUILTIN_PREFIX):
+            builtin = stripped[len(BUILTIN_PREFIX):]
+            if builtin not in BUILTINS:
+                close = difflib.get_close_matches(builtin, list(BUILTINS), n=1)
+                hint = f" (did you mean {BUILTIN_PREFIX}{close[0]}?)" if close else ""
+                self.problems.add(path, f"unknown built-in player {stripped!r}{hint}; built-ins: "
+                                   + ", ".join(BUILTIN_PREFIX + b for b in BUILTINS))
+                return None
+        try:
+            return parse_bot(text, limits)
+        except ValueError as exc:
+            self.problems.add(path, str(exc))
+            return None
+
+    def template(self, text: str, path: Path, values: dict[str, str], quote: bool) -> str | None:
+        """Fill ``{python}``-style placeholders; unknown ones are mistakes (``{{`` is a literal brace)."""
+        try:
+            fields = [f for _, f, _, _ in string.Formatter().parse(text) if f is not None]
+        except ValueError as exc:
+            self.problems.add(path, f"{text!r}: {exc}; write {{{{ and }}}} for literal braces")
+            return None
+        unknown = [f for f in fields if f not in values]
+        if unknown:
+            allowed = ", ".join("{" + k + "}" for k in values)
+            self.problems.add(path, f"unknown placeholder {{{unknown[0]}}} in {text!r}; allowed here: {allowed}")
+            return None
+        filled = {k: (shlex.quote(v) if quote else v) for k, v in values.items()}
+        return text.format(**filled)
+
+    def placed(self, spec: BotSpec, cwd: str | None, path: Path) -> BotSpec:
+        """Resolve the working directory (a process bot runs in base_dir unless told otherwise)."""
+        if spec.builtin is not None:
+            return spec
+        folder = os.path.normpath(os.path.join(self.base_dir, os.path.expanduser(cwd))) if cwd else self.base_dir
+        if cwd and not os.path.isdir(folder):
+            self.problems.add(path, f"directory {folder!r} does not exist")
+        return replace(spec, cwd=folder)
+
+    def submissions(self, sub: dict[str, Any], path: Path, limits: TimeLimits, explicit: dict[str, Path],
+                    default_timeout: float) -> list[BotEntry]:
+        """One bot per file or folder the ``submissions.path`` glob matches (``exclude`` left out)."""
+        pattern = os.path.join(self.base_dir, os.path.expanduser(sub["path"]))
+        matches = sorted(glob.glob(pattern))
+        excludes = sub.get("exclude", [])
+        matches = [m for m in matches if not any(fnmatch.fnmatch(os.path.basename(m), x) for x in excludes)]
+        if not matches:
+            self.problems.add(path + ("path",), f"{sub['path']!r} matches nothing in {self.base_dir!r}")
+            return []
+        sub_limits = limits_from(sub.get("limits") or {}, limits)
+        out = []
+        for match in matches:
+            match = os.path.abspath(match)
+            base = os.path.basename(match.rstrip(os.sep))
+            name = base if os.path.isdir(match) else os.path.splitext(base)[0]
+            values = {"python": sys.executable, "path": match, "name": name}
+            spec = self.command(sub["command"], path + ("command",), sub_limits, values)
+            if spec is None:
+                return []  # the same template fails for every match: say it once
+            spec = replace(spec, name=name)
+            cwd: str | None = match if os.path.isdir(match) else os.path.dirname(match)
+            if "cwd" in sub:
+                cwd = self.template(sub["cwd"], path + ("cwd",), values, quote=False)
+                if cwd is None:
+                    return []
+            spec = self.placed(spec, cwd, path + ("cwd",))
+            spec = _with_options(spec, sub)
+            build = sub.get("build")
+            if build is not None:
+                build = self.template(build, path + ("build",), values, quote=True)
+                if build is None:
+                    return []
+            self.claim(explicit, name, path + ("path",))
+            out.append(BotEntry(spec, f"{format_path(path)} {os.path.relpath(match, self.base_dir)}",
+                                self.lines.line(path), build, float(sub.get("build_timeout_s", default_timeout)),
+                                _requires(sub.get("requires"))))
+        return out
+
+
+def limits_from(data: Mapping[str, Any], base: TimeLimits) -> TimeLimits:
+    """``base`` with the file's ``limits`` mapping applied."""
+    return replace(base, **{k: int(v) for k, v in data.items()})
+
+
+def _with_options(spec: BotSpec, item: Mapping[str, Any]) -> BotSpec:
+    env = tuple(sorted((str(k), _env_value(v)) for k, v in (item.get("env") or {}).items()))
+    return replace(spec, env=env or spec.env, shell=bool(item.get("shell", spec.shell)),
+                   line_limit=int(item.get("line_limit", spec.line_limit)),
+                   restart_each_game=bool(item.get("restart_each_game", spec.restart_each_game)))
+
+
+def _env_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _requires(value: str | list[str] | None) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    return (value,) if isinstance(value, str) else tuple(value)
+
+

@@ -1,0 +1,99 @@
+"""A validated arena as plain, frozen data: the bots, the stages, and the run's settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable
+
+from ..bots.spec import BotSpec
+
+DEFAULT_BUILD_TIMEOUT_S = 300.0
+DEFAULT_BOOTSTRAP = 200
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    """A bot as the arena file gives it: how to run it, plus what must happen before it can play."""
+
+    spec: BotSpec
+    origin: str
+    line: int | None = None
+    build: str | None = None
+    build_timeout_s: float = DEFAULT_BUILD_TIMEOUT_S
+    requires: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of an arena: a format played under one ruleset by the top ``entrants`` so far."""
+
+    name: str
+    ruleset: str
+    options: tuple[tuple[str, Any], ...]
+    seats: int
+    format: str
+    games: int
+    duplicate: bool = False
+    entrants: int | None = None
+    challengers: tuple[str, ...] = ()
+    advance: int = 1
+    final_games: int | None = None
+    path: str = ""
+    line: int | None = None
+    #: Where each key the pool checks look at was given: key -> (key path, line).
+    where: tuple[tuple[str, str, int | None], ...] = field(default=(), compare=False)
+
+    def locate(self, key: str) -> tuple[str, int | None]:
+        """The key path and line to blame for ``key`` of this stage."""
+        for k, path, line in self.where:
+            if k == key:
+                return path, line
+        return (f"{self.path}.{key}" if self.path else key), self.line
+
+    def to_json(self) -> dict[str, Any]:
+        """The stage as results.json and arena.json show it."""
+        out: dict[str, Any] = {"name": self.name, "format": self.format, "ruleset": self.ruleset,
+                               "options": dict(self.options), "seats": self.seats, "games": self.games,
+                               "duplicate": self.duplicate}
+        if self.entrants is not None:
+            out["entrants"] = self.entrants
+        if self.format == "gauntlet":
+            out["challengers"] = list(self.challengers)
+        if self.format == "knockout":
+            out["advance"] = self.advance
+            out["final_games"] = self.final_games or self.games
+        return out
+
+
+@dataclass(frozen=True)
+class Arena:
+    """A validated arena: plain data, everything resolved (paths absolute, rulesets checked)."""
+
+    name: str
+    source: str
+    base_dir: str
+    out: str
+    seed: int
+    stages: tuple[Stage, ...]
+    bots: tuple[BotEntry, ...]
+    policy: str = "forfeit"
+    jobs: int | None = None
+    records: bool = False
+    bootstrap: int = DEFAULT_BOOTSTRAP
+    rank_by: str = "rating"
+    description: str = ""
+
+    @property
+    def specs(self) -> list[BotSpec]:
+        """How to run each bot."""
+        return [b.spec for b in self.bots]
+
+    def with_bots(self, bots: Iterable[BotEntry]) -> Arena:
+        """The same arena with another pool (after builds have left some bots out)."""
+        return replace(self, bots=tuple(bots))
+
+    def to_json(self) -> dict[str, Any]:
+        """What decides the games (not where output goes or how many workers): the resume fingerprint's input."""
+        return {"name": self.name, "seed": self.seed, "policy": self.policy, "rank_by": self.rank_by,
+                "bootstrap": self.bootstrap, "records": self.records,
+                "stages": [s.to_json() for s in self.stages], "bots": [b.spec.to_json() for b in self.bots]}

@@ -1,0 +1,69 @@
+"""Mistakes in an arena file: each a ``Problem`` (key path, line, message), raised together as ``ArenaFileError``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+Path = tuple[str | int, ...]
+#: The longest message shown for one problem: a message quotes values, and a file's values can be long.
+MAX_MESSAGE = 1000
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One mistake in an arena file: where (key path, line) and what (found, allowed)."""
+
+    path: str
+    message: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = f" (line {self.line})" if self.line else ""
+        message = self.message
+        if len(message) > MAX_MESSAGE:
+            message = f"{message[:MAX_MESSAGE - 40]}... (cut short; {len(message):,} characters)"
+        return f"{self.path or 'arena file'}: {message}{where}"
+
+
+class ArenaFileError(ValueError):
+    """An arena file that cannot be run; ``problems`` lists every mistake found, in file order."""
+
+    def __init__(self, source: str, problems: Iterable[Problem]) -> None:
+        self.source = source
+        self.problems = sorted(problems, key=lambda p: (p.line or 0, p.path))
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        """Every problem, one a line, after the file's name."""
+        n = len(self.problems)
+        head = f"{self.source}: {n} problem{'s' if n != 1 else ''}"
+        if n == 1:
+            return f"{head}: {self.problems[0]}"
+        return "\n".join([head + ":"] + [f"  {p}" for p in self.problems])
+
+
+def format_path(path: Iterable[str | int]) -> str:
+    """``("bots", 2, "command")`` -> ``bots[2].command``."""
+    out = ""
+    for key in path:
+        if isinstance(key, int):
+            out += f"[{key}]"
+        else:
+            out += ("." if out else "") + str(key)
+    return out
+
+
+class Problems:
+    """The mistakes found so far, each placed at its key path's line."""
+
+    def __init__(self, line_of: Callable[[Path], int | None], found: Iterable[Problem] = ()) -> None:
+        self.line_of = line_of
+        self.found: list[Problem] = list(found)
+
+    def add(self, path: Path, message: str) -> None:
+        """Record a mistake at ``path`` (its line looked up)."""
+        self.found.append(Problem(format_path(path), message, self.line_of(path)))
+
+    def __bool__(self) -> bool:
+        return bool(self.found)

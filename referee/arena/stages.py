@@ -1,0 +1,104 @@
+"""Resolving an arena's stages: top-level keys as every stage's defaults, each stage's settings checked."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..rules import RulesetError, get_ruleset
+from .formats import FORMAT_KEYS, FORMATS
+from .model import Stage
+from .problems import Path, Problems, format_path
+from .source import LineMap
+
+#: Keys a stage takes; at the top level they are every stage's defaults.
+STAGE_KEYS = ("ruleset", "options", "seats", "format", "games", "duplicate", "challengers", "advance", "final_games")
+#: Keys the pool checks blame (``Stage.locate``).
+LOCATED = ("seats", "challengers", "entrants", "games", "format")
+
+
+class StageResolver:
+    """Turns the ``stages`` list (or the top level, for a one-stage arena) into ``Stage`` objects."""
+
+    def __init__(self, data: Mapping[str, Any], lines: LineMap, problems: Problems) -> None:
+        self.data = data
+        self.lines = lines
+        self.problems = problems
+        self.top = {k: data[k] for k in STAGE_KEYS if k in data}
+
+    def stages(self) -> list[Stage]:
+        """Every stage the schema left standing, in file order."""
+        raw = self.data.get("stages") or [{}]
+        out: list[Stage] = []
+        names: dict[str, int] = {}
+        for i, given in enumerate(raw):
+            if given is None:  # the schema already said what is wrong with it
+                continue
+            path: Path = ("stages", i) if "stages" in self.data else ()
+            name = given.get("name") or (f"stage {i + 1}" if len(raw) > 1 else (self.data.get("name") or "main"))
+            if name in names:
+                self.problems.add(path + ("name",), f"{name!r} is also the name of stages[{names[name]}]; stage "
+                                                    "names must differ")
+            names[name] = i
+            out.append(self.stage(i, name, given, path))
+        return out
+
+    def stage(self, i: int, name: str, given: Mapping[str, Any], path: Path) -> Stage:
+        """One stage: its own keys over the top level's."""
+        merged = self.merged(given)
+        ruleset = merged.get("ruleset", "compact")
+        fmt = merged.get("format", "round_robin")
+        seats = merged.get("seats", 4)
+        games = merged.get("games", seats)
+        duplicate = bool(merged.get("duplicate", False))
+        advance = merged.get("advance", max(1, seats // 2))
+        options = self.options(ruleset, merged.get("options") or {}, given, path)
+        for key, wanted in FORMAT_KEYS.items():
+            if key in merged and fmt != wanted:
+                self.problems.add(path + (key,) if key in given else (key,),
+                                  f"only means something with format {wanted}; this stage's format is {fmt}")
+        for key, message in FORMATS[fmt].problems(seats, games, duplicate, advance, merged.get("final_games")):
+            self.problems.add(self.where(key, given, path), message)
+        if i == 0 and "entrants" in given:
+            self.problems.add(path + ("entrants",), "the first stage has no standings to take the top entrants "
+                                                    "from; every bot plays it (leave entrants out)")
+        located = tuple((key, format_path(p), self.lines.line(p) or self.lines.line(path) or None)
+                        for key in LOCATED for p in [self.where(key, given, path, fallback=path + (key,))])
+        return Stage(name=name, ruleset=ruleset, options=options, seats=seats, format=fmt, games=games,
+                     duplicate=duplicate, entrants=given.get("entrants"),
+                     challengers=tuple(merged.get("challengers", ())), advance=advance,
+                     final_games=merged.get("final_games"), path=format_path(path),
+                     line=self.lines.line(path) if path else None, where=located)
+
+    def merged(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The stage's settings: its own, else the top level's (options merged key by key)."""
+        merged = {**self.top, **given}
+        if "options" in self.top and "options" in given:
+            merged["options"] = {**self.top["options"], **given["options"]}
+        return merged
+
+    def where(self, key: str, given: Mapping[str, Any], path: Path, fallback: Path | None = None) -> Path:
+        """The key path to blame for ``key``: the stage's own, else the top level's, else the stage."""
+        if key in given:
+            return path + (key,)
+        if key in self.data:
+            return (key,)
+        return fallback if fallback is not None else (path or (key,))
+
+    def options(self, ruleset: str, options: Mapping[str, Any], given: Mapping[str, Any], path: Path
+                ) -> tuple[tuple[str, Any], ...]:
+        """The ruleset's options with the stage's changes; each bad one a problem at its own key."""
+        bad = False
+        for key, value in options.items():
+            where = path + ("options", key) if key in (given.get("options") or {}) else ("options", key)
+            try:
+                get_ruleset(ruleset, {key: value})
+            except RulesetError as exc:
+                self.problems.add(where, str(exc))
+                bad = True
+        if bad:
+            return ()
+        try:
+            return tuple(get_ruleset(ruleset, dict(options)).options.items())
+        except RulesetError as exc:
+            self.problems.add(path + ("options",) if path else ("options",), str(exc))
+            return ()
