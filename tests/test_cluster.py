@@ -194,6 +194,14 @@ def test_ctrl_c_on_the_command_line_stops_and_resume_finishes_on_the_cluster(tmp
     assert played < len(games) and (out / "results.json").read_bytes() == results
 
 
+def test_the_arena_files_executor_section_sends_the_games_to_the_cluster(tmp_path, cluster):
+    file = make_arena(tmp_path, extra=f"executor: {{cluster: '{cluster.address}'}}\n")
+    result = CliRunner().invoke(cli, ["arena", str(file), "--out", str(tmp_path / "out"), "-q"])
+    assert result.exit_code == 0, result.output
+    cwds = (tmp_path / "cwds.txt").read_text().split()
+    assert cwds and all(Path(c).relative_to(cluster.folder) for c in cwds)  # played by the workers' copies
+
+
 def test_a_worker_killed_mid_arena_loses_only_its_games_in_flight(tmp_path, cluster):
     file = make_arena(tmp_path, games=6)
     local = run_arena(load_arena(str(file)), out=str(tmp_path / "local"), jobs=2)

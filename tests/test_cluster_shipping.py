@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from referee.arena import load_arena
+from referee.arena import ArenaFileError, load_arena, parse_arena
+from referee.arena.cluster_options import ClusterOptions
 from referee.arena.shipping import pack_bots, relocate, runtime_problem, unpack
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
@@ -140,3 +141,34 @@ def test_without_the_extra_cluster_says_how_to_install_it(tmp_path, monkeypatch)
     result = CliRunner().invoke(cli, ["arena", str(arena), "--out", str(tmp_path / "out"),
                                       "--cluster", "tcp://127.0.0.1:8786"])
     assert result.exit_code == 2 and "pip install 'lastcard[distributed]'" in result.output
+
+
+# ------------------------------------------------------------------ the arena file's executor: section
+
+BASE = "bots: [builtin:random, builtin:easy]\nseats: 2\n"
+
+
+def test_an_executor_section_names_the_cluster_and_changes_no_game(tmp_path):
+    (tmp_path / "tls").mkdir()
+    for name in ("ca.pem", "me.pem", "me.key"):
+        (tmp_path / "tls" / name).write_text("x")
+    plain = parse_arena(BASE, base_dir=str(tmp_path))
+    arena = parse_arena(BASE + "executor:\n  cluster: tls://10.1.2.3:8786\n  build_on_workers: true\n"
+                        "  tls: {ca_file: tls/ca.pem, cert: tls/me.pem, key: tls/me.key}\n", base_dir=str(tmp_path))
+    assert plain.cluster is None
+    assert arena.cluster == ClusterOptions("tls://10.1.2.3:8786", str(tmp_path / "tls" / "ca.pem"),
+                                           str(tmp_path / "tls" / "me.pem"), str(tmp_path / "tls" / "me.key"), True)
+    assert arena.to_json() == plain.to_json()  # where games run is not what decides them (--resume still matches)
+
+
+@pytest.mark.parametrize("section, where, message", [
+    ("{cluster: 'http://h:1'}", "executor.cluster", "must be a Dask scheduler address"),
+    ("{cluster: 'tls://h:1'}", "executor.tls", "a tls:// cluster needs"),
+    ("{cluster: 'tls://h:1', tls: {ca_file: ca.pem, cert: c.pem, key: k.pem}}", "executor.tls.ca_file",
+     "no such file"),
+    ("{cluster: 'tcp://h:1', workers: 3}", "executor.workers", "unknown key"),
+], ids=["scheme", "tls-missing", "tls-file-missing", "unknown-key"])
+def test_executor_section_mistakes_are_named_with_their_key(tmp_path, section, where, message):
+    with pytest.raises(ArenaFileError) as caught:
+        parse_arena(BASE + f"executor: {section}\n", base_dir=str(tmp_path))
+    assert any(p.path == where and message in p.message for p in caught.value.problems), caught.value

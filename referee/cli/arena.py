@@ -73,7 +73,8 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     arena = _load(file)
     if out is None and (trouble := out_dir_problem(arena.out)) is not None:
         raise ArenaError(f"{file}: out: {trouble}")
-    factory = _cluster_factory(cluster, tls_ca_file, tls_cert, tls_key, build_on_workers)
+    factory = _cluster_factory(cluster, tls_ca_file, tls_cert, tls_key, build_on_workers, arena)
+    cluster = cluster or (arena.cluster.address if arena.cluster else None)
     progress = TerminalProgress(sys.stderr, quiet=quiet)
     workers = jobs or arena.jobs or default_jobs()
     where = f"on the Dask cluster at {cluster}" if cluster else f"{workers} worker{'s' if workers != 1 else ''}"
@@ -108,16 +109,19 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
 
 
 def _cluster_factory(cluster: str | None, ca: str | None, cert: str | None, key: str | None,
-                     build_on_workers: bool) -> Any:
-    """The executor factory for ``--cluster`` (None without it; Dask is imported only with it)."""
+                     build_on_workers: bool, arena: Arena) -> Any:
+    """The executor factory for ``--cluster`` or the file's ``executor:`` (None for the local pool; Dask is
+    imported only then)."""
     if not cluster:
         if ca or cert or key or build_on_workers:
             raise click.UsageError("--tls-ca-file, --tls-cert, --tls-key and --build-on-workers need --cluster")
-        return None
+        if arena.cluster is None:
+            return None
     from ..arena.cluster import ClusterOptions, cluster_factory
 
+    options = ClusterOptions(cluster, ca, cert, key, build_on_workers) if cluster else arena.cluster
     try:
-        return cluster_factory(ClusterOptions(cluster, ca, cert, key, build_on_workers))
+        return cluster_factory(options)
     except ExecutorError as exc:
         raise click.UsageError(str(exc)) from None
 
