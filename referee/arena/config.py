@@ -22,6 +22,7 @@ from ..bots.spec import TimeLimits
 from ..outdir import out_dir_problem
 from ..policy import FaultPolicy
 from .bot_entries import BotResolver, limits_from
+from .cluster_options import ClusterOptions
 from .formats import FORMAT_KEYS, FORMATS
 from .model import DEFAULT_BOOTSTRAP, DEFAULT_BUILD_TIMEOUT_S, Arena, BotEntry, Stage
 from .problems import ArenaFileError, Problem, Problems, format_path
@@ -94,12 +95,30 @@ class _Resolver:
             stages=tuple(stages), bots=tuple(bots), policy=FaultPolicy.parse(data.get("policy", "forfeit")).to_json(),
             jobs=None if jobs in (None, "auto") else int(jobs), records=bool(data.get("records", False)),
             bootstrap=data.get("bootstrap", DEFAULT_BOOTSTRAP), rank_by=data.get("rank_by", "rating"),
-            description=data.get("description", ""))
+            description=data.get("description", ""), cluster=self.cluster(data.get("executor")))
         if not self.problems:
             self.problems.found.extend(pool_problems(arena, [b.spec.name for b in bots]))
         if self.problems:
             raise ArenaFileError(self.source, self.problems.found)
         return arena
+
+
+    def cluster(self, section: Mapping[str, Any] | None) -> ClusterOptions | None:
+        """The ``executor:`` section (checked by the schema); TLS files are relative to base_dir."""
+        if not section or "cluster" not in section:
+            return None
+        tls = section.get("tls") or {}
+        paths = {k: os.path.normpath(os.path.join(self.base_dir, os.path.expanduser(tls[k]))) if k in tls else None
+                 for k in ("ca_file", "cert", "key")}
+        if section["cluster"].startswith("tls://") and not tls:
+            self.problems.add(("executor", "tls"), "missing: a tls:// cluster needs {ca_file, cert, key}")
+        if section["cluster"].startswith("tcp://") and tls:
+            self.problems.add(("executor", "tls"), "TLS files need a tls:// cluster address")
+        for key, path in paths.items():
+            if path is not None and not os.path.isfile(path):
+                self.problems.add(("executor", "tls", key), f"no such file: {path!r}")
+        return ClusterOptions(section["cluster"], paths["ca_file"], paths["cert"], paths["key"],
+                              bool(section.get("build_on_workers", False)))
 
 
 def pool_problems(arena: Arena, names: list[str], left_out: Iterable[str] = ()) -> list[Problem]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from ..bots.spec import BotSpec
+from .cluster_options import ClusterOptions
 
 DEFAULT_BUILD_TIMEOUT_S = 300.0
 DEFAULT_BOOTSTRAP = 200
@@ -82,6 +83,9 @@ class Arena:
     bootstrap: int = DEFAULT_BOOTSTRAP
     rank_by: str = "rating"
     description: str = ""
+    #: The ``executor:`` section: a Dask cluster to play on (None: the local pool). Not in ``to_json``: where
+    #: games run never changes them.
+    cluster: ClusterOptions | None = None
 
     @property
     def specs(self) -> list[BotSpec]:

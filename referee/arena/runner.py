@@ -93,14 +93,22 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
     return arena.with_bots(kept), left
 
 
+def local_executor(arena: Arena, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
+                   pin: bool | None) -> LocalExecutor:
+    """The default executor factory: ``jobs`` worker processes on this machine."""
+    return LocalExecutor(jobs, stderr_dir=stderr_dir, records_dir=records_dir, pin=pin)
+
+
 def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, resume: bool = False,
               fresh: bool = False, progress: Progress | None = None, stop_after: int | None = None,
-              pin: bool | None = None, kind: str = "arena") -> ArenaRun:
+              pin: bool | None = None, kind: str = "arena",
+              executor_factory: Callable[..., Any] = local_executor) -> ArenaRun:
     """Play ``arena`` (or finish it, with ``resume``) and write its reports.
 
     Ctrl-C (``KeyboardInterrupt``) stops the workers and their bots, writes the standings so far and
     returns with ``complete`` false; ``stop_after`` does the same after that many new games (tests).
     ``pin`` pins each worker and its bots to a CPU (default: when there are more CPUs than workers).
+    ``executor_factory(arena, jobs=, stderr_dir=, records_dir=, pin=)`` makes the executor (a cluster's, say).
     """
     progress = progress or _Quiet()
     started = time.monotonic()
@@ -121,7 +129,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     planner = Planner(arena, names, _order(arena.rank_by), id_digits=4 if kind == "match" else 6)
     if finished:
         progress.note(f"resuming: {len(finished)} of {planner.total} games already played")
-    executor: LocalExecutor | None = None
+    executor: Any = None
     t0 = time.monotonic()
     phases = {"builds_s": t0 - started}
     played_now = 0
@@ -137,8 +145,8 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
             todo = [p for p in current.games if p.game_id not in finished]
             if todo:
                 if executor is None:
-                    executor = LocalExecutor(workers, stderr_dir=log_dir, pin=pin,
-                                             records_dir=records_dir)
+                    executor = executor_factory(arena, jobs=workers, stderr_dir=log_dir, pin=pin,
+                                                records_dir=records_dir)
                     executor.start()
                     warm_up()  # after the workers are forked: no thread may hold an import lock at a fork
                 planned = {p.game_id: p for p in todo}

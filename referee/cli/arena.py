@@ -6,7 +6,7 @@ import os
 import signal
 import sys
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 import click
 
@@ -54,9 +54,18 @@ def _load(path: str) -> Arena:
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU (default: when there are "
                                                    "more CPUs than workers).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
+@click.option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on the Dask scheduler at this address "
+                                                        "(needs the distributed extra; see docs/distributed.md).")
+@click.option("--tls-ca-file", type=click.Path(dir_okay=False), help="With a tls:// --cluster: the CA certificate.")
+@click.option("--tls-cert", type=click.Path(dir_okay=False), help="With a tls:// --cluster: this referee's certificate.")
+@click.option("--tls-key", type=click.Path(dir_okay=False), help="With a tls:// --cluster: its private key.")
+@click.option("--build-on-workers", is_flag=True, help="With --cluster: run the bots' build steps on each worker too "
+                                                       "(for workers of another architecture).")
 @sandbox_option
 def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh: bool, pin: bool | None,
-              quiet: bool, sandbox_mode: str | None) -> None:
+              quiet: bool, cluster: str | None = None, tls_ca_file: str | None = None, tls_cert: str | None = None,
+              tls_key: str | None = None, build_on_workers: bool = False,
+              sandbox_mode: str | None = None) -> None:
     """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
 
     Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena
@@ -67,14 +76,17 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     arena = sandboxed(_load(file), sandbox_mode)
     if out is None and (trouble := out_dir_problem(arena.out)) is not None:
         raise ArenaError(f"{file}: out: {trouble}")
+    factory = _cluster_factory(cluster, tls_ca_file, tls_cert, tls_key, build_on_workers, arena)
+    cluster = cluster or (arena.cluster.address if arena.cluster else None)
     progress = TerminalProgress(sys.stderr, quiet=quiet)
     workers = jobs or arena.jobs or default_jobs()
+    where = f"on the Dask cluster at {cluster}" if cluster else f"{workers} worker{'s' if workers != 1 else ''}"
     progress.note(f"arena {arena.name}: {len(arena.bots)} bots, {len(arena.stages)} stage"
-                  f"{'s' if len(arena.stages) != 1 else ''}, {count_games(arena, len(arena.bots))} games, "
-                  f"{workers} worker{'s' if workers != 1 else ''}")
+                  f"{'s' if len(arena.stages) != 1 else ''}, {count_games(arena, len(arena.bots))} games, {where}")
     previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm)  # `kill` stops as cleanly as Ctrl-C
     try:
-        run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin)
+        run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
+                        **({"executor_factory": factory} if factory else {}))
     except ArenaFileError as exc:
         raise ArenaError(str(exc)) from None
     except StoreError as exc:
@@ -97,6 +109,24 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     if not run.complete:
         click.echo(f"resume with: lastcard arena {file} --resume" + (f" --out {out}" if out else ""), err=True)
         sys.exit(130)
+
+
+def _cluster_factory(cluster: str | None, ca: str | None, cert: str | None, key: str | None,
+                     build_on_workers: bool, arena: Arena) -> Any:
+    """The executor factory for ``--cluster`` or the file's ``executor:`` (None for the local pool; Dask is
+    imported only then)."""
+    if not cluster:
+        if ca or cert or key or build_on_workers:
+            raise click.UsageError("--tls-ca-file, --tls-cert, --tls-key and --build-on-workers need --cluster")
+        if arena.cluster is None:
+            return None
+    from ..arena.cluster import ClusterOptions, cluster_factory
+
+    options = ClusterOptions(cluster, ca, cert, key, build_on_workers) if cluster else arena.cluster
+    try:
+        return cluster_factory(options)
+    except ExecutorError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 #: The most of an arena's description ``validate`` shows: lines, and characters a line.
