@@ -158,6 +158,8 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
             current = planner.next(current, _sorted({k: v for k, v in finished.items() if k in planned_ids}))
         complete = True
         phases["games_s"] = time.monotonic() - t0
+        # The last round's places are known only now: show the leader the final order will have.
+        progress.update(len(finished), planner.total, tally.leader(force=True))
     except KeyboardInterrupt:
         restore = _ignore_interrupts()  # a second Ctrl-C must not cut the clean-up short
         progress.stop()
@@ -263,9 +265,10 @@ class _Tally:
         self.next_at = 0.0
         self.current: str | None = None
 
-    def leader(self) -> str | None:
+    def leader(self, force: bool = False) -> str | None:
+        """The bot first by the final order's rule on the games so far (refitted when due, or ``force``)."""
         now = time.monotonic()
-        if self.finished and now >= self.next_at:
+        if self.finished and (force or now >= self.next_at):
             order = self.planner.final_order(_sorted(self.finished))
             spent = time.monotonic() - now
             self.every = max(self.MIN_EVERY_S, spent / self.DUTY)
