@@ -112,36 +112,38 @@ def rank_ranges(rows: Sequence[Mapping[str, Any]], groups: Mapping[str, Any] | N
     for k in key:
         group_pos.setdefault(_hashable(k), len(group_pos))
     pos = [group_pos[_hashable(k)] for k in key]
-    lows = [_bound(r, "rating_low", -math.inf) for r in rows]
-    highs = [_bound(r, "rating_high", math.inf) for r in rows]
+    bounds = [_interval(r) for r in rows]
     out = []
     for i in range(n):
-        if lows[i] is None:
+        mine = bounds[i]
+        if mine is None:
             out.append((i + 1, i + 1))
             continue
         above = below = 0
         for j in range(n):
+            other = bounds[j]
             if j == i:
                 continue
-            if lows[j] is None:  # no interval for the other: the order says where it stands
+            if other is None:  # no interval for the other: the order says where it stands
                 above += j < i
                 below += j > i
             elif pos[j] != pos[i]:
                 above += pos[j] < pos[i]
                 below += pos[j] > pos[i]
-            elif lows[j] > highs[i]:
+            elif other[0] > mine[1]:
                 above += 1
-            elif highs[j] < lows[i]:
+            elif other[1] < mine[0]:
                 below += 1
         out.append((min(above + 1, i + 1), max(n - below, i + 1)))  # never a range without the rank itself
     return out
 
 
-def _bound(row: Mapping[str, Any], key: str, unbounded: float) -> float | None:
-    if row.get("rating") is None or (row.get("rating_low") is None and row.get("rating_high") is None):
-        return None  # no interval at all
-    value = row.get(key)
-    return unbounded if value is None else float(value)
+def _interval(row: Mapping[str, Any]) -> tuple[float, float] | None:
+    """The row's rating interval (a missing bound next to a present one is unbounded), or None without one."""
+    low, high = row.get("rating_low"), row.get("rating_high")
+    if row.get("rating") is None or (low is None and high is None):
+        return None
+    return (-math.inf if low is None else float(low), math.inf if high is None else float(high))
 
 
 def _hashable(value: Any) -> Any:

@@ -28,8 +28,8 @@ MAX_FILES = 5000
 
 def submission_hashes(entries: Sequence[BotEntry], base_dir: str) -> dict[str, str]:
     """Bot name -> the hash of its submission (see the module's docstring)."""
-    shared = Counter(e.spec.cwd for e in entries if e.spec.cwd)
-    return {e.spec.name: submission_hash(e, base_dir, own_folder=bool(e.spec.cwd) and shared[e.spec.cwd] == 1)
+    shared = Counter(e.spec.cwd or "" for e in entries)
+    return {e.spec.name: submission_hash(e, base_dir, own_folder=bool(e.spec.cwd) and shared[e.spec.cwd or ""] == 1)
             for e in entries}
 
 

@@ -85,7 +85,7 @@ def uncertain_tables(rows: Sequence[Mapping[str, Any]], seats: int, games: int, 
         return []
     total = sum(score for score, _ in pairs)
     names = [r["bot"] for r in rows]
-    tables = []
+    tables: list[tuple[str, ...]] = []
     # Games in proportion to each pair's score (at least one for the most uncertain), best pairs first.
     for score, i in pairs:
         want = max(1, round(games * score / total)) if total > 0 else 1

@@ -127,7 +127,8 @@ class LadderStore:
         cur = self.conn.execute("INSERT INTO runs (started, status, bots) VALUES (?, 'running', ?)",
                                 (_now(), json.dumps(dict(bots))))
         self.conn.commit()
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None
+        return cur.lastrowid
 
     def finish_run(self, run: int, *, status: str, stop_reason: str, played: int, retired: int, kept: int,
                    left_out: Sequence[Mapping[str, str]], standings: Sequence[Mapping[str, Any]]) -> None:
