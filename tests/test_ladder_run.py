@@ -199,3 +199,38 @@ def test_the_command_line_runs_reads_and_refuses_a_busy_file(tmp_path):
     assert res.exit_code == 2 and "in use by another ladder run" in res.output and "Traceback" not in res.output
     res = runner.invoke(cli, ["ladder", "standings", "--db", str(tmp_path / "none.sqlite")])
     assert res.exit_code == 2 and "does not exist" in res.output
+
+
+def test_a_run_killed_with_sigkill_loses_no_finished_game_and_frees_the_file(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    path = arena_file(tmp_path)
+    db = tmp_path / "l.sqlite"
+    proc = subprocess.Popen([sys.executable, "-c", "from referee.cli.main import cli; cli()", "ladder", "run", path,
+                             "--db", str(db), "--games-per-bot", "60", "-j", "2", "-q"], cwd=ROOT,
+                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        seen: list[tuple] = []
+        while time.monotonic() < deadline and len(seen) < 5 and proc.poll() is None:
+            time.sleep(0.05)
+            if db.exists():
+                try:
+                    seen = stored_games(db)
+                except sqlite3.OperationalError:  # the schema is not there yet
+                    pass
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # the referee and its workers, no clean-up at all
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL and len(seen) >= 5, "the run ended before it could be killed"
+    arena = load_arena(path)
+    run_ladder(arena, str(db), jobs=1, options=LadderOptions(share=60))  # not refused: the lock died with it
+    after = stored_games(db)
+    assert after[:len(seen)] == seen
+    run_ladder(arena, str(tmp_path / "whole.sqlite"), jobs=1, options=LadderOptions(share=60))
+    assert after == stored_games(tmp_path / "whole.sqlite")
+    with open_ladder(str(db), write=False) as store:
+        assert [r["status"] for r in store.runs()] == ["killed", "finished"]

@@ -112,7 +112,7 @@ def test_the_interpreter_and_builtins_are_not_part_of_a_submission(tmp_path):
 def test_a_second_run_on_the_same_file_is_refused(tmp_path):
     db = tmp_path / "l.sqlite"
     with open_ladder(str(db)):
-        with pytest.raises(LadderBusy, match=rf"in use by another ladder run \(pid {os.getpid()}\)"):
+        with pytest.raises(LadderBusy, match=rf"in use by another ladder run \(pid {os.getpid()}"):
             open_ladder(str(db))
         with open_ladder(str(db), write=False) as reader:  # reading never waits
             assert reader.runs() == []
@@ -126,7 +126,7 @@ def test_a_killed_run_does_not_leave_the_file_locked(tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", code, str(db)], stdout=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         assert proc.stdout.readline().strip() == "locked"
-        with pytest.raises(LadderBusy):
+        with pytest.raises(LadderBusy, match=rf"another ladder run \(pid {proc.pid}\)"):
             open_ladder(str(db))
     finally:
         proc.send_signal(signal.SIGKILL)

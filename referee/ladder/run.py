@@ -193,7 +193,8 @@ def _play(store: LadderStore, arena: Arena, names: list[str], hashes: Mapping[st
         if budget is not None:
             pending = pending[:max(0, budget - player.played)]
         if pending:
-            player.play(pending, budget, stop_after)
+            player.expected = max(player.expected, player.played + len(pending))
+            player.play(pending, stop_after)
             continue
         if budget is not None and player.played >= budget:
             return f"the budget of {budget} games is spent"
@@ -202,6 +203,8 @@ def _play(store: LadderStore, arena: Arena, names: list[str], hashes: Mapping[st
         for g in games:
             for s in g["seating"]:
                 counts[s] += 1
+        deficit = sum(max(0, options.share - c) for c in counts.values())
+        player.expected = budget if budget is not None else player.played + math.ceil(deficit / seats)
         batch = store.next_batch()
         rng = random.Random(game_seed(arena.seed, batch, "ladder-plan"))
         room = options.batch if budget is None else min(options.batch, budget - player.played)
@@ -215,12 +218,13 @@ def _play(store: LadderStore, arena: Arena, names: list[str], hashes: Mapping[st
             tables = uncertain_tables(rows, seats, room, options.target or len(rows), rng)
             if not tables:
                 return "no neighbours in the order have overlapping intervals"
+        player.expected = max(player.expected, player.played + len(tables))
         seq = store.next_seq()
         planned = []
         for k, seating in enumerate(tables):
             planned.append((seq + k, f"L{seq + k:06d}", game_seed(arena.seed, seq + k, "ladder"), seating,
                             [hashes[s] for s in seating]))
-        store.plan(run, batch, planned)
+        store.plan(run, batch, planned)  # played as pending at the top of the loop
 
 
 def _kept(store: LadderStore, pool: set[str]) -> list[dict[str, Any]]:
@@ -241,15 +245,18 @@ class _Player:
         self.pin = pin
         self.progress = progress
         self.played = 0
+        #: Games this run expects to play (for the progress bar): the budget, or what the shares need.
+        self.expected = 0
         self.executor: LocalExecutor | None = None
         self.killed = False
 
-    def play(self, games: Sequence[Any], budget: int | None, stop_after: int | None) -> None:
+    def play(self, games: Sequence[Any], stop_after: int | None) -> None:
+        """Play ``games`` (planned, in the file), committing each result as it ends."""
         if self.executor is None:
             self.executor = LocalExecutor(self.workers, stderr_dir=self.log_dir, pin=self.pin)
             self.executor.start()
             warm_up()  # after the fork: no thread may hold an import lock when a worker is forked
-            self.progress.start(budget or 0, 0)
+            self.progress.start(self.expected, 0)
         stage = self.arena.stages[0]
         by_id = {g.game: g for g in games}
         jobs = [GameJob(g.game, g.seed, stage.ruleset, stage.options, tuple(self.specs[s] for s in g.seating),
@@ -259,8 +266,7 @@ class _Player:
             self.store.record(game_id, game_line(result, {"stage": "ladder", "round": g.batch, "table": None,
                                                           "deal": g.seq}))
             self.played += 1
-            total = max(budget or 0, self.played)
-            self.progress.update(self.played, total, None)
+            self.progress.update(self.played, max(self.expected, self.played), None)
             if stop_after is not None and self.played >= stop_after:
                 raise KeyboardInterrupt
 

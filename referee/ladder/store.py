@@ -3,8 +3,8 @@ games.jsonl line), and every run (with its standings), so the ladder can be read
 
 Each game is committed as it ends, so a killed run loses only the games in flight. Games are planned
 (written without a result) before they are played, so a run that was stopped plays the same games when
-started again. One run at a time: ``open_ladder`` takes an ``flock`` on ``FILE.lock``, which the kernel
-releases when the process ends, however it ends.
+started again. One run at a time: ``open_ladder`` takes a POSIX lock (``lockf``) on ``FILE.lock``, which the
+kernel releases when the process ends, however it ends (and which forked workers do not inherit).
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 FORMAT = "lastcard-ladder"
+#: Ladder files this process holds: a POSIX lock does not stop the process that holds it from locking again.
+_HELD: set[str] = set()
 VERSION = 1
 
 SCHEMA = """
@@ -245,7 +247,7 @@ class LadderStore:
         """Close the database and release the lock."""
         self.conn.close()
         if self._lock_fd is not None:
-            os.close(self._lock_fd)  # closing the descriptor releases the flock
+            _unlock(self.path, self._lock_fd)
             self._lock_fd = None
 
     def __enter__(self) -> LadderStore:
@@ -274,23 +276,28 @@ def open_ladder(path: str, *, write: bool = True, create: bool = True) -> Ladder
         fmt = conn.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
     except sqlite3.DatabaseError as exc:
         if lock_fd is not None:
-            os.close(lock_fd)
+            _unlock(path, lock_fd)
         raise LadderError(f"{path} is not a ladder file ({exc}); give another --db") from None
     if fmt is not None and fmt[0] != FORMAT:
         conn.close()
         if lock_fd is not None:
-            os.close(lock_fd)
+            _unlock(path, lock_fd)
         raise LadderError(f"{path} is a SQLite file but not a ladder (format {fmt[0]!r}); give another --db")
     return LadderStore(path, conn, lock_fd)
 
 
 def _lock(path: str) -> int:
+    if path in _HELD:
+        raise LadderBusy(f"{path} is in use by another ladder run (pid {os.getpid()}, this process); wait for it "
+                         "to finish")
     lock_path = path + ".lock"
     os.makedirs(os.path.dirname(lock_path), exist_ok=True)
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+        # A POSIX record lock, not flock: the worker processes forked later must not share it, or a
+        # killed run's workers would hold the file until they noticed and exited.
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
         try:
             holder = os.read(fd, 200).decode(errors="replace").strip() or "unknown"
         finally:
@@ -299,4 +306,10 @@ def _lock(path: str) -> int:
                          "it (a run that is killed releases the file at once)") from None
     os.ftruncate(fd, 0)
     os.write(fd, str(os.getpid()).encode())
+    _HELD.add(path)
     return fd
+
+
+def _unlock(path: str, fd: int) -> None:
+    os.close(fd)  # closing the descriptor releases the lock
+    _HELD.discard(path)
