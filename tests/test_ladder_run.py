@@ -229,7 +229,7 @@ def test_a_run_killed_with_sigkill_loses_no_finished_game_and_frees_the_file(tmp
     arena = load_arena(path)
     run_ladder(arena, str(db), jobs=1, options=LadderOptions(share=60))  # not refused: the lock died with it
     after = stored_games(db)
-    assert after[:len(seen)] == seen
+    assert set(seen) <= set(after)  # games finish out of order with two workers: compare as sets
     run_ladder(arena, str(tmp_path / "whole.sqlite"), jobs=1, options=LadderOptions(share=60))
     assert after == stored_games(tmp_path / "whole.sqlite")
     with open_ladder(str(db), write=False) as store:
