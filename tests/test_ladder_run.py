@@ -234,3 +234,13 @@ def test_a_run_killed_with_sigkill_loses_no_finished_game_and_frees_the_file(tmp
     assert after == stored_games(tmp_path / "whole.sqlite")
     with open_ladder(str(db), write=False) as store:
         assert [r["status"] for r in store.runs()] == ["killed", "finished"]
+
+
+def test_a_target_without_intervals_is_refused_with_the_fix(tmp_path):
+    from referee.arena.config import ArenaFileError
+
+    path = tmp_path / "a.yaml"
+    path.write_text(BUILTINS.format(extra="").replace("bootstrap: 20", "bootstrap: 0"))
+    with pytest.raises(ArenaFileError, match="bootstrap: 0 gives none: set bootstrap"):
+        run_ladder(load_arena(str(path)), str(tmp_path / "l.sqlite"), options=LadderOptions(target=1))
+    assert not (tmp_path / "l.sqlite").exists()

@@ -88,6 +88,10 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
     if not arena.stages:
         raise ArenaFileError(arena.source, [Problem("stages", "a ladder needs a ruleset and seats: give `ruleset` "
                                                               "and `seats` (or one stage)")])
+    if options.target is not None and arena.bootstrap <= 0:
+        raise ArenaFileError(arena.source, [Problem("bootstrap", "--target-separation compares 95% rating intervals, "
+                                                                 "and bootstrap: 0 gives none: set bootstrap (200, "
+                                                                 "say) or drop --target-separation")])
     out_dir = os.path.abspath(out or default_out(db))
     workers = jobs or arena.jobs or default_jobs()
     stage = arena.stages[0]
