@@ -181,6 +181,10 @@ def test_the_ladder_writes_valid_results_and_its_history(tmp_path):
     assert {line.split(",")[0] for line in history[1:]} == {"1", "2"}
     md = (out / "history.md").read_text()
     assert "| run 1 | run 2 |" in md and "| extra | - |" in md
+    lines = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
+    assert len(lines) == doc["games"] and lines[0]["game"] == "L000001"
+    res = CliRunner().invoke(cli, ["replay", str(out), lines[-1]["game"], "--verify"])
+    assert res.exit_code == 0, res.output  # every kept game replays from the report
 
 
 def test_the_command_line_runs_reads_and_refuses_a_busy_file(tmp_path):

@@ -9,6 +9,7 @@ the reports written.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
@@ -139,6 +140,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                               notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
                                      f"{len(games)} kept"])
         paths += write_history(out_dir, store.runs())
+        paths.append(_write_games(out_dir, games))
     return LadderRun(run, status, reason, player.played, retired, len(games), wall, standings, doc, changes, left,
                      paths)
 
@@ -229,6 +231,16 @@ def _play(store: LadderStore, arena: Arena, names: list[str], hashes: Mapping[st
             planned.append((seq + k, f"L{seq + k:06d}", game_seed(arena.seed, seq + k, "ladder"), seating,
                             [hashes[s] for s in seating]))
         store.plan(run, batch, planned)  # played as pending at the top of the loop
+
+
+def _write_games(out_dir: str, games: Sequence[Mapping[str, Any]]) -> str:
+    """games.jsonl of the games that count, as an arena writes it (so ``lastcard replay REPORT GAME`` works)."""
+    path = os.path.join(out_dir, "games.jsonl")
+    with open(path + ".part", "w", encoding="utf-8") as fh:
+        for line in games:
+            fh.write(json.dumps(line, separators=(",", ":")) + "\n")
+    os.replace(path + ".part", path)
+    return path
 
 
 def _kept(store: LadderStore, pool: set[str]) -> list[dict[str, Any]]:
