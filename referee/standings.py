@@ -8,6 +8,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 #: Row keys that are durations: they vary from run to run, so results.json leaves them out.
 TIMING_KEYS = ("avg_ms", "max_ms")
+#: Keys ``with_rank_ranges`` adds (results.json keeps them in its ``order`` block, not in the rows).
+RANGE_KEYS = ("rank_best", "rank_worst")
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
 
@@ -95,19 +97,96 @@ def compute_standings(games: Iterable[Mapping[str, Any]], bots: list[str] | None
     return [{"rank": r.pop("rank"), **r} for r in out]
 
 
+def rank_ranges(rows: Sequence[Mapping[str, Any]], groups: Mapping[str, Any] | None = None) -> list[tuple[int, int]]:
+    """For rows in final order: the best and worst rank each bot could hold, given the rating intervals.
+
+    Another bot is surely above this one when it is in a better group (``groups``: bot -> the key
+    that decided the order before the rating, e.g. the knockout round reached and the place at that
+    table; a smaller position in ``rows`` is better) or, in the same group, when its interval lies
+    wholly above this one's; surely below likewise. The rest overlap: the games do not separate
+    them, so they share the range. Without intervals (no bootstrap) each bot keeps its own rank.
+    """
+    n = len(rows)
+    key = [(groups or {}).get(r["bot"]) for r in rows]
+    group_pos: dict[Any, int] = {}
+    for k in key:
+        group_pos.setdefault(_hashable(k), len(group_pos))
+    pos = [group_pos[_hashable(k)] for k in key]
+    bounds = [_interval(r) for r in rows]
+    out = []
+    for i in range(n):
+        mine = bounds[i]
+        if mine is None:
+            out.append((i + 1, i + 1))
+            continue
+        above = below = 0
+        for j in range(n):
+            other = bounds[j]
+            if j == i:
+                continue
+            if other is None:  # no interval for the other: the order says where it stands
+                above += j < i
+                below += j > i
+            elif pos[j] != pos[i]:
+                above += pos[j] < pos[i]
+                below += pos[j] > pos[i]
+            elif other[0] > mine[1]:
+                above += 1
+            elif other[1] < mine[0]:
+                below += 1
+        out.append((min(above + 1, i + 1), max(n - below, i + 1)))  # never a range without the rank itself
+    return out
+
+
+def _interval(row: Mapping[str, Any]) -> tuple[float, float] | None:
+    """The row's rating interval (a missing bound next to a present one is unbounded), or None without one."""
+    low, high = row.get("rating_low"), row.get("rating_high")
+    if row.get("rating") is None or (low is None and high is None):
+        return None
+    return (-math.inf if low is None else float(low), math.inf if high is None else float(high))
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def with_rank_ranges(rows: list[dict[str, Any]], groups: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    """``rows`` with ``rank_best`` and ``rank_worst`` set (see ``rank_ranges``); the same list."""
+    for row, (best, worst) in zip(rows, rank_ranges(rows, groups)):
+        row["rank_best"], row["rank_worst"] = best, worst
+    return rows
+
+
+def format_rank(row: Mapping[str, Any]) -> str:
+    """``3``, or ``2-5`` when the rating intervals leave the bot anywhere from 2nd to 5th."""
+    best, worst = row.get("rank_best"), row.get("rank_worst")
+    if best is None or worst is None or best == worst:
+        return str(row["rank"])
+    return f"{best}-{worst}"
+
+
+def shows_points(standings: Iterable[Mapping[str, Any]]) -> bool:
+    """True when the points column says something (a ruleset that scores; arcade's single rounds do not)."""
+    return any(r.get("points") for r in standings)
+
+
 def format_table(standings: list[dict[str, Any]]) -> str:
-    """A plain-text standings table for the terminal (rating columns only when there are ratings)."""
+    """A plain-text standings table for the terminal (rating columns only when there are ratings, points only
+    when someone scored)."""
     with_rating = any(r.get("rating") is not None for r in standings)
+    with_points = shows_points(standings)
     extra = "reached" if any("reached" in r for r in standings) else None
-    headers = ["rank", "bot", "games", "wins", "draws", "avg place", "points"]
+    headers = ["rank", "bot", "games", "wins", "draws", "avg place"] + (["points"] if with_points else [])
     if with_rating:
         headers.append("rating [95%]")
     headers += ["win% [95%]", "faults", "avg ms", "max ms"] + ([extra] if extra else [])
     left = {"bot", "faults", "rating [95%]", "win% [95%]", "reached"}
     lines = []
     for r in standings:
-        cells = [str(r["rank"]), r["bot"], str(r["games"]), str(r["wins"]), str(r["draws"]),
-                 "-" if r["avg_place"] is None else f"{r['avg_place']:.2f}", str(r["points"])]
+        cells = [format_rank(r), r["bot"], str(r["games"]), str(r["wins"]), str(r["draws"]),
+                 "-" if r["avg_place"] is None else f"{r['avg_place']:.2f}"]
+        if with_points:
+            cells.append(str(r["points"]))
         if with_rating:
             cells.append(format_rating(r))
         cells += [format_win_rate(r), format_faults(r["faults"]),
@@ -123,13 +202,17 @@ def format_table(standings: list[dict[str, Any]]) -> str:
 
 
 def format_rating(row: Mapping[str, Any]) -> str:
-    """``1623 [1580, 1660]``, or ``-``."""
+    """``1623 [1580, 1660]``; ``1936 [>=1850]`` when the games set no upper bound (``<=`` no lower); or ``-``."""
     if row.get("rating") is None:
         return "-"
     text = f"{row['rating']:.0f}"
     low, high = row.get("rating_low"), row.get("rating_high")
-    if low is not None or high is not None:  # a missing bound next to a present one is unbounded
-        text += f" [{'-inf' if low is None else f'{low:.0f}'}, {'+inf' if high is None else f'{high:.0f}'}]"
+    if low is not None and high is not None:
+        text += f" [{low:.0f}, {high:.0f}]"
+    elif low is not None:  # ahead of every opponent every time: only a lower bound is known
+        text += f" [>={low:.0f}]"
+    elif high is not None:
+        text += f" [<={high:.0f}]"
     return text
 
 

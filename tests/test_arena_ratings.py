@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import random
 
 import choix
@@ -120,3 +121,30 @@ def test_head_to_head_counts_who_finished_ahead():
     h2h = head_to_head(games, ["a", "b", "c"])
     assert h2h["meetings"] == [[0, 2, 2], [2, 0, 2], [2, 2, 0]]
     assert h2h["ahead"] == [[0, 1, 1], [1, 0, 1], [1, 0, 0]]  # b and c tied in game 2
+
+
+def test_the_fit_loads_numpy_with_one_blas_thread_and_leaves_the_environment_as_it_was():
+    import subprocess
+    import sys
+
+    # numpy's OpenBLAS says how many threads it has (when the wheel's library exports the call).
+    code = """
+import ctypes, os
+from referee.arena.ratings import _import_numeric
+_import_numeric()
+threads = "unknown"
+for line in open("/proc/self/maps"):
+    path = line.split()[-1]
+    if "openblas64" in path and ".so" in path:
+        try:
+            threads = ctypes.CDLL(path).scipy_openblas_get_num_threads64_()
+        except AttributeError:
+            pass
+print(os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("MKL_NUM_THREADS"), threads)
+"""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
+    env["MKL_NUM_THREADS"] = "3"  # a setting the user made is kept
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    before, mkl, threads = out.stdout.split()
+    assert (before, mkl) == ("None", "3")  # the bots started later see the environment as it was
+    assert threads in ("1", "unknown")

@@ -20,6 +20,9 @@ finishes ahead of it 10 times out of 11 when they meet.
 from __future__ import annotations
 
 import math
+import os
+import sys
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
@@ -32,6 +35,9 @@ ALPHA = 0.01
 ELO = 400 / math.log(10)
 CENTER = 1500.0
 INTERVAL = 0.95
+#: The BLAS thread settings fixed at one while numpy loads (see ``_import_numeric``).
+BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+_IMPORT_LOCK = threading.Lock()
 #: Convergence of a bootstrap refit (mean change per bot, log scale): far below the 0.1 Elo shown.
 BOOTSTRAP_TOL = 1e-6
 
@@ -70,6 +76,7 @@ def choices(placements: Sequence[int]) -> list[tuple[int, list[int]]]:
 def fit_ratings(games: Iterable[Mapping[str, Any]], names: Sequence[str], *, bootstrap: int = 0, seed: int = 0,
                 alpha: float = ALPHA) -> dict[str, Rating]:
     """Plackett-Luce ratings for the bots in ``names`` that played, with a ``bootstrap``-sample 95% interval."""
+    _import_numeric()
     import choix
     import numpy as np
 
@@ -134,9 +141,35 @@ def warm_up() -> None:
 
 def _import_choix() -> None:
     try:
-        import choix  # noqa: F401
+        _import_numeric()
     except ImportError:  # pragma: no cover - reported when the fit runs
         pass
+
+
+def _import_numeric() -> None:
+    """Import numpy, scipy and choix with one BLAS thread, unless the environment says otherwise.
+
+    The fit factorises a bots x bots matrix per iteration. On a machine whose cores are busy with
+    other work (bots, workers, other users), OpenBLAS threads wait for each other: a 300 x 300 LU
+    took 66 ms with OpenBLAS's two threads and 2 ms with one (2-core VM under load). OpenBLAS reads
+    the setting when it loads, so it is set for the import and put back at once: the bots this
+    process starts later see the environment as it was.
+    """
+    with _IMPORT_LOCK:
+        if "choix" in sys.modules:
+            return
+        saved = {k: os.environ.get(k) for k in BLAS_THREAD_VARS}
+        if "numpy" not in sys.modules:
+            for k in BLAS_THREAD_VARS:
+                os.environ.setdefault(k, "1")
+        try:
+            import choix  # noqa: F401
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
 
 
 def _elo(theta: float) -> float:

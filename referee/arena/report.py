@@ -14,12 +14,15 @@ import json
 import os
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..standings import (TIMING_KEYS, compute_standings, format_faults, format_rating, format_win_rate)
+from ..rules import RulesetError, get_ruleset
+from ..standings import (RANGE_KEYS, TIMING_KEYS, compute_standings, format_faults, format_rank, format_rating,
+                         format_win_rate, shows_points)
 from .ratings import ALPHA, INTERVAL, fit_ratings
 
 RESULTS_FORMAT = "lastcard-results"
 RESULTS_VERSION = 2
-#: The head-to-head matrix goes into standings.md up to this many bots (head_to_head.csv always has it all).
+#: The head-to-head matrix goes into standings.md up to this many bots (head_to_head.csv always has it all,
+#: and standings.md says so above the limit).
 MD_MATRIX_LIMIT = 24
 
 
@@ -39,8 +42,64 @@ def rating_info(bootstrap: int, seed: int) -> dict[str, Any]:
 
 
 def results_rows(standings: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Standings rows for results.json: everything but the durations."""
-    return [{k: v for k, v in row.items() if k not in TIMING_KEYS} for row in standings]
+    """Standings rows for results.json: everything but the durations (and the rank ranges, which ``order_info``
+    holds)."""
+    return [{k: v for k, v in row.items() if k not in TIMING_KEYS and k not in RANGE_KEYS} for row in standings]
+
+
+def order_rule(stages: Sequence[Mapping[str, Any]], rank_by: str, *, complete: bool = True) -> str:
+    """The rule that decided the order, in words (for results.json, standings.md and the terminal)."""
+    overall = ("the rating (Plackett-Luce over every game), then the average place" if rank_by == "rating"
+               else "the average place, then the rating")
+    if not complete:
+        return f"unfinished, so by {overall} over the games played so far"
+    parts = []
+    knockouts = [st["name"] for st in stages if st.get("format") == "knockout"]
+    if len(stages) > 1 or knockouts:
+        parts.append("the furthest stage and round reached")
+    if knockouts:
+        parts.append(f"the place at that round's table (knockout: {', '.join(knockouts)})")
+    parts.append(overall)
+    return "by " + ", then ".join(parts)
+
+
+def order_info(standings: Sequence[Mapping[str, Any]], stages: Sequence[Mapping[str, Any]], rank_by: str, *,
+               complete: bool = True) -> dict[str, Any]:
+    """results.json's ``order``: the rule that decided the order, and each bot's rank range (bots whose 95%
+    rating intervals overlap, under the same rule's earlier keys, share a range)."""
+    return {"rule": order_rule(stages, rank_by, complete=complete),
+            "tied": "bots whose 95% rating intervals overlap share a rank range: the games do not separate them",
+            "rank_ranges": {r["bot"]: [r.get("rank_best", r["rank"]), r.get("rank_worst", r["rank"])]
+                            for r in standings}}
+
+
+def column_notes(doc: Mapping[str, Any], standings: Sequence[Mapping[str, Any]]) -> list[str]:
+    """What each column means for the rulesets played (standings.md's legend)."""
+    rulesets = []
+    for st in doc.get("stages") or [{"ruleset": doc.get("ruleset"), "options": doc.get("options") or {}}]:
+        if st.get("ruleset"):
+            try:
+                rulesets.append(get_ruleset(st["ruleset"], st.get("options") or {}))
+            except RulesetError:
+                pass
+    notes = ["rank: a range such as 2-4 means the 95% rating intervals leave the bot anywhere from 2nd to "
+             "4th (shared with the bots it overlaps)",
+             "avg place: the mean place at the table, 1 = first; tied players share a place, forfeits are last",
+             "wins / draws: sole / shared first places"]
+    scoring = [r for r in rulesets if not r.single_round]
+    if shows_points(standings):
+        targets = ", ".join(sorted({f"{r.house} to {r.target}" for r in scoring})) or "the match target"
+        notes.append(f"points: each game's final match score, summed over the games ({targets}: a round's "
+                     "winner scores the cards left in the other hands)")
+    elif rulesets and not scoring:
+        names = ", ".join(sorted({r.house for r in rulesets}))
+        notes.append(f"no points column: {names} plays single rounds that end when a player goes out, so "
+                     "nobody scores; the places are the whole result")
+    if any(r.get("rating") is not None for r in standings):
+        notes.append("rating: Plackett-Luce fit of all placements (Elo scale, 1500 = pool average), 95% bootstrap "
+                     "interval; [>=X] means no upper bound (ahead of every opponent in every game), [<=X] no lower")
+    notes.append("win%: wins plus half the draws, 95% Wilson interval")
+    return notes
 
 
 def head_to_head(games: Iterable[Mapping[str, Any]], names: Sequence[str]) -> dict[str, Any]:
@@ -107,7 +166,7 @@ def write_reports(out_dir: str, doc: Mapping[str, Any], standings: Sequence[Mapp
     return paths
 
 
-CSV_KEYS = ("rank", "bot", "games", "wins", "draws", "avg_place", "points", "rating", "rating_low", "rating_high",
+CSV_KEYS = ("rank", "rank_best", "rank_worst", "bot", "games", "wins", "draws", "avg_place", "points", "rating", "rating_low", "rating_high",
             "win_rate", "win_low", "win_high", "faults", "avg_ms", "max_ms")
 
 
@@ -162,16 +221,22 @@ def standings_md(doc: Mapping[str, Any], standings: Sequence[Mapping[str, Any]],
         meta.append(f"- left out: {item['bot']} ({item['reason']})")
     meta.extend(f"- {n}" for n in notes)
     lines += meta + [""]
+    rule = (doc.get("order") or {}).get("rule")
+    if rule:
+        lines += [f"Order: {rule}. Bots whose 95% rating intervals overlap share a rank range (such as 2-4).", ""]
     with_rating = any(r.get("rating") is not None for r in standings)
+    with_points = shows_points(standings)
     reached = any("reached" in r for r in standings)
-    head = ["rank", "bot", "games", "wins", "draws", "avg place", "points"]
+    head = ["rank", "bot", "games", "wins", "draws", "avg place"] + (["points"] if with_points else [])
     head += (["rating [95%]"] if with_rating else []) + ["win% [95%]", "faults", "avg ms", "max ms"]
     head += ["reached"] if reached else []
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "|".join("---" if h in ("bot", "faults", "reached") else "---:" for h in head) + "|")
     for r in standings:
-        cells = [str(r["rank"]), _md(r["bot"]), str(r["games"]), str(r["wins"]), str(r["draws"]),
-                 "-" if r.get("avg_place") is None else f"{r['avg_place']:.2f}", str(r["points"])]
+        cells = [format_rank(r), _md(r["bot"]), str(r["games"]), str(r["wins"]), str(r["draws"]),
+                 "-" if r.get("avg_place") is None else f"{r['avg_place']:.2f}"]
+        if with_points:
+            cells.append(str(r["points"]))
         if with_rating:
             cells.append(format_rating(r))
         cells += [format_win_rate(r), format_faults(r.get("faults") or {}),
@@ -180,11 +245,17 @@ def standings_md(doc: Mapping[str, Any], standings: Sequence[Mapping[str, Any]],
         if reached:
             cells.append(_md(str(r.get("reached", ""))))
         lines.append("| " + " | ".join(cells) + " |")
+    lines += [""] + [f"- {note}" for note in column_notes(doc, standings)]
     h2h = doc.get("head_to_head")
-    if h2h and 1 < len(h2h["bots"]) <= MD_MATRIX_LIMIT:
+    if h2h and len(h2h["bots"]) > MD_MATRIX_LIMIT:
+        lines += ["", "## Head to head", "",
+                  f"{len(h2h['bots'])} bots make a matrix too wide for this page: every pair is in "
+                  "head_to_head.csv (and in results.json's head_to_head)."]
+    elif h2h and len(h2h["bots"]) > 1:
         names = h2h["bots"]
         lines += ["", "## Head to head", "",
-                  "How often the row's bot finished ahead of the column's when they met (a tie counts half).", ""]
+                  "How often the row's bot finished ahead of the column's when they met (a tie counts half); "
+                  "head_to_head.csv has the counts.", ""]
         lines.append("| | " + " | ".join(_md(n) for n in names) + " |")
         lines.append("|---|" + "|".join("---:" for _ in names) + "|")
         for i, a in enumerate(names):
@@ -197,9 +268,6 @@ def standings_md(doc: Mapping[str, Any], standings: Sequence[Mapping[str, Any]],
                 ahead, behind = h2h["ahead"][i][j], h2h["ahead"][j][i]
                 cells.append(f"{100 * (ahead + (met - ahead - behind) / 2) / met:.0f}%")
             lines.append(f"| {_md(a)} | " + " | ".join(cells) + " |")
-    if with_rating:
-        lines += ["", "Rating: Plackett-Luce fit of all placements (Elo scale, 1500 = pool average), "
-                      "95% bootstrap interval. Win%: wins plus half the draws, 95% Wilson interval."]
     return "\n".join(lines) + "\n"
 
 
@@ -207,5 +275,5 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-__all__ = ["RESULTS_FORMAT", "RESULTS_VERSION", "compute_standings", "dumps", "head_to_head", "rating_info",
-           "results_rows", "standings_with_ratings", "timing", "write_reports"]
+__all__ = ["RESULTS_FORMAT", "RESULTS_VERSION", "column_notes", "compute_standings", "dumps", "head_to_head",
+           "order_info", "order_rule", "rating_info", "results_rows", "standings_with_ratings", "timing", "write_reports"]

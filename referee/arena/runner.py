@@ -13,12 +13,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
-from ..standings import compute_standings
+from ..standings import compute_standings, with_rank_ranges
 from .builds import LeftOut, check_requires, run_builds
 from .config import Arena, ArenaFileError, BotEntry, pool_problems
 from .executor import LocalExecutor, default_jobs
 from .ratings import fit_ratings, rank_order, warm_up
-from .report import RESULTS_FORMAT, RESULTS_VERSION, head_to_head, rating_info, results_rows, timing, write_reports
+from .report import (RESULTS_FORMAT, RESULTS_VERSION, head_to_head, order_info, rating_info, results_rows, timing,
+                     write_reports)
 from .schedule import Planner, Round, job_for
 from .store import GameStore, game_line
 
@@ -134,7 +135,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     phases = {"builds_s": t0 - started}
     played_now = 0
     complete = False
-    tally = _Tally(finished.values())
+    tally = _Tally(planner, finished)
     restore: Callable[[], None] | None = None
     progress.start(planner.total, len(finished))
     try:
@@ -156,7 +157,6 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
                     line = game_line(result, {"stage": p.stage, "round": p.round, "table": p.table, "deal": p.deal})
                     store.append(line)
                     finished[game_id] = line
-                    tally.add(line)
                     played_now += 1
                     progress.update(len(finished), planner.total, tally.leader())
                     if stop_after is not None and played_now >= stop_after:
@@ -166,6 +166,8 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
             current = planner.next(current, _sorted({k: v for k, v in finished.items() if k in planned_ids}))
         complete = True
         phases["games_s"] = time.monotonic() - t0
+        # The last round's places are known only now: show the leader the final order will have.
+        progress.update(len(finished), planner.total, tally.leader(force=True))
     except KeyboardInterrupt:
         restore = _ignore_interrupts()  # a second Ctrl-C must not cut the clean-up short
         progress.stop()
@@ -189,6 +191,8 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
         if complete and not planner.all_reached_end():
             for row in standings:
                 row["reached"] = planner.reached_label.get(row["bot"], "")
+        # The rounds reached come before the rating in the order, so only bots level on them can tie.
+        with_rank_ranges(standings, planner.reached if complete else None)
         doc = results_doc(arena, games, standings, planner, left, complete, kind)
         times = timing(standings, games, wall_s=wall, played_now=played_now, jobs=workers)
         # Where the time went, for finding what does not scale with --jobs (the games phase does).
@@ -216,6 +220,7 @@ def results_doc(arena: Arena, games: Sequence[Mapping[str, Any]], standings: lis
         "policy": arena.policy, "rank_by": arena.rank_by, "stages": stages,
         "bots": [e.spec.to_json() for e in arena.bots],
         "left_out": [{"bot": x.bot, "reason": x.reason} for x in left],
+        "order": order_info(standings, stages, arena.rank_by, complete=complete),
         "rating": rating_info(arena.bootstrap, arena.seed),
         "standings": results_rows(standings),
         "head_to_head": head_to_head(games, names),
@@ -254,21 +259,27 @@ def _sorted(finished: Mapping[str, Mapping[str, Any]]) -> list[Mapping[str, Any]
 
 
 class _Tally:
-    """Running average placements, for the progress line's leader."""
+    """The progress line's leader, by the rule of the final order (``Planner.final_order``: the rounds
+    reached, then the rating or average place), refitted at most every few seconds as games end."""
 
-    def __init__(self, lines: Any) -> None:
-        self.sums: dict[str, list[int]] = {}
-        for line in lines:
-            self.add(line)
+    #: A refit may take at most this share of the time between refits (the fit grows with the games).
+    DUTY = 0.1
+    MIN_EVERY_S = 1.0
 
-    def add(self, line: Mapping[str, Any]) -> None:
-        for name, place in zip(line["seating"], line["placements"]):
-            s = self.sums.setdefault(name, [0, 0])
-            s[0] += place
-            s[1] += 1
+    def __init__(self, planner: Planner, finished: Mapping[str, Mapping[str, Any]]) -> None:
+        self.planner = planner
+        self.finished = finished
+        self.every = self.MIN_EVERY_S
+        self.next_at = 0.0
+        self.current: str | None = None
 
-    def leader(self) -> str | None:
-        if not self.sums:
-            return None
-        name, (total, count) = min(self.sums.items(), key=lambda kv: (kv[1][0] / kv[1][1], kv[0]))
-        return f"{name} {total / count:.2f}"
+    def leader(self, force: bool = False) -> str | None:
+        """The bot first by the final order's rule on the games so far (refitted when due, or ``force``)."""
+        now = time.monotonic()
+        if self.finished and (force or now >= self.next_at):
+            order = self.planner.final_order(_sorted(self.finished))
+            spent = time.monotonic() - now
+            self.every = max(self.MIN_EVERY_S, spent / self.DUTY)
+            self.next_at = now + self.every
+            self.current = order[0] if order else None
+        return self.current

@@ -7,6 +7,7 @@ import click
 from .. import __version__
 from .arena import arena_cmd, validate_cmd
 from .check import check_cmd
+from .ladder import ladder_cmd
 from .match import match_cmd
 from .play import play_cmd
 from .replay import replay_cmd
@@ -29,6 +30,7 @@ cli.add_command(check_cmd)
 cli.add_command(play_cmd)
 cli.add_command(replay_cmd)
 cli.add_command(report_cmd)
+cli.add_command(ladder_cmd)
 
 
 if __name__ == "__main__":  # python -m referee.cli.main

@@ -1,0 +1,107 @@
+"""``lastcard ladder``: a ladder kept in one SQLite file (run it again after late or changed submissions)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+import click
+
+from ..arena.config import ArenaFileError
+from ..arena.executor import ExecutorError
+from ..ladder.history import history_md
+from ..ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_ladder
+from ..ladder.store import LadderError, open_ladder
+from ..standings import format_table
+from .arena import ArenaError, TerminalProgress, _load
+from .options import interrupt_on_sigterm
+
+DB_HELP = "The ladder file (SQLite; created when missing)."
+
+
+@click.group("ladder")
+def ladder_cmd() -> None:
+    """A ladder that keeps its games in one SQLite file (see docs/ladder.md).
+
+    `run` plays only what new or changed submissions need and where the order is least certain;
+    `standings` and `history` read the file.
+    """
+
+
+@ladder_cmd.command("run")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help=DB_HELP)
+@click.option("--budget", type=click.IntRange(1), help="Play at most this many games in this run.")
+@click.option("--target-separation", "target", type=click.IntRange(1), metavar="K",
+              help="Keep playing (within --budget) until the top K places' 95% rating intervals no longer overlap.")
+@click.option("--games-per-bot", "share", type=click.IntRange(1), default=DEFAULT_SHARE, show_default=True,
+              help="Every bot's share of kept games, played first (a new or changed bot starts at none).")
+@click.option("--batch", type=click.IntRange(1), default=DEFAULT_BATCH, show_default=True,
+              help="Games planned at a time from the same standings.")
+@click.option("--out", type=click.Path(file_okay=False), help="Report directory (default: beside the ladder file, "
+                                                                "NAME-report/).")
+@click.option("--jobs", "-j", type=click.IntRange(1), help="Worker processes (default: the file's jobs, or one per "
+                                                           "core).")
+@click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
+def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: int, batch: int, out: str | None,
+            jobs: int | None, pin: bool | None, quiet: bool) -> None:
+    """Bring the ladder in --db up to date with the bots of arena FILE, then play until a stop rule.
+
+    Without --budget or --target-separation a run stops when every bot has its share of games.
+    """
+    arena = _load(file)
+    progress = TerminalProgress(sys.stderr, quiet=quiet)
+    previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm)
+    try:
+        result = run_ladder(arena, db, out=out, jobs=jobs, progress=progress, pin=pin,
+                            options=LadderOptions(budget=budget, target=target, share=share, batch=batch))
+    except (ArenaFileError, LadderError) as exc:
+        raise ArenaError(str(exc)) from None
+    except ExecutorError as exc:
+        raise click.ClickException(f"{exc}\nthe games finished so far are kept in {db}") from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    rate = f", {result.played_now / result.wall_s:.1f} games/s" if result.played_now and result.wall_s > 0 else ""
+    click.echo(f"{arena.name}, run {result.run}: {result.stop_reason}. {result.played_now} games played{rate}, "
+               f"{result.retired} retired, {result.kept} kept")
+    click.echo(f"order: {result.doc['order']['rule']}")
+    click.echo(format_table(result.standings))
+    for item in result.left_out:
+        click.echo(f"left out: {item.bot} ({item.reason})")
+    click.echo(f"reports: {os.path.dirname(result.paths[0]) if result.paths else '-'}")
+    if result.status != "finished":
+        sys.exit(130)
+
+
+@ladder_cmd.command("standings")
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="The ladder file.")
+@click.option("--run", "run_id", type=int, help="A past run's standings (default: the latest run with standings).")
+def standings_cmd(db: str, run_id: int | None) -> None:
+    """Print the standings a run stored (reads the file; works while a run is going on)."""
+    runs = _runs(db)
+    with_rows = [r for r in runs if r.get("standings") and (run_id is None or r["id"] == run_id)]
+    if not with_rows:
+        what = f"run {run_id}" if run_id is not None else "any run"
+        raise ArenaError(f"{db}: no standings stored for {what} yet; `lastcard ladder history --db {db}` lists the "
+                         "runs")
+    run = with_rows[-1]
+    click.echo(f"run {run['id']} ({run['status']}, {run.get('finished') or 'unfinished'}): "
+               f"{run.get('stop_reason') or '-'}; {run.get('kept')} games counted")
+    click.echo(format_table(run["standings"]))
+
+
+@ladder_cmd.command("history")
+@click.option("--db", required=True, type=click.Path(dir_okay=False), help="The ladder file.")
+def history_cmd(db: str) -> None:
+    """Print every run: games played, retired and kept, why it stopped, and each bot's rank by run (Markdown)."""
+    click.echo(history_md(_runs(db)), nl=False)
+
+
+def _runs(db: str) -> list[dict]:
+    try:
+        with open_ladder(db, write=False, create=False) as store:
+            return store.runs()
+    except LadderError as exc:
+        raise ArenaError(str(exc)) from None

@@ -1,0 +1,65 @@
+"""The ladder over time: every run's standings as history.csv (one row per run and bot) and history.md
+(the runs, then each bot's rank run by run)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from typing import Any, Mapping, Sequence
+
+from ..standings import format_rating
+
+HISTORY_KEYS = ("run", "finished", "status", "bot", "rank", "games", "rating", "rating_low", "rating_high",
+                "avg_place")
+
+
+def history_csv(runs: Sequence[Mapping[str, Any]]) -> str:
+    """history.csv: one row per run and bot, from each run's stored standings."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(HISTORY_KEYS)
+    for run in runs:
+        for row in run.get("standings") or []:
+            values = {"run": run["id"], "finished": run.get("finished"), "status": run["status"], **row}
+            writer.writerow(["" if values.get(k) is None else values.get(k) for k in HISTORY_KEYS])
+    return buf.getvalue()
+
+
+def history_md(runs: Sequence[Mapping[str, Any]], *, last: int = 12) -> str:
+    """history.md: a line per run, then the rank of each bot in the ``last`` runs with standings."""
+    lines = ["# Ladder history", "", "| run | finished | status | played | retired | kept | stopped because | leader |",
+             "|---:|---|---|---:|---:|---:|---|---|"]
+    for run in runs:
+        rows = run.get("standings") or []
+        leader = f"{rows[0]['bot']} {format_rating(rows[0])}" if rows else "-"
+        lines.append(f"| {run['id']} | {run.get('finished') or '-'} | {run['status']} | {run['played']} | "
+                     f"{run['retired']} | {run.get('kept') if run.get('kept') is not None else '-'} | "
+                     f"{run.get('stop_reason') or '-'} | {leader} |")
+    shown = [r for r in runs if r.get("standings")][-last:]
+    if shown:
+        latest = shown[-1]["standings"]
+        bots = [r["bot"] for r in latest] + sorted({row["bot"] for run in shown for row in run["standings"]}
+                                                   - {r["bot"] for r in latest})
+        ranks = {run["id"]: {row["bot"]: row["rank"] for row in run["standings"]} for run in shown}
+        lines += ["", "## Rank by run", "", "The rank each bot held at the end of each run (- : not in that run's "
+                  "standings). history.csv has every run's ratings.", ""]
+        lines.append("| bot | " + " | ".join(f"run {run['id']}" for run in shown) + " |")
+        lines.append("|---|" + "|".join("---:" for _ in shown) + "|")
+        for bot in bots:
+            lines.append(f"| {bot.replace('|', chr(92) + '|')} | "
+                         + " | ".join(str(ranks[run["id"]].get(bot, "-")) for run in shown) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def write_history(out_dir: str, runs: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Write history.csv and history.md (atomically); their paths."""
+    os.makedirs(out_dir, exist_ok=True)
+    paths = []
+    for name, text in (("history.csv", history_csv(runs)), ("history.md", history_md(runs))):
+        path = os.path.join(out_dir, name)
+        with open(path + ".part", "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.replace(path + ".part", path)
+        paths.append(path)
+    return paths

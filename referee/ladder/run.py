@@ -1,0 +1,306 @@
+"""Running the ladder: bring the bots up to date, then plan and play batches of games until a stop rule.
+
+The flow: arena file -> builds (``prepare_bots``) -> submission hashes -> the ladder file's bots (games of
+changed or removed bots retired) -> batches: games planned (written first), played by the arena's
+``LocalExecutor``, each result committed as it ends -> ratings refitted over every kept game -> the
+next batch, or a stop (budget, target separation, shares reached) -> the run's standings stored and
+the reports written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from ..arena.builds import LeftOut
+from ..arena.config import Arena, ArenaFileError, Problem
+from ..arena.executor import LocalExecutor, default_jobs
+from ..arena.ratings import fit_ratings, rank_order, warm_up
+from ..arena.report import (RESULTS_FORMAT, RESULTS_VERSION, head_to_head, order_info, rating_info, results_rows,
+                            timing, write_reports)
+from ..arena.runner import Progress, _Quiet, prepare_bots
+from ..arena.store import game_line
+from ..jobs import GameJob, game_seed
+from ..standings import compute_standings, with_rank_ranges
+from .fingerprint import submission_hashes
+from .history import write_history
+from .scheduler import coverage_tables, separated, uncertain_tables
+from .store import LadderStore, open_ladder
+
+#: Games planned together from one set of standings (fixed, not the number of workers: the same plan
+#: whatever the concurrency).
+DEFAULT_BATCH = 16
+DEFAULT_SHARE = 24
+#: Without --budget, a run that chases a target separation stops after this many shares' worth of games.
+TARGET_CAP_SHARES = 4
+
+
+@dataclass(frozen=True)
+class LadderOptions:
+    """How long a run goes on and how it plans (see ``lastcard ladder run --help``)."""
+
+    budget: int | None = None
+    target: int | None = None
+    share: int = DEFAULT_SHARE
+    batch: int = DEFAULT_BATCH
+
+
+@dataclass
+class LadderRun:
+    """What a ladder run did."""
+
+    run: int
+    status: str
+    stop_reason: str
+    played_now: int
+    retired: int
+    kept: int
+    wall_s: float
+    standings: list[dict[str, Any]]
+    doc: dict[str, Any]
+    changes: dict[str, list[str]]
+    left_out: list[LeftOut] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+
+
+def game_settings(arena: Arena) -> dict[str, Any]:
+    """What decides a ladder's games: one ruleset (the arena's first stage), its seats, the seed, the policy."""
+    stage = arena.stages[0]
+    return {"ruleset": stage.ruleset, "options": dict(stage.options), "seats": stage.seats, "seed": arena.seed,
+            "policy": arena.policy}
+
+
+def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | None = None,
+               options: LadderOptions = LadderOptions(), progress: Progress | None = None,
+               stop_after: int | None = None, pin: bool | None = None) -> LadderRun:
+    """Bring the ladder in ``db`` up to date with ``arena``'s bots and play until a stop rule.
+
+    Raises ``LadderBusy`` when another run holds the file, ``LadderError`` for a file that cannot be
+    used, ``ArenaFileError`` when too few bots are left after builds. Ctrl-C (``KeyboardInterrupt``)
+    stops the workers, stores the standings so far and returns with status ``interrupted``;
+    ``stop_after`` does the same after that many new games (tests).
+    """
+    progress = progress or _Quiet()
+    if not arena.stages:
+        raise ArenaFileError(arena.source, [Problem("stages", "a ladder needs a ruleset and seats: give `ruleset` "
+                                                              "and `seats` (or one stage)")])
+    if options.target is not None and arena.bootstrap <= 0:
+        raise ArenaFileError(arena.source, [Problem("bootstrap", "--target-separation compares 95% rating intervals, "
+                                                                 "and bootstrap: 0 gives none: set bootstrap (200, "
+                                                                 "say) or drop --target-separation")])
+    out_dir = os.path.abspath(out or default_out(db))
+    workers = jobs or arena.jobs or default_jobs()
+    stage = arena.stages[0]
+    seats = stage.seats
+    with open_ladder(db) as store:
+        store.check_settings(game_settings(arena))
+        log_dir = os.path.join(out_dir, "logs")
+        os.makedirs(log_dir, exist_ok=True)
+        if len(arena.stages) > 1:
+            progress.note(f"a ladder plays one ruleset: stage {stage.name!r} ({stage.ruleset}, {seats} seats); "
+                          "the other stages are not used")
+        arena, left = prepare_bots(arena, log_dir, workers, progress)
+        if len(arena.bots) < seats:
+            raise ArenaFileError(arena.source, [Problem("bots", f"{len(arena.bots)} bots can play but a table seats "
+                                                                f"{seats}: add bots or lower seats")])
+        hashes = submission_hashes(arena.bots, arena.base_dir)
+        specs = {e.spec.name: e.spec for e in arena.bots}
+        names = [e.spec.name for e in arena.bots]
+        run = store.start_run(hashes)
+        changes = store.update_bots(run, {n: (hashes[n], specs[n].to_json()) for n in names})
+        _announce(progress, changes, store.retired_in(run))
+        player = _Player(store, arena, specs, log_dir, workers, pin, progress)
+        t0 = time.monotonic()
+        status, reason = "interrupted", "interrupted"
+        standings: list[dict[str, Any]] = []
+        try:
+            reason = _play(store, arena, names, hashes, options, player, run, stop_after)
+            status = "finished"
+        except KeyboardInterrupt:
+            player.interrupted()
+            progress.note(f"interrupted after {player.played} new games: every finished game is kept")
+        finally:
+            player.close()
+            progress.stop()
+        wall = time.monotonic() - t0
+        games = _kept(store, set(names))
+        standings = ladder_standings(games, names, arena)
+        retired = store.retired_in(run)
+        doc = results_doc(arena, games, standings, left, run, status, reason, player.played, retired, changes)
+        store.finish_run(run, status=status, stop_reason=reason, played=player.played, retired=retired,
+                         kept=len(games), left_out=doc["left_out"], standings=doc["standings"])
+        paths = write_reports(out_dir, doc, standings,
+                              timing(standings, games, wall_s=wall, played_now=player.played, jobs=workers),
+                              title=f"Ladder {arena.name}",
+                              notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
+                                     f"{len(games)} kept"])
+        paths += write_history(out_dir, store.runs())
+        paths.append(_write_games(out_dir, games))
+    return LadderRun(run, status, reason, player.played, retired, len(games), wall, standings, doc, changes, left,
+                     paths)
+
+
+def default_out(db: str) -> str:
+    """Reports go beside the ladder file: ``ladder.sqlite`` -> ``ladder-report/``."""
+    stem = os.path.splitext(os.path.abspath(db))[0]
+    return stem + "-report"
+
+
+def ladder_standings(games: Sequence[Mapping[str, Any]], names: Sequence[str], arena: Arena) -> list[dict[str, Any]]:
+    """Standings over the kept games, ranked by the arena's ``rank_by``, with rank ranges."""
+    ratings = fit_ratings(games, names, bootstrap=arena.bootstrap, seed=arena.seed)
+    order = rank_order(compute_standings(games, list(names), ratings=ratings), arena.rank_by)
+    return with_rank_ranges(compute_standings(games, list(names), ratings=ratings, order=order))
+
+
+def results_doc(arena: Arena, games: Sequence[Mapping[str, Any]], standings: list[dict[str, Any]],
+                left: Sequence[LeftOut], run: int, status: str, reason: str, played: int, retired: int,
+                changes: Mapping[str, list[str]]) -> dict[str, Any]:
+    """results.json for a ladder run: the arena's format (kind ``arena``) with a ``ladder`` block."""
+    settings = game_settings(arena)
+    return {
+        "format": RESULTS_FORMAT, "version": RESULTS_VERSION, "kind": "arena", "name": arena.name,
+        "complete": status == "finished", "seed": arena.seed, "games": len(games),
+        "policy": arena.policy, "rank_by": arena.rank_by,
+        "ruleset": settings["ruleset"], "options": settings["options"], "seats": settings["seats"],
+        "bots": [e.spec.to_json() for e in arena.bots],
+        "left_out": [{"bot": x.bot, "reason": x.reason} for x in left],
+        "order": order_info(standings, [], arena.rank_by),
+        "rating": rating_info(arena.bootstrap, arena.seed),
+        "standings": results_rows(standings),
+        "head_to_head": head_to_head(games, [r["bot"] for r in standings]),
+        "ladder": {"run": run, "status": status, "stop_reason": reason, "played_this_run": played,
+                   "retired_this_run": retired, "kept_games": len(games),
+                   "changes": {k: sorted(v) for k, v in changes.items()}},
+    }
+
+
+# ---------------------------------------------------------------------------------------------- the loop
+
+def _play(store: LadderStore, arena: Arena, names: list[str], hashes: Mapping[str, str], options: LadderOptions,
+          player: _Player, run: int, stop_after: int | None) -> str:
+    """Batches until a stop rule; the rule that stopped it, in words."""
+    seats = arena.stages[0].seats
+    pool = set(names)
+    budget = options.budget
+    if budget is None and options.target is not None:
+        budget = TARGET_CAP_SHARES * math.ceil(options.share * len(names) / seats)
+        player.progress.note(f"no --budget: at most {budget} games ({TARGET_CAP_SHARES} shares) to separate the "
+                             f"top {options.target}")
+    while True:
+        # Games planned but not played (a run stopped mid-batch): the same games, before anything new.
+        pending = [g for g in store.games(played=False)
+                   if all(s in pool and hashes[s] == h for s, h in zip(g.seating, g.hashes))]
+        if budget is not None:
+            pending = pending[:max(0, budget - player.played)]
+        if pending:
+            player.expected = max(player.expected, player.played + len(pending))
+            player.play(pending, stop_after)
+            continue
+        if budget is not None and player.played >= budget:
+            return f"the budget of {budget} games is spent"
+        games = _kept(store, pool)
+        counts = {n: 0 for n in names}
+        for g in games:
+            for s in g["seating"]:
+                counts[s] += 1
+        deficit = sum(max(0, options.share - c) for c in counts.values())
+        player.expected = budget if budget is not None else player.played + math.ceil(deficit / seats)
+        batch = store.next_batch()
+        rng = random.Random(game_seed(arena.seed, batch, "ladder-plan"))
+        room = options.batch if budget is None else min(options.batch, budget - player.played)
+        tables = coverage_tables(counts, options.share, seats, room, rng)
+        if not tables:
+            if options.target is None and options.budget is None:
+                return f"every bot has its share of {options.share} games"
+            rows = ladder_standings(games, names, arena)
+            if options.target is not None and separated(rows, options.target):
+                return f"the top {options.target} places are separated (no overlapping 95% intervals)"
+            tables = uncertain_tables(rows, seats, room, options.target or len(rows), rng)
+            if not tables:
+                return "no neighbours in the order have overlapping intervals"
+        player.expected = max(player.expected, player.played + len(tables))
+        seq = store.next_seq()
+        planned = []
+        for k, seating in enumerate(tables):
+            planned.append((seq + k, f"L{seq + k:06d}", game_seed(arena.seed, seq + k, "ladder"), seating,
+                            [hashes[s] for s in seating]))
+        store.plan(run, batch, planned)  # played as pending at the top of the loop
+
+
+def _write_games(out_dir: str, games: Sequence[Mapping[str, Any]]) -> str:
+    """games.jsonl of the games that count, as an arena writes it (so ``lastcard replay REPORT GAME`` works)."""
+    path = os.path.join(out_dir, "games.jsonl")
+    with open(path + ".part", "w", encoding="utf-8") as fh:
+        for line in games:
+            fh.write(json.dumps(line, separators=(",", ":")) + "\n")
+    os.replace(path + ".part", path)
+    return path
+
+
+def _kept(store: LadderStore, pool: set[str]) -> list[dict[str, Any]]:
+    """The lines of the games that count: played, not retired, every bot in this run's pool."""
+    return [g.line for g in store.games(played=True) if g.line and all(s in pool for s in g.seating)]
+
+
+class _Player:
+    """Plays planned games on a lazily started ``LocalExecutor``, committing each as it ends."""
+
+    def __init__(self, store: LadderStore, arena: Arena, specs: Mapping[str, Any], log_dir: str, workers: int,
+                 pin: bool | None, progress: Progress) -> None:
+        self.store = store
+        self.arena = arena
+        self.specs = specs
+        self.log_dir = log_dir
+        self.workers = workers
+        self.pin = pin
+        self.progress = progress
+        self.played = 0
+        #: Games this run expects to play (for the progress bar): the budget, or what the shares need.
+        self.expected = 0
+        self.executor: LocalExecutor | None = None
+        self.killed = False
+
+    def play(self, games: Sequence[Any], stop_after: int | None) -> None:
+        """Play ``games`` (planned, in the file), committing each result as it ends."""
+        if self.executor is None:
+            self.executor = LocalExecutor(self.workers, stderr_dir=self.log_dir, pin=self.pin)
+            self.executor.start()
+            warm_up()  # after the fork: no thread may hold an import lock when a worker is forked
+            self.progress.start(self.expected, 0)
+        stage = self.arena.stages[0]
+        by_id = {g.game: g for g in games}
+        jobs = [GameJob(g.game, g.seed, stage.ruleset, stage.options, tuple(self.specs[s] for s in g.seating),
+                        self.arena.policy, False) for g in games]
+        for game_id, result in self.executor.run(jobs):
+            g = by_id[game_id]
+            self.store.record(game_id, game_line(result, {"stage": "ladder", "round": g.batch, "table": None,
+                                                          "deal": g.seq}))
+            self.played += 1
+            self.progress.update(self.played, max(self.expected, self.played), None)
+            if stop_after is not None and self.played >= stop_after:
+                raise KeyboardInterrupt
+
+    def interrupted(self) -> None:
+        if self.executor is not None:
+            self.executor.close(kill=True)
+            self.killed = True
+
+    def close(self) -> None:
+        if self.executor is not None and not self.killed:
+            self.executor.close()
+
+
+def _announce(progress: Progress, changes: Mapping[str, list[str]], retired: int) -> None:
+    words = {"new": "new", "changed": "changed (their games retired)", "removed": "gone (their games retired)",
+             "returned": "back"}
+    for key, word in words.items():
+        if changes.get(key):
+            progress.note(f"{word}: {', '.join(sorted(changes[key]))}")
+    if retired:
+        progress.note(f"{retired} games retired")
