@@ -133,11 +133,13 @@ def validate_cmd(file: str) -> None:
     shown = arena.bots if len(arena.bots) <= SHOW_BOTS else arena.bots[:SHOW_BOTS - 2]
     for entry in shown:
         notes = []
+        if entry.language and entry.language != "command":
+            notes.append(entry.language)
         if entry.build:
             notes.append("build step")
         if entry.requires:
             notes.append("requires " + ", ".join(entry.requires))
-        command = entry.spec.command
+        command = entry.spec.command if not entry.unusable else "(nothing to run: left out, see below)"
         click.echo(f"    {entry.spec.name}: {command}" + (f"  ({'; '.join(notes)})" if notes else ""))
     if len(shown) < len(arena.bots):
         click.echo(f"    ... and {len(arena.bots) - len(shown)} more: {arena.bots[-1].spec.name} is the last")
