@@ -236,15 +236,19 @@ class BotClient:
         """After a strike, an answer to ``request_id`` may still come: recognise it and skip it."""
         self._late_ids.add(request_id)
 
-    def new_game(self) -> None:
+    def new_game(self, game: str | None = None, seat: int | None = None) -> None:
         """Reset per-game state (logs, the time bank); end a process that wrote lines nobody asked for.
 
         Lines a bot wrote after its last request (a flood of copies of an answer, say) would otherwise
         be read as answers in this game. Logs and late answers are drained; anything else means the
         process is out of step, so it is killed and ``alive`` is false: the caller starts a fresh one.
+        With ``game``, a ``--- game ID (seat N) ---`` line goes into the stderr log, so what the bot
+        wrote there can be told apart by game (a bot's report shows the tail of its faulty game's part).
         """
         if self.transport is not None and self.transport.pending() and not self._drain():
             self.kill()
+        if game is not None and self.stderr_path:
+            mark_stderr(self.stderr_path, game, seat)
         self.logs = []  # after the drain: logs written after the last game belong to none
         self._log_bytes = 0
         self.bank_ms = float(self.spec.limits.bank_ms)
@@ -373,6 +377,20 @@ def pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def mark_stderr(path: str, game: str, seat: int | None) -> None:
+    """Append a game's marker line to a stderr log (O_APPEND: whole even beside the bot's own writes)."""
+    where = f" (seat {seat})" if seat is not None else ""
+    try:
+        with open(path, "ab") as fh:
+            fh.write(f"{STDERR_MARK}{game}{where} ---\n".encode())
+    except OSError:  # a log that cannot be written must not stop a game
+        pass
+
+
+#: How a game's part of a stderr log starts (``lastcard`` writes it; ``bot_reports`` splits on it).
+STDERR_MARK = "--- game "
 
 
 class _LazyRequest(dict):  # type: ignore[type-arg]
