@@ -29,6 +29,8 @@ class BotClient:
                  transport_factory: Callable[[BotSpec], Transport] | None = None) -> None:
         self.spec = spec
         self.stderr_path = stderr_path
+        #: The game and seat the bot is playing, for its stderr log's ``--- game ...`` lines.
+        self.stderr_label: str | None = None
         self._factory = transport_factory
         self.transport: Transport | None = None
         self.ready: dict[str, Any] | None = None
@@ -57,6 +59,7 @@ class BotClient:
             else:
                 self.transport = PipeTransport(spec.argv, cwd=spec.cwd, env=dict(spec.env), shell=spec.shell,
                                                line_limit=spec.line_limit, stderr_path=self.stderr_path)
+            self._label_stderr()
         except (OSError, ValueError) as exc:
             raise self._startup(f"cannot start {spec.command!r}: {exc}"
                                 + (f" (working directory {spec.cwd!r})" if spec.cwd else ""), t0) from None
@@ -236,6 +239,12 @@ class BotClient:
         """After a strike, an answer to ``request_id`` may still come: recognise it and skip it."""
         self._late_ids.add(request_id)
 
+    def _label_stderr(self) -> None:
+        """Tell the transport's stderr log which game (and seat) what the bot writes now belongs to."""
+        sink = getattr(self.transport, "stderr", None)
+        if sink is not None and self.stderr_label is not None:
+            sink.label = self.stderr_label
+
     def new_game(self, game: str | None = None, seat: int | None = None) -> None:
         """Reset per-game state (logs, the time bank); end a process that wrote lines nobody asked for.
 
@@ -247,8 +256,9 @@ class BotClient:
         """
         if self.transport is not None and self.transport.pending() and not self._drain():
             self.kill()
-        if game is not None and self.stderr_path:
-            mark_stderr(self.stderr_path, game, seat)
+        if game is not None:
+            self.stderr_label = game + (f" (seat {seat})" if seat is not None else "")
+            self._label_stderr()
         self.logs = []  # after the drain: logs written after the last game belong to none
         self._log_bytes = 0
         self.bank_ms = float(self.spec.limits.bank_ms)
@@ -377,20 +387,6 @@ def pid_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def mark_stderr(path: str, game: str, seat: int | None) -> None:
-    """Append a game's marker line to a stderr log (O_APPEND: whole even beside the bot's own writes)."""
-    where = f" (seat {seat})" if seat is not None else ""
-    try:
-        with open(path, "ab") as fh:
-            fh.write(f"{STDERR_MARK}{game}{where} ---\n".encode())
-    except OSError:  # a log that cannot be written must not stop a game
-        pass
-
-
-#: How a game's part of a stderr log starts (``lastcard`` writes it; ``bot_reports`` splits on it).
-STDERR_MARK = "--- game "
 
 
 class _LazyRequest(dict):  # type: ignore[type-arg]

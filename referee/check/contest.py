@@ -4,11 +4,12 @@ policy, and the bot's own command, folder and environment)."""
 from __future__ import annotations
 
 import difflib
-from typing import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Sequence
 
 from ..arena.model import Arena, BotEntry
 from ..rules import get_ruleset
-from .runner import CheckConfig
+from .runner import CheckConfig, run_check_spec
 
 
 def contest_bots(arena: Arena, name: str | None = None) -> list[BotEntry]:
@@ -56,3 +57,18 @@ def describe_contest(arena: Arena, config: CheckConfig) -> str:
 def names(entries: Sequence[BotEntry]) -> list[str]:
     """The entries' names."""
     return [e.spec.name for e in entries]
+
+
+def run_contest_checks(arena: Arena, entries: Sequence[BotEntry], *, games: int, jobs: int = 1,
+                       seed: int | None = None) -> dict[str, dict[str, Any]]:
+    """Check each (already built) bot as the contest ran it, ``jobs`` at a time: name -> report JSON.
+
+    Bounded: few fuzz games, and a hung bot stops its check at the first timeout.
+    """
+    def one(entry: BotEntry) -> tuple[str, dict[str, Any]]:
+        config = contest_config(arena, entry, games=games, seed=arena.seed if seed is None else seed)
+        return entry.spec.name, run_check_spec(entry.spec, config).to_json()
+
+    programs = [e for e in entries if e.spec.builtin is None and not e.unusable]
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        return dict(pool.map(one, programs))

@@ -6,16 +6,18 @@ import os
 import signal
 import sys
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 import click
 
+from ..arena.bot_reports import write_bot_reports
 from ..arena.builds import check_requires
 from ..arena.config import Arena, ArenaFileError, load_arena
 from ..arena.executor import ExecutorError, default_jobs
-from ..arena.runner import run_arena
+from ..arena.runner import ArenaRun, run_arena
 from ..arena.schedule import count_games, stage_game_counts
 from ..arena.store import StoreError
+from ..check.contest import run_contest_checks
 from ..outdir import out_dir_problem
 from ..standings import format_table
 from .options import interrupt_on_sigterm, out_option
@@ -43,6 +45,10 @@ def _load(path: str) -> Arena:
         raise ArenaError(str(exc)) from None
 
 
+#: Fuzz games in the check each bot's report carries (a few: the contest's games are the real test).
+DEFAULT_CHECK_GAMES = 4
+
+
 @click.command("arena")
 @click.argument("file", type=click.Path(dir_okay=False))
 @out_option("Output directory (default: the file's out, or results/NAME).")
@@ -53,8 +59,11 @@ def _load(path: str) -> Arena:
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU (default: when there are "
                                                    "more CPUs than workers).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
+@click.option("--check-games", type=click.IntRange(0), default=DEFAULT_CHECK_GAMES, show_default=True,
+              help="After the games, each bot's report (OUT/bots/NAME.md) gets a lastcard check run as the contest "
+                   "runs it, with this many fuzz games (0: no check).")
 def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh: bool, pin: bool | None,
-              quiet: bool) -> None:
+              quiet: bool, check_games: int) -> None:
     """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
 
     Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena
@@ -92,9 +101,23 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     for item in run.left_out:
         click.echo(f"left out: {item.bot} ({item.reason})")
     click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
+    _bot_reports(arena, run, check_games, workers, progress)
     if not run.complete:
         click.echo(f"resume with: lastcard arena {file} --resume" + (f" --out {out}" if out else ""), err=True)
         sys.exit(130)
+
+
+def _bot_reports(arena: Arena, run: ArenaRun, check_games: int, jobs: int, progress: TerminalProgress) -> None:
+    """Write OUT/bots/NAME.md for every entrant, after checking the bots that played (if asked)."""
+    gone = {x.bot for x in run.left_out}
+    played = [e for e in arena.bots if e.spec.builtin is None and e.spec.name not in gone]
+    checks: dict[str, dict[str, Any]] = {}
+    if check_games and played and run.complete:
+        progress.note(f"checking {len(played)} bot(s) for their reports ({check_games} fuzz games each)...")
+        checks = run_contest_checks(arena, played, games=check_games, jobs=jobs)
+    paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks)
+    if paths:
+        click.echo(f"reports per bot: {os.path.dirname(paths[-1])}")
 
 
 #: The most of an arena's description ``validate`` shows: lines, and characters a line.
