@@ -103,7 +103,7 @@ def main() -> None:
             results = json.loads((folder / "out" / "results.json").read_text())
             phases = timing.get("phases", {})
             games = results["games"]
-            row = {"students": n, "bots": len(results["bots"]), "left_out": len(results["left_out"]),
+            row = {"students": n, "playing": len(results["bots"]), "left_out": len(results["left_out"]),
                    "games": games, "standings_s": round(wall, 1), "builds_s": round(phases.get("builds_s", 0), 1),
                    "games_s": round(phases.get("games_s", 0), 1),
                    "games_per_s": round(games / phases["games_s"], 2) if phases.get("games_s") else None}
