@@ -195,7 +195,8 @@ class BotResolver:
             self.claim(explicit, name, path + ("path",), shown)
             out.append(BotEntry(spec, f"{format_path(path)} {shown}", self.lines.line(path), build,
                                 float(sub.get("build_timeout_s", default_timeout)), requires,
-                                unusable=found.problem, language=found.language or "", submission=match))
+                                unusable=found.problem, language="" if "command" in sub else found.language or "",
+                                submission=match))
         return out
 
     def language_problems(self, table: tuple[Language, ...], path: Path) -> bool:

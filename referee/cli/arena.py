@@ -156,7 +156,7 @@ def validate_cmd(file: str) -> None:
     shown = arena.bots if len(arena.bots) <= SHOW_BOTS else arena.bots[:SHOW_BOTS - 2]
     for entry in shown:
         notes = []
-        if entry.language and entry.language != "command":
+        if entry.language:
             notes.append(entry.language)
         if entry.build:
             notes.append("build step")
