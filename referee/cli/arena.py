@@ -59,11 +59,12 @@ DEFAULT_CHECK_GAMES = 4
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU (default: when there are "
                                                    "more CPUs than workers).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
-@click.option("--check-games", type=click.IntRange(0), default=DEFAULT_CHECK_GAMES, show_default=True,
+@click.option("--check-games", type=click.IntRange(0), default=None,
               help="After the games, each bot's report (OUT/bots/NAME.md) gets a lastcard check run as the contest "
-                   "runs it, with this many fuzz games (0: no check).")
+                   f"runs it, with this many fuzz games (0: no check).  [default: {DEFAULT_CHECK_GAMES} for an arena "
+                   "of submissions, else 0]")
 def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh: bool, pin: bool | None,
-              quiet: bool, check_games: int) -> None:
+              quiet: bool, check_games: int | None) -> None:
     """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
 
     Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena
@@ -107,10 +108,13 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
         sys.exit(130)
 
 
-def _bot_reports(arena: Arena, run: ArenaRun, check_games: int, jobs: int, progress: TerminalProgress) -> None:
+def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int,
+                 progress: TerminalProgress) -> None:
     """Write OUT/bots/NAME.md for every entrant, after checking the bots that played (if asked)."""
     gone = {x.bot for x in run.left_out}
     played = [e for e in arena.bots if e.spec.builtin is None and e.spec.name not in gone]
+    if check_games is None:  # a class is checked for its students' reports; a bench of known bots is not
+        check_games = DEFAULT_CHECK_GAMES if any(e.submission for e in arena.bots) else 0
     checks: dict[str, dict[str, Any]] = {}
     if check_games and played and run.complete:
         progress.note(f"checking {len(played)} bot(s) for their reports ({check_games} fuzz games each)...")
