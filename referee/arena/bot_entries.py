@@ -168,6 +168,7 @@ class BotResolver:
             if found.problem is None and found.manifest is not None:
                 # A student's manifest: {python} is the only placeholder, and a mistake leaves them out.
                 command = command.replace("{python}", shlex.quote(sys.executable))
+                build = build.replace("{python}", shlex.quote(sys.executable)) if build else build
                 try:
                     spec = parse_bot(command, sub_limits) if command else None
                 except ValueError as exc:
