@@ -99,7 +99,7 @@ class BotSeat:
 
     def begin(self, table: Table, index: int) -> None:
         client = self.client
-        client.new_game()
+        client.new_game(table.game_id, index)
         self.relay = Relay(index, table.game_id, table.names, scores=[0] * len(table.names))
         if table.recorder is not None:
             client.record_to(table.recorder.messages_of(index))

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 from ..bots.sandbox import SandboxSettings, settings_from
 from ..bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot, unique_names
 from ..players import BUILTINS
+from .languages import Detected, Language, detect, detect_file, language_table
 from .model import DEFAULT_BUILD_TIMEOUT_S, BotEntry
 from .problems import Path, Problems, format_path
 from .source import LineMap
@@ -58,10 +59,12 @@ class BotResolver:
         specs = unique_names([e.spec for e in entries])
         return [replace(e, spec=s) for e, s in zip(entries, specs)]
 
-    def claim(self, explicit: dict[str, Path], name: str, path: Path) -> None:
-        """Record an explicit name; a name given twice is a problem."""
+    def claim(self, explicit: dict[str, Path], name: str, path: Path, match: str | None = None) -> None:
+        """Record an explicit name; a name given twice is a problem (naming the submission it came from)."""
         if name in explicit:
-            self.problems.add(path, f"{name!r} is also the name of {format_path(explicit[name][:2])}; bot names must differ")
+            what = f"{match!r} gives the name {name!r}, which" if match else f"{name!r}"
+            self.problems.add(path, f"{what} is also the name of {format_path(explicit[name][:2])}; bot names must "
+                                    "differ" + ("; rename the file or folder, or exclude it" if match else ""))
         else:
             explicit[name] = path
 
@@ -137,24 +140,61 @@ class BotResolver:
 
     def submissions(self, sub: dict[str, Any], path: Path, limits: TimeLimits, explicit: dict[str, Path],
                     default_timeout: float) -> list[BotEntry]:
-        """One bot per file or folder the ``submissions.path`` glob matches (``exclude`` left out)."""
+        """One bot per file or folder the ``submissions.path`` glob matches (``exclude`` left out).
+
+        With a ``command`` every match runs it; without one, each folder's language is detected
+        (``languages``): a folder with no recognisable bot is still an entrant, marked unusable.
+        """
         pattern = os.path.join(self.base_dir, os.path.expanduser(sub["path"]))
-        matches = sorted(glob.glob(pattern))
+        matches = sorted(glob.glob(glob.escape(self.base_dir) + pattern[len(self.base_dir):])
+                         if pattern.startswith(self.base_dir) else glob.glob(pattern))
         excludes = sub.get("exclude", [])
         matches = [m for m in matches if not any(fnmatch.fnmatch(os.path.basename(m), x) for x in excludes)]
         if not matches:
             self.problems.add(path + ("path",), f"{sub['path']!r} matches nothing in {self.base_dir!r}")
             return []
+        table = language_table(sub.get("languages"))
+        if "command" not in sub and not self.language_problems(table, path):
+            return []
         sub_limits = limits_from(sub.get("limits") or {}, limits)
         out = []
         for match in matches:
             match = os.path.abspath(match)
+            shown = os.path.relpath(match, self.base_dir)
             base = os.path.basename(match.rstrip(os.sep))
             name = base if os.path.isdir(match) else os.path.splitext(base)[0]
             values = {"python": sys.executable, "path": match, "name": name}
-            spec = self.command(sub["command"], path + ("command",), sub_limits, values)
-            if spec is None:
-                return []  # the same template fails for every match: say it once
+            where = path + ("command",)
+            if "command" in sub:
+                command, build, requires = sub["command"], sub.get("build"), _requires(sub.get("requires"))
+                found = Detected("command", command, build, requires)
+            else:
+                found = detect(match, table, shown) if os.path.isdir(match) else detect_file(match, table)
+                build = found.build if "build" not in sub else sub["build"]
+                requires = found.requires + _requires(sub.get("requires"))
+                command = found.command or ""
+                if found.language is not None and found.manifest is None:
+                    where = path + ("languages", found.language)
+            if found.problem is None and found.manifest is not None:
+                # A student's manifest: {python} is the only placeholder, and a mistake leaves them out.
+                command = command.replace("{python}", shlex.quote(sys.executable))
+                build = build.replace("{python}", shlex.quote(sys.executable)) if build else build
+                try:
+                    spec = parse_bot(command, sub_limits) if command else None
+                except ValueError as exc:
+                    spec, found = None, replace(found, problem=f"{shown}/lastcard.yaml: run: {exc}")
+            elif found.problem is None:
+                spec = self.command(command, where, sub_limits, values)
+                if spec is None:
+                    return []  # the same template fails for every match: say it once
+                if build is not None:
+                    build = self.template(build, path + ("build",) if "build" in sub else where, values, quote=True)
+                    if build is None:
+                        return []
+            else:
+                spec = None
+            if spec is None:  # nothing to run: still an entrant, left out with the reason when the arena starts
+                spec = BotSpec(name, "", limits=sub_limits)
             spec = replace(spec, name=name)
             cwd: str | None = match if os.path.isdir(match) else os.path.dirname(match)
             if "cwd" in sub:
@@ -163,16 +203,22 @@ class BotResolver:
                     return []
             spec = self.placed(spec, cwd, path + ("cwd",))
             spec = replace(_with_options(spec, sub), sandbox=self.sandbox_settings(sub, path, self.sandbox))
-            build = sub.get("build")
-            if build is not None:
-                build = self.template(build, path + ("build",), values, quote=True)
-                if build is None:
-                    return []
-            self.claim(explicit, name, path + ("path",))
-            out.append(BotEntry(spec, f"{format_path(path)} {os.path.relpath(match, self.base_dir)}",
-                                self.lines.line(path), build, float(sub.get("build_timeout_s", default_timeout)),
-                                _requires(sub.get("requires"))))
+            self.claim(explicit, name, path + ("path",), shown)
+            out.append(BotEntry(spec, f"{format_path(path)} {shown}", self.lines.line(path), build,
+                                float(sub.get("build_timeout_s", default_timeout)), requires,
+                                unusable=found.problem, language="" if "command" in sub else found.language or "",
+                                submission=match))
         return out
+
+    def language_problems(self, table: tuple[Language, ...], path: Path) -> bool:
+        """Check the language table's commands once (a language added without a command is a mistake)."""
+        ok = True
+        for lang in table:
+            if not lang.command:
+                self.problems.add(path + ("languages", lang.name, "command"),
+                                  f"missing: how to start a {lang.name} submission, e.g. \"./bot\"")
+                ok = False
+        return ok
 
 
 def limits_from(data: Mapping[str, Any], base: TimeLimits) -> TimeLimits:

@@ -40,14 +40,17 @@ def missing_programs(entry: BotEntry) -> list[str]:
 
 
 def check_requires(entries: Iterable[BotEntry]) -> tuple[list[BotEntry], list[LeftOut]]:
-    """Split bots into those whose required programs exist and those left out."""
+    """Split bots into those that can start (required programs on PATH) and those left out, with why."""
     kept, out = [], []
     for entry in entries:
         missing = missing_programs(entry)
-        if missing:
+        if entry.unusable:
+            out.append(LeftOut(entry.spec.name, entry.unusable))
+        elif missing:
             names = ", ".join(repr(m) for m in missing)
+            where = f" ({entry.language} submission {entry.submission!r})" if entry.submission else ""
             out.append(LeftOut(entry.spec.name, f"needs {names}, which {'is' if len(missing) == 1 else 'are'} "
-                                                "not on PATH"))
+                                                f"not on PATH{where}"))
         else:
             kept.append(entry)
     return kept, out

@@ -22,6 +22,13 @@ class BotEntry:
     build: str | None = None
     build_timeout_s: float = DEFAULT_BUILD_TIMEOUT_S
     requires: tuple[str, ...] = ()
+    #: Why this entrant cannot play although it is in the contest (no bot in its folder, a broken
+    #: manifest): the arena leaves it out with this reason rather than stopping.
+    unusable: str | None = None
+    #: The submission's language, as detected (``python``, ``c``, ``manifest``...); "" when not a submission.
+    language: str = ""
+    #: The submission's folder or file, when the entrant is a submission.
+    submission: str | None = None
 
 
 @dataclass(frozen=True)

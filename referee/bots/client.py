@@ -29,6 +29,8 @@ class BotClient:
                  transport_factory: Callable[[BotSpec], Transport] | None = None) -> None:
         self.spec = spec
         self.stderr_path = stderr_path
+        #: The game and seat the bot is playing, for its stderr log's ``--- game ...`` lines.
+        self.stderr_label: str | None = None
         self._factory = transport_factory
         self.transport: Transport | None = None
         self.ready: dict[str, Any] | None = None
@@ -58,6 +60,7 @@ class BotClient:
                 self.transport = PipeTransport(spec.argv, cwd=spec.cwd, env=dict(spec.env), shell=spec.shell,
                                                line_limit=spec.line_limit, stderr_path=self.stderr_path,
                                                sandbox=spec.sandbox)
+            self._label_stderr()
         except (OSError, ValueError) as exc:
             raise self._startup(f"cannot start {spec.command!r}: {exc}"
                                 + (f" (working directory {spec.cwd!r})" if spec.cwd else ""), t0) from None
@@ -237,15 +240,26 @@ class BotClient:
         """After a strike, an answer to ``request_id`` may still come: recognise it and skip it."""
         self._late_ids.add(request_id)
 
-    def new_game(self) -> None:
+    def _label_stderr(self) -> None:
+        """Tell the transport's stderr log which game (and seat) what the bot writes now belongs to."""
+        sink = getattr(self.transport, "stderr", None)
+        if sink is not None and self.stderr_label is not None:
+            sink.label = self.stderr_label
+
+    def new_game(self, game: str | None = None, seat: int | None = None) -> None:
         """Reset per-game state (logs, the time bank); end a process that wrote lines nobody asked for.
 
         Lines a bot wrote after its last request (a flood of copies of an answer, say) would otherwise
         be read as answers in this game. Logs and late answers are drained; anything else means the
         process is out of step, so it is killed and ``alive`` is false: the caller starts a fresh one.
+        With ``game``, a ``--- game ID (seat N) ---`` line goes into the stderr log, so what the bot
+        wrote there can be told apart by game (a bot's report shows the tail of its faulty game's part).
         """
         if self.transport is not None and self.transport.pending() and not self._drain():
             self.kill()
+        if game is not None:
+            self.stderr_label = game + (f" (seat {seat})" if seat is not None else "")
+            self._label_stderr()
         self.logs = []  # after the drain: logs written after the last game belong to none
         self._log_bytes = 0
         self.bank_ms = float(self.spec.limits.bank_ms)

@@ -17,7 +17,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable, Protocol, Sequence
+from typing import BinaryIO, Callable, Protocol, Sequence
 
 from .reaper import reaper
 from .sandbox import Launch, SandboxSettings, prepare
@@ -93,13 +93,25 @@ def describe_exit(code: int | None) -> str:
     return f"exit code {code}"
 
 
+#: How a game's part of a stderr log starts: ``--- game g000012 (seat 2) ---`` (reports split logs on it).
+STDERR_MARK = "--- game "
+
+
 @dataclass
 class StderrSink:
-    """Keeps the first ``STDERR_LIMIT`` bytes of a bot's stderr in a file, counting the rest."""
+    """Keeps the first ``STDERR_LIMIT`` bytes of a bot's stderr in a file, counting the rest.
+
+    With a ``label`` (the game and seat, set as each game starts), what the bot writes is preceded by a
+    ``--- game ID (seat N) ---`` line whenever the game changed or another process (the same bot in
+    another worker shares the log) wrote to the file since: every part of the log says its game.
+    """
 
     path: str | None
     kept: int = 0
     dropped: int = 0
+    label: str | None = None
+    _marked: str | None = None
+    _end: int = -1
 
     def pump(self, fd: int) -> None:
         out = open(self.path, "ab") if self.path else None
@@ -110,8 +122,10 @@ class StderrSink:
                     break
                 room = STDERR_LIMIT - self.kept
                 if out is not None and room > 0:
+                    self._mark(out)
                     out.write(chunk[:room])
                     out.flush()
+                    self._end = out.tell()
                 self.kept += min(room, len(chunk)) if room > 0 else 0
                 self.dropped += max(0, len(chunk) - max(room, 0))
             if out is not None and self.dropped:
@@ -121,6 +135,14 @@ class StderrSink:
         finally:
             if out is not None:
                 out.close()
+
+    def _mark(self, out: BinaryIO) -> None:
+        label = self.label
+        if label is None:
+            return
+        if label != self._marked or os.fstat(out.fileno()).st_size != self._end:
+            out.write(f"{STDERR_MARK}{label} ---\n".encode())
+            self._marked = label
 
 
 #: How often a wait wakes to see whether the bot has exited, where the kernel offers no pidfd.

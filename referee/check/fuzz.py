@@ -7,7 +7,10 @@ playable, short matches) rotate from game to game; seeds come from ``jobs.game_s
 
 from __future__ import annotations
 
+import json
 import os
+import shlex
+import tempfile
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -66,7 +69,8 @@ class FuzzGame:
         return f"fuzz-{self.house}-{self.index + 1:03d}"
 
     def describe(self) -> str:
-        opts = ", ".join(f"{k}={v}" for k, v in self.options) or "defaults"
+        defaults = get_ruleset(self.house).options
+        opts = ", ".join(f"{k}={v}" for k, v in self.options if defaults.get(k) != v) or "defaults"
         return (f"game {self.game_id} (seed {self.seed}, {self.seats} seats, the bot in seat {self.bot_seat}, "
                 f"against {', '.join(self.opponents)}; {opts})")
 
@@ -77,13 +81,24 @@ def split_games(total: int, houses: list[str]) -> dict[str, int]:
     return {h: base + (1 if i < extra else 0) for i, h in enumerate(houses)}
 
 
-def plan(houses: list[str], total: int, seed: int) -> list[FuzzGame]:
+@dataclass(frozen=True)
+class Contest:
+    """The contest a check stands in for: its house options and table size (None: rotate through the
+    variants), the fault policy in force, and where failing games' records go."""
+
+    options: tuple[tuple[str, Any], ...] | None = None
+    seats: int | None = None
+    policy: FaultPolicy = FaultPolicy()
+    records_dir: str | None = None
+
+
+def plan(houses: list[str], total: int, seed: int, contest: Contest = Contest()) -> list[FuzzGame]:
     """The fuzz games to play, in order: each house's games together."""
     games = []
     for house, count in split_games(total, houses).items():
-        variants = VARIANTS[house]
+        variants = VARIANTS[house] if contest.options is None else (dict(contest.options),)
         for i in range(count):
-            seats = 2 + i % 3
+            seats = contest.seats or 2 + i % 3
             bot_seat = (i // 3) % seats
             opponents = tuple(OPPONENTS[(i + k) % len(OPPONENTS)] for k in range(seats - 1))
             options = tuple(variants[i % len(variants)].items())
@@ -97,7 +112,7 @@ def fuzz_check_name(house: str, kind: str | None = None) -> str:
 
 def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Report, *,
              stderr_dir: str | None = None, skip_reason: str | None = None,
-             progress: Callable[[int, int], None] | None = None) -> None:
+             progress: Callable[[int, int], None] | None = None, contest: Contest = Contest()) -> None:
     """Play the fuzz games and add their checks to ``report``: one per house without faults, else one per
     (house, fault kind), naming the first offending exchange and every game it happened in."""
     counts = split_games(total, houses) if houses else {}
@@ -105,7 +120,8 @@ def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Re
         for house in houses:
             report.add(fuzz_check_name(house), "fuzz").skip(skip_reason or "not run: --games 0")
         return
-    games = plan(houses, total, seed)
+    games = plan(houses, total, seed, contest)
+    records_dir = contest.records_dir
     found: dict[tuple[str, str], CheckResult] = {}
     faulted: dict[str, int] = {h: 0 for h in houses}
     played: dict[str, int] = {h: 0 for h in houses}
@@ -120,7 +136,7 @@ def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Re
             names = iter(fg.opponents)
             seats = [bot if s == fg.bot_seat else pool.seat(_builtin(next(names), spec.limits)) for s in range(fg.seats)]
             recorder = Recorder()
-            result = play_game(rules, seats, fg.seed, fg.game_id, FaultPolicy(), recorder)
+            result = play_game(rules, seats, fg.seed, fg.game_id, contest.policy, recorder)
             played[fg.house] += 1
             if progress is not None:
                 progress(n + 1, len(games))
@@ -129,6 +145,9 @@ def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Re
                 continue
             faulted[fg.house] += 1
             faulted_games += 1
+            if records_dir is None:
+                records_dir = tempfile.mkdtemp(prefix="lastcard-check-")
+            replay = f"lastcard replay {shlex.quote(save_record(records_dir, fg.game_id, recorder.lines))}"
             for fault in faults:
                 kind = fault["kind"]
                 request = _request_line(recorder, fg.bot_seat, fault.get("request_id"))
@@ -139,7 +158,7 @@ def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Re
                                expected=EXPECTED.get(kind), elapsed_ms=fault.get("elapsed_ms"))
                     if kind in ("crash", "startup") and stderr_dir:
                         check.details += [f"stderr: {line}" for line in _tail(stderr_dir, bot.name)]
-                check.note(f"{fg.describe()}{_at_move(request)}: {fault['message']}")
+                check.note(f"{fg.describe()}{_at_move(request)}: {fault['message']}; replay: {replay}")
                 if kind in STOP_KINDS:
                     stopped = f"stopped after a {kind} fault"
             if faulted_games >= MAX_FAULTED_GAMES and not stopped:
@@ -162,6 +181,16 @@ def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Re
                                      + (f" ({stopped}: {not_played} not played)" if not_played else ""))
             mine = [check]
         report.checks += mine
+
+
+def save_record(folder: str, game_id: str, lines: list[dict[str, Any]]) -> str:
+    """Write a game's record as ``lastcard replay`` reads it; its path."""
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"{game_id}.jsonl")
+    with open(path, "w", encoding="utf-8") as fh:
+        for line in lines:
+            fh.write(json.dumps(line) + "\n")
+    return path
 
 
 def _builtin(name: str, limits: Any) -> BotSpec:

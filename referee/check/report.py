@@ -8,6 +8,9 @@ from typing import Any
 
 #: Longest piece of a message or line kept in a report.
 TEXT_LIMIT = 600
+#: Longest request or answer kept whole in a failure (JSON and JUnit show it all; the checklist cuts it):
+#: a turn request is a few kilobytes, and a bot's line is bounded by its line limit anyway.
+EXCHANGE_LIMIT = 1 << 20
 #: Most detail lines kept per check.
 DETAILS_LIMIT = 30
 
@@ -59,8 +62,8 @@ class CheckResult:
             return
         self.status = Status.FAILED
         self.problem = problem
-        self.sent = clip(sent) if sent is not None else self.sent
-        self.received = clip(received) if received is not None else self.received
+        self.sent = clip(sent, EXCHANGE_LIMIT) if sent is not None else self.sent
+        self.received = clip(received, EXCHANGE_LIMIT) if received is not None else self.received
         self.expected = expected if expected is not None else self.expected
         if elapsed_ms is not None:
             self.elapsed_ms = elapsed_ms

@@ -5,12 +5,14 @@ from __future__ import annotations
 import tempfile
 import time
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Any, Callable
 
 from ..bots.sandbox import SandboxSettings, parse_mode
-from ..bots.spec import TimeLimits, parse_bot
+from ..bots.spec import BotSpec, TimeLimits, parse_bot
+from ..policy import FaultPolicy
+
 from ..rules import PRESETS
-from .fuzz import run_fuzz
+from .fuzz import Contest, run_fuzz
 from .probe import Probe
 from .report import Report, Status
 from .suite import Settings, Suite, check_names
@@ -27,6 +29,14 @@ class CheckConfig:
     startup_ms: int = 10_000
     quiet_ms: int = 200
     quit_ms: int = 2000
+    #: The contest's house options: fuzz games use exactly these instead of rotating through variants.
+    options: tuple[tuple[str, Any], ...] | None = None
+    #: The contest's table size for fuzz games (default: 2 to 4 seats in turn).
+    seats: int | None = None
+    #: The fault policy in force (``forfeit`` or ``strikes:N``): what a fault costs, in games and words.
+    policy: str = "forfeit"
+    #: Where failing fuzz games' records go, for ``lastcard replay`` (default: a new temporary folder).
+    records_dir: str | None = None
     sandbox: str = "auto"  # auto | strict | none: docs/security.md
 
     def sandbox_settings(self) -> SandboxSettings:
@@ -48,6 +58,14 @@ def run_check(command: str, config: CheckConfig = CheckConfig(), *, progress: Pr
         if house not in PRESETS:
             raise ValueError(f"unknown ruleset {house!r}; the rulesets are: {', '.join(PRESETS)}")
     spec = replace(parse_bot(command, config.limits()), sandbox=config.sandbox_settings())
+    return run_check_spec(spec, config, progress=progress)
+
+
+def run_check_spec(spec: BotSpec, config: CheckConfig = CheckConfig(), *, progress: Progress | None = None) -> Report:
+    """Check the bot ``spec`` starts (its working directory, environment and limits as given)."""
+    command = spec.command
+    if not config.rulesets:
+        raise ValueError("no ruleset to check; choose from " + ", ".join(PRESETS))
     if spec.builtin is not None:
         raise ValueError(f"{command!r} is a built-in player, not a bot program to check")
     rulesets = list(config.rulesets)
@@ -66,7 +84,8 @@ def run_check(command: str, config: CheckConfig = CheckConfig(), *, progress: Pr
         if progress and skip is None and config.games:
             progress(f"{config.games} fuzz games")
         run_fuzz(spec, rulesets, config.games, config.seed, report, stderr_dir=tmp, skip_reason=skip,
-                 progress=(lambda n, total: progress(f"fuzz game {n}/{total}")) if progress else None)
+                 progress=(lambda n, total: progress(f"fuzz game {n}/{total}")) if progress else None,
+                 contest=Contest(config.options, config.seats, FaultPolicy.parse(config.policy), config.records_dir))
     report.elapsed_s = time.monotonic() - t0
     return report
 
@@ -75,11 +94,14 @@ def new_report(bot: str, command: str, config: CheckConfig) -> Report:
     """A report with every scripted check listed (as not run yet), in running order."""
     report = Report(bot, command, list(config.rulesets), settings={
         "games": config.games, "seed": config.seed, "move_ms": config.move_ms, "startup_ms": config.startup_ms,
-        "quiet_ms": config.quiet_ms, "quit_ms": config.quit_ms})
+        "quiet_ms": config.quiet_ms, "quit_ms": config.quit_ms, "policy": config.policy}
+        | ({"options": dict(config.options)} if config.options is not None else {})
+        | ({"seats": config.seats} if config.seats is not None else {}))
     for name, group in check_names(report.rulesets):
         report.add(name, group).status = Status.SKIPPED
     return report
 
 
 def settings(config: CheckConfig) -> Settings:
-    return Settings(move_ms=config.move_ms, quiet_ms=config.quiet_ms, quit_ms=config.quit_ms, seed=config.seed)
+    return Settings(move_ms=config.move_ms, quiet_ms=config.quiet_ms, quit_ms=config.quit_ms, seed=config.seed,
+                    policy=config.policy)

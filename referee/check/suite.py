@@ -18,8 +18,8 @@ from ..bots.messages import start_message, turn_request
 from ..bots.wire import dumps
 from ..cards import DECK_COLOURS
 from ..game import PHASE_COLOUR, PHASE_DRAWN, Game
+from ..policy import FaultPolicy, replacement_action
 from ..rules import get_ruleset
-from ..policy import replacement_action
 from ..relay import Relay
 from .positions import action, build, deal_event, example
 from .probe import Probe, Reply, Stray
@@ -67,6 +67,15 @@ def check_names(rulesets: list[str]) -> list[tuple[str, str]]:
     return names
 
 
+def fault_cost(policy: str) -> str:
+    """What a fault costs the bot under ``policy``, in words (the checker's messages follow the contest)."""
+    parsed = FaultPolicy.parse(policy)
+    if parsed.mode == "strikes":
+        return (f"under {policy} the answer is replaced by a draw (a strike), and strike {parsed.strikes + 1} in "
+                "a game forfeits it")
+    return "the bot loses the game (policy forfeit)"
+
+
 class Stop(Exception):
     """The bot is dead, hung or refused: the rest of the suite cannot run."""
 
@@ -79,6 +88,8 @@ class Settings:
     quiet_ms: int = 200
     quit_ms: int = 2000
     seed: int = 1
+    #: The fault policy in force, for saying what a fault costs.
+    policy: str = "forfeit"
 
 
 class Suite:
@@ -122,8 +133,8 @@ class Suite:
         if probe.stray:
             first = probe.stray[0]
             debug.fail(f"{len(probe.stray)} line(s) on stdout that are not protocol JSON, e.g. "
-                       f"{clip(first.line, 120)!r}: the arena takes the first as the fault non_json and the "
-                       "bot loses the game", sent=first.after, received=first.line, expected=DEBUG_HINT)
+                       f"{clip(first.line, 120)!r}: the arena takes the first as the fault non_json: "
+                       f"{fault_cost(self.settings.policy)}", sent=first.after, received=first.line, expected=DEBUG_HINT)
             debug.details += [f"also: {clip(s.line, 200)!r}" for s in probe.stray[1:5]]
         no_answer = self.report.get(NO_ANSWER)
         self.drain()

@@ -10,12 +10,14 @@ from typing import Any, TextIO
 
 import click
 
+from ..arena.bot_reports import write_bot_reports
 from ..arena.builds import check_requires
 from ..arena.config import Arena, ArenaFileError, load_arena
 from ..arena.executor import ExecutorError, default_jobs
-from ..arena.runner import run_arena
+from ..arena.runner import ArenaRun, run_arena
 from ..arena.schedule import count_games, stage_game_counts
 from ..arena.store import StoreError
+from ..check.contest import run_contest_checks
 from ..outdir import out_dir_problem
 from ..standings import format_table
 from .options import interrupt_on_sigterm, out_option
@@ -44,6 +46,10 @@ def _load(path: str) -> Arena:
         raise ArenaError(str(exc)) from None
 
 
+#: Fuzz games in the check each bot's report carries (a few: the contest's games are the real test).
+DEFAULT_CHECK_GAMES = 4
+
+
 @click.command("arena")
 @click.argument("file", type=click.Path(dir_okay=False))
 @out_option("Output directory (default: the file's out, or results/NAME).")
@@ -61,11 +67,15 @@ def _load(path: str) -> Arena:
 @click.option("--tls-key", type=click.Path(dir_okay=False), help="With a tls:// --cluster: its private key.")
 @click.option("--build-on-workers", is_flag=True, help="With --cluster: run the bots' build steps on each worker too "
                                                        "(for workers of another architecture).")
+@click.option("--check-games", type=click.IntRange(0), default=None,
+              help="After the games, each bot's report (OUT/bots/NAME.md) gets a lastcard check run as the contest "
+                   f"runs it, with this many fuzz games (0: no check).  [default: {DEFAULT_CHECK_GAMES} for an arena "
+                   "of submissions, else 0]")
 @sandbox_option
 def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh: bool, pin: bool | None,
               quiet: bool, cluster: str | None = None, tls_ca_file: str | None = None, tls_cert: str | None = None,
               tls_key: str | None = None, build_on_workers: bool = False,
-              sandbox_mode: str | None = None) -> None:
+              sandbox_mode: str | None = None, check_games: int | None = None) -> None:
     """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
 
     Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena
@@ -106,6 +116,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     for item in run.left_out:
         click.echo(f"left out: {item.bot} ({item.reason})")
     click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
+    _bot_reports(arena, run, check_games, workers, progress)
     if not run.complete:
         click.echo(f"resume with: lastcard arena {file} --resume" + (f" --out {out}" if out else ""), err=True)
         sys.exit(130)
@@ -127,6 +138,22 @@ def _cluster_factory(cluster: str | None, ca: str | None, cert: str | None, key:
         return cluster_factory(options)
     except ExecutorError as exc:
         raise click.UsageError(str(exc)) from None
+
+
+def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int,
+                 progress: TerminalProgress) -> None:
+    """Write OUT/bots/NAME.md for every entrant, after checking the bots that played (if asked)."""
+    gone = {x.bot for x in run.left_out}
+    played = [e for e in arena.bots if e.spec.builtin is None and e.spec.name not in gone]
+    if check_games is None:  # a class is checked for its students' reports; a bench of known bots is not
+        check_games = DEFAULT_CHECK_GAMES if any(e.submission for e in arena.bots) else 0
+    checks: dict[str, dict[str, Any]] = {}
+    if check_games and played and run.complete:
+        progress.note(f"checking {len(played)} bot(s) for their reports ({check_games} fuzz games each)...")
+        checks = run_contest_checks(arena, played, games=check_games, jobs=jobs)
+    paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks)
+    if paths:
+        click.echo(f"reports per bot: {os.path.dirname(paths[-1])}")
 
 
 #: The most of an arena's description ``validate`` shows: lines, and characters a line.
@@ -165,11 +192,13 @@ def validate_cmd(file: str) -> None:
     shown = arena.bots if len(arena.bots) <= SHOW_BOTS else arena.bots[:SHOW_BOTS - 2]
     for entry in shown:
         notes = []
+        if entry.language:
+            notes.append(entry.language)
         if entry.build:
             notes.append("build step")
         if entry.requires:
             notes.append("requires " + ", ".join(entry.requires))
-        command = entry.spec.command
+        command = entry.spec.command if not entry.unusable else "(nothing to run: left out, see below)"
         click.echo(f"    {entry.spec.name}: {command}" + (f"  ({'; '.join(notes)})" if notes else ""))
     if len(shown) < len(arena.bots):
         click.echo(f"    ... and {len(arena.bots) - len(shown)} more: {arena.bots[-1].spec.name} is the last")

@@ -37,7 +37,13 @@ def _unicode_ok() -> bool:
 
 
 @click.command("check")
-@click.argument("bot_command", metavar="BOT_COMMAND")
+@click.argument("bot_command", metavar="BOT_COMMAND", required=False)
+@click.option("--arena", "arena_file", type=click.Path(dir_okay=False), metavar="FILE.yaml",
+              help="Check the bots of this arena as the contest runs them: its rulesets, options, seats, limits, "
+                   "policy and each bot's own command (builds run first).")
+@click.option("--bot", "bot_name", metavar="NAME", help="With --arena: only this bot (by its name in the arena).")
+@click.option("--records", "records_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write failing fuzz games' records here, for lastcard replay.  [default: a temporary folder]")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME|all",
               help="Ruleset to check (compact, family, arcade; repeatable or comma-separated).  [default: all]")
 @click.option("--games", "-n", type=click.IntRange(0), default=50, show_default=True,
@@ -54,15 +60,34 @@ def _unicode_ok() -> bool:
               help="How long to watch for stray answers after information that needs none.")
 @click.option("--verbose", "-v", is_flag=True, help="Show the details of passed checks too.")
 @sandbox_option
-def check_cmd(bot_command: str, rulesets: tuple[str, ...], games: int, seed: int, as_json: bool, junit: str | None,
+def check_cmd(bot_command: str | None, arena_file: str | None, bot_name: str | None, records_dir: str | None,
+              rulesets: tuple[str, ...], games: int, seed: int, as_json: bool, junit: str | None,
               move_ms: int, startup_ms: int, quiet_ms: int, verbose: bool, sandbox_mode: str | None) -> None:
     """Check that BOT_COMMAND speaks the Last Card protocol: a scripted suite of situations, then fuzz games.
 
     BOT_COMMAND is the command line that starts the bot, in quotes, e.g.
-    "python3 sample_bots/python/strong_bot.py". Exit status 0 only when every check passed.
+    "python3 sample_bots/python/strong_bot.py"; or give --arena FILE.yaml [--bot NAME] to check a
+    contest's bots as it runs them. Exit status 0 only when every check passed.
     """
+    if arena_file is not None:
+        if bot_command is not None:
+            raise click.UsageError("give BOT_COMMAND or --arena, not both (--bot NAME picks a bot of the arena)")
+        ctx = click.get_current_context()
+        for option, flag in (("rulesets", "--ruleset"), ("move_ms", "--move-ms"), ("startup_ms", "--startup-ms")):
+            if ctx.get_parameter_source(option) is click.core.ParameterSource.COMMANDLINE:
+                raise click.UsageError(f"{flag} does not go with --arena: the arena file decides it (change the "
+                                       "file, or check BOT_COMMAND instead)")
+        from .check_arena import check_arena
+        check_arena(arena_file, bot_name, games=games, seed=seed, quiet_ms=quiet_ms, as_json=as_json, junit=junit,
+                    verbose=verbose, records_dir=records_dir, unicode=_unicode_ok())
+        return
+    if bot_command is None:
+        raise click.UsageError("give the bot's command line (BOT_COMMAND), or --arena FILE.yaml")
+    if bot_name is not None:
+        raise click.UsageError("--bot picks a bot of an arena: give --arena FILE.yaml as well")
     config = CheckConfig(rulesets=_rulesets(rulesets), games=games, seed=seed, move_ms=move_ms,
-                         startup_ms=startup_ms, quiet_ms=quiet_ms, sandbox=sandbox_mode or "auto")
+                         startup_ms=startup_ms, quiet_ms=quiet_ms, sandbox=sandbox_mode or "auto",
+                         records_dir=records_dir)
     announce([replace(parse_bot("checked"), sandbox=config.sandbox_settings())])
     show_progress = sys.stderr.isatty() and not as_json
 

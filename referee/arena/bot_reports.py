@@ -1,0 +1,237 @@
+"""A report per entrant, ``OUT/bots/NAME.md``: what a student reads about their own bot.
+
+Its place and record, its submission and build log, each fault with the request, the line it sent,
+the stderr it wrote in that game and the command that replays it, and its ``lastcard check`` result.
+Every entrant gets one, the bots left out included (with why), plus ``OUT/bots/index.md`` listing all.
+Reading only: everything comes from the run's documents and the files in ``OUT``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..bots.transport import STDERR_MARK
+from .builds import LeftOut
+from .model import BotEntry
+
+#: Faults shown in full (request, answer, stderr, replay); the rest are listed one a line.
+FAULTS_SHOWN = 10
+#: Faults listed at all (a bot that faults every game would otherwise write a book).
+FAULTS_LISTED = 100
+#: Lines of a game's stderr shown with a fault, and of a build log.
+STDERR_TAIL = 15
+BUILD_TAIL = 60
+#: Longest request or line quoted (a turn is a few kilobytes; a bot's garbage may be more).
+QUOTE_LIMIT = 8000
+
+
+def safe_name(name: str) -> str:
+    """A bot's name as a file name (as the logs are named: letters, digits and ``-_.#`` kept)."""
+    return "".join(ch if ch.isalnum() or ch in "-_.#" else "_" for ch in name)
+
+
+def write_bot_reports(out_dir: str, doc: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
+                      entries: Sequence[BotEntry], left_out: Sequence[LeftOut] = (),
+                      checks: Mapping[str, Mapping[str, Any]] | None = None, folder: str = "bots") -> list[str]:
+    """Write ``OUT/bots/NAME.md`` for every entrant in ``entries`` (the arena's bots before builds) and
+    ``OUT/bots/index.md``; the paths written. ``checks`` maps a bot's name to its check report's JSON."""
+    target = os.path.join(out_dir, folder)
+    os.makedirs(target, exist_ok=True)
+    rows = {r["bot"]: r for r in doc.get("standings", [])}
+    left = {x.bot: x for x in left_out}
+    faults = faults_by_bot(games)
+    paths = []
+    index = [f"# Entrants of {doc.get('name', 'the arena')}", "",
+             "| place | bot | games | wins | faults | report |", "| ---: | --- | ---: | ---: | ---: | --- |"]
+    for entry in entries:
+        name = entry.spec.name
+        if entry.spec.builtin is not None:
+            continue
+        text = bot_report(name, entry, rows.get(name), left.get(name), faults.get(name, []), out_dir,
+                          (checks or {}).get(name), len(rows))
+        path = os.path.join(target, f"{safe_name(name)}.md")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        paths.append(path)
+        row = rows.get(name)
+        place = str(row["rank"]) if row else "left out"
+        index.append(f"| {place} | {_cell(name)} | {row['games'] if row else 0} | {row['wins'] if row else 0} | "
+                     f"{len(faults.get(name, []))} | [{safe_name(name)}.md]({_link(safe_name(name) + '.md')}) |")
+    with open(os.path.join(target, "index.md"), "w", encoding="utf-8") as fh:
+        fh.write("\n".join(index) + "\n")
+    paths.append(os.path.join(target, "index.md"))
+    return paths
+
+
+def faults_by_bot(games: Iterable[Mapping[str, Any]]) -> dict[str, list[tuple[str, Mapping[str, Any]]]]:
+    """Each bot's faults as (game id, fault), in game order."""
+    out: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
+    for game in games:
+        for fault in game.get("faults") or ():
+            bot = fault.get("bot")
+            if bot is None and fault.get("seat") is not None:
+                bot = game["seating"][fault["seat"]]
+            if bot is not None:
+                out.setdefault(bot, []).append((game["game"], fault))
+    return out
+
+
+def bot_report(name: str, entry: BotEntry, row: Mapping[str, Any] | None, left: LeftOut | None,
+               faults: Sequence[tuple[str, Mapping[str, Any]]], out_dir: str,
+               check: Mapping[str, Any] | None, field: int) -> str:
+    """One entrant's report as Markdown."""
+    lines = [f"# {name}", ""]
+    if entry.submission:
+        lines.append(f"- submission: `{entry.submission}`" + (f" ({entry.language})" if entry.language else ""))
+    if entry.spec.command:
+        lines.append(f"- command: `{entry.spec.command}`" + (f" (in `{entry.spec.cwd}`)" if entry.spec.cwd else ""))
+    if entry.build:
+        lines.append(f"- build: `{entry.build}`")
+    if left is not None:
+        lines += [f"- **left out**: {left.reason}", "", "It played no game. "
+                  "Fix the reason above and hand the submission in again; `lastcard check --arena ARENA.yaml "
+                  f"--bot {shlex.quote(name)}` tells you whether it is ready before the contest."]
+    elif row is not None:
+        lines += _record(row, field)
+    lines += _build_log(name, entry, out_dir)
+    if left is None:
+        lines += _faults(name, faults, out_dir)
+        lines += _check(check)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _record(row: Mapping[str, Any], field: int) -> list[str]:
+    out = [f"- place: **{row['rank']}** of {field}" + (f" (reached {row['reached']})" if row.get("reached") else ""),
+           f"- record: {row['games']} games, {row['wins']} wins, {row.get('draws', 0)} draws, average place "
+           f"{row['avg_place']:.2f}, points {row.get('points', 0)}"]
+    if row.get("rating") is not None:
+        low, high = row.get("rating_low"), row.get("rating_high")
+        spread = f" (95% between {low:.0f} and {high:.0f})" if low is not None and high is not None else ""
+        out.append(f"- rating: {row['rating']:.0f}{spread}")
+    if row.get("faults"):
+        out.append("- faults: " + ", ".join(f"{k} {v}" for k, v in sorted(row["faults"].items())))
+    return out
+
+
+def _build_log(name: str, entry: BotEntry, out_dir: str) -> list[str]:
+    path = os.path.join(out_dir, "logs", f"{safe_name(name)}.build.log")
+    if not entry.build or not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        text = fh.read().splitlines()
+    shown = text[-BUILD_TAIL:]
+    cut = f" (the last {len(shown)} of {len(text)} lines)" if len(shown) < len(text) else ""
+    return ["", "## Build", "", f"Log: `{path}`{cut}", "", *_fence("\n".join(shown))]
+
+
+def _faults(name: str, faults: Sequence[tuple[str, Mapping[str, Any]]], out_dir: str) -> list[str]:
+    if not faults:
+        return ["", "## Faults", "", "None: every answer was on time, valid and legal."]
+    out = ["", f"## Faults ({len(faults)})", ""]
+    stderr = stderr_by_game(os.path.join(out_dir, "logs", f"{safe_name(name)}.stderr.log"))
+    for game_id, fault in faults[:FAULTS_SHOWN]:
+        seat = fault.get("seat")
+        out += [f"### {game_id}" + (f", seat {seat}" if seat is not None else "") + f": {fault['kind']}", "",
+                str(fault.get("message", "")), ""]
+        request = request_line(out_dir, game_id, seat, fault.get("request_id"))
+        if request is not None:
+            out += ["The request:", "", *_fence(_quote(request), "json")]
+        elif fault.get("request_id") is not None:
+            out += [f"The request: turn {fault['request_id']} (the arena kept no record of it: `records: true` in "
+                    "the arena file keeps every request; the replay below shows the position)", ""]
+        if fault.get("line") is not None:
+            out += ["The line it sent:", "", *_fence(_quote(str(fault["line"])))]
+        tail = stderr.get((game_id, seat)) or stderr.get((game_id, None))
+        if tail:
+            out += [f"Its stderr in this game (the last {min(len(tail), STDERR_TAIL)} lines):", "",
+                    *_fence("\n".join(tail[-STDERR_TAIL:]))]
+        out += ["Replay it:", "", *_fence(f"lastcard replay {shlex.quote(out_dir)} {game_id}", "sh")]
+    rest = faults[FAULTS_SHOWN:FAULTS_LISTED]
+    if rest:
+        out += ["Further faults:", ""]
+        out += [f"- {g}: {f['kind']}: {f.get('message', '')}" for g, f in rest]
+    if len(faults) > FAULTS_LISTED:
+        out.append(f"- ... and {len(faults) - FAULTS_LISTED} more (games.jsonl has them all)")
+    return out
+
+
+def _check(check: Mapping[str, Any] | None) -> list[str]:
+    if check is None:
+        return []
+    summary = check.get("summary", {})
+    out = ["", "## lastcard check", "",
+           f"{'PASSED' if check.get('ok') else 'FAILED'}: {summary.get('passed', 0)} passed, "
+           f"{summary.get('failed', 0)} failed, {summary.get('skipped', 0)} skipped (settings: "
+           + ", ".join(f"{k} {v}" for k, v in check.get("settings", {}).items() if k != "options") + ")"]
+    for item in check.get("checks", []):
+        if item.get("status") != "failed":
+            continue
+        out += ["", f"- **{item['name']}**: {item.get('problem', '')}"]
+        for label in ("sent", "received", "expected"):
+            if item.get(label) is not None:
+                out += [f"  - {label}:", "", *("  " + line for line in _fence(_quote(str(item[label]))))]
+        out += [f"  - {detail}" for detail in item.get("details", [])[:5]]
+    return out
+
+
+def stderr_by_game(path: str) -> dict[tuple[str, int | None], list[str]]:
+    """A bot's stderr log split at the ``--- game ID (seat N) ---`` lines: (game, seat) -> its lines."""
+    out: dict[tuple[str, int | None], list[str]] = {}
+    if not os.path.exists(path):
+        return out
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        current: list[str] | None = None
+        for line in fh:
+            line = line.rstrip("\n")
+            if line.startswith(STDERR_MARK) and line.endswith(" ---"):
+                game, seat = _parse_mark(line[len(STDERR_MARK):-4])
+                current = out.setdefault((game, seat), [])
+            elif current is not None and line.strip():
+                current.append(line)
+    return out
+
+
+def _parse_mark(text: str) -> tuple[str, int | None]:
+    game, _, rest = text.partition(" (seat ")
+    try:
+        return game, int(rest.rstrip(")")) if rest else None
+    except ValueError:
+        return game, None
+
+
+def request_line(out_dir: str, game_id: str, seat: int | None, request_id: Any) -> str | None:
+    """The request a fault answered, from the game's record (when the arena kept records)."""
+    path = os.path.join(out_dir, "records", f"{game_id}.jsonl")
+    if request_id is None or not os.path.exists(path):
+        return None
+    needle = f'"id":{request_id},'
+    found = None
+    with open(path, encoding="utf-8") as fh:
+        for raw in fh:
+            entry = json.loads(raw)
+            line = entry.get("line", "")
+            if entry.get("t") == "out" and entry.get("seat") == seat and needle in line and '"type":"turn"' in line:
+                found = str(line)
+    return found
+
+
+def _fence(text: str, lang: str = "") -> list[str]:
+    ticks = "```"
+    while ticks in text:
+        ticks += "`"
+    return [ticks + lang, text, ticks, ""]
+
+
+def _quote(text: str) -> str:
+    return text if len(text) <= QUOTE_LIMIT else f"{text[:QUOTE_LIMIT]}... ({len(text):,} characters in all)"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _link(target: str) -> str:
+    return target.replace(" ", "%20")

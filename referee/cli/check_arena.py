@@ -1,0 +1,67 @@
+"""``lastcard check --arena FILE.yaml [--bot NAME]``: each bot of a contest checked as the contest runs it."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..arena.builds import LeftOut, check_requires, run_builds
+from ..arena.model import BotEntry
+from ..check.contest import contest_bots, contest_config, describe_contest
+from ..check.output import format_text, to_junit
+from ..check.report import Report
+from ..check.runner import run_check_spec
+from .arena import _load
+
+
+def check_arena(arena_file: str, bot_name: str | None, *, games: int, seed: int, quiet_ms: int, as_json: bool,
+                junit: str | None, verbose: bool, records_dir: str | None, unicode: bool) -> None:
+    """Build and check the arena's bots (or one); print each report; exit 0 only when all passed."""
+    arena = _load(arena_file)
+    try:
+        entries = contest_bots(arena, bot_name)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--bot" if bot_name else "--arena") from None
+    kept, left = check_requires(entries)
+    if any(e.build for e in kept):
+        def built(entry: BotEntry, failure: LeftOut | None, seconds: float) -> None:
+            if not as_json:
+                click.echo(f"built {entry.spec.name} ({seconds:.1f} s)" if failure is None
+                           else f"{entry.spec.name}: {failure.reason}", err=True)
+        kept, failed = run_builds(kept, None, 1, built)
+        left += failed
+    reports: list[Report] = []
+    for entry in kept:
+        config = contest_config(arena, entry, games=games, seed=seed, quiet_ms=quiet_ms, records_dir=records_dir)
+        if not as_json:
+            click.echo(f"{entry.spec.name}: checking {describe_contest(arena, config)}", err=True)
+        reports.append(run_check_spec(entry.spec, config))
+    failed_out = [{"bot": x.bot, "reason": x.reason, "detail": x.detail} for x in left]
+    if as_json:
+        docs = [r.to_json() for r in reports]
+        if bot_name is not None and len(docs) == 1:
+            click.echo(json.dumps(docs[0], indent=2, ensure_ascii=False))
+        else:
+            click.echo(json.dumps({"format": "lastcard-check-arena", "version": 1, "arena": arena.source,
+                                   "ok": not failed_out and all(r.ok for r in reports),
+                                   "reports": docs, "not_checked": failed_out}, indent=2, ensure_ascii=False))
+    else:
+        for report in reports:
+            click.echo(format_text(report, unicode=unicode, style=click.style, verbose=verbose))
+        for item in left:
+            detail = "".join(f"\n    {line}" for line in item.detail.splitlines())
+            click.echo(f"not checked: {item.bot}: {item.reason}{detail}")
+    if junit:
+        with open(junit, "w", encoding="utf-8") as fh:
+            fh.write("".join(to_junit(r) for r in reports[:1]) if len(reports) == 1 else _junit_many(reports))
+        if not as_json:
+            click.echo(f"JUnit XML: {junit}")
+    sys.exit(0 if not left and reports and all(r.ok for r in reports) else 1)
+
+
+def _junit_many(reports: list[Report]) -> str:
+    """Several reports' ``<testsuite>`` elements inside one ``<testsuites>``."""
+    suites = [to_junit(r).split("\n", 1)[1].rstrip("\n") for r in reports]
+    return '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n' + "\n".join(suites) + "\n</testsuites>\n"
