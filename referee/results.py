@@ -62,6 +62,8 @@ class GameResult:
     wall_ms: float
     actions: tuple[Action, ...] = ()
     """Every action played, in order: with the seed, seating and options, enough to replay the game."""
+    sandbox: tuple[str | None, ...] = ()
+    """Each seat's sandbox level (``full``, ``walls``, ``limits``, ``none``; ``None`` for a built-in player)."""
     stand_ins: tuple[int, ...] = ()
     """Indexes of ``actions`` that stood in for a seat after a fault (a replacement or the fallback)."""
 
@@ -74,5 +76,5 @@ class GameResult:
             "scores": list(self.scores), "points": list(self.points), "rounds": self.rounds,
             "decisions": self.decisions, "moves": self.moves, "faults": [f.to_json() for f in self.faults],
             "forfeited": list(self.forfeited), "time_ms": self.times.to_json(), "wall_ms": self.wall_ms,
-            "actions": encode_actions(self.actions, self.stand_ins),
+            "sandbox": list(self.sandbox), "actions": encode_actions(self.actions, self.stand_ins),
         }

@@ -37,6 +37,8 @@ class Seat(Protocol):
     name: str
     #: How its actions are recorded: ``builtin``, ``bot``, ``fallback`` (a forfeited seat), ``human``.
     by: str
+    #: The sandbox level its process runs under (``None``: no process of its own).
+    sandbox: str | None
 
     def begin(self, table: Table, index: int) -> None:
         """The game starts; raises ``BotFault`` if the seat cannot take part."""
@@ -58,6 +60,7 @@ class BuiltinSeat:
     """A built-in player in a seat."""
 
     by = "builtin"
+    sandbox = None
 
     def __init__(self, spec: BotSpec) -> None:
         assert spec.builtin is not None
@@ -96,6 +99,7 @@ class BotSeat:
         self.spec = client.spec
         self.name = client.spec.name
         self.relay: Relay | None = None
+        self.sandbox: str | None = None
 
     def begin(self, table: Table, index: int) -> None:
         client = self.client
@@ -103,8 +107,10 @@ class BotSeat:
         self.relay = Relay(index, table.game_id, table.names, scores=[0] * len(table.names))
         if table.recorder is not None:
             client.record_to(table.recorder.messages_of(index))
+        self.sandbox = None
         if not client.alive:
-            client.start(index)
+            client.start(index)  # a failed start raises: the seat then ran under no walls at all
+        self.sandbox = client.sandbox_level
 
     def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
         client = self.client
@@ -169,6 +175,7 @@ class ForfeitedSeat:
     def __init__(self, lost: Seat) -> None:
         self.lost = lost
         self.name = lost.name
+        self.sandbox = getattr(lost, "sandbox", None)
 
     def begin(self, table: Table, index: int) -> None:  # pragma: no cover - forfeited during the game
         pass
@@ -313,7 +320,7 @@ class Table:
             rounds=outcome.rounds, decisions=len(self.actions), moves=game.move, faults=tuple(self.faults),
             forfeited=tuple(sorted(self.forfeited)), times=SeatTimes.of(self.clocks),
             wall_ms=round((time.monotonic() - t0) * 1000, 3), actions=tuple(self.actions),
-            stand_ins=tuple(self.stand_ins))
+            stand_ins=tuple(self.stand_ins), sandbox=tuple(getattr(s, "sandbox", None) for s in self.seats))
         if self.recorder is not None:
             self.recorder.add({"t": "events", "events": game.events})
             self.recorder.add({"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}})

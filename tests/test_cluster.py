@@ -97,7 +97,7 @@ def make_arena(tmp_path: Path, games: int = 3, extra: str = "") -> Path:
     file = base / "arena.yaml"
     file.write_text(
         f"name: shipped\nseed: 11\nruleset: arcade\nseats: 3\ngames: {games}\nbootstrap: 20\nbots:\n"
-        f"  - {{name: rand, command: ./bot, cwd: bots/rand, env: {{CWD_LOG: '{tmp_path / 'cwds.txt'}'}}}}\n"
+        f"  - {{name: rand, command: ./bot, cwd: bots/rand, sandbox: none, env: {{CWD_LOG: '{tmp_path / 'cwds.txt'}'}}}}\n"
         "  - {name: strong, command: \"{python} bots/strong/strong_bot.py\"}\n"
         "  - builtin:hard\n  - builtin:random\n" + extra)
     return file
@@ -167,8 +167,13 @@ def test_an_interrupted_cluster_arena_resumes_to_the_same_results(tmp_path, clus
     assert (out / "results.json").read_bytes() == results
 
 
-def test_ctrl_c_on_the_command_line_stops_and_resume_finishes_on_the_cluster(tmp_path, cluster, reference):
-    file, results, games = reference
+def test_ctrl_c_on_the_command_line_stops_and_resume_finishes_on_the_cluster(tmp_path, cluster):
+    # Long enough (160 games) that the interrupt lands while games are being played, not after the last.
+    file = make_arena(tmp_path, games=40)
+    local = CliRunner().invoke(cli, ["arena", str(file), "--out", str(tmp_path / "local"), "-q", "--no-report"])
+    assert local.exit_code == 0, local.output
+    results = (tmp_path / "local" / "results.json").read_bytes()
+    games = (tmp_path / "local" / "games.jsonl").read_text().splitlines()
     out = tmp_path / "out"
     argv = [sys.executable, "-m", "referee.cli.main", "arena", str(file), "--out", str(out), "-q",
             "--cluster", cluster.address]
@@ -269,7 +274,7 @@ def test_a_game_that_keeps_killing_its_workers_is_recorded_as_lost(tmp_path):
     killer = ROOT / "tests" / "fault_bots" / "parent_killer.py"  # kills its worker at its third turn
     file = tmp_path / "arena.yaml"
     file.write_text("name: killer\nseed: 3\nruleset: compact\nseats: 2\ngames: 1\nbootstrap: 0\nbots:\n"
-                    f"  - {{name: killer, command: '{{python}} {killer}'}}\n  - builtin:hard\n")
+                    f"  - {{name: killer, command: '{{python}} {killer}', sandbox: none}}\n  - builtin:hard\n")
     # The scheduler gives up on a game after the first worker that dies playing it; the nanny restarts the worker.
     strict = Cluster(tmp_path, env={"DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"})
     try:

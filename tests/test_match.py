@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RANDOM_PY = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
 ARENA_GAME_KEYS = ["game", "stage", "round", "table", "deal", "seed", "ruleset", "seating", "placements", "scores",
                    "points", "reason", "winner", "rounds", "moves", "decisions", "faults", "forfeited", "time_ms",
-                   "wall_ms", "actions"]
+                   "wall_ms", "sandbox", "actions"]
 
 
 def _match(out: Path, *extra: str, games: int = 6) -> str:
@@ -119,3 +119,49 @@ def test_a_game_that_kills_its_worker_twice_is_lost_by_its_bots(tmp_path):
         assert fault["kind"] == "crash" and fault["bot"] == "killer" and "died" in fault["message"]
         assert g["placements"][g["seating"].index("killer")] == 2
     assert all(not g["faults"] for g in lines if g not in lost)
+
+
+def test_each_game_records_the_sandbox_level_it_ran_under(tmp_path):
+    from referee.bots.sandbox import SandboxSettings, effective_level
+
+    expected = {"none": "none", "auto": effective_level(SandboxSettings()).value}
+    for mode, level in expected.items():
+        out = tmp_path / mode
+        res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "2", "--sandbox", mode, "--out", str(out),
+                                       RANDOM_PY, "builtin:hard"])
+        assert res.exit_code == 0, res.output
+        lines = [json.loads(x) for x in (out / "games.jsonl").read_text().splitlines()]
+        for line in lines:
+            by_seat = dict(zip(line["seating"], line["sandbox"]))
+            assert by_seat == {"random_bot": level, "hard": None}
+        assert json.loads((out / "results.json").read_text())["sandbox_levels"] == {"random_bot": [level]}
+
+
+def test_match_and_arena_write_report_html_unless_told_not_to(tmp_path):
+    res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "2", "--out", str(tmp_path / "m"), "builtin:easy",
+                                   "builtin:hard"])
+    assert res.exit_code == 0, res.output
+    page = (tmp_path / "m" / "report.html").read_text()
+    assert "g0001" in page and "hard" in page
+    res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "2", "--no-report", "--out", str(tmp_path / "n"),
+                                   "builtin:easy", "builtin:hard"])
+    assert res.exit_code == 0 and not (tmp_path / "n" / "report.html").exists()
+    arena = tmp_path / "a.yaml"
+    arena.write_text("name: a\nseats: 2\ngames: 2\nruleset: arcade\nbootstrap: 5\nbots: [builtin:hard, builtin:easy]\n")
+    res = CliRunner().invoke(cli, ["arena", str(arena), "--out", str(tmp_path / "a"), "-q"])
+    assert res.exit_code == 0, res.output
+    assert "report:" in res.output and (tmp_path / "a" / "report.html").exists()
+
+
+def test_practice_mode_has_no_clock(tmp_path):
+    slow = f"{sys.executable} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} slow"  # 0.3 s at its third turn
+
+    def faults(*extra: str) -> list[str]:
+        out = tmp_path / str(len(extra))
+        res = CliRunner().invoke(cli, ["match", "-r", "family", "-o", "target=round", "-n", "1", "--move-ms", "100",
+                                       "--no-report", "--out", str(out), *extra, slow, "builtin:easy"])
+        assert res.exit_code == 0, res.output
+        return [f["kind"] for line in (out / "games.jsonl").read_text().splitlines()
+                for f in json.loads(line)["faults"]]
+    assert faults() == ["timeout"]
+    assert faults("--practice") == []

@@ -178,6 +178,9 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     finally:
         store.close()
         if executor is not None:
+            # Shutting down (a cluster's client, workers quitting their bots) must not be cut short by a
+            # Ctrl-C that comes as the last game ends; everything played is already stored.
+            restore = restore or _ignore_interrupts()
             executor.close(kill=not complete)
         progress.stop()
     wall = time.monotonic() - t0
@@ -219,6 +222,7 @@ def results_doc(arena: Arena, games: Sequence[Mapping[str, Any]], standings: lis
         "complete": complete, "seed": arena.seed, "games": len(games), "games_planned": planner.total,
         "policy": arena.policy, "rank_by": arena.rank_by, "stages": stages,
         "bots": [e.spec.to_json() for e in arena.bots],
+        "sandbox_levels": sandbox_levels(games),
         "left_out": [{"bot": x.bot, "reason": x.reason} for x in left],
         "order": order_info(standings, stages, arena.rank_by, complete=complete),
         "rating": rating_info(arena.bootstrap, arena.seed),
@@ -283,3 +287,13 @@ class _Tally:
             self.next_at = now + self.every
             self.current = order[0] if order else None
         return self.current
+
+
+def sandbox_levels(games: Sequence[Mapping[str, Any]]) -> dict[str, list[str]]:
+    """Each process bot's sandbox levels as its games actually ran (one, unless the machine changed)."""
+    seen: dict[str, set[str]] = {}
+    for g in games:
+        for name, level in zip(g["seating"], g.get("sandbox") or ()):
+            if level is not None:
+                seen.setdefault(name, set()).add(level)
+    return {name: sorted(levels) for name, levels in sorted(seen.items())}

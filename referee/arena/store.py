@@ -16,7 +16,7 @@ RUN_FORMAT = "lastcard-arena-run"
 #: games.jsonl keys, in order: the game, where it sat in the schedule, then its result.
 GAME_KEYS = ("game", "stage", "round", "table", "deal", "seed", "ruleset", "seating", "placements", "scores",
              "points", "reason", "winner", "rounds", "moves", "decisions", "faults", "forfeited", "time_ms",
-             "wall_ms", "actions")
+             "wall_ms", "sandbox", "actions")
 
 
 class StoreError(Exception):

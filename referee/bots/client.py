@@ -49,6 +49,13 @@ class BotClient:
     def alive(self) -> bool:
         return self.transport is not None and self.transport.alive
 
+    @property
+    def sandbox_level(self) -> str | None:
+        """The walls the running process got (``full``, ``walls``, ``limits``, ``none``); ``None`` if not running."""
+        if self.transport is None:
+            return None
+        return getattr(self.transport, "sandbox_level", "none")  # a scripted test transport has no walls
+
     def start(self, seat: int = 0) -> dict[str, Any]:
         """Launch the bot and do the handshake; raises ``BotFault`` (kind ``startup``)."""
         spec = self.spec

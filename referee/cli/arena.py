@@ -20,7 +20,7 @@ from ..arena.store import StoreError
 from ..check.contest import run_contest_checks
 from ..outdir import out_dir_problem
 from ..standings import format_table
-from .options import interrupt_on_sigterm, out_option
+from .options import interrupt_on_sigterm, out_option, report_option, write_html_report
 from .sandbox_option import sandbox_option, sandboxed
 
 
@@ -71,11 +71,12 @@ DEFAULT_CHECK_GAMES = 4
               help="After the games, each bot's report (OUT/bots/NAME.md) gets a lastcard check run as the contest "
                    f"runs it, with this many fuzz games (0: no check).  [default: {DEFAULT_CHECK_GAMES} for an arena "
                    "of submissions, else 0]")
+@report_option
 @sandbox_option
 def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh: bool, pin: bool | None,
               quiet: bool, cluster: str | None = None, tls_ca_file: str | None = None, tls_cert: str | None = None,
               tls_key: str | None = None, build_on_workers: bool = False,
-              sandbox_mode: str | None = None, check_games: int | None = None) -> None:
+              sandbox_mode: str | None = None, check_games: int | None = None, html_report: bool = True) -> None:
     """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
 
     Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena
@@ -117,6 +118,8 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
         click.echo(f"left out: {item.bot} ({item.reason})")
     click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
     _bot_reports(arena, run, check_games, workers, progress)
+    if html_report:
+        write_html_report(run.out_dir)
     if not run.complete:
         click.echo(f"resume with: lastcard arena {file} --resume" + (f" --out {out}" if out else ""), err=True)
         sys.exit(130)

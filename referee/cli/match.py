@@ -25,7 +25,9 @@ from ..policy import FaultPolicy
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from ..standings import format_table
 from .arena import TerminalProgress
-from .options import build_ruleset, interrupt_on_sigterm, out_option, ruleset_options, seed_option, time_options
+from .play import PRACTICE_MS
+from .options import (build_ruleset, interrupt_on_sigterm, out_option, report_option, ruleset_options, seed_option,
+                      time_options, write_html_report)
 from .sandbox_option import sandbox_option, sandboxed
 
 #: Bootstrap samples for the rating interval.
@@ -44,12 +46,16 @@ BOOTSTRAP = 200
               help="Worker processes playing games side by side (results are the same whatever the number).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted match in the same --out directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished match in --out.")
+@click.option("--practice", is_flag=True, help="No clocks: a bot may think (or sit in a debugger) as long as it "
+                                                 "likes. For debugging; an arena never runs this way.")
+@report_option
 @time_options
 @sandbox_option
 @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT ...]")
 def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out: str | None, policy: str,
               record: bool, jobs: int, resume: bool, fresh: bool, move_ms: int, bank_ms: int, startup_ms: int,
-              sandbox_mode: str | None, bots: tuple[str, ...]) -> None:
+              sandbox_mode: str | None, bots: tuple[str, ...], html_report: bool = True,
+              practice: bool = False) -> None:
     """Play GAMES games between BOTs, rotating the seats, and print the standings.
 
     A BOT is builtin:NAME (random, easy, medium, hard) or a command line in quotes, e.g.
@@ -67,6 +73,8 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--policy") from None
     limits = TimeLimits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
+    if practice:
+        limits = TimeLimits(startup_ms=PRACTICE_MS, move_ms=PRACTICE_MS, bank_ms=0)
     try:
         specs = unique_names([parse_bot(b, limits) for b in bots])
     except ValueError as exc:
@@ -93,6 +101,8 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     click.echo(format_table(run.standings))
     if out:
         click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
+        if html_report:
+            write_html_report(run.out_dir)
     never = never_started(run.games, specs)
     if never:
         raise click.ClickException("\n".join(f"{name} could not start in any of its {count} games: {message}"

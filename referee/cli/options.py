@@ -82,3 +82,20 @@ def time_options(f: F) -> F:
 def interrupt_on_sigterm(signum: int, frame: object) -> None:
     """A SIGTERM handler: stop as cleanly as Ctrl-C does (bots killed, standings so far printed)."""
     raise KeyboardInterrupt
+
+
+def report_option(f: F) -> F:
+    """``--report/--no-report``: write OUT/report.html (on by default)."""
+    return click.option("--report/--no-report", "html_report", default=True, show_default=True,
+                        help="Write report.html: standings, head-to-head, faults and a replay viewer for every "
+                             "game (see docs/replay.md).")(f)
+
+
+def write_html_report(out_dir: str) -> None:
+    """Write OUT/report.html and say where; a report that cannot be written is said, never fatal."""
+    from ..html_report import ReportError, write_report
+
+    try:
+        click.echo(f"report: {write_report(out_dir)}")
+    except (ReportError, OSError) as exc:
+        click.echo(f"report.html not written: {exc}", err=True)
