@@ -188,11 +188,30 @@ def _on_term(signum: int, frame: object) -> None:
     raise _Terminated()
 
 
+def _term_when_orphaned() -> None:
+    """Ask Linux for SIGTERM when the referee dies, however it dies (``kill -9`` too).
+
+    A worker in the middle of a game may wait a whole move limit for a bot before it looks at its
+    parent again; with this it stops at once and kills its bots (elsewhere the watchdog of each bot
+    still kills the bots when the worker goes).
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+
+
 def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | None, parent: int,
                  idle_bots: int, cpu: int | None = None) -> None:
     """A worker: play jobs from ``conn`` with one ``BotPool`` until told to stop or orphaned."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, _on_term)
+    _term_when_orphaned()
+    if os.getppid() != parent:  # the referee died before the line above took effect
+        return
     try:
         # Its own session, as each bot has: where the kernel shares CPU time out per session
         # (Linux autogroup), N workers then get N shares on a busy machine, not one between them.

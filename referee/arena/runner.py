@@ -180,8 +180,12 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
         if executor is not None:
             # Shutting down (a cluster's client, workers quitting their bots) must not be cut short by a
             # Ctrl-C that comes as the last game ends; everything played is already stored.
-            restore = restore or _ignore_interrupts()
-            executor.close(kill=not complete)
+            shield = _ignore_interrupts() if restore is None else None
+            try:
+                executor.close(kill=not complete)
+            finally:
+                if shield is not None:
+                    shield()
         progress.stop()
     wall = time.monotonic() - t0
     phases["shutdown_s"] = wall - phases.get("games_s", wall)  # the workers quitting their bots
