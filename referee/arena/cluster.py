@@ -9,15 +9,13 @@ dying worker is run again elsewhere by Dask, and a result that arrives twice is 
 
 from __future__ import annotations
 
-import json
-import os
 import uuid
 from typing import Any, Iterable, Iterator
 
 from ..jobs import GameJob
 from .cluster_options import ClusterOptions
 from .config import Arena
-from .executor import ExecutorError, lost_game
+from .executor import ExecutorError, write_record, lost_game
 from .shipping import BotBundle, ShippingError, pack_bots
 
 #: Games handed to the scheduler ahead of those finished, per worker thread (at least ``MIN_WINDOW``):
@@ -121,7 +119,11 @@ class ClusterExecutor:
         top_up()
         for future, value in done:
             game_id = future.key[len(self.plugin) + 1:]
-            if future.status != "finished":  # with raise_errors=False, value is then (type, exception, traceback)
+            # A game's own outcome is ("done" | "error" | "unavailable", ...); anything else is Dask's error
+            # triple (type, exception, traceback). The status cannot say which: a finished game whose worker
+            # died just after is "lost" again by the time it is read here, its result already in hand.
+            played = isinstance(value, tuple) and bool(value) and value[0] in ("done", "error", "unavailable")
+            if not played:
                 value = value[1] if isinstance(value, tuple) else value
                 if type(value).__name__ == "KilledWorker":
                     # Dask ran it again after each worker that died playing it, up to the scheduler's
@@ -143,7 +145,7 @@ class ClusterExecutor:
             seen.add(game_id)
             _, result, lines = outcome
             if lines is not None and self.records_dir:
-                _write_record(self.records_dir, game_id, lines)
+                write_record(self.records_dir, game_id, lines)
             top_up()
             yield game_id, result
 
@@ -188,12 +190,3 @@ def cluster_factory(options: ClusterOptions) -> Any:
             raise ExecutorError(f"cannot pack the bots for the cluster: {exc}") from None
         return ClusterExecutor(options, bundle, records_dir=records_dir)
     return make
-
-
-def _write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:
-    os.makedirs(records_dir, exist_ok=True)
-    path = os.path.join(records_dir, f"{game_id}.jsonl")
-    with open(path + ".part", "w", encoding="utf-8") as fh:
-        for line in lines:
-            fh.write(json.dumps(line) + "\n")
-    os.replace(path + ".part", path)

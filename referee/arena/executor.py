@@ -238,7 +238,7 @@ def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | No
             try:
                 result, lines = run_job(job, pool)
                 if lines is not None and records_dir:
-                    _write_record(records_dir, job.game_id, lines)
+                    write_record(records_dir, job.game_id, lines)
                 conn.send(("done", job.game_id, result))
             except _Terminated:
                 raise
@@ -257,7 +257,7 @@ def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | No
             pool.kill_all()
 
 
-def _write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:
+def write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:
     os.makedirs(records_dir, exist_ok=True)
     path = os.path.join(records_dir, f"{game_id}.jsonl")
     with open(path + ".part", "w", encoding="utf-8") as fh:
