@@ -33,6 +33,19 @@ from referee.bots.pool import BotPool
 from referee.table import play_game  # noqa: E402
 
 
+#: The sandbox the bots run in: ``none`` measures the referee alone (set by --sandbox).
+SANDBOX = "none"
+
+
+def _spec(text: str):  # type: ignore[no-untyped-def]
+    """A bot spec under the chosen sandbox mode."""
+    from dataclasses import replace
+
+    from referee.bots.sandbox import SandboxSettings, parse_mode
+
+    return replace(parse_bot(text), sandbox=SandboxSettings(mode=parse_mode(SANDBOX)))
+
+
 def build(tmp: str) -> dict[str, str]:
     out = {}
     for name, src in (("pingpong", ROOT / "bench" / "pingpong.c"), ("trivial", ROOT / "sample_bots/c/trivial.c"),
@@ -61,7 +74,7 @@ def raw_us(exe: str, n: int) -> float:
 
 
 def client_us(trivial: str, n: int) -> float:
-    client = BotClient(parse_bot(trivial))
+    client = BotClient(_spec(trivial))
     client.start()
     times = []
     try:
@@ -75,7 +88,7 @@ def client_us(trivial: str, n: int) -> float:
 
 
 def per_move_us(trivial: str, decisions: int) -> float:
-    spec_a, spec_b = parse_bot(f"a={trivial}"), parse_bot(f"b={trivial}")
+    spec_a, spec_b = _spec(f"a={trivial}"), _spec(f"b={trivial}")
     rules = get_ruleset("arcade")
     done = 0
     t0 = time.perf_counter()
@@ -90,7 +103,7 @@ def per_move_us(trivial: str, decisions: int) -> float:
 
 
 def c_games_per_s(bot: str, seconds: float) -> tuple[float, float]:
-    specs = [parse_bot(f"c{i}={bot}") for i in range(4)]
+    specs = [_spec(f"c{i}={bot}") for i in range(4)]
     rules = get_ruleset("family", {"target": "round"})
     games = 0
     inside = 0.0
@@ -114,7 +127,10 @@ def main() -> None:
                     help="CPUs for the referee and its bots (children inherit it), e.g. 0 or 0,1. One CPU "
                          "measures the pipe path without the cost of waking an idle CPU on every move, which "
                          "on a VM can dwarf the rest (see the README)")
+    ap.add_argument("--sandbox", default="none", help="auto | strict | none: the bots' walls (none: the referee alone)")
     args = ap.parse_args()
+    global SANDBOX
+    SANDBOX = args.sandbox
     cpus = {int(c) for c in args.cpus.split(",")}
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, cpus)
