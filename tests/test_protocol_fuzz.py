@@ -1,0 +1,60 @@
+"""Property tests: whatever a bot writes, the referee reads it as an answer or names a fault, never crashes."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.bots.faults import FaultKind
+from referee.bots.pool import BotPool
+from referee.bots.spec import TimeLimits, parse_bot
+from referee.bots.transport import FakeTransport
+from referee.bots.wire import encode
+from referee.policy import FaultPolicy
+from referee.rules import get_ruleset
+from referee.table import play_game
+
+KINDS = {k.value for k in FaultKind}
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12)
+
+
+def _mutate(legal: dict, data: st.DataObject) -> bytes:
+    """One way of answering: the legal answer bent a little, any JSON, or any bytes."""
+    how = data.draw(st.sampled_from(["drop", "set", "json", "bytes", "echo"]))
+    answer = dict(legal)
+    if how == "drop" and answer:
+        answer.pop(data.draw(st.sampled_from(sorted(answer))))
+    elif how == "set":
+        answer[data.draw(st.sampled_from(["id", "type", "cards", "colour", "call", "x"]))] = data.draw(JSON_VALUES)
+    elif how == "json":
+        return json.dumps(data.draw(JSON_VALUES)).encode() + b"\n"
+    elif how == "bytes":
+        return data.draw(st.binary(max_size=200)).replace(b"\n", b"") + b"\n"
+    return encode(answer)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), house=st.sampled_from(["compact", "family", "arcade"]))
+def test_any_answer_is_an_action_or_a_named_fault(data, house):
+    def script(msg: dict) -> list:
+        if msg["type"] == "hello":
+            return [encode({"type": "ready", "name": "fuzzed"})]
+        if msg["type"] == "turn":
+            return [_mutate(msg["legal"][0], data)]
+        return []
+
+    pool = BotPool(transport_factory=lambda spec: FakeTransport(script))
+    with pool:
+        spec = parse_bot("fuzzed=./fuzzed", TimeLimits(startup_ms=1000, move_ms=50))
+        seats = [pool.seat(spec), pool.seat(parse_bot("builtin:random"))]
+        result = play_game(get_ruleset(house, {"family": {"target": "round"}, "compact": {"target": 100}}.get(house, {})), seats, 7,
+                           policy=FaultPolicy("strikes", 3))
+    assert {f["kind"] for f in result["faults"]} <= KINDS
+    assert sorted(result["placements"]) in ([1, 2], [1, 1])
+    if result["faults"] and result["forfeited"]:
+        assert result["placements"][0] == 2  # the fuzzed bot, forfeited, is placed last
