@@ -342,3 +342,14 @@ def test_an_arena_over_tls_gives_the_local_results(tmp_path, reference):
         assert (tmp_path / "out" / "results.json").read_bytes() == reference[1]
     finally:
         secure.stop()
+
+
+def test_match_on_the_cluster_gives_the_local_results(tmp_path, cluster):
+    bot = f"{sys.executable} {SAMPLES / 'random_bot.py'}"
+    outs = {}
+    for where, extra in (("local", []), ("cluster", ["--cluster", cluster.address])):
+        outs[where] = tmp_path / where
+        res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "6", "--seed", "4", "--no-report",
+                                       "--out", str(outs[where]), *extra, bot, "builtin:hard"])
+        assert res.exit_code == 0, res.output
+    assert (outs["local"] / "results.json").read_bytes() == (outs["cluster"] / "results.json").read_bytes()

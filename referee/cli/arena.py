@@ -87,7 +87,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     arena = sandboxed(_load(file), sandbox_mode)
     if out is None and (trouble := out_dir_problem(arena.out)) is not None:
         raise ArenaError(f"{file}: out: {trouble}")
-    factory = _cluster_factory(cluster, tls_ca_file, tls_cert, tls_key, build_on_workers, arena)
+    factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, build_on_workers, arena)
     cluster = cluster or (arena.cluster.address if arena.cluster else None)
     progress = TerminalProgress(sys.stderr, quiet=quiet)
     workers = jobs or arena.jobs or default_jobs()
@@ -125,7 +125,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
         sys.exit(130)
 
 
-def _cluster_factory(cluster: str | None, ca: str | None, cert: str | None, key: str | None,
+def cluster_executor(cluster: str | None, ca: str | None, cert: str | None, key: str | None,
                      build_on_workers: bool, arena: Arena) -> Any:
     """The executor factory for ``--cluster`` or the file's ``executor:`` (None for the local pool; Dask is
     imported only then)."""

@@ -24,7 +24,7 @@ from ..bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
 from ..policy import FaultPolicy
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from ..standings import format_table
-from .arena import TerminalProgress
+from .arena import TerminalProgress, cluster_executor
 from .play import PRACTICE_MS
 from .options import (build_ruleset, interrupt_on_sigterm, out_option, report_option, ruleset_options, seed_option,
                       time_options, write_html_report)
@@ -48,6 +48,11 @@ BOOTSTRAP = 200
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished match in --out.")
 @click.option("--practice", is_flag=True, help="No clocks: a bot may think (or sit in a debugger) as long as it "
                                                  "likes. For debugging; an arena never runs this way.")
+@click.option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on the Dask scheduler at this address "
+                                                        "(the distributed extra; see docs/distributed.md).")
+@click.option("--tls-ca-file", type=click.Path(dir_okay=False), help="With a tls:// --cluster: the CA certificate.")
+@click.option("--tls-cert", type=click.Path(dir_okay=False), help="With a tls:// --cluster: this referee's certificate.")
+@click.option("--tls-key", type=click.Path(dir_okay=False), help="With a tls:// --cluster: its private key.")
 @report_option
 @time_options
 @sandbox_option
@@ -55,7 +60,8 @@ BOOTSTRAP = 200
 def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out: str | None, policy: str,
               record: bool, jobs: int, resume: bool, fresh: bool, move_ms: int, bank_ms: int, startup_ms: int,
               sandbox_mode: str | None, bots: tuple[str, ...], html_report: bool = True,
-              practice: bool = False) -> None:
+              practice: bool = False, cluster: str | None = None, tls_ca_file: str | None = None,
+              tls_cert: str | None = None, tls_key: str | None = None) -> None:
     """Play GAMES games between BOTs, rotating the seats, and print the standings.
 
     A BOT is builtin:NAME (random, easy, medium, hard) or a command line in quotes, e.g.
@@ -81,12 +87,14 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         raise click.BadParameter(str(exc), param_hint="BOT") from None
     arena = sandboxed(match_arena(rules, specs, games=games, seed=seed, policy=fault_policy,
                                   records=bool(out and record)), sandbox_mode)
+    factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
     progress = TerminalProgress(sys.stderr, quiet=not sys.stderr.isatty())
     previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm)  # `kill` stops as cleanly as Ctrl-C
     scratch = None if out else tempfile.TemporaryDirectory(prefix="lastcard-match-")
     try:
         run = run_arena(arena, out=out or (scratch.name if scratch else None), jobs=jobs, resume=resume,
-                        fresh=fresh or scratch is not None, progress=progress, kind="match")
+                        fresh=fresh or scratch is not None, progress=progress, kind="match",
+                        **({"executor_factory": factory} if factory else {}))
     except (ArenaFileError, StoreError) as exc:
         raise click.ClickException(str(exc)) from None
     except ExecutorError as exc:
