@@ -165,3 +165,19 @@ def test_practice_mode_has_no_clock(tmp_path):
                 for f in json.loads(line)["faults"]]
     assert faults() == ["timeout"]
     assert faults("--practice") == []
+
+
+def test_an_arena_has_no_clocks_only_when_its_file_says_practice(tmp_path):
+    from referee.arena import load_arena
+    from referee.bots.spec import PRACTICE_MS
+
+    path = tmp_path / "a.yaml"
+    body = "name: p\nseats: 2\ngames: 1\nruleset: arcade\nlimits: {move_ms: 200}\nbots:\n  - {name: r, command: x}\n" \
+           "  - builtin:hard\n"
+    path.write_text(body)
+    assert load_arena(str(path)).bots[0].spec.limits.move_ms == 200
+    path.write_text(body + "practice: true\n")
+    assert load_arena(str(path)).bots[0].spec.limits.move_ms == PRACTICE_MS
+    path.write_text(body + "practice: 3\n")
+    res = CliRunner().invoke(cli, ["validate", str(path)])
+    assert res.exit_code == 2 and "practice" in res.output

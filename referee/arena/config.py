@@ -12,6 +12,8 @@ aliases), ``schema`` turns the JSON Schema's complaints into messages, ``stages`
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import difflib
 import json
 import os
@@ -83,6 +85,8 @@ class _Resolver:
         data = self.data
         limits = limits_from(data.get("limits") or {}, TimeLimits())
         bots = BotResolver(data, self.lines, self.problems, self.base_dir).bots(limits)
+        if data.get("practice"):  # no clocks for anyone: the file itself must ask for it
+            bots = [replace(e, spec=replace(e.spec, limits=e.spec.limits.practice())) for e in bots]
         stages = StageResolver(data, self.lines, self.problems).stages()
         name = data.get("name") or os.path.splitext(os.path.basename(self.source))[0] or "arena"
         out = os.path.normpath(os.path.join(self.base_dir, data.get("out") or os.path.join("results", _slug(name))))

@@ -12,6 +12,10 @@ from .sandbox import SandboxSettings
 BUILTIN_PREFIX = "builtin:"
 
 
+#: A "limit" no practice move reaches: a day.
+PRACTICE_MS = 86_400_000
+
+
 @dataclass(frozen=True)
 class TimeLimits:
     """Per-bot time rules, in milliseconds."""
@@ -20,6 +24,10 @@ class TimeLimits:
     move_ms: int = 1_000
     bank_ms: int = 0
     quit_ms: int = 2_000
+
+    def practice(self) -> TimeLimits:
+        """No clocks (a day a move): for a bot author debugging, never for a contest unless its file says so."""
+        return replace(self, startup_ms=PRACTICE_MS, move_ms=PRACTICE_MS, bank_ms=0)
 
     def to_json(self) -> dict[str, int]:
         return {"startup_ms": self.startup_ms, "move_ms": self.move_ms, "bank_ms": self.bank_ms}

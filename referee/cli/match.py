@@ -25,7 +25,6 @@ from ..policy import FaultPolicy
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from ..standings import format_table
 from .arena import TerminalProgress, cluster_executor
-from .play import PRACTICE_MS
 from .options import (build_ruleset, interrupt_on_sigterm, out_option, report_option, ruleset_options, seed_option,
                       time_options, write_html_report)
 from .sandbox_option import sandbox_option, sandboxed
@@ -80,7 +79,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         raise click.BadParameter(str(exc), param_hint="--policy") from None
     limits = TimeLimits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
     if practice:
-        limits = TimeLimits(startup_ms=PRACTICE_MS, move_ms=PRACTICE_MS, bank_ms=0)
+        limits = limits.practice()
     try:
         specs = unique_names([parse_bot(b, limits) for b in bots])
     except ValueError as exc:

@@ -18,7 +18,6 @@ from ..table import Recorder, Table
 from .options import build_ruleset, ruleset_options
 
 #: Practice mode's "no clock": a day per move, so a bot can sit at a breakpoint.
-PRACTICE_MS = 86_400_000
 
 
 @click.command("play")
@@ -48,8 +47,7 @@ def play_cmd(ruleset: str, options: tuple[str, ...], opponents: tuple[str, ...],
     if not 0 <= seat < players:
         raise click.BadParameter(f"seat {seat} is not at a table of {players}: choose 0 to {players - 1}",
                                  param_hint="--seat")
-    limits = (TimeLimits(startup_ms=PRACTICE_MS, move_ms=PRACTICE_MS) if practice
-              else TimeLimits(move_ms=move_ms))
+    limits = TimeLimits().practice() if practice else TimeLimits(move_ms=move_ms)
     try:
         specs = unique_names([parse_bot(b, limits) for b in opponents])
     except ValueError as exc:
