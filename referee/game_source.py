@@ -147,12 +147,17 @@ def _from_record(path: str, out_dir: str | None) -> SourceGame:
     return SourceGame(stored, {k: v for k, v in result.items() if k != "t"}, events, out_dir, path)
 
 
+def stderr_path(out_dir: str | None, bot: str) -> str:
+    """Where ``bot``'s stderr log is in a results directory (named as ``BotPool`` names it)."""
+    safe = "".join(ch if ch.isalnum() or ch in "-_.#" else "_" for ch in bot)
+    return os.path.join(out_dir or ".", "logs", f"{safe}.stderr.log")
+
+
 def stderr_tail(out_dir: str | None, bot: str) -> str | None:
     """The last lines of ``bot``'s stderr log in ``out_dir/logs`` (the log spans all its games), if any."""
     if out_dir is None:
         return None
-    safe = "".join(ch if ch.isalnum() or ch in "-_.#" else "_" for ch in bot)  # as BotPool names the file
-    path = os.path.join(out_dir, "logs", f"{safe}.stderr.log")
+    path = stderr_path(out_dir, bot)
     try:
         with open(path, "rb") as fh:
             fh.seek(0, os.SEEK_END)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import json
 import re
 import shutil
@@ -150,3 +151,35 @@ def test_a_game_lost_with_its_worker_is_listed_as_not_played(results, tmp_path):
     assert row[0] == "g0099" and "not played" in row[9] and data["problems"] == []
     out = CliRunner().invoke(cli, ["replay", str(target), "g0099"])
     assert out.exit_code == 2 and "was not played" in out.output and "twice" in out.output
+
+
+def test_a_fault_shows_the_stderr_of_its_own_game(tmp_path):
+    """Each fault carries the bot's stderr from that game only (the log is split at its game marks)."""
+    from click.testing import CliRunner
+
+    from referee.cli.main import cli
+
+    bot = tmp_path / "noisy.py"
+    bot.write_text(
+        "import json, sys\ngame = None\nturns = 0\n"
+        "for line in sys.stdin:\n"
+        "    msg = json.loads(line)\n"
+        "    if msg['type'] == 'hello':\n        print(json.dumps({'type': 'ready', 'name': 'noisy'}), flush=True)\n"
+        "    elif msg['type'] == 'start':\n        game = msg['game']\n        turns = 0\n"
+        "    elif msg['type'] == 'turn':\n"
+        "        turns += 1\n"
+        "        print('thinking in', game, file=sys.stderr, flush=True)\n"
+        "        if game == 'g0002' and turns == 2:\n            print('about to crash in', game, file=sys.stderr, flush=True)\n"
+        "            sys.exit(9)\n"
+        "        print(json.dumps(msg['legal'][0]), flush=True)\n"
+        "    elif msg['type'] == 'quit':\n        break\n")
+    out = tmp_path / "out"
+    res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "2", "--sandbox", "none", "--out", str(out),
+                                   f"{sys.executable} {bot}", "builtin:easy"])
+    assert res.exit_code == 0, res.output
+    page = (out / "report.html").read_text()
+    assert "Its stderr in game g0002" in page
+    section = page[page.index("Its stderr in game g0002"):]
+    section = section[:section.index("</pre>")]
+    assert "about to crash in g0002" in section and "thinking in g0002" in section
+    assert "g0001" not in section

@@ -17,7 +17,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..bots.messages import turn_request
 from ..cardfaces import CSS, MARKS, WILD_MARK
-from ..game_source import (SourceGame, complete_line, game_defaults, read_jsonl, read_results, stderr_tail,
+from ..arena.bot_reports import stderr_by_game
+from ..game_source import (STDERR_TAIL_LINES, stderr_path, SourceGame, complete_line, game_defaults, read_jsonl, read_results, stderr_tail,
                            stored_for)
 from ..replay import InvalidReplayError, walk
 from ..replay_text import fault_turns, turn_of_faults
@@ -204,11 +205,17 @@ def _faults_section(out_dir: str, lines: Sequence[dict[str, Any]], bots: Sequenc
         parts.append(f"<details class=bot-faults data-bot='{_e(bot)}'><summary><b>{_e(bot)}</b>: {len(found)} "
                      f"fault{'s' if len(found) != 1 else ''} ({_e(', '.join(f'{k} {v}' for k, v in kinds.items()))})"
                      "</summary>")
-        tail = stderr_tail(out_dir, bot)
-        if tail:
-            parts.append(f"<p>The end of its stderr log (all its games):</p><pre class=stderr>{_e(tail)}</pre>")
+        per_game = stderr_by_game(stderr_path(out_dir, bot))
+        if not per_game:  # a log from before games were marked in it: its end is all there is
+            tail = stderr_tail(out_dir, bot)
+            if tail:
+                parts.append(f"<p>The end of its stderr log (all its games):</p><pre class=stderr>{_e(tail)}</pre>")
         for line, fault in found[:FAULT_DETAILS]:
             parts.append(_fault_detail(out_dir, line, fault))
+            mine = per_game.get((line["game"], fault.get("seat")), [])[-STDERR_TAIL_LINES:]
+            if mine:
+                parts.append(f"<p>Its stderr in game {_e(line['game'])} (the last {len(mine)} lines):</p>"
+                             f"<pre class=stderr>{_e(chr(10).join(mine))}</pre>")
         if len(found) > FAULT_DETAILS:
             parts.append(f"<p>… and {len(found) - FAULT_DETAILS} more: filter the games list by {_e(bot)} with "
                          "faults.</p>")
