@@ -353,3 +353,15 @@ def test_match_on_the_cluster_gives_the_local_results(tmp_path, cluster):
                                        "--out", str(outs[where]), *extra, bot, "builtin:hard"])
         assert res.exit_code == 0, res.output
     assert (outs["local"] / "results.json").read_bytes() == (outs["cluster"] / "results.json").read_bytes()
+
+
+def test_a_ladder_on_the_cluster_plays_the_local_games(tmp_path, cluster):
+    file = make_arena(tmp_path)
+    lines = {}
+    for where, extra in (("local", []), ("cluster", ["--cluster", cluster.address])):
+        res = CliRunner().invoke(cli, ["ladder", "run", str(file), "--db", str(tmp_path / f"{where}.sqlite"),
+                                       "--games-per-bot", "6", "--out", str(tmp_path / f"{where}-report"), "-q",
+                                       *extra])
+        assert res.exit_code == 0, res.output
+        lines[where] = games_by_id(tmp_path / f"{where}-report")
+    assert lines["local"] and lines["local"] == lines["cluster"]

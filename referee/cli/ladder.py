@@ -14,7 +14,7 @@ from ..ladder.history import history_md
 from ..ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_ladder
 from ..ladder.store import LadderError, open_ladder
 from ..standings import format_table
-from .arena import ArenaError, TerminalProgress, _load
+from .arena import ArenaError, TerminalProgress, _load, cluster_executor
 from .options import interrupt_on_sigterm
 
 DB_HELP = "The ladder file (SQLite; created when missing)."
@@ -45,18 +45,26 @@ def ladder_cmd() -> None:
                                                            "core).")
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
+@click.option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on the Dask scheduler at this address "
+                                                        "(the distributed extra; see docs/distributed.md).")
+@click.option("--tls-ca-file", type=click.Path(dir_okay=False), help="With a tls:// --cluster: the CA certificate.")
+@click.option("--tls-cert", type=click.Path(dir_okay=False), help="With a tls:// --cluster: this referee's certificate.")
+@click.option("--tls-key", type=click.Path(dir_okay=False), help="With a tls:// --cluster: its private key.")
 def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: int, batch: int, out: str | None,
-            jobs: int | None, pin: bool | None, quiet: bool) -> None:
+            jobs: int | None, pin: bool | None, quiet: bool, cluster: str | None = None,
+            tls_ca_file: str | None = None, tls_cert: str | None = None, tls_key: str | None = None) -> None:
     """Bring the ladder in --db up to date with the bots of arena FILE, then play until a stop rule.
 
     Without --budget or --target-separation a run stops when every bot has its share of games.
     """
     arena = _load(file)
+    factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
     progress = TerminalProgress(sys.stderr, quiet=quiet)
     previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm)
     try:
         result = run_ladder(arena, db, out=out, jobs=jobs, progress=progress, pin=pin,
-                            options=LadderOptions(budget=budget, target=target, share=share, batch=batch))
+                            options=LadderOptions(budget=budget, target=target, share=share, batch=batch),
+                            **({"executor_factory": factory} if factory else {}))
     except (ArenaFileError, LadderError) as exc:
         raise ArenaError(str(exc)) from None
     except ExecutorError as exc:

@@ -15,11 +15,12 @@ import os
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..arena.builds import LeftOut
 from ..arena.config import Arena, ArenaFileError, Problem
-from ..arena.executor import LocalExecutor, default_jobs
+from ..arena.executor import default_jobs
+from ..arena.runner import local_executor
 from ..arena.ratings import fit_ratings, rank_order, warm_up
 from ..arena.report import (RESULTS_FORMAT, RESULTS_VERSION, head_to_head, order_info, rating_info, results_rows,
                             timing, write_reports)
@@ -77,7 +78,8 @@ def game_settings(arena: Arena) -> dict[str, Any]:
 
 def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | None = None,
                options: LadderOptions = LadderOptions(), progress: Progress | None = None,
-               stop_after: int | None = None, pin: bool | None = None) -> LadderRun:
+               stop_after: int | None = None, pin: bool | None = None,
+               executor_factory: Callable[..., Any] = local_executor) -> LadderRun:
     """Bring the ladder in ``db`` up to date with ``arena``'s bots and play until a stop rule.
 
     Raises ``LadderBusy`` when another run holds the file, ``LadderError`` for a file that cannot be
@@ -114,7 +116,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
         run = store.start_run(hashes)
         changes = store.update_bots(run, {n: (hashes[n], specs[n].to_json()) for n in names})
         _announce(progress, changes, store.retired_in(run))
-        player = _Player(store, arena, specs, log_dir, workers, pin, progress)
+        player = _Player(store, arena, specs, log_dir, workers, pin, progress, executor_factory)
         t0 = time.monotonic()
         status, reason = "interrupted", "interrupted"
         standings: list[dict[str, Any]] = []
@@ -249,11 +251,12 @@ def _kept(store: LadderStore, pool: set[str]) -> list[dict[str, Any]]:
 
 
 class _Player:
-    """Plays planned games on a lazily started ``LocalExecutor``, committing each as it ends."""
+    """Plays planned games on a lazily started executor (local workers, or a cluster's), committing each as it ends."""
 
     def __init__(self, store: LadderStore, arena: Arena, specs: Mapping[str, Any], log_dir: str, workers: int,
-                 pin: bool | None, progress: Progress) -> None:
+                 pin: bool | None, progress: Progress, executor_factory: Callable[..., Any] = local_executor) -> None:
         self.store = store
+        self.executor_factory = executor_factory
         self.arena = arena
         self.specs = specs
         self.log_dir = log_dir
@@ -263,13 +266,14 @@ class _Player:
         self.played = 0
         #: Games this run expects to play (for the progress bar): the budget, or what the shares need.
         self.expected = 0
-        self.executor: LocalExecutor | None = None
+        self.executor: Any = None
         self.killed = False
 
     def play(self, games: Sequence[Any], stop_after: int | None) -> None:
         """Play ``games`` (planned, in the file), committing each result as it ends."""
         if self.executor is None:
-            self.executor = LocalExecutor(self.workers, stderr_dir=self.log_dir, pin=self.pin)
+            self.executor = self.executor_factory(self.arena, jobs=self.workers, stderr_dir=self.log_dir,
+                                                  records_dir=None, pin=self.pin)
             self.executor.start()
             warm_up()  # after the fork: no thread may hold an import lock when a worker is forked
             self.progress.start(self.expected, 0)
