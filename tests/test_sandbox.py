@@ -135,16 +135,21 @@ def test_every_sample_runtime_starts_inside_the_walls(lang: str, tmp_path: Path)
 
 @needs_walls
 def test_the_scratch_space_is_private_and_gone_afterwards() -> None:
-    script = "import os; open('/tmp/mark','w').write('x'); print(sorted(os.listdir('/tmp')), flush=True)"
-    first = PipeTransport([PY, "-c", script], sandbox=SandboxSettings())
-    second = PipeTransport([PY, "-c", script], sandbox=SandboxSettings())
+    # Each bot leaves a mark in its /tmp and lists it. (The listing may also hold the bind of a checkout that
+    # lives under /tmp, as a CI clone may: only the marks matter.)
+    script = ("import os, sys; open('/tmp/' + sys.argv[1], 'w').write('x'); "
+              "print(' '.join(n for n in os.listdir('/tmp') if n.startswith('lastcard-mark')), flush=True)")
+    first = PipeTransport([PY, "-c", script, "lastcard-mark-1"], sandbox=SandboxSettings())
     try:
-        assert first.read_line(time.monotonic() + 30) == b"['mark']"
-        assert second.read_line(time.monotonic() + 30) == b"['mark']"  # not the first one's
+        assert first.read_line(time.monotonic() + 30) == b"lastcard-mark-1"
+        second = PipeTransport([PY, "-c", script, "lastcard-mark-2"], sandbox=SandboxSettings())
+        try:
+            assert second.read_line(time.monotonic() + 30) == b"lastcard-mark-2"  # not the first one's
+        finally:
+            second.close(0)
     finally:
         first.close(0)
-        second.close(0)
-    assert not os.path.exists("/tmp/mark")
+    assert not os.path.exists("/tmp/lastcard-mark-1") and not os.path.exists("/tmp/lastcard-mark-2")
 
 
 def test_none_is_today_s_behaviour() -> None:
