@@ -55,6 +55,7 @@ class HumanSeat:
     """A person at the table, through ``read`` (one line, without its newline) and ``out``."""
 
     by = "human"
+    sandbox = None  # a person is not a process
 
     def __init__(self, name: str, read: Callable[[str], str], out: TextIO, *, styled: bool = False,
                  pace: float = 0.0) -> None:

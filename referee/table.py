@@ -175,7 +175,7 @@ class ForfeitedSeat:
     def __init__(self, lost: Seat) -> None:
         self.lost = lost
         self.name = lost.name
-        self.sandbox = getattr(lost, "sandbox", None)
+        self.sandbox = lost.sandbox
 
     def begin(self, table: Table, index: int) -> None:  # pragma: no cover - forfeited during the game
         pass
@@ -320,7 +320,7 @@ class Table:
             rounds=outcome.rounds, decisions=len(self.actions), moves=game.move, faults=tuple(self.faults),
             forfeited=tuple(sorted(self.forfeited)), times=SeatTimes.of(self.clocks),
             wall_ms=round((time.monotonic() - t0) * 1000, 3), actions=tuple(self.actions),
-            stand_ins=tuple(self.stand_ins), sandbox=tuple(getattr(s, "sandbox", None) for s in self.seats))
+            stand_ins=tuple(self.stand_ins), sandbox=tuple(s.sandbox for s in self.seats))
         if self.recorder is not None:
             self.recorder.add({"t": "events", "events": game.events})
             self.recorder.add({"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}})

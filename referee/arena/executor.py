@@ -16,9 +16,10 @@ import traceback
 from multiprocessing.connection import Connection, wait
 from typing import Any, Iterable, Iterator
 
-from ..bots.faults import FaultKind
+from ..bots.faults import Fault, FaultKind
 from ..bots.transport import describe_exit
 from ..jobs import GameJob, run_job
+from ..results import GameResult, SeatTimes
 from ..bots.pool import BotPool
 
 #: Jobs handed to a worker ahead of the one it plays, so it never waits for the next.
@@ -272,15 +273,14 @@ def lost_game(job: GameJob, cause: str) -> dict[str, Any]:
     Nobody can tell which seat did it, so every process bot is charged a crash and placed last; built-in
     players (which cannot kill anything) keep the places ahead of them.
     """
-    names = [s.name for s in job.seats]
-    bots = [i for i, s in enumerate(job.seats) if s.builtin is None]
-    places = [len(names) - len(bots) + 1 if i in bots else 1 for i in range(len(names))]
-    zeros = [0] * len(names)
-    return {
-        "game": job.game_id, "seed": job.seed, "ruleset": job.ruleset, "options": dict(job.options),
-        "seating": names, "placements": places, "game_placements": places, "reason": "lost", "winner": None,
-        "scores": zeros, "points": zeros, "rounds": 0, "decisions": 0, "moves": 0,
-        "faults": [{"kind": FaultKind.CRASH.value, "message": cause, "seat": i, "bot": names[i]} for i in bots],
-        "forfeited": bots, "time_ms": {"decisions": zeros, "total": [0.0] * len(names), "max": [0.0] * len(names)},
-        "wall_ms": 0.0, "actions": "",
-    }
+    names = tuple(s.name for s in job.seats)
+    bots = tuple(i for i, s in enumerate(job.seats) if s.builtin is None)
+    places = tuple(len(names) - len(bots) + 1 if i in bots else 1 for i in range(len(names)))
+    zeros = (0,) * len(names)
+    # The same record every played game makes, so the two can never disagree on their keys.
+    return GameResult(
+        game=job.game_id, seed=job.seed, ruleset=job.ruleset, options=dict(job.options), seating=names,
+        placements=places, game_placements=places, reason="lost", winner=None, scores=zeros, points=zeros,
+        rounds=0, decisions=0, moves=0, faults=tuple(Fault(FaultKind.CRASH, cause, seat=i, bot=names[i]) for i in bots),
+        forfeited=bots, times=SeatTimes(zeros, (0.0,) * len(names), (0.0,) * len(names)), wall_ms=0.0,
+        sandbox=(None,) * len(names)).to_json()
