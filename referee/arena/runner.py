@@ -11,7 +11,7 @@ import os
 import signal
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence, TypeAlias
 
 from ..standings import compute_standings, with_rank_ranges
 from .builds import LeftOut, check_requires, run_builds
@@ -24,12 +24,17 @@ from .schedule import Planner, Round, job_for
 from .store import GameStore, game_line
 
 
+#: The progress display's leader: a bot's name, or a function that finds it (a rating fit: only when shown).
+Leader: TypeAlias = "str | Callable[[], str | None] | None"
+
+
 class Progress(Protocol):
     """What a run tells the person watching it."""
 
     def note(self, text: str) -> None: ...
     def start(self, total: int, done: int) -> None: ...
-    def update(self, done: int, total: int, leader: str | None) -> None: ...
+    def update(self, done: int, total: int, leader: Leader) -> None:
+        """``leader`` is a name, or a function that finds it: called only when the display is drawn."""
     def stop(self) -> None: ...
 
 
@@ -42,7 +47,7 @@ class _Quiet:
     def start(self, total: int, done: int) -> None:
         pass
 
-    def update(self, done: int, total: int, leader: str | None) -> None:
+    def update(self, done: int, total: int, leader: Leader) -> None:
         pass
 
     def stop(self) -> None:
@@ -158,7 +163,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
                     store.append(line)
                     finished[game_id] = line
                     played_now += 1
-                    progress.update(len(finished), planner.total, tally.leader())
+                    progress.update(len(finished), planner.total, tally.leader)
                     if stop_after is not None and played_now >= stop_after:
                         raise KeyboardInterrupt
             # Only the games planned so far: when resuming, later rounds' games are already in the file,

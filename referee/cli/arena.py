@@ -14,7 +14,7 @@ from ..arena.bot_reports import write_bot_reports
 from ..arena.builds import check_requires
 from ..arena.config import Arena, ArenaFileError, load_arena
 from ..arena.executor import ExecutorError, default_jobs
-from ..arena.runner import ArenaRun, run_arena
+from ..arena.runner import ArenaRun, Leader, run_arena
 from ..arena.schedule import count_games, stage_game_counts
 from ..arena.store import StoreError
 from ..check.contest import run_contest_checks
@@ -244,7 +244,7 @@ class TerminalProgress:
         self.base = done
         self.last = self.t0
 
-    def update(self, done: int, total: int, leader: str | None) -> None:
+    def update(self, done: int, total: int, leader: Leader) -> None:
         if self.quiet:
             return
         now = time.monotonic()
@@ -256,6 +256,8 @@ class TerminalProgress:
         rate = (done - self.base) / elapsed if elapsed > 0 else 0.0
         eta = (total - done) / rate if rate > 0 else None
         eta_text = _duration(eta) if eta is not None else "?"
+        if callable(leader):  # found only now: the fit is not paid for lines never drawn
+            leader = leader()
         lead = f"  leader {leader}" if leader else ""
         if self.tty:
             filled = int(self.BAR * done / total) if total else self.BAR
