@@ -35,7 +35,8 @@ def _mutate(legal: dict, data: st.DataObject) -> bytes:
         return json.dumps(data.draw(JSON_VALUES)).encode() + b"\n"
     elif how == "bytes":
         return data.draw(st.binary(max_size=200)).replace(b"\n", b"") + b"\n"
-    return encode(answer)
+    # The standard library writes integers of any size (orjson refuses past 64 bits), as a bot may.
+    return json.dumps(answer).encode() + b"\n"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -58,3 +59,20 @@ def test_any_answer_is_an_action_or_a_named_fault(data, house):
     assert sorted(result["placements"]) in ([1, 2], [1, 1])
     if result["faults"] and result["forfeited"]:
         assert result["placements"][0] == 2  # the fuzzed bot, forfeited, is placed last
+
+
+def test_an_id_past_64_bits_is_a_named_fault():
+    """orjson reads such an id as a float: the answer is a stale id, not a crash of the referee."""
+    def script(msg: dict) -> list:
+        if msg["type"] == "hello":
+            return [encode({"type": "ready", "name": "huge"})]
+        if msg["type"] == "turn":
+            return [json.dumps({**msg["legal"][0], "id": -2**63 - 1}).encode() + b"\n"]
+        return []
+
+    with BotPool(transport_factory=lambda spec: FakeTransport(script)) as pool:
+        seats = [pool.seat(parse_bot("huge=./huge", TimeLimits(startup_ms=1000, move_ms=50))),
+                 pool.seat(parse_bot("builtin:random"))]
+        result = play_game(get_ruleset("arcade"), seats, 3)
+    assert [f["kind"] for f in result["faults"]] == ["stale_id"]
+    assert result["forfeited"] == [0]
