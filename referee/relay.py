@@ -8,10 +8,11 @@ The order of the lines a bot reads is the same as if each event were sent as it 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING, Any
 
 from .bots.messages import event_message, start_message
-from .bots.wire import encode
+from .bots.wire import dumps, encode
 
 if TYPE_CHECKING:
     from .game import Game
@@ -21,18 +22,41 @@ EndPatch = dict[str, Any]
 
 
 class PublicWire:
-    """The encoded public copy of each event, made once per game and shared by every seat."""
+    """The encoded public copy of each event, made once per game and shared by every seat.
 
-    __slots__ = ("_lines",)
+    ``sync`` encodes the events added since the last call; ``seat_bound`` lists (in order) the events
+    whose message depends on the seat (a deal, a round's or the game's end, a draw's secret cards), so
+    a seat's catch-up is a few slices of shared lines joined, not a message built per event per seat.
+    """
+
+    __slots__ = ("chunks", "seat_bound")
 
     def __init__(self) -> None:
-        self._lines: dict[int, bytes] = {}
+        #: The public line of each event (``b""`` for one that is never sent as is).
+        self.chunks: list[bytes] = []
+        #: The indices of the events whose message depends on the seat, ascending.
+        self.seat_bound: list[int] = []
 
-    def line(self, index: int, event: dict[str, Any]) -> bytes:
-        data = self._lines.get(index)
-        if data is None:
-            data = self._lines[index] = encode({"type": "event", **event})
-        return data
+    def sync(self, events: list[dict[str, Any]]) -> list[bytes]:
+        """Encode the events not seen yet; the lines of every event so far."""
+        chunks = self.chunks
+        for index in range(len(chunks), len(events)):
+            ev = events[index]
+            if ev["kind"] in _SEAT_KINDS:
+                self.seat_bound.append(index)
+                chunks.append(b"")
+                continue
+            if "secret" in ev:  # the public copy serves every seat but those the secret names
+                self.seat_bound.append(index)
+                chunks.append(encode(event_message(ev, None)))
+            else:  # {"type":"event", **ev} encoded, without copying the event into a new dict
+                chunks.append(_EVENT_HEAD + dumps(ev)[1:] + b"\n")
+        return chunks
+
+
+_EVENT_HEAD = b'{"type":"event",'
+#: Events whose message is built for each seat (and, for a round's end, updates its scores).
+_SEAT_KINDS = frozenset({"deal", "round_end", "game_end"})
 
 
 class Relay:
@@ -53,33 +77,60 @@ class Relay:
         """The messages (dicts or encoded lines) for every event since the last call, in order."""
         events = game.events
         start, self.told = self.told, len(events)
+        chunks = wire.sync(events) if wire is not None else None
         out: list[Any] = []
-        seat = self.seat
         for index in range(start, len(events)):
             ev = events[index]
-            kind = ev["kind"]
-            if kind == "deal":
-                # The start message carries the scores the round began with, which the round_end before it
-                # states; a seat told late (after its own turnless round) must not see later scores.
-                msg = start_message(game, ev, seat, self.game_id, self.names)
-                if self._scores is not None:
-                    msg["scores"] = list(self._scores)
+            msg = self._own(game, ev, end)
+            if msg is not None:
                 out.append(msg)
-            elif kind == "game_end":
-                out.append({**event_message(ev, seat), **(end or {})})
-            elif kind == "round_end":
-                self._scores = ev["scores"]
-                out.append(event_message(ev, seat))
-            elif "secret" in ev:
-                out.append(event_message(ev, seat))
-            elif wire is not None:
-                out.append(wire.line(index, ev))
+            elif chunks is not None:
+                out.append(chunks[index])
             else:
-                out.append(encode({"type": "event", **ev}))
+                out.append(encode(event_message(ev, None)))
         return out
 
     def lines(self, game: Game, wire: PublicWire, end: EndPatch | None = None) -> bytes:
         """``catch_up`` encoded as the lines to write, in one piece (``b""`` when nothing is new)."""
-        if self.told == len(game.events) and end is None:
+        events = game.events
+        stop = len(events)
+        start = self.told
+        if start == stop:
             return b""
-        return b"".join(m if m.__class__ is bytes else encode(m) for m in self.catch_up(game, wire, end))
+        chunks = wire.sync(events)
+        bound = wire.seat_bound
+        self.told = stop
+        at = bisect_left(bound, start)
+        if at == len(bound) or bound[at] >= stop:  # the usual case: public events only
+            return b"".join(chunks[start:stop])
+        parts: list[bytes] = []
+        pos = start
+        for index in bound[at:]:
+            if index >= stop:
+                break
+            parts.extend(chunks[pos:index])
+            msg = self._own(game, events[index], end)
+            parts.append(chunks[index] if msg is None else encode(msg))
+            pos = index + 1
+        parts.extend(chunks[pos:stop])
+        return b"".join(parts)
+
+    def _own(self, game: Game, ev: dict[str, Any], end: EndPatch | None) -> dict[str, Any] | None:
+        """The message this seat gets for ``ev`` when it is not the public one; ``None`` when it is."""
+        kind = ev["kind"]
+        if kind == "deal":
+            # The start message carries the scores the round began with, which the round_end before it
+            # states; a seat told late (after its own turnless round) must not see later scores.
+            msg = start_message(game, ev, self.seat, self.game_id, self.names)
+            if self._scores is not None:
+                msg["scores"] = list(self._scores)
+            return msg
+        if kind == "game_end":
+            return {**event_message(ev, self.seat), **(end or {})}
+        if kind == "round_end":
+            self._scores = ev["scores"]
+            return event_message(ev, self.seat)
+        secret = ev.get("secret")
+        if secret is not None and secret.get(self.seat):
+            return event_message(ev, self.seat)
+        return None

@@ -115,11 +115,13 @@ class BotSeat:
     def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
         client = self.client
         game = table.game
-        self._tell(table)  # the events since this seat's last turn go out in the same write as the request
+        relay = self.relay
+        # The events since this seat's last turn go out in the same write as the request.
+        news = relay.lines(game, table.wire) if relay is not None else b""
         bank = client.bank_ms
         fields, line, known = turn_line(game, index, legal, client.new_request_id(),
                                         int(self.spec.limits.move_ms + bank), int(bank))
-        answer, ms = client.request(fields, encoded=line, known=known)
+        answer, ms = client.request(fields, encoded=line, known=known, before=news)
         if answer.__class__ is Action:  # an element of legal, echoed as sent
             return answer, ms
         try:  # any other valid answer: the same action written another way, or an illegal one
@@ -155,8 +157,9 @@ class BotSeat:
             client.quit()
 
     def _tell(self, table: Table, end: EndPatch | None = None) -> None:
+        """Queue what the seat has not been told (a killed bot hears nothing more)."""
         client = self.client
-        if self.relay is None or not client.listening:  # a killed bot hears nothing more
+        if self.relay is None or not client.listening:
             return
         data = self.relay.lines(table.game, table.wire, end)
         if data:

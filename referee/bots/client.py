@@ -161,13 +161,14 @@ class BotClient:
             pass
 
     def request(self, msg: dict[str, Any], move_ms: float | None = None, *, encoded: bytes | None = None,
-                known: Mapping[bytes, Any] | None = None) -> tuple[Any, float]:
+                known: Mapping[bytes, Any] | None = None, before: bytes = b"") -> tuple[Any, float]:
         """Send a request (its ``id`` already set) and return the answer and the milliseconds it took.
 
         ``encoded`` is the request's line when the caller has built it (``msg`` then only names it in
         faults, which carry the whole request decoded from the line). An answer line found in ``known``
-        returns its value at once: the caller knows it to be a valid answer. Raises ``BotFault`` for
-        every way an answer can be wrong on the wire; legality is the table's job.
+        returns its value at once: the caller knows it to be a valid answer. ``before`` is information
+        (events) to deliver first, in the same write. Raises ``BotFault`` for every way an answer can be
+        wrong on the wire; legality is the table's job.
         """
         req_id = msg["id"]
         limit = (self.spec.limits.move_ms if move_ms is None else move_ms) + self.bank_ms
@@ -175,7 +176,7 @@ class BotClient:
             data = encode(msg)
         else:
             data = encoded
-            msg = _LazyRequest(msg, encoded)
+            msg = _LazyRequest(encoded)  # type: ignore[assignment]
         t0 = time.monotonic()
         deadline = t0 + limit / 1000
         transport = self.transport
@@ -185,10 +186,15 @@ class BotClient:
             # Anything already written now came before the request: one poll() per decision to see.
             if transport.pending():
                 self._unasked(req_id, msg, t0)
+            if before:
+                data = before + data
             if self.recorder is not None:
                 self.recorder("out", data, None)
-            self._out += data
-            self._flush(deadline)
+            if self._out:
+                self._out += data
+                self._flush(deadline)
+            else:  # nothing held back from earlier: no copy through the buffer
+                self._write_now(data, deadline)
             while True:
                 line = self._read(deadline)
                 if known is not None:
@@ -323,8 +329,8 @@ class BotClient:
 
     # ------------------------------------------------------------------ internals
     def _fault(self, kind: FaultKind, message: str, line: bytes | None, request: dict[str, Any], t0: float) -> BotFault:
-        if isinstance(request, _LazyRequest):
-            request = request.whole()
+        if request.__class__ is _LazyRequest:
+            request = request.whole()  # type: ignore[attr-defined]
         return BotFault(Fault(kind, message, snippet(line), request, (time.monotonic() - t0) * 1000,
                               bot=self.spec.name))
 
@@ -347,6 +353,10 @@ class BotClient:
             return
         data = bytes(self._out)
         self._out.clear()
+        self._write_now(data, deadline)
+
+    def _write_now(self, data: bytes, deadline: float) -> None:
+        assert self.transport is not None
         try:
             self.transport.write(data, deadline)
         except WriteTimeout as exc:
@@ -397,11 +407,12 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
-class _LazyRequest(dict):  # type: ignore[type-arg]
-    """A request known by its fields until a fault needs all of it: then the whole line, decoded."""
+class _LazyRequest:
+    """A request known by its line until a fault needs it whole: then the line, decoded (no copy per move)."""
 
-    def __init__(self, fields: dict[str, Any], line: bytes) -> None:
-        super().__init__(fields)
+    __slots__ = ("line",)
+
+    def __init__(self, line: bytes) -> None:
         self.line = line
 
     def whole(self) -> dict[str, Any]:

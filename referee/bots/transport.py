@@ -235,8 +235,14 @@ class PipeTransport:
 
     def write(self, data: bytes, deadline: float) -> None:
         """Write all of ``data`` before ``deadline``."""
-        view = memoryview(data)
-        total = len(view)
+        total = len(data)
+        try:  # the usual case: the pipe takes it all at once
+            sent = os.write(self._in, data)
+            if sent == total:
+                return
+        except OSError:  # a full pipe, or a closed one: the loop below tells them apart
+            sent = 0
+        view = memoryview(data)[sent:]
         while view:
             try:
                 sent = os.write(self._in, view)

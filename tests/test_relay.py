@@ -1,0 +1,94 @@
+"""What a seat is told: the relay's shared-line fast path against the messages built one event at a time."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from referee.bots.messages import event_message, start_message
+from referee.bots.wire import encode
+from referee.game import Game
+from referee.players import SeatView, make_player
+from referee.relay import PublicWire, Relay
+from referee.rules import get_ruleset, option_grid
+
+
+class _Reference:
+    """The messages for one seat, each built from its event as the protocol states it (no caches)."""
+
+    def __init__(self, seat: int, game_id: str, names: list[str]) -> None:
+        self.seat, self.game_id, self.names = seat, game_id, names
+        self.told = 0
+        self.scores: list[int] = [0] * len(names)
+
+    def lines(self, game: Game, end: dict[str, Any] | None) -> bytes:
+        out = []
+        for ev in game.events[self.told:]:
+            if ev["kind"] == "deal":
+                msg = start_message(game, ev, self.seat, self.game_id, self.names)
+                msg["scores"] = list(self.scores)
+            elif ev["kind"] == "round_end":
+                self.scores = ev["scores"]
+                msg = event_message(ev, self.seat)
+            elif ev["kind"] == "game_end":
+                msg = {**event_message(ev, self.seat), **(end or {})}
+            else:  # the event, with the seat's own secret (a drawn card) merged in and others' left out
+                msg = event_message(ev, self.seat)
+            out.append(encode(msg))
+        self.told = len(game.events)
+        return b"".join(out)
+
+
+#: Every house, with options that change what happens (stacking, draw until playable, tender, matches).
+CASES = [(house, opts) for i, (house, opts) in enumerate(option_grid()) if i % 9 == 0]
+
+
+@pytest.mark.parametrize("house,opts", CASES, ids=[f"{h}-{i}" for i, (h, _) in enumerate(CASES)])
+@pytest.mark.parametrize("seats", [2, 4])
+def test_each_seat_reads_what_the_events_say_whenever_it_is_told(house, opts, seats):
+    rules = get_ruleset(house, {**opts, "move_limit": 200})
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = Game(rules, seats, rng)
+        names = [f"s{i}" for i in range(seats)]
+        wire = PublicWire()
+        fast = [Relay(i, "g1", names, scores=[0] * seats) for i in range(seats)]
+        slow = [_Reference(i, "g1", names) for i in range(seats)]
+        players = [make_player("medium", seed * 7 + i) for i in range(seats)]
+        views = [SeatView(game, i) for i in range(seats)]
+        ask = random.Random(seed + 100)  # seats are told at irregular moments, not only at their turns
+        told = 0
+        while not game.over:
+            for i in range(seats):
+                if i == game.current or ask.random() < 0.2:
+                    assert fast[i].lines(game, wire) == slow[i].lines(game, None)
+                    told += 1
+            seat = game.current
+            game.apply(players[seat].choose(views[seat], game.legal_actions()), rng)
+        end = {"placements": game.outcome.placements, "forfeited": []}
+        for i in range(seats):
+            tail = fast[i].lines(game, wire, end)
+            assert tail == slow[i].lines(game, end)
+            assert b'"type":"game_end"' in tail
+            assert fast[i].lines(game, wire, end) == b""  # told once
+        assert told > seats
+
+
+def test_a_drawn_card_is_told_to_its_seat_only():
+    rules = get_ruleset("family", {"target": "round"})
+    rng = random.Random(5)
+    game = Game(rules, 3, rng)
+    wire = PublicWire()
+    relays = [Relay(i, "g1", ["a", "b", "c"], scores=[0, 0, 0]) for i in range(3)]
+    while not any(ev["kind"] == "draw" for ev in game.events):
+        legal = game.legal_actions()
+        draw = [a for a in legal if a.kind == "draw"]
+        game.apply(draw[0] if draw else legal[0], rng)
+    drawer = next(ev for ev in game.events if ev["kind"] == "draw")["seat"]
+    seen = {i: relays[i].lines(game, wire) for i in range(3)}
+    for i, data in seen.items():
+        draws = [line for line in data.splitlines() if b'"kind":"draw"' in line]
+        assert draws
+        assert all((b'"cards":' in line) == (i == drawer) for line in draws), (i, drawer, draws)
