@@ -10,7 +10,9 @@ import hashlib
 import json
 import os
 import shutil
-from typing import Any, Mapping, TextIO
+from typing import Any, BinaryIO, Mapping
+
+import orjson
 
 RUN_FORMAT = "lastcard-arena-run"
 #: games.jsonl keys, in order: the game, where it sat in the schedule, then its result.
@@ -32,7 +34,8 @@ def fingerprint(description: Mapping[str, Any]) -> str:
 def game_line(result: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
     """One line of games.jsonl, as it reads back (JSON types: lists, not tuples)."""
     merged = {**result, **extra}
-    return json.loads(json.dumps({k: merged.get(k) for k in GAME_KEYS}))
+    # orjson: this runs once per game in the process that collects every worker's results.
+    return orjson.loads(orjson.dumps({k: merged.get(k) for k in GAME_KEYS}, option=orjson.OPT_NON_STR_KEYS))
 
 
 class GameStore:
@@ -43,7 +46,7 @@ class GameStore:
         self.games_path = os.path.join(out_dir, "games.jsonl")
         self.run_path = os.path.join(out_dir, "arena.json")
         self.results_path = os.path.join(out_dir, "results.json")
-        self._fh: TextIO | None = None
+        self._fh: BinaryIO | None = None
         self._resuming = False
 
     def prepare(self, *, resume: bool = False, fresh: bool = False) -> None:
@@ -68,7 +71,7 @@ class GameStore:
         with open(self.run_path, "w", encoding="utf-8") as fh:
             json.dump({"format": RUN_FORMAT, "version": 1, "fingerprint": key, "arena": description}, fh, indent=2)
             fh.write("\n")
-        self._fh = open(self.games_path, "a", encoding="utf-8")
+        self._fh = open(self.games_path, "ab")
         return finished
 
     def _has_games(self) -> bool:
@@ -77,7 +80,7 @@ class GameStore:
     def append(self, line: Mapping[str, Any]) -> None:
         """Write one finished game and flush it, so a killed referee loses only the games in flight."""
         assert self._fh is not None, "open the store first"
-        self._fh.write(json.dumps(line, separators=(",", ":")) + "\n")
+        self._fh.write(orjson.dumps(line, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE))
         self._fh.flush()
 
     def close(self) -> None:

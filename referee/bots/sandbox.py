@@ -84,13 +84,15 @@ class SandboxSettings:
     scratch_mb: int = 64
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "mode", parse_mode(self.mode))
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "mode" or value is None:
+        if self.mode.__class__ is not Mode:
+            object.__setattr__(self, "mode", parse_mode(self.mode))
+        # Every job carries its seats' settings, so this runs for each seat of each game: no fields() here.
+        for name in _LIMIT_NAMES:
+            value = getattr(self, name)
+            if value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise ValueError(f"sandbox limit {f.name} must be a positive number (or null for no limit), "
+                raise ValueError(f"sandbox limit {name} must be a positive number (or null for no limit), "
                                  f"not {value!r}")
 
     def to_json(self) -> dict[str, Any]:
@@ -100,14 +102,15 @@ class SandboxSettings:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SandboxSettings:
         """Settings from a mapping, refusing unknown keys with the list of known ones."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"unknown sandbox setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
+        if not data.keys() <= _KNOWN:
+            unknown = sorted(set(data) - _KNOWN)
+            raise ValueError(f"unknown sandbox setting {unknown[0]!r}; known: {', '.join(sorted(_KNOWN))}")
         return cls(**data)
 
 
 _FIELD_NAMES = tuple(f.name for f in fields(SandboxSettings))
+_KNOWN = frozenset(_FIELD_NAMES)
+_LIMIT_NAMES = tuple(name for name in _FIELD_NAMES if name != "mode")
 
 
 def parse_mode(value: Mode | str) -> Mode:
