@@ -181,3 +181,24 @@ def test_an_arena_has_no_clocks_only_when_its_file_says_practice(tmp_path):
     path.write_text(body + "practice: 3\n")
     res = CliRunner().invoke(cli, ["validate", str(path)])
     assert res.exit_code == 2 and "practice" in res.output
+
+
+def test_names_beyond_ascii_survive_games_jsonl_and_a_resume(tmp_path):
+    """games.jsonl is UTF-8 JSON lines (orjson writes the characters themselves): read back, resumed, replayed."""
+    out = tmp_path / "m"
+    args = ["match", "-r", "arcade", "-n", "4", "--out", str(out), "--no-report", "Zoë=builtin:easy", "Łukasz=builtin:hard"]
+    first = CliRunner().invoke(cli, args)
+    assert first.exit_code == 0, first.output
+    lines = (out / "games.jsonl").read_bytes().splitlines()
+    assert len(lines) == 4 and "Zoë".encode() in lines[0]
+    assert {tuple(json.loads(x)["seating"]) for x in lines} == {("Zoë", "Łukasz"), ("Łukasz", "Zoë")}
+    (out / "games.jsonl").write_bytes(b"\n".join(lines[:2]) + b"\n")  # as if stopped after two games
+    (out / "results.json").unlink()
+    again = CliRunner().invoke(cli, [*args[:-2], "--resume", *args[-2:]])
+    assert again.exit_code == 0, again.output
+    assert "resuming: 2 of 4 games already played" in again.output
+    def played(data: list[bytes]) -> list[dict]:
+        return [{k: v for k, v in json.loads(x).items() if k != "wall_ms"} for x in data]
+    assert played((out / "games.jsonl").read_bytes().splitlines()[2:]) == played(lines[2:])  # the same games
+    replay = CliRunner().invoke(cli, ["replay", str(out), "g0003"])
+    assert replay.exit_code == 0 and "Zoë" in replay.output, replay.output
