@@ -257,3 +257,17 @@ def test_each_format_plans_exactly_the_games_it_counts(fmt, seats, bots, games, 
     planner, rounds, played = plan_all(a)
     assert len(played) == count_games(a, bots) == planner.total
     assert len({g["game"] for g in played}) == len(played)
+
+
+@pytest.mark.parametrize("text,extra", [
+    ("seats: 3\ngames: 3\nformat: round_robin\n", {}),
+    ("seats: 3\ngames: 3\nformat: sampled\n", {}),
+    ("seats: 3\ngames: 3\nformat: gauntlet\nchallengers: [b0, b5]\n", {"challengers": ["b0", "b5"]}),
+    ("seats: 4\nformat: knockout\ngames: 4\nadvance: 2\nfinal_games: 8\n", {"advance": 2, "final_games": 8}),
+    ("seats: 4\nformat: knockout\ngames: 4\n", {"advance": 2, "final_games": 4}),  # the defaults
+])
+def test_a_stage_shows_the_settings_of_its_own_format_only(tmp_path, text, extra):
+    stage = arena(text, tmp_path, bots=16).stages[0]
+    shown = stage.to_json()
+    assert list(shown)[:7] == ["name", "format", "ruleset", "options", "seats", "games", "duplicate"]
+    assert {k: v for k, v in shown.items() if k in ("challengers", "advance", "final_games")} == extra

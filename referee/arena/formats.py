@@ -97,6 +97,10 @@ class Format(ABC):
         """How the stage's games grow with its entrants, for the message that refuses too many."""
         return f"{self.name} of {entrants:,} bots"
 
+    def settings(self, stage: Stage) -> dict[str, object]:
+        """The stage's settings only this format has, as results.json and arena.json show them."""
+        return {}
+
     def _per_table(self, stage: Stage, tables: Sequence[Table], games: int | None = None) -> RoundPlan:
         count = stage.games if games is None else games
         return RoundPlan(tuple(tables), tuple(table_games(len(t), count, stage.duplicate, stage.seats)
@@ -131,6 +135,9 @@ class Gauntlet(Format):
 
     name = "gauntlet"
     keys = ("challengers",)
+
+    def settings(self, stage: Stage) -> dict[str, object]:
+        return {"challengers": list(stage.challengers)}
 
     def entrants(self, stage: Stage, index: int, pool_size: int) -> int:
         return pool_size  # the challengers always play; ``entrants`` limits the field
@@ -187,6 +194,9 @@ class Knockout(Format):
 
     name = "knockout"
     keys = ("advance", "final_games")
+
+    def settings(self, stage: Stage) -> dict[str, object]:
+        return {"advance": stage.advance, "final_games": stage.final_games or stage.games}
     knockout = True
 
     def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:

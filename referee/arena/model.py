@@ -65,11 +65,9 @@ class Stage:
                                "duplicate": self.duplicate}
         if self.entrants is not None:
             out["entrants"] = self.entrants
-        if self.format == "gauntlet":
-            out["challengers"] = list(self.challengers)
-        if self.format == "knockout":
-            out["advance"] = self.advance
-            out["final_games"] = self.final_games or self.games
+        from .formats import FORMATS  # the formats build on this module
+
+        out.update(FORMATS[self.format].settings(self))
         return out
 
 
