@@ -48,10 +48,15 @@ class PublicWire:
                 continue
             if "secret" in ev:  # the public copy serves every seat but those the secret names
                 self.seat_bound.append(index)
-                chunks.append(encode(event_message(ev, None)))
-            else:  # {"type":"event", **ev} encoded, without copying the event into a new dict
-                chunks.append(_EVENT_HEAD + dumps(ev)[1:] + b"\n")
+            chunks.append(public_line(ev))
         return chunks
+
+
+def public_line(ev: dict[str, Any]) -> bytes:
+    """The line a seat that the event holds no secret for reads."""
+    if "secret" in ev:
+        return encode(event_message(ev, None))
+    return _EVENT_HEAD + dumps(ev)[1:] + b"\n"  # {"type":"event", **ev}, without copying the event
 
 
 _EVENT_HEAD = b'{"type":"event",'
@@ -87,7 +92,7 @@ class Relay:
             elif chunks is not None:
                 out.append(chunks[index])
             else:
-                out.append(encode(event_message(ev, None)))
+                out.append(public_line(ev))
         return out
 
     def lines(self, game: Game, wire: PublicWire, end: EndPatch | None = None) -> bytes:

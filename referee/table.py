@@ -115,9 +115,7 @@ class BotSeat:
     def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
         client = self.client
         game = table.game
-        relay = self.relay
-        # The events since this seat's last turn go out in the same write as the request.
-        news = relay.lines(game, table.wire) if relay is not None else b""
+        news = self._news(table)  # the events since its last turn go out in the same write as the request
         bank = client.bank_ms
         fields, line, known = turn_line(game, index, legal, client.new_request_id(),
                                         int(self.spec.limits.move_ms + bank), int(bank))
@@ -146,7 +144,12 @@ class BotSeat:
 
     def finish(self, table: Table, index: int) -> None:
         client = self.client
-        self._tell(table, table.end_patch)
+        news = self._news(table, table.end_patch)
+        if news:
+            try:
+                client.send(news)
+            except Exception:  # noqa: BLE001 - a dead pipe shows up when the bot is next asked
+                pass
         client.record_to(None)
         if client.alive:
             try:
@@ -156,17 +159,11 @@ class BotSeat:
         if self.spec.restart_each_game:
             client.quit()
 
-    def _tell(self, table: Table, end: EndPatch | None = None) -> None:
-        """Queue what the seat has not been told (a killed bot hears nothing more)."""
-        client = self.client
-        if self.relay is None or not client.listening:
-            return
-        data = self.relay.lines(table.game, table.wire, end)
-        if data:
-            try:
-                client.send(data)
-            except Exception:  # noqa: BLE001 - a dead pipe shows up as a crash at the next request
-                pass
+    def _news(self, table: Table, end: EndPatch | None = None) -> bytes:
+        """The lines the seat has not been told yet (none for a killed bot: it hears nothing more)."""
+        if self.relay is None or not self.client.listening:
+            return b""
+        return self.relay.lines(table.game, table.wire, end)
 
 
 class ForfeitedSeat:

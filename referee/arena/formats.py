@@ -194,10 +194,10 @@ class Knockout(Format):
 
     name = "knockout"
     keys = ("advance", "final_games")
+    knockout = True
 
     def settings(self, stage: Stage) -> dict[str, object]:
         return {"advance": stage.advance, "final_games": stage.final_games or stage.games}
-    knockout = True
 
     def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
         rounds = knockout_sizes(self.entrants(stage, index, pool_size), stage.seats, stage.advance)

@@ -65,9 +65,9 @@ class Stage:
                                "duplicate": self.duplicate}
         if self.entrants is not None:
             out["entrants"] = self.entrants
-        from .formats import FORMATS  # the formats build on this module
+        from .formats import format_of  # the formats build on this module
 
-        out.update(FORMATS[self.format].settings(self))
+        out.update(format_of(self).settings(self))
         return out
 
 

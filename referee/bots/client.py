@@ -190,11 +190,7 @@ class BotClient:
                 data = before + data
             if self.recorder is not None:
                 self.recorder("out", data, None)
-            if self._out:
-                self._out += data
-                self._flush(deadline)
-            else:  # nothing held back from earlier: no copy through the buffer
-                self._write_now(data, deadline)
+            self._write_now(data, deadline)
             while True:
                 line = self._read(deadline)
                 if known is not None:
@@ -334,11 +330,10 @@ class BotClient:
         return BotFault(Fault(kind, message, snippet(line), request, (time.monotonic() - t0) * 1000,
                               bot=self.spec.name))
 
-    def _write(self, data: bytes, deadline: float | None) -> None:
+    def _write(self, data: bytes, deadline: float) -> None:
         if self.recorder is not None:
             self.recorder("out", data, None)
-        self._out += data
-        self._flush(deadline)
+        self._write_now(data, deadline)
 
     def _flush(self, deadline: float | None) -> None:
         if not self._out or self.transport is None:
@@ -351,12 +346,14 @@ class BotClient:
             except (Closed, OSError):
                 pass
             return
-        data = bytes(self._out)
-        self._out.clear()
-        self._write_now(data, deadline)
+        self._write_now(b"", deadline)
 
     def _write_now(self, data: bytes, deadline: float) -> None:
+        """Write what is held back, then ``data``, before ``deadline``; on a timeout the rest is held back."""
         assert self.transport is not None
+        if self._out:
+            data = bytes(self._out) + data
+            self._out.clear()
         try:
             self.transport.write(data, deadline)
         except WriteTimeout as exc:
