@@ -30,7 +30,7 @@ from referee.bots.client import BotClient  # noqa: E402
 from referee.bots.spec import parse_bot  # noqa: E402
 from referee.rules import get_ruleset  # noqa: E402
 from referee.bots.pool import BotPool
-from referee.table import play_game  # noqa: E402
+from referee.table import play_game, seat_for  # noqa: E402
 
 
 #: The sandbox the bots run in: ``none`` measures the referee alone (set by --sandbox).
@@ -95,7 +95,7 @@ def per_move_us(trivial: str, decisions: int) -> float:
     with BotPool() as pool:
         seed = 0
         while done < decisions:
-            result = play_game(rules, [pool.seat(spec_a), pool.seat(spec_b)], seed)
+            result = play_game(rules, [seat_for(spec_a, pool), seat_for(spec_b, pool)], seed)
             done += result["decisions"]
             seed += 1
         elapsed = time.perf_counter() - t0
@@ -111,7 +111,7 @@ def c_games_per_s(bot: str, seconds: float) -> tuple[float, float]:
     with BotPool() as pool:
         while time.perf_counter() - t0 < seconds:
             k = games % 4
-            result = play_game(rules, [pool.seat(s) for s in specs[k:] + specs[:k]], games)
+            result = play_game(rules, [seat_for(s, pool) for s in specs[k:] + specs[:k]], games)
             inside += sum(result["time_ms"]["total"]) / 1000
             games += 1
         wall = time.perf_counter() - t0

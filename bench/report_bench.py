@@ -21,13 +21,15 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from referee.arena.report import head_to_head, standings_with_ratings  # noqa: E402
+from referee.arena.ranking import standings_for  # noqa: E402
+from referee.arena.results_doc import HeadToHead, ResultsDoc, rating_info  # noqa: E402
+from referee.results import GameLine  # noqa: E402
 from referee.bots.pool import BotPool  # noqa: E402
 from referee.bots.spec import BotSpec  # noqa: E402
 from referee.html_report import write_report  # noqa: E402
 from referee.replay import StoredGame, encode_actions, rebuild  # noqa: E402
 from referee.rules import get_ruleset  # noqa: E402
-from referee.table import Table  # noqa: E402
+from referee.table import Table, seat_for  # noqa: E402
 
 BUILTINS = [f"builtin:{kind}" for kind in ("random", "easy", "medium", "hard")] * 2
 
@@ -43,18 +45,18 @@ def play(out: str, games: int, ruleset: str, seats: int, seed: int) -> None:
     with BotPool() as pool, open(os.path.join(out, "games.jsonl"), "w") as fh:
         for g in range(games):
             table = pick.sample(specs, seats)
-            result = Table(rules, [pool.seat(s) for s in table], pick.getrandbits(63), f"g{g + 1:06d}").play()
-            line = {**result.to_json(), "options": rules.options, "actions": encode_actions(result.actions)}
-            fh.write(json.dumps(line) + "\n")
+            result = Table(rules, [seat_for(s, pool) for s in table], pick.getrandbits(63), f"g{g + 1:06d}").play()
+            line = GameLine(result)
+            fh.write(line.encode().decode())
             lines.append(line)
     print(f"played {games} {ruleset} games at tables of {seats}: {time.monotonic() - t0:.1f} s")
     names = [s.name for s in specs]
-    standings = standings_with_ratings(lines, names, bootstrap=100, seed=seed)
-    doc = {"format": "lastcard-results", "version": 2, "kind": "match", "ruleset": ruleset, "options": rules.options,
-           "seed": seed, "games": games, "standings": standings,
-           "head_to_head": head_to_head(lines, [r["bot"] for r in standings]), "complete": True}
+    standings = standings_for(lines, names, bootstrap=100, seed=seed, rank_by="rating", rule="by the rating")
+    doc = ResultsDoc(kind="match", name="bench", complete=True, seed=seed, games=games, policy="forfeit",
+                     rank_by="rating", standings=standings, head_to_head=HeadToHead.of(lines, standings.bots),
+                     rating=rating_info(100, seed), table={"ruleset": ruleset, "options": rules.options, "seats": seats})
     with open(os.path.join(out, "results.json"), "w") as fh:
-        json.dump(doc, fh)
+        fh.write(doc.dumps())
 
 
 def measure_games(out: str, sample: int) -> None:

@@ -1,16 +1,22 @@
-"""A game as a job: plain data (seed, seating, ruleset, bot specs) that any executor can run later."""
+"""A game as a job: everything needed to play it (seed, seating, ruleset, bot specs), runnable by any executor.
+
+A job travels between processes and machines as ``to_json()``; ``from_json`` parses its ruleset and
+policy through a small cache, so a worker checks each distinct ruleset once, not once per game.
+"""
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from typing import Any, Mapping
 
-from .bots.spec import BotSpec
-from .rules import get_ruleset
 from .bots.pool import BotPool
+from .bots.spec import BotSpec
 from .policy import FaultPolicy
-from .table import Recorder, play_game
+from .results import GameResult
+from .rules import Ruleset, get_ruleset
+from .table import Recorder, Table, seat_for
 
 
 def game_seed(base_seed: int, index: int, salt: str = "") -> int:
@@ -19,33 +25,41 @@ def game_seed(base_seed: int, index: int, salt: str = "") -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+@lru_cache(maxsize=64)
+def _ruleset(house: str, options: tuple[tuple[str, Any], ...]) -> Ruleset:
+    return get_ruleset(house, dict(options))
+
+
+@lru_cache(maxsize=16)
+def _policy(text: str) -> FaultPolicy:
+    return FaultPolicy.parse(text)
+
+
 @dataclass(frozen=True)
 class GameJob:
     """Everything needed to play one game, and nothing else."""
 
     game_id: str
     seed: int
-    ruleset: str
-    options: tuple[tuple[str, Any], ...]
+    rules: Ruleset
     seats: tuple[BotSpec, ...]
-    policy: str = "forfeit"
+    policy: FaultPolicy = FaultPolicy()
     record: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game_id, "seed": self.seed, "ruleset": self.ruleset, "options": dict(self.options),
-                "seats": [s.to_json() for s in self.seats], "policy": self.policy, "record": self.record}
+        return {"game": self.game_id, "seed": self.seed, "ruleset": self.rules.house, "options": self.rules.options,
+                "seats": [s.to_json() for s in self.seats], "policy": self.policy.to_json(), "record": self.record}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameJob:
-        return cls(data["game"], data["seed"], data["ruleset"], tuple(sorted(data["options"].items())),
-                   tuple(BotSpec.from_json(s) for s in data["seats"]), data.get("policy", "forfeit"),
+    def from_json(cls, data: Mapping[str, Any]) -> GameJob:
+        return cls(data["game"], data["seed"], _ruleset(data["ruleset"], tuple(sorted(data["options"].items()))),
+                   tuple(BotSpec.from_json(s) for s in data["seats"]), _policy(data.get("policy", "forfeit")),
                    data.get("record", False))
 
 
-def run_job(job: GameJob, pool: BotPool) -> tuple[dict[str, Any], list[dict[str, Any]] | None]:
+def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any]] | None]:
     """Play ``job`` with bot processes from ``pool``; the result and, if asked, the game record."""
-    ruleset = get_ruleset(job.ruleset, dict(job.options))
     recorder = Recorder() if job.record else None
-    seats = [pool.seat(spec) for spec in job.seats]
-    result = play_game(ruleset, seats, job.seed, job.game_id, FaultPolicy.parse(job.policy), recorder)
+    seats = [seat_for(spec, pool) for spec in job.seats]
+    result = Table(job.rules, seats, job.seed, job.game_id, job.policy, recorder).play()
     return result, recorder.lines if recorder else None

@@ -43,6 +43,9 @@ class FaultPolicy:
     def to_json(self) -> str:
         return "forfeit" if self.mode == "forfeit" else f"strikes:{self.strikes}"
 
+    def __str__(self) -> str:
+        return self.to_json()
+
 
 def fallback_action(legal: list[Action]) -> Action:
     """The fixed policy that plays a forfeited seat: the first legal action (plays are listed first)."""

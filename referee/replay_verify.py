@@ -9,7 +9,8 @@ from .game_source import SourceGame
 from .replay import InvalidReplayError, rebuild
 
 #: Result keys compared with the replayed game, in the order a difference is reported.
-COMPARED = ("game_placements", "placements", "reason", "winner", "scores", "points", "rounds", "moves", "decisions")
+COMPARED = ("game_placements", "placements", "reason", "winner", "scores", "hand_points", "points", "rounds", "moves",
+            "decisions")
 
 
 def first_difference(source: SourceGame) -> str | None:
@@ -25,14 +26,15 @@ def first_difference(source: SourceGame) -> str | None:
     forfeited = set(source.result.get("forfeited") or [])
     replayed: dict[str, Any] = {
         "game_placements": list(outcome.placements), "reason": outcome.reason.value, "winner": outcome.winner,
-        "scores": list(outcome.scores), "points": list(outcome.points), "rounds": outcome.rounds,
+        "scores": list(outcome.scores), "hand_points": list(outcome.points), "points": list(outcome.points),
+        "rounds": outcome.rounds,
         "moves": game.move, "decisions": len(source.stored.actions.split()),  # as the table reports them
     }
     if not forfeited:  # with forfeits the referee reorders places: only the game's own can be compared
         replayed["placements"] = list(outcome.placements)
     for key in COMPARED:
         if key in source.result and key in replayed and _plain(source.result[key]) != _plain(replayed[key]):
-            return f"{key}: stored {source.result[key]!r}, replayed {replayed[key]!r}"
+            return f"{key}: stored {source.result[key]!r}, replayed {replayed[key]!r}"  # "points": older files
     if source.events is not None:
         recorded, now = source.events, json.loads(json.dumps(game.events))
         for index, (a, b) in enumerate(zip(recorded, now)):

@@ -16,6 +16,7 @@ from .actions import Action, IllegalActionError, InvalidActionError
 from .bots.client import BotClient
 from .bots.faults import BotFault, Fault, FaultKind, snippet
 from .bots.messages import turn_line
+from .bots.pool import BotPool
 from .bots.spec import BotSpec
 from .bots.wire import encode, loads
 from .game import Game, placements
@@ -23,6 +24,7 @@ from .players import SeatView, make_player
 from .players.base import Player
 from .policy import FaultPolicy, fallback_action, replacement_action
 from .relay import EndPatch, PublicWire, Relay
+from .replay import encode_actions
 from .results import GameResult, SeatTimes
 from .rules import Ruleset
 
@@ -316,11 +318,11 @@ class Table:
         result = GameResult(
             game=self.game_id, seed=self.seed, ruleset=self.ruleset.house, options=dict(self.ruleset.options),
             seating=tuple(self.names), placements=tuple(final), game_placements=outcome.placements,
-            reason=outcome.reason.value, winner=outcome.winner, scores=outcome.scores, points=outcome.points,
+            reason=outcome.reason.value, winner=outcome.winner, scores=outcome.scores, hand_points=outcome.points,
             rounds=outcome.rounds, decisions=len(self.actions), moves=game.move, faults=tuple(self.faults),
             forfeited=tuple(sorted(self.forfeited)), times=SeatTimes.of(self.clocks),
-            wall_ms=round((time.monotonic() - t0) * 1000, 3), actions=tuple(self.actions),
-            stand_ins=tuple(self.stand_ins), sandbox=tuple(s.sandbox for s in self.seats))
+            wall_ms=round((time.monotonic() - t0) * 1000, 3), actions=encode_actions(self.actions, self.stand_ins),
+            sandbox=tuple(s.sandbox for s in self.seats))
         if self.recorder is not None:
             self.recorder.add({"t": "events", "events": game.events})
             self.recorder.add({"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}})
@@ -346,6 +348,13 @@ class Table:
         if self.recorder is not None:
             self.recorder.add({"t": "action", "seat": index, "action": action.to_wire(), "by": by,
                                "ms": None if ms is None else round(ms, 3)})
+
+
+def seat_for(spec: BotSpec, pool: BotPool) -> Seat:
+    """A table seat for ``spec``: a built-in player, or the pool's process for the bot."""
+    if spec.builtin is not None:
+        return BuiltinSeat(spec)
+    return BotSeat(pool.client(spec))
 
 
 def play_game(ruleset: Ruleset, seats: list[Seat], seed: int, game_id: str = "g1",

@@ -30,7 +30,8 @@ if str(ROOT) not in sys.path:
 
 from referee.arena.config import Arena, load_arena, parse_arena  # noqa: E402
 from referee.arena.schedule import Planner, count_games, stage_game_counts  # noqa: E402
-from referee.standings import compute_standings  # noqa: E402
+from referee.results import GameLine, GameResult  # noqa: E402
+from referee.standings import Tally  # noqa: E402
 
 #: Test arenas: (name, YAML without bots, number of bots).
 CASES: list[tuple[str, str, int]] = [
@@ -60,19 +61,19 @@ CASES: list[tuple[str, str, int]] = [
 ]
 
 
-def fake_game(game_id: str, seed: int, seating: Sequence[str]) -> dict[str, Any]:
+def fake_game(game_id: str, seed: int, seating: Sequence[str]) -> GameLine:
     """A made-up result: placings a seeded shuffle of the seats (the same game gives the same result)."""
     places = list(range(1, len(seating) + 1))
     random.Random(f"{seed}:{','.join(seating)}").shuffle(places)
-    return {"game": game_id, "seed": seed, "seating": list(seating), "placements": places,
-            "scores": [0] * len(seating)}
+    return GameLine(GameResult.from_json({"game": game_id, "seed": seed, "ruleset": "compact", "seating": list(seating),
+                                          "placements": places}))
 
 
-def order(games: Sequence[Mapping[str, Any]], names: Sequence[str]) -> list[str]:
+def order(games: Sequence[GameLine], names: Sequence[str]) -> list[str]:
     """Best first by average place, then wins, then name: simple and deterministic."""
-    rows = compute_standings(games, list(names))
-    rows.sort(key=lambda r: (r["avg_place"] is None, r["avg_place"] or 0, -r["wins"], r["bot"]))
-    return [r["bot"] for r in rows]
+    rows = Tally(names).extend(g.result for g in games).rows()
+    rows.sort(key=lambda r: (r.avg_place is None, r.avg_place or 0, -r.wins, r.bot))
+    return [r.bot for r in rows]
 
 
 def plan(arena: Arena) -> dict[str, Any]:

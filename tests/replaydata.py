@@ -7,13 +7,14 @@ import os
 from pathlib import Path
 from typing import Sequence
 
-from referee.arena.report import head_to_head, standings_with_ratings
+from referee.arena.ranking import standings_for
+from referee.arena.results_doc import HeadToHead, ResultsDoc, rating_info
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.policy import FaultPolicy
-from referee.replay import encode_actions
+from referee.results import GameLine
 from referee.rules import get_ruleset
-from referee.table import Recorder, Table
+from referee.table import Recorder, Table, seat_for
 from tests.conftest import PY, ROOT
 
 MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"
@@ -26,11 +27,8 @@ def play_stored(ruleset: str, bots: Sequence[str], seed: int, game_id: str, pool
     specs = [parse_bot(b, FAST) for b in bots]
     recorder = Recorder()
     rules = get_ruleset(ruleset, options or {})
-    result = Table(rules, [pool.seat(s) for s in specs], seed, game_id, policy, recorder).play()
-    acted = [line for line in recorder.lines if line["t"] == "action"]
-    stand_ins = [i for i, line in enumerate(acted) if line["by"] in ("replacement", "fallback")]
-    line = {**result.to_json(), "options": rules.options, "actions": encode_actions(result.actions, stand_ins)}
-    return json.loads(json.dumps(line)), recorder.lines
+    result = Table(rules, [seat_for(s, pool) for s in specs], seed, game_id, policy, recorder).play()
+    return json.loads(GameLine(result).encode()), recorder.lines
 
 
 def write_results_dir(out: Path, lines: list[dict], *, records: dict[str, list[dict]] | None = None,
@@ -42,12 +40,14 @@ def write_results_dir(out: Path, lines: list[dict], *, records: dict[str, list[d
         for line in lines:
             fh.write(json.dumps(line) + "\n")
     names = list(dict.fromkeys(n for line in lines for n in line["seating"]))
-    standings = standings_with_ratings(lines, names, bootstrap=50, seed=1)
+    games = [GameLine.from_json(line) for line in lines]
+    standings = standings_for(games, names, bootstrap=50, seed=1, rank_by="rating", rule="by the rating")
     first = lines[0]
-    doc = {"format": "lastcard-results", "version": 2, "kind": kind, "ruleset": first["ruleset"],
-           "options": first["options"], "seed": 1, "games": len(lines), "standings": standings,
-           "head_to_head": head_to_head(lines, [r["bot"] for r in standings]), "complete": True}
-    (out / "results.json").write_text(json.dumps(doc))
+    doc = ResultsDoc(kind=kind, name="test", complete=True, seed=1, games=len(lines), policy="forfeit",
+                     rank_by="rating", standings=standings, head_to_head=HeadToHead.of(games, standings.bots),
+                     rating=rating_info(50, 1), table={"ruleset": first["ruleset"], "options": first["options"],
+                                                       "seats": len(first["seating"])})
+    (out / "results.json").write_text(doc.dumps())
     for game_id, record in (records or {}).items():
         (out / "records").mkdir(exist_ok=True)
         with open(out / "records" / f"{game_id}.jsonl", "w") as fh:

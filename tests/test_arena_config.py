@@ -141,7 +141,7 @@ def test_a_good_file_resolves_names_paths_and_defaults(tmp_path):
     assert b.cwd == str(tmp_path) and b.command.startswith(sys.executable)
     assert b.limits.move_ms == 50 and dict(b.env) == {"LEVEL": "3"}
     (stage,) = arena.stages
-    assert (stage.ruleset, stage.seats, stage.format, stage.games) == ("arcade", 3, "round_robin", 3)
+    assert (stage.ruleset, stage.seats, stage.format.name, stage.games) == ("arcade", 3, "round_robin", 3)
     assert arena.out == str(tmp_path / "results" / "t")
     assert dict(stage.options)["end"] == "tender"
 
@@ -188,7 +188,7 @@ def test_the_classroom_template_validates_next_to_a_folder_of_submissions(tmp_pa
         (tmp_path / "students" / student / "bot.py").write_text("")
     arena = load_arena(str(tmp_path / "classroom.yaml"))
     assert {"ada", "hal"} <= {b.spec.name for b in arena.bots}
-    assert [s.format for s in arena.stages] == ["sampled", "knockout"]
+    assert [s.format.name for s in arena.stages] == ["sampled", "knockout"]
 
 
 def test_one_line_per_known_problem_kind_in_json_schema_terms(tmp_path):

@@ -17,6 +17,7 @@ from referee.arena.formats import (gauntlet, knockout_sizes, knockout_tables, ro
 from referee.arena.schedule import Planner, count_games
 from referee.game import Game
 from referee.jobs import game_seed
+from referee.results import GameLine, GameResult
 from referee.rules import get_ruleset
 
 NAMES = [f"b{i}" for i in range(10)]
@@ -44,8 +45,9 @@ def plan_all(a, order=None):
     while current is not None:
         rounds.append(current)
         for p in current.games:
-            games.append({"game": p.game_id, "seed": p.seed, "seating": list(p.seating),
-                          "placements": list(range(1, len(p.seating) + 1)), "scores": [0] * len(p.seating)})
+            games.append(GameLine(GameResult.from_json({
+                "game": p.game_id, "seed": p.seed, "ruleset": "compact", "seating": list(p.seating),
+                "placements": list(range(1, len(p.seating) + 1))}), p.slot))
         current = planner.next(current, games)
     return planner, rounds, games
 
@@ -223,12 +225,13 @@ def test_games_are_numbered_in_order_with_seeds_from_their_deal(tmp_path):
 # ----------------------------------------------------------------------------------- formats as objects
 
 def test_every_format_the_schema_allows_is_an_object_and_owns_its_keys():
-    from referee.arena.formats import FORMAT_KEYS, FORMATS
+    from referee.arena.formats import FORMATS
     from referee.arena.schema import arena_schema
 
     schema = arena_schema()
     assert list(FORMATS) == schema["$defs"]["format"]["enum"]
-    assert FORMAT_KEYS == {"challengers": "gauntlet", "advance": "knockout", "final_games": "knockout"}
+    owned = {key: name for name, f in FORMATS.items() for key in f.keys()}
+    assert owned == {"challengers": "gauntlet", "advance": "knockout", "final_games": "knockout"}
     assert all(f.name == name for name, f in FORMATS.items())
 
 
@@ -256,7 +259,7 @@ def test_each_format_plans_exactly_the_games_it_counts(fmt, seats, bots, games, 
         return  # more seats than bots, a field too small: refused, nothing to plan
     planner, rounds, played = plan_all(a)
     assert len(played) == count_games(a, bots) == planner.total
-    assert len({g["game"] for g in played}) == len(played)
+    assert len({g.game for g in played}) == len(played)
 
 
 @pytest.mark.parametrize("text,extra", [

@@ -10,12 +10,18 @@ import choix
 import numpy as np
 import pytest
 
-from referee.arena.ratings import CENTER, ELO, _Top1Data, choices, fit_ratings, rank_order
-from referee.arena.report import head_to_head
-from referee.standings import compute_standings, wilson_interval
+from referee.arena.ratings import CENTER, ELO, _Top1Data, choices, fit_ratings
+from referee.arena.results_doc import HeadToHead
+from referee.results import GameResult
+from referee.standings import Tally, rank_order, wilson_interval
 
 
-def simulate(strengths: dict[str, float], games: int, seats: int, seed: int = 0) -> list[dict]:
+def result(data: dict) -> GameResult:
+    """A made-up game as the table would return it (only the keys the test gives are real)."""
+    return GameResult.from_json({"game": "g", "seed": 0, "ruleset": "compact", **data})
+
+
+def simulate(strengths: dict[str, float], games: int, seats: int, seed: int = 0) -> list[GameResult]:
     """Games whose placements follow a Plackett-Luce model with the given log-strengths."""
     rng = random.Random(seed)
     names = list(strengths)
@@ -28,8 +34,8 @@ def simulate(strengths: dict[str, float], games: int, seats: int, seed: int = 0)
             pick = rng.choices(left, weights)[0]
             order.append(pick)
             left.remove(pick)
-        out.append({"game": f"g{g:06d}", "seed": g, "seating": table,
-                    "placements": [order.index(n) + 1 for n in table], "scores": [0] * seats})
+        out.append(result({"game": f"g{g:06d}", "seed": g, "seating": table,
+                           "placements": [order.index(n) + 1 for n in table], "scores": [0] * seats}))
     return out
 
 
@@ -46,9 +52,9 @@ def test_placements_become_top1_choices_with_breslow_ties(places, expected):
 def test_untied_choices_are_the_plackett_luce_ranking_likelihood():
     games = simulate({"a": 1.0, "b": 0.0, "c": -1.0, "d": 0.5}, 300, 3, seed=4)
     idx = {n: i for i, n in enumerate("abcd")}
-    rankings = [[idx[n] for n, _ in sorted(zip(g["seating"], g["placements"]), key=lambda x: x[1])] for g in games]
-    top1 = [(idx[g["seating"][s]], [idx[g["seating"][o]] for o in others]) for g in games
-            for s, others in choices(g["placements"])]
+    rankings = [[idx[n] for n, _ in sorted(zip(g.seating, g.placements), key=lambda x: x[1])] for g in games]
+    top1 = [(idx[g.seating[s]], [idx[g.seating[o]] for o in others]) for g in games
+            for s, others in choices(g.placements)]
     np.testing.assert_allclose(choix.ilsr_rankings(4, rankings, alpha=0.01), choix.ilsr_top1(4, top1, alpha=0.01),
                                atol=1e-7)
 
@@ -58,8 +64,8 @@ def test_the_vectorised_refit_is_choix_ilsr():
     idx = {f"p{i}": i for i in range(8)}
     data, deal = [], []
     for d, g in enumerate(games):
-        for s, others in choices(g["placements"]):
-            data.append((idx[g["seating"][s]], [idx[g["seating"][o]] for o in others]))
+        for s, others in choices(g.placements):
+            data.append((idx[g.seating[s]], [idx[g.seating[o]] for o in others]))
             deal.append(d)
     fast = _Top1Data(8, data, deal)
     np.testing.assert_allclose(fast.fit(np.ones(len(games)), 0.01), choix.ilsr_top1(8, data, alpha=0.01), atol=1e-7)
@@ -88,8 +94,8 @@ def test_the_bootstrap_is_seeded():
 
 
 def test_a_bot_ahead_of_everyone_every_time_has_no_upper_bound():
-    games = [{"game": f"g{i}", "seed": i, "seating": ["top", f"x{i % 3}", f"y{i % 2}"],
-              "placements": [1, 2 + i % 2, 3 - i % 2]} for i in range(12)]
+    games = [result({"game": f"g{i}", "seed": i, "seating": ["top", f"x{i % 3}", f"y{i % 2}"],
+                     "placements": [1, 2 + i % 2, 3 - i % 2]}) for i in range(12)]
     ratings = fit_ratings(games, ["top", "x0", "x1", "x2", "y0", "y1"], bootstrap=20, seed=1)
     assert ratings["top"].high is None and ratings["top"].low is not None
     assert ratings["top"].rating == max(r.rating for r in ratings.values())
@@ -106,19 +112,20 @@ def test_wilson_interval():
 def test_standings_rows_carry_ratings_win_rates_and_keep_the_match_format():
     games = simulate({"hard": 2.0, "mid": 0.5, "weak": -1.0}, 90, 3, seed=5)
     ratings = fit_ratings(games, ["weak", "mid", "hard"], bootstrap=30, seed=2)
-    rows = compute_standings(games, ["weak", "mid", "hard"], ratings=ratings)
-    assert [r["bot"] for r in rows] == ["hard", "mid", "weak"] == rank_order(rows)
-    assert [r["rank"] for r in rows] == [1, 2, 3]
-    assert list(rows[0]) == ["rank", "bot", "games", "wins", "draws", "avg_place", "points", "rating", "rating_low",
-                             "rating_high", "win_rate", "win_low", "win_high", "faults", "avg_ms", "max_ms"]
+    rows = Tally(["weak", "mid", "hard"]).extend(games).rows(ratings=ratings)
+    assert [r.bot for r in rows] == ["hard", "mid", "weak"] == rank_order(rows)
+    assert [r.rank for r in rows] == [1, 2, 3]
+    assert list(rows[0].to_json()) == ["rank", "bot", "games", "wins", "draws", "avg_place", "points", "rating",
+                                       "rating_low", "rating_high", "win_rate", "win_low", "win_high", "faults"]
     hard = rows[0]
-    assert hard["win_low"] < hard["win_rate"] < hard["win_high"]
-    assert hard["rating_low"] < hard["rating"] < hard["rating_high"]
+    assert hard.win_low < hard.win_rate < hard.win_high
+    assert hard.rating_low < hard.rating < hard.rating_high
 
 
 def test_head_to_head_counts_who_finished_ahead():
-    games = [{"seating": ["a", "b", "c"], "placements": [1, 2, 3]}, {"seating": ["b", "c", "a"], "placements": [1, 1, 3]}]
-    h2h = head_to_head(games, ["a", "b", "c"])
+    games = [result({"seating": ["a", "b", "c"], "placements": [1, 2, 3]}),
+             result({"seating": ["b", "c", "a"], "placements": [1, 1, 3]})]
+    h2h = HeadToHead.of(games, ["a", "b", "c"]).to_json()
     assert h2h["meetings"] == [[0, 2, 2], [2, 0, 2], [2, 2, 0]]
     assert h2h["ahead"] == [[0, 1, 1], [1, 0, 1], [1, 0, 0]]  # b and c tied in game 2
 

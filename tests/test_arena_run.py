@@ -126,15 +126,15 @@ def test_hard_beats_random_in_standings_and_ratings(tmp_path):
                                        "bots: [builtin:random, builtin:hard, builtin:random, builtin:medium,"
                                        " builtin:random]\n"))
     run = run_arena(arena, out=str(tmp_path / "out"), jobs=2)
-    rows = run.doc["standings"]
-    assert [r["bot"] for r in rows][:2] == ["hard", "medium"]
-    assert {r["bot"] for r in rows[2:]} == {"random", "random#2", "random#3"}
+    rows = run.standings.rows
+    assert [r.bot for r in rows][:2] == ["hard", "medium"]
+    assert {r.bot for r in rows[2:]} == {"random", "random#2", "random#3"}
     hard, medium, randoms = rows[0], rows[1], rows[2:]
-    assert hard["rating_low"] > max(r["rating_high"] for r in randoms if r["rating_high"] is not None)
-    assert medium["rating_low"] > max(r["rating_high"] for r in randoms if r["rating_high"] is not None)
-    assert hard["win_low"] > max(r["win_high"] for r in randoms)
-    assert hard["avg_place"] < medium["avg_place"] < min(r["avg_place"] for r in randoms)
-    assert [r["rank"] for r in rows] == [1, 2, 3, 4, 5]
+    assert hard.rating_low > max(r.rating_high for r in randoms if r.rating_high is not None)
+    assert medium.rating_low > max(r.rating_high for r in randoms if r.rating_high is not None)
+    assert hard.win_low > max(r.win_high for r in randoms)
+    assert hard.avg_place < medium.avg_place < min(r.avg_place for r in randoms)
+    assert [r.rank for r in rows] == [1, 2, 3, 4, 5]
 
 
 def test_the_command_writes_every_output_file(tmp_path):
@@ -251,7 +251,7 @@ def test_bot_processes_log_their_stderr_and_are_all_gone_after(tmp_path):
                            f"  - {{name: py2, command: '{{python}} {bot}', env: {{LASTCARD_SEED: 7}}}}\n"
                            f"  - builtin:hard\n")
     run = run_arena(load_arena(path), out=str(tmp_path / "out"), jobs=2)
-    assert run.complete and not any(r["faults"] for r in run.doc["standings"])
+    assert run.complete and not any(r.faults for r in run.standings.rows)
     assert (tmp_path / "out" / "logs" / "py1.stderr.log").exists()
     assert (tmp_path / "out" / "logs" / "py2.stderr.log").exists()
 

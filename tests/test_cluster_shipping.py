@@ -19,6 +19,7 @@ from referee.arena.shipping import pack_bots, relocate, runtime_problem, unpack
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
 from referee.cli.main import cli
+from referee.rules import get_ruleset
 from referee.jobs import GameJob, run_job
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,10 +96,10 @@ def test_relocated_bots_play_from_the_copy_alone(tmp_path):
     playable = {name: relocate(b.spec, bundle.folders, home, bundle.python, sys.executable)
                 for name, b in zip(specs, bundle.bots)}
     seats = (playable["rand"], playable["strong"], playable["lone"])
-    job = GameJob("g1", 5, "arcade", (), seats)
+    job = GameJob("g1", 5, get_ruleset("arcade"), seats)
     with BotPool() as pool:
         result, _ = run_job(job, pool)
-    assert result["faults"] == [] and len(result["placements"]) == 3
+    assert result.faults == () and len(result.placements) == 3
 
 
 def test_a_missing_runtime_or_program_is_named(tmp_path):

@@ -18,7 +18,7 @@ from referee.bots.spec import TimeLimits, parse_bot
 from referee.rules import get_ruleset
 from referee.bots.pool import BotPool
 from referee.policy import FaultPolicy
-from referee.table import play_game
+from referee.table import play_game, seat_for
 from tests.conftest import PY, ROOT
 
 MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"
@@ -32,7 +32,7 @@ def _play(mode: str, policy: FaultPolicy = FaultPolicy(), limits: TimeLimits = F
     results = []
     with BotPool(stderr_dir=str(tmp_path) if tmp_path else None) as pool:
         for g in range(games):
-            seats = [pool.seat(bot), pool.seat(other)]
+            seats = [seat_for(bot, pool), seat_for(other, pool)]
             results.append(play_game(get_ruleset(ruleset, {"target": "round"}), seats, seed=11 + g,
                                      game_id=f"g{g}", policy=policy))
         pids = [c.transport.proc.pid for c in pool.clients.values() if c.transport is not None]
@@ -117,7 +117,7 @@ def test_crashed_bot_is_restarted_for_the_next_game():
 def test_process_group_is_killed_with_grandchildren():
     bot = parse_bot(f"{PY} {MISBEHAVE} spawn_and_hang", FAST)
     with BotPool() as pool:
-        seats = [pool.seat(bot), pool.seat(parse_bot("builtin:random"))]
+        seats = [seat_for(bot, pool), seat_for(parse_bot("builtin:random"), pool)]
         client = seats[0].client
         result = play_game(get_ruleset("compact", {"target": 100}), seats, seed=5)
         assert result["faults"][0]["kind"] == "timeout"
@@ -132,7 +132,7 @@ def _games_with_pids(mode: str, games: int) -> tuple[list[dict], list[int | None
     results, pids = [], []
     with BotPool() as pool:
         for g in range(games):
-            seats = [pool.seat(bot), pool.seat(parse_bot("builtin:medium"))]
+            seats = [seat_for(bot, pool), seat_for(parse_bot("builtin:medium"), pool)]
             results.append(play_game(get_ruleset("family", {"target": "round"}), seats, seed=11 + g,
                                      game_id=f"g{g}"))
             pids.append(seats[0].client.last_pid)
@@ -155,7 +155,7 @@ def test_exit_with_children_holding_stdout_is_a_crash_and_they_are_killed(monkey
     # Unsandboxed: in the sandbox the children die with the bot's PID namespace and never hold stdout.
     bot = replace(bot, sandbox=SandboxSettings(mode=Mode.NONE))
     with BotPool() as pool:
-        seats = [pool.seat(bot), pool.seat(parse_bot("builtin:random"))]
+        seats = [seat_for(bot, pool), seat_for(parse_bot("builtin:random"), pool)]
         t0 = time.monotonic()
         result = play_game(get_ruleset("compact", {"target": 100}), seats, seed=5)
         waited = time.monotonic() - t0

@@ -28,7 +28,7 @@ from referee.bots.sandbox import Level, Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.policy import FaultPolicy
 from referee.rules import get_ruleset
-from referee.table import play_game
+from referee.table import play_game, seat_for
 from tests.conftest import PY, ROOT
 
 HOSTILE = ROOT / "tests" / "hostile" / "hostile.py"
@@ -60,7 +60,7 @@ def _game(mode: str, tmp_path: Path, settings: SandboxSettings = SandboxSettings
     logs = tmp_path / "logs"
     logs.mkdir(exist_ok=True)
     with BotPool(stderr_dir=str(logs)) as pool:
-        seats = [pool.seat(attacker), pool.seat(rival), pool.seat(parse_bot("builtin:medium"))]
+        seats = [seat_for(attacker, pool), seat_for(rival, pool), seat_for(parse_bot("builtin:medium"), pool)]
         result = play_game(get_ruleset("family", {"target": "round"}), seats, seed=5, game_id="h1",
                            policy=FaultPolicy())
     return result, (logs / "attacker.stderr.log").read_text()

@@ -74,7 +74,8 @@ def test_first_run_gives_every_bot_its_share_and_a_rerun_plays_nothing(tmp_path)
     with open_ladder(str(db), write=False) as store:
         runs = store.runs()
     assert [r["status"] for r in runs] == ["finished", "finished"]
-    assert runs[0]["standings"] == runs[1]["standings"] == first.doc["standings"]
+    rows = [{**r.to_json(), "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in first.standings.rows]
+    assert runs[0]["standings"] == runs[1]["standings"] == rows
 
 
 def test_same_seed_and_submissions_give_the_same_games_whatever_the_workers(tmp_path):
@@ -154,14 +155,14 @@ def test_budget_stops_the_run_and_the_target_stops_when_the_top_is_separated(tmp
     target = run_ladder(arena, str(tmp_path / "b.sqlite"), jobs=2,
                         options=LadderOptions(share=4, budget=200, target=1, batch=12))
     if "separated" in target.stop_reason:
-        top = target.standings[0]
-        assert top["rank_best"] == top["rank_worst"] == 1
-        assert target.standings[1]["rating_high"] < top["rating_low"]
+        top = target.standings.rows[0]
+        assert top.rank_best == top.rank_worst == 1
+        assert target.standings.rows[1].rating_high < top.rating_low
     else:  # the budget ran out first: then the top was still uncertain
-        assert "budget" in target.stop_reason and target.standings[0]["rank_worst"] > 1
+        assert "budget" in target.stop_reason and target.standings.rows[0].rank_worst > 1
     # Beyond the shares, the tables went to the uncertain places: the top pair met more than the bottom one.
     games = stored_games(tmp_path / "b.sqlite")[4 * 4 // 3 + 2:]
-    names = [r["bot"] for r in target.standings]
+    names = target.standings.bots
     assert sum(names[0] in s and names[1] in s for _, _, s, _ in games) > 0
 
 

@@ -15,6 +15,8 @@ import pytest
 from referee.arena.config import BotEntry
 from referee.bots.spec import BotSpec
 from referee.ladder.fingerprint import submission_hash, submission_hashes
+from referee.results import GameLine, GameResult
+from referee.standings import StandingRow
 from referee.ladder.scheduler import coverage_tables, pair_uncertainty, separated, uncertain_tables
 from referee.ladder.store import LadderBusy, LadderError, open_ladder
 
@@ -35,9 +37,12 @@ def test_coverage_is_empty_when_every_bot_has_its_share():
     assert coverage_tables({"a": 5, "b": 6, "c": 5}, share=5, seats=2, games=8, rng=random.Random(1)) == []
 
 
+def row(bot: str, rank: int, **values) -> StandingRow:
+    return StandingRow(rank=rank, bot=bot, games=0, wins=0, draws=0, avg_place=None, points=0, **values)
+
+
 def rated(*intervals):
-    return [{"bot": f"b{i}", "rank": i + 1, "rating": r, "rating_low": lo, "rating_high": hi}
-            for i, (r, lo, hi) in enumerate(intervals)]
+    return [row(f"b{i}", i + 1, rating=r, rating_low=lo, rating_high=hi) for i, (r, lo, hi) in enumerate(intervals)]
 
 
 def test_tables_go_to_the_neighbours_whose_intervals_overlap_most():
@@ -57,9 +62,8 @@ def test_top_places_weigh_more_than_the_rest():
 
 
 def test_separated_needs_each_top_place_alone():
-    rows = [{"bot": "a", "rank": 1, "rank_best": 1, "rank_worst": 1},
-            {"bot": "b", "rank": 2, "rank_best": 2, "rank_worst": 3},
-            {"bot": "c", "rank": 3, "rank_best": 2, "rank_worst": 3}]
+    rows = [row("a", 1, rank_best=1, rank_worst=1), row("b", 2, rank_best=2, rank_worst=3),
+            row("c", 3, rank_best=2, rank_worst=3)]
     assert separated(rows, 1) and not separated(rows, 2)
 
 
@@ -157,8 +161,9 @@ def test_changed_and_removed_bots_retire_their_games_and_only_theirs(tmp_path):
         store.update_bots(run, {"a": ("h1", {}), "b": ("h1", {}), "c": ("h1", {}), "d": ("h1", {})})
         store.plan(run, 1, [(1, "L000001", 11, ["a", "b"], ["h1", "h1"]), (2, "L000002", 12, ["c", "d"], ["h1", "h1"]),
                             (3, "L000003", 13, ["b", "d"], ["h1", "h1"])])
-        for gid in ("L000001", "L000002", "L000003"):
-            store.record(gid, {"game": gid})
+        for gid, seating in (("L000001", ["a", "b"]), ("L000002", ["c", "d"]), ("L000003", ["b", "d"])):
+            store.record(gid, GameLine(GameResult.from_json({"game": gid, "seed": 1, "ruleset": "compact",
+                                                              "seating": seating, "placements": [1, 2]})))
         run2 = store.start_run({})
         changes = store.update_bots(run2, {"a": ("h2", {}), "b": ("h1", {}), "d": ("h1", {})})
         assert changes == {"new": [], "changed": ["a"], "removed": ["c"], "returned": []}

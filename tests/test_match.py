@@ -9,13 +9,13 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from referee.results import LINE_KEYS
+
 from referee.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_PY = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
-ARENA_GAME_KEYS = ["game", "stage", "round", "table", "deal", "seed", "ruleset", "seating", "placements", "scores",
-                   "points", "reason", "winner", "rounds", "moves", "decisions", "faults", "forfeited", "time_ms",
-                   "wall_ms", "sandbox", "actions"]
+ARENA_GAME_KEYS = list(LINE_KEYS)
 
 
 def _match(out: Path, *extra: str, games: int = 6) -> str:
@@ -63,7 +63,7 @@ def test_match_resume_finishes_an_interrupted_match(tmp_path):
     (cut / "games.jsonl").write_text("".join((whole / "games.jsonl").read_text().splitlines(keepends=True)[:3]))
     res = CliRunner().invoke(cli, ["match", "-r", "family", "-o", "target=round", "-n", "6", "--seed", "11",
                                    "--out", str(cut), RANDOM_PY, "builtin:hard", "builtin:random"])
-    assert res.exit_code == 1 and "--resume" in res.output  # nothing is thrown away unasked
+    assert res.exit_code == 2 and "--resume" in res.output  # nothing is thrown away unasked
     output = _match(cut, "--resume")
     assert "6 games" in output
     _same_games(whole, cut)

@@ -12,7 +12,7 @@ from referee.bots.wire import encode
 from referee.rules import get_ruleset
 from referee.bots.pool import BotPool
 from referee.policy import FaultPolicy
-from referee.table import play_game
+from referee.table import play_game, seat_for
 
 
 def first_legal(msg: dict) -> list:
@@ -39,7 +39,7 @@ def spec():
 
 def _game(script, policy=FaultPolicy(), ruleset="family", sent=None, seed=3):
     with fake_pool(script, sent) as pool:
-        seats = [pool.seat(spec()), pool.seat(parse_bot("builtin:random"))]
+        seats = [seat_for(spec(), pool), seat_for(parse_bot("builtin:random"), pool)]
         return play_game(get_ruleset(ruleset, {"target": "round"} if ruleset == "family" else {}), seats, seed)
 
 
@@ -77,7 +77,7 @@ def test_log_lines_are_skipped_and_kept():
             return [encode({"type": "log", "text": "hmm"}), *out]
         return out
     with fake_pool(chatty) as pool:
-        seats = [pool.seat(spec()), pool.seat(parse_bot("builtin:random"))]
+        seats = [seat_for(spec(), pool), seat_for(parse_bot("builtin:random"), pool)]
         result = play_game(get_ruleset("arcade"), seats, 1)
         client = seats[0].client
         assert client.logs and client.logs[0] == "hmm"
@@ -100,7 +100,7 @@ def test_late_answer_is_recognised_not_taken_for_the_current_request():
         return first_legal(msg)
 
     with fake_pool(late) as pool:
-        seats = [pool.seat(spec()), pool.seat(parse_bot("builtin:random"))]
+        seats = [seat_for(spec(), pool), seat_for(parse_bot("builtin:random"), pool)]
         result = play_game(get_ruleset("arcade"), seats, 1, policy=FaultPolicy("strikes", 3))
         client = seats[0].client
         assert client.late_answers == 1
@@ -172,7 +172,7 @@ def test_logs_and_late_answers_before_a_request_are_not_early():
         return [encode(msg["legal"][0]), encode({"type": "log", "text": "after"})]
 
     with fake_pool(late_then_logs) as pool:
-        seats = [pool.seat(spec()), pool.seat(parse_bot("builtin:random"))]
+        seats = [seat_for(spec(), pool), seat_for(parse_bot("builtin:random"), pool)]
         result = play_game(get_ruleset("arcade"), seats, 1, policy=FaultPolicy("strikes", 3))
         client = seats[0].client
         assert client.late_answers == 1 and "after" in client.logs
@@ -197,7 +197,7 @@ def test_stray_answers_between_games_restart_the_bot_for_a_clean_game():
         return first_legal(msg)
     with fake_pool(trailing, started) as pool:
         for g in range(2):
-            seats = [pool.seat(spec()), pool.seat(parse_bot("builtin:random"))]
+            seats = [seat_for(spec(), pool), seat_for(parse_bot("builtin:random"), pool)]
             result = play_game(get_ruleset("arcade"), seats, g, f"g{g}")
             assert result["faults"] == [], f"game {g}"
     assert len(started) == 2 and [m["type"] for m in started[1].sent][:2] == ["hello", "start"]

@@ -14,7 +14,7 @@ from referee.bots.transport import FakeTransport
 from referee.bots.wire import encode
 from referee.policy import FaultPolicy
 from referee.rules import get_ruleset
-from referee.table import play_game
+from referee.table import play_game, seat_for
 
 KINDS = {k.value for k in FaultKind}
 JSON_VALUES = st.recursive(
@@ -52,7 +52,7 @@ def test_any_answer_is_an_action_or_a_named_fault(data, house):
     pool = BotPool(transport_factory=lambda spec: FakeTransport(script))
     with pool:
         spec = parse_bot("fuzzed=./fuzzed", TimeLimits(startup_ms=1000, move_ms=50))
-        seats = [pool.seat(spec), pool.seat(parse_bot("builtin:random"))]
+        seats = [seat_for(spec, pool), seat_for(parse_bot("builtin:random"), pool)]
         result = play_game(get_ruleset(house, {"family": {"target": "round"}, "compact": {"target": 100}}.get(house, {})), seats, 7,
                            policy=FaultPolicy("strikes", 3))
     assert {f["kind"] for f in result["faults"]} <= KINDS
@@ -71,8 +71,8 @@ def test_an_id_past_64_bits_is_a_named_fault():
         return []
 
     with BotPool(transport_factory=lambda spec: FakeTransport(script)) as pool:
-        seats = [pool.seat(parse_bot("huge=./huge", TimeLimits(startup_ms=1000, move_ms=50))),
-                 pool.seat(parse_bot("builtin:random"))]
+        seats = [seat_for(parse_bot("huge=./huge", TimeLimits(startup_ms=1000, move_ms=50)), pool),
+                 seat_for(parse_bot("builtin:random"), pool)]
         result = play_game(get_ruleset("arcade"), seats, 3)
     assert [f["kind"] for f in result["faults"]] == ["stale_id"]
     assert result["forfeited"] == [0]

@@ -13,7 +13,7 @@ from referee.jobs import GameJob, run_job
 from referee.records import replay
 from referee.rules import get_ruleset
 from referee.bots.pool import BotPool
-from referee.table import play_game
+from referee.table import play_game, seat_for
 from tests.conftest import PY, ROOT, resolve_sample, sample_commands
 
 RULESETS = ["compact", "family", "arcade"]
@@ -29,7 +29,7 @@ def test_sample_bot_plays_every_ruleset_legally(sample, ruleset):
     rules = get_ruleset(ruleset, opts)
     with BotPool() as pool:
         for game in range(2):  # two games: the same process serves both
-            seats = [pool.seat(bot), pool.seat(parse_bot("builtin:hard")), pool.seat(parse_bot("builtin:random"))]
+            seats = [seat_for(bot, pool), seat_for(parse_bot("builtin:hard"), pool), seat_for(parse_bot("builtin:random"), pool)]
             k = game % 3
             seats = seats[k:] + seats[:k]
             result = play_game(rules, seats, seed=100 + game, game_id=f"g{game}")
@@ -43,7 +43,7 @@ def test_family_house_options_with_a_bot():
     rules = get_ruleset("family", {"stacking": True, "draw_until_playable": True, "target": "round"})
     with BotPool() as pool:
         for seed in range(4):
-            result = play_game(rules, [pool.seat(bot), pool.seat(parse_bot("builtin:hard"))], seed=seed)
+            result = play_game(rules, [seat_for(bot, pool), seat_for(parse_bot("builtin:hard"), pool)], seed=seed)
             assert result["faults"] == []
 
 
@@ -51,7 +51,7 @@ def _job(seed: int, record: bool = True) -> GameJob:
     seats = (parse_bot(resolve_sample("python-random"), LIMITS), parse_bot("builtin:hard"),
              parse_bot("builtin:random"))
     rules = get_ruleset("arcade")
-    return GameJob("g1", seed, "arcade", tuple(rules.options.items()), seats, "forfeit", record)
+    return GameJob("g1", seed, rules, seats, record=record)
 
 
 def test_record_replays_exactly():
@@ -63,7 +63,7 @@ def test_record_replays_exactly():
     answered = [l for l in lines if l["t"] == "action" and l["by"] == "bot"]
     assert answered and all(l["ms"] is not None for l in answered)
     game = replay(json.loads(json.dumps(lines)))  # through JSON, as read back from disk
-    assert game.result["placements"] == result["game_placements"]
+    assert tuple(game.result["placements"]) == result.game_placements
 
 
 def test_same_seed_same_game_whatever_the_process():
@@ -73,7 +73,7 @@ def test_same_seed_same_game_whatever_the_process():
         b, lb = run_job(_job(3), pool)
     events = lambda lines: next(l["events"] for l in lines if l["t"] == "events")  # noqa: E731
     assert events(la) == events(lb)
-    assert a["placements"] == b["placements"]
+    assert a.placements == b.placements
 
 
 def test_match_command_writes_standings_and_records(tmp_path):

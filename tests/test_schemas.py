@@ -33,7 +33,7 @@ from referee.game import Game
 from referee.rules import get_ruleset
 from referee.bots.pool import BotPool
 from referee.policy import FaultPolicy
-from referee.table import Recorder, play_game
+from referee.table import Recorder, play_game, seat_for
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "protocol" / "PROTOCOL.md"
@@ -297,7 +297,7 @@ def _fake_game(house: str, options: dict[str, Any], fakes: int, builtins: tuple[
     specs = [BotSpec(f"fake{i}", f"fake {i}", limits=limits) for i in range(fakes)]
     specs += [parse_bot(f"builtin:{b}") for b in builtins]
     with BotPool(transport_factory=factory) as pool:
-        result = play_game(get_ruleset(house, options), [pool.seat(s) for s in specs], seed, f"g{seed}",
+        result = play_game(get_ruleset(house, options), [seat_for(s, pool) for s in specs], seed, f"g{seed}",
                            FaultPolicy.parse(policy))
     return result, bots
 
@@ -486,7 +486,7 @@ def test_a_late_answer_to_a_timed_out_request_is_skipped(played):
 def _subprocess_game(command: str, house: str, seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     recorder = Recorder()
     with BotPool() as pool:
-        seats = [pool.seat(parse_bot(command)), pool.seat(parse_bot("builtin:medium"))]
+        seats = [seat_for(parse_bot(command), pool), seat_for(parse_bot("builtin:medium"), pool)]
         options = {"target": 100} if house == "compact" else {"target": "round"} if house == "family" else {}
         result = play_game(get_ruleset(house, options), seats, seed,
                            "g1", recorder=recorder)

@@ -6,15 +6,21 @@ from __future__ import annotations
 
 import pytest
 
-from referee.arena.report import MD_MATRIX_LIMIT, column_notes, head_to_head, order_rule, standings_md
-from referee.arena.runner import _Tally
-from referee.standings import format_rank, format_rating, format_table, rank_ranges, with_rank_ranges
+from referee.arena.report import MD_MATRIX_LIMIT, standings_md
+from referee.arena.results_doc import HeadToHead, ResultsDoc, order_rule, stage_rulesets
+from referee.arena.runner import _LeaderBoard as _Tally
+from referee.standings import StandingRow, Standings, rank_ranges, with_rank_ranges
+from referee.standings_render import column_notes, format_rank, format_rating, text_table
 
 
-def row(bot: str, rank: int, rating: float | None, low: float | None, high: float | None, **extra) -> dict:
-    return {"rank": rank, "bot": bot, "games": 10, "wins": 1, "draws": 0, "avg_place": 2.0, "points": 0,
-            "rating": rating, "rating_low": low, "rating_high": high, "win_rate": 0.1, "win_low": 0.0,
-            "win_high": 0.4, "faults": {}, **extra}
+def row(bot: str, rank: int, rating: float | None, low: float | None, high: float | None, **extra) -> StandingRow:
+    return StandingRow(rank=rank, bot=bot, games=10, wins=1, draws=0, avg_place=2.0, points=extra.pop("points", 0),
+                       rating=rating, rating_low=low, rating_high=high, win_rate=0.1, win_low=0.0, win_high=0.4,
+                       rank_best=rank, rank_worst=rank, **extra)
+
+
+def format_table(rows: list[StandingRow]) -> str:
+    return text_table(Standings(tuple(rows)))
 
 
 @pytest.mark.parametrize("intervals, expected", [
@@ -60,31 +66,34 @@ def test_rank_column_shows_the_range():
     pytest.param(None, None, "1936", id="no-bootstrap"),
 ])
 def test_ratings_never_print_infinity(low, high, text):
-    shown = format_rating({"rating": 1936.0, "rating_low": low, "rating_high": high})
+    shown = format_rating(row("a", 1, 1936.0, low, high))
     assert shown == text and "inf" not in shown
 
 
-def doc_for(ruleset: str, bots: list[str], stages: list[dict] | None = None) -> dict:
+def doc_for(ruleset: str, bots: list[str], rows: list[StandingRow] = (), stages: list[dict] | None = None,
+            rule: str | None = None) -> ResultsDoc:
     stages = stages or [{"name": "main", "format": "round_robin", "ruleset": ruleset, "options": {}, "seats": 4,
                          "games": 4, "duplicate": False, "rounds": []}]
-    return {"name": "t", "games": 4, "seed": 1, "stages": stages, "rank_by": "rating",
-            "order": {"rule": order_rule(stages, "rating")}, "head_to_head": head_to_head([], bots)}
+    standings = Standings(tuple(rows), rule=rule or order_rule(stages, "rating"), rulesets=stage_rulesets(stages))
+    return ResultsDoc(kind="arena", name="t", complete=True, seed=1, games=4, policy="forfeit", rank_by="rating",
+                      standings=standings, head_to_head=HeadToHead.of([], bots), rating={}, stages=tuple(stages))
 
 
 def test_arcade_drops_the_points_column_and_says_why():
     rows = [row("a", 1, 1600, 1500, 1700), row("b", 2, 1400, 1300, 1500)]
-    md = standings_md(doc_for("arcade", ["a", "b"]), rows)
+    doc = doc_for("arcade", ["a", "b"], rows)
+    md = standings_md(doc)
     assert "| points |" not in md and "| points" not in md.splitlines()[6]
-    assert any("no points column: arcade" in n for n in column_notes(doc_for("arcade", ["a", "b"]), rows))
+    assert any("no points column: arcade" in n for n in column_notes(doc.standings))
     assert "points" not in format_table(rows).splitlines()[0]
 
 
 def test_a_scoring_ruleset_keeps_points_and_explains_them():
     rows = [row("a", 1, 1600, 1500, 1700, points=120), row("b", 2, 1400, 1300, 1500, points=40)]
-    doc = doc_for("compact", ["a", "b"])
-    md = standings_md(doc, rows)
+    doc = doc_for("compact", ["a", "b"], rows)
+    md = standings_md(doc)
     assert "| points |" in md
-    notes = column_notes(doc, rows)
+    notes = column_notes(doc.standings)
     assert any(n.startswith("points: each game's final match score") and "compact to 500" in n for n in notes)
 
 
@@ -93,16 +102,16 @@ def test_the_order_rule_names_the_knockout_then_the_rating():
     rule = order_rule(stages, "rating")
     assert rule.index("round reached") < rule.index("knockout: cup") < rule.index("the rating")
     assert order_rule([{"name": "main", "format": "round_robin"}], "avg_place").startswith("by the average place")
-    md = standings_md(doc_for("arcade", ["a"]) | {"order": {"rule": rule}}, [row("a", 1, 1500, 1400, 1600)])
+    md = standings_md(doc_for("arcade", ["a"], [row("a", 1, 1500, 1400, 1600)], rule=rule))
     assert f"Order: {rule}." in md
 
 
 def test_a_large_pool_keeps_its_matrix_in_the_csv_and_says_so():
     names = [f"bot{i}" for i in range(MD_MATRIX_LIMIT + 1)]
     rows = [row(n, i + 1, 1500, 1400, 1600) for i, n in enumerate(names)]
-    md = standings_md(doc_for("arcade", names), rows)
+    md = standings_md(doc_for("arcade", names, rows))
     assert "## Head to head" in md and "head_to_head.csv" in md
-    small = standings_md(doc_for("arcade", names[:3]), rows[:3])
+    small = standings_md(doc_for("arcade", names[:3], rows[:3]))
     assert "| | bot0 | bot1 | bot2 |" in small
 
 
@@ -118,7 +127,7 @@ class _Planner:
 
 def test_the_progress_leader_is_the_final_orders_first():
     # "fast" has the best average place, but the final order (a knockout, say) puts "champ" first.
-    finished = {"g1": {"game": "g1", "seating": ["fast", "champ"], "placements": [1, 2]}}
+    finished = {"g1": "a finished game"}
     planner = _Planner(["champ", "fast"])
     tally = _Tally(planner, finished)
     assert tally.leader() == "champ"

@@ -19,7 +19,7 @@ from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
 from referee.bots.transport import Closed, LineTooLong, PipeTransport, ReadTimeout, WriteTimeout
 from referee.rules import get_ruleset
-from referee.table import play_game
+from referee.table import play_game, seat_for
 from tests.conftest import PY, ROOT
 
 MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"
@@ -234,7 +234,7 @@ def test_restart_each_game_starts_a_new_process_per_game(restart):
     pids = []
     with BotPool() as pool:
         for g in range(3):
-            seats = [pool.seat(spec), pool.seat(parse_bot("builtin:random"))]
+            seats = [seat_for(spec, pool), seat_for(parse_bot("builtin:random"), pool)]
             result = play_game(get_ruleset("arcade"), seats, g, f"g{g}")
             assert result["faults"] == []
             client = seats[0].client

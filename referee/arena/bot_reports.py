@@ -13,9 +13,14 @@ import os
 import shlex
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..bots.faults import Fault
 from ..bots.transport import STDERR_MARK
+from ..results import GameLine
+from ..standings import StandingRow
+from ..standings_render import format_faults, format_rating
 from .builds import LeftOut
 from .model import BotEntry
+from .results_doc import ResultsDoc
 
 #: Faults shown in full (request, answer, stderr, replay); the rest are listed one a line.
 FAULTS_SHOWN = 10
@@ -33,18 +38,18 @@ def safe_name(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_.#" else "_" for ch in name)
 
 
-def write_bot_reports(out_dir: str, doc: Mapping[str, Any], games: Sequence[Mapping[str, Any]],
+def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
                       entries: Sequence[BotEntry], left_out: Sequence[LeftOut] = (),
                       checks: Mapping[str, Mapping[str, Any]] | None = None, folder: str = "bots") -> list[str]:
     """Write ``OUT/bots/NAME.md`` for every entrant in ``entries`` (the arena's bots before builds) and
     ``OUT/bots/index.md``; the paths written. ``checks`` maps a bot's name to its check report's JSON."""
     target = os.path.join(out_dir, folder)
     os.makedirs(target, exist_ok=True)
-    rows = {r["bot"]: r for r in doc.get("standings", [])}
+    rows = {r.bot: r for r in doc.standings.rows}
     left = {x.bot: x for x in left_out}
     faults = faults_by_bot(games)
     paths = []
-    index = [f"# Entrants of {doc.get('name', 'the arena')}", "",
+    index = [f"# Entrants of {doc.name or 'the arena'}", "",
              "| place | bot | games | wins | faults | report |", "| ---: | --- | ---: | ---: | ---: | --- |"]
     for entry in entries:
         name = entry.spec.name
@@ -57,8 +62,8 @@ def write_bot_reports(out_dir: str, doc: Mapping[str, Any], games: Sequence[Mapp
             fh.write(text)
         paths.append(path)
         row = rows.get(name)
-        place = str(row["rank"]) if row else "left out"
-        index.append(f"| {place} | {_cell(name)} | {row['games'] if row else 0} | {row['wins'] if row else 0} | "
+        place = row.rank_text if row else "left out"
+        index.append(f"| {place} | {_cell(name)} | {row.games if row else 0} | {row.wins if row else 0} | "
                      f"{len(faults.get(name, []))} | [{safe_name(name)}.md]({_link(safe_name(name) + '.md')}) |")
     with open(os.path.join(target, "index.md"), "w", encoding="utf-8") as fh:
         fh.write("\n".join(index) + "\n")
@@ -66,21 +71,21 @@ def write_bot_reports(out_dir: str, doc: Mapping[str, Any], games: Sequence[Mapp
     return paths
 
 
-def faults_by_bot(games: Iterable[Mapping[str, Any]]) -> dict[str, list[tuple[str, Mapping[str, Any]]]]:
+def faults_by_bot(games: Iterable[GameLine]) -> dict[str, list[tuple[str, Fault]]]:
     """Each bot's faults as (game id, fault), in game order."""
-    out: dict[str, list[tuple[str, Mapping[str, Any]]]] = {}
+    out: dict[str, list[tuple[str, Fault]]] = {}
     for game in games:
-        for fault in game.get("faults") or ():
-            bot = fault.get("bot")
-            if bot is None and fault.get("seat") is not None:
-                bot = game["seating"][fault["seat"]]
+        for fault in game.result.faults:
+            bot = fault.bot
+            if bot is None and fault.seat is not None:
+                bot = game.seating[fault.seat]
             if bot is not None:
-                out.setdefault(bot, []).append((game["game"], fault))
+                out.setdefault(bot, []).append((game.game, fault))
     return out
 
 
-def bot_report(name: str, entry: BotEntry, row: Mapping[str, Any] | None, left: LeftOut | None,
-               faults: Sequence[tuple[str, Mapping[str, Any]]], out_dir: str,
+def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOut | None,
+               faults: Sequence[tuple[str, Fault]], out_dir: str,
                check: Mapping[str, Any] | None, field: int) -> str:
     """One entrant's report as Markdown."""
     lines = [f"# {name}", ""]
@@ -103,16 +108,17 @@ def bot_report(name: str, entry: BotEntry, row: Mapping[str, Any] | None, left: 
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _record(row: Mapping[str, Any], field: int) -> list[str]:
-    out = [f"- place: **{row['rank']}** of {field}" + (f" (reached {row['reached']})" if row.get("reached") else ""),
-           f"- record: {row['games']} games, {row['wins']} wins, {row.get('draws', 0)} draws, average place "
-           f"{row['avg_place']:.2f}, points {row.get('points', 0)}"]
-    if row.get("rating") is not None:
-        low, high = row.get("rating_low"), row.get("rating_high")
-        spread = f" (95% between {low:.0f} and {high:.0f})" if low is not None and high is not None else ""
-        out.append(f"- rating: {row['rating']:.0f}{spread}")
-    if row.get("faults"):
-        out.append("- faults: " + ", ".join(f"{k} {v}" for k, v in sorted(row["faults"].items())))
+def _record(row: StandingRow, field: int) -> list[str]:
+    shared = (" (the games do not separate it from the bots it shares that range with)"
+              if row.rank_best != row.rank_worst else "")
+    avg = "-" if row.avg_place is None else f"{row.avg_place:.2f}"
+    out = [f"- place: **{row.rank_text}** of {field}{shared}" + (f"; reached {row.reached}" if row.reached else ""),
+           f"- record: {row.games} games, {row.wins} wins, {row.draws} draws, average place {avg}"
+           + (f", points {row.points}" if row.points else "")]
+    if row.rating is not None:
+        out.append(f"- rating: {format_rating(row)} (95% interval)")
+    if row.faults:
+        out.append(f"- faults: {format_faults(row.faults)}")
     return out
 
 
@@ -127,23 +133,24 @@ def _build_log(name: str, entry: BotEntry, out_dir: str) -> list[str]:
     return ["", "## Build", "", f"Log: `{path}`{cut}", "", *_fence("\n".join(shown))]
 
 
-def _faults(name: str, faults: Sequence[tuple[str, Mapping[str, Any]]], out_dir: str) -> list[str]:
+def _faults(name: str, faults: Sequence[tuple[str, Fault]], out_dir: str) -> list[str]:
     if not faults:
         return ["", "## Faults", "", "None: every answer was on time, valid and legal."]
     out = ["", f"## Faults ({len(faults)})", ""]
     stderr = stderr_by_game(os.path.join(out_dir, "logs", f"{safe_name(name)}.stderr.log"))
     for game_id, fault in faults[:FAULTS_SHOWN]:
-        seat = fault.get("seat")
-        out += [f"### {game_id}" + (f", seat {seat}" if seat is not None else "") + f": {fault['kind']}", "",
-                str(fault.get("message", "")), ""]
-        request = request_line(out_dir, game_id, seat, fault.get("request_id"))
+        seat = fault.seat
+        request_id = (fault.request or {}).get("id")
+        out += [f"### {game_id}" + (f", seat {seat}" if seat is not None else "") + f": {fault.kind.value}", "",
+                fault.message, ""]
+        request = request_line(out_dir, game_id, seat, request_id)
         if request is not None:
             out += ["The request:", "", *_fence(_quote(request), "json")]
-        elif fault.get("request_id") is not None:
-            out += [f"The request: turn {fault['request_id']} (the arena kept no record of it: `records: true` in "
+        elif request_id is not None:
+            out += [f"The request: turn {request_id} (the arena kept no record of it: `records: true` in "
                     "the arena file keeps every request; the replay below shows the position)", ""]
-        if fault.get("line") is not None:
-            out += ["The line it sent:", "", *_fence(_quote(str(fault["line"])))]
+        if fault.line is not None:
+            out += ["The line it sent:", "", *_fence(_quote(fault.line))]
         tail = stderr.get((game_id, seat)) or stderr.get((game_id, None))
         if tail:
             out += [f"Its stderr in this game (the last {min(len(tail), STDERR_TAIL)} lines):", "",
@@ -152,7 +159,7 @@ def _faults(name: str, faults: Sequence[tuple[str, Mapping[str, Any]]], out_dir:
     rest = faults[FAULTS_SHOWN:FAULTS_LISTED]
     if rest:
         out += ["Further faults:", ""]
-        out += [f"- {g}: {f['kind']}: {f.get('message', '')}" for g, f in rest]
+        out += [f"- {g}: {f.kind.value}: {f.message}" for g, f in rest]
     if len(faults) > FAULTS_LISTED:
         out.append(f"- ... and {len(faults) - FAULTS_LISTED} more (games.jsonl has them all)")
     return out

@@ -13,6 +13,7 @@ import uuid
 from typing import Any, Iterable, Iterator
 
 from ..jobs import GameJob
+from ..results import GameResult
 from .cluster_options import ClusterOptions
 from .config import Arena
 from .executor import ExecutorError, write_record, lost_game
@@ -84,8 +85,9 @@ class ClusterExecutor:
                                 "must have), or leave those bots out of the arena")
         self.threads = sum(self._client.nthreads().values())
 
-    def run(self, jobs: Iterable[GameJob]) -> Iterator[tuple[str, dict[str, Any]]]:
-        """Play ``jobs`` on the cluster; yield each game's id and result as it finishes, each game once."""
+    def run(self, jobs: Iterable[GameJob]) -> Iterator[tuple[str, GameResult]]:
+        """Play ``jobs`` (read lazily, a window ahead) on the cluster; yield each game's id and result as it
+        finishes, each game once."""
         if self._closed:
             raise RuntimeError("the executor is closed")
         self.start()
@@ -93,9 +95,8 @@ class ClusterExecutor:
 
         from .cluster_worker import play
 
-        by_id = {job.game_id: job for job in jobs}
-        todo = [job.to_json() for job in by_id.values()]
-        todo.reverse()
+        upcoming = iter(jobs)
+        by_id: dict[str, GameJob] = {}  # the games handed to the scheduler and not yet back
         seen: set[str] = set()
         # Results are fetched as each game finishes, in the background: a worker that dies after finishing a
         # game then loses nothing, and no round trip waits in this loop.
@@ -104,8 +105,12 @@ class ClusterExecutor:
 
         def top_up() -> None:
             batch = []
-            while todo and len(self._futures) + len(batch) < window:
-                batch.append(todo.pop())
+            while len(self._futures) + len(batch) < window:
+                job = next(upcoming, None)
+                if job is None:
+                    break
+                by_id[job.game_id] = job
+                batch.append(job.to_json())
             if not batch:
                 return
             # One key per game and run: a game is computed once however many workers ask, and never mixed
@@ -135,6 +140,7 @@ class ClusterExecutor:
             else:
                 outcome = value
             self._futures.pop(game_id, None)
+            by_id.pop(game_id, None)
             future.release()
             if outcome[0] == "unavailable":
                 raise ExecutorError(outcome[1])

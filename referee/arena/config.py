@@ -25,7 +25,7 @@ from ..outdir import out_dir_problem
 from ..policy import FaultPolicy
 from .bot_entries import BotResolver, limits_from
 from .cluster_options import ClusterOptions
-from .formats import FORMAT_KEYS, FORMATS
+from .formats import FORMATS, Gauntlet
 from .model import DEFAULT_BOOTSTRAP, DEFAULT_BUILD_TIMEOUT_S, Arena, BotEntry, Stage
 from .problems import ArenaFileError, Problem, Problems, format_path
 from .schema import arena_schema, kind, schema_check, without
@@ -96,7 +96,7 @@ class _Resolver:
         jobs = data.get("jobs")
         arena = Arena(
             name=name, source=self.source, base_dir=self.base_dir, out=out, seed=data.get("seed", 1),
-            stages=tuple(stages), bots=tuple(bots), policy=FaultPolicy.parse(data.get("policy", "forfeit")).to_json(),
+            stages=tuple(stages), bots=tuple(bots), policy=FaultPolicy.parse(data.get("policy", "forfeit")),
             jobs=None if jobs in (None, "auto") else int(jobs), records=bool(data.get("records", False)),
             bootstrap=data.get("bootstrap", DEFAULT_BOOTSTRAP), rank_by=data.get("rank_by", "rating"),
             description=data.get("description", ""), cluster=self.cluster(data.get("executor")))
@@ -133,8 +133,8 @@ def pool_problems(arena: Arena, names: list[str], left_out: Iterable[str] = ()) 
     for stage in arena.stages:
         label = f"stage {stage.name!r}" if len(arena.stages) > 1 else "the arena"
         problems.extend(_seat_problems(stage, label, names, after))
-        if stage.format == "gauntlet":
-            problems.extend(_gauntlet_problems(stage, names, gone, after))
+        if isinstance(stage.format, Gauntlet):
+            problems.extend(_gauntlet_problems(stage, stage.format, names, gone, after))
     if not problems:
         problems.extend(_size_problems(arena, names))
     return problems
@@ -149,17 +149,18 @@ def _seat_problems(stage: Stage, label: str, names: Sequence[str], after: str) -
                           f"{after}; a table needs {stage.seats}", line)]
 
 
-def _gauntlet_problems(stage: Stage, names: Sequence[str], gone: Sequence[str], after: str) -> list[Problem]:
+def _gauntlet_problems(stage: Stage, fmt: Gauntlet, names: Sequence[str], gone: Sequence[str], after: str
+                       ) -> list[Problem]:
     cpath, cline = stage.locate("challengers")
-    if not stage.challengers:
+    if not fmt.challengers:
         return [Problem(cpath, "missing: a gauntlet needs the names of its challengers", cline)]
     known = set(names)
-    present = [c for c in stage.challengers if c in known]
-    if not present and all(c in gone for c in stage.challengers):
-        return [Problem(cpath, f"every challenger was left out ({', '.join(stage.challengers)}); "
+    present = [c for c in fmt.challengers if c in known]
+    if not present and all(c in gone for c in fmt.challengers):
+        return [Problem(cpath, f"every challenger was left out ({', '.join(fmt.challengers)}); "
                                "the gauntlet has nobody to run it", cline)]
     problems = []
-    for i, c in enumerate(stage.challengers):
+    for i, c in enumerate(fmt.challengers):
         if c not in known and c not in gone:  # a challenger left out by its build is reported already
             close = difflib.get_close_matches(c, list(names), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -178,13 +179,13 @@ def _size_problems(arena: Arena, names: Sequence[str]) -> list[Problem]:
     known = set(names)
     total = 0
     for i, stage in enumerate(arena.stages):
-        fmt = FORMATS[stage.format]
+        fmt = stage.format
         games = fmt.count(stage, i, len(names), known)
         total += games
         if games > MAX_GAMES:
             path, line = stage.locate("format")
             fix = ("use format: sampled, where games is the number each bot plays (e.g. games: 30)"
-                   if stage.format != "sampled" else "lower games (the number each bot plays)")
+                   if fmt.name != "sampled" else "lower games (the number each bot plays)")
             return [Problem(path, f"{games:,} games ({fmt.describe(stage, fmt.entrants(stage, i, len(names)))}); "
                                   f"at most {MAX_GAMES:,} can be planned: {fix}", line)]
     if total > MAX_GAMES:
@@ -200,6 +201,6 @@ def _slug(name: str) -> str:
 #: The formats' names, in the order the docs list them (``formats.FORMATS`` holds the objects).
 FORMAT_NAMES = tuple(FORMATS)
 
-__all__ = ["Arena", "ArenaFileError", "BotEntry", "DEFAULT_BOOTSTRAP", "DEFAULT_BUILD_TIMEOUT_S", "FORMAT_KEYS",
+__all__ = ["Arena", "ArenaFileError", "BotEntry", "DEFAULT_BOOTSTRAP", "DEFAULT_BUILD_TIMEOUT_S",
            "FORMAT_NAMES", "MAX_GAMES", "Problem", "STAGE_KEYS", "Stage", "arena_schema", "format_path",
            "load_arena", "parse_arena", "pool_problems"]

@@ -7,20 +7,24 @@ workers; a terminated worker kills its bot processes before it exits.
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import signal
 import time
 import traceback
 from multiprocessing.connection import Connection, wait
-from typing import Any, Iterable, Iterator
+
+import orjson
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol
 
 from ..bots.faults import Fault, FaultKind
 from ..bots.transport import describe_exit
 from ..jobs import GameJob, run_job
 from ..results import GameResult, SeatTimes
 from ..bots.pool import BotPool
+
+if TYPE_CHECKING:
+    from .model import Arena
 
 #: Jobs handed to a worker ahead of the one it plays, so it never waits for the next.
 DEPTH = 2
@@ -43,6 +47,32 @@ def usable_cpus() -> list[int]:
 def default_jobs() -> int:
     """One worker per core this process may use."""
     return max(1, len(usable_cpus()))
+
+
+def local_executor(arena: Arena, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
+                   pin: bool | None) -> LocalExecutor:
+    """The default executor factory: ``jobs`` worker processes on this machine."""
+    return LocalExecutor(jobs, stderr_dir=stderr_dir, records_dir=records_dir, pin=pin)
+
+
+class Executor(Protocol):
+    """Plays game jobs somewhere (worker processes here, a Dask cluster) and hands back their results."""
+
+    def start(self) -> None:
+        """Get ready to play (``run`` does it when needed)."""
+
+    def run(self, jobs: Iterable[GameJob]) -> Iterator[tuple[str, GameResult]]:
+        """Play ``jobs`` (read lazily); yield each game's id and result as it finishes, each game once."""
+
+    def close(self, kill: bool = False) -> None:
+        """Stop: politely (quit the bots), or with ``kill`` at once."""
+
+
+class ExecutorFactory(Protocol):
+    """Makes the executor of a run (``local_executor``, or a cluster's ``cluster_factory``)."""
+
+    def __call__(self, arena: Arena, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
+                 pin: bool | None) -> Executor: ...
 
 
 class LocalExecutor:
@@ -84,31 +114,40 @@ class LocalExecutor:
         theirs.close()  # only the worker holds its end: its death reads as end-of-file here
         return proc, mine
 
-    def run(self, jobs: Iterable[GameJob]) -> Iterator[tuple[str, dict[str, Any]]]:
+    def run(self, jobs: Iterable[GameJob]) -> Iterator[tuple[str, GameResult]]:
         """Play ``jobs`` on the workers; yield each game's id and result as it finishes.
 
-        A worker that dies (a bot that killed it, the kernel's OOM killer) is replaced; its games in flight
+        ``jobs`` is read lazily, a few ahead of the workers: a plan of any length is never held whole. A
+        worker that dies (a bot that killed it, the kernel's OOM killer) is replaced; its games in flight
         are played again once on the new worker, and a game that kills its worker twice is recorded as
         lost to that cause (``lost_game``).
         """
         if self._closed:
             raise RuntimeError("the executor is closed")
         self.start()
-        by_id = {job.game_id: job for job in jobs}
-        todo = list(by_id.values())
-        todo.reverse()
+        upcoming = iter(jobs)
+        again: list[GameJob] = []  # games of a dead worker, to play first (last in, first out)
+        in_flight: dict[str, GameJob] = {}
         outstanding: dict[int, list[str]] = {w: [] for w in range(len(self._workers))}
         died_in: dict[str, str] = {}  # game -> how its first worker died
 
+        def next_job() -> GameJob | None:
+            if again:
+                return again.pop()
+            return next(upcoming, None)
+
         def feed(w: int) -> None:
             conn = self._workers[w][1]
-            while todo and len(outstanding[w]) < DEPTH:
-                job = todo.pop()
+            while len(outstanding[w]) < DEPTH:
+                job = next_job()
+                if job is None:
+                    return
                 try:
                     conn.send(job.to_json())
                 except OSError:
-                    todo.append(job)
+                    again.append(job)
                     return  # the worker is dead: its end-of-file comes next and replaces it
+                in_flight[job.game_id] = job
                 outstanding[w].append(job.game_id)
 
         for w in range(len(self._workers)):
@@ -121,19 +160,20 @@ class LocalExecutor:
                 try:
                     kind, game_id, payload = conn.recv()
                 except (EOFError, OSError):
-                    for game_id, result in self._replace(w, outstanding[w], died_in, by_id, todo):
+                    for game_id, result in self._replace(w, outstanding[w], died_in, in_flight, again):
                         yield game_id, result
                     outstanding[w] = []
                     feed(w)
                     continue
                 outstanding[w].remove(game_id)
+                in_flight.pop(game_id, None)
                 if kind == "error":
                     raise ExecutorError(f"the referee failed on game {game_id}:\n{payload}")
                 feed(w)
                 yield game_id, payload
 
-    def _replace(self, w: int, lost: list[str], died_in: dict[str, str], by_id: dict[str, GameJob],
-                 todo: list[GameJob]) -> list[tuple[str, dict[str, Any]]]:
+    def _replace(self, w: int, lost: list[str], died_in: dict[str, str], in_flight: dict[str, GameJob],
+                 again: list[GameJob]) -> list[tuple[str, GameResult]]:
         """Worker ``w`` died: start a fresh one; its games go back in the queue once, then count as lost."""
         proc, conn = self._workers[w]
         proc.join(1.0)
@@ -143,12 +183,13 @@ class LocalExecutor:
         given_up = []
         # Only the first game was in play (a worker plays its games in order); the rest were queued.
         for k, game_id in reversed(list(enumerate(lost))):  # put back so the first is played first
+            job = in_flight.pop(game_id)
             if k == 0 and game_id in died_in:
-                given_up.append((game_id, lost_game(by_id[game_id], f"{died_in[game_id]}, twice")))
+                given_up.append((game_id, lost_game(job, f"{died_in[game_id]}, twice")))
                 continue
             if k == 0:
                 died_in[game_id] = cause
-            todo.append(by_id[game_id])
+            again.append(job)
         return given_up
 
     def close(self, kill: bool = False) -> None:
@@ -261,13 +302,13 @@ def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | No
 def write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:
     os.makedirs(records_dir, exist_ok=True)
     path = os.path.join(records_dir, f"{game_id}.jsonl")
-    with open(path + ".part", "w", encoding="utf-8") as fh:
+    with open(path + ".part", "wb") as fh:
         for line in lines:
-            fh.write(json.dumps(line) + "\n")
+            fh.write(orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS))
     os.replace(path + ".part", path)
 
 
-def lost_game(job: GameJob, cause: str) -> dict[str, Any]:
+def lost_game(job: GameJob, cause: str) -> GameResult:
     """The result of a game that could not be played because its worker died, twice.
 
     Nobody can tell which seat did it, so every process bot is charged a crash and placed last; built-in
@@ -279,8 +320,7 @@ def lost_game(job: GameJob, cause: str) -> dict[str, Any]:
     zeros = (0,) * len(names)
     # The same record every played game makes, so the two can never disagree on their keys.
     return GameResult(
-        game=job.game_id, seed=job.seed, ruleset=job.ruleset, options=dict(job.options), seating=names,
-        placements=places, game_placements=places, reason="lost", winner=None, scores=zeros, points=zeros,
+        game=job.game_id, seed=job.seed, ruleset=job.rules.house, options=job.rules.options, seating=names,
+        placements=places, game_placements=places, reason="lost", winner=None, scores=zeros, hand_points=zeros,
         rounds=0, decisions=0, moves=0, faults=tuple(Fault(FaultKind.CRASH, cause, seat=i, bot=names[i]) for i in bots),
-        forfeited=bots, times=SeatTimes(zeros, (0.0,) * len(names), (0.0,) * len(names)), wall_ms=0.0,
-        sandbox=(None,) * len(names)).to_json()
+        forfeited=bots, times=SeatTimes.zero(len(names)), wall_ms=0.0, sandbox=(None,) * len(names))

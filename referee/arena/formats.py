@@ -11,12 +11,15 @@ from __future__ import annotations
 import math
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import Callable, ClassVar, Collection, Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Mapping, Sequence
 
 from ..jobs import game_seed
-from ..standings import compute_standings
-from .model import Stage
+from ..standings import Tally
+
+if TYPE_CHECKING:
+    from ..results import GameLine
+    from .model import Stage
 from .tables import (SAMPLE_WINDOW, Table, advancing, gauntlet, knockout_sizes, knockout_tables, round_robin,
                      sampled, sampled_table_count, seating, seatings, table_games)
 
@@ -49,14 +52,19 @@ class Outcome:
     next: RoundPlan | None = None
 
 
+@dataclass(frozen=True)
 class Format(ABC):
-    """A way of forming a stage's tables: counts its games, plans its first round and any after it."""
+    """A way of forming a stage's tables, configured with its own settings: counts its games, plans its first
+    round and any after it."""
 
     name: ClassVar[str]
-    #: Keys only this format reads (anywhere else they are a mistake).
-    keys: ClassVar[tuple[str, ...]] = ()
     #: True when the stage is rounds of tables that knock bots out.
     knockout: ClassVar[bool] = False
+
+    @classmethod
+    def keys(cls) -> tuple[str, ...]:
+        """The arena-file keys only this format reads (anywhere else they are a mistake)."""
+        return tuple(f.name for f in fields(cls))
 
     def entrants(self, stage: Stage, index: int, pool_size: int) -> int:
         """How many bots enter the stage from a pool of ``pool_size``."""
@@ -73,7 +81,7 @@ class Format(ABC):
         """The stage's first round."""
 
     def after(self, stage: Stage, tables: Sequence[Table], played: Sequence[Sequence[str]],
-              results: Callable[[int], list[Mapping[str, object]]], rank: Callable[[], Mapping[str, int]],
+              results: Callable[[int], list[GameLine]], rank: Callable[[], Mapping[str, int]],
               final: bool) -> Outcome:
         """What the finished round decided: ``played`` is each game's seat order, ``results(t)`` table t's
         games, ``rank()`` each bot's place in the standings so far (costly: call it only when needed).
@@ -84,8 +92,7 @@ class Format(ABC):
         """The round's name in results.json and the standings."""
         return stage.name
 
-    def problems(self, seats: int, games: int, duplicate: bool, advance: int, final_games: int | None
-                 ) -> list[tuple[str, str]]:
+    def problems(self, seats: int, games: int, duplicate: bool) -> list[tuple[str, str]]:
         """Settings this format cannot play, as (key, message)."""
         if duplicate and games % seats:
             return [("games", f"{games} games is not a multiple of seats ({seats}), which duplicate: true needs "
@@ -97,8 +104,8 @@ class Format(ABC):
         """How the stage's games grow with its entrants, for the message that refuses too many."""
         return f"{self.name} of {entrants:,} bots"
 
-    def settings(self, stage: Stage) -> dict[str, object]:
-        """The stage's settings only this format has, as results.json and arena.json show them."""
+    def settings(self, stage: Stage) -> dict[str, Any]:
+        """The settings only this format has, as results.json and arena.json show them."""
         return {}
 
     def _per_table(self, stage: Stage, tables: Sequence[Table], games: int | None = None) -> RoundPlan:
@@ -113,6 +120,7 @@ def _file_order(entry: Entry, stage: Stage) -> list[str]:
     return sorted(chosen, key=list(entry.names).index)
 
 
+@dataclass(frozen=True)
 class RoundRobin(Format):
     """Every table of ``seats`` bots from the entrants, each playing ``games`` games."""
 
@@ -130,26 +138,27 @@ class RoundRobin(Format):
                 f"{table_games(stage.seats, stage.games, stage.duplicate, stage.seats)} games")
 
 
+@dataclass(frozen=True)
 class Gauntlet(Format):
     """Each challenger against every group of ``seats - 1`` bots from the field (the other bots)."""
 
     name = "gauntlet"
-    keys = ("challengers",)
+    challengers: tuple[str, ...] = ()
 
-    def settings(self, stage: Stage) -> dict[str, object]:
-        return {"challengers": list(stage.challengers)}
+    def settings(self, stage: Stage) -> dict[str, Any]:
+        return {"challengers": list(self.challengers)}
 
     def entrants(self, stage: Stage, index: int, pool_size: int) -> int:
         return pool_size  # the challengers always play; ``entrants`` limits the field
 
     def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
-        c = sum(1 for x in stage.challengers if x in names)
+        c = sum(1 for x in self.challengers if x in names)
         field = min(stage.entrants or pool_size - c, pool_size - c)
         k = stage.seats
         return c * math.comb(field, k - 1) * table_games(k, stage.games, stage.duplicate, k)
 
     def first(self, stage: Stage, entry: Entry) -> RoundPlan:
-        challengers = [c for c in stage.challengers if c in entry.names]
+        challengers = [c for c in self.challengers if c in entry.names]
         field = [n for n in entry.ranked if n not in challengers]
         if entry.index > 0 and stage.entrants is not None:
             field = field[:stage.entrants]
@@ -157,10 +166,11 @@ class Gauntlet(Format):
         return self._per_table(stage, gauntlet(challengers, field, stage.seats))
 
     def describe(self, stage: Stage, entrants: int) -> str:
-        return (f"a gauntlet of {len(stage.challengers)} challenger(s) against every group of {stage.seats - 1} "
+        return (f"a gauntlet of {len(self.challengers)} challenger(s) against every group of {stage.seats - 1} "
                 f"from a field of up to {entrants:,} bots")
 
 
+@dataclass(frozen=True)
 class Sampled(Format):
     """Random tables in which every bot plays about ``games`` games (with duplicate: whole deals)."""
 
@@ -181,29 +191,34 @@ class Sampled(Format):
         tables = sampled(entrants, stage.seats, sampled_table_count(len(entrants), stage.seats, stage.games), rng)
         return RoundPlan(tuple(tables), (1,) * len(tables))
 
-    def problems(self, seats: int, games: int, duplicate: bool, advance: int, final_games: int | None
-                 ) -> list[tuple[str, str]]:
+    def problems(self, seats: int, games: int, duplicate: bool) -> list[tuple[str, str]]:
         return []  # games is per bot here: any number makes whole deals
 
     def describe(self, stage: Stage, entrants: int) -> str:
         return f"{entrants:,} bots playing {stage.games:,} games each"
 
 
+@dataclass(frozen=True)
 class Knockout(Format):
-    """Rounds of tables (snake-seeded); the top ``advance`` at each go on, until one table, the final, is left."""
+    """Rounds of tables (snake-seeded); the top ``advance`` at each go on, until one table, the final, is left.
+    The final plays ``final_games`` (``None``: the stage's ``games``)."""
 
     name = "knockout"
-    keys = ("advance", "final_games")
     knockout = True
+    advance: int = 1
+    final_games: int | None = None
 
-    def settings(self, stage: Stage) -> dict[str, object]:
-        return {"advance": stage.advance, "final_games": stage.final_games or stage.games}
+    def settings(self, stage: Stage) -> dict[str, Any]:
+        return {"advance": self.advance, "final_games": self.final_count(stage)}
+
+    def final_count(self, stage: Stage) -> int:
+        return self.final_games or stage.games
 
     def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
-        rounds = knockout_sizes(self.entrants(stage, index, pool_size), stage.seats, stage.advance)
+        rounds = knockout_sizes(self.entrants(stage, index, pool_size), stage.seats, self.advance)
         total = 0
         for r, sizes in enumerate(rounds):
-            games = (stage.final_games or stage.games) if r == len(rounds) - 1 else stage.games
+            games = self.final_count(stage) if r == len(rounds) - 1 else stage.games
             total += sum(table_games(s, games, stage.duplicate, stage.seats) for s in sizes)
         return total
 
@@ -219,11 +234,11 @@ class Knockout(Format):
         """A round for ``entrants``, strongest first."""
         tables = knockout_tables(entrants, stage.seats)
         final = len(tables) == 1
-        plan = self._per_table(stage, tables, (stage.final_games or stage.games) if final else stage.games)
+        plan = self._per_table(stage, tables, self.final_count(stage) if final else stage.games)
         return RoundPlan(plan.tables, plan.games, final)
 
     def after(self, stage: Stage, tables: Sequence[Table], played: Sequence[Sequence[str]],
-              results: Callable[[int], list[Mapping[str, object]]], rank: Callable[[], Mapping[str, int]],
+              results: Callable[[int], list[GameLine]], rank: Callable[[], Mapping[str, int]],
               final: bool) -> Outcome:
         """Places at each table by average place (ties: wins, points, the ranking); a bye goes through."""
         order = rank()
@@ -234,13 +249,13 @@ class Knockout(Format):
                 places[table[0]] = 1
                 through.append((1, 0.0, order.get(table[0], 0), table[0]))
                 continue
-            rows = compute_standings(results(t), list(table))
-            rows.sort(key=lambda r: (r["avg_place"], -r["wins"], -r["points"], order.get(r["bot"], 0)))
-            go = advancing(len(table), stage.advance) if not final else 0
+            rows = Tally(table).extend(line.result for line in results(t)).rows()
+            rows.sort(key=lambda r: (r.avg_place, -r.wins, -r.points, order.get(r.bot, 0)))
+            go = advancing(len(table), self.advance) if not final else 0
             for place, row in enumerate(rows, 1):
-                places[row["bot"]] = place
+                places[row.bot] = place
                 if place <= go:
-                    through.append((place, row["avg_place"], order.get(row["bot"], 0), row["bot"]))
+                    through.append((place, row.avg_place, order.get(row.bot, 0), row.bot))
         through.sort()
         advanced = () if final else tuple(b for *_, b in through)
         return Outcome(places, advanced, None if final else self.round(stage, advanced))
@@ -249,15 +264,14 @@ class Knockout(Format):
         label = "final" if final else f"round {number}"
         return f"{stage.name} {label}" if stages > 1 else label
 
-    def problems(self, seats: int, games: int, duplicate: bool, advance: int, final_games: int | None
-                 ) -> list[tuple[str, str]]:
-        out = super().problems(seats, games, duplicate, advance, final_games)
-        if duplicate and final_games and final_games % seats:
-            out.append(("final_games", f"{final_games} games is not a multiple of seats ({seats}), which duplicate: "
-                                       "true needs (each deal is replayed once per seat)"))
-        if advance >= seats:
-            out.append(("advance", f"{advance} places advance from a table of {seats}: at most {seats - 1} may, or "
-                                   "nobody is knocked out"))
+    def problems(self, seats: int, games: int, duplicate: bool) -> list[tuple[str, str]]:
+        out = super().problems(seats, games, duplicate)
+        if duplicate and self.final_games and self.final_games % seats:
+            out.append(("final_games", f"{self.final_games} games is not a multiple of seats ({seats}), which "
+                                       "duplicate: true needs (each deal is replayed once per seat)"))
+        if self.advance >= seats:
+            out.append(("advance", f"{self.advance} places advance from a table of {seats}: at most {seats - 1} "
+                                   "may, or nobody is knocked out"))
         return out
 
 
@@ -266,18 +280,11 @@ def sampled_deals(pool: int, seats: int, games_per_bot: int) -> int:
     return math.ceil(pool * games_per_bot / (seats * seats))
 
 
-#: Every format by the name an arena file gives it, in the order the docs list them.
-FORMATS: dict[str, Format] = {f.name: f for f in (RoundRobin(), Gauntlet(), Sampled(), Knockout())}
-#: Keys that only mean something for one format -> that format.
-FORMAT_KEYS = {key: f.name for f in FORMATS.values() for key in f.keys}
+#: Every format's class by the name an arena file gives it, in the order the docs list them.
+FORMATS: dict[str, type[Format]] = {f.name: f for f in (RoundRobin, Gauntlet, Sampled, Knockout)}
 
 
-def format_of(stage: Stage) -> Format:
-    """The format object a stage plays."""
-    return FORMATS[stage.format]
-
-
-__all__ = ["Entry", "FORMATS", "FORMAT_KEYS", "Format", "Gauntlet", "Knockout", "Outcome", "RoundPlan", "RoundRobin",
-           "SAMPLE_WINDOW", "Sampled", "Table", "advancing", "format_of", "gauntlet", "knockout_sizes",
+__all__ = ["Entry", "FORMATS", "Format", "Gauntlet", "Knockout", "Outcome", "RoundPlan", "RoundRobin",
+           "SAMPLE_WINDOW", "Sampled", "Table", "advancing", "gauntlet", "knockout_sizes",
            "knockout_tables", "round_robin", "sampled", "sampled_deals", "sampled_table_count", "seating",
            "seatings", "table_games"]

@@ -6,7 +6,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from ..bots.spec import BotSpec
+from ..policy import FaultPolicy
+from ..rules import Ruleset
 from .cluster_options import ClusterOptions
+from .formats import Format
 
 DEFAULT_BUILD_TIMEOUT_S = 300.0
 DEFAULT_BOOTSTRAP = 200
@@ -33,19 +36,16 @@ class BotEntry:
 
 @dataclass(frozen=True)
 class Stage:
-    """One stage of an arena: a format played under one ruleset by the top ``entrants`` so far."""
+    """One stage of an arena: a format (configured with its own settings) played under one ruleset by the top
+    ``entrants`` so far."""
 
     name: str
-    ruleset: str
-    options: tuple[tuple[str, Any], ...]
+    rules: Ruleset
     seats: int
-    format: str
+    format: Format
     games: int
     duplicate: bool = False
     entrants: int | None = None
-    challengers: tuple[str, ...] = ()
-    advance: int = 1
-    final_games: int | None = None
     path: str = ""
     line: int | None = None
     #: Where each key the pool checks look at was given: key -> (key path, line).
@@ -58,16 +58,23 @@ class Stage:
                 return path, line
         return (f"{self.path}.{key}" if self.path else key), self.line
 
+    @property
+    def ruleset(self) -> str:
+        """The ruleset's name (its house)."""
+        return self.rules.house
+
+    @property
+    def options(self) -> tuple[tuple[str, Any], ...]:
+        return tuple(self.rules.options.items())
+
     def to_json(self) -> dict[str, Any]:
         """The stage as results.json and arena.json show it."""
-        out: dict[str, Any] = {"name": self.name, "format": self.format, "ruleset": self.ruleset,
-                               "options": dict(self.options), "seats": self.seats, "games": self.games,
+        out: dict[str, Any] = {"name": self.name, "format": self.format.name, "ruleset": self.ruleset,
+                               "options": self.rules.options, "seats": self.seats, "games": self.games,
                                "duplicate": self.duplicate}
         if self.entrants is not None:
             out["entrants"] = self.entrants
-        from .formats import format_of  # the formats build on this module
-
-        out.update(format_of(self).settings(self))
+        out.update(self.format.settings(self))
         return out
 
 
@@ -82,7 +89,7 @@ class Arena:
     seed: int
     stages: tuple[Stage, ...]
     bots: tuple[BotEntry, ...]
-    policy: str = "forfeit"
+    policy: FaultPolicy = FaultPolicy()
     jobs: int | None = None
     records: bool = False
     bootstrap: int = DEFAULT_BOOTSTRAP
@@ -103,6 +110,6 @@ class Arena:
 
     def to_json(self) -> dict[str, Any]:
         """What decides the games (not where output goes or how many workers): the resume fingerprint's input."""
-        return {"name": self.name, "seed": self.seed, "policy": self.policy, "rank_by": self.rank_by,
+        return {"name": self.name, "seed": self.seed, "policy": self.policy.to_json(), "rank_by": self.rank_by,
                 "bootstrap": self.bootstrap, "records": self.records,
                 "stages": [s.to_json() for s in self.stages], "bots": [b.spec.to_json() for b in self.bots]}

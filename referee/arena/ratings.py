@@ -24,7 +24,7 @@ import os
 import sys
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence
 
 if TYPE_CHECKING:
     import numpy as np
@@ -73,7 +73,15 @@ def choices(placements: Sequence[int]) -> list[tuple[int, list[int]]]:
     return out
 
 
-def fit_ratings(games: Iterable[Mapping[str, Any]], names: Sequence[str], *, bootstrap: int = 0, seed: int = 0,
+class Placed(Protocol):
+    """What a rating fit reads of a game: who sat where, their places, and the deal (its seed)."""
+
+    seed: int
+    seating: tuple[str, ...]
+    placements: tuple[int, ...]
+
+
+def fit_ratings(games: Iterable[Placed], names: Sequence[str], *, bootstrap: int = 0, seed: int = 0,
                 alpha: float = ALPHA) -> dict[str, Rating]:
     """Plackett-Luce ratings for the bots in ``names`` that played, with a ``bootstrap``-sample 95% interval."""
     _import_numeric()
@@ -81,7 +89,7 @@ def fit_ratings(games: Iterable[Mapping[str, Any]], names: Sequence[str], *, boo
     import numpy as np
 
     games = list(games)
-    played = sorted({n for g in games for n in g["seating"]}, key=list(names).index)
+    played = sorted({n for g in games for n in g.seating}, key=list(names).index)
     if not played:
         return {}
     index = {n: i for i, n in enumerate(played)}
@@ -89,9 +97,9 @@ def fit_ratings(games: Iterable[Mapping[str, Any]], names: Sequence[str], *, boo
     deal_of: list[int] = []
     deals: dict[Any, int] = {}
     for g in games:
-        deal = deals.setdefault(g.get("seed", id(g)), len(deals))
-        seating = [index[n] for n in g["seating"]]
-        for seat, others in choices(g["placements"]):
+        deal = deals.setdefault(g.seed, len(deals))
+        seating = [index[n] for n in g.seating]
+        for seat, others in choices(g.placements):
             data.append((seating[seat], tuple(seating[o] for o in others)))
             deal_of.append(deal)
     n = len(played)
@@ -117,12 +125,12 @@ def fit_ratings(games: Iterable[Mapping[str, Any]], names: Sequence[str], *, boo
                          None if name in ahead else _elo(high[i])) for name, i in index.items()}
 
 
-def _separation(games: Sequence[Mapping[str, Any]], names: Sequence[str]) -> tuple[set[str], set[str]]:
+def _separation(games: Sequence[Placed], names: Sequence[str]) -> tuple[set[str], set[str]]:
     """Bots never behind or level with an opponent, and bots never ahead or level."""
     never_behind, never_ahead = set(names), set(names)
     for g in games:
-        places = g["placements"]
-        for seat, name in enumerate(g["seating"]):
+        places = g.placements
+        for seat, name in enumerate(g.seating):
             mine = places[seat]
             others = [p for s, p in enumerate(places) if s != seat]
             if any(p <= mine for p in others):
@@ -223,16 +231,3 @@ class _Top1Data:
             if converged(params):
                 return params
         raise RuntimeError(f"the rating fit did not converge after {max_iter} iterations")
-
-
-def rank_order(standings: Sequence[Mapping[str, Any]], rank_by: str = "rating") -> list[str]:
-    """Bot names, best first: by rating (then average place) or by average place (then rating)."""
-
-    def key(row: Mapping[str, Any]) -> tuple:
-        rating = row.get("rating")
-        r = -rating if rating is not None else math.inf
-        place = row["avg_place"] if row.get("avg_place") is not None else math.inf
-        tail = (-row["wins"], -row["points"], row["bot"])
-        return (r, place) + tail if rank_by == "rating" else (place, r) + tail
-
-    return [row["bot"] for row in sorted(standings, key=key)]

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from ..jobs import GameJob, game_seed
-from .formats import Entry, RoundPlan, Table, format_of, seatings
+from ..results import GameLine, Slot
+from .formats import Entry, RoundPlan, Table, seatings
 from .model import Arena, Stage
 
 #: ``order(games, names)``: the names ranked best first on the games so far.
-Order = Callable[[Sequence[Mapping[str, Any]], Sequence[str]], list[str]]
+Order = Callable[[Sequence[GameLine], Sequence[str]], list[str]]
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,11 @@ class PlannedGame:
     deal: int
     seed: int
     seating: tuple[str, ...]
+
+    @property
+    def slot(self) -> Slot:
+        """Where the game sits in the schedule, as games.jsonl records it."""
+        return Slot(self.stage, self.round, self.table, self.deal)
 
 
 @dataclass(frozen=True)
@@ -57,7 +63,7 @@ def count_games(arena: Arena, pool_size: int) -> int:
 def stage_game_counts(arena: Arena, pool_size: int) -> list[int]:
     """The games of each stage with ``pool_size`` bots."""
     names = {b.spec.name for b in arena.bots}
-    return [format_of(stage).count(stage, i, pool_size, names) for i, stage in enumerate(arena.stages)]
+    return [stage.format.count(stage, i, pool_size, names) for i, stage in enumerate(arena.stages)]
 
 
 class Planner:
@@ -82,13 +88,13 @@ class Planner:
         """The arena's first round."""
         return self._stage(0, []) if self.arena.stages else None
 
-    def next(self, done: Round, games: Sequence[Mapping[str, Any]]) -> Round | None:
+    def next(self, done: Round, games: Sequence[GameLine]) -> Round | None:
         """The round after ``done``, given every game finished so far (``done``'s included)."""
-        by_id = {g["game"]: g for g in games}
+        by_id = {g.game: g for g in games}
         played = [by_id[p.game_id] for p in done.games]
-        fmt = format_of(done.stage)
+        fmt = done.stage.format
 
-        def results(table: int) -> list[Mapping[str, Any]]:
+        def results(table: int) -> list[GameLine]:
             return [g for g, p in zip(played, done.games) if p.table == table]
 
         def rank() -> dict[str, int]:
@@ -109,14 +115,14 @@ class Planner:
             return self._stage(done.stage_index + 1, games)
         return None
 
-    def _stage(self, i: int, games: Sequence[Mapping[str, Any]]) -> Round:
+    def _stage(self, i: int, games: Sequence[GameLine]) -> Round:
         stage = self.arena.stages[i]
         ranked = self.order(games, self.names) if games else list(self.names)
-        return self._round(i, 1, format_of(stage).first(stage, Entry(i, self.names, ranked, self.arena.seed)))
+        return self._round(i, 1, stage.format.first(stage, Entry(i, self.names, ranked, self.arena.seed)))
 
     def _round(self, i: int, number: int, plan: RoundPlan) -> Round:
         stage = self.arena.stages[i]
-        fmt = format_of(stage)
+        fmt = stage.format
         tables: list[Table] = list(plan.tables)
         counts = list(plan.games)
         orders = seatings(tables, counts, self._seat_counts)
@@ -142,7 +148,7 @@ class Planner:
         return Round(i, stage, number, label, tuple(tables), tuple(planned), fmt.knockout, plan.final)
 
     # ------------------------------------------------------------------ results
-    def final_order(self, games: Sequence[Mapping[str, Any]]) -> list[str]:
+    def final_order(self, games: Sequence[GameLine]) -> list[str]:
         """Bots best first: the furthest round reached, then the place at that round's table (knockout),
         then the standings over every game."""
         overall = self.order(games, self.names)
@@ -158,5 +164,5 @@ class Planner:
 
 def job_for(arena: Arena, planned: PlannedGame, specs: Mapping[str, Any], stage: Stage) -> GameJob:
     """The executor's job for a planned game: plain data, runnable anywhere."""
-    return GameJob(planned.game_id, planned.seed, stage.ruleset, stage.options,
-                   tuple(specs[name] for name in planned.seating), arena.policy, arena.records)
+    return GameJob(planned.game_id, planned.seed, stage.rules, tuple(specs[name] for name in planned.seating),
+                   arena.policy, arena.records)

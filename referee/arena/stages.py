@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..rules import RulesetError, get_ruleset
-from .formats import FORMAT_KEYS, FORMATS
+from ..rules import Ruleset, RulesetError, get_ruleset
+from .formats import FORMATS, Format, Gauntlet, Knockout
 from .model import Stage
 from .problems import Path, Problems, format_path
 from .source import LineMap
@@ -51,23 +51,32 @@ class StageResolver:
         games = merged.get("games", seats)
         duplicate = bool(merged.get("duplicate", False))
         advance = merged.get("advance", max(1, seats // 2))
-        options = self.options(ruleset, merged.get("options") or {}, given, path)
-        for key, wanted in FORMAT_KEYS.items():
-            if key in merged and fmt != wanted:
-                self.problems.add(path + (key,) if key in given else (key,),
-                                  f"only means something with format {wanted}; this stage's format is {fmt}")
-        for key, message in FORMATS[fmt].problems(seats, games, duplicate, advance, merged.get("final_games")):
+        rules = self.rules(ruleset, merged.get("options") or {}, given, path)
+        for other in FORMATS.values():
+            for key in other.keys():
+                if key in merged and other.name != fmt:
+                    self.problems.add(path + (key,) if key in given else (key,),
+                                      f"only means something with format {other.name}; this stage's format is {fmt}")
+        fmt_obj = self.format(fmt, merged, advance)
+        for key, message in fmt_obj.problems(seats, games, duplicate):
             self.problems.add(self.where(key, given, path), message)
         if i == 0 and "entrants" in given:
             self.problems.add(path + ("entrants",), "the first stage has no standings to take the top entrants "
                                                     "from; every bot plays it (leave entrants out)")
         located = tuple((key, format_path(p), self.lines.line(p) or self.lines.line(path) or None)
                         for key in LOCATED for p in [self.where(key, given, path, fallback=path + (key,))])
-        return Stage(name=name, ruleset=ruleset, options=options, seats=seats, format=fmt, games=games,
-                     duplicate=duplicate, entrants=given.get("entrants"),
-                     challengers=tuple(merged.get("challengers", ())), advance=advance,
-                     final_games=merged.get("final_games"), path=format_path(path),
+        return Stage(name=name, rules=rules, seats=seats, format=fmt_obj, games=games,
+                     duplicate=duplicate, entrants=given.get("entrants"), path=format_path(path),
                      line=self.lines.line(path) if path else None, where=located)
+
+    @staticmethod
+    def format(name: str, merged: Mapping[str, Any], advance: int) -> Format:
+        """The stage's format object, configured with the settings only it reads."""
+        if name == "gauntlet":
+            return Gauntlet(tuple(merged.get("challengers", ())))
+        if name == "knockout":
+            return Knockout(advance, merged.get("final_games"))
+        return FORMATS[name]()
 
     def merged(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """The stage's settings: its own, else the top level's (options merged key by key)."""
@@ -84,9 +93,8 @@ class StageResolver:
             return (key,)
         return fallback if fallback is not None else (path or (key,))
 
-    def options(self, ruleset: str, options: Mapping[str, Any], given: Mapping[str, Any], path: Path
-                ) -> tuple[tuple[str, Any], ...]:
-        """The ruleset's options with the stage's changes; each bad one a problem at its own key."""
+    def rules(self, ruleset: str, options: Mapping[str, Any], given: Mapping[str, Any], path: Path) -> Ruleset:
+        """The ruleset with the stage's options; each bad option a problem at its own key (and the preset used)."""
         bad = False
         for key, value in options.items():
             where = path + ("options", key) if key in (given.get("options") or {}) else ("options", key)
@@ -95,10 +103,8 @@ class StageResolver:
             except RulesetError as exc:
                 self.problems.add(where, str(exc))
                 bad = True
-        if bad:
-            return ()
         try:
-            return tuple(get_ruleset(ruleset, dict(options)).options.items())
+            return get_ruleset(ruleset, {} if bad else dict(options))
         except RulesetError as exc:
             self.problems.add(path + ("options",) if path else ("options",), str(exc))
-            return ()
+            return get_ruleset("compact")  # the arena is refused anyway: the problem is recorded

@@ -12,13 +12,9 @@ import os
 import shutil
 from typing import Any, BinaryIO, Mapping
 
-import orjson
+from ..results import GameLine
 
 RUN_FORMAT = "lastcard-arena-run"
-#: games.jsonl keys, in order: the game, where it sat in the schedule, then its result.
-GAME_KEYS = ("game", "stage", "round", "table", "deal", "seed", "ruleset", "seating", "placements", "scores",
-             "points", "reason", "winner", "rounds", "moves", "decisions", "faults", "forfeited", "time_ms",
-             "wall_ms", "sandbox", "actions")
 
 
 class StoreError(Exception):
@@ -29,13 +25,6 @@ def fingerprint(description: Mapping[str, Any]) -> str:
     """A short hash of what decides an arena's games."""
     text = json.dumps(description, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def game_line(result: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
-    """One line of games.jsonl, as it reads back (JSON types: lists, not tuples)."""
-    merged = {**result, **extra}
-    # orjson: this runs once per game in the process that collects every worker's results.
-    return orjson.loads(orjson.dumps({k: merged.get(k) for k in GAME_KEYS}, option=orjson.OPT_NON_STR_KEYS))
 
 
 class GameStore:
@@ -61,10 +50,10 @@ class GameStore:
                                  "to finish it, or --fresh to start it over (or give another --out)")
             self._clear()
 
-    def start(self, description: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    def start(self, description: Mapping[str, Any]) -> dict[str, GameLine]:
         """Record which arena this is; the games already finished (by id) when resuming, else none."""
         key = fingerprint(description)
-        finished: dict[str, dict[str, Any]] = {}
+        finished: dict[str, GameLine] = {}
         if self._resuming:
             self._check_same(description, key)
             finished = self._read()
@@ -77,10 +66,10 @@ class GameStore:
     def _has_games(self) -> bool:
         return os.path.exists(self.games_path) and os.path.getsize(self.games_path) > 0
 
-    def append(self, line: Mapping[str, Any]) -> None:
+    def append(self, line: GameLine) -> None:
         """Write one finished game and flush it, so a killed referee loses only the games in flight."""
         assert self._fh is not None, "open the store first"
-        self._fh.write(orjson.dumps(line, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE))
+        self._fh.write(line.encode())
         self._fh.flush()
 
     def close(self) -> None:
@@ -112,8 +101,8 @@ class GameStore:
                          f"{', '.join(changed) or 'settings'}); --resume needs the same arena file, bots and seed. "
                          "Use --fresh to start over, or another --out")
 
-    def _read(self) -> dict[str, dict[str, Any]]:
-        finished: dict[str, dict[str, Any]] = {}
+    def _read(self) -> dict[str, GameLine]:
+        finished: dict[str, GameLine] = {}
         good = 0
         with open(self.games_path, "rb") as fh:
             data = fh.read()
@@ -123,8 +112,8 @@ class GameStore:
             try:
                 if not raw.endswith(b"\n"):
                     raise ValueError("unterminated")
-                line = json.loads(raw)
-                finished.setdefault(line["game"], line)
+                line = GameLine.from_json(json.loads(raw))
+                finished.setdefault(line.game, line)
                 good = end
             except (ValueError, KeyError, TypeError):
                 if end < len(data):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from .client import BotClient
 from .spec import BotSpec
@@ -17,14 +17,6 @@ class BotPool:
         self.stderr_dir = stderr_dir
         self.transport_factory = transport_factory
         self.clients: dict[BotSpec, BotClient] = {}
-
-    def seat(self, spec: BotSpec) -> Any:
-        """A table seat for ``spec`` (a built-in player, or this pool's process for the bot)."""
-        from ..table import BotSeat, BuiltinSeat  # the table module builds on this one
-
-        if spec.builtin is not None:
-            return BuiltinSeat(spec)
-        return BotSeat(self.client(spec))
 
     def client(self, spec: BotSpec) -> BotClient:
         """The running (or ready to start) process for ``spec``: one per spec, kept between games."""

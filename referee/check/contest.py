@@ -42,7 +42,7 @@ def contest_config(arena: Arena, entry: BotEntry, *, games: int, seed: int, quie
     limits = entry.spec.limits
     return CheckConfig(rulesets=tuple(rulesets), games=games, seed=seed, move_ms=limits.move_ms,
                        startup_ms=limits.startup_ms, quiet_ms=quiet_ms, quit_ms=limits.quit_ms,
-                       options=first.options, seats=first.seats, policy=arena.policy, records_dir=records_dir)
+                       options=first.options, seats=first.seats, policy=arena.policy.to_json(), records_dir=records_dir)
 
 
 def describe_contest(arena: Arena, config: CheckConfig) -> str:

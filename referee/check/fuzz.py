@@ -20,7 +20,7 @@ from ..jobs import game_seed
 from ..rules import get_ruleset
 from ..bots.pool import BotPool
 from ..policy import FaultPolicy
-from ..table import Recorder, play_game
+from ..table import Recorder, play_game, seat_for
 from .report import CheckResult, Report
 
 OPPONENTS = ("random", "easy", "medium", "hard")
@@ -128,13 +128,13 @@ def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Re
     stopped: str | None = None
     faulted_games = 0
     with BotPool(stderr_dir=stderr_dir) as pool:
-        bot = pool.seat(spec)
+        bot = seat_for(spec, pool)
         for n, fg in enumerate(games):
             if stopped:
                 break
             rules = get_ruleset(fg.house, dict(fg.options))
             names = iter(fg.opponents)
-            seats = [bot if s == fg.bot_seat else pool.seat(_builtin(next(names), spec.limits)) for s in range(fg.seats)]
+            seats = [bot if s == fg.bot_seat else seat_for(_builtin(next(names), spec.limits), pool) for s in range(fg.seats)]
             recorder = Recorder()
             result = play_game(rules, seats, fg.seed, fg.game_id, contest.policy, recorder)
             played[fg.house] += 1

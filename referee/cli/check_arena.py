@@ -13,13 +13,13 @@ from ..check.contest import contest_bots, contest_config, describe_contest
 from ..check.output import format_text, to_junit
 from ..check.report import Report
 from ..check.runner import run_check_spec
-from .arena import _load
+from .common import load_arena_file
 
 
 def check_arena(arena_file: str, bot_name: str | None, *, games: int, seed: int, quiet_ms: int, as_json: bool,
                 junit: str | None, verbose: bool, records_dir: str | None, unicode: bool) -> None:
     """Build and check the arena's bots (or one); print each report; exit 0 only when all passed."""
-    arena = _load(arena_file)
+    arena = load_arena_file(arena_file)
     try:
         entries = contest_bots(arena, bot_name)
     except ValueError as exc:

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
+from typing import Any
 
 import click
 
-from ..arena.config import ArenaFileError
-from ..arena.executor import ExecutorError
 from ..ladder.history import history_md
 from ..ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_ladder
-from ..ladder.store import LadderError, open_ladder
-from ..standings import format_table
-from .arena import ArenaError, TerminalProgress, _load, cluster_executor
-from .options import interrupt_on_sigterm
+from ..ladder.store import open_ladder
+from ..standings import LeftOutEntry, StandingRow, Standings
+from ..standings_render import text_table
+from .common import (INTERRUPTED, InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
+                     load_arena_file, sigterm_as_interrupt)
 
 DB_HELP = "The ladder file (SQLite; created when missing)."
 
@@ -45,11 +44,7 @@ def ladder_cmd() -> None:
                                                            "core).")
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
-@click.option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on the Dask scheduler at this address "
-                                                        "(the distributed extra; see docs/distributed.md).")
-@click.option("--tls-ca-file", type=click.Path(dir_okay=False), help="With a tls:// --cluster: the CA certificate.")
-@click.option("--tls-cert", type=click.Path(dir_okay=False), help="With a tls:// --cluster: this referee's certificate.")
-@click.option("--tls-key", type=click.Path(dir_okay=False), help="With a tls:// --cluster: its private key.")
+@cluster_options
 def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: int, batch: int, out: str | None,
             jobs: int | None, pin: bool | None, quiet: bool, cluster: str | None = None,
             tls_ca_file: str | None = None, tls_cert: str | None = None, tls_key: str | None = None) -> None:
@@ -57,30 +52,21 @@ def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: i
 
     Without --budget or --target-separation a run stops when every bot has its share of games.
     """
-    arena = _load(file)
+    arena = load_arena_file(file)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
-    progress = TerminalProgress(sys.stderr, quiet=quiet)
-    previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm)
-    try:
+    progress = TerminalProgress(quiet=quiet)
+    with sigterm_as_interrupt():
         result = run_ladder(arena, db, out=out, jobs=jobs, progress=progress, pin=pin,
                             options=LadderOptions(budget=budget, target=target, share=share, batch=batch),
-                            **({"executor_factory": factory} if factory else {}))
-    except (ArenaFileError, LadderError) as exc:
-        raise ArenaError(str(exc)) from None
-    except ExecutorError as exc:
-        raise click.ClickException(f"{exc}\nthe games finished so far are kept in {db}") from None
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+                            **executor_kwargs(factory))
     rate = f", {result.played_now / result.wall_s:.1f} games/s" if result.played_now and result.wall_s > 0 else ""
     click.echo(f"{arena.name}, run {result.run}: {result.stop_reason}. {result.played_now} games played{rate}, "
                f"{result.retired} retired, {result.kept} kept")
-    click.echo(f"order: {result.doc['order']['rule']}")
-    click.echo(format_table(result.standings))
-    for item in result.left_out:
-        click.echo(f"left out: {item.bot} ({item.reason})")
+    click.echo(f"order: {result.standings.rule}")
+    click.echo(text_table(result.standings))
     click.echo(f"reports: {os.path.dirname(result.paths[0]) if result.paths else '-'}")
     if result.status != "finished":
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
 
 
 @ladder_cmd.command("standings")
@@ -92,12 +78,18 @@ def standings_cmd(db: str, run_id: int | None) -> None:
     with_rows = [r for r in runs if r.get("standings") and (run_id is None or r["id"] == run_id)]
     if not with_rows:
         what = f"run {run_id}" if run_id is not None else "any run"
-        raise ArenaError(f"{db}: no standings stored for {what} yet; `lastcard ladder history --db {db}` lists the "
+        raise InputError(f"{db}: no standings stored for {what} yet; `lastcard ladder history --db {db}` lists the "
                          "runs")
     run = with_rows[-1]
     click.echo(f"run {run['id']} ({run['status']}, {run.get('finished') or 'unfinished'}): "
                f"{run.get('stop_reason') or '-'}; {run.get('kept')} games counted")
-    click.echo(format_table(run["standings"]))
+    click.echo(text_table(stored_standings(run)))
+
+
+def stored_standings(run: dict[str, Any]) -> Standings:
+    """A run's standings as the ladder file stored them (rows with their rank ranges, the bots left out)."""
+    return Standings(tuple(StandingRow.from_json(row) for row in run["standings"]),
+                     tuple(LeftOutEntry(x["bot"], x["reason"]) for x in run.get("left_out") or ()))
 
 
 @ladder_cmd.command("history")
@@ -107,9 +99,6 @@ def history_cmd(db: str) -> None:
     click.echo(history_md(_runs(db)), nl=False)
 
 
-def _runs(db: str) -> list[dict]:
-    try:
-        with open_ladder(db, write=False, create=False) as store:
-            return store.runs()
-    except LadderError as exc:
-        raise ArenaError(str(exc)) from None
+def _runs(db: str) -> list[dict[str, Any]]:
+    with open_ladder(db, write=False, create=False) as store:
+        return store.runs()

@@ -7,6 +7,7 @@ import click
 from .. import __version__
 from .arena import arena_cmd, validate_cmd
 from .check import check_cmd
+from .common import LastcardGroup
 from .ladder import ladder_cmd
 from .match import match_cmd
 from .play import play_cmd
@@ -15,7 +16,7 @@ from .report import report_cmd
 from .rules_cmd import rules_cmd
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=LastcardGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="lastcard")
 def cli() -> None:
     """Referee and bot arena for Last Card: bots in any language, over JSON lines on stdin/stdout."""

@@ -8,25 +8,24 @@ workers (``--jobs``), atomic writes and ``--resume``.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import tempfile
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
 import click
 
-from ..arena.config import Arena, ArenaFileError, BotEntry, parse_arena
-from ..arena.executor import ExecutorError
+from ..arena.config import MAX_GAMES, Arena, BotEntry
+from ..arena.formats import RoundRobin
+from ..arena.model import Stage
 from ..arena.runner import run_arena
-from ..arena.store import StoreError
-from ..bots.faults import FaultKind
 from ..bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
 from ..policy import FaultPolicy
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
-from ..standings import format_table
-from .arena import TerminalProgress, cluster_executor
-from .options import (build_ruleset, interrupt_on_sigterm, out_option, report_option, ruleset_options, seed_option,
-                      time_options, write_html_report)
+from ..standings_render import text_table
+from .common import (INTERRUPTED, RunError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
+                     sigterm_as_interrupt, warn_never_started)
+from .options import (build_ruleset, out_option, report_option, ruleset_options, seed_option, time_options,
+                      write_html_report)
 from .sandbox_option import sandbox_option, sandboxed
 
 #: Bootstrap samples for the rating interval.
@@ -47,11 +46,7 @@ BOOTSTRAP = 200
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished match in --out.")
 @click.option("--practice", is_flag=True, help="No clocks: a bot may think (or sit in a debugger) as long as it "
                                                  "likes. For debugging; an arena never runs this way.")
-@click.option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on the Dask scheduler at this address "
-                                                        "(the distributed extra; see docs/distributed.md).")
-@click.option("--tls-ca-file", type=click.Path(dir_okay=False), help="With a tls:// --cluster: the CA certificate.")
-@click.option("--tls-cert", type=click.Path(dir_okay=False), help="With a tls:// --cluster: this referee's certificate.")
-@click.option("--tls-key", type=click.Path(dir_okay=False), help="With a tls:// --cluster: its private key.")
+@cluster_options
 @report_option
 @time_options
 @sandbox_option
@@ -84,65 +79,42 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         specs = unique_names([parse_bot(b, limits) for b in bots])
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOT") from None
+    if games > MAX_GAMES:
+        raise click.BadParameter(f"{games:,} games: a match plays at most {MAX_GAMES:,}; run several matches "
+                                 "with different --seed values, or use an arena of format: sampled",
+                                 param_hint="--games")
     arena = sandboxed(match_arena(rules, specs, games=games, seed=seed, policy=fault_policy,
                                   records=bool(out and record)), sandbox_mode)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
-    progress = TerminalProgress(sys.stderr, quiet=not sys.stderr.isatty())
-    previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm)  # `kill` stops as cleanly as Ctrl-C
+    progress = TerminalProgress(quiet=not sys.stderr.isatty())
     scratch = None if out else tempfile.TemporaryDirectory(prefix="lastcard-match-")
     try:
-        run = run_arena(arena, out=out or (scratch.name if scratch else None), jobs=jobs, resume=resume,
-                        fresh=fresh or scratch is not None, progress=progress, kind="match",
-                        **({"executor_factory": factory} if factory else {}))
-    except (ArenaFileError, StoreError) as exc:
-        raise click.ClickException(str(exc)) from None
-    except ExecutorError as exc:
-        raise click.ClickException(f"{exc}\nthe games finished so far are saved; --resume continues") from None
+        with sigterm_as_interrupt():
+            run = run_arena(arena, out=out or (scratch.name if scratch else None), jobs=jobs, resume=resume,
+                            fresh=fresh or scratch is not None, progress=progress, kind="match",
+                            **executor_kwargs(factory))
     finally:
-        signal.signal(signal.SIGTERM, previous)
         if scratch is not None:
             scratch.cleanup()
     if not run.complete:
-        click.echo(f"interrupted after {run.doc['games']} games; standings so far:", err=True)
-    click.echo(f"{rules.house}, {run.doc['games']} games, {len(specs)} seats, seed {seed}, {run.wall_s:.1f} s")
-    click.echo(format_table(run.standings))
+        click.echo(f"interrupted after {run.doc.games} games; standings so far:", err=True)
+    click.echo(f"{rules.house}, {run.doc.games} games, {len(specs)} seats, seed {seed}, {run.wall_s:.1f} s")
+    click.echo(text_table(run.standings))
     if out:
         click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
         if html_report:
             write_html_report(run.out_dir)
-    never = never_started(run.games, specs)
-    if never:
-        raise click.ClickException("\n".join(f"{name} could not start in any of its {count} games: {message}"
-                                             for name, count, message in never)
-                                   + "\nfix the bot's command (try it in a shell, then `lastcard check`)")
+    if run.never_started:
+        raise RunError("\n".join(warn_never_started(run.never_started)))
     if not run.complete:
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
 
 
 def match_arena(rules: Ruleset, specs: Sequence[BotSpec], *, games: int, seed: int, policy: FaultPolicy,
                 records: bool) -> Arena:
     """A one-stage arena: every bot at one table for ``games`` games, the seats rotating."""
-    data: dict[str, Any] = {
-        "name": "match", "seed": seed, "seats": len(specs), "policy": policy.to_json(), "records": records,
-        "bootstrap": BOOTSTRAP,
-        "stages": [{"name": rules.house, "ruleset": rules.house, "options": dict(rules.options),
-                    "format": "round_robin", "games": games}],
-        # Placeholders the schema accepts; the real seats (any command line, braces and all) come next.
-        "bots": ["builtin:random"] * len(specs),
-    }
-    arena = parse_arena(data, source="lastcard match", base_dir=os.getcwd())
-    return arena.with_bots([BotEntry(spec, f"BOT {i + 1}") for i, spec in enumerate(specs)])
-
-
-def never_started(games: Sequence[Mapping[str, Any]], specs: Sequence[BotSpec]) -> list[tuple[str, int, str]]:
-    """Bots that failed to start in every game they sat in: (name, games, the first startup message)."""
-    out = []
-    for spec in specs:
-        if spec.builtin is not None:
-            continue
-        played = [g for g in games if spec.name in g["seating"]]
-        startups = [f for g in played for f in g["faults"]
-                    if f.get("bot") == spec.name and f.get("kind") == FaultKind.STARTUP.value]
-        if played and len(startups) == len(played):
-            out.append((spec.name, len(played), startups[0]["message"]))
-    return out
+    stage = Stage(name=rules.house, rules=rules, seats=len(specs), format=RoundRobin(), games=games)
+    return Arena(name="match", source="lastcard match", base_dir=os.getcwd(),
+                 out=os.path.join(os.getcwd(), "results", "match"), seed=seed, stages=(stage,),
+                 bots=tuple(BotEntry(spec, f"BOT {i + 1}") for i, spec in enumerate(specs)), policy=policy,
+                 records=records, bootstrap=BOOTSTRAP)

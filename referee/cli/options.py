@@ -79,11 +79,6 @@ def time_options(f: F) -> F:
     return f
 
 
-def interrupt_on_sigterm(signum: int, frame: object) -> None:
-    """A SIGTERM handler: stop as cleanly as Ctrl-C does (bots killed, standings so far printed)."""
-    raise KeyboardInterrupt
-
-
 def report_option(f: F) -> F:
     """``--report/--no-report``: write OUT/report.html (on by default)."""
     return click.option("--report/--no-report", "html_report", default=True, show_default=True,

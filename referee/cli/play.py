@@ -14,7 +14,7 @@ from ..bots.spec import TimeLimits, parse_bot, unique_names
 from ..cardfaces import use_colour
 from ..human import HumanSeat, LeftTheGame
 from ..rules import MAX_PLAYERS
-from ..table import Recorder, Table
+from ..table import Recorder, Table, seat_for
 from .options import build_ruleset, ruleset_options
 
 #: Practice mode's "no clock": a day per move, so a bot can sit at a breakpoint.
@@ -63,7 +63,7 @@ def play_cmd(ruleset: str, options: tuple[str, ...], opponents: tuple[str, ...],
     recorder = _Following(human)
     try:
         with BotPool() as pool:
-            seats = [pool.seat(s) for s in specs]
+            seats = [seat_for(s, pool) for s in specs]
             seats.insert(seat, human)
             result = Table(rules, seats, game_seed, "play", recorder=recorder).play()
     except (KeyboardInterrupt, LeftTheGame):

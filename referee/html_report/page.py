@@ -22,7 +22,9 @@ from ..game_source import (STDERR_TAIL_LINES, stderr_path, SourceGame, complete_
                            stored_for)
 from ..replay import InvalidReplayError, walk
 from ..replay_text import fault_turns, turn_of_faults
-from ..standings import format_faults, format_rating, format_win_rate
+from ..arena.results_doc import ResultsDoc
+from ..standings import StandingRow, Standings
+from ..standings_render import column_notes, columns, format_rating
 from .tape import tape
 
 #: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
@@ -54,8 +56,9 @@ def write_report(out_dir: str, path: str | None = None) -> str:
 
 def render(out_dir: str, results: Mapping[str, Any], lines: Sequence[dict[str, Any]]) -> str:
     """The whole page as text."""
-    standings = list(results.get("standings") or [])
-    bots = [row["bot"] for row in standings]
+    timing = _read_timing(out_dir)
+    standings = ResultsDoc.from_json(results, timing).standings if results else None
+    bots = list(standings.bots) if standings else []
     for line in lines:
         for name in line.get("seating") or []:
             if name not in bots:
@@ -106,28 +109,58 @@ def _replay_command(out_dir: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------- standings
-def _standings_section(standings: Sequence[Mapping[str, Any]]) -> str:
-    if not standings:
+def _read_timing(out_dir: str) -> dict[str, Any] | None:
+    try:
+        with open(os.path.join(out_dir, "timing.json"), encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, ValueError):
+        return None
+
+
+def _standings_section(standings: Standings | None) -> str:
+    """The standings table as every surface draws it (``standings_render.columns``), the bots left out with
+    their reasons, the legend and the rating chart."""
+    if standings is None or not (standings.rows or standings.left_out):
         return "<section id=standings><h2>Standings</h2><p>No standings yet (results.json is missing).</p></section>"
+    cols = columns(standings)
+    head = "".join(f"<th{'' if c.left else ' class=num'}>{_e(c.header)}</th>" for c in cols)
     rows = []
-    for r in standings:
-        avg = "-" if r.get("avg_place") is None else f"{r['avg_place']:.2f}"
-        rows.append(f"<tr><td>{r['rank']}</td><td class=bot>{_e(r['bot'])}</td><td>{r['games']}</td><td>{r['wins']}"
-                    f"</td><td>{r.get('draws', 0)}</td><td>{avg}</td><td>{r.get('points', '')}</td>"
-                    f"<td>{_e(format_rating(r))}</td><td>{_e(format_win_rate(r))}</td>"
-                    f"<td>{_e(format_faults(r.get('faults') or {}))}</td></tr>")
-    table = ("<table class=standings><thead><tr><th>rank</th><th>bot</th><th>games</th><th>wins</th><th>draws</th>"
-             "<th>avg place</th><th>points</th><th>rating [95%]</th><th>win% [95%]</th><th>faults</th></tr></thead>"
-             f"<tbody>{''.join(rows)}</tbody></table>")
-    return f"<section id=standings><h2>Standings</h2>{table}{rating_chart(standings)}</section>"
+    for r in standings.rows:
+        cells = "".join(f"<td class={'bot' if c.header == 'bot' else 'txt' if c.left else 'num'}>{_e(c.cell(r))}</td>"
+                        for c in cols)
+        rows.append(f"<tr data-bot='{_e(r.bot)}'>{cells}</tr>")
+    for x in standings.left_out:
+        rows.append(f"<tr class=left-out data-bot='{_e(x.bot)}'><td class=num>-</td><td class=bot>{_e(x.bot)}</td>"
+                    f"<td class=txt colspan={len(cols) - 2}>left out: {_e(x.reason)}</td></tr>")
+    rule = f"<p class=rule>Order: {_e(standings.rule)}.</p>" if standings.rule else ""
+    legend = "".join(f"<li>{_e(n)}</li>" for n in column_notes(standings))
+    table = (f"{rule}<table class=standings><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+             f"<ul class=legend>{legend}</ul>")
+    return (f"<section id=standings><h2>Standings</h2>{table}{rating_chart(standings.rows)}"
+            f"{_stage_records(standings)}</section>")
 
 
-def rating_chart(standings: Sequence[Mapping[str, Any]]) -> str:
+def _stage_records(standings: Standings) -> str:
+    """Each stage's own records, for a run of more than one stage."""
+    if len(standings.stages) < 2:
+        return ""
+    parts = ["<h3>By stage</h3>"]
+    for st in standings.stages:
+        rows = "".join(f"<tr><td class=bot>{_e(r.bot)}</td><td class=num>{r.games}</td><td class=num>{r.wins}</td>"
+                       f"<td class=num>{r.draws}</td><td class=num>"
+                       f"{'-' if r.avg_place is None else f'{r.avg_place:.2f}'}</td></tr>" for r in st.records)
+        parts.append(f"<h4>{_e(st.name)} ({_e(st.format)}, {st.games} games)</h4><table class=stage-records><thead>"
+                     "<tr><th>bot</th><th class=num>games</th><th class=num>wins</th><th class=num>draws</th>"
+                     f"<th class=num>avg place</th></tr></thead><tbody>{rows}</tbody></table>")
+    return "".join(parts)
+
+
+def rating_chart(rows: Sequence[StandingRow]) -> str:
     """Each bot's rating as a dot and its interval as a bar, one row per bot, as inline SVG."""
-    rated = [r for r in standings if r.get("rating") is not None]
+    rated = [r for r in rows if r.rating is not None]
     if not rated:
         return "<p>No ratings (too few games).</p>"
-    values = [v for r in rated for v in (r["rating"], r.get("rating_low"), r.get("rating_high")) if v is not None]
+    values = [v for r in rated for v in (r.rating, r.rating_low, r.rating_high) if v is not None]
     lo, hi = min(values), max(values)
     span = (hi - lo) or 100.0
     lo, hi = lo - span * 0.05, hi + span * 0.05
@@ -144,12 +177,13 @@ def rating_chart(standings: Sequence[Mapping[str, Any]]) -> str:
                      f"<text x='{x(tick):.1f}' y='{height - 6}' class=tick>{tick:.0f}</text>")
     for i, r in enumerate(rated):
         y = i * row_h + 12
-        low = r.get("rating_low") if r.get("rating_low") is not None else lo
-        high = r.get("rating_high") if r.get("rating_high") is not None else hi
-        parts.append(f"<text x='{left - 8}' y='{y + 4}' class=name>{_e(r['bot'])}</text>"
+        low = r.rating_low if r.rating_low is not None else lo
+        high = r.rating_high if r.rating_high is not None else hi
+        assert r.rating is not None
+        parts.append(f"<text x='{left - 8}' y='{y + 4}' class=name>{_e(r.bot)}</text>"
                      f"<line x1='{x(low):.1f}' x2='{x(high):.1f}' y1='{y}' y2='{y}' class=interval>"
-                     f"<title>{_e(r['bot'])}: {_e(format_rating(r))}</title></line>"
-                     f"<circle cx='{x(r['rating']):.1f}' cy='{y}' r='5' class=rating />")
+                     f"<title>{_e(r.bot)}: {_e(format_rating(r))}</title></line>"
+                     f"<circle cx='{x(r.rating):.1f}' cy='{y}' r='5' class=rating />")
     parts.append("</svg>")
     return "<figure><figcaption>Rating (Elo scale) with its 95% interval</figcaption>" + "".join(parts) + "</figure>"
 

@@ -8,10 +8,11 @@ import io
 import os
 from typing import Any, Mapping, Sequence
 
-from ..standings import format_rating
+from ..standings import StandingRow
+from ..standings_render import format_rating
 
-HISTORY_KEYS = ("run", "finished", "status", "bot", "rank", "games", "rating", "rating_low", "rating_high",
-                "avg_place")
+HISTORY_KEYS = ("run", "finished", "status", "bot", "rank", "rank_best", "rank_worst", "games", "rating", "rating_low",
+                "rating_high", "avg_place")
 
 
 def history_csv(runs: Sequence[Mapping[str, Any]]) -> str:
@@ -32,7 +33,7 @@ def history_md(runs: Sequence[Mapping[str, Any]], *, last: int = 12) -> str:
              "|---:|---|---|---:|---:|---:|---|---|"]
     for run in runs:
         rows = run.get("standings") or []
-        leader = f"{rows[0]['bot']} {format_rating(rows[0])}" if rows else "-"
+        leader = f"{rows[0]['bot']} {format_rating(StandingRow.from_json(rows[0]))}" if rows else "-"
         lines.append(f"| {run['id']} | {run.get('finished') or '-'} | {run['status']} | {run['played']} | "
                      f"{run['retired']} | {run.get('kept') if run.get('kept') is not None else '-'} | "
                      f"{run.get('stop_reason') or '-'} | {leader} |")
@@ -41,15 +42,33 @@ def history_md(runs: Sequence[Mapping[str, Any]], *, last: int = 12) -> str:
         latest = shown[-1]["standings"]
         bots = [r["bot"] for r in latest] + sorted({row["bot"] for run in shown for row in run["standings"]}
                                                    - {r["bot"] for r in latest})
-        ranks = {run["id"]: {row["bot"]: row["rank"] for row in run["standings"]} for run in shown}
-        lines += ["", "## Rank by run", "", "The rank each bot held at the end of each run (- : not in that run's "
-                  "standings). history.csv has every run's ratings.", ""]
+        ranks = {run["id"]: {row["bot"]: StandingRow.from_json(row) for row in run["standings"]} for run in shown}
+        lines += ["", "## Rank by run", "", "The rank each bot held at the end of each run, as a range where the 95% "
+                  "rating intervals did not separate it from others (- : not in that run's standings). A move "
+                  "marked ↑ or ↓ is one the intervals support (the two runs' ranges do not overlap); ≈ marks a "
+                  "change of rank within the ranges, which the games do not tell from noise. history.csv has "
+                  "every run's ratings.", ""]
         lines.append("| bot | " + " | ".join(f"run {run['id']}" for run in shown) + " |")
         lines.append("|---|" + "|".join("---:" for _ in shown) + "|")
         for bot in bots:
-            lines.append(f"| {bot.replace('|', chr(92) + '|')} | "
-                         + " | ".join(str(ranks[run["id"]].get(bot, "-")) for run in shown) + " |")
+            cells = []
+            before: StandingRow | None = None
+            for run in shown:
+                row = ranks[run["id"]].get(bot)
+                cells.append("-" if row is None else row.rank_text + _move(before, row))
+                before = row if row is not None else before
+            lines.append(f"| {bot.replace('|', chr(92) + '|')} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _move(before: StandingRow | None, now: StandingRow) -> str:
+    """`` ↑``/`` ↓`` for a change of rank the intervals support, `` ≈`` for one within them, else nothing."""
+    if before is None or before.rank == now.rank:
+        return ""
+    overlap = before.rank_best <= now.rank_worst and now.rank_best <= before.rank_worst
+    if overlap:
+        return " ≈"
+    return " ↑" if now.rank < before.rank else " ↓"
 
 
 def write_history(out_dir: str, runs: Sequence[Mapping[str, Any]]) -> list[str]:

@@ -9,25 +9,26 @@ the reports written.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
+from ..arena.bot_reports import write_bot_reports
 from ..arena.builds import LeftOut
 from ..arena.config import Arena, ArenaFileError, Problem
-from ..arena.executor import default_jobs
-from ..arena.runner import local_executor
-from ..arena.ratings import fit_ratings, rank_order, warm_up
-from ..arena.report import (RESULTS_FORMAT, RESULTS_VERSION, head_to_head, order_info, rating_info, results_rows,
-                            timing, write_reports)
-from ..arena.runner import Progress, _Quiet, prepare_bots
-from ..arena.store import game_line
+from ..arena.executor import Executor, ExecutorFactory, default_jobs, local_executor
+from ..arena.ranking import standings_for
+from ..arena.ratings import warm_up
+from ..arena.report import timing, write_reports
+from ..arena.results_doc import HeadToHead, ResultsDoc, order_rule, rating_info
+from ..arena.run_loop import RunLoop
+from ..arena.runner import Progress, Quiet, prepare_bots
 from ..jobs import GameJob, game_seed
-from ..standings import compute_standings, with_rank_ranges
+from ..results import GameLine, GameResult, Slot
+from ..standings import LeftOutEntry, Standings
 from .fingerprint import submission_hashes
 from .history import write_history
 from .scheduler import coverage_tables, separated, uncertain_tables
@@ -62,24 +63,27 @@ class LadderRun:
     retired: int
     kept: int
     wall_s: float
-    standings: list[dict[str, Any]]
-    doc: dict[str, Any]
+    doc: ResultsDoc
     changes: dict[str, list[str]]
     left_out: list[LeftOut] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
+
+    @property
+    def standings(self) -> Standings:
+        return self.doc.standings
 
 
 def game_settings(arena: Arena) -> dict[str, Any]:
     """What decides a ladder's games: one ruleset (the arena's first stage), its seats, the seed, the policy."""
     stage = arena.stages[0]
     return {"ruleset": stage.ruleset, "options": dict(stage.options), "seats": stage.seats, "seed": arena.seed,
-            "policy": arena.policy}
+            "policy": arena.policy.to_json()}
 
 
 def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | None = None,
                options: LadderOptions = LadderOptions(), progress: Progress | None = None,
                stop_after: int | None = None, pin: bool | None = None,
-               executor_factory: Callable[..., Any] = local_executor) -> LadderRun:
+               executor_factory: ExecutorFactory = local_executor) -> LadderRun:
     """Bring the ladder in ``db`` up to date with ``arena``'s bots and play until a stop rule.
 
     Raises ``LadderBusy`` when another run holds the file, ``LadderError`` for a file that cannot be
@@ -87,7 +91,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
     stops the workers, stores the standings so far and returns with status ``interrupted``;
     ``stop_after`` does the same after that many new games (tests).
     """
-    progress = progress or _Quiet()
+    progress = progress or Quiet()
     if not arena.stages:
         raise ArenaFileError(arena.source, [Problem("stages", "a ladder needs a ruleset and seats: give `ruleset` "
                                                               "and `seats` (or one stage)")])
@@ -106,6 +110,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
         if len(arena.stages) > 1:
             progress.note(f"a ladder plays one ruleset: stage {stage.name!r} ({stage.ruleset}, {seats} seats); "
                           "the other stages are not used")
+        entries = arena.bots  # every entrant gets a report, the bots left out included
         arena, left = prepare_bots(arena, log_dir, workers, progress)
         if len(arena.bots) < seats:
             raise ArenaFileError(arena.source, [Problem("bots", f"{len(arena.bots)} bots can play but a table seats "
@@ -116,35 +121,52 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
         run = store.start_run(hashes)
         changes = store.update_bots(run, {n: (hashes[n], specs[n].to_json()) for n in names})
         _announce(progress, changes, store.retired_in(run))
-        player = _Player(store, arena, specs, log_dir, workers, pin, progress, executor_factory)
+
+        def make() -> Executor:
+            return executor_factory(arena, jobs=workers, stderr_dir=log_dir, records_dir=None, pin=pin)
+
         t0 = time.monotonic()
-        status, reason = "interrupted", "interrupted"
-        standings: list[dict[str, Any]] = []
-        try:
-            reason = _play(store, arena, names, hashes, options, player, run, stop_after)
-            status = "finished"
-        except KeyboardInterrupt:
-            player.interrupted()
-            progress.note(f"interrupted after {player.played} new games: every finished game is kept")
-        finally:
-            player.close()
-            progress.stop()
-        wall = time.monotonic() - t0
-        games = _kept(store, set(names))
-        standings = ladder_standings(games, names, arena)
-        retired = store.retired_in(run)
-        doc = results_doc(arena, games, standings, left, run, status, reason, player.played, retired, changes)
-        store.finish_run(run, status=status, stop_reason=reason, played=player.played, retired=retired,
-                         kept=len(games), left_out=doc["left_out"], standings=doc["standings"])
-        paths = write_reports(out_dir, doc, standings,
-                              timing(standings, games, wall_s=wall, played_now=player.played, jobs=workers),
-                              title=f"Ladder {arena.name}",
-                              notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
-                                     f"{len(games)} kept"])
-        paths += write_history(out_dir, store.runs())
-        paths.append(_write_games(out_dir, games))
-    return LadderRun(run, status, reason, player.played, retired, len(games), wall, standings, doc, changes, left,
-                     paths)
+        with RunLoop(make, on_start=warm_up) as loop:
+            player = _Player(store, arena, specs, loop, progress)
+            status, reason = "finished", ""
+            try:
+                reason = _play(store, arena, names, hashes, options, player, run, stop_after)
+            except _Interrupted:
+                status, reason = "interrupted", "interrupted"
+                progress.note(f"interrupted after {player.played} new games: every finished game is kept")
+            finally:
+                progress.stop()
+            loop.close()
+            wall = time.monotonic() - t0
+            games = _kept(store, set(names))
+            standings = ladder_standings(games, names, arena, left, complete=status == "finished")
+            retired = store.retired_in(run)
+            doc = results_doc(arena, games, standings, run, status, reason, player.played, retired, changes)
+            store.finish_run(run, status=status, stop_reason=reason, played=player.played, retired=retired,
+                             kept=len(games), left_out=[x.to_json() for x in standings.left_out],
+                             standings=[{**r.to_json(), "rank_best": r.rank_best, "rank_worst": r.rank_worst}
+                                        for r in standings.rows])
+            paths = publish(out_dir, doc, games, store.runs(), entries, left, wall=wall,
+                            played=player.played, jobs=workers,
+                            notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
+                                   f"{len(games)} kept"])
+    return LadderRun(run, status, reason, player.played, retired, len(games), wall, doc, changes, left, paths)
+
+
+def publish(out_dir: str, doc: ResultsDoc, games: Sequence[GameLine], runs: Sequence[Mapping[str, Any]],
+            entries: Sequence[Any], left: Sequence[LeftOut], *, wall: float, played: int, jobs: int,
+            notes: Sequence[str]) -> list[str]:
+    """Everything a teacher hands out after a run: results.json, the standings files, history, games.jsonl,
+    a report per student (bots/NAME.md) and report.html."""
+    from ..html_report import write_report
+
+    paths = write_reports(out_dir, doc, timing(doc.standings, games, wall_s=wall, played_now=played, jobs=jobs),
+                          notes=notes)
+    paths += write_history(out_dir, runs)
+    paths.append(_write_games(out_dir, games))
+    paths += write_bot_reports(out_dir, doc, games, entries, left)
+    paths.append(write_report(out_dir))
+    return paths
 
 
 def default_out(db: str) -> str:
@@ -153,33 +175,27 @@ def default_out(db: str) -> str:
     return stem + "-report"
 
 
-def ladder_standings(games: Sequence[Mapping[str, Any]], names: Sequence[str], arena: Arena) -> list[dict[str, Any]]:
+def ladder_standings(games: Sequence[GameLine], names: Sequence[str], arena: Arena,
+                     left: Sequence[LeftOut] = (), complete: bool = True) -> Standings:
     """Standings over the kept games, ranked by the arena's ``rank_by``, with rank ranges."""
-    ratings = fit_ratings(games, names, bootstrap=arena.bootstrap, seed=arena.seed)
-    order = rank_order(compute_standings(games, list(names), ratings=ratings), arena.rank_by)
-    return with_rank_ranges(compute_standings(games, list(names), ratings=ratings, order=order))
+    return standings_for(games, names, bootstrap=arena.bootstrap, seed=arena.seed, rank_by=arena.rank_by,
+                         rule=order_rule([], arena.rank_by), left_out=[LeftOutEntry(x.bot, x.reason) for x in left],
+                         complete=complete, rulesets=[arena.stages[0].rules])
 
 
-def results_doc(arena: Arena, games: Sequence[Mapping[str, Any]], standings: list[dict[str, Any]],
-                left: Sequence[LeftOut], run: int, status: str, reason: str, played: int, retired: int,
-                changes: Mapping[str, list[str]]) -> dict[str, Any]:
+def results_doc(arena: Arena, games: Sequence[GameLine], standings: Standings, run: int, status: str,
+                reason: str, played: int, retired: int, changes: Mapping[str, list[str]]) -> ResultsDoc:
     """results.json for a ladder run: the arena's format (kind ``arena``) with a ``ladder`` block."""
     settings = game_settings(arena)
-    return {
-        "format": RESULTS_FORMAT, "version": RESULTS_VERSION, "kind": "arena", "name": arena.name,
-        "complete": status == "finished", "seed": arena.seed, "games": len(games),
-        "policy": arena.policy, "rank_by": arena.rank_by,
-        "ruleset": settings["ruleset"], "options": settings["options"], "seats": settings["seats"],
-        "bots": [e.spec.to_json() for e in arena.bots],
-        "left_out": [{"bot": x.bot, "reason": x.reason} for x in left],
-        "order": order_info(standings, [], arena.rank_by),
-        "rating": rating_info(arena.bootstrap, arena.seed),
-        "standings": results_rows(standings),
-        "head_to_head": head_to_head(games, [r["bot"] for r in standings]),
-        "ladder": {"run": run, "status": status, "stop_reason": reason, "played_this_run": played,
-                   "retired_this_run": retired, "kept_games": len(games),
-                   "changes": {k: sorted(v) for k, v in changes.items()}},
-    }
+    return ResultsDoc(
+        kind="ladder", name=arena.name, complete=status == "finished", seed=arena.seed, games=len(games),
+        policy=arena.policy.to_json(), rank_by=arena.rank_by, standings=standings,
+        head_to_head=HeadToHead.of(games, standings.bots), rating=rating_info(arena.bootstrap, arena.seed),
+        bots=tuple(e.spec.to_json() for e in arena.bots),
+        table={k: settings[k] for k in ("ruleset", "options", "seats")},
+        blocks={"ladder": {"run": run, "status": status, "stop_reason": reason, "played_this_run": played,
+                           "retired_this_run": retired, "kept_games": len(games),
+                           "changes": {k: sorted(v) for k, v in changes.items()}}})
 
 
 # ---------------------------------------------------------------------------------------------- the loop
@@ -209,7 +225,7 @@ def _play(store: LadderStore, arena: Arena, names: list[str], hashes: Mapping[st
         games = _kept(store, pool)
         counts = {n: 0 for n in names}
         for g in games:
-            for s in g["seating"]:
+            for s in g.seating:
                 counts[s] += 1
         deficit = sum(max(0, options.share - c) for c in counts.values())
         player.expected = budget if budget is not None else player.played + math.ceil(deficit / seats)
@@ -220,7 +236,7 @@ def _play(store: LadderStore, arena: Arena, names: list[str], hashes: Mapping[st
         if not tables:
             if options.target is None and options.budget is None:
                 return f"every bot has its share of {options.share} games"
-            rows = ladder_standings(games, names, arena)
+            rows = list(ladder_standings(games, names, arena).rows)
             if options.target is not None and separated(rows, options.target):
                 return f"the top {options.target} places are separated (no overlapping 95% intervals)"
             tables = uncertain_tables(rows, seats, room, options.target or len(rows), rng)
@@ -235,69 +251,61 @@ def _play(store: LadderStore, arena: Arena, names: list[str], hashes: Mapping[st
         store.plan(run, batch, planned)  # played as pending at the top of the loop
 
 
-def _write_games(out_dir: str, games: Sequence[Mapping[str, Any]]) -> str:
+def _write_games(out_dir: str, games: Sequence[GameLine]) -> str:
     """games.jsonl of the games that count, as an arena writes it (so ``lastcard replay REPORT GAME`` works)."""
     path = os.path.join(out_dir, "games.jsonl")
-    with open(path + ".part", "w", encoding="utf-8") as fh:
+    with open(path + ".part", "wb") as fh:
         for line in games:
-            fh.write(json.dumps(line, separators=(",", ":")) + "\n")
+            fh.write(line.encode())
     os.replace(path + ".part", path)
     return path
 
 
-def _kept(store: LadderStore, pool: set[str]) -> list[dict[str, Any]]:
+def _kept(store: LadderStore, pool: set[str]) -> list[GameLine]:
     """The lines of the games that count: played, not retired, every bot in this run's pool."""
     return [g.line for g in store.games(played=True) if g.line and all(s in pool for s in g.seating)]
 
 
-class _Player:
-    """Plays planned games on a lazily started executor (local workers, or a cluster's), committing each as it ends."""
+class _Interrupted(Exception):
+    """Ctrl-C stopped the run loop: every finished game is committed."""
 
-    def __init__(self, store: LadderStore, arena: Arena, specs: Mapping[str, Any], log_dir: str, workers: int,
-                 pin: bool | None, progress: Progress, executor_factory: Callable[..., Any] = local_executor) -> None:
+
+class _Player:
+    """Plays planned games on the run loop, committing each result as it ends."""
+
+    def __init__(self, store: LadderStore, arena: Arena, specs: Mapping[str, Any], loop: RunLoop,
+                 progress: Progress) -> None:
         self.store = store
-        self.executor_factory = executor_factory
         self.arena = arena
         self.specs = specs
-        self.log_dir = log_dir
-        self.workers = workers
-        self.pin = pin
+        self.loop = loop
         self.progress = progress
         self.played = 0
         #: Games this run expects to play (for the progress bar): the budget, or what the shares need.
         self.expected = 0
-        self.executor: Any = None
-        self.killed = False
+        self.started = False
 
     def play(self, games: Sequence[Any], stop_after: int | None) -> None:
         """Play ``games`` (planned, in the file), committing each result as it ends."""
-        if self.executor is None:
-            self.executor = self.executor_factory(self.arena, jobs=self.workers, stderr_dir=self.log_dir,
-                                                  records_dir=None, pin=self.pin)
-            self.executor.start()
-            warm_up()  # after the fork: no thread may hold an import lock when a worker is forked
+        if not self.started:
             self.progress.start(self.expected, 0)
+            self.started = True
         stage = self.arena.stages[0]
         by_id = {g.game: g for g in games}
-        jobs = [GameJob(g.game, g.seed, stage.ruleset, stage.options, tuple(self.specs[s] for s in g.seating),
-                        self.arena.policy, False) for g in games]
-        for game_id, result in self.executor.run(jobs):
-            g = by_id[game_id]
-            self.store.record(game_id, game_line(result, {"stage": "ladder", "round": g.batch, "table": None,
-                                                          "deal": g.seq}))
+
+        def commit(job: GameJob, result: GameResult) -> bool:
+            g = by_id[job.game_id]
+            self.store.record(job.game_id, GameLine(result, Slot("ladder", g.batch, None, g.seq)))
             self.played += 1
             self.progress.update(self.played, max(self.expected, self.played), None)
             if stop_after is not None and self.played >= stop_after:
                 raise KeyboardInterrupt
+            return False
 
-    def interrupted(self) -> None:
-        if self.executor is not None:
-            self.executor.close(kill=True)
-            self.killed = True
-
-    def close(self) -> None:
-        if self.executor is not None and not self.killed:
-            self.executor.close()
+        jobs = (GameJob(g.game, g.seed, stage.rules, tuple(self.specs[s] for s in g.seating), self.arena.policy)
+                for g in games)
+        if not self.loop.play_jobs(jobs, commit):
+            raise _Interrupted()
 
 
 def _announce(progress: Progress, changes: Mapping[str, list[str]], retired: int) -> None:

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
+
+from ..standings import StandingRow
 
 #: How much less a pair below the top places counts than one inside them.
 LOWER_WEIGHT = 0.25
@@ -56,7 +58,7 @@ def coverage_tables(counts: Mapping[str, int], share: int, seats: int, games: in
     return tables
 
 
-def pair_uncertainty(rows: Sequence[Mapping[str, Any]], top: int) -> list[tuple[float, int]]:
+def pair_uncertainty(rows: Sequence[StandingRow], top: int) -> list[tuple[float, int]]:
     """``(score, i)`` for each neighbouring pair ``rows[i], rows[i + 1]`` whose intervals overlap, best first.
 
     The score is the overlap over the narrower interval (1: one interval inside the other), times
@@ -77,14 +79,14 @@ def pair_uncertainty(rows: Sequence[Mapping[str, Any]], top: int) -> list[tuple[
     return out
 
 
-def uncertain_tables(rows: Sequence[Mapping[str, Any]], seats: int, games: int, top: int,
+def uncertain_tables(rows: Sequence[StandingRow], seats: int, games: int, top: int,
                      rng: random.Random) -> list[tuple[str, ...]]:
     """Up to ``games`` tables around the most uncertain neighbouring pairs of ``rows`` (in rank order)."""
     pairs = pair_uncertainty(rows, top)
     if not pairs or len(rows) < seats:
         return []
     total = sum(score for score, _ in pairs)
-    names = [r["bot"] for r in rows]
+    names = [r.bot for r in rows]
     tables: list[tuple[str, ...]] = []
     # Games in proportion to each pair's score (at least one for the most uncertain), best pairs first.
     for score, i in pairs:
@@ -113,17 +115,17 @@ def _around(names: Sequence[str], i: int, seats: int, rng: random.Random) -> tup
     return tuple(chosen)
 
 
-def _interval(row: Mapping[str, Any]) -> tuple[float, float] | None:
-    rating = row.get("rating")
+def _interval(row: StandingRow) -> tuple[float, float] | None:
+    rating = row.rating
     if rating is None:
         return None
-    low, high = row.get("rating_low"), row.get("rating_high")
+    low, high = row.rating_low, row.rating_high
     if low is None and high is None:
         return None
     return (rating - OPEN_BOUND if low is None else low, rating + OPEN_BOUND if high is None else high)
 
 
-def separated(rows: Sequence[Mapping[str, Any]], top: int) -> bool:
+def separated(rows: Sequence[StandingRow], top: int) -> bool:
     """True when each of the ``top`` first places holds only its own rank (``rank_best == rank_worst``)."""
     head = rows[:top]
-    return bool(head) and all(r.get("rank_best") == r.get("rank_worst") == r["rank"] for r in head)
+    return bool(head) and all(r.rank_best == r.rank_worst == r.rank for r in head)

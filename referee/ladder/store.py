@@ -17,6 +17,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..results import GameLine
+
 FORMAT = "lastcard-ladder"
 #: Ladder files this process holds: a POSIX lock does not stop the process that holds it from locking again.
 _HELD: set[str] = set()
@@ -81,7 +83,7 @@ class StoredGame:
     seed: int
     seating: tuple[str, ...]
     hashes: tuple[str, ...]
-    line: dict[str, Any] | None
+    line: GameLine | None
 
 
 def _now() -> str:
@@ -218,11 +220,10 @@ class LadderStore:
                 [(seq, gid, batch, run, seed, json.dumps(list(seating)), json.dumps(list(hashes)))
                  for seq, gid, seed, seating, hashes in games])
 
-    def record(self, game: str, line: Mapping[str, Any]) -> None:
+    def record(self, game: str, line: GameLine) -> None:
         """Store a finished game and commit it at once."""
         with self.conn:
-            self.conn.execute("UPDATE games SET line = ? WHERE game = ?",
-                              (json.dumps(line, separators=(",", ":")), game))
+            self.conn.execute("UPDATE games SET line = ? WHERE game = ?", (line.encode().decode().rstrip("\n"), game))
 
     def games(self, *, played: bool | None = None, retired: bool = False) -> list[StoredGame]:
         """Games in order: kept ones (``retired`` false) or all; only played (True), only planned (False), or both."""
@@ -236,7 +237,7 @@ class LadderStore:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY seq"
         return [StoredGame(seq, game, batch, seed, tuple(json.loads(seating)), tuple(json.loads(hashes)),
-                           json.loads(line) if line else None)
+                           GameLine.from_json(json.loads(line)) if line else None)
                 for seq, game, batch, seed, seating, hashes, line in self.conn.execute(sql)]
 
     def count(self, where: str = "1") -> int:

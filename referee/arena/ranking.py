@@ -1,0 +1,66 @@
+"""From stored games to ``Standings``: the rating fit, the order, rank ranges and the per-stage records.
+
+``standings_for`` is the one place a run's standings are computed; the arena, the ladder and
+``compare`` call it, and every surface renders what it returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..results import GameLine
+from ..standings import (LeftOutEntry, StageRecord, StageSummary, StandingRow, Standings, Tally, rank_order,
+                         with_rank_ranges)
+from .ratings import fit_ratings
+
+
+def ordered(lines: Sequence[GameLine], names: Sequence[str], rank_by: str) -> list[str]:
+    """The bots best first on ``lines`` by ``rank_by`` (the rating fit, without a bootstrap, only when it
+    decides): the order a planner needs between rounds."""
+    ratings = fit_ratings(lines, names) if rank_by == "rating" else None
+    return rank_order(Tally(names).extend(line.result for line in lines).rows(ratings=ratings), rank_by)
+
+
+def ranked_rows(lines: Sequence[GameLine], names: Sequence[str], *, bootstrap: int, seed: int, rank_by: str,
+                order: Sequence[str] | None = None, groups: Mapping[str, Any] | None = None,
+                reached: Mapping[str, str] | None = None) -> list[StandingRow]:
+    """Every bot's row, with its rating and interval, in ``order`` (else ``rank_by``'s), with rank ranges;
+    ``reached`` labels each row with the furthest round it played, ``groups`` keeps bots of different
+    rounds from sharing a range."""
+    ratings = fit_ratings(lines, names, bootstrap=bootstrap, seed=seed)
+    tally = Tally(names).extend(line.result for line in lines)
+    if order is None:
+        order = rank_order(tally.rows(ratings=ratings), rank_by)
+    rows = tally.rows(ratings=ratings, order=order)
+    if reached is not None:
+        rows = [replace(r, reached=reached.get(r.bot, "")) for r in rows]
+    return with_rank_ranges(rows, groups)
+
+
+def stage_summaries(lines: Iterable[GameLine], stages: Sequence[Mapping[str, Any]]) -> tuple[StageSummary, ...]:
+    """Each stage (results.json's entry) with its bots' records in that stage only."""
+    by_stage: dict[str | None, Tally] = {}
+    counts: dict[str | None, int] = {}
+    for line in lines:
+        by_stage.setdefault(line.stage, Tally()).add(line.result)
+        counts[line.stage] = counts.get(line.stage, 0) + 1
+    out = []
+    for st in stages:
+        tally = by_stage.get(st["name"], Tally())
+        records = tuple(StageRecord(r.bot, r.games, r.wins, r.draws, r.avg_place) for r in tally.rows())
+        out.append(StageSummary(st["name"], st["format"], st["ruleset"], int(st["seats"]), counts.get(st["name"], 0),
+                                tuple(st.get("rounds") or ()), records))
+    return tuple(out)
+
+
+def standings_for(lines: Sequence[GameLine], names: Sequence[str], *, bootstrap: int, seed: int, rank_by: str,
+                  rule: str, order: Sequence[str] | None = None, groups: Mapping[str, Any] | None = None,
+                  reached: Mapping[str, str] | None = None, left_out: Iterable[LeftOutEntry] = (),
+                  complete: bool = True, stages: Sequence[Mapping[str, Any]] = (),
+                  rulesets: Sequence[Any] = ()) -> Standings:
+    """A run's ``Standings``: its rows (see ``ranked_rows``), the entrants left out, the rule of the order
+    and the per-stage breakdown."""
+    rows = ranked_rows(lines, names, bootstrap=bootstrap, seed=seed, rank_by=rank_by, order=order, groups=groups,
+                       reached=reached)
+    return Standings(tuple(rows), tuple(left_out), rule, complete, stage_summaries(lines, stages), tuple(rulesets))

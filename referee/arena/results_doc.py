@@ -1,0 +1,211 @@
+"""results.json as an object: built once from the run's typed values, written by ``to_json``, read back by
+``from_json`` for the surfaces that render a finished run (report.html, ``ladder standings``, bot reports).
+
+results.json holds nothing that varies from run to run (no times, no timestamps, no paths of the
+output), so the same arena and seed give the same bytes whatever the number of workers; the times
+go to timing.json and the tables meant for people.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..rules import Ruleset, RulesetError, get_ruleset
+from ..standings import LeftOutEntry, StageRecord, StageSummary, StandingRow, Standings
+from .ratings import ALPHA, INTERVAL
+
+RESULTS_FORMAT = "lastcard-results"
+RESULTS_VERSION = 2
+TIED = "bots whose 95% rating intervals overlap share a rank range: the games do not separate them"
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """For every pair of bots: games together, and how often each placed ahead of the other."""
+
+    bots: tuple[str, ...]
+    ahead: tuple[tuple[int, ...], ...]
+    meetings: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of(cls, games: Iterable[Any], names: Sequence[str]) -> HeadToHead:
+        """Counted from games with ``seating`` and ``placements`` (``GameLine``/``GameResult``)."""
+        index = {n: i for i, n in enumerate(names)}
+        n = len(names)
+        ahead = [[0] * n for _ in range(n)]
+        meetings = [[0] * n for _ in range(n)]
+        for g in games:
+            seats = [(index[b], p) for b, p in zip(g.seating, g.placements) if b in index]
+            for i, pi in seats:
+                for j, pj in seats:
+                    if i != j:
+                        meetings[i][j] += 1
+                        if pi < pj:
+                            ahead[i][j] += 1
+        return cls(tuple(names), tuple(map(tuple, ahead)), tuple(map(tuple, meetings)))
+
+    def score(self, i: int, j: int) -> float | None:
+        """How often bot ``i`` finished ahead of bot ``j`` when they met (a tie counts half); None if never."""
+        met = self.meetings[i][j]
+        if i == j or not met:
+            return None
+        ahead, behind = self.ahead[i][j], self.ahead[j][i]
+        return (ahead + (met - ahead - behind) / 2) / met
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bots": list(self.bots), "ahead": [list(r) for r in self.ahead],
+                "meetings": [list(r) for r in self.meetings]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> HeadToHead:
+        data = data or {}
+        return cls(tuple(data.get("bots") or ()), tuple(tuple(r) for r in data.get("ahead") or ()),
+                   tuple(tuple(r) for r in data.get("meetings") or ()))
+
+
+def rating_info(bootstrap: int, seed: int) -> dict[str, Any]:
+    """How the rating columns were computed, for results.json."""
+    return {"model": "plackett-luce", "fit": "choix.ilsr_top1 on every game's placements (ties: Breslow)",
+            "alpha": ALPHA, "scale": "elo: 1500 is the pool average, +400 is 10:1 to finish ahead",
+            "interval": INTERVAL if bootstrap else None, "bootstrap": bootstrap,
+            "resample": "deals", "bootstrap_seed": seed}
+
+
+def order_rule(stages: Sequence[Mapping[str, Any]], rank_by: str, *, complete: bool = True) -> str:
+    """The rule that decided the order, in words (for results.json, standings.md and the terminal)."""
+    overall = ("the rating (Plackett-Luce over every game), then the average place" if rank_by == "rating"
+               else "the average place, then the rating")
+    if not complete:
+        return f"unfinished, so by {overall} over the games played so far"
+    parts = []
+    knockouts = [st["name"] for st in stages if st.get("format") == "knockout"]
+    if len(stages) > 1 or knockouts:
+        parts.append("the furthest stage and round reached")
+    if knockouts:
+        parts.append(f"the place at that round's table (knockout: {', '.join(knockouts)})")
+    parts.append(overall)
+    return "by " + ", then ".join(parts)
+
+
+def stage_rulesets(stages: Sequence[Mapping[str, Any]]) -> tuple[Ruleset, ...]:
+    """The ruleset of each stage entry of results.json (unknown ones, from a newer version, skipped)."""
+    out = []
+    for st in stages:
+        try:
+            out.append(get_ruleset(st["ruleset"], st.get("options") or {}))
+        except (RulesetError, KeyError):
+            continue
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class ResultsDoc:
+    """results.json (documented in docs/arena.md)."""
+
+    kind: str
+    """``arena``, ``match``, ``ladder`` (written as kind ``arena`` with a ``ladder`` block) or ``compare``."""
+    name: str
+    complete: bool
+    seed: int
+    games: int
+    policy: str
+    rank_by: str
+    standings: Standings
+    head_to_head: HeadToHead
+    rating: Mapping[str, Any]
+    bots: tuple[Mapping[str, Any], ...] = ()
+    stages: tuple[Mapping[str, Any], ...] = ()
+    """Each stage as the arena gave it (``Stage.to_json``) with its rounds and per-bot records."""
+    games_planned: int | None = None
+    sandbox_levels: Mapping[str, list[str]] = field(default_factory=dict)
+    table: Mapping[str, Any] | None = None
+    """A ladder's (or compare's) one table: ``ruleset``, ``options``, ``seats``."""
+    blocks: Mapping[str, Any] = field(default_factory=dict)
+    """Blocks of one kind of run: ``ladder``, ``sprt``."""
+
+    @property
+    def title(self) -> str:
+        """What the run is, for a page's heading."""
+        if self.kind == "match":
+            st = self.stages[0] if self.stages else (self.table or {})
+            names = " vs ".join(self.standings.bots) or "no bots"
+            return f"Match: {st.get('ruleset', '')}, {names}"
+        if self.kind == "ladder":
+            return f"Ladder {self.name}"
+        if self.kind == "compare":
+            return f"Compare {self.name}"
+        return f"Arena {self.name}"
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.standings
+        out: dict[str, Any] = {"format": RESULTS_FORMAT, "version": RESULTS_VERSION,
+                               "kind": "arena" if self.kind == "ladder" else self.kind, "name": self.name,
+                               "complete": self.complete, "seed": self.seed, "games": self.games}
+        if self.games_planned is not None:
+            out["games_planned"] = self.games_planned
+        out.update(policy=self.policy, rank_by=self.rank_by)
+        if self.table is not None:
+            out.update(self.table)
+        if self.stages:
+            out["stages"] = [dict(st) for st in self.stages]
+        out["bots"] = [dict(b) for b in self.bots]
+        if self.kind != "ladder":
+            out["sandbox_levels"] = dict(self.sandbox_levels)
+        out["left_out"] = [x.to_json() for x in s.left_out]
+        out["order"] = {"rule": s.rule, "tied": TIED, "rank_ranges": s.rank_ranges()}
+        out["rating"] = dict(self.rating)
+        out["standings"] = [r.to_json() for r in s.rows]
+        out["head_to_head"] = self.head_to_head.to_json()
+        out.update(self.blocks)
+        return out
+
+    def dumps(self) -> str:
+        """results.json text: stable key order as built, two-space indent, final newline."""
+        return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], timing: Mapping[str, Any] | None = None) -> ResultsDoc:
+        """results.json read back (with timing.json's per-bot times, where given)."""
+        ranges = (data.get("order") or {}).get("rank_ranges") or {}
+        times = (timing or {}).get("bots") or {}
+        rows = tuple(StandingRow.from_json(r, ranges.get(r["bot"]), times.get(r["bot"]))
+                     for r in data.get("standings") or ())
+        stages = tuple(data.get("stages") or ())
+        table = {k: data[k] for k in ("ruleset", "options", "seats") if k in data} or None
+        kind = "ladder" if "ladder" in data else str(data.get("kind", "arena"))
+        summaries = tuple(StageSummary(
+            st.get("name", ""), st.get("format", ""), st.get("ruleset", ""), int(st.get("seats") or 0),
+            int(st.get("played", 0)), tuple(st.get("rounds") or ()),
+            tuple(StageRecord(**rec) for rec in st.get("records") or ())) for st in stages)
+        standings = Standings(rows, tuple(LeftOutEntry(x["bot"], x["reason"]) for x in data.get("left_out") or ()),
+                              (data.get("order") or {}).get("rule", ""), bool(data.get("complete", True)),
+                              summaries, stage_rulesets(stages or ([table] if table else [])))
+        blocks = {k: data[k] for k in ("ladder", "sprt") if k in data}
+        return cls(kind=kind, name=str(data.get("name", "")), complete=bool(data.get("complete", True)),
+                   seed=int(data.get("seed") or 0), games=int(data.get("games") or 0),
+                   policy=str(data.get("policy", "")), rank_by=str(data.get("rank_by", "rating")),
+                   standings=standings, head_to_head=HeadToHead.from_json(data.get("head_to_head")),
+                   rating=data.get("rating") or {}, bots=tuple(data.get("bots") or ()), stages=stages,
+                   games_planned=data.get("games_planned"), sandbox_levels=data.get("sandbox_levels") or {},
+                   table=table, blocks=blocks)
+
+
+def read_results_doc(out_dir: str) -> ResultsDoc | None:
+    """The results document of a results directory (with its timing.json), or None while none is written."""
+    path = os.path.join(out_dir, "results.json")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as fh:
+        data = json.load(fh)
+    timing = None
+    tpath = os.path.join(out_dir, "timing.json")
+    if os.path.exists(tpath):
+        try:
+            with open(tpath, encoding="utf-8") as fh:
+                timing = json.load(fh)
+        except (OSError, ValueError):
+            timing = None
+    return ResultsDoc.from_json(data, timing)

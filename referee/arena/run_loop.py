@@ -1,0 +1,119 @@
+"""The one run loop of ``arena``, ``match``, the ladder and ``compare``: jobs in, results out, Ctrl-C a clean stop.
+
+They differ only in what they schedule and when they stop (a planner's rounds, a ladder's budget, an
+SPRT's verdict); the executor's start and shutdown, and what an interrupt does, live here once.
+"""
+
+from __future__ import annotations
+
+import signal
+from typing import Callable, Iterable
+
+from ..jobs import GameJob
+from ..results import GameResult
+from .executor import Executor
+
+#: ``on_result(job, result)``: True to stop (the games still in play are abandoned).
+OnResult = Callable[[GameJob, GameResult], "bool | None"]
+
+
+class RunLoop:
+    """Plays jobs on one executor, made and started at the first job and closed once.
+
+    Ctrl-C (``KeyboardInterrupt``) while playing kills the executor and its bots at once; from then on
+    further Ctrl-Cs are ignored until ``release`` (after the caller has written what was played), so
+    the standings so far are never cut short. Use it as a context manager: leaving it closes the
+    executor (politely unless interrupted or failing) and releases Ctrl-C.
+    """
+
+    def __init__(self, make: Callable[[], Executor], on_start: Callable[[], None] | None = None) -> None:
+        self._make = make
+        self._on_start = on_start
+        self.executor: Executor | None = None
+        self.interrupted = False
+        self.played = 0
+        self._restore: Callable[[], None] | None = None
+
+    def play_jobs(self, jobs: Iterable[GameJob], on_result: OnResult) -> bool:
+        """Play ``jobs`` (read lazily), calling ``on_result`` as each game ends; False if Ctrl-C stopped it
+        (nothing more is played then), True when every job was played or ``on_result`` asked to stop."""
+        if self.interrupted:
+            return False
+        given: dict[str, GameJob] = {}
+
+        def tracked() -> Iterable[GameJob]:
+            for job in jobs:
+                given[job.game_id] = job
+                yield job
+
+        try:
+            executor = self._started()
+            for game_id, result in executor.run(tracked()):
+                self.played += 1
+                if on_result(given.pop(game_id), result):
+                    self._abandon()
+                    return True
+        except KeyboardInterrupt:
+            self._restore = _ignore_interrupts()  # a second Ctrl-C must not cut the clean-up short
+            self.interrupted = True
+            if self.executor is not None:
+                self.executor.close(kill=True)
+            return False
+        return True
+
+    def _started(self) -> Executor:
+        if self.executor is None:
+            self.executor = self._make()
+            self.executor.start()
+            if self._on_start is not None:
+                self._on_start()
+        return self.executor
+
+    def _abandon(self) -> None:
+        """Stop the games still in play (their results are not wanted); a later ``play_jobs`` starts afresh."""
+        if self.executor is not None:
+            self.executor.close(kill=True)
+            self.executor = None
+
+    def close(self, kill: bool = False) -> None:
+        """Stop the executor: its workers quit their bots (or, interrupted or ``kill``, are killed).
+
+        Shutting down (a cluster's client, workers quitting their bots) is shielded from a Ctrl-C that
+        comes as the last game ends: everything played is already stored.
+        """
+        if self.executor is None:
+            return
+        executor, self.executor = self.executor, None
+        shield = _ignore_interrupts() if self._restore is None else None
+        try:
+            executor.close(kill=kill or self.interrupted)
+        finally:
+            if shield is not None:
+                shield()
+
+    def release(self) -> None:
+        """After an interrupt, Ctrl-C works again (call it once the results so far are written)."""
+        if self._restore is not None:
+            restore, self._restore = self._restore, None
+            restore()
+
+    def __enter__(self) -> RunLoop:
+        return self
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        try:
+            self.close(kill=exc_type is not None)
+        finally:
+            self.release()
+
+
+def _ignore_interrupts() -> Callable[[], None] | None:
+    """Ignore Ctrl-C; a function that puts the previous handler back (None off the main thread)."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        return None
+
+    def restore() -> None:
+        signal.signal(signal.SIGINT, previous)
+    return restore

@@ -1,0 +1,213 @@
+"""What the commands share: the one error boundary, the progress display, the arena loader, cluster options.
+
+Exit statuses, the same for every command (README, "Exit status"):
+``0`` done; ``1`` the run could not do what was asked (a referee failure, a bot that never started,
+a replay that differs, a check that failed); ``2`` bad input (a usage mistake, an arena file, an
+option, an output directory, a game or folder that is not there); ``130`` interrupted (Ctrl-C or
+SIGTERM), with what was played saved.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, TextIO
+
+import click
+
+from ..arena.config import Arena, ArenaFileError, load_arena
+from ..arena.executor import ExecutorError, ExecutorFactory
+from ..arena.runner import Leader
+from ..arena.shipping import ShippingError
+from ..arena.store import StoreError
+from ..ladder.store import LadderError
+from ..replay import InvalidReplayError
+from ..rules import RulesetError
+
+F = Callable[..., Any]
+
+#: Exit status of a run that was interrupted (the shell's for SIGINT).
+INTERRUPTED = 130
+
+
+class InputError(click.ClickException):
+    """Bad input (an arena file, an option, a directory): the message as it is, exit status 2."""
+
+    exit_code = 2
+
+    def format_message(self) -> str:
+        return self.message
+
+
+class RunError(click.ClickException):
+    """The run could not do what was asked: the message, exit status 1."""
+
+    exit_code = 1
+
+    def format_message(self) -> str:
+        return self.message
+
+
+#: Domain errors by the exit status they get (the first match wins).
+INPUT_ERRORS: tuple[type[Exception], ...] = (ArenaFileError, StoreError, LadderError, RulesetError,
+                                             InvalidReplayError, ShippingError)
+
+
+class LastcardGroup(click.Group):
+    """The command group; its ``invoke`` is the one boundary where domain errors become messages and exit
+    statuses (the rules code never imports click)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from ..html_report import ReportError
+
+        try:
+            return super().invoke(ctx)
+        except INPUT_ERRORS + (ReportError,) as exc:
+            raise InputError(str(exc)) from None
+        except ExecutorError as exc:
+            raise RunError(f"{exc}\nthe games finished so far are saved; --resume continues") from None
+
+
+def interrupt_on_sigterm(signum: int, frame: object) -> None:
+    """A SIGTERM handler: stop as cleanly as Ctrl-C does (bots killed, standings so far printed)."""
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """``kill`` stops a run as cleanly as Ctrl-C while the block runs."""
+    previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def load_arena_file(path: str) -> Arena:
+    """The arena of ``path``, or an ``InputError`` listing every mistake in it."""
+    try:
+        return load_arena(path)
+    except ArenaFileError as exc:
+        raise InputError(str(exc)) from None
+
+
+def cluster_options(f: F) -> F:
+    """``--cluster ADDRESS`` and the TLS files a ``tls://`` cluster needs."""
+    f = click.option("--tls-key", type=click.Path(dir_okay=False), help="With a tls:// --cluster: its private key.")(f)
+    f = click.option("--tls-cert", type=click.Path(dir_okay=False),
+                     help="With a tls:// --cluster: this referee's certificate.")(f)
+    f = click.option("--tls-ca-file", type=click.Path(dir_okay=False),
+                     help="With a tls:// --cluster: the CA certificate.")(f)
+    f = click.option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on the Dask scheduler at this "
+                                                               "address (the distributed extra; see "
+                                                               "docs/distributed.md).")(f)
+    return f
+
+
+def cluster_executor(cluster: str | None, ca: str | None, cert: str | None, key: str | None,
+                     build_on_workers: bool, arena: Arena) -> ExecutorFactory | None:
+    """The executor factory for ``--cluster`` or the file's ``executor:`` (None for the local pool; Dask is
+    imported only then)."""
+    if not cluster:
+        if ca or cert or key or build_on_workers:
+            raise click.UsageError("--tls-ca-file, --tls-cert, --tls-key and --build-on-workers need --cluster")
+        if arena.cluster is None:
+            return None
+    from ..arena.cluster import ClusterOptions, cluster_factory
+
+    options = ClusterOptions(cluster, ca, cert, key, build_on_workers) if cluster else arena.cluster
+    assert options is not None
+    try:
+        return cluster_factory(options)
+    except ExecutorError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def executor_kwargs(factory: ExecutorFactory | None) -> dict[str, Any]:
+    """``executor_factory=`` for a run, when a cluster's factory replaces the local pool."""
+    return {"executor_factory": factory} if factory else {}
+
+
+class TerminalProgress:
+    """A progress bar on a terminal, a plain line every few seconds otherwise."""
+
+    BAR = 28
+    TTY_EVERY = 0.1
+    LINE_EVERY = 10.0
+
+    def __init__(self, stream: TextIO | None = None, quiet: bool = False) -> None:
+        self.stream = stream or sys.stderr
+        self.quiet = quiet
+        self.tty = self.stream.isatty()
+        self.t0 = time.monotonic()
+        self.base = 0
+        self.last = 0.0
+        self.drawn = False
+
+    def note(self, text: str) -> None:
+        if self.drawn:
+            self._clear()
+        click.echo(text, err=True)
+
+    def start(self, total: int, done: int) -> None:
+        self.t0 = time.monotonic()
+        self.base = done
+        self.last = self.t0
+
+    def update(self, done: int, total: int, leader: Leader) -> None:
+        if self.quiet:
+            return
+        now = time.monotonic()
+        finished = done >= total
+        if now - self.last < (self.TTY_EVERY if self.tty else self.LINE_EVERY) and not (finished and self.tty):
+            return
+        self.last = now
+        elapsed = now - self.t0
+        rate = (done - self.base) / elapsed if elapsed > 0 else 0.0
+        eta = (total - done) / rate if rate > 0 else None
+        eta_text = duration(eta) if eta is not None else "?"
+        if callable(leader):  # found only now: the fit is not paid for lines never drawn
+            leader = leader()
+        lead = f"  leader {leader}" if leader else ""
+        if self.tty:
+            filled = int(self.BAR * done / total) if total else self.BAR
+            bar = "#" * filled + "." * (self.BAR - filled)
+            self.stream.write(f"\r[{bar}] {done}/{total} games  {rate:.1f}/s  ETA {eta_text}{lead}\x1b[K")
+            self.stream.flush()
+            self.drawn = True
+        else:
+            click.echo(f"{done}/{total} games, {rate:.1f} games/s, ETA {eta_text}{lead}", err=True)
+
+    def stop(self) -> None:
+        if self.drawn:
+            self._clear()
+
+    def _clear(self) -> None:
+        self.stream.write("\r\x1b[K")
+        self.stream.flush()
+        self.drawn = False
+
+
+def duration(seconds: float) -> str:
+    """``42 s``, ``3:05``, ``1:02:03``."""
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, secs = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}:{secs:02d}"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}"
+
+
+def warn_never_started(never: list[Any]) -> list[str]:
+    """The warning block naming each bot that could not start in any of its games, with its own words."""
+    lines = []
+    for item in never:
+        lines.append(f"warning: {item.bot} could not start in any of its {item.games} games:")
+        lines += [f"    {line}" for line in item.message.splitlines()]
+    if lines:
+        lines.append("fix the bot's command (try it in a shell from its folder, then `lastcard check`)")
+    return lines
