@@ -1,0 +1,89 @@
+"""The lines fastchess prints for a head-to-head with an SPRT, rendered from a tally or a running test.
+
+Pure text: the caller prints. ``summary_lines`` is the live block (reprinted as pairs come in);
+``verdict_line`` is the last line of a run. Example::
+
+    Results of new vs base (compact, 2 seats):
+    Elo: 35.12 +/- 20.01, nElo: 60.33 +/- 34.50
+    LOS: 99.97 %, DrawRatio: 30.00 %, PairsRatio: 2.10
+    Games: 200, Wins: 90, Losses: 70, Draws: 40, Points: 110.0 (55.00 %)
+    Ptnml(0-2): [5, 20, 30, 35, 10]
+    LLR: 2.97 (100.8%) (-2.94, 2.94) [0.00, 5.00]
+"""
+
+from __future__ import annotations
+
+from .sprt import Estimates, PairTally, Ptnml, Sprt, SprtSettings, Verdict
+
+
+def _f(x: float, places: int = 2) -> str:
+    """``x`` to ``places`` decimals, never ``-0.00``."""
+    text = f"{x:.{places}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+
+
+def header_line(new: str, base: str, detail: str) -> str:
+    """``Results of NEW vs BASE (detail):``."""
+    return f"Results of {new} vs {base} ({detail}):"
+
+
+def elo_line(est: Estimates) -> str:
+    """``Elo: 35.12 +/- 20.01, nElo: 60.33 +/- 34.50`` (the 95% intervals' half-widths)."""
+    return f"Elo: {_f(est.elo)} +/- {_f(est.elo_error)}, nElo: {_f(est.nelo)} +/- {_f(est.nelo_error)}"
+
+
+def los_line(est: Estimates, ptnml: Ptnml) -> str:
+    """``LOS: 99.97 %, DrawRatio: 30.00 %, PairsRatio: 2.10``: the draw ratio is the WL+DD pairs' share."""
+    ll, ld, even, wd, ww = ptnml.counts
+    draws = 100 * even / ptnml.pairs if ptnml.pairs else 0.0
+    if ll + ld:
+        ratio = f"{(ww + wd) / (ll + ld):.2f}"
+    else:
+        ratio = "inf" if ww + wd else "n/a"
+    return f"LOS: {100 * est.los:.2f} %, DrawRatio: {draws:.2f} %, PairsRatio: {ratio}"
+
+
+def games_line(tally: PairTally | Ptnml) -> str:
+    """``Games: 200, Wins: 90, Losses: 70, Draws: 40, Points: 110.0 (55.00 %)`` (no W/L/D from counts alone)."""
+    ptnml = tally.ptnml if isinstance(tally, PairTally) else tally
+    share = 100 * ptnml.points / ptnml.games if ptnml.games else 0.0
+    wdl = (f", Wins: {tally.wins}, Losses: {tally.losses}, Draws: {tally.draws}"
+           if isinstance(tally, PairTally) else "")
+    return f"Games: {ptnml.games}{wdl}, Points: {ptnml.points:.1f} ({share:.2f} %)"
+
+
+def ptnml_line(ptnml: Ptnml) -> str:
+    """``Ptnml(0-2): [5, 20, 30, 35, 10]``: LL, LD, WL+DD, WD, WW from NEW's view."""
+    return f"Ptnml(0-2): {ptnml}"
+
+
+def llr_line(settings: SprtSettings, llr: float) -> str:
+    """``LLR: 2.97 (100.8%) (-2.94, 2.94) [0.00, 5.00]``: the LLR, its share of the way to a bound, the bounds,
+    and elo0, elo1."""
+    return (f"LLR: {_f(llr)} ({_f(100 * settings.fraction(llr), 1)}%) ({_f(settings.lower)}, {_f(settings.upper)}) "
+            f"[{_f(settings.elo0)}, {_f(settings.elo1)}]")
+
+
+def verdict_line(result: Verdict | None, games: int) -> str:
+    """``H1 accepted``, ``H0 accepted`` or ``inconclusive after N games``."""
+    return f"{result} accepted" if result else f"inconclusive after {games} games"
+
+
+def summary_lines(run: Sprt | PairTally | Ptnml, settings: SprtSettings | None = None) -> list[str]:
+    """The block fastchess prints: estimates, games, the pentanomial and (with a test) the LLR line.
+
+    ``run`` is a running test, a fixed-length tally, or bare counts (``lastcard sprt``; then ``settings``
+    gives the test).
+    """
+    if isinstance(run, Sprt):
+        tally: PairTally | Ptnml = run.tally
+        settings, llr = run.settings, run.llr
+    else:
+        tally = run
+        llr = settings.llr(run if isinstance(run, Ptnml) else run.ptnml) if settings else 0.0
+    ptnml = tally.ptnml if isinstance(tally, PairTally) else tally
+    est = Estimates.of(ptnml)
+    lines = [elo_line(est), los_line(est, ptnml), games_line(tally), ptnml_line(ptnml)]
+    if settings is not None:
+        lines.append(llr_line(settings, llr))
+    return lines
