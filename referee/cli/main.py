@@ -14,6 +14,7 @@ from .play import play_cmd
 from .replay import replay_cmd
 from .report import report_cmd
 from .rules_cmd import rules_cmd
+from .sprt import sprt_cmd
 
 
 @click.group(cls=LastcardGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -32,6 +33,7 @@ cli.add_command(play_cmd)
 cli.add_command(replay_cmd)
 cli.add_command(report_cmd)
 cli.add_command(ladder_cmd)
+cli.add_command(sprt_cmd)
 
 
 if __name__ == "__main__":  # python -m referee.cli.main

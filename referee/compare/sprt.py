@@ -116,8 +116,9 @@ class Estimates:
     """NEW's strength against BASE from the pairs: Elo and normalized Elo with 95% intervals, LOS, score.
 
     As fastchess's ``EloPentanomial``: the mean pair score, its per-pair variance, a normal interval for
-    the mean; counts regularized as fishtest's ``get_elo`` (a zero bin is 1e-3), so every number is finite.
-    ``*_error`` is the half-width fastchess prints after ``+/-``.
+    the mean. Counts with no spread (every pair in one bin, or none) are regularized as fishtest's
+    ``get_elo`` (a zero bin is 1e-3) and scores kept within [1e-3, 1 - 1e-3], so every number is finite
+    where fastchess prints nan. ``*_error`` is the half-width fastchess prints after ``+/-``.
     """
 
     score: float
@@ -140,7 +141,8 @@ class Estimates:
 
     @classmethod
     def of(cls, ptnml: Ptnml) -> Estimates:
-        reg = [c if c else REGULARIZER for c in ptnml.counts]
+        spread = sum(1 for c in ptnml.counts if c) >= 2
+        reg = [c if c or spread else REGULARIZER for c in ptnml.counts]
         n = sum(reg)
         probs = [c / n for c in reg]
         score = sum(p * i / 4 for i, p in enumerate(probs))
