@@ -71,6 +71,10 @@ class CompareSettings:
               policy: str = "forfeit", record: bool = False, sprt: SprtSettings | None = SprtSettings(),
               max_games: int | None = None, games: int | None = None) -> CompareSettings:
         """Check and complete the settings: the seats, the fillers, names told apart, the game counts."""
+        if seats is None and 2 + len(field) > MAX_PLAYERS:
+            raise CompareError(f"a field of {len(field)} makes {2 + len(field)} seats with NEW and BASE; a table of "
+                               f"Last Card seats {MIN_PLAYERS} to {MAX_PLAYERS}: give at most {MAX_PLAYERS - 2} "
+                               f"--field bots", "field")
         seats = 2 + len(field) if seats is None else seats
         if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
             raise CompareError(f"--seats {seats}: a table of Last Card seats {MIN_PLAYERS} to {MAX_PLAYERS}", "seats")
