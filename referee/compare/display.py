@@ -1,14 +1,14 @@
 """The lines fastchess prints for a head-to-head with an SPRT, rendered from a tally or a running test.
 
 Pure text: the caller prints. ``summary_lines`` is the live block (reprinted as pairs come in);
-``verdict_line`` is the last line of a run. Example::
+``verdict_line`` is the last line of a run. Example (100 pairs)::
 
     Results of new vs base (compact, 2 seats):
-    Elo: 35.12 +/- 20.01, nElo: 60.33 +/- 34.50
-    LOS: 99.97 %, DrawRatio: 30.00 %, PairsRatio: 2.10
-    Games: 200, Wins: 90, Losses: 70, Draws: 40, Points: 110.0 (55.00 %)
+    Elo: 43.66 +/- 36.21, nElo: 58.90 +/- 48.15
+    LOS: 99.17 %, DrawRatio: 30.00 %, PairsRatio: 1.80
+    Games: 200, Wins: 85, Losses: 60, Draws: 55, Points: 112.5 (56.25 %)
     Ptnml(0-2): [5, 20, 30, 35, 10]
-    LLR: 2.97 (100.8%) (-2.94, 2.94) [0.00, 5.00]
+    LLR: 0.45 (15.3%) (-2.94, 2.94) [0.00, 5.00]
 """
 
 from __future__ import annotations
