@@ -12,6 +12,8 @@ from referee.compare import twins
 from referee.compare.sprt import SprtSettings
 from referee.compare.twins import (CompareError, CompareSettings, game_ids, game_score, pair_of, rotation, twin_jobs,
                                    twin_pair)
+from referee.policy import FaultPolicy
+from referee.rules import get_ruleset
 from referee.jobs import GameJob, game_seed
 
 NEW, BASE = parse_bot("new=builtin:hard"), parse_bot("base=builtin:medium")
@@ -82,11 +84,11 @@ def test_a_pair_far_away_is_computed_alone(monkeypatch):
 
 
 def test_jobs_carry_the_rules_the_policy_and_the_record_flag_and_round_trip():
-    s = CompareSettings.build(NEW, BASE, [FIELD[0]], seed=3, ruleset="family", options=[("stacking", True)],
-                              policy="strikes:2", record=True)
+    rules = get_ruleset("family", {"stacking": True})
+    s = CompareSettings.build(NEW, BASE, [FIELD[0]], seed=3, rules=rules, policy=FaultPolicy.parse("strikes:2"),
+                              record=True)
     for job in twin_jobs(s, 4):
-        assert (job.ruleset, job.options, job.policy, job.record) == ("family", (("stacking", True),), "strikes:2",
-                                                                        True)
+        assert (job.rules, job.policy.to_json(), job.record) == (rules, "strikes:2", True)
         assert GameJob.from_json(job.to_json()) == job
 
 

@@ -6,10 +6,10 @@ swapping seats between the twins. The seats they take rotate from pair to pair s
 distance from the other. Pair ``k`` is a formula of the run's seed and ``k``: nothing is planned ahead,
 so a run of a million pairs holds none of them. The API the compare loop uses::
 
-    settings = CompareSettings.build(new, base, field, seats=4, ruleset="compact", seed=1)  # CompareError
+    settings = CompareSettings.build(new, base, field, seats=4, rules=get_ruleset("compact"), seed=1)
     job_a, job_b = twin_jobs(settings, k)          # GameJobs, for any executor
     pair = twin_pair(settings, k)                  # the same, with the seats of NEW and BASE
-    sprt.add_pair(*pair.scores(result_a["placements"], result_b["placements"]))
+    sprt.add_pair(*pair.scores(result_a.placements, result_b.placements))
     pair_of("p000042b")                            # (41, "b"): a stored game back to its pair
 """
 
@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Sequence
+from typing import Sequence
 
 from ..bots.spec import BotSpec, parse_bot, unique_names
 from ..jobs import GameJob, game_seed
-from ..rules import MAX_PLAYERS, MIN_PLAYERS
+from ..policy import FaultPolicy
+from ..rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset, get_ruleset
 from .sprt import SprtSettings
+
+#: The ruleset of a comparison that names none.
+COMPACT = get_ruleset("compact")
 
 #: What fills the table when ``--seats`` is more than NEW, BASE and the field.
 FILLER = "builtin:medium"
@@ -53,9 +57,8 @@ class CompareSettings:
     base: BotSpec
     field: tuple[BotSpec, ...]
     seed: int
-    ruleset: str = "compact"
-    options: tuple[tuple[str, Any], ...] = ()
-    policy: str = "forfeit"
+    rules: Ruleset = COMPACT
+    policy: FaultPolicy = FaultPolicy()
     record: bool = False
     sprt: SprtSettings | None = SprtSettings()
     max_games: int | None = None
@@ -67,8 +70,7 @@ class CompareSettings:
 
     @classmethod
     def build(cls, new: BotSpec, base: BotSpec, field: Sequence[BotSpec] = (), *, seats: int | None = None,
-              seed: int = 1, ruleset: str = "compact", options: Sequence[tuple[str, Any]] = (),
-              policy: str = "forfeit", record: bool = False, sprt: SprtSettings | None = SprtSettings(),
+              seed: int = 1, rules: Ruleset | None = None, policy: FaultPolicy = FaultPolicy(), record: bool = False, sprt: SprtSettings | None = SprtSettings(),
               max_games: int | None = None, games: int | None = None) -> CompareSettings:
         """Check and complete the settings: the seats, the fillers, names told apart, the game counts."""
         if seats is None and 2 + len(field) > MAX_PLAYERS:
@@ -96,8 +98,7 @@ class CompareSettings:
                             + f" ({new.command!r}): named {new.name} and {base.name}; NAME=COMMAND names them")
         fill = [parse_bot(FILLER) for _ in range(seats - 2 - len(field))]
         named = unique_names([new, base, *field, *fill])
-        return cls(named[0], named[1], tuple(named[2:]), seed, ruleset, tuple(sorted(dict(options).items())), policy,
-                   record, None if games is not None else sprt, max_games, games,
+        return cls(named[0], named[1], tuple(named[2:]), seed, rules or COMPACT, policy, record, None if games is not None else sprt, max_games, games,
                    tuple(s.name for s in named[2 + len(field):]), tuple(warnings))
 
     @property
@@ -112,7 +113,7 @@ class CompareSettings:
 
     def describe(self) -> str:
         """For the results header: ``compact, 4 seats, field: easy, medium (filled)``."""
-        text = f"{self.ruleset}, {self.seats} seats"
+        text = f"{self.rules.house}, {self.seats} seats"
         if self.field:
             text += ", field: " + ", ".join(s.name + (" (filled)" if s.name in self.fillers else "")
                                             for s in self.field)
@@ -176,7 +177,7 @@ def twin_pair(settings: CompareSettings, index: int) -> TwinPair:
         field = iter(settings.field)  # the other seats in order, the same in both twins
         seating = tuple(settings.new if s == new_at else settings.base if s == base_at else next(field)
                         for s in range(settings.seats))
-        return GameJob(game_id, seed, settings.ruleset, settings.options, seating, settings.policy, settings.record)
+        return GameJob(game_id, seed, settings.rules, seating, settings.policy, settings.record)
 
     id_a, id_b = game_ids(index)
     return TwinPair(index, seed, new_seat, base_seat, (job(id_a, new_seat, base_seat), job(id_b, base_seat, new_seat)))
