@@ -169,28 +169,33 @@ class ResultsDoc:
     @classmethod
     def from_json(cls, data: Mapping[str, Any], timing: Mapping[str, Any] | None = None) -> ResultsDoc:
         """results.json read back (with timing.json's per-bot times, where given)."""
-        ranges = (data.get("order") or {}).get("rank_ranges") or {}
-        times = (timing or {}).get("bots") or {}
-        rows = tuple(StandingRow.from_json(r, ranges.get(r["bot"]), times.get(r["bot"]))
-                     for r in data.get("standings") or ())
-        stages = tuple(data.get("stages") or ())
         table = {k: data[k] for k in ("ruleset", "options", "seats") if k in data} or None
-        kind = "ladder" if "ladder" in data else str(data.get("kind", "arena"))
-        summaries = tuple(StageSummary(
-            st.get("name", ""), st.get("format", ""), st.get("ruleset", ""), int(st.get("seats") or 0),
-            int(st.get("played", 0)), tuple(st.get("rounds") or ()),
-            tuple(StageRecord(**rec) for rec in st.get("records") or ())) for st in stages)
-        standings = Standings(rows, tuple(LeftOutEntry(x["bot"], x["reason"]) for x in data.get("left_out") or ()),
-                              (data.get("order") or {}).get("rule", ""), bool(data.get("complete", True)),
-                              summaries, stage_rulesets(stages or ([table] if table else [])))
-        blocks = {k: data[k] for k in ("ladder", "sprt") if k in data}
-        return cls(kind=kind, name=str(data.get("name", "")), complete=bool(data.get("complete", True)),
-                   seed=int(data.get("seed") or 0), games=int(data.get("games") or 0),
-                   policy=str(data.get("policy", "")), rank_by=str(data.get("rank_by", "rating")),
-                   standings=standings, head_to_head=HeadToHead.from_json(data.get("head_to_head")),
-                   rating=data.get("rating") or {}, bots=tuple(data.get("bots") or ()), stages=stages,
-                   games_planned=data.get("games_planned"), sandbox_levels=data.get("sandbox_levels") or {},
-                   table=table, blocks=blocks)
+        get = data.get
+        return cls(kind="ladder" if "ladder" in data else str(get("kind", "arena")), name=str(get("name", "")),
+                   complete=bool(get("complete", True)), seed=int(get("seed") or 0), games=int(get("games") or 0),
+                   policy=str(get("policy", "")), rank_by=str(get("rank_by", "rating")),
+                   standings=standings_from_json(data, timing), head_to_head=HeadToHead.from_json(get("head_to_head")),
+                   rating=get("rating") or {}, bots=tuple(get("bots") or ()), stages=tuple(get("stages") or ()),
+                   games_planned=get("games_planned"), sandbox_levels=get("sandbox_levels") or {}, table=table,
+                   blocks={k: data[k] for k in ("ladder", "sprt") if k in data})
+
+
+def standings_from_json(data: Mapping[str, Any], timing: Mapping[str, Any] | None = None) -> Standings:
+    """The ``Standings`` results.json holds: rows with their rank ranges and times, the bots left out, the rule,
+    the stages."""
+    order = data.get("order") or {}
+    ranges = order.get("rank_ranges") or {}
+    times = (timing or {}).get("bots") or {}
+    rows = tuple(StandingRow.from_json(r, ranges.get(r["bot"]), times.get(r["bot"])) for r in data.get("standings") or ())
+    stages = tuple(data.get("stages") or ())
+    summaries = tuple(StageSummary(
+        st.get("name", ""), st.get("format", ""), st.get("ruleset", ""), int(st.get("seats") or 0),
+        int(st.get("played", 0)), tuple(st.get("rounds") or ()),
+        tuple(StageRecord(**rec) for rec in st.get("records") or ())) for st in stages)
+    table = [data] if "ruleset" in data else []
+    return Standings(rows, tuple(LeftOutEntry(x["bot"], x["reason"]) for x in data.get("left_out") or ()),
+                     order.get("rule", ""), bool(data.get("complete", True)), summaries,
+                     stage_rulesets(stages or table))
 
 
 def read_results_doc(out_dir: str) -> ResultsDoc | None:

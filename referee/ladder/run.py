@@ -222,33 +222,41 @@ def _play(store: LadderStore, arena: Arena, names: list[str], hashes: Mapping[st
             continue
         if budget is not None and player.played >= budget:
             return f"the budget of {budget} games is spent"
-        games = _kept(store, pool)
-        counts = {n: 0 for n in names}
-        for g in games:
-            for s in g.seating:
-                counts[s] += 1
-        deficit = sum(max(0, options.share - c) for c in counts.values())
-        player.expected = budget if budget is not None else player.played + math.ceil(deficit / seats)
         batch = store.next_batch()
         rng = random.Random(game_seed(arena.seed, batch, "ladder-plan"))
-        room = options.batch if budget is None else min(options.batch, budget - player.played)
-        tables = coverage_tables(counts, options.share, seats, room, rng)
-        if not tables:
-            if options.target is None and options.budget is None:
-                return f"every bot has its share of {options.share} games"
-            rows = list(ladder_standings(games, names, arena).rows)
-            if options.target is not None and separated(rows, options.target):
-                return f"the top {options.target} places are separated (no overlapping 95% intervals)"
-            tables = uncertain_tables(rows, seats, room, options.target or len(rows), rng)
-            if not tables:
-                return "no neighbours in the order have overlapping intervals"
+        tables = _next_tables(store, arena, names, options, player, budget, rng)
+        if isinstance(tables, str):
+            return tables
         player.expected = max(player.expected, player.played + len(tables))
         seq = store.next_seq()
-        planned = []
-        for k, seating in enumerate(tables):
-            planned.append((seq + k, f"L{seq + k:06d}", game_seed(arena.seed, seq + k, "ladder"), seating,
-                            [hashes[s] for s in seating]))
-        store.plan(run, batch, planned)  # played as pending at the top of the loop
+        store.plan(run, batch, [(seq + k, f"L{seq + k:06d}", game_seed(arena.seed, seq + k, "ladder"), seating,
+                                 [hashes[s] for s in seating]) for k, seating in enumerate(tables)])
+        # played as pending at the top of the loop
+
+
+def _next_tables(store: LadderStore, arena: Arena, names: list[str], options: LadderOptions, player: _Player,
+                 budget: int | None, rng: random.Random) -> list[tuple[str, ...]] | str:
+    """The next batch's tables: bots short of their share first, then the most uncertain places; or why the run
+    stops."""
+    seats = arena.stages[0].seats
+    games = _kept(store, set(names))
+    counts = {n: 0 for n in names}
+    for g in games:
+        for s in g.seating:
+            counts[s] += 1
+    deficit = sum(max(0, options.share - c) for c in counts.values())
+    player.expected = budget if budget is not None else player.played + math.ceil(deficit / seats)
+    room = options.batch if budget is None else min(options.batch, budget - player.played)
+    tables = coverage_tables(counts, options.share, seats, room, rng)
+    if tables:
+        return tables
+    if options.target is None and options.budget is None:
+        return f"every bot has its share of {options.share} games"
+    rows = list(ladder_standings(games, names, arena).rows)
+    if options.target is not None and separated(rows, options.target):
+        return f"the top {options.target} places are separated (no overlapping 95% intervals)"
+    return uncertain_tables(rows, seats, room, options.target or len(rows), rng) or \
+        "no neighbours in the order have overlapping intervals"
 
 
 def _write_games(out_dir: str, games: Sequence[GameLine]) -> str:
