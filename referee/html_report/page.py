@@ -10,8 +10,10 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 import shlex
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -23,6 +25,7 @@ from ..game_source import (STDERR_TAIL_LINES, stderr_path, SourceGame, complete_
 from ..replay import InvalidReplayError, walk
 from ..replay_text import fault_turns, turn_of_faults
 from ..arena.results_doc import ResultsDoc
+from ..rules import PRESETS
 from ..standings import StandingRow, Standings
 from ..standings_render import column_notes, columns, format_rating
 from .tape import tape
@@ -30,6 +33,10 @@ from .tape import tape
 #: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
 FAULT_DETAILS = 20
 REPORT_NAME = "report.html"
+#: A title longer than this names fewer bots (and says how many more).
+TITLE_WIDTH = 72
+#: JavaScript reads integers beyond this as the nearest double: the page carries them as strings.
+JS_SAFE_INT = 2**53 - 1
 
 
 class ReportError(ValueError):
@@ -56,6 +63,7 @@ def write_report(out_dir: str, path: str | None = None) -> str:
 
 def render(out_dir: str, results: Mapping[str, Any], lines: Sequence[dict[str, Any]]) -> str:
     """The whole page as text."""
+    lines = in_id_order(lines)
     timing = _read_timing(out_dir)
     standings = ResultsDoc.from_json(results, timing).standings if results else None
     bots = list(standings.bots) if standings else []
@@ -63,15 +71,19 @@ def render(out_dir: str, results: Mapping[str, Any], lines: Sequence[dict[str, A
         for name in line.get("seating") or []:
             if name not in bots:
                 bots.append(name)
-    index, tapes, problems = _games(out_dir, lines, bots)
-    title = _title(results, out_dir)
+    stages = _stage_rounds(results, lines)
+    index, tapes, problems = _games(out_dir, lines, bots, stages)
+    title = _title(results, out_dir, bots)
     data = {"title": title, "bots": bots, "colours": CSS, "marks": {c: m for c, (_, m) in MARKS.items()},
-            "wild": WILD_MARK, "games": index, "replay": _replay_command(out_dir), "problems": problems}
+            "wild": WILD_MARK, "games": index, "replay": _replay_command(out_dir), "problems": problems,
+            "stages": _stage_filter(stages) if _has_breakdown(stages) else []}
     body = "\n".join([
         f"<header><h1>{_e(title)}</h1><p class=sub>{_e(_summary(results, lines))}</p>"
-        "<nav><a href='#standings'>Standings</a> <a href='#h2h'>Head to head</a> <a href='#faults'>Faults</a> "
-        "<a href='#games'>Games</a></nav></header>",
+        "<nav><a href='#standings'>Standings</a> "
+        + ("<a href='#stages'>Stages</a> " if _has_breakdown(stages) else "")
+        + "<a href='#h2h'>Head to head</a> <a href='#faults'>Faults</a> <a href='#games'>Games</a></nav></header>",
         _standings_section(standings),
+        _stages_section(stages, bots),
         _h2h_section(results.get("head_to_head") or {}),
         _faults_section(out_dir, lines, bots),
         _asset("games.html"),
@@ -85,16 +97,57 @@ def render(out_dir: str, results: Mapping[str, Any], lines: Sequence[dict[str, A
             f"<script>{_asset('report.js')}</script>\n</body></html>\n")
 
 
-def _title(results: Mapping[str, Any], out_dir: str) -> str:
+def in_id_order(lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The games by id (``g9`` before ``g10``), not in the order they finished."""
+    def key(line: Mapping[str, Any]) -> list[tuple[int, int | str]]:
+        # Digits compare as numbers so that ids of any width sort as people count.
+        return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", str(line.get("game")))]
+    return sorted(lines, key=key)
+
+
+def _title(results: Mapping[str, Any], out_dir: str, bots: Sequence[str]) -> str:
     if results.get("kind") == "arena":
         return f"Arena {results.get('name', '')}".strip()
     if results.get("kind") == "match":
-        return f"Match: {results.get('ruleset', '')}"
+        names = [b["name"] for b in results.get("bots") or [] if b.get("name")] or list(bots)
+        return match_title(_ruleset_name(results), names)
     return f"Results in {out_dir}"
+
+
+def match_title(ruleset: str, names: Sequence[str], width: int = TITLE_WIDTH) -> str:
+    """``Match: family, hard vs medium vs random``, with long names cut and, past ``width``, the rest counted."""
+    head = f"Match: {ruleset}, " if ruleset else "Match: "
+    full = head + " vs ".join(names)
+    if len(full) <= width or not names:
+        return full
+    short = [n if len(n) <= 16 else n[:15] + "…" for n in names]
+    for shown in range(len(short), 0, -1):
+        rest = len(short) - shown
+        text = head + " vs ".join(short[:shown]) + (f" and {rest} more" if rest else "")
+        if len(text) <= width or shown == 1:
+            return text
+    return full  # unreachable: one name always fits the loop's last step
+
+
+def _ruleset_name(results: Mapping[str, Any]) -> str:
+    stages = results.get("stages") or []
+    return str(results.get("ruleset") or (stages[0].get("ruleset") if len(stages) == 1 else "") or "")
+
+
+def _house_options(results: Mapping[str, Any]) -> str:
+    """A match's options that differ from its ruleset's preset, as ``stacking true, target 200``."""
+    stages = results.get("stages") or []
+    name = _ruleset_name(results)
+    options = results.get("options") or (stages[0].get("options") if len(stages) == 1 else None) or {}
+    preset = PRESETS[name].options if name in PRESETS else {}
+    changed = [f"{k} {json.dumps(v) if isinstance(v, bool) else v}" for k, v in options.items() if preset.get(k, v) != v]
+    return ", ".join(changed)
 
 
 def _summary(results: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]) -> str:
     parts = [f"{len(lines)} games"]
+    if results.get("kind") == "match" and _house_options(results):
+        parts.append(f"house options: {_house_options(results)}")
     if results.get("seed") is not None:
         parts.append(f"seed {results['seed']}")
     if results.get("policy"):
@@ -198,6 +251,111 @@ def _ticks(lo: float, hi: float) -> list[float]:
     return [first + k * step for k in range(int((hi - first) // step) + 1)]
 
 
+# ---------------------------------------------------------------------------------------- stages
+@dataclass(frozen=True, slots=True)
+class RoundRow:
+    """One round of a stage as the page lists it: what results.json says of it, and who played its games."""
+
+    stage: str
+    number: int
+    label: str
+    tables: int | None
+    games: int
+    """Games of this round in games.jsonl (fewer than planned while an arena is interrupted)."""
+    players: tuple[str, ...]
+    advanced: tuple[str, ...] | None
+    """Who went through to the next round (a knockout's); ``()`` after a final; None where the format says nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class StageRow:
+    """One stage of an arena: its settings and its rounds."""
+
+    name: str
+    format: str
+    ruleset: str
+    rounds: tuple[RoundRow, ...]
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Everyone who played a game of this stage, in order of first appearance."""
+        return tuple(dict.fromkeys(n for r in self.rounds for n in r.players))
+
+
+def _stage_rounds(results: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]) -> list[StageRow]:
+    """Each stage and its rounds: results.json's ``stages[i].rounds``, with the rounds games.jsonl adds to them."""
+    played: dict[tuple[str, int], list[Mapping[str, Any]]] = defaultdict(list)
+    for line in lines:
+        if line.get("stage") is not None:
+            played[(str(line["stage"]), int(line.get("round") or 1))].append(line)
+    declared = [(str(st.get("name", "")), st) for st in results.get("stages") or []]
+    names = list(dict.fromkeys([n for n, _ in declared] + [stage for stage, _ in played]))
+    by_name = dict(declared)
+    out = []
+    for name in names:
+        st = by_name.get(name, {})
+        info = {int(r["round"]): r for r in st.get("rounds") or []}
+        numbers = sorted(set(info) | {n for stage, n in played if stage == name})
+        rounds = []
+        for number in numbers:
+            r = info.get(number, {})
+            games = played.get((name, number), [])
+            default = name if len(numbers) == 1 else f"{name} round {number}"
+            rounds.append(RoundRow(name, number, str(r.get("label") or default), r.get("tables"), len(games),
+                                   tuple(dict.fromkeys(n for g in games for n in g.get("seating") or [])),
+                                   tuple(r["advanced"]) if "advanced" in r else None))
+        out.append(StageRow(name, str(st.get("format", "")), str(st.get("ruleset", "")), tuple(rounds)))
+    return out
+
+
+def _has_breakdown(stages: Sequence[StageRow]) -> bool:
+    """A breakdown says something only with more than one stage or round."""
+    return len(stages) > 1 or any(len(s.rounds) > 1 for s in stages)
+
+
+def _stage_filter(stages: Sequence[StageRow]) -> list[list[Any]]:
+    """The games list's stage filter: ``[stage, games, [[round, label, games], ...]]`` (rounds only where several)."""
+    return [[s.name, sum(r.games for r in s.rounds),
+             [[r.number, r.label, r.games] for r in s.rounds] if len(s.rounds) > 1 else []] for s in stages]
+
+
+def _stages_section(stages: Sequence[StageRow], bots: Sequence[str]) -> str:
+    if not _has_breakdown(stages):
+        return ""
+    order = {name: i for i, name in enumerate(bots)}
+
+    def names(values: Iterable[str]) -> str:
+        return ", ".join(_e(n) for n in sorted(values, key=lambda n: (order.get(n, len(order)), n)))
+
+    rows = []
+    for i, stage in enumerate(stages):
+        after = stages[i + 1] if i + 1 < len(stages) else None
+        head = (f"<th rowspan={len(stage.rounds)} class=stage><a href='#games' class=stage-filter "
+                f"data-filter='{_e(stage.name)}'>{_e(stage.name)}</a><small>{_e(stage.format)} · {_e(stage.ruleset)}"
+                "</small></th>")
+        for j, r in enumerate(stage.rounds):
+            last = j == len(stage.rounds) - 1
+            if r.advanced:
+                through = f"{len(r.advanced)}: {names(r.advanced)}"
+            elif r.advanced is not None and last:
+                through = "(the final: the standings give its order)"
+            elif last and after is not None and set(after.players) == set(stage.players):
+                through = f"all {len(after.players)} to {_e(after.name)}"
+            elif last and after is not None and after.players:
+                through = f"to {_e(after.name)}: {len(after.players)}: {names(after.players)}"
+            else:
+                through = "-"
+            key = f"{stage.name}|{r.number}" if len(stage.rounds) > 1 else stage.name
+            rows.append(f"<tr data-stage='{_e(stage.name)}' data-round='{r.number}'>{head if j == 0 else ''}"
+                        f"<td class=bot>{_e(r.label) if len(stage.rounds) > 1 else '(one round)'}</td><td>{'' if r.tables is None else r.tables}</td>"
+                        f"<td><a href='#games' class=stage-filter data-filter='{_e(key)}'>{r.games}</a></td>"
+                        f"<td class=names>{len(r.players)}: {names(r.players)}</td><td class=names>{through}</td></tr>")
+    return ("<section id=stages><h2>Stages</h2><p>Each stage and its rounds: who played, and who went through. "
+            "A number of games lists them below.</p><div class=scroll><table class=stages><thead><tr><th>stage</th>"
+            "<th>round</th><th>tables</th><th>games</th><th>played</th><th>went through</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div></section>")
+
+
 # ---------------------------------------------------------------------------------------- head to head
 def _h2h_section(h2h: Mapping[str, Any]) -> str:
     names = h2h.get("bots") or []
@@ -297,33 +455,43 @@ def _fault_request(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) ->
 
 
 # ---------------------------------------------------------------------------------------- games
-def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str]) -> tuple[list[list[Any]], list[str], list[str]]:
-    """The game index (one short row per game), each game's tape, and the games that could not be replayed."""
+def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stages: Sequence[StageRow] = ()
+           ) -> tuple[list[list[Any]], list[str], list[str]]:
+    """The game index (one short row per game), each game's tape, and the games that could not be replayed.
+
+    A row: id, stage (or round) label, ruleset, seed, seats (bot numbers), placements, fault count, turns of the
+    whole game, faults ``[turn, seat, message]``, a note, stage, round.
+    """
     index: list[list[Any]] = []
     tapes: list[str] = []
     problems: list[str] = []
     position = {name: i for i, name in enumerate(bots)}
+    labels = {(s.name, r.number): r.label for s in stages if len(s.rounds) > 1 for r in s.rounds}
     for line in lines:
         seating = [position[name] for name in line.get("seating") or []]
         faults: list[list[Any]] = []
         text = ""
         note = ""
+        turns = line.get("decisions")  # every action of every round (``moves`` is the last round's move counter)
         try:
             if line.get("reason") == "lost":
                 note = "it was not played (its worker died, twice)"
             else:
                 stored = stored_for(out_dir, line)
+                turns = len(stored.actions.split())  # what the viewer steps through
                 text = tape(stored)
                 if line.get("faults"):
                     steps = text.split("\n")
-                    turns = fault_turns(SourceGame(stored, line, None, None, ""),
+                    found = fault_turns(SourceGame(stored, line, None, None, ""),
                                         lambda wanted: {t: _seat_at(steps, t) for t in wanted})
-                    faults = [[turn, _seat_at(steps, turn), message] for turn, message in sorted(turns.items())]
+                    faults = [[turn, _seat_at(steps, turn), message] for turn, message in sorted(found.items())]
         except Exception as exc:  # noqa: BLE001 - one unreadable game must not cost the whole report
             note = str(exc)
             problems.append(f"{line.get('game')}: {exc}")
-        index.append([line.get("game"), line.get("stage") or line.get("ruleset"), line.get("ruleset"), line.get("seed"),
-                      seating, line.get("placements"), len(line.get("faults") or []), line.get("moves"), faults, note])
+        stage, number = line.get("stage"), line.get("round")
+        label = labels.get((str(stage), int(number or 1))) or stage or line.get("ruleset")
+        index.append([str(line.get("game")), label, line.get("ruleset"), line.get("seed"), seating,
+                      line.get("placements"), len(line.get("faults") or []), turns, faults, note, stage, number])
         tapes.append(text)
     return index, tapes, problems
 
@@ -345,4 +513,17 @@ def _e(value: Any) -> str:
 
 def _json(value: Any) -> str:
     # Inside <script>, "</" would end the element: escape "<" (JSON allows \u003c anywhere in a string).
-    return json.dumps(value, separators=(",", ":")).replace("<", "\\u003c")
+    return json.dumps(js_exact(value), separators=(",", ":")).replace("<", "\\u003c")
+
+
+def js_exact(value: Any) -> Any:
+    """``value`` with every integer JavaScript cannot hold exactly (past 2^53) as its decimal string."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value if -JS_SAFE_INT <= value <= JS_SAFE_INT else str(value)
+    if isinstance(value, dict):
+        return {k: js_exact(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [js_exact(v) for v in value]
+    return value

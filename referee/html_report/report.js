@@ -178,12 +178,37 @@
 
   function seatNames(row) { return row[4].map((b) => DATA.bots[b]); }
 
+  // The stage (or round) of a game, and its ruleset where that is not the stage's name.
+  function stageText(row) { return row[1] + (row[1] !== row[2] ? ' · ' + row[2] : ''); }
+
+  // The stage filter's value: '' (every game), a stage's name, or 'stage|round'.
+  function inStage(row, value) {
+    if (!value) return true;
+    const bar = value.lastIndexOf('|');
+    if (bar < 0) return row[10] === value;
+    return row[10] === value.slice(0, bar) && String(row[11]) === value.slice(bar + 1);
+  }
+
+  function fillStages() {
+    if (!DATA.stages.length) return;
+    const select = $('g-stage');
+    for (const [name, count, rounds] of DATA.stages) {
+      select.append(new Option(name + ' (' + count + ' games)', name));
+      for (const [number, label, games] of rounds) {
+        select.append(new Option('\u00a0\u00a0' + label + ' (' + games + ' games)', name + '|' + number));
+      }
+    }
+    $('g-stage-box').hidden = false;
+  }
+
   function filterGames() {
     const text = $('g-filter').value.trim().toLowerCase();
     const faultsOnly = $('g-faults').checked;
+    const stage = $('g-stage').value;
     list.rows = [];
     DATA.games.forEach((row, i) => {
       if (faultsOnly && !row[6]) return;
+      if (!inStage(row, stage)) return;
       if (text && !seatNames(row).some((n) => n.toLowerCase().includes(text))) return;
       list.rows.push(i);
     });
@@ -202,7 +227,7 @@
       tr.dataset.game = row[0];
       if (row[6]) tr.className = 'faulty';
       const seats = seatNames(row).map((n, s) => n + ' (' + (row[5] ? row[5][s] : '?') + ')').join(', ');
-      for (const text of [row[0], row[1] + (row[1] !== row[2] ? ' · ' + row[2] : ''), seats, row[7], row[6] || '']) {
+      for (const text of [row[0], stageText(row), seats, row[7], row[6] || '']) {
         const td = document.createElement('td');
         td.textContent = text;
         tr.append(td);
@@ -212,12 +237,16 @@
       button.type = 'button';
       button.textContent = 'replay';
       button.className = 'open';
-      button.addEventListener('click', () => openGame(row[0], 0));
+      button.addEventListener('click', () => openGame(row[0], 0, 'push'));
       td.append(button);
       tr.append(td);
       body.append(tr);
     }
     $('g-page').textContent = 'page ' + (list.page + 1) + ' of ' + pages + ' (' + list.rows.length + ' games)';
+    const none = DATA.games.length === 0;
+    $('g-empty').hidden = !none;
+    document.querySelector('table.games').hidden = none;
+    document.querySelector('#games .filters').hidden = none;
     $('g-prev').disabled = list.page === 0;
     $('g-next').disabled = list.page >= pages - 1;
   }
@@ -225,26 +254,71 @@
   // ------------------------------------------------------------------ the viewer
   const view = {index: -1, frames: [], turn: 0, seat: -1};
 
-  function openGame(gameId, turn) {
-    const index = DATA.games.findIndex((row) => row[0] === gameId);
+  // ------------------------------------------------------------------ the address: #game=ID&turn=N
+  function hashFor(id, turn) { return '#game=' + encodeURIComponent(id) + '&turn=' + turn; }
+
+  // A short note for the reader: over the games list ('g-note') or over the replay ('v-note').
+  function note(text, where) {
+    for (const id of ['g-note', 'v-note']) {
+      const el = $(id);
+      el.textContent = id === (where || 'g-note') ? text : '';
+      el.hidden = !el.textContent;
+    }
+  }
+
+  // Opening a game is a new history entry (back returns to where the reader was); stepping through it only
+  // rewrites the address, a moment after the last step (browsers throttle a flood of address changes).
+  function setAddress(how) {
+    const hash = hashFor(DATA.games[view.index][0], view.turn);
+    if (location.hash === hash) return;
+    if (how === 'push') history.pushState(null, '', hash);
+    else history.replaceState(null, '', hash);
+  }
+
+  function closeViewer() {
+    $('viewer').hidden = true;
+    view.index = -1;
+    view.frames = [];
+  }
+
+  function unplayable(index, why, how) {
+    const row = DATA.games[index];
+    $('viewer').hidden = false;
+    $('v-title').textContent = row[0];
+    $('v-meta').textContent = 'This game cannot be replayed: ' + why + '.';
+    for (const id of ['v-table', 'v-faults', 'v-events']) $(id).replaceChildren();
+    $('v-action').textContent = '';
+    $('v-news').hidden = true;
+    document.querySelector('#viewer .controls').hidden = true;
+    view.index = -1;
+    view.frames = [];
+    if (how === 'push' && location.hash !== hashFor(row[0], 0)) history.pushState(null, '', hashFor(row[0], 0));
+  }
+
+  // how: 'push' (a reader's click: a new history entry) or 'none' (the address already names it).
+  function openGame(gameId, turn, how) {
+    const index = DATA.games.findIndex((row) => row[0] === String(gameId));
     if (index < 0) return false;
+    note('');
     if (!tapeOf(index)) {
-      $('viewer').hidden = false;
-      $('v-title').textContent = gameId;
-      $('v-meta').textContent = 'This game cannot be replayed: ' + (DATA.games[index][9] || 'it was stored without its actions') + '.';
-      for (const id of ['v-table', 'v-faults', 'v-events']) $(id).replaceChildren();
-      $('v-action').textContent = '';
-      view.index = -1;
-      view.frames = [];
+      unplayable(index, DATA.games[index][9] || 'it was stored without its actions', how);
+      return false;
+    }
+    let frames;
+    try {
+      frames = framesOf(index);
+    } catch (err) {  // a damaged tape costs its own game only
+      unplayable(index, String(err.message || err), how);
       return false;
     }
     const row = DATA.games[index];
     view.index = index;
-    view.frames = framesOf(index);
+    view.frames = frames;
     view.seat = -1;
+    document.querySelector('#viewer .controls').hidden = false;
     const names = seatNames(row);
     $('v-title').textContent = row[0];
-    $('v-meta').textContent = row[2] + ' · seed ' + row[3] + ' · ' + names.map((n, s) => s + ' ' + n).join(', ') +
+    $('v-meta').textContent = stageText(row) + ' · seed ' + row[3] + ' · ' + names.map((n, s) => s + ' ' + n).join(', ') +
       ' · in a terminal: ' + DATA.replay + ' ' + row[0];
     const select = $('v-view');
     select.replaceChildren();
@@ -267,7 +341,8 @@
       faults.append(b);
     }
     $('viewer').hidden = false;
-    show(turn || 0);
+    show(turn || 0, 'none');
+    if (how === 'push') setAddress('push');
     $('viewer').scrollIntoView();
     return true;
   }
@@ -277,10 +352,12 @@
     return row[8].find((f) => f[0] === turn);
   }
 
-  function show(turn) {
+  function show(turn, address) {
     if (view.index < 0) return;
     turn = Math.max(0, Math.min(view.frames.length - 1, Number(turn) || 0));
     view.turn = turn;
+    clearTimeout(view.timer);
+    if (address !== 'none') view.timer = setTimeout(() => { if (view.index >= 0) setAddress('replace'); }, 150);
     const f = view.frames[turn];
     const row = DATA.games[view.index];
     const names = seatNames(row);
@@ -334,6 +411,7 @@
       li.textContent = eventText(e, names, me);
       log.append(li);
     }
+    $('v-news').hidden = f.events.length === 0;  // no heading over nothing
   }
 
   function eventText(e, names, me) {
@@ -366,13 +444,38 @@
   }
 
   // ------------------------------------------------------------------ wiring
+  // The address opens its game at its turn; one that names no game of this page shows the list and says so.
   function openFromHash() {
-    const m = /game=([^&]+)(?:&turn=(\d+))?/.exec(location.hash);
-    if (m) openGame(decodeURIComponent(m[1]), Number(m[2] || 0));
+    const hash = location.hash;
+    if (hash === '' || hash === '#') { closeViewer(); note(''); return; }
+    if (!hash.startsWith('#game=')) return;  // a link to a section of the page
+    const params = new URLSearchParams(hash.slice(1));
+    const id = params.get('game') || '';
+    const turnText = params.get('turn');
+    const index = DATA.games.findIndex((row) => row[0] === id);
+    if (index < 0) {
+      closeViewer();
+      note((id ? 'This report has no game ' + JSON.stringify(id) : 'The address names no game') +
+           ' (the address ends ' + JSON.stringify(hash) + '): choose one below.');
+      $('games').scrollIntoView();
+      return;
+    }
+    const turn = turnText === null ? 0 : /^\d+$/.test(turnText) ? Number(turnText) : NaN;
+    if (view.index === index && view.turn === turn) return;  // the address this page just wrote
+    openGame(id, Number.isNaN(turn) ? 0 : turn, 'none');
+    if (view.index !== index) return;
+    if (Number.isNaN(turn)) note('Turn ' + JSON.stringify(turnText) + ' is not a number: the game opens at turn 0.', 'v-note');
+    else if (turn !== view.turn) note('This game has turns 0 to ' + view.turn + ': it opens at the last.', 'v-note');
+    if (turn !== view.turn) setAddress('replace');
   }
 
   $('g-filter').addEventListener('input', filterGames);
   $('g-faults').addEventListener('change', filterGames);
+  $('g-stage').addEventListener('change', filterGames);
+  document.querySelectorAll('a.stage-filter').forEach((a) => a.addEventListener('click', () => {
+    $('g-stage').value = a.dataset.filter;
+    filterGames();
+  }));
   $('g-prev').addEventListener('click', () => { list.page -= 1; drawList(); });
   $('g-next').addEventListener('click', () => { list.page += 1; drawList(); });
   $('v-first').addEventListener('click', () => show(0));
@@ -392,13 +495,17 @@
   });
   document.querySelectorAll('a.open-game').forEach((a) => a.addEventListener('click', (ev) => {
     ev.preventDefault();
-    openGame(a.dataset.game, Number(a.dataset.turn));
+    openGame(a.dataset.game, Number(a.dataset.turn), 'push');
   }));
+  // Back and forward between pushed addresses fire popstate; a typed or pasted address fires hashchange too
+  // (openFromHash does nothing when the viewer already shows what the address names).
+  window.addEventListener('popstate', openFromHash);
   window.addEventListener('hashchange', openFromHash);
   if (DATA.problems.length) {
     $('g-problems').hidden = false;
     $('g-problems').textContent = DATA.problems.length + ' game(s) cannot be replayed: ' + DATA.problems.join('; ');
   }
+  fillStages();
   drawList();
   openFromHash();
   // For tests and the curious: the frames of any game, and the viewer's state.
