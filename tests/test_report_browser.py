@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -16,35 +15,13 @@ from referee.cli.main import cli
 from referee.game_source import load
 from referee.html_report import write_report
 from referee.replay import rebuild
+from tests.browser import chromium, errors, open_page
 from tests.replaydata import small_results_dir, write_results_dir
-
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed: pip install -e '.[test]'")
-
-
-def _tool(*names: str) -> str:
-    for name in names:
-        path = shutil.which(name)
-        if path:
-            return path
-    pytest.skip(f"{' or '.join(names)} is not installed: apt-get install chromium chromium-driver (see .ci/run)")
 
 
 @pytest.fixture(scope="module")
 def browser():
-    from selenium.webdriver.chrome.service import Service
-
-    chromium = _tool("chromium", "chromium-browser")
-    driver_path = _tool("chromedriver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1300,1000"):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")
@@ -52,15 +29,6 @@ def results(tmp_path_factory):
     out = small_results_dir(tmp_path_factory.mktemp("browser") / "out")
     write_report(str(out))
     return out
-
-
-def open_page(browser, path, fragment: str = ""):
-    browser.get(f"file://{path}{fragment}")
-    browser.get_log("browser")  # start each test with an empty console
-
-
-def errors(browser) -> list[dict]:
-    return [entry for entry in browser.get_log("browser") if entry["level"] in ("SEVERE", "ERROR")]
 
 
 def dom_hands(browser) -> list[list[str | None]]:

@@ -34,7 +34,7 @@ from .tape import tape
 FAULT_DETAILS = 20
 REPORT_NAME = "report.html"
 #: A title longer than this names fewer bots (and says how many more).
-TITLE_WIDTH = 72
+TITLE_WIDTH = 80
 #: JavaScript reads integers beyond this as the nearest double: the page carries them as strings.
 JS_SAFE_INT = 2**53 - 1
 
@@ -115,18 +115,20 @@ def _title(results: Mapping[str, Any], out_dir: str, bots: Sequence[str]) -> str
 
 
 def match_title(ruleset: str, names: Sequence[str], width: int = TITLE_WIDTH) -> str:
-    """``Match: family, hard vs medium vs random``, with long names cut and, past ``width``, the rest counted."""
+    """``Match: family, hard vs medium vs random``; past ``width``, ``Match: family, 6 bots: a…1, b…2 and 4 more``."""
     head = f"Match: {ruleset}, " if ruleset else "Match: "
     full = head + " vs ".join(names)
     if len(full) <= width or not names:
         return full
-    short = [n if len(n) <= 16 else n[:15] + "…" for n in names]
-    for shown in range(len(short), 0, -1):
+    # Cut in the middle: names of one class often differ only at their end (bot-1, bot-2).
+    short = [n if len(n) <= 16 else n[:8] + "…" + n[-7:] for n in names]
+    head += f"{len(names)} bot{'s' if len(names) != 1 else ''}: "
+
+    def naming(shown: int) -> str:
         rest = len(short) - shown
-        text = head + " vs ".join(short[:shown]) + (f" and {rest} more" if rest else "")
-        if len(text) <= width or shown == 1:
-            return text
-    return full  # unreachable: one name always fits the loop's last step
+        return head + ", ".join(short[:shown]) + (f" and {rest} more" if rest else "")
+
+    return naming(max([k for k in range(2, len(short) + 1) if len(naming(k)) <= width], default=1))
 
 
 def _ruleset_name(results: Mapping[str, Any]) -> str:
