@@ -183,3 +183,86 @@ def test_a_fault_shows_the_stderr_of_its_own_game(tmp_path):
     section = section[:section.index("</pre>")]
     assert "about to crash in g0002" in section and "thinking in g0002" in section
     assert "g0001" not in section
+
+
+@pytest.mark.parametrize("value, want", [
+    pytest.param(2**53 - 1, 2**53 - 1, id="largest-exact"),
+    pytest.param(2**53, str(2**53), id="first-inexact"),
+    pytest.param(1961727899977367246, "1961727899977367246", id="a-game-seed"),
+    pytest.param(-(2**53), str(-(2**53)), id="negative"),
+    pytest.param(True, True, id="bool-stays"),
+    pytest.param(0.5, 0.5, id="float-stays"),
+    pytest.param({"seed": 2**60, "ids": [1, 2**64], "t": (3, 2**54)}, {"seed": str(2**60), "ids": [1, str(2**64)],
+                                                                      "t": [3, str(2**54)]}, id="nested"),
+])
+def test_integers_javascript_cannot_hold_reach_the_page_as_strings(value, want):
+    from referee.html_report.page import js_exact
+
+    assert js_exact(value) == want
+
+
+def test_the_page_data_carries_big_seeds_and_ids_as_exact_strings(results, tmp_path):
+    target = tmp_path / "big"
+    shutil.copytree(results, target)
+    lines = [json.loads(x) for x in open(target / "games.jsonl")]
+    lines[0]["seed"] = 1961727899977367246
+    (target / "games.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    data = data_of(open(write_report(str(target)), encoding="utf-8").read())
+    assert data["games"][0][3] == "1961727899977367246"
+    assert all(isinstance(row[0], str) for row in data["games"])
+
+
+@pytest.mark.parametrize("ids, want", [
+    pytest.param(["g0003", "g0001", "g0002"], ["g0001", "g0002", "g0003"], id="finishing-order"),
+    pytest.param(["g10", "g9", "g100"], ["g9", "g10", "g100"], id="numbers-as-numbers"),
+    pytest.param(["b2", "a10", "a9"], ["a9", "a10", "b2"], id="prefix-first"),
+])
+def test_games_are_in_id_order(ids, want):
+    from referee.html_report.page import in_id_order
+
+    assert [line["game"] for line in in_id_order([{"game": g} for g in ids])] == want
+
+
+LONG = [f"{kind}-player-with-a-rather-long-name-{i}" for i, kind in enumerate(["random", "easy"] * 3)]
+
+
+@pytest.mark.parametrize("ruleset, names, want", [
+    pytest.param("family", ["hard", "medium", "random"], "Match: family, hard vs medium vs random", id="three"),
+    pytest.param("", ["a", "b"], "Match: a vs b", id="no-ruleset"),
+    pytest.param("compact", LONG, "Match: compact, 6 bots: random-p…-name-0, easy-pla…-name-1 and 4 more",
+                 id="six-long-names"),
+    pytest.param("arcade", ["alpha-beta-gamma-delta"] * 2 + ["x"],
+                 "Match: arcade, alpha-beta-gamma-delta vs alpha-beta-gamma-delta vs x", id="fits-uncut"),
+])
+def test_a_match_title_names_its_ruleset_and_bots(ruleset, names, want):
+    from referee.html_report.page import TITLE_WIDTH, match_title
+
+    title = match_title(ruleset, names)
+    assert title == want and len(title) <= TITLE_WIDTH
+
+
+def test_stages_without_rounds_in_results_take_them_from_the_games(results):
+    """An interrupted arena's results.json may not list a round yet: the games it played still show."""
+    from referee.html_report.page import _stage_rounds
+
+    lines = [{"game": f"g{i}", "stage": stage, "round": number, "seating": seats}
+             for i, (stage, number, seats) in enumerate([("league", 1, ["a", "b"]), ("league", 1, ["b", "c"]),
+                                                         ("cup", 1, ["a", "c"]), ("cup", 2, ["a", "b"])])]
+    stages = _stage_rounds({"stages": [{"name": "league", "format": "sampled", "ruleset": "compact",
+                                        "rounds": [{"round": 1, "label": "league", "tables": 2, "games": 2}]},
+                                       {"name": "cup", "format": "knockout", "ruleset": "compact",
+                                        "rounds": [{"round": 1, "label": "cup round 1", "tables": 1, "games": 1,
+                                                    "advanced": ["a"]}]}]}, lines)
+    assert [(s.name, [(r.number, r.label, r.games, r.players, r.advanced) for r in s.rounds]) for s in stages] == [
+        ("league", [(1, "league", 2, ("a", "b", "c"), None)]),
+        ("cup", [(1, "cup round 1", 1, ("a", "c"), ("a",)), (2, "cup round 2", 1, ("a", "b"), None)])]
+
+
+def test_a_match_report_names_its_house_options(tmp_path):
+    out = tmp_path / "house"
+    res = CliRunner().invoke(cli, ["match", "-r", "family", "-o", "stacking=true", "-o", "target=200", "-n", "1",
+                                   "--out", str(out), "builtin:easy", "builtin:random"])
+    assert res.exit_code == 0, res.output
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "<h1>Match: family, easy vs random</h1>" in page
+    assert "house options: stacking true, target 200" in page

@@ -15,7 +15,7 @@ import shlex
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..bots.messages import turn_request
 from ..cardfaces import CSS, MARKS, WILD_MARK
@@ -290,24 +290,25 @@ def _stage_rounds(results: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]
     for line in lines:
         if line.get("stage") is not None:
             played[(str(line["stage"]), int(line.get("round") or 1))].append(line)
-    declared = [(str(st.get("name", "")), st) for st in results.get("stages") or []]
-    names = list(dict.fromkeys([n for n, _ in declared] + [stage for stage, _ in played]))
-    by_name = dict(declared)
-    out = []
-    for name in names:
-        st = by_name.get(name, {})
-        info = {int(r["round"]): r for r in st.get("rounds") or []}
-        numbers = sorted(set(info) | {n for stage, n in played if stage == name})
-        rounds = []
-        for number in numbers:
-            r = info.get(number, {})
-            games = played.get((name, number), [])
-            default = name if len(numbers) == 1 else f"{name} round {number}"
-            rounds.append(RoundRow(name, number, str(r.get("label") or default), r.get("tables"), len(games),
-                                   tuple(dict.fromkeys(n for g in games for n in g.get("seating") or [])),
-                                   tuple(r["advanced"]) if "advanced" in r else None))
-        out.append(StageRow(name, str(st.get("format", "")), str(st.get("ruleset", "")), tuple(rounds)))
-    return out
+    declared = {str(st.get("name", "")): st for st in results.get("stages") or []}
+    names = list(dict.fromkeys([*declared, *(stage for stage, _ in played)]))
+    return [StageRow(name, str(declared.get(name, {}).get("format", "")), str(declared.get(name, {}).get("ruleset", "")),
+                     _round_rows(name, declared.get(name, {}).get("rounds") or [], played)) for name in names]
+
+
+def _round_rows(stage: str, declared: Sequence[Mapping[str, Any]],
+                played: Mapping[tuple[str, int], Sequence[Mapping[str, Any]]]) -> tuple[RoundRow, ...]:
+    info = {int(r["round"]): r for r in declared}
+    numbers = sorted(set(info) | {n for name, n in played if name == stage})
+    rows = []
+    for number in numbers:
+        r = info.get(number, {})
+        games = played.get((stage, number), [])
+        label = r.get("label") or (stage if len(numbers) == 1 else f"{stage} round {number}")
+        rows.append(RoundRow(stage, number, str(label), r.get("tables"), len(games),
+                             tuple(dict.fromkeys(n for g in games for n in g.get("seating") or [])),
+                             tuple(r["advanced"]) if "advanced" in r else None))
+    return tuple(rows)
 
 
 def _has_breakdown(stages: Sequence[StageRow]) -> bool:
@@ -332,30 +333,35 @@ def _stages_section(stages: Sequence[StageRow], bots: Sequence[str]) -> str:
     rows = []
     for i, stage in enumerate(stages):
         after = stages[i + 1] if i + 1 < len(stages) else None
+        several = len(stage.rounds) > 1
         head = (f"<th rowspan={len(stage.rounds)} class=stage><a href='#games' class=stage-filter "
                 f"data-filter='{_e(stage.name)}'>{_e(stage.name)}</a><small>{_e(stage.format)} · {_e(stage.ruleset)}"
                 "</small></th>")
         for j, r in enumerate(stage.rounds):
-            last = j == len(stage.rounds) - 1
-            if r.advanced:
-                through = f"{len(r.advanced)}: {names(r.advanced)}"
-            elif r.advanced is not None and last:
-                through = "(the final: the standings give its order)"
-            elif last and after is not None and set(after.players) == set(stage.players):
-                through = f"all {len(after.players)} to {_e(after.name)}"
-            elif last and after is not None and after.players:
-                through = f"to {_e(after.name)}: {len(after.players)}: {names(after.players)}"
-            else:
-                through = "-"
-            key = f"{stage.name}|{r.number}" if len(stage.rounds) > 1 else stage.name
+            key = f"{stage.name}|{r.number}" if several else stage.name
+            through = _went_through(stage, r, after, names) if j == len(stage.rounds) - 1 or r.advanced else "-"
             rows.append(f"<tr data-stage='{_e(stage.name)}' data-round='{r.number}'>{head if j == 0 else ''}"
-                        f"<td class=bot>{_e(r.label) if len(stage.rounds) > 1 else '(one round)'}</td><td>{'' if r.tables is None else r.tables}</td>"
+                        f"<td class=bot>{_e(r.label) if several else '(one round)'}</td>"
+                        f"<td>{'' if r.tables is None else r.tables}</td>"
                         f"<td><a href='#games' class=stage-filter data-filter='{_e(key)}'>{r.games}</a></td>"
                         f"<td class=names>{len(r.players)}: {names(r.players)}</td><td class=names>{through}</td></tr>")
     return ("<section id=stages><h2>Stages</h2><p>Each stage and its rounds: who played, and who went through. "
             "A number of games lists them below.</p><div class=scroll><table class=stages><thead><tr><th>stage</th>"
             "<th>round</th><th>tables</th><th>games</th><th>played</th><th>went through</th></tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></div></section>")
+
+
+def _went_through(stage: StageRow, r: RoundRow, after: StageRow | None, names: Callable[[Iterable[str]], str]) -> str:
+    """Who went on from a round: a knockout's ``advanced``, or (after a stage's last round) the next stage's players."""
+    if r.advanced:
+        return f"{len(r.advanced)}: {names(r.advanced)}"
+    if r.advanced is not None:
+        return "(the final: the standings give its order)"
+    if after is None or not after.players:
+        return "-"
+    if set(after.players) == set(stage.players):
+        return f"all {len(after.players)} to {_e(after.name)}"
+    return f"to {_e(after.name)}: {len(after.players)}: {names(after.players)}"
 
 
 # ---------------------------------------------------------------------------------------- head to head
