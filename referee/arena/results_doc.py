@@ -17,6 +17,8 @@ from ..rules import Ruleset, RulesetError, get_ruleset
 from ..standings import LeftOutEntry, StageRecord, StageSummary, StandingRow, Standings
 from .ratings import ALPHA, INTERVAL
 
+#: A title longer than this names fewer bots (and says how many more).
+TITLE_WIDTH = 80
 RESULTS_FORMAT = "lastcard-results"
 RESULTS_VERSION = 2
 TIED = "bots whose 95% rating intervals overlap share a rank range: the games do not separate them"
@@ -90,6 +92,23 @@ def order_rule(stages: Sequence[Mapping[str, Any]], rank_by: str, *, complete: b
     return "by " + ", then ".join(parts)
 
 
+def match_title(ruleset: str, names: Sequence[str], width: int = TITLE_WIDTH) -> str:
+    """``Match: family, hard vs medium vs random``; past ``width``, ``Match: family, 6 bots: a…1, b…2 and 4 more``."""
+    head = f"Match: {ruleset}, " if ruleset else "Match: "
+    full = head + " vs ".join(names)
+    if len(full) <= width or not names:
+        return full
+    # Cut in the middle: names of one class often differ only at their end (bot-1, bot-2).
+    short = [n if len(n) <= 16 else n[:8] + "…" + n[-7:] for n in names]
+    head += f"{len(names)} bot{'s' if len(names) != 1 else ''}: "
+
+    def naming(shown: int) -> str:
+        rest = len(short) - shown
+        return head + ", ".join(short[:shown]) + (f" and {rest} more" if rest else "")
+
+    return naming(max([k for k in range(2, len(short) + 1) if len(naming(k)) <= width], default=1))
+
+
 def stage_rulesets(stages: Sequence[Mapping[str, Any]]) -> tuple[Ruleset, ...]:
     """The ruleset of each stage entry of results.json (unknown ones, from a newer version, skipped)."""
     out = []
@@ -130,9 +149,9 @@ class ResultsDoc:
     def title(self) -> str:
         """What the run is, for a page's heading."""
         if self.kind == "match":
-            st = self.stages[0] if self.stages else (self.table or {})
-            names = " vs ".join(self.standings.bots) or "no bots"
-            return f"Match: {st.get('ruleset', '')}, {names}"
+            st = self.stages[0] if len(self.stages) == 1 else (self.table or {})
+            names = [str(b["name"]) for b in self.bots if b.get("name")] or self.standings.bots
+            return match_title(str(st.get("ruleset") or ""), names)
         if self.kind == "ladder":
             return f"Ladder {self.name}"
         if self.kind == "compare":

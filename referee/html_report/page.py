@@ -33,8 +33,6 @@ from .tape import tape
 #: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
 FAULT_DETAILS = 20
 REPORT_NAME = "report.html"
-#: A title longer than this names fewer bots (and says how many more).
-TITLE_WIDTH = 80
 #: JavaScript reads integers beyond this as the nearest double: the page carries them as strings.
 JS_SAFE_INT = 2**53 - 1
 
@@ -106,29 +104,9 @@ def in_id_order(lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _title(results: Mapping[str, Any], out_dir: str, bots: Sequence[str]) -> str:
-    if results.get("kind") == "arena":
-        return f"Arena {results.get('name', '')}".strip()
-    if results.get("kind") == "match":
-        names = [b["name"] for b in results.get("bots") or [] if b.get("name")] or list(bots)
-        return match_title(_ruleset_name(results), names)
-    return f"Results in {out_dir}"
-
-
-def match_title(ruleset: str, names: Sequence[str], width: int = TITLE_WIDTH) -> str:
-    """``Match: family, hard vs medium vs random``; past ``width``, ``Match: family, 6 bots: a…1, b…2 and 4 more``."""
-    head = f"Match: {ruleset}, " if ruleset else "Match: "
-    full = head + " vs ".join(names)
-    if len(full) <= width or not names:
-        return full
-    # Cut in the middle: names of one class often differ only at their end (bot-1, bot-2).
-    short = [n if len(n) <= 16 else n[:8] + "…" + n[-7:] for n in names]
-    head += f"{len(names)} bot{'s' if len(names) != 1 else ''}: "
-
-    def naming(shown: int) -> str:
-        rest = len(short) - shown
-        return head + ", ".join(short[:shown]) + (f" and {rest} more" if rest else "")
-
-    return naming(max([k for k in range(2, len(short) + 1) if len(naming(k)) <= width], default=1))
+    if not results:
+        return f"Results in {out_dir}"
+    return ResultsDoc.from_json(results).title
 
 
 def _ruleset_name(results: Mapping[str, Any]) -> str:
