@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from typing import Any
 
 import click
@@ -12,7 +13,7 @@ from ..arena.bot_reports import write_bot_reports
 from ..arena.builds import check_requires
 from ..arena.config import Arena
 from ..arena.executor import default_jobs
-from ..arena.runner import ArenaRun, run_arena
+from ..arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from ..arena.schedule import stage_game_counts
 from ..check.contest import run_contest_checks
 from ..outdir import out_dir_problem
@@ -131,7 +132,9 @@ def _show_path(path: str) -> str:
 
 @click.command("validate")
 @click.argument("file", type=click.Path(dir_okay=False))
-def validate_cmd(file: str) -> None:
+@click.option("--build", "build", is_flag=True, help="Run the bots' build steps too (as the arena will), so the "
+                                                     "planned games are exact rather than a range.")
+def validate_cmd(file: str, build: bool = False) -> None:
     """Check an arena FILE without playing: every mistake, with its key path and line; then a summary."""
     arena = load_arena_file(file)
     click.echo(f"{file}: ok")
@@ -154,13 +157,18 @@ def validate_cmd(file: str) -> None:
         click.echo(f"    {entry.spec.name}: {command}" + (f"  ({'; '.join(notes)})" if notes else ""))
     if len(shown) < len(arena.bots):
         click.echo(f"    ... and {len(arena.bots) - len(shown)} more: {arena.bots[-1].spec.name} is the last")
+    builds = sum(1 for e in kept if e.build)
+    if build and builds:  # the builds decide who plays: run them, and the count is exact
+        with tempfile.TemporaryDirectory(prefix="lastcard-validate-") as logs:
+            built, left = prepare_bots(arena, logs, default_jobs(), Quiet())
+        kept, builds = list(built.bots), 0
     counts = stage_game_counts(arena, len(kept))
     for stage, n in zip(arena.stages, counts):
         extra = " (duplicate deals)" if stage.duplicate else ""
         entrants = f", top {stage.entrants}" if stage.entrants else ""
         click.echo(f"  stage {stage.name}: {stage.format.name}, {stage.ruleset}, {stage.seats} seats, games "
                    f"{stage.games}{extra}{entrants}: {n} games")
-    click.echo(f"  total: {planned_games(arena, len(kept), sum(1 for e in kept if e.build))}")
+    click.echo(f"  total: {planned_games(arena, len(kept), builds)}")
     for item in left:
         click.echo(f"  would be left out: {item.bot} ({item.reason})")
 
@@ -175,6 +183,6 @@ def planned_games(arena: Arena, pool: int, builds: int) -> str:
     fewest = pool - builds
     low = f"{sum(stage_game_counts(arena, fewest))}" if fewest >= seats else "none (too few bots to fill a table)"
     return (f"{total} games planned if all {builds} build step(s) succeed; from {low} if every one fails (a bot "
-            "whose build fails is left out, and the run's first lines say the exact number)")
+            "whose build fails is left out; `validate --build` runs them and gives the exact number)")
 
 

@@ -1,0 +1,96 @@
+"""The planned games are the same number in `validate`, the run's banner and its end (a range in `validate`
+when build steps may leave bots out, the exact number with `validate --build`); a bot that never starts ends
+an arena with a warning naming it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from referee.cli.main import cli
+
+pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc for the build steps")
+
+ARENA = """
+name: counts
+seed: 4
+seats: 2
+bootstrap: 0
+ruleset: arcade
+bots:
+  - builtin:hard
+  - builtin:medium
+  - builtin:easy
+  - builtin:random
+  - {name: builds, command: ./bot, cwd: good, build: "gcc -o bot bot.c"}
+  - {name: broken, command: ./bot, cwd: bad, build: "gcc -o bot bot.c"}
+stages:
+  - {name: league, format: round_robin, games: 1}
+  - {name: cup, format: knockout, games: 2, advance: 1, entrants: 4}
+"""
+
+GOOD_C = r"""
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+    char line[65536];
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    while (fgets(line, sizeof line, stdin)) {
+        if (strstr(line, "\"type\":\"hello\"")) puts("{\"type\":\"ready\",\"name\":\"builds\"}");
+        else if (strstr(line, "\"type\":\"turn\"")) {
+            char *legal = strstr(line, "\"legal\":[");
+            char *id = strstr(line, "\"id\":");
+            if (!legal || !id) continue;
+            legal += 9;
+            char *end = strchr(legal, '}');
+            printf("{\"type\":\"action\",\"id\":%ld,\"action\":%.*s}\n", strtol(id + 5, NULL, 10),
+                   (int)(end - legal + 1), legal);
+        } else if (strstr(line, "\"type\":\"quit\"")) return 0;
+    }
+    return 0;
+}
+"""
+
+
+def _setup(tmp_path):
+    (tmp_path / "good").mkdir()
+    (tmp_path / "good" / "bot.c").write_text("#include <stdlib.h>\n" + GOOD_C)
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "bot.c").write_text("int main(void) { return 0 }\n")  # does not compile
+    (tmp_path / "arena.yaml").write_text(ARENA)
+    return tmp_path / "arena.yaml"
+
+
+def _planned(text: str) -> int:
+    return int(re.search(r"(\d+) games planned", text).group(1))
+
+
+def test_validate_the_banner_and_the_end_state_the_same_planned_games(tmp_path):
+    path = _setup(tmp_path)
+    runner = CliRunner()
+    plain = runner.invoke(cli, ["validate", str(path)])
+    assert plain.exit_code == 0, plain.output
+    low, high = (int(x) for x in re.search(r"(\d+) games planned if all 2 build step\(s\) succeed; from (\d+)",
+                                           plain.output).group(2, 1))
+    built = runner.invoke(cli, ["validate", "--build", str(path)])
+    assert built.exit_code == 0, built.output
+    exact = _planned(built.output)
+    assert low <= exact < high  # one of the two builds fails
+    assert "would be left out: broken (build failed" in built.output
+    run = runner.invoke(cli, ["arena", str(path), "--out", str(tmp_path / "out"), "--quiet", "--sandbox", "none"])
+    assert run.exit_code == 0, run.output
+    assert _planned(run.stderr) == exact  # the banner, once the builds are done
+    assert f": {exact} of {exact} games" in run.stdout
+
+
+def test_an_arena_with_a_bot_that_never_starts_ends_with_a_warning_naming_it(tmp_path):
+    (tmp_path / "arena.yaml").write_text(
+        "name: never\nseats: 2\ngames: 2\nbootstrap: 0\nruleset: arcade\n"
+        "bots: [builtin:hard, builtin:random, {name: ghost, command: '{python} no_such_bot.py'}]\n")
+    res = CliRunner().invoke(cli, ["arena", str(tmp_path / "arena.yaml"), "--out", str(tmp_path / "out"), "--quiet"])
+    assert res.exit_code == 0, res.output  # the contest went on: the bot lost its games
+    warning = res.stderr[res.stderr.index("warning: ghost could not start in any of its 4 games"):]
+    assert "exited during startup" in warning and "fix the bot's command" in warning
