@@ -145,13 +145,8 @@ class BotResolver:
         With a ``command`` every match runs it; without one, each folder's language is detected
         (``languages``): a folder with no recognisable bot is still an entrant, marked unusable.
         """
-        pattern = os.path.join(self.base_dir, os.path.expanduser(sub["path"]))
-        matches = sorted(glob.glob(glob.escape(self.base_dir) + pattern[len(self.base_dir):])
-                         if pattern.startswith(self.base_dir) else glob.glob(pattern))
-        excludes = sub.get("exclude", [])
-        matches = [m for m in matches if not any(fnmatch.fnmatch(os.path.basename(m), x) for x in excludes)]
+        matches = self.matches(sub, path)
         if not matches:
-            self.problems.add(path + ("path",), f"{sub['path']!r} matches nothing in {self.base_dir!r}")
             return []
         table = language_table(sub.get("languages"))
         if "command" not in sub and not self.language_problems(table, path):
@@ -159,56 +154,78 @@ class BotResolver:
         sub_limits = limits_from(sub.get("limits") or {}, limits)
         out = []
         for match in matches:
-            match = os.path.abspath(match)
-            shown = os.path.relpath(match, self.base_dir)
-            base = os.path.basename(match.rstrip(os.sep))
-            name = base if os.path.isdir(match) else os.path.splitext(base)[0]
-            values = {"python": sys.executable, "path": match, "name": name}
-            where = path + ("command",)
-            if "command" in sub:
-                command, build, requires = sub["command"], sub.get("build"), _requires(sub.get("requires"))
-                found = Detected("command", command, build, requires)
-            else:
-                found = detect(match, table, shown) if os.path.isdir(match) else detect_file(match, table)
-                build = found.build if "build" not in sub else sub["build"]
-                requires = found.requires + _requires(sub.get("requires"))
-                command = found.command or ""
-                if found.language is not None and found.manifest is None:
-                    where = path + ("languages", found.language)
-            if found.problem is None and found.manifest is not None:
-                # A student's manifest: {python} is the only placeholder, and a mistake leaves them out.
-                command = command.replace("{python}", shlex.quote(sys.executable))
-                build = build.replace("{python}", shlex.quote(sys.executable)) if build else build
-                try:
-                    spec = parse_bot(command, sub_limits) if command else None
-                except ValueError as exc:
-                    spec, found = None, replace(found, problem=f"{shown}/lastcard.yaml: run: {exc}")
-            elif found.problem is None:
-                spec = self.command(command, where, sub_limits, values)
-                if spec is None:
-                    return []  # the same template fails for every match: say it once
-                if build is not None:
-                    build = self.template(build, path + ("build",) if "build" in sub else where, values, quote=True)
-                    if build is None:
-                        return []
-            else:
-                spec = None
-            if spec is None:  # nothing to run: still an entrant, left out with the reason when the arena starts
-                spec = BotSpec(name, "", limits=sub_limits)
-            spec = replace(spec, name=name)
-            cwd: str | None = match if os.path.isdir(match) else os.path.dirname(match)
-            if "cwd" in sub:
-                cwd = self.template(sub["cwd"], path + ("cwd",), values, quote=False)
-                if cwd is None:
-                    return []
-            spec = self.placed(spec, cwd, path + ("cwd",))
-            spec = replace(_with_options(spec, sub), sandbox=self.sandbox_settings(sub, path, self.sandbox))
-            self.claim(explicit, name, path + ("path",), shown)
-            out.append(BotEntry(spec, f"{format_path(path)} {shown}", self.lines.line(path), build,
-                                float(sub.get("build_timeout_s", default_timeout)), requires,
-                                unusable=found.problem, language="" if "command" in sub else found.language or "",
-                                submission=match))
+            entry = self.submission(os.path.abspath(match), sub, path, sub_limits, table, default_timeout)
+            if entry is None:
+                return []  # the same template fails for every match: say it once
+            self.claim(explicit, entry.spec.name, path + ("path",), os.path.relpath(match, self.base_dir))
+            out.append(entry)
         return out
+
+    def matches(self, sub: Mapping[str, Any], path: Path) -> list[str]:
+        """The files and folders ``submissions.path`` matches, sorted, ``exclude`` left out (a problem if none)."""
+        pattern = os.path.join(self.base_dir, os.path.expanduser(sub["path"]))
+        found = sorted(glob.glob(glob.escape(self.base_dir) + pattern[len(self.base_dir):])
+                       if pattern.startswith(self.base_dir) else glob.glob(pattern))
+        excludes = sub.get("exclude", [])
+        found = [m for m in found if not any(fnmatch.fnmatch(os.path.basename(m), x) for x in excludes)]
+        if not found:
+            self.problems.add(path + ("path",), f"{sub['path']!r} matches nothing in {self.base_dir!r}")
+        return found
+
+    def submission(self, match: str, sub: Mapping[str, Any], path: Path, limits: TimeLimits,
+                   table: tuple[Language, ...], default_timeout: float) -> BotEntry | None:
+        """The entrant of one match (unusable, with the reason, when there is nothing to run); None when a
+        template of the ``submissions`` entry is wrong (recorded as a problem once)."""
+        shown = os.path.relpath(match, self.base_dir)
+        base = os.path.basename(match.rstrip(os.sep))
+        name = base if os.path.isdir(match) else os.path.splitext(base)[0]
+        values = {"python": sys.executable, "path": match, "name": name}
+        found, where = self.detected(match, sub, path, table, shown)
+        build = found.build
+        spec: BotSpec | None = None
+        if found.problem is None and found.manifest is not None:
+            # A student's manifest: {python} is the only placeholder, and a mistake leaves them out.
+            command = (found.command or "").replace("{python}", shlex.quote(sys.executable))
+            build = build.replace("{python}", shlex.quote(sys.executable)) if build else build
+            try:
+                spec = parse_bot(command, limits) if command else None
+            except ValueError as exc:
+                found = replace(found, problem=f"{shown}/lastcard.yaml: run: {exc}")
+        elif found.problem is None:
+            spec = self.command(found.command or "", where, limits, values)
+            if spec is None:
+                return None
+            if build is not None:
+                build = self.template(build, path + ("build",) if "build" in sub else where, values, quote=True)
+                if build is None:
+                    return None
+        # Nothing to run: still an entrant, left out with the reason when the arena starts.
+        spec = replace(spec or BotSpec(name, "", limits=limits), name=name)
+        cwd: str | None = match if os.path.isdir(match) else os.path.dirname(match)
+        if "cwd" in sub:
+            cwd = self.template(sub["cwd"], path + ("cwd",), values, quote=False)
+            if cwd is None:
+                return None
+        spec = self.placed(spec, cwd, path + ("cwd",))
+        spec = replace(_with_options(spec, sub), sandbox=self.sandbox_settings(sub, path, self.sandbox))
+        return BotEntry(spec, f"{format_path(path)} {shown}", self.lines.line(path), build,
+                        float(sub.get("build_timeout_s", default_timeout)), found.requires,
+                        unusable=found.problem, language="" if "command" in sub else found.language or "",
+                        submission=match)
+
+    @staticmethod
+    def detected(match: str, sub: Mapping[str, Any], path: Path, table: tuple[Language, ...], shown: str
+                 ) -> tuple[Detected, Path]:
+        """What runs the match (the entry's ``command``, or its detected language) and the key to blame for it."""
+        if "command" in sub:
+            return Detected("command", sub["command"], sub.get("build"), _requires(sub.get("requires"))), \
+                path + ("command",)
+        found = detect(match, table, shown) if os.path.isdir(match) else detect_file(match, table)
+        found = replace(found, build=found.build if "build" not in sub else sub["build"],
+                        requires=found.requires + _requires(sub.get("requires")))
+        where = path + ("languages", found.language) if found.language is not None and found.manifest is None \
+            else path + ("command",)
+        return found, where
 
     def language_problems(self, table: tuple[Language, ...], path: Path) -> bool:
         """Check the language table's commands once (a language added without a command is a mistake)."""
