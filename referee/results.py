@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Protocol
 
-import orjson
 
 from .bots.faults import Fault, FaultKind
+from .jsonl import encode_line
 
 
 class _Clock(Protocol):
@@ -190,7 +190,7 @@ class GameLine:
 
     def encode(self) -> bytes:
         """The line as written to games.jsonl (newline included): the one encoding of a game."""
-        return orjson.dumps(self.to_json(), option=orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE)
+        return encode_line(self.to_json())
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], defaults: Mapping[str, Any] | None = None) -> GameLine:

@@ -72,7 +72,7 @@ def test_a_whole_game_is_played_by_keys_and_saved_for_replay(tmp_path):
 
     out = CliRunner().invoke(cli, ["replay", str(saved), "--verify"])
     assert out.exit_code == 0 and "every recorded event" in out.output
-    human = [json.loads(line) for line in open(saved) if '"t": "action"' in line and '"by": "human"' in line]
+    human = [e for e in map(json.loads, open(saved)) if e["t"] == "action" and e["by"] == "human"]
     assert human and all(entry["seat"] == 0 for entry in human)
 
 

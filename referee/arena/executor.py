@@ -14,7 +14,6 @@ import time
 import traceback
 from multiprocessing.connection import Connection, wait
 
-import orjson
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol
 
 from ..bots.faults import Fault, FaultKind
@@ -22,6 +21,7 @@ from ..bots.transport import describe_exit
 from ..jobs import GameJob, run_job
 from ..results import GameResult, SeatTimes
 from ..bots.pool import BotPool
+from ..jsonl import write_jsonl
 
 if TYPE_CHECKING:
     from .model import Arena
@@ -300,12 +300,7 @@ def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | No
 
 
 def write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:
-    os.makedirs(records_dir, exist_ok=True)
-    path = os.path.join(records_dir, f"{game_id}.jsonl")
-    with open(path + ".part", "wb") as fh:
-        for line in lines:
-            fh.write(orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS))
-    os.replace(path + ".part", path)
+    write_jsonl(os.path.join(records_dir, f"{game_id}.jsonl"), lines)
 
 
 def lost_game(job: GameJob, cause: str) -> GameResult:

@@ -7,7 +7,6 @@ playable, short matches) rotate from game to game; seeds come from ``jobs.game_s
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import tempfile
@@ -22,6 +21,7 @@ from ..bots.pool import BotPool
 from ..policy import FaultPolicy
 from ..table import Recorder, play_game, seat_for
 from .report import CheckResult, Report
+from ..jsonl import write_jsonl
 
 OPPONENTS = ("random", "easy", "medium", "hard")
 
@@ -185,12 +185,7 @@ def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Re
 
 def save_record(folder: str, game_id: str, lines: list[dict[str, Any]]) -> str:
     """Write a game's record as ``lastcard replay`` reads it; its path."""
-    os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, f"{game_id}.jsonl")
-    with open(path, "w", encoding="utf-8") as fh:
-        for line in lines:
-            fh.write(json.dumps(line) + "\n")
-    return path
+    return write_jsonl(os.path.join(folder, f"{game_id}.jsonl"), lines)
 
 
 def _builtin(name: str, limits: Any) -> BotSpec:

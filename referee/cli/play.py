@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 import shlex
 import sys
@@ -16,6 +15,7 @@ from ..human import HumanSeat, LeftTheGame
 from ..rules import MAX_PLAYERS
 from ..table import Recorder, Table, seat_for
 from .options import build_ruleset, ruleset_options
+from ..jsonl import write_jsonl
 
 #: Practice mode's "no clock": a day per move, so a bot can sit at a breakpoint.
 
@@ -75,9 +75,7 @@ def play_cmd(ruleset: str, options: tuple[str, ...], opponents: tuple[str, ...],
         for fault in result.faults:
             click.echo(f"fault: {fault.bot} (seat {fault.seat}): {fault.kind.value}: {fault.message}")
     if save:
-        with open(save, "w", encoding="utf-8") as fh:
-            for entry in recorder.lines:
-                fh.write(json.dumps(entry) + "\n")
+        write_jsonl(save, recorder.lines)
         click.echo(f"Saved: lastcard replay {shlex.quote(save)}")
 
 

@@ -33,6 +33,7 @@ from .fingerprint import submission_hashes
 from .history import write_history
 from .scheduler import coverage_tables, separated, uncertain_tables
 from .store import LadderStore, open_ladder
+from ..jsonl import write_jsonl
 
 #: Games planned together from one set of standings (fixed, not the number of workers: the same plan
 #: whatever the concurrency).
@@ -261,12 +262,7 @@ def _next_tables(store: LadderStore, arena: Arena, names: list[str], options: La
 
 def _write_games(out_dir: str, games: Sequence[GameLine]) -> str:
     """games.jsonl of the games that count, as an arena writes it (so ``lastcard replay REPORT GAME`` works)."""
-    path = os.path.join(out_dir, "games.jsonl")
-    with open(path + ".part", "wb") as fh:
-        for line in games:
-            fh.write(line.encode())
-    os.replace(path + ".part", path)
-    return path
+    return write_jsonl(os.path.join(out_dir, "games.jsonl"), (line.encode() for line in games))
 
 
 def _kept(store: LadderStore, pool: set[str]) -> list[GameLine]:

@@ -1,0 +1,27 @@
+"""JSON lines, written one way: orjson, one object a line, the file replaced atomically when whole."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable
+
+import orjson
+
+_OPTIONS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
+
+
+def encode_line(item: Any) -> bytes:
+    """One JSON line (newline included); ``bytes`` pass through as already encoded lines."""
+    return item if isinstance(item, bytes) else orjson.dumps(item, option=_OPTIONS)
+
+
+def write_jsonl(path: str, items: Iterable[Any]) -> str:
+    """Write ``items`` (objects, or lines already encoded) to ``path``; a reader never sees half a file."""
+    folder = os.path.dirname(path)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    with open(path + ".part", "wb") as fh:
+        for item in items:
+            fh.write(encode_line(item))
+    os.replace(path + ".part", path)
+    return path
