@@ -156,7 +156,7 @@ def _standings_section(standings: Standings | None) -> str:
     if standings is None or not (standings.rows or standings.left_out):
         return "<section id=standings><h2>Standings</h2><p>No standings yet (results.json is missing).</p></section>"
     cols = columns(standings)
-    head = "".join(f"<th{'' if c.left else ' class=num'}>{_e(c.header)}</th>" for c in cols)
+    head = "".join(f"<th class={'txt' if c.left else 'num'}>{_e(c.header)}</th>" for c in cols)
     rows = []
     for r in standings.rows:
         cells = "".join(f"<td class={'bot' if c.header == 'bot' else 'txt' if c.left else 'num'}>{_e(c.cell(r))}</td>"
@@ -183,7 +183,7 @@ def _stage_records(standings: Standings) -> str:
                        f"<td class=num>{r.draws}</td><td class=num>"
                        f"{'-' if r.avg_place is None else f'{r.avg_place:.2f}'}</td></tr>" for r in st.records)
         parts.append(f"<h4>{_e(st.name)} ({_e(st.format)}, {st.games} games)</h4><table class=stage-records><thead>"
-                     "<tr><th>bot</th><th class=num>games</th><th class=num>wins</th><th class=num>draws</th>"
+                     "<tr><th class=txt>bot</th><th class=num>games</th><th class=num>wins</th><th class=num>draws</th>"
                      f"<th class=num>avg place</th></tr></thead><tbody>{rows}</tbody></table>")
     return "".join(parts)
 
