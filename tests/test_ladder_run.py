@@ -74,7 +74,8 @@ def test_first_run_gives_every_bot_its_share_and_a_rerun_plays_nothing(tmp_path)
     with open_ladder(str(db), write=False) as store:
         runs = store.runs()
     assert [r["status"] for r in runs] == ["finished", "finished"]
-    rows = [{**r.to_json(), "rank_best": r.rank_best, "rank_worst": r.rank_worst} for r in first.standings.rows]
+    rows = [{**r.to_json(timing=True), "rank_best": r.rank_best, "rank_worst": r.rank_worst}
+            for r in first.standings.rows]
     assert runs[0]["standings"] == runs[1]["standings"] == rows
 
 

@@ -263,7 +263,10 @@ class StageRow:
 
 
 def _stage_rounds(results: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]) -> list[StageRow]:
-    """Each stage and its rounds: results.json's ``stages[i].rounds``, with the rounds games.jsonl adds to them."""
+    """Each stage and its rounds: results.json's ``stages[i].rounds``, with the rounds games.jsonl adds to them
+    (none for a ladder: its batches are not rounds anyone plays through)."""
+    if "ladder" in results:
+        return []
     played: dict[tuple[str, int], list[Mapping[str, Any]]] = defaultdict(list)
     for line in lines:
         if line.get("stage") is not None:

@@ -145,8 +145,8 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
             doc = results_doc(arena, games, standings, run, status, reason, player.played, retired, changes)
             store.finish_run(run, status=status, stop_reason=reason, played=player.played, retired=retired,
                              kept=len(games), left_out=[x.to_json() for x in standings.left_out],
-                             standings=[{**r.to_json(), "rank_best": r.rank_best, "rank_worst": r.rank_worst}
-                                        for r in standings.rows])
+                             standings=[{**r.to_json(timing=True), "rank_best": r.rank_best,
+                                         "rank_worst": r.rank_worst} for r in standings.rows])
             paths = publish(out_dir, doc, games, store.runs(), entries, left, wall=wall,
                             played=player.played, jobs=workers,
                             notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
