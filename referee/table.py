@@ -254,11 +254,19 @@ class Table:
         self.stand_ins: list[int] = []  # actions played for a seat after its fault
         self.end_patch: EndPatch = {}
         self.game: Game  # dealt once every seat has begun
+        self._t0 = 0.0  # when the game started (its wall time is measured from here)
 
     # ------------------------------------------------------------------ the game's story
     def play(self) -> GameResult:
         """Play the game to its end and return its result."""
-        t0 = time.monotonic()
+        game = self.start()
+        while not game.over:
+            self.step()
+        return self.finish()
+
+    def start(self) -> Game:
+        """Seat everybody and deal (``play`` does it; an environment stepping a game by hand too)."""
+        self._t0 = time.monotonic()
         self._record_start()
         for index, seat in enumerate(self.seats):
             try:
@@ -266,13 +274,20 @@ class Table:
             except BotFault as bf:
                 self._lose(index, bf.fault)
         self.game = game = Game(self.ruleset, len(self.seats), self.rng)
-        while not game.over:
-            index = game.current
-            legal = game.legal_actions()
-            action, by, ms = self._turn(index, legal)
-            self._record_action(index, action, by, ms)
-            game.apply(action, self.rng)
-        return self._finish(t0)
+        return game
+
+    def step(self) -> None:
+        """One decision: the seat to act chooses (or a fault stands in for it), and the game moves on."""
+        game = self.game
+        index = game.current
+        legal = game.legal_actions()
+        action, by, ms = self._turn(index, legal)
+        self._record_action(index, action, by, ms)
+        game.apply(action, self.rng)
+
+    def finish(self) -> GameResult:
+        """After the last move: tell the seats the end and return the result (``play`` does it)."""
+        return self._finish(self._t0)
 
     def _turn(self, index: int, legal: list[Action]) -> tuple[Action, str, float | None]:
         """The seat's action, or what stands in for it after a fault; how it came; the answer's time."""

@@ -1,0 +1,172 @@
+"""One learner against bots: a Gymnasium environment whose other seats are played as in a match.
+
+The opponents are bot specs, as on ``lastcard match``'s command line: ``builtin:hard``, or a command run
+as a bot process (sandboxed, with its time limits and fault policy) through the referee's own ``Table``
+and ``BotPool``. The learner's seat is one more seat of that table, so a game here is a referee game.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import gymnasium as gym
+import numpy as np
+
+from ..actions import Action
+from ..bots.faults import Fault
+from ..bots.pool import BotPool
+from ..bots.spec import BotSpec, parse_bot, unique_names
+from ..policy import FaultPolicy
+from ..results import GameResult
+from ..rules import Ruleset, check_players
+from ..table import Table
+from .aec import check_reward, ruleset_of, spaces_for
+from .view import Observer, place_rewards, round_rewards, table_text
+
+LEARNER = "learner"
+
+
+class LearnerSeat:
+    """The learner's place at the table: it plays the action the environment was given."""
+
+    by = "learner"
+    sandbox = None
+
+    def __init__(self, name: str = LEARNER) -> None:
+        self.name = name
+        self.action: Action | None = None
+
+    def begin(self, table: Table, index: int) -> None:
+        pass
+
+    def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
+        assert self.action is not None and self.action in legal
+        return self.action, None
+
+    def warn(self, fault: Fault, note: str) -> None:  # pragma: no cover - the environment checks legality first
+        pass
+
+    def forfeit(self, fault: Fault) -> None:  # pragma: no cover
+        pass
+
+    def finish(self, table: Table, index: int) -> None:
+        pass
+
+
+class SingleAgentEnv(gym.Env):
+    """A ``gymnasium.Env`` for one seat; ``opponents`` (one spec for all, or one per other seat) play the rest.
+
+    Observations are the AEC environment's: ``{"observation": ..., "action_mask": ...}``. An illegal action
+    ends the episode at once with ``illegal_reward`` (PettingZoo's ``TerminateIllegalWrapper`` does the
+    same), and ``info["illegal"]`` names it. ``seat=None`` seats the learner at random each episode.
+    """
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, ruleset: str | Ruleset = "family", seats: int = 4,
+                 opponents: Sequence[str | BotSpec] = ("builtin:random",), seat: int | None = None,
+                 options: Mapping[str, Any] | None = None, render_mode: str | None = None, reward: str = "game",
+                 illegal_reward: float = -1.0, policy: FaultPolicy = FaultPolicy()) -> None:
+        check_players(seats)
+        check_reward(reward)
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode={render_mode!r}: the modes are None and 'ansi'")
+        if seat is not None and not 0 <= seat < seats:
+            raise ValueError(f"seat={seat!r}: a table of {seats} has seats 0 to {seats - 1} (or None: at random)")
+        specs = [o if isinstance(o, BotSpec) else parse_bot(o) for o in opponents]
+        if len(specs) == 1:
+            specs *= seats - 1
+        if len(specs) != seats - 1:
+            raise ValueError(f"{len(specs)} opponents for {seats} seats: give one spec for every other seat "
+                             f"({seats - 1}), or a single one for all of them")
+        self.ruleset = ruleset_of(ruleset, options)
+        self.seats = seats
+        self.seat = seat
+        self.render_mode = render_mode
+        self.reward_mode = reward
+        self.illegal_reward = float(illegal_reward)
+        self.policy = policy
+        # Distinct names keep two copies of one command apart: one process each.
+        self.opponents = unique_names([BotSpec(LEARNER, "builtin:random"), *specs])[1:]
+        self.observer = Observer(self.ruleset)
+        self.observation_space, self.action_space = spaces_for(self.observer)
+        self.pool = BotPool()
+        self.table: Table | None = None
+        self.learner = 0
+        self._seat = LearnerSeat()
+        self._legal: dict[int, Action] = {}
+        self._over = True
+        self._games = 0
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """A new game: with ``seed``, the deal of a referee game with that seed (and, if random, the same seat)."""
+        super().reset(seed=seed)
+        game_seed = seed if seed is not None else int(self.np_random.integers(2**63 - 1))
+        self.learner = self.seat if self.seat is not None else int(self.np_random.integers(self.seats))
+        others = iter(self.pool.seat(spec) for spec in self.opponents)
+        seats = [self._seat if i == self.learner else next(others) for i in range(self.seats)]
+        self._games += 1
+        self.table = Table(self.ruleset, seats, game_seed, game_id=f"g{self._games}", policy=self.policy)
+        game = self.table.start()
+        self._over = False
+        reward, info = self._advance(len(game.events), game.round)
+        return self._obs(), info | {"seat": self.learner, "seed": game_seed}
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        table = self._table()
+        if self._over:
+            raise RuntimeError("the episode is over: call reset() for a new game")
+        chosen = self._legal.get(action) if isinstance(action, (int, np.integer)) else None
+        if chosen is None:
+            self._over = True  # documented penalty: the game is abandoned and the learner loses it
+            error = self.observer.illegal(action, self._legal, LEARNER)
+            return self._obs(), self.illegal_reward, True, False, {"illegal": str(error)}
+        game = table.game
+        mark, round_before = len(game.events), game.round
+        self._seat.action = chosen
+        table.step()
+        reward, info = self._advance(mark, round_before)
+        return self._obs(), reward, self._over, False, info
+
+    def render(self) -> str | None:
+        """The whole table as text (``ansi``), every hand shown."""
+        if self.render_mode is None:
+            return None
+        table = self._table()
+        return table_text(table.game, table.names)
+
+    def close(self) -> None:
+        """End every bot process (they are kept between episodes)."""
+        self.pool.close()
+
+    def _advance(self, mark: int, round_before: int) -> tuple[float, dict[str, Any]]:
+        """Let the other seats play up to the learner's next turn or the end; the learner's reward meanwhile."""
+        table = self._table()
+        game = table.game
+        while not game.over and game.current != self.learner:
+            table.step()
+        reward = 0.0
+        info: dict[str, Any] = {}
+        if self.reward_mode == "round" and (game.round != round_before or game.over):
+            reward += round_rewards(game.events, mark, self.seats)[self.learner]
+        if game.over:
+            result: GameResult = table.finish()
+            if self.reward_mode == "game":
+                reward += place_rewards(result.placements)[self.learner]
+            self._over = True
+            self._legal = {}
+            info["result"] = {k: v for k, v in result.to_json().items() if k not in ("actions", "wall_ms")}
+        else:
+            self._legal = self.observer.legal(game)
+        return reward, info
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        game = self._table().game
+        mask = self.observer.mask(self._legal) if not self._over else np.zeros(self.observer.actions, dtype=np.int8)
+        return {"observation": self.observer.observation(game, self.learner), "action_mask": mask}
+
+    def _table(self) -> Table:
+        if self.table is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.table

@@ -1,0 +1,147 @@
+"""The engine seen through the bot kit's encoding: a seat's observation, the legal actions by index, rewards.
+
+Nothing here imports PettingZoo or Gymnasium: both environments (and their tests) build on it. A seat's
+observation is made from the fields of the ``turn`` message the referee would send it
+(``referee.bots.messages.turn_fields``), encoded by ``referee.botkit``: a bot in a real match computes
+the same numbers from the message it receives.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ..actions import Action, IllegalActionError
+from ..bots.messages import turn_fields
+from ..botkit import FIELDS, KINDS, OFFSETS, SIZE, Encoding
+from ..cardfaces import colour_label, label
+from ..cards import DECKS, hand_points
+from ..game import Game, placements
+from ..rules import MAX_PLAYERS, TARGETS, Ruleset
+
+#: What a reward is given for: ``game`` (once, by the final placements) or ``round`` (at every round's end).
+REWARD_MODES = ("game", "round")
+
+
+def seat_fields(game: Game, seat: int) -> dict[str, Any]:
+    """The ``turn`` fields of ``seat`` (as the protocol builds them); a card another seat just drew stays hidden."""
+    fields = turn_fields(game, seat, 0, 0, 0)
+    if seat != game.current:
+        fields["drawn"] = None  # only the seat that drew it sees it (the draw event's secret)
+    return fields
+
+
+def place_rewards(places: Sequence[int]) -> list[float]:
+    """Placement 1 scores +1, the last of n seats -1, evenly between: ``1 - 2 (place - 1) / (n - 1)``."""
+    n = len(places)
+    return [1.0 - 2.0 * (p - 1) / (n - 1) for p in places]
+
+
+def round_places(round_end: Mapping[str, Any]) -> list[int]:
+    """A round ranked as a single round is: its winner (or scorer) first, then fewest points left in hand."""
+    winner = round_end["winner"]
+    return placements([-1 if s == winner else p for s, p in enumerate(round_end["points"])], lower_is_better=True)
+
+
+def round_rewards(events: Sequence[Mapping[str, Any]], start: int, n: int) -> list[float]:
+    """The summed rewards of every round that ended among ``events[start:]`` (``round`` mode)."""
+    total = [0.0] * n
+    for i in range(start, len(events)):
+        ev = events[i]
+        if ev["kind"] == "round_end":
+            total = [a + b for a, b in zip(total, place_rewards(round_places(ev)))]
+    return total
+
+
+class Observer:
+    """A ruleset's ``Encoding`` applied to a ``Game``: observations, masks, and each legal action's index."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.encoding = Encoding.for_options(ruleset.options)
+        self._index: dict[Action, int] = {}  # the engine reuses its action objects: at most two per entry
+        self.high = observation_high(ruleset)
+
+    @property
+    def actions(self) -> int:
+        """The size of the action space."""
+        return len(self.encoding)
+
+    def index_of(self, action: Action) -> int:
+        """The catalogue index of an engine action (through its wire form, as a bot would see it)."""
+        index = self._index.get(action)
+        if index is None:
+            index = self._index[action] = self.encoding.index_of(action.to_wire())
+        return index
+
+    def legal(self, game: Game) -> dict[int, Action]:
+        """The legal actions of the seat to act, by index (empty once the game is over)."""
+        legal = game.legal_actions()
+        out = {self.index_of(a): a for a in legal}
+        if len(out) != len(legal):  # the catalogue's promise: one index per legal action
+            raise AssertionError(f"two legal actions share an index in {[str(a) for a in legal]}")
+        return out
+
+    def observation(self, game: Game, seat: int) -> np.ndarray:
+        """The observation vector of ``seat`` (float32; every entry a whole number)."""
+        return np.array(self.encoding.observation(seat_fields(game, seat), seat, game.current), dtype=np.float32)
+
+    def mask(self, legal: Mapping[int, Action]) -> np.ndarray:
+        """1 at each legal index."""
+        mask = np.zeros(len(self.encoding), dtype=np.int8)
+        mask[list(legal)] = 1
+        return mask
+
+    def illegal(self, index: Any, legal: Mapping[int, Action], who: str) -> IllegalActionError:
+        """The error for an index that is not legal now, naming it and the legal ones."""
+        try:
+            what = self.encoding.describe(int(index))
+        except (IndexError, TypeError, ValueError):
+            what = f"not an action: the indices are 0 to {self.actions - 1}"
+        shown = ", ".join(f"{i} ({self.encoding.describe(i)})" for i in sorted(legal))
+        return IllegalActionError(f"{who} chose action {index!r} ({what}), which is not legal now; legal: {shown}")
+
+
+def observation_high(ruleset: Ruleset) -> np.ndarray:
+    """An upper bound of every observation entry under ``ruleset`` at any table size (the lower bound is 0)."""
+    deck = DECKS[ruleset.deck](MAX_PLAYERS)  # the largest deck: compact is doubled for 5-6 players
+    kinds = Encoding.for_options(ruleset.options)._kind
+    copies = np.zeros(KINDS, dtype=np.float32)
+    for card in deck:
+        copies[kinds[card.code]] += 1
+    high = np.ones(SIZE, dtype=np.float32)
+    hand = OFFSETS["hand"]
+    high[hand:hand + KINDS] = np.maximum(copies, 1)  # a rank the deck lacks keeps the bound 1: never reached
+    size = len(deck)
+    pending = max(2 * sum(c.rank == "draw2" for c in deck), 4 * sum(c.rank == "wild4" for c in deck))
+    target = max((t for t in TARGETS[ruleset.house] if isinstance(t, int)), default=0)
+    scores = target + hand_points(deck)  # below the target before the last round, which adds at most the deck
+    for name, value in (("pending", pending), ("hands", size), ("scores", scores), ("draw_pile", size),
+                        ("discard_pile", size), ("move", ruleset.move_limit)):
+        at = OFFSETS[name]
+        high[at:at + dict(FIELDS)[name]] = value
+    return high
+
+
+def table_text(game: Game, names: Sequence[str], styled: bool = False) -> str:
+    """The whole table for people (every hand shown): the ``ansi`` rendering."""
+    rules = game.ruleset
+    turn = "clockwise" if game.direction == 1 else "anticlockwise"
+    lines = [f"{rules.house}, {game.n} seats, round {game.round}, move {game.move}, play goes {turn}",
+             f"top {label(game.top, styled)}, colour in play {colour_label(game.colour, styled)}, "
+             f"draw pile {len(game.draw_pile)}, under the top {len(game.discard) - 1}"]
+    if game.pending:
+        lines.append(f"pending penalty: {game.pending} ({game.pending_rank})")
+    for seat, hand in enumerate(game.hands):
+        mark = ">" if seat == game.current and not game.over else " "
+        cards = ", ".join(label(c, styled) for c in hand) or "(none)"
+        score = f", score {game.scores[seat]}" if not rules.single_round else ""
+        lines.append(f"{mark} {names[seat]} ({len(hand)} cards{score}): {cards}")
+    if game.drawn is not None and not game.over:
+        lines.append(f"{names[game.current]} drew {label(game.drawn, styled)}: play it or pass")
+    if game.outcome is not None:
+        places = ", ".join(f"{names[s]} {p}" for s, p in enumerate(game.outcome.placements))
+        lines.append(f"game over ({game.outcome.reason.value}): placements {places}")
+    return "\n".join(lines) + "\n"
+
