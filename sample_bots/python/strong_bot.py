@@ -19,10 +19,12 @@ The heuristics are the "Playing it well" advice of the family rules:
   * after drawing, play the drawn card unless it is a wild worth keeping;
   * facing a stacked penalty, answer it with a draw card if you can.
 
+The protocol is spoken by botkit.py beside this file (a copy of referee/botkit.py), so the bot needs
+nothing installed and runs sandboxed.
+
 Run:  python3 sample_bots/python/strong_bot.py
 """
-import json
-import sys
+import botkit
 
 CLOSE = 2  # "close to going out": a hand of this many cards or fewer
 
@@ -165,56 +167,14 @@ class Strategy:
 
 # ------------------------------------------------------------- protocol ----
 
-def send(obj):
-    """One JSON object per line, flushed at once."""
-    print(json.dumps(obj, separators=(",", ":")), flush=True)
+strategy = Strategy()
 
 
-def debug(text):
-    print(text, file=sys.stderr, flush=True)  # never on stdout
-
-
-def main():
-    sys.stdin.reconfigure(encoding="utf-8", errors="replace")
-    sys.stdout.reconfigure(encoding="utf-8")
-    strategy = Strategy()
-    while True:
-        line = sys.stdin.readline()
-        if not line:  # end of input
-            return
-        line = line.strip()  # drops "\n" and a trailing "\r"
-        if not line:
-            continue
-        try:
-            msg = json.loads(line)
-        except ValueError:
-            debug(f"ignoring a line that is not JSON: {line[:80]!r}")
-            continue
-        if not isinstance(msg, dict):
-            continue
-        kind = msg.get("type")
-        if kind == "hello":
-            strategy.you = msg.get("seat", 0)
-            send({"type": "ready", "name": "python-strong",
-                  "author": "lastcard", "version": "1"})
-        elif kind == "start":
-            strategy.you = msg.get("you", strategy.you)  # this one counts
-        elif kind == "turn":
-            legal = msg.get("legal") or []
-            if not legal:
-                debug(f"turn {msg.get('id')} came with no legal answers")
-                continue
-            try:
-                answer = strategy.choose(msg)
-            except Exception as exc:  # a bug in the heuristics must not lose the game
-                debug(f"strategy failed ({exc!r}); answering legal[0]")
-                answer = legal[0]
-            send(answer)
-        elif kind == "quit":
-            return
-        # event / round_end / game_end / error: information, never answered.
+def choose(turn):
+    strategy.you = turn.you  # this game's seat, from its `start`
+    return strategy.choose(turn.message)
 
 
 if __name__ == "__main__":
-    main()
-    sys.exit(0)
+    # botkit answers legal[0] (and says why on stderr) if the heuristics ever fail.
+    botkit.run(choose, "python-strong", ready={"author": "lastcard", "version": "1"})
