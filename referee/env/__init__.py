@@ -9,7 +9,7 @@ Needs the ``rl`` extra: ``pip install -e '.[rl]'``.
 from __future__ import annotations
 
 try:
-    import gymnasium  # noqa: F401
+    import gymnasium
     import pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ImportError(f"referee.env needs PettingZoo and Gymnasium ({exc}): pip install -e '.[rl]'") from None
@@ -19,4 +19,9 @@ from .aec import env, raw_env
 from .single import SingleAgentEnv
 from .view import Observer, place_rewards, seat_fields
 
-__all__ = ["Encoding", "Observer", "SingleAgentEnv", "env", "place_rewards", "raw_env", "seat_fields"]
+#: ``gymnasium.make(GYM_ID, ruleset=..., seats=..., opponents=[...])`` builds a ``SingleAgentEnv``.
+GYM_ID = "lastcard/LastCard-v0"
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(id=GYM_ID, entry_point="referee.env.single:SingleAgentEnv")
+
+__all__ = ["GYM_ID", "Encoding", "Observer", "SingleAgentEnv", "env", "place_rewards", "raw_env", "seat_fields"]

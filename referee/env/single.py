@@ -61,7 +61,7 @@ class SingleAgentEnv(gym.Env):
     same), and ``info["illegal"]`` names it. ``seat=None`` seats the learner at random each episode.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, ruleset: str | Ruleset = "family", seats: int = 4,
                  opponents: Sequence[str | BotSpec] = ("builtin:random",), seat: int | None = None,
