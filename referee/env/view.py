@@ -22,6 +22,7 @@ from ..rules import MAX_PLAYERS, TARGETS, Ruleset
 
 #: What a reward is given for: ``game`` (once, by the final placements) or ``round`` (at every round's end).
 REWARD_MODES = ("game", "round")
+_INDEX_MAX = 200_000
 
 
 def seat_fields(game: Game, seat: int) -> dict[str, Any]:
@@ -60,7 +61,8 @@ class Observer:
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
         self.encoding = Encoding.for_options(ruleset.options)
-        self._index: dict[Action, int] = {}  # the engine reuses its action objects: at most two per entry
+        # By id: the engine reuses its action objects, and each is kept here, so its id stays its own.
+        self._index: dict[int, tuple[Action, int]] = {}
         self.high = observation_high(ruleset)
 
     @property
@@ -70,10 +72,12 @@ class Observer:
 
     def index_of(self, action: Action) -> int:
         """The catalogue index of an engine action (through its wire form, as a bot would see it)."""
-        index = self._index.get(action)
-        if index is None:
-            index = self._index[action] = self.encoding.index_of(action.to_wire())
-        return index
+        known = self._index.get(id(action))
+        if known is None:
+            if len(self._index) >= _INDEX_MAX:  # arcade's stacks are new objects per hand met: keep a bound
+                self._index.clear()
+            known = self._index[id(action)] = (action, self.encoding.index_of(action.to_wire()))
+        return known[1]
 
     def legal(self, game: Game) -> dict[int, Action]:
         """The legal actions of the seat to act, by index (empty once the game is over)."""
@@ -85,12 +89,17 @@ class Observer:
 
     def observation(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (float32; every entry a whole number)."""
-        return np.array(self.encoding.observation(seat_fields(game, seat), seat, game.current), dtype=np.float32)
+        values = self.encoding.observation(seat_fields(game, seat), seat, game.current)
+        try:  # most entries are small counts: through bytes is a few times faster than np.array(list)
+            return np.frombuffer(bytes(values), dtype=np.uint8).astype(np.float32)
+        except ValueError:  # a score or a move count above 255 (ints first: faster than floats from a list)
+            return np.array(values, dtype=np.int32).astype(np.float32)
 
     def mask(self, legal: Mapping[int, Action]) -> np.ndarray:
         """1 at each legal index."""
         mask = np.zeros(len(self.encoding), dtype=np.int8)
-        mask[list(legal)] = 1
+        for index in legal:  # a handful: cheaper than fancy indexing
+            mask[index] = 1
         return mask
 
     def illegal(self, index: Any, legal: Mapping[int, Action], who: str) -> IllegalActionError:
