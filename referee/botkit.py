@@ -345,7 +345,10 @@ class Session:
         out: list[dict[str, Any]] = []
         if kind == "hello":
             table.you = msg.get("seat", 0)
-            out.append({"type": "ready", "name": self.name, **self.ready, "protocol": PROTOCOL})
+            ready = {"type": "ready", "name": self.name, **self.ready}
+            if msg.get("protocol", PROTOCOL) != PROTOCOL:  # a newer referee: ask for the version this kit speaks
+                ready["protocol"] = PROTOCOL
+            out.append(ready)
         elif kind == "start":
             if msg.get("round", 1) == 1 or msg.get("game") != table.game:
                 table.history = []

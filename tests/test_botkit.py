@@ -57,7 +57,7 @@ def test_the_whole_conversation() -> None:
 
     out, err = talk([HELLO, START, {"type": "event", "kind": "skip", "seat": 0}, TURN, {"type": "quit"}, TURN],
                     choose, ready={"author": "me"})
-    assert out == [{"type": "ready", "name": "kit", "author": "me", "protocol": 1}, TURN["legal"][1]]
+    assert out == [{"type": "ready", "name": "kit", "author": "me"}, TURN["legal"][1]]
     assert err == "" and len(seen) == 1  # nothing is read after quit
     turn = seen[0]
     assert (turn.you, turn.hand, turn.phase) == (1, ["red:1", "wild"], "play")
@@ -83,6 +83,11 @@ def test_a_broken_choose_answers_legal_0_and_says_why(choose: Any, why: str) -> 
 
 def test_end_of_input_ends_the_bot() -> None:
     out, _ = talk([HELLO], lambda turn: turn.legal[0])
+    assert out == [{"type": "ready", "name": "kit"}]
+
+
+def test_a_newer_referee_is_asked_for_protocol_1() -> None:
+    out, _ = talk([{**HELLO, "protocol": 2, "versions": [1, 2]}], lambda turn: turn.legal[0])
     assert out == [{"type": "ready", "name": "kit", "protocol": 1}]
 
 

@@ -94,6 +94,7 @@ def make_arena(tmp_path: Path, games: int = 3, extra: str = "") -> Path:
     wrapper.write_text('#!/bin/sh\npwd >> "$CWD_LOG"\nexec python3 "$(dirname "$0")/random_bot.py"\n')
     wrapper.chmod(0o755)
     shutil.copy(SAMPLES / "strong_bot.py", base / "bots" / "strong" / "strong_bot.py")
+    shutil.copy(SAMPLES / "botkit.py", base / "bots" / "strong" / "botkit.py")  # the bot kit it imports
     file = base / "arena.yaml"
     file.write_text(
         f"name: shipped\nseed: 11\nruleset: arcade\nseats: 3\ngames: {games}\nbootstrap: 20\nbots:\n"

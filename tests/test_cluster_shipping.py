@@ -37,6 +37,7 @@ def make_arena(tmp_path: Path) -> Path:
     wrapper.write_text('#!/bin/sh\nexec python3 "$(dirname "$0")/random_bot.py"\n')
     wrapper.chmod(0o755)
     shutil.copy(SAMPLES / "strong_bot.py", base / "bots" / "strong" / "strong_bot.py")
+    shutil.copy(SAMPLES / "botkit.py", base / "bots" / "strong" / "botkit.py")  # the bot kit it imports
     shutil.copy(SAMPLES / "random_bot.py", base / "lone.py")
     (base / "unrelated.txt").write_text("not a bot's\n")
     (base / "bots" / "rand" / "__pycache__").mkdir()

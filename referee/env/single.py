@@ -19,7 +19,7 @@ from ..bots.spec import BotSpec, parse_bot, unique_names
 from ..policy import FaultPolicy
 from ..results import GameResult
 from ..rules import Ruleset, check_players
-from ..table import Table
+from ..table import Table, seat_for
 from .aec import check_reward, ruleset_of, spaces_for
 from .view import Observer, place_rewards, round_rewards, table_text
 
@@ -104,7 +104,7 @@ class SingleAgentEnv(gym.Env):
         super().reset(seed=seed)
         game_seed = seed if seed is not None else int(self.np_random.integers(2**63 - 1))
         self.learner = self.seat if self.seat is not None else int(self.np_random.integers(self.seats))
-        others = iter(self.pool.seat(spec) for spec in self.opponents)
+        others = iter(seat_for(spec, self.pool) for spec in self.opponents)
         seats = [self._seat if i == self.learner else next(others) for i in range(self.seats)]
         self._games += 1
         self.table = Table(self.ruleset, seats, game_seed, game_id=f"g{self._games}", policy=self.policy)
