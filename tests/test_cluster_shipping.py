@@ -103,6 +103,32 @@ def test_relocated_bots_play_from_the_copy_alone(tmp_path):
     assert result.faults == () and len(result.placements) == 3
 
 
+def test_paths_through_links_and_dotdot_travel_as_written(tmp_path):
+    base = tmp_path / "arena"
+    for folder in ("hostile", "deep/inner", "deep/bots"):
+        (base / folder).mkdir(parents=True)
+    shutil.copy(SAMPLES / "random_bot.py", base / "deep" / "bots" / "random_bot.py")
+    (base / "in").symlink_to("deep/inner")  # relative: "in/.." is deep, not the arena folder
+    (base / "botlink").symlink_to(base / "deep" / "bots")  # absolute: must point into the copy on a worker
+    (base / "arena.yaml").write_text(
+        "seed: 3\nruleset: arcade\nseats: 3\ngames: 1\nbots:\n"
+        "  - {name: a, command: \"{python} hostile/../deep/bots/random_bot.py\"}\n"
+        "  - {name: b, command: \"{python} random_bot.py\", cwd: botlink}\n"
+        "  - {name: c, command: \"{python} ../bots/random_bot.py\", cwd: in}\n")
+    arena = load_arena(str(base / "arena.yaml"))
+    bundle = pack_bots(arena.bots, arena.base_dir)
+    assert {str(base / "deep" / "bots"), str(base / "in"), str(base / "botlink"), str(base / "hostile")} \
+        <= set(bundle.folders)
+    home = unpack(bundle, str(tmp_path / "worker"))
+    shutil.rmtree(base)  # the copy must be self-sufficient
+    copy = Path(home + str(base))
+    assert os.readlink(copy / "botlink") == "deep/bots" and (copy / "hostile").is_dir()
+    seats = tuple(relocate(b.spec, bundle.folders, home, bundle.python, sys.executable) for b in bundle.bots)
+    with BotPool() as pool:
+        result, _ = run_job(GameJob("g1", 5, "arcade", (), seats), pool)
+    assert result["faults"] == [] and len(result["placements"]) == 3
+
+
 def test_a_missing_runtime_or_program_is_named(tmp_path):
     script = tmp_path / "bot"
     script.write_text("#!/bin/sh\n")

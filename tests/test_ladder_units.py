@@ -111,6 +111,21 @@ def test_the_interpreter_and_builtins_are_not_part_of_a_submission(tmp_path):
     assert set(_files(e, str(tmp_path), own_folder=False)) == {"cmd:x.py"}
 
 
+def test_a_file_named_through_a_link_and_dotdot_is_hashed_where_it_really_is(tmp_path):
+    (tmp_path / "deep" / "inner").mkdir(parents=True)
+    (tmp_path / "deep" / "bot.py").write_text("# the real one\n")
+    (tmp_path / "bot.py").write_text("# a decoy where a lexical '..' would lead\n")
+    (tmp_path / "in").symlink_to("deep/inner")
+    e = entry("x", f"{sys.executable} in/../bot.py", str(tmp_path))
+    from referee.ladder.fingerprint import _files
+    assert _files(e, str(tmp_path), own_folder=False) == {"cmd:in/../bot.py": str(tmp_path / "deep" / "bot.py")}
+    first = submission_hash(e, str(tmp_path))
+    (tmp_path / "bot.py").write_text("# the decoy changed\n")
+    assert submission_hash(e, str(tmp_path)) == first
+    (tmp_path / "deep" / "bot.py").write_text("# the real one changed\n")
+    assert submission_hash(e, str(tmp_path)) != first
+
+
 # ------------------------------------------------------------------ the file and its lock
 
 def test_a_second_run_on_the_same_file_is_refused(tmp_path):

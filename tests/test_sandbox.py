@@ -81,7 +81,7 @@ def test_the_bot_s_folders_are_its_command_s_folders_and_its_interpreter_s(tmp_p
     (tmp_path / "bot").mkdir()
     (tmp_path / "bot" / "main.py").write_text("")
     (tmp_path / "lib").mkdir()
-    folders = sandbox.bot_folders([PY, "bot/main.py", f"--path={tmp_path}/lib", "--fast"], str(tmp_path))
+    folders = sandbox.bot_view([PY, "bot/main.py", f"--path={tmp_path}/lib", "--fast"], str(tmp_path)).roots
     assert str(tmp_path / "bot") in folders and str(tmp_path / "lib") in folders
     assert os.path.dirname(os.path.dirname(os.path.realpath(PY))) in folders  # the interpreter's installation
     assert not any(f in ("/", os.path.expanduser("~")) or f.startswith("/usr/") for f in folders)
@@ -207,8 +207,8 @@ def test_a_program_loose_in_tmp_is_shown_alone_not_its_neighbours(tmp_path: Path
     loose = Path("/tmp") / f"lastcard-sandbox-test-{os.getpid()}"
     loose.write_text("")
     try:
-        assert sandbox.bot_folders([str(loose)], "/") == [str(loose)]
-        assert sandbox.bot_folders(["python3", str(loose)], "/") == [str(loose)]
+        assert sandbox.bot_view([str(loose)], "/").roots == (str(loose),)
+        assert sandbox.bot_view(["python3", str(loose)], "/").roots == (str(loose),)
     finally:
         loose.unlink()
 

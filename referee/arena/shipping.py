@@ -3,7 +3,10 @@
 What travels: for each process bot, its ``cwd`` when the arena gives one (a bot folder or a submission;
 build outputs included, since builds run before packing), and the folder of every file its command
 names inside ``base_dir`` (``node sample_bots/js/bot.js`` ships ``sample_bots/js``; a script directly in
-``base_dir`` ships alone). Paths outside ``base_dir`` (interpreters, ``/usr/bin/node``) are the worker's
+``base_dir`` ships alone), each at its real path, with the symbolic links and folders the command's paths go
+through on the way, so ``..`` and links lead to the same files on the worker (referee/bots/command_files.py
+finds them, as it does for the sandbox and the ladder's fingerprints). Paths outside ``base_dir``
+(interpreters, ``/usr/bin/node``) are the worker's
 own: they must exist there. A worker mirrors every absolute path under its unpack directory, so a bot's
 ``cwd``, absolute paths in its command and env, and ``{python}`` are rewritten by one rule
 (``relocate``). This module never imports dask: it is plain data in, plain data out.
@@ -24,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from .. import __version__
+from ..bots.command_files import Trace, command_files, folder_of, inside, split_command, tree
 from ..bots.spec import BotSpec
 from .config import BotEntry
 
@@ -64,41 +68,44 @@ class BotBundle:
         return self.digest[:16]
 
 
-def bot_folders(spec: BotSpec, base_dir: str) -> list[str]:
-    """The absolute paths (folders, or a lone file at ``base_dir``'s top) that ``spec`` needs shipped."""
-    if spec.builtin is not None:
-        return []
-    base = os.path.abspath(base_dir)
-    cwd = os.path.abspath(spec.cwd or base)
-    found: list[str] = []
-    if cwd != base:
-        found.append(cwd)
-    try:
-        words = shlex.split(spec.command)
-    except ValueError:
-        words = spec.command.split()
-    python = os.path.abspath(sys.executable)
-    for word in words:
-        candidate = word.split("=", 1)[1] if word.startswith("-") and "=" in word else word
-        if not candidate or candidate.startswith("-"):
+def _needs(spec: BotSpec, base_dir: str) -> tuple[list[str], list[Trace]]:
+    """What ``spec`` ships (its cwd, and the folders, or a lone file at ``base_dir``'s top, its command names
+    inside ``base_dir``, at their real paths) and the walks that lead there."""
+    base = os.path.realpath(base_dir)
+    cwd = os.path.abspath(spec.cwd or base_dir)
+    words = split_command(spec.command)
+    files = command_files(words, cwd)
+    python = (os.path.abspath(sys.executable), os.path.realpath(sys.executable))
+    roots: list[str] = []
+    ways: list[Trace] = []
+    if files.cwd is not None and files.cwd.real != base:
+        roots.append(files.cwd.real)
+        ways.append(files.cwd)
+    # Interpreters on PATH or in a "#!" line are the worker's own; {python} is rewritten by relocate.
+    named = [files.program] if files.program is not None and not files.on_path else []
+    for t in [*named, *(t for _, t in files.named)]:
+        if os.path.normpath(t.written) in python or t.real in python or not inside(t.real, base) or t.real == base:
             continue
-        path = os.path.abspath(os.path.join(cwd, os.path.expanduser(candidate)))
-        if path == python or not _inside(path, base) or path == base or not os.path.exists(path):
-            continue
-        if os.path.isdir(path):
-            found.append(path)
-        else:
-            parent = os.path.dirname(path)
-            # A script directly in base_dir ships alone: its folder is the arena's (often a whole repository).
-            found.append(path if parent == base else parent)
-    return found
+        # A script directly in base_dir ships alone: its folder is the arena's (often a whole repository).
+        roots.append(t.real if t.is_dir else folder_of(t.real, (base,)))
+        ways.append(t)
+    return roots, ways
 
 
 def pack_bots(entries: Iterable[BotEntry], base_dir: str) -> BotBundle:
     """Pack every process bot's folders once (executable bits and modification times kept)."""
     bots = [ShippedBot(e.spec, e.build, e.build_timeout_s, e.requires) for e in entries if e.spec.builtin is None]
-    roots = _outermost(p for b in bots for p in bot_folders(b.spec, base_dir))
-    files = sorted(set(_walk(roots)))
+    roots: list[str] = []
+    ways: list[Trace] = []
+    for bot in bots:
+        more, led = _needs(bot.spec, base_dir)
+        roots += more
+        ways += led
+    shipped = tree(roots, ways)
+    links = dict(shipped.links)
+    # The way to the roots travels too (links as links, folders a ".." climbs out of empty), so paths as written work.
+    folders = tuple(sorted({*shipped.roots, *links, *shipped.dirs}))
+    files = sorted(set(_walk(shipped.roots)) | set(_way([*links, *shipped.dirs])))
     digest = hashlib.sha256()
     buffer = io.BytesIO()
     total = 0
@@ -107,6 +114,9 @@ def pack_bots(entries: Iterable[BotEntry], base_dir: str) -> BotBundle:
             info = tar.gettarinfo(path, arcname=path.lstrip("/"))
             info.uid = info.gid = 0
             info.uname = info.gname = ""
+            if info.issym() and info.linkname.startswith("/") and any(inside(info.linkname, f) for f in folders):
+                # A worker mirrors the paths under its own folder: an absolute link into the bundle must stay inside.
+                info.linkname = os.path.relpath(info.linkname, os.path.dirname(path))
             digest.update(f"{info.name}\0{info.type!r}\0{info.mode & 0o777:o}\0{info.linkname}\0".encode())
             if info.isfile():
                 total += info.size
@@ -122,7 +132,7 @@ def pack_bots(entries: Iterable[BotEntry], base_dir: str) -> BotBundle:
     # The bots' specs are part of what a worker prepares (builds, checks): two arenas differing only there differ.
     for bot in bots:
         digest.update(repr((bot.spec.to_json(), bot.build, bot.requires)).encode())
-    return BotBundle(buffer.getvalue(), digest.hexdigest(), tuple(roots), tuple(bots), os.path.abspath(sys.executable))
+    return BotBundle(buffer.getvalue(), digest.hexdigest(), folders, tuple(bots), os.path.abspath(sys.executable))
 
 
 def unpack(bundle: BotBundle, root: str) -> str:
@@ -210,26 +220,24 @@ def _mirror(home: str, path: str) -> str:
     return os.path.join(home, os.path.abspath(path).lstrip("/"))
 
 
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
+def _way(paths: Iterable[str]) -> Iterable[str]:
+    """Each of ``paths`` alone (a link, an empty folder) and the folders leading to it."""
+    for path in paths:
+        yield from _parents(path)
+        yield path
 
 
-def _outermost(paths: Iterable[str]) -> list[str]:
-    """The paths not inside another one of them, sorted."""
-    out: list[str] = []
-    for path in sorted(set(paths)):
-        if not any(_inside(path, kept) for kept in out):
-            out.append(path)
-    return out
+def _parents(path: str) -> Iterable[str]:
+    parent = os.path.dirname(path)
+    while parent and parent != "/":
+        yield parent
+        parent = os.path.dirname(parent)
 
 
 def _walk(roots: Iterable[str]) -> Iterable[str]:
     """Every directory and file under ``roots`` (with their parent directories), skipping ``SKIP_NAMES``."""
     for root in roots:
-        parent = os.path.dirname(root)
-        while parent and parent != "/":
-            yield parent
-            parent = os.path.dirname(parent)
+        yield from _parents(root)
         if not os.path.isdir(root):
             yield root
             continue

@@ -23,6 +23,7 @@ from enum import Enum
 from typing import Any, Sequence
 
 from . import cgroups
+from .command_files import Tree, command_files, find_program, folder_of, inside, split_command, tree
 
 
 class Mode(str, Enum):
@@ -209,19 +210,11 @@ def shortfall(settings: SandboxSettings | None) -> str | None:
     return ("sandbox: auto runs without: " + "; ".join(problems)) if problems else None
 
 
-def _resolve(program: str, cwd: str) -> str | None:
-    """The file a command name runs, looked up as it will be inside (clean PATH) or else outside."""
-    if "/" in program:
-        path = os.path.join(cwd, program)
-        return path if os.path.exists(path) else None
-    return shutil.which(program, path=CLEAN_ENV["PATH"]) or shutil.which(program)
-
-
 def _program(argv: list[str], cwd: str) -> list[str]:
     """``argv`` with a program only the referee's PATH finds made absolute; a missing one raises as exec would."""
     if not argv:
         raise ValueError("empty command")
-    exe = _resolve(argv[0], cwd)
+    exe = find_program(argv[0], cwd, _SEARCH)
     if exe is None or os.path.isdir(exe):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
     if not os.access(exe, os.X_OK):
@@ -229,6 +222,10 @@ def _program(argv: list[str], cwd: str) -> list[str]:
     if "/" not in argv[0] and shutil.which(argv[0], path=CLEAN_ENV["PATH"]) is None:
         return [exe, *argv[1:]]  # inside, the clean PATH would not find it
     return argv
+
+
+#: Where a program is looked up: the PATH it will have inside, then the referee's (``_program`` then makes it absolute).
+_SEARCH = (CLEAN_ENV["PATH"], None)
 
 
 def _prefix(executable: str) -> str:
@@ -241,41 +238,33 @@ def _is_system(path: str) -> bool:
     return any(path == d or path.startswith(d + "/") for d in SYSTEM_DIRS)
 
 
-def bot_folders(argv: Sequence[str], cwd: str) -> list[str]:
-    """What a bot needs read-only: its runtime's installation and every folder its command names."""
-    folders: list[str] = []
+def bot_view(argv: Sequence[str], cwd: str) -> Tree:
+    """What a bot needs: its runtime's installation, every folder its command names, and the links and
+    folders on the way to them, so the command runs inside exactly as written (``..`` and links included)."""
+    files = command_files(argv, cwd, _SEARCH)
+    shared = _shared()
+    binds: list[str] = []
 
-    def add(path: str) -> None:
-        path = os.path.normpath(path)
-        if path in _shared() or _is_system(path) or path in folders:
-            return
-        folders.append(path)
+    def bind(path: str) -> None:
+        if path not in shared and not _is_system(path) and path not in binds:
+            binds.append(path)
 
-    if argv:
-        exe = _resolve(argv[0], cwd)
-        if exe is not None:
-            # A venv's python is a link into another installation: both must be there.
-            for path in (exe, os.path.realpath(exe)):
-                folder = os.path.dirname(path)
-                if _is_system(path):
-                    continue
-                if os.path.basename(folder) == "bin" or "/" not in argv[0]:
-                    add(_prefix(path))  # an interpreter: its whole installation
-                else:  # the bot's own program
-                    add(path if folder in _shared() else folder)
-    for token in argv[1:]:
-        if token.startswith("-") and "=" in token:
-            token = token.split("=", 1)[1]
-        for part in token.split(":"):
-            if not part or "\n" in part:
+    if files.program is not None:
+        # A venv's python is a link into another installation: each file on the way must be there.
+        for stop in files.program.stops:
+            if _is_system(stop):
                 continue
-            path = os.path.normpath(os.path.join(cwd, part))
-            if os.path.isdir(path):
-                add(path)
-            elif os.path.exists(path):
-                # A file loose in /tmp or a home folder: that file alone, not all its neighbours.
-                add(path if os.path.dirname(path) in _shared() else os.path.dirname(path))
-    return folders
+            if files.on_path or os.path.basename(os.path.dirname(stop)) == "bin":
+                bind(_prefix(stop))  # an interpreter: its whole installation
+            else:  # the bot's own program; loose in /tmp or a home folder: that file alone, not its neighbours
+                bind(folder_of(stop, shared))
+    for interpreter in files.interpreters:  # a script's "#!" line
+        for stop in interpreter.stops:
+            if not _is_system(stop):
+                bind(_prefix(stop))
+    for _, named in files.named:
+        bind(named.real if named.is_dir else folder_of(named.real, shared))
+    return tree(binds, files.traces(), leave_out=_is_system)
 
 
 def _shared() -> tuple[str, ...]:
@@ -332,14 +321,10 @@ class Launch:
         """The command line and environment that start ``argv`` inside the walls and limits."""
         s, m = self.settings, self.machine
         workdir = os.path.abspath(cwd or os.getcwd())
-        command = ["/bin/sh", "-c", argv] if shell else _program(list(argv), workdir)
-        if shell:
-            try:
-                named = shlex.split(argv)  # type: ignore[arg-type]
-            except ValueError:
-                named = []
+        if isinstance(argv, str):  # a shell line: /bin/sh runs it, and its words name the files, roughly
+            command, named = ["/bin/sh", "-c", argv], split_command(argv)
         else:
-            named = command
+            command = named = _program(list(argv), workdir)
         clean = dict(CLEAN_ENV)
         clean.update(env or {})
         clean["LASTCARD_SANDBOX"] = self.level.value
@@ -373,11 +358,11 @@ class Launch:
             if rl:
                 out += [m.prlimit, *rl, "--"]
         if self.level in (Level.FULL, Level.WALLS):
-            out += self._bwrap(bot_folders(named, workdir), workdir)
+            out += self._bwrap(bot_view(named, workdir), workdir)
         out += command
         return out, clean
 
-    def _bwrap(self, folders: list[str], workdir: str) -> list[str]:
+    def _bwrap(self, view: Tree, workdir: str) -> list[str]:
         m, s = self.machine, self.settings
         assert m.bwrap is not None
         args = [m.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
@@ -392,16 +377,22 @@ class Launch:
         args += ["--proc", "/proc", "--dev", "/dev",
                  "--perms", "1777", "--size", str(s.scratch_mb * MIB), "--tmpfs", "/tmp"]
         # bwrap makes the folders leading to a bind 0700 when run as root: nobody could not pass.
-        made: set[str] = {"/tmp"}  # the scratch tmpfs: keep its 1777
-        outside = not any(workdir == f or workdir.startswith(f + "/") for f in folders)
-        for path in folders + ([workdir] if outside else []):
+        made: set[str] = {"/", "/tmp"}  # the scratch tmpfs: keep its 1777
+        # Relative paths start where the process really is, as they do outside (where getcwd() is real too).
+        workdir = os.path.realpath(workdir)
+        outside = not any(inside(workdir, f) for f in view.roots)
+        wanted = [os.path.dirname(f) for f in view.roots] + list(view.dirs)
+        wanted += [os.path.dirname(where) for where, _ in view.links] + ([workdir] if outside else [])
+        for path in wanted:
             parts = path.strip("/").split("/")
-            for i in range(1, len(parts) + (path == workdir and outside)):
-                parent = "/" + "/".join(parts[:i])
-                if parent not in made and not _is_system(parent):
-                    made.add(parent)
-                    args += ["--perms", "0755", "--dir", parent]
-        for folder in folders:
+            for i in range(1, len(parts) + 1):
+                folder = "/" + "/".join(parts[:i])
+                if folder not in made and not _is_system(folder):
+                    made.add(folder)
+                    args += ["--perms", "0755", "--dir", folder]
+        for where, what in view.links:  # before the binds: a link stands in a folder made above, never in a bind
+            args += ["--symlink", what, where]
+        for folder in view.roots:
             args += ["--ro-bind-try", self._readable(folder) if m.root else folder, folder]
         args += ["--chdir", workdir]
         if m.root:

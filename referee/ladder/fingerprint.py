@@ -13,11 +13,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shlex
 from collections import Counter
 from typing import Iterable, Sequence
 
 from ..arena.config import BotEntry
+from ..bots.command_files import command_files, split_command
 
 #: Names never part of a submission's content: caches, version control, editors' files, logs.
 SKIP_DIRS = frozenset({"__pycache__", "node_modules", ".git", ".hg", ".svn", ".mypy_cache", ".pytest_cache"})
@@ -56,14 +56,12 @@ def _files(entry: BotEntry, base_dir: str, own_folder: bool) -> dict[str, str]:
         for path in _walk(folder):
             out[os.path.relpath(path, folder)] = path
     roots = [os.path.realpath(base_dir), folder]
-    try:
-        tokens = shlex.split(spec.command)
-    except ValueError:
-        tokens = spec.command.split()
-    for token in tokens:
-        path = os.path.realpath(os.path.join(cwd, os.path.expanduser(token)))
-        if os.path.isfile(path) and any(_is_within(path, root) for root in roots):
-            out.setdefault("cmd:" + token, path)
+    words = split_command(spec.command)
+    files = command_files(words, cwd)
+    program = [(words[0], files.program)] if files.program is not None and not files.on_path else []
+    for text, t in [*program, *files.named]:
+        if os.path.isfile(t.real) and any(_is_within(t.real, root) for root in roots):
+            out.setdefault("cmd:" + text, t.real)
     return out
 
 
