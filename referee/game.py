@@ -67,6 +67,14 @@ def _playables(colours: tuple[str, ...]) -> dict[_OnTable, _PlayTable]:
     return _PALETTES.setdefault(colours, {})
 
 
+def plays_on(card: Card, colour: str | None, rank: str | None, wild_draw_four_ok: bool) -> bool:
+    """The matching rule: ``card`` plays on the table when it has the colour in play or the top card's rank,
+    or is a Wild (a Wild Draw Four only while ``wild_draw_four_ok``). Every fast path asks this, never restates it."""
+    if card.is_wild:
+        return card.rank == "wild" or wild_draw_four_ok
+    return card.colour == colour or card.rank == rank
+
+
 def _plays_on(colours: tuple[str, ...], key: _OnTable) -> _PlayTable:
     """Every card that plays in situation ``key``, each with its single-card plays (a Wild once per colour)."""
     colour, rank, wd4_ok, call = key
@@ -76,8 +84,7 @@ def _plays_on(colours: tuple[str, ...], key: _OnTable) -> _PlayTable:
         plays = table[key] = {
             card: (tuple(_PLAYS.get(card, c, call) for c in colours) if card.is_wild
                    else (_PLAYS.get(card, None, call),))
-            for card in _BY_CODE.values()
-            if (card.rank == "wild" or wd4_ok if card.is_wild else card.colour == colour or card.rank == rank)}
+            for card in _BY_CODE.values() if plays_on(card, colour, rank, wd4_ok)}
     return plays
 
 
@@ -268,12 +275,6 @@ class Game:
                     return False
         return True
 
-    def _playable(self, card: Card) -> bool:
-        """Whether ``card`` alone may be played now by the seat to act."""
-        if card.is_wild:
-            return card.rank == "wild" or self._wild_draw_four_allowed()
-        return card.colour == self.colour or card.rank == self.top.rank
-
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act; wild plays once per colour, multi-plays in canonical order."""
         phase = self.phase
@@ -293,7 +294,7 @@ class Game:
                     seen.append(card)
                     out += plays[card]
             if self._multi:
-                out += self._multi_plays(hand, colour, self.top.rank, not self._auto_call)
+                out += self._multi_plays(hand, plays, not self._auto_call)
             if self.draw_pile or len(self.discard) > 1 or self._tender:
                 out.append(DRAW_ACTION)
             elif not out:
@@ -319,7 +320,10 @@ class Game:
             if card.rank == rank:
                 out += self._single(card, colours, call)
         if self._multi:
-            out += self._multi_plays(hand, None, rank, not self._auto_call)
+            # Any colour of the pending rank leads a stack: the matching rule with no colour in play.
+            assert rank is not None  # a pending penalty has its rank
+            key = (None, rank, False, call)
+            out += self._multi_plays(hand, self._plays.get(key) or _plays_on(colours, key), not self._auto_call)
         out.append(DRAW_ACTION)
         return out
 
@@ -330,10 +334,10 @@ class Game:
             return []
         return [_PLAYS.get(card, c, call) for c in colours]
 
-    def _multi_plays(self, hand: list[Card], colour: str | None, rank: str | None, callable_: bool) -> list[Action]:
+    def _multi_plays(self, hand: list[Card], firsts: _PlayTable, callable_: bool) -> list[Action]:
         """Arcade stacks of two or more cards of one rank: distinct (first, middle multiset, last) only.
 
-        The first card must have ``colour`` or ``rank`` (``colour=None``: facing a stack, the rank alone).
+        The first card must be one of ``firsts``, the cards that play now (a table ``_plays_on`` built by the rule).
         """
         groups: dict[str, list[Card]] = {}
         for card in hand:
@@ -351,7 +355,7 @@ class Game:
                 continue
             key = tuple(cards)
             for first, plays in _GROUP_PLAYS.get(key) or _group_plays(key):
-                if first.colour == colour or first.rank == rank:
+                if first in firsts:
                     for size, plain, called in plays:
                         out.append(called if size == call_size else plain)
         return out
@@ -532,7 +536,8 @@ class Game:
                 if not one:
                     break
                 got += one
-                if self._playable(one[0]):
+                card = one[0]
+                if plays_on(card, self.colour, self.top.rank, card is not WILD4 or self._wild_draw_four_allowed()):
                     break
             self._draw_event(seat, got, "turn")
         elif self.draw_pile:  # common case: one card off a non-empty pile
@@ -548,7 +553,9 @@ class Game:
             if self._drew_nothing(got):
                 return
             card = got[-1]
-        if (self._playable(card) if card.is_wild else card.colour == self.colour or card.rank == self.top.rank):
+        # The rule's helper, called directly (a method around it cost a third more per draw); the Wild Draw
+        # Four's condition walks the hand under "restricted", so only that card asks it.
+        if plays_on(card, self.colour, self.top.rank, card is not WILD4 or self._wild_draw_four_allowed()):
             self.phase = PHASE_DRAWN
             self.drawn = card
             return
