@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from .names import stderr_log
 from .replay import InvalidReplayError, StoredGame
 
 #: How much of a bot's stderr log a report or a replay shows.
@@ -149,8 +150,7 @@ def _from_record(path: str, out_dir: str | None) -> SourceGame:
 
 def stderr_path(out_dir: str | None, bot: str) -> str:
     """Where ``bot``'s stderr log is in a results directory (named as ``BotPool`` names it)."""
-    safe = "".join(ch if ch.isalnum() or ch in "-_.#" else "_" for ch in bot)
-    return os.path.join(out_dir or ".", "logs", f"{safe}.stderr.log")
+    return stderr_log(os.path.join(out_dir or ".", "logs"), bot)
 
 
 def stderr_tail(out_dir: str | None, bot: str) -> str | None:

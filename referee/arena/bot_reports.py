@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..bots.faults import Fault
 from ..bots.transport import STDERR_MARK
+from ..names import build_log, safe_name, stderr_log
 from ..results import GameLine
 from ..standings import StandingRow
 from ..standings_render import format_faults, format_rating
@@ -31,11 +32,6 @@ STDERR_TAIL = 15
 BUILD_TAIL = 60
 #: Longest request or line quoted (a turn is a few kilobytes; a bot's garbage may be more).
 QUOTE_LIMIT = 8000
-
-
-def safe_name(name: str) -> str:
-    """A bot's name as a file name (as the logs are named: letters, digits and ``-_.#`` kept)."""
-    return "".join(ch if ch.isalnum() or ch in "-_.#" else "_" for ch in name)
 
 
 def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
@@ -123,7 +119,7 @@ def _record(row: StandingRow, field: int) -> list[str]:
 
 
 def _build_log(name: str, entry: BotEntry, out_dir: str) -> list[str]:
-    path = os.path.join(out_dir, "logs", f"{safe_name(name)}.build.log")
+    path = build_log(os.path.join(out_dir, "logs"), name)
     if not entry.build or not os.path.exists(path):
         return []
     with open(path, encoding="utf-8", errors="replace") as fh:
@@ -137,7 +133,7 @@ def _faults(name: str, faults: Sequence[tuple[str, Fault]], out_dir: str) -> lis
     if not faults:
         return ["", "## Faults", "", "None: every answer was on time, valid and legal."]
     out = ["", f"## Faults ({len(faults)})", ""]
-    stderr = stderr_by_game(os.path.join(out_dir, "logs", f"{safe_name(name)}.stderr.log"))
+    stderr = stderr_by_game(stderr_log(os.path.join(out_dir, "logs"), name))
     for game_id, fault in faults[:FAULTS_SHOWN]:
         seat = fault.seat
         request_id = (fault.request or {}).get("id")

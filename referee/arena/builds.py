@@ -17,6 +17,7 @@ from typing import Callable, Iterable
 
 from ..bots.reaper import reaper
 from ..bots.transport import describe_exit
+from ..names import build_log
 from .config import BotEntry
 
 #: Lines of a failed build's output shown in the terminal (all of it is in the build log).
@@ -71,7 +72,7 @@ def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
     def build(key: tuple[str, str, tuple]) -> None:
         members = groups[key]
         first = members[0]
-        log = os.path.join(log_dir, f"{_safe(first.spec.name)}.build.log") if log_dir else None
+        log = build_log(log_dir, first.spec.name) if log_dir else None
         t0 = time.monotonic()
         failure = _run(first, log, live)
         for e in members:
@@ -140,5 +141,3 @@ def _kill(proc: subprocess.Popen) -> None:
         pass
 
 
-def _safe(name: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_.#" else "_" for ch in name)

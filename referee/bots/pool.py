@@ -6,6 +6,7 @@ from typing import Callable
 
 from .client import BotClient
 from .spec import BotSpec
+from ..names import stderr_log
 from .transport import Transport
 
 
@@ -22,10 +23,7 @@ class BotPool:
         """The running (or ready to start) process for ``spec``: one per spec, kept between games."""
         client = self.clients.pop(spec, None)
         if client is None:
-            path = None
-            if self.stderr_dir:
-                safe = "".join(ch if ch.isalnum() or ch in "-_.#" else "_" for ch in spec.name)
-                path = f"{self.stderr_dir}/{safe}.stderr.log"
+            path = stderr_log(self.stderr_dir, spec.name) if self.stderr_dir else None
             client = BotClient(spec, stderr_path=path, transport_factory=self.transport_factory)
         self.clients[spec] = client  # last in the dict: the most recently used (see ``evict_idle``)
         return client

@@ -16,6 +16,7 @@ from typing import Any, Callable
 from ..bots.spec import BotSpec
 from ..bots.wire import JSONDecodeError, loads
 from ..jobs import game_seed
+from ..names import stderr_log
 from ..rules import get_ruleset
 from ..bots.pool import BotPool
 from ..policy import FaultPolicy
@@ -216,8 +217,7 @@ def _at_move(request: str | None) -> str:
 
 
 def _tail(stderr_dir: str, name: str, lines: int = 12) -> list[str]:
-    safe = "".join(ch if ch.isalnum() or ch in "-_.#" else "_" for ch in name)
-    path = os.path.join(stderr_dir, f"{safe}.stderr.log")
+    path = stderr_log(stderr_dir, name)
     if not os.path.exists(path):
         return []
     with open(path, "rb") as fh:
