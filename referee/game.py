@@ -201,13 +201,6 @@ class Game:
         outcome = self.outcome
         return None if outcome is None else outcome.to_json()
 
-    @result.setter
-    def result(self, value: None) -> None:
-        # Kept for code that resets a position by hand (``game.result = None``).
-        if value is not None:
-            raise TypeError("set game.outcome, not game.result")
-        self.outcome = None
-
     # ------------------------------------------------------------------ the deal
     def _start_round(self, rng: random.Random) -> None:
         self.round += 1

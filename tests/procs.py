@@ -28,6 +28,17 @@ def alive(pid: int) -> bool:
     return stat is not None and stat[0] != "Z"
 
 
+def pid_alive(pid: int) -> bool:
+    """Whether a process id still exists, a zombie included (signal 0 reaches it)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def children(pid: int, *, live: bool = False) -> list[int]:
     """The processes whose parent is ``pid`` (``live``: leaving out zombies)."""
     out = []

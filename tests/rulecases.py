@@ -197,7 +197,7 @@ def make_state(ruleset: str | Ruleset = "compact", *, hands: Sequence[Sequence[s
     game.scores = list(scores) if scores is not None else [0] * n
     game.round = round
     game.over = False
-    game.result = None
+    game.outcome = None
     game.events.clear()
     if drawn:
         assert game.drawn in game.hands[current], "the drawn card must be in the hand of the seat to act"

@@ -14,12 +14,12 @@ from typing import Any, Iterator
 
 import pytest
 
-from referee.bots.client import pid_alive
 from referee.bots.schemas import validate_message
 from referee.bots.transport import PipeTransport
 from referee.check import CheckConfig, Report, Status, run_check
 from referee.check import suite as S
 from referee.check.fuzz import fuzz_check_name
+from procs import pid_alive
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken_bots"

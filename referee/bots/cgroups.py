@@ -135,20 +135,6 @@ class BotGroup:
                 pass
         return pids
 
-    def oom_kills(self) -> int:
-        """How many times the memory limit killed a process here (0 when unknown)."""
-        for d in self.dirs:
-            for name, key in (("memory.events", "oom_kill"), ("memory.oom_control", "oom_kill")):
-                try:
-                    with open(os.path.join(d, name)) as fh:
-                        for line in fh:
-                            k, _, v = line.partition(" ")
-                            if k == key:
-                                return int(v)
-                except (OSError, ValueError):
-                    continue
-        return 0
-
     def kill(self, wait: float = 5.0) -> bool:
         """SIGKILL every process in the group, again until it is empty (a fork bomb races the first pass)."""
         if self.version == 2 and self.dirs and _write(os.path.join(self.dirs[0], "cgroup.kill"), "1"):

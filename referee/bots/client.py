@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any, Callable, Mapping
 
@@ -391,17 +390,6 @@ class BotClient:
                 self._log_bytes += len(log_text)
                 self.logs.append(log_text[:4096])
         return msg
-
-
-def pid_alive(pid: int) -> bool:
-    """Whether a process id still exists (for tests that check nothing is left behind)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class _LazyRequest:

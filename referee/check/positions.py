@@ -64,7 +64,7 @@ def build(ruleset: Ruleset, *, seats: int, hands: Mapping[int, Sequence[str]], t
     game.scores = list(scores) if scores is not None else [0] * seats
     game.round = round_
     game.over = False
-    game.result = None
+    game.outcome = None
     game.events.clear()
     return game
 

@@ -15,7 +15,6 @@ same plan whatever ran them.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from ..standings import StandingRow
@@ -24,14 +23,6 @@ from ..standings import StandingRow
 LOWER_WEIGHT = 0.25
 #: A missing bound (the games set none) counts as this many Elo points beyond the rating.
 OPEN_BOUND = 400.0
-
-
-@dataclass(frozen=True)
-class Plan:
-    """The next batch: its tables (one game each) and why they were chosen."""
-
-    tables: tuple[tuple[str, ...], ...]
-    reason: str
 
 
 def coverage_tables(counts: Mapping[str, int], share: int, seats: int, games: int,
