@@ -100,9 +100,7 @@ def groups_running(marker: bytes, *, unless: bytes | None = None, under: int | N
 
 def wait_group_gone(pgid: int, within: float = 30.0) -> list[int]:
     """Wait up to ``within`` seconds (SIGKILL is delivered asynchronously); the members still running."""
-    deadline = time.monotonic() + within
-    while group_members(pgid) and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_until(lambda: not group_members(pgid), within=within, step=0.02)
     return group_members(pgid)
 
 

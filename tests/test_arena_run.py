@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from click.testing import CliRunner
 import jsonschema
 
 from procs import alive as _alive
-from procs import children, cmdline
+from procs import children, cmdline, wait_until
 
 from referee.arena import load_arena, run_arena
 from referee.arena.store import StoreError
@@ -187,13 +186,12 @@ def start(path: str, out: Path, *extra: str) -> subprocess.Popen:
 
 def wait_for_games(out: Path, count: int, proc: subprocess.Popen, timeout: float = 60) -> None:
     games = out / "games.jsonl"
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if games.exists() and len(games.read_bytes().splitlines()) >= count:
-            return
-        assert proc.poll() is None, proc.communicate()
-        time.sleep(0.05)
-    raise AssertionError("no games")
+
+    def played() -> bool:
+        return games.exists() and len(games.read_bytes().splitlines()) >= count
+
+    wait_until(lambda: played() or proc.poll() is not None, within=timeout)
+    assert played(), proc.communicate() if proc.poll() is not None else "no games"
 
 
 def workers_of(pid: int) -> list[int]:
@@ -236,10 +234,7 @@ def test_a_killed_referee_loses_only_the_games_in_flight(tmp_path):
     proc.communicate(timeout=30)
     kept = len((out / "games.jsonl").read_text().splitlines())
     assert kept >= 20
-    deadline = time.monotonic() + 10
-    while any(os.path.exists(f"/proc/{w}") and _alive(w) for w in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not [w for w in workers if _alive(w)], "orphaned workers must exit"
+    assert wait_until(lambda: not any(_alive(w) for w in workers), within=10), "orphaned workers must exit"
     run = run_arena(load_arena(path), out=str(out), jobs=2, resume=True)
     assert run.complete and run.played_now == 200 - kept
 
@@ -305,10 +300,8 @@ def test_ctrl_c_leaves_no_bot_process_behind(tmp_path):
     os.killpg(proc.pid, signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
-    deadline = time.monotonic() + 5
-    while any(_alive(p) for p in workers + bots) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not [p for p in workers + bots if _alive(p)]
+    assert wait_until(lambda: not any(_alive(p) for p in workers + bots), within=5), \
+        [p for p in workers + bots if _alive(p)]
 
 
 def test_a_worker_is_pinned_to_one_cpu_when_cpus_outnumber_workers():
@@ -321,9 +314,7 @@ def test_a_worker_is_pinned_to_one_cpu_when_cpus_outnumber_workers():
         executor.start()
         try:
             (proc, _), = executor._workers  # noqa: SLF001 - the worker process itself
-            deadline = time.monotonic() + 5
-            while time.monotonic() < deadline and len(os.sched_getaffinity(proc.pid)) != expected:
-                time.sleep(0.02)
-            assert len(os.sched_getaffinity(proc.pid)) == expected
+            assert wait_until(lambda: len(os.sched_getaffinity(proc.pid)) == expected, within=5, step=0.02), \
+                os.sched_getaffinity(proc.pid)
         finally:
             executor.close()

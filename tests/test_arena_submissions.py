@@ -91,23 +91,18 @@ def test_a_build_running_when_the_arena_is_killed_outright_is_killed_too(tmp_pat
     import os
     import subprocess
     import sys
-    import time
 
-    from procs import groups_running, wait_group_gone
+    from procs import groups_running, wait_group_gone, wait_until
 
     marker = f"lastcard-build-probe-{os.getpid()}"
     path = classroom(tmp_path, {"ada": f"{sys.executable} -c 'import time; time.sleep(30)' {marker}\n"})
     arena = subprocess.Popen([sys.executable, "-m", "referee.cli.main", "arena", str(path), "--out",
                               str(tmp_path / "out")], cwd=Path(__file__).resolve().parent.parent,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    build_group = None
-    deadline = time.monotonic() + 20
-    while build_group is None and time.monotonic() < deadline:
-        time.sleep(0.02)
-        found = groups_running(marker.encode())
-        build_group = found[0] if found else None
+    found = wait_until(lambda: groups_running(marker.encode()), within=20, step=0.02)
     try:
-        assert build_group is not None, "the build never started"
+        assert found, "the build never started"
+        build_group = found[0]
     finally:
         arena.kill()  # the build limit is 2 s: kill well inside it
         arena.wait(10)

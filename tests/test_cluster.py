@@ -12,7 +12,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ pytest.importorskip("distributed", reason="needs the distributed extra: pip inst
 from click.testing import CliRunner  # noqa: E402
 from distributed import Client  # noqa: E402
 
+from procs import wait_until  # noqa: E402
 from referee.arena import load_arena, run_arena  # noqa: E402
 from referee.arena.cluster import ClusterOptions, cluster_factory  # noqa: E402
 from referee.arena.executor import ExecutorError  # noqa: E402
@@ -44,11 +44,12 @@ class Cluster:
         self.procs: dict[str, subprocess.Popen] = {}
         file = folder / "scheduler.json"
         self._spawn("scheduler", DASK + LOOPBACK + ["--port", "0", "--scheduler-file", str(file)] + self.tls, env)
-        deadline = time.monotonic() + 60
-        while not (file.exists() and file.stat().st_size):
-            if time.monotonic() > deadline or self.procs["scheduler"].poll() is not None:
-                raise RuntimeError("the Dask scheduler did not start: " + self.log("scheduler"))
-            time.sleep(0.05)
+        def written() -> bool:
+            return file.exists() and file.stat().st_size > 0
+
+        wait_until(lambda: written() or self.procs["scheduler"].poll() is not None)
+        if not written():
+            raise RuntimeError("the Dask scheduler did not start: " + self.log("scheduler"))
         self.address = json.loads(file.read_text())["address"]
         assert self.address.split("://")[1].startswith("127.0.0.1:")
 
@@ -180,10 +181,11 @@ def test_ctrl_c_on_the_command_line_stops_and_resume_finishes_on_the_cluster(tmp
             "--cluster", cluster.address]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
-        deadline = time.monotonic() + 60
-        while not ((out / "games.jsonl").exists() and (out / "games.jsonl").read_text().count("\n") >= 2):
-            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()[0]
-            time.sleep(0.02)
+        def two_games() -> bool:
+            return (out / "games.jsonl").exists() and (out / "games.jsonl").read_text().count("\n") >= 2
+
+        wait_until(lambda: two_games() or proc.poll() is not None, step=0.02)
+        assert two_games() and proc.poll() is None, proc.communicate()[0]
         proc.send_signal(signal.SIGINT)
         output = proc.communicate(timeout=60)[0].decode()
     finally:
@@ -224,10 +226,8 @@ def test_a_worker_killed_mid_arena_loses_only_its_games_in_flight(tmp_path, clus
 
             def update(self, done: int, total: int, leader: str | None) -> None:
                 if done >= 5 and not killed:
-                    deadline = time.monotonic() + 10
-                    while not watcher.processing(workers=[victim])[victim] and time.monotonic() < deadline:
-                        time.sleep(0.01)
-                    assert watcher.processing(workers=[victim])[victim], "the victim had no game in flight"
+                    assert wait_until(lambda: watcher.processing(workers=[victim])[victim], within=10, step=0.01), \
+                        "the victim had no game in flight"
                     proc = cluster.procs["victim"]
                     proc.kill()
                     proc.wait(10)

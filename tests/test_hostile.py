@@ -14,13 +14,12 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from procs import cmdline
+from procs import cmdline, wait_until
 
 from referee.bots import sandbox
 from referee.bots.pool import BotPool
@@ -178,10 +177,7 @@ def level(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Le
 def test_a_double_forked_setsid_child_is_killed_with_the_bot(tmp_path: Path, level: Level | str | None) -> None:
     result, log = _game("linger", tmp_path)
     assert "ATTACK linger: started" in log
-    deadline = time.monotonic() + 5
-    while _running(b"hostile-linger") and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _running(b"hostile-linger") == []
+    assert wait_until(lambda: not _running(b"hostile-linger"), within=5), _running(b"hostile-linger")
     assert not _faults(result, 0)
     _rival_unharmed(result)
 
@@ -192,10 +188,8 @@ def test_a_fork_bomb_stops_at_the_process_limit(tmp_path: Path, level: Level | s
     made = int(re.search(r"ATTACK forkbomb: made (\d+)", log).group(1))
     assert 0 < made < 32, log
     assert "stopped at" in log
-    deadline = time.monotonic() + 5
-    while _running(f"{HOSTILE}\0forkbomb".encode()) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _running(f"{HOSTILE}\0forkbomb".encode()) == []
+    bomb = f"{HOSTILE}\0forkbomb".encode()
+    assert wait_until(lambda: not _running(bomb), within=5), _running(bomb)
     _rival_unharmed(result)
 
 
@@ -253,14 +247,10 @@ def test_a_referee_killed_outright_leaves_no_sandboxed_bot_or_escaped_child(tmp_
                              f"{PY} {HOSTILE} linger", "builtin:random"], cwd=ROOT, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while not _running(b"hostile-linger") and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert _running(b"hostile-linger"), "the bot never started its lingering child"
+        assert wait_until(lambda: _running(b"hostile-linger")), "the bot never started its lingering child"
     finally:
         proc.kill()
         proc.wait()
-    deadline = time.monotonic() + 30
-    while (_running(b"hostile-linger") or _running(f"{HOSTILE}\0linger".encode())) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert _running(b"hostile-linger") == [] and _running(f"{HOSTILE}\0linger".encode()) == []
+    bot = f"{HOSTILE}\0linger".encode()
+    assert wait_until(lambda: not _running(b"hostile-linger") and not _running(bot), within=30), \
+        (_running(b"hostile-linger"), _running(bot))

@@ -211,7 +211,8 @@ def test_a_run_killed_with_sigkill_loses_no_finished_game_and_frees_the_file(tmp
     import os
     import signal
     import subprocess
-    import time
+
+    from procs import wait_until
 
     path = arena_file(tmp_path)
     db = tmp_path / "l.sqlite"
@@ -219,15 +220,18 @@ def test_a_run_killed_with_sigkill_loses_no_finished_game_and_frees_the_file(tmp
                              "--db", str(db), "--games-per-bot", "60", "-j", "2", "-q"], cwd=ROOT,
                             start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
         seen: list[tuple] = []
-        while time.monotonic() < deadline and len(seen) < 5 and proc.poll() is None:
-            time.sleep(0.05)
+
+        def five_games() -> bool:
+            nonlocal seen
             if db.exists():
                 try:
                     seen = stored_games(db)
                 except sqlite3.OperationalError:  # the schema is not there yet
                     pass
+            return len(seen) >= 5 or proc.poll() is not None
+
+        wait_until(five_games)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)  # the referee and its workers, no clean-up at all
         proc.wait()

@@ -154,7 +154,7 @@ def test_match_and_arena_write_report_html_unless_told_not_to(tmp_path):
 
 
 def test_practice_mode_has_no_clock(tmp_path):
-    slow = f"{sys.executable} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} slow"  # 0.3 s at its third turn
+    slow = f"{sys.executable} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} slow_once"  # 0.3 s at its third turn
 
     def faults(*extra: str) -> list[str]:
         out = tmp_path / str(len(extra))

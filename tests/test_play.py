@@ -7,12 +7,11 @@ import json
 import os
 import random
 import sys
-import time
 from types import SimpleNamespace
 
 import pytest
 
-from procs import alive, children
+from procs import alive, children, wait_until
 from referee.actions import PLAY
 from referee.game import Game
 from referee.human import HumanSeat, LeftTheGame, menu
@@ -32,6 +31,7 @@ def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
         env["NO_COLOR"] = "1"
     child = pexpect.spawn(LASTCARD, ["play", *args], env=env, encoding="utf-8", timeout=30, dimensions=(50, 200))
     child.logfile_read = io.StringIO()  # everything the player saw
+    child.delaybeforesend = None  # pexpect waits 50 ms before each line by default: seconds over a whole game
     return child
 
 
@@ -105,10 +105,7 @@ def test_ctrl_c_leaves_cleanly_and_stops_the_bots():
     child.close()
     assert child.exitstatus == 130
     assert "Traceback" not in seen(child)
-    deadline = time.monotonic() + 5
-    while any(alive(pid) for pid in bots) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not any(alive(pid) for pid in bots)
+    assert wait_until(lambda: not any(alive(pid) for pid in bots), within=5)
 
 
 def test_cards_carry_colour_and_shape_on_a_terminal():
@@ -121,7 +118,9 @@ def test_cards_carry_colour_and_shape_on_a_terminal():
 
 
 def test_practice_mode_has_no_clock():
-    slow = f"{PY} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} slow"  # 0.3 s a move from its third turn
+    # 0.3 s at its third turn, then quick: one move over the limit tells a clock from none (a bot slow at every
+    # move made this test take 35 s in practice mode, where nothing cuts it short)
+    slow = f"{PY} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} slow_once"
     args = ["--ruleset", "family", "--option", "target=round", "--vs", slow, "--seed", "9", "--pace", "0",
             "--move-ms", "100"]
     timed = spawn(*args)

@@ -34,7 +34,7 @@ for line in sys.stdin:
     elif kind == "turn":
         turns += 1
         answer = dict(msg["legal"][0])
-        if turns < 3 or MODE == "good":
+        if turns < 3 or MODE == "good" or (MODE == "slow_once" and turns > 3):
             send(answer)
             continue
         if MODE == "timeout":
@@ -57,7 +57,7 @@ for line in sys.stdin:
         elif MODE == "line_too_long":
             sys.stdout.write("x" * 70000 + "\n")
             sys.stdout.flush()
-        elif MODE == "slow":  # over the move limit, within the bank
+        elif MODE in ("slow", "slow_once"):  # over the move limit, within the bank (slow_once: its third turn only)
             time.sleep(0.3)
             send(answer)
         elif MODE == "log_flood":
