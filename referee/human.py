@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, TextIO
 
-from .actions import PLAY, Action
+from .actions import DRAW, PASS, PLAY, Action
 from .bots.faults import Fault
 from .cardfaces import colour_label, label
 from .relay import Relay
@@ -84,6 +84,11 @@ class HumanSeat:
                   f" · draw pile {len(game.draw_pile)}{pending} · cards: {hands}")
         self._say(f"Your hand: {cards_text([c.code for c in game.hands[index]], self.styled)}")
         choices = menu(legal, self.styled)
+        if len(choices) == 1 and choices[0].forms[0].kind in (DRAW, PASS):  # no choice: say what happens
+            choice = choices[0]
+            self._say(self._forced(table, choice.forms[0]))
+            self._ask_enter(f"Press Enter to {choice.text}")
+            return choice.forms[0], None
         for number, choice in enumerate(choices, 1):
             self._say(f"  {number:>2}) {choice.text}")
         choice = choices[self._ask_number("Your move", len(choices)) - 1]
@@ -97,6 +102,17 @@ class HumanSeat:
             if not self._ask_yes("Call last card? (forgetting costs a card)"):
                 action = Action(action.kind, action.cards, action.colour, False)
         return action, None
+
+    def _forced(self, table: Table, only: Action) -> str:
+        """Why the one legal move is the only one, in a sentence."""
+        game = table.game
+        if only.kind is PASS:
+            return "Nothing in your hand plays and there is nothing to draw: you must pass."
+        if game.pending:
+            return (f"You cannot answer the {label(game.top, self.styled)}: you must draw the {game.pending} cards "
+                    "of the penalty.")
+        named = f" (colour {colour_label(game.colour, self.styled)})" if game.top.is_wild else ""
+        return f"Nothing in your hand plays on {label(game.top, self.styled)}{named}: you must draw."
 
     def warn(self, fault: Fault, note: str) -> None:  # pragma: no cover - a person's answer is always legal
         pass
@@ -125,8 +141,11 @@ class HumanSeat:
                 msg = json.loads(msg)
             kind = msg.get("type")
             if kind == "start":
+                rules = table.game.ruleset
+                scores = "" if rules.single_round else "; scores " + ", ".join(
+                    f"{n} {s}" for n, s in zip(table.names, msg["scores"])) + f" (the match is to {rules.target})"
                 self._say(f"— Round {msg['round']}: your hand {cards_text(msg['hand'], self.styled)}; "
-                          f"top {label(msg['top'], self.styled)}; scores {msg['scores']}")
+                          f"top {label(msg['top'], self.styled)}{scores}")
             else:
                 event = {"kind": kind, **msg} if kind in ("round_end", "game_end") else msg
                 self._say("  · " + describe_event(event, table.names, self.styled))
@@ -156,6 +175,13 @@ class HumanSeat:
                 self._say(f"{text} is not one of the choices: type a number from 1 to {count}")
                 continue
             return int(text)
+
+    def _ask_enter(self, prompt: str) -> None:
+        while True:
+            text = self._line(f"{prompt} (q to leave): ")
+            if text in ("", "1"):  # "1": the habit of the numbered menus
+                return
+            self._say(f"{text!r}: there is nothing to choose here; press Enter, or type q to leave")
 
     def _ask_yes(self, prompt: str) -> bool:
         while True:

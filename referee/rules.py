@@ -80,6 +80,17 @@ class Ruleset:
         """True when one round (or one tender game) decides the result."""
         return self.end == "tender" or self.target == "round"
 
+    @property
+    def goal(self) -> str:
+        """How the game is won, in words for a person at the table."""
+        if self.end == "tender":
+            return ("a single game: the first to play their last card wins (if it stops first, the lowest hand "
+                    "wins)")
+        if self.target == "round":
+            return "a single round: the first to play their last card wins"
+        return (f"a match to {self.target} points: the winner of each round scores the points left in the other "
+                f"hands, and the first to reach {self.target} wins")
+
 
 PRESETS: Final[dict[str, Ruleset]] = {
     "compact": Ruleset("compact", deck="compact", wild_draw_four="restricted", opening="compact",

@@ -22,7 +22,7 @@ pexpect = pytest.importorskip("pexpect", reason="pexpect is not installed: pip i
 
 LASTCARD = os.path.join(os.path.dirname(sys.executable), "lastcard")
 PROMPTS = [r"Your move \[1-(\d+), q to leave\]: ", r"Colour \[1-(\d+), q to leave\]: ", r"Call last card\?.*: ",
-           r"Places: (.*)\.\r?\n", pexpect.EOF]
+           r"Places: (.*)\.\r?\n", pexpect.EOF, r"Press Enter to (?:draw|pass) \(q to leave\): "]
 
 
 def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
@@ -49,6 +49,8 @@ def play_out(child: pexpect.spawn, pick=lambda count: 1) -> str:
             child.sendline("y")
         elif which == 3:
             return child.match.group(1)
+        elif which == 5:  # the only move: nothing to choose
+            child.sendline("")
         else:
             raise AssertionError(f"the game ended without places: {child.before[-2000:]}")
     raise AssertionError("the game did not end")
@@ -91,6 +93,38 @@ def test_bad_input_is_asked_again_with_the_reason():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
+
+
+def test_the_banner_says_what_wins_and_a_forced_draw_is_said_not_asked():
+    # Seed 8: at the person's first turn nothing in hand plays on the top card.
+    child = spawn("--ruleset", "family", "--vs", "builtin:easy", "--seed", "8", "--pace", "0")
+    child.expect(r"A match to 300 points: the winner of each round scores the points left in the other hands, "
+                 r"and the first to reach 300 wins\.")
+    child.expect(r"scores you 0, easy 0 \(the match is to 300\)")
+    child.expect(r"Nothing in your hand plays on \S+ blue 4: you must draw\.")
+    child.expect(PROMPTS[5])
+    child.sendline("3")
+    child.expect(r"'3': there is nothing to choose here; press Enter, or type q to leave")
+    child.expect(PROMPTS[5])
+    child.sendline("")
+    child.expect(r"seat 0 \(you\) draws 1")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "[1-1," not in seen(child)  # a menu of one is never offered
+
+
+@pytest.mark.parametrize("house, options, goal", [
+    ("arcade", (), "A single game: the first to play their last card wins (if it stops first, the lowest hand wins)."),
+    ("family", ("--option", "target=round"), "A single round: the first to play their last card wins."),
+    ("compact", (), "A match to 500 points:"),
+], ids=["tender", "one-round", "match"])
+def test_the_banner_says_how_each_kind_of_game_is_won(house, options, goal):
+    child = spawn("--ruleset", house, *options, "--vs", "builtin:easy", "--seed", "1", "--pace", "0")
+    child.expect_exact(goal)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
 
 
 def test_ctrl_c_leaves_cleanly_and_stops_the_bots():

@@ -58,8 +58,9 @@ def play_cmd(ruleset: str, options: tuple[str, ...], opponents: tuple[str, ...],
     game_seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
     human = HumanSeat(name, _reader(), sys.stdout, styled=styled,
                       pace=pace if pace is not None else (0.3 if sys.stdout.isatty() else 0.0))
-    click.echo(f"{rules.house}, seed {game_seed}" + (" · practice: no clocks" if practice else "") +
-               ". Type the number of your move; q leaves.")
+    click.echo(f"{rules.house}, seed {game_seed}" + (" · practice: no clocks" if practice else ""))
+    click.echo(f"{rules.goal[0].upper()}{rules.goal[1:]}.")
+    click.echo("Type the number of your move; q leaves.")
     recorder = _Following(human)
     try:
         with BotPool() as pool:
