@@ -159,6 +159,19 @@ def test_text_report_marks_and_summary() -> None:
     assert text.splitlines()[-1] == "FAILED: 1 passed, 1 failed, 1 skipped in 1.2 s"
 
 
+@pytest.mark.parametrize("announced, second", [
+    ("Alice 2.0", "  it calls itself 'Alice 2.0'; standings show it as 'alice' (its name on the command line, "
+                  "NAME=COMMAND, or in the arena file)"),
+    ("alice", ""),
+    (None, ""),
+], ids=["another-name", "the-same-name", "never-ready"])
+def test_the_report_is_headed_by_the_name_standings_use(announced: str | None, second: str) -> None:
+    report = _report()
+    report.ready = {"type": "ready", "name": announced} if announced else None
+    head = format_text(report).splitlines()
+    assert head[:2] == ["lastcard check: alice: python3 alice.py", second]
+
+
 def test_text_report_ascii_fallback() -> None:
     text = format_text(_report(), unicode=False)
     text.encode("ascii")  # nothing a plain terminal cannot show

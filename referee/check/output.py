@@ -29,9 +29,7 @@ def format_text(report: Report, *, unicode: bool = True, style: Style = _plain, 
     """
     marks = MARKS[unicode]
     width = max(len(m) for m in marks.values())
-    ready = report.ready or {}
-    who = f" ({ready['name']})" if isinstance(ready.get("name"), str) and ready.get("name") != report.bot else ""
-    lines = [f"lastcard check: {report.command}{who}", ""]
+    lines = [f"lastcard check: {report.bot}: {report.command}", *_announced(report), ""]
     last_reason = None
     for check in report.checks:
         mark = style(marks[check.status].ljust(width), fg=COLOURS[check.status], bold=check.failed)
@@ -50,6 +48,16 @@ def format_text(report: Report, *, unicode: bool = True, style: Style = _plain, 
     summary = f"{verdict}: {passed} passed, {failed} failed, {skipped} skipped in {report.elapsed_s:.1f} s"
     lines.append(style(summary, fg="green" if report.ok else "red", bold=True))
     return "\n".join(lines)
+
+
+def _announced(report: Report) -> list[str]:
+    """The name the bot gives itself, when it is not the one standings use (results are keyed by the seat's name:
+    unique, known before any game, and not the bot's to choose)."""
+    announced = (report.ready or {}).get("name")
+    if not isinstance(announced, str) or announced == report.bot:
+        return []
+    return [f"  it calls itself {announced!r}; standings show it as {report.bot!r} "
+            "(its name on the command line, NAME=COMMAND, or in the arena file)"]
 
 
 def _exchange(check: CheckResult, unicode: bool) -> list[str]:
