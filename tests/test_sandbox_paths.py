@@ -118,3 +118,27 @@ def test_the_command_s_files_name_program_interpreters_and_arguments(tmp_path: P
     assert [t.written for t in files.interpreters] == [PY]  # the "#!" line
     assert [text for text, _ in files.named] == ["../bots", "../in"]
     assert candidates("--cp=a:b") == ["--cp=a:b", "a:b", "a", "b"]
+
+
+# ------------------------------------------------------------------------------------------ as a user runs it
+@pytest.mark.parametrize("mode", [pytest.param("strict", marks=needs_walls), "none"])
+@pytest.mark.parametrize("cwd, command", [
+    ("hostile", "python3 ../in/../bots/random_bot.py"),
+    ("", "python3 botlink/random_bot.py"),
+    ("hostile", "../links/rand"),
+], ids=["dotdot", "symlinked-folder", "symlinked-script"])
+def test_match_runs_the_command_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, cwd: str,
+                                           command: str) -> None:
+    from click.testing import CliRunner
+
+    from referee.cli.main import cli
+    from tests.conftest import SAMPLES
+
+    base = world(tmp_path)
+    script = base / "deep" / "bots" / "random_bot.py"
+    script.write_text(f"#!{PY}\n" + (SAMPLES / "python" / "random_bot.py").read_text())
+    script.chmod(0o755)
+    (base / "links" / "rand").symlink_to("../deep/bots/random_bot.py")
+    monkeypatch.chdir(base / cwd)
+    res = CliRunner().invoke(cli, ["match", "-n", "1", "--sandbox", mode, command, "builtin:random"])
+    assert res.exit_code == 0 and "startup" not in res.output, res.output
