@@ -306,15 +306,18 @@ class Game:
                 out.append(PASS_ACTION)
                 return out
             return [_ALONE[call][drawn], PASS_ACTION]
-        # Facing a pending (stacked) penalty: answer with the same rank, any colour, or take it.
+        return self._answers(hand, colours, call)
+
+    def _answers(self, hand: list[Card], colours: tuple[str, ...], call: bool) -> list[Action]:
+        """Facing a pending (stacked) penalty: answer with the same rank, any colour, or take it."""
         out = []
         rank = self.pending_rank
+        assert rank is not None  # a pending penalty has its rank
         for card in dict.fromkeys(hand):
             if card.rank == rank:
                 out += self._single(card, colours, call)
         if self._multi:
             # Any colour of the pending rank leads a stack: the matching rule with no colour in play.
-            assert rank is not None  # a pending penalty has its rank
             key = (None, rank, False, call)
             out += self._multi_plays(hand, self._plays.get(key) or _plays_on(colours, key), not self._auto_call)
         out.append(DRAW_ACTION)
