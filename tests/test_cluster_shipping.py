@@ -125,8 +125,8 @@ def test_paths_through_links_and_dotdot_travel_as_written(tmp_path):
     assert os.readlink(copy / "botlink") == "deep/bots" and (copy / "hostile").is_dir()
     seats = tuple(relocate(b.spec, bundle.folders, home, bundle.python, sys.executable) for b in bundle.bots)
     with BotPool() as pool:
-        result, _ = run_job(GameJob("g1", 5, "arcade", (), seats), pool)
-    assert result["faults"] == [] and len(result["placements"]) == 3
+        result, _ = run_job(GameJob("g1", 5, get_ruleset("arcade"), seats), pool)
+    assert result.faults == () and len(result.placements) == 3
 
 
 def test_a_missing_runtime_or_program_is_named(tmp_path):
