@@ -12,7 +12,8 @@ try:
     import gymnasium
     import pettingzoo  # noqa: F401
 except ImportError as exc:  # pragma: no cover - depends on the installation
-    raise ImportError(f"referee.env needs PettingZoo and Gymnasium ({exc}): pip install -e '.[rl]'") from None
+    raise ModuleNotFoundError(f"referee.env needs PettingZoo and Gymnasium ({exc}): pip install -e '.[rl]'",
+                              name=exc.name) from None
 
 from ..botkit import Encoding
 from .aec import env, raw_env
