@@ -27,7 +27,7 @@ from referee.results import GameLine  # noqa: E402
 from referee.bots.pool import BotPool  # noqa: E402
 from referee.bots.spec import BotSpec  # noqa: E402
 from referee.html_report import write_report  # noqa: E402
-from referee.replay import StoredGame, encode_actions, rebuild  # noqa: E402
+from referee.replay import StoredGame, rebuild  # noqa: E402
 from referee.rules import get_ruleset  # noqa: E402
 from referee.table import Table, seat_for  # noqa: E402
 

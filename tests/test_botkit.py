@@ -21,7 +21,6 @@ from referee.actions import Action
 from referee.bots.messages import hello_message, turn_line
 from referee.bots.spec import parse_bot
 from referee.cards import DECK_COLOURS, DECKS
-from referee.game import Game
 from referee.relay import PublicWire, Relay
 from referee.rules import PRESETS, get_ruleset
 from tests.conftest import PY, ROOT, SAMPLES
