@@ -20,10 +20,11 @@ from .bots.client import BotClient
 from .bots.faults import BotFault, Fault, FaultKind
 from .bots.spec import BotSpec
 from .seat_lines import SeatRequest, SeatScript
+from .table import KILL_KINDS
 
-#: Faults after which the bot cannot be asked further (the referee would have stopped it).
-STOPS = frozenset({FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.NON_JSON, FaultKind.LINE_TOO_LONG,
-                   FaultKind.STARTUP, FaultKind.EARLY})
+#: Faults after which the bot cannot be asked further: those the referee stops a bot for, and an answer
+#: sent ahead of its request (every later request would find one waiting).
+STOPS = KILL_KINDS | {FaultKind.EARLY}
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,13 +25,9 @@ from .game import Game
 from .game_source import SourceGame, read_jsonl
 from .policy import FaultPolicy
 from .relay import Relay
-from .replay import InvalidReplayError, decode_actions, walk
+from .replay import InvalidReplayError, decode_actions, ruleset_of, walk
 from .replay_text import turn_of_faults
-from .rules import get_ruleset
-
-#: Faults after which the referee stops a bot: it is told nothing more (``table.KILL_KINDS``).
-_SILENCED = frozenset({FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.NON_JSON, FaultKind.LINE_TOO_LONG,
-                       FaultKind.STARTUP})
+from .table import KILL_KINDS, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,8 +219,8 @@ class _Scripted:
     tests against records keep the two in step.
     """
 
-    by = "bot"
-    sandbox = None
+    by: str = "bot"
+    sandbox: str | None = None
 
     def __init__(self, name: str, actions: Sequence[Action], faults: dict[int, Fault], startup: Fault | None,
                  limits: TimeLimits, first_id: int) -> None:
@@ -264,7 +260,7 @@ class _Scripted:
     def forfeit(self, fault: Fault) -> None:
         if fault.kind not in (FaultKind.CRASH, FaultKind.STARTUP):  # a dead process is told nothing
             self._error(fault, fault.message)
-        if fault.kind in _SILENCED:
+        if fault.kind in KILL_KINDS:  # the referee stopped the bot: it is told nothing more
             self.listening = False
 
     def finish(self, table: Any, index: int) -> None:
@@ -281,8 +277,6 @@ class _Scripted:
 
 def rebuilt(source: SourceGame, seat: int, limits: TimeLimits, policy: FaultPolicy, first_id: int = 1) -> SeatScript:
     """The seat's lines built by the referee: the stored game played again through a ``Table``."""
-    from .table import Table  # the table imports the bot client; keep this module light to import
-
     stored = source.stored
     actions = decode_actions(stored.actions)
     faults: list[dict[str, Any]] = list(source.result.get("faults") or [])
@@ -300,11 +294,7 @@ def rebuilt(source: SourceGame, seat: int, limits: TimeLimits, policy: FaultPoli
             by_seat[who][turn] = value
     seats = [_Scripted(name, actions, by_seat[i], startup[i], limits, first_id)
              for i, name in enumerate(stored.seating)]
-    try:
-        rules = get_ruleset(stored.ruleset, stored.options)
-    except ValueError as exc:
-        raise InvalidReplayError(f"game {stored.game}: {exc}") from None
-    table = Table(rules, seats, stored.seed, stored.game, policy)
+    table = Table(ruleset_of(stored), list[Any](seats), stored.seed, stored.game, policy)
     game: Game = table.start()
     while not game.over:
         if len(table.actions) >= len(actions):
