@@ -10,6 +10,7 @@ refuses) is reported at its turn; after one that leaves the bot out of step, ask
 from __future__ import annotations
 
 import os
+import shlex
 import tempfile
 import time
 from dataclasses import dataclass
@@ -19,6 +20,9 @@ from .actions import Action
 from .bots.client import BotClient
 from .bots.faults import BotFault, Fault, FaultKind
 from .bots.spec import BotSpec
+from .game_source import load
+from .replay import InvalidReplayError
+from .replay_text import turn_of_faults
 from .seat_lines import SeatRequest, SeatScript
 from .table import KILL_KINDS
 
@@ -127,6 +131,31 @@ def ask(script: SeatScript, spec: BotSpec, *, until_turn: int | None = None) -> 
             final = asked[-1]
             asked[-1] = Asked(final.request, final.answer, final.action, final.fault, _read_from(log, offset))
         return AskRun(script, tuple(asked))
+
+
+def ask_command(source: str, game: str | None, seat: int, turn: int | None, command: str | None = None) -> str:
+    """The ``replay --ask`` command that puts a bot of today where a stored fault happened.
+
+    ``source`` is a results folder (with ``game``) or a record file; without ``turn`` (a failed start)
+    every request is asked. ``command`` is the bot's (a placeholder when not known).
+    """
+    where = f"--turn {turn}" if turn is not None else "--all"
+    game_arg = f" {shlex.quote(str(game))}" if game is not None else ""
+    bot = shlex.quote(command) if command else '"YOUR BOT COMMAND"'
+    return f"lastcard replay {shlex.quote(source)}{game_arg} --seat {seat} {where} --ask {bot}"
+
+
+def fault_turn(out_dir: str, game_id: str, seat: int | None, request_id: Any, kind: str) -> int | None:
+    """The turn (action index) of a stored fault, found as ``replay --seat`` marks it; ``None`` if it has none."""
+    try:
+        source = load(out_dir, game_id)
+        faults = source.result.get("faults") or []
+        for fault, turn in zip(faults, turn_of_faults(source)):
+            if fault.get("seat") == seat and fault.get("kind") == kind and fault.get("request_id") == request_id:
+                return turn
+    except InvalidReplayError:
+        pass
+    return None
 
 
 def _tell_the_end(client: BotClient, tail: bytes) -> None:

@@ -20,13 +20,6 @@ from ..seat_lines import SeatRequest, check_seat, seat_script, stored_policy
 from .sandbox_option import announce, with_mode
 
 
-def ask_command(out_dir: str, game: str, seat: int, turn: int | None = None, bot: str = "COMMAND") -> str:
-    """The ``replay --ask`` command that puts an author's current bot at a stored turn of a game."""
-    where = f"--turn {turn}" if turn is not None else "--all"
-    return (f"lastcard replay {shlex.quote(out_dir)} {shlex.quote(str(game))} --seat {seat} {where} "
-            f"--ask {shlex.quote(bot)}")
-
-
 def run_ask(found: SourceGame, seat: int, command: str, turn: int | None, as_json: bool, sandbox_mode: str | None,
             practice: bool, styled: bool) -> Iterator[str]:
     """Ask the bot every request of the seat (up to ``turn``) and say what it answered."""
