@@ -217,3 +217,28 @@ def test_a_process_bot_without_a_stored_command_is_asked_for(results, tmp_path):
     out = run(bare, *args, "--seat-cmd", f"1={PY} {MISBEHAVE} crash")
     assert out.exit_code == 0, out.output
     assert played(tmp_path / "on", "g0006")["actions"] == played(results, "g0006")["actions"]
+
+
+def test_a_bot_that_times_out_while_asked_is_that_fault_at_that_turn(results, tmp_path):
+    quick = tmp_path / "quick"
+    shutil.copytree(results, quick)
+    arena = json.loads((quick / "arena.json").read_text())
+    for bot in arena["arena"]["bots"]:
+        bot["limits"]["move_ms"] = 150  # the stored seat's clock, which the asked bot gets
+    (quick / "arena.json").write_text(json.dumps(arena))
+    out = run(quick, "g0001", "--seat", 0, "--all", "--ask", f"{PY} {MISBEHAVE} timeout", "--json")
+    assert out.exit_code == 0, out.output
+    third = seat_script(load(str(quick), "g0001"), 0).requests[2]
+    report = json.loads(out.output)
+    assert [(f["turn"], f["kind"]) for f in report["faults"]] == [(third.turn, "timeout")]
+    assert "150 ms" in report["faults"][0]["message"] and report["asked"] == 3
+
+
+def test_practice_takes_the_clocks_off_the_asked_bot(results, tmp_path):
+    tape = tmp_path / "tape.log"
+    # --sandbox none: the tape bot writes outside its folder.
+    out = run(results, "g0003", "--seat", 1, "--turn", seat_script(load(str(results), "g0003"), 1).requests[0].turn,
+              "--ask", f"{PY} {TAPE} {tape}", "--practice", "--sandbox", "none")
+    assert out.exit_code == 0, out.output
+    hello = json.loads(tape.read_bytes().split(b"\n", 1)[0])
+    assert hello["type"] == "hello" and hello["limits"]["move_ms"] == FAST.practice().move_ms > FAST.move_ms
