@@ -14,13 +14,13 @@ import shlex
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Collection
 
 from .actions import Action
 from .bots.client import BotClient
 from .bots.faults import BotFault, Fault, FaultKind
 from .bots.spec import BotSpec
-from .game_source import load
+from .game_source import SourceGame, complete_line, game_defaults, read_jsonl, read_results, stored_for
 from .replay import InvalidReplayError
 from .replay_text import turn_of_faults
 from .seat_lines import SeatRequest, SeatScript
@@ -145,17 +145,29 @@ def ask_command(source: str, game: str | None, seat: int, turn: int | None, comm
     return f"lastcard replay {shlex.quote(source)}{game_arg} --seat {seat} {where} --ask {bot}"
 
 
-def fault_turn(out_dir: str, game_id: str, seat: int | None, request_id: Any, kind: str) -> int | None:
-    """The turn (action index) of a stored fault, found as ``replay --seat`` marks it; ``None`` if it has none."""
-    try:
-        source = load(out_dir, game_id)
-        faults = source.result.get("faults") or []
-        for fault, turn in zip(faults, turn_of_faults(source)):
-            if fault.get("seat") == seat and fault.get("kind") == kind and fault.get("request_id") == request_id:
-                return turn
-    except InvalidReplayError:
-        pass
-    return None
+def fault_turns(out_dir: str, games: Collection[str]) -> dict[tuple[str, Any, Any, Any], int | None]:
+    """The turn (action index) of each fault of the named games, as ``replay --seat`` marks it.
+
+    Keyed by (game, seat, request id, kind); games.jsonl is read once, whatever the number of games.
+    """
+    out: dict[tuple[str, Any, Any, Any], int | None] = {}
+    path = os.path.join(out_dir, "games.jsonl")
+    wanted = set(games)
+    if not wanted or not os.path.exists(path):
+        return out
+    defaults = game_defaults(read_results(out_dir))
+    for _, line in read_jsonl(path):
+        game = line.get("game")
+        if game not in wanted:
+            continue
+        try:
+            line = complete_line(line, defaults)
+            source = SourceGame(stored_for(out_dir, line), line, None, out_dir, path)
+            for fault, turn in zip(line.get("faults") or [], turn_of_faults(source)):
+                out[(str(game), fault.get("seat"), fault.get("request_id"), fault.get("kind"))] = turn
+        except InvalidReplayError:
+            continue
+    return out
 
 
 def _tell_the_end(client: BotClient, tail: bytes) -> None:

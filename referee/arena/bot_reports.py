@@ -13,7 +13,7 @@ import os
 import shlex
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..ask import ask_command, fault_turn
+from ..ask import ask_command, fault_turns
 from ..bots.faults import Fault
 from ..bots.transport import STDERR_MARK
 from ..names import build_log, safe_name, stderr_log
@@ -133,6 +133,7 @@ def _build_log(name: str, entry: BotEntry, out_dir: str) -> list[str]:
 def _faults(name: str, faults: Sequence[tuple[str, Fault]], out_dir: str, command: str | None = None) -> list[str]:
     if not faults:
         return ["", "## Faults", "", "None: every answer was on time, valid and legal."]
+    turns = fault_turns(out_dir, {game_id for game_id, _ in faults[:FAULTS_SHOWN]})
     out = ["", f"## Faults ({len(faults)})", ""]
     stderr = stderr_by_game(stderr_log(os.path.join(out_dir, "logs"), name))
     for game_id, fault in faults[:FAULTS_SHOWN]:
@@ -154,8 +155,7 @@ def _faults(name: str, faults: Sequence[tuple[str, Fault]], out_dir: str, comman
                     *_fence("\n".join(tail[-STDERR_TAIL:]))]
         out += ["Replay it:", "", *_fence(f"lastcard replay {shlex.quote(out_dir)} {game_id}", "sh")]
         if seat is not None:  # the command is the entry's where it runs from anywhere
-            turn = None if fault.kind.value == "startup" else fault_turn(out_dir, game_id, seat, request_id,
-                                                                         fault.kind.value)
+            turn = None if fault.kind.value == "startup" else turns.get((game_id, seat, request_id, fault.kind.value))
             out += ["Ask your bot of today the same (it is sent what this seat was sent):", "",
                     *_fence(ask_command(out_dir, game_id, seat, turn, None if command is None else command), "sh")]
     rest = faults[FAULTS_SHOWN:FAULTS_LISTED]
