@@ -6,17 +6,17 @@ import json
 import os
 import shlex
 from dataclasses import replace
-from typing import Any, Iterator, Sequence
+from typing import Iterator, Sequence
 
 import click
 
 from ..ask import AskRun, Asked, ask
-from ..bots.spec import TimeLimits, parse_bot
+from ..bots.spec import BotSpec, TimeLimits, parse_bot
 from ..game_source import SourceGame
 from ..play_on import original_specs, outcome_line, play_on, stored_limits
 from ..replay import InvalidReplayError
-from ..replay_text import action_text, cards_text, colour_label, label, seat_name
-from ..seat_lines import SeatRequest, check_seat, seat_script, stored_policy
+from ..replay_text import action_text, cards_text, colour_label, fault_turns, label, seat_name
+from ..seat_lines import SeatRequest, check_seat, seat_script
 from .sandbox_option import announce, with_mode
 
 
@@ -25,7 +25,7 @@ def run_ask(found: SourceGame, seat: int, command: str, turn: int | None, as_jso
     """Ask the bot every request of the seat (up to ``turn``) and say what it answered."""
     check_seat(found, seat)
     limits = stored_limits(found, seat)
-    script = seat_script(found, seat, limits=limits, policy=stored_policy(found))
+    script = seat_script(found, seat, limits=limits)
     if turn is not None:
         script.at_turn(turn)  # a turn that is not the seat's: say so before starting anything
     elif not script.requests:
@@ -48,7 +48,7 @@ def run_ask(found: SourceGame, seat: int, command: str, turn: int | None, as_jso
     yield from _summary(run, styled)
 
 
-def _spec(command: str, name: str | None, limits: TimeLimits, sandbox_mode: str | None, option: str) -> Any:
+def _spec(command: str, name: str | None, limits: TimeLimits, sandbox_mode: str | None, option: str) -> BotSpec:
     try:
         spec = parse_bot(command, limits)
     except ValueError as exc:
@@ -107,7 +107,6 @@ def _one_turn(run: AskRun, turn: int, styled: bool, found: SourceGame) -> Iterat
 
 
 def _stored_fault(found: SourceGame, turn: int) -> str | None:
-    from ..replay_text import fault_turns
     return fault_turns(found).get(turn)
 
 
