@@ -150,7 +150,7 @@ def test_a_bot_that_crashes_while_asked_is_that_fault_at_that_turn(results):
     (["g0001", "--seat", 5, "--all", "--ask", GOOD], ["seat 5 is not at the table", "0 to 2"]),
     (["g0001", "--seat", 0, "--turn", 100000, "--ask", GOOD], ["turn 100000 is past seat 0's last request", "last"]),
     (["g0001", "--seat", 0, "--turn", 0, "--ask", GOOD], ["seat 0 (good) was not asked at turn 0", "nearest"]),
-    (["g0008", "--seat", 0, "--all", "--ask", GOOD], ["never asked for a move"]),
+    (["g0008", "--seat", 0, "--turn", 3, "--ask", GOOD], ["never asked for a move"]),
     (["g0001", "--seat", 0, "--ask", GOOD], ["--ask needs which requests", "--turn K", "--all"]),
     (["g0001", "--seat", 1, "--play", "x"], ["--play goes with --from"]),
     (["g0001", "--from", 3, "--play", "x"], ["give --seat N"]),
@@ -242,3 +242,16 @@ def test_practice_takes_the_clocks_off_the_asked_bot(results, tmp_path):
     assert out.exit_code == 0, out.output
     hello = json.loads(tape.read_bytes().split(b"\n", 1)[0])
     assert hello["type"] == "hello" and hello["limits"]["move_ms"] == FAST.practice().move_ms > FAST.move_ms
+
+
+def test_a_seat_whose_bot_failed_to_start_is_asked_from_its_hello(results):
+    """The --ask command a report gives for a startup fault (--all): the bot is started and says whether it is ready."""
+    fine = run(results, "g0008", "--seat", 0, "--all", "--ask", GOOD, "--json")
+    assert fine.exit_code == 0, fine.output
+    assert json.loads(fine.output) == {"asked": 0, "differences": [], "faults": []}
+    again = run(results, "g0008", "--seat", 0, "--all", "--ask", f"{PY} {MISBEHAVE} startup_crash", "--json")
+    assert again.exit_code == 0, again.output
+    faults = json.loads(again.output)["faults"]
+    assert [(f["turn"], f["kind"]) for f in faults] == [(None, "startup")] and "exited" in faults[0]["message"]
+    text = run(results, "g0008", "--seat", 0, "--all", "--ask", GOOD)
+    assert "sent no request in this game" in text.output

@@ -14,7 +14,6 @@ from ..ask import AskRun, Asked, ask
 from ..bots.spec import BotSpec, TimeLimits, parse_bot
 from ..game_source import SourceGame
 from ..play_on import original_specs, outcome_line, play_on, stored_limits
-from ..replay import InvalidReplayError
 from ..replay_text import action_text, cards_text, colour_label, fault_turns, label, seat_name
 from ..seat_lines import SeatRequest, check_seat, seat_script
 from .sandbox_option import announce, with_mode
@@ -28,8 +27,6 @@ def run_ask(found: SourceGame, seat: int, command: str, turn: int | None, as_jso
     script = seat_script(found, seat, limits=limits)
     if turn is not None:
         script.at_turn(turn)  # a turn that is not the seat's: say so before starting anything
-    elif not script.requests:
-        raise InvalidReplayError(f"seat {seat} ({script.name}) was never asked for a move in game {script.game}")
     # The stored name, so the hello it reads is the one the seat's bot read.
     spec = _spec(command, script.name, limits.practice() if practice else limits, sandbox_mode, "--ask")
     run = ask(script, spec, until_turn=turn)
@@ -44,6 +41,10 @@ def run_ask(found: SourceGame, seat: int, command: str, turn: int | None, as_jso
         return
     if turn is not None:
         yield from _one_turn(run, turn, styled, found)
+        return
+    if not script.requests:  # its bot failed to start, or was stopped before its first turn
+        yield ("the seat was sent no request in this game (its bot was stopped before its first turn); this bot "
+               "started and answered hello" + (" and heard the game to its end" if script.tail else ""))
         return
     yield from _summary(run, styled)
 
