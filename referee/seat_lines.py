@@ -160,24 +160,35 @@ def _played_by_referee(record: list[dict[str, Any]], seat: int) -> bool:
 
 
 def from_record(source: SourceGame, record: list[dict[str, Any]], seat: int) -> SeatScript:
-    """The seat's lines as recorded; the k-th request is paired with the seat's k-th action."""
-    turns = _turns_of(source, seat)
+    """The seat's lines as recorded, each request paired with the seat's next action in the record.
+
+    A seat action with no request since the previous one was not asked (a forfeited seat, or a fault
+    found before the request went out).
+    """
+    turns = {t[0]: t for t in _turns_of(source, seat)}
     requests: list[SeatRequest] = []
     pending: list[bytes] = []
+    asked: tuple[int, bytes, bytes] | None = None  # request id, the lines before it, its line
     hello = None
+    turn = 0
     for entry in record:
-        if entry.get("t") != "out" or entry.get("seat") != seat:
+        kind = entry.get("t")
+        if kind == "action":
+            if entry.get("seat") == seat and asked is not None:
+                request_id, before, data = asked
+                _, action, stand_in, legal = turns[turn]
+                requests.append(SeatRequest(len(requests) + 1, turn, request_id, before, data, action, stand_in, legal))
+                asked = None
+            turn += 1
+            continue
+        if kind != "out" or entry.get("seat") != seat:
             continue
         data = entry["line"].encode() + b"\n"
         msg = loads(data)
         if msg.get("type") == "hello":
             hello = data
         elif msg.get("type") == "turn":
-            if len(requests) >= len(turns):
-                raise InvalidReplayError(f"{record_path(source)}: seat {seat} got more requests than it made moves")
-            turn, action, stand_in, legal = turns[len(requests)]
-            requests.append(SeatRequest(len(requests) + 1, turn, int(msg["id"]), b"".join(pending), data, action,
-                                        stand_in, legal))
+            asked = (int(msg["id"]), b"".join(pending), data)
             pending = []
         else:
             pending.append(data)
@@ -247,9 +258,13 @@ class _Scripted:
         request_id, self.next_id = self.next_id, self.next_id + 1
         bank = self.limits.bank_ms
         _, line, _ = turn_line(table.game, index, legal, request_id, int(self.limits.move_ms + bank), int(bank))
-        self.requests.append((turn, request_id, len(self.out), line, tuple(legal)))
-        self.out.append(line)
         fault = self.faults.get(turn)
+        if fault is not None and _unsent(fault):
+            # An answer was waiting before the request went out: the client refused it unsent, news and all.
+            self.out.pop()
+        else:
+            self.requests.append((turn, request_id, len(self.out), line, tuple(legal)))
+            self.out.append(line)
         if fault is not None:
             raise BotFault(Fault(fault.kind, fault.message, fault.line, loads(line), fault.elapsed_ms))
         return self.actions[turn], None
@@ -273,6 +288,13 @@ class _Scripted:
         if request_id is not None:
             msg["request_id"] = request_id
         self.out.append(encode(msg))
+
+
+def _unsent(fault: Fault) -> bool:
+    """Whether the client found the fault before writing the request (``BotClient._unasked``): the bot
+    had written an answer, or a stray line, before it was asked, so the request was never sent."""
+    return fault.kind is FaultKind.EARLY or (fault.kind in (FaultKind.STALE_ID, FaultKind.MISSING_ID)
+                                             and "before" in fault.message and "was sent" in fault.message)
 
 
 def rebuilt(source: SourceGame, seat: int, limits: TimeLimits, policy: FaultPolicy, first_id: int = 1) -> SeatScript:

@@ -31,6 +31,7 @@ GAMES = [
     ("g0006", "compact", {}, ["builtin:easy", bad("crash")], 16, "forfeit"),  # dies: told nothing more
     ("g0007", "arcade", {}, [bad("non_json"), "builtin:hard"], 17, "strikes:1"),  # a strike, then stopped
     ("g0008", "family", {"target": "round"}, [bad("startup_crash"), "builtin:easy"], 18, "forfeit"),
+    ("g0009", "compact", {}, [bad("early"), "builtin:hard"], 19, "strikes:2"),  # a request never sent, a strike
 ]
 
 

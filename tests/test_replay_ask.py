@@ -62,10 +62,10 @@ def test_the_games_cover_stacking_multi_card_plays_and_faults(results):
     assert any(m["type"] == "event" and m.get("kind") == "play" and len(m["cards"]) > 1 for m in messages)
     assert {m["fault"] for m in messages if m["type"] == "error"} >= {"illegal", "schema", "non_json"}
     kinds = {f["kind"] for _, line in read_jsonl(str(results / "games.jsonl")) for f in line["faults"]}
-    assert kinds >= {"illegal", "schema", "crash", "non_json", "startup"}
+    assert kinds >= {"illegal", "schema", "crash", "non_json", "startup", "early"}
 
 
-@pytest.mark.parametrize("game_id,seat", [("g0002", 0), ("g0004", 0), ("g0005", 0), ("g0007", 0)])
+@pytest.mark.parametrize("game_id,seat", [("g0002", 0), ("g0004", 0), ("g0005", 0), ("g0007", 0), ("g0009", 0)])
 def test_an_asked_bot_reads_what_the_seat_read(results, tmp_path, game_id, seat):
     tape = tmp_path / "tape.log"
     # --sandbox none: the tape bot writes what it reads to a file outside its folder.
