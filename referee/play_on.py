@@ -55,10 +55,10 @@ def stored_specs(source: SourceGame) -> dict[str, BotSpec]:
     return out
 
 
-def stored_limits(source: SourceGame, seat: int) -> TimeLimits:
-    """The time limits the seat's bot had (the stored arena's), else the defaults."""
+def seat_terms(source: SourceGame, seat: int) -> tuple[TimeLimits, int]:
+    """The time limits and line limit the seat's bot had (the stored arena's), else the defaults."""
     spec = stored_specs(source).get(source.stored.seating[seat])
-    return spec.limits if spec is not None else TimeLimits()
+    return (spec.limits, spec.line_limit) if spec is not None else (TimeLimits(), BotSpec("", "").line_limit)
 
 
 def _by_of(source: SourceGame) -> dict[int, str]:

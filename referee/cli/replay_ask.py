@@ -13,7 +13,7 @@ import click
 from ..ask import AskRun, Asked, ask
 from ..bots.spec import BotSpec, TimeLimits, parse_bot
 from ..game_source import SourceGame
-from ..play_on import original_specs, outcome_line, play_on, stored_limits
+from ..play_on import original_specs, outcome_line, play_on, seat_terms
 from ..replay_text import action_text, cards_text, colour_label, fault_turns, label, seat_name
 from ..seat_lines import SeatRequest, check_seat, seat_script
 from .sandbox_option import announce, with_mode
@@ -23,12 +23,12 @@ def run_ask(found: SourceGame, seat: int, command: str, turn: int | None, as_jso
             practice: bool, styled: bool) -> Iterator[str]:
     """Ask the bot every request of the seat (up to ``turn``) and say what it answered."""
     check_seat(found, seat)
-    limits = stored_limits(found, seat)
+    limits, line_limit = seat_terms(found, seat)
     script = seat_script(found, seat, limits=limits)
     if turn is not None:
         script.at_turn(turn)  # a turn that is not the seat's: say so before starting anything
     # The stored name, so the hello it reads is the one the seat's bot read.
-    spec = _spec(command, script.name, limits.practice() if practice else limits, sandbox_mode, "--ask")
+    spec = _spec(command, script.name, limits.practice() if practice else limits, line_limit, sandbox_mode, "--ask")
     run = ask(script, spec, until_turn=turn)
     if as_json:
         yield json.dumps(run.to_json())
@@ -49,9 +49,11 @@ def run_ask(found: SourceGame, seat: int, command: str, turn: int | None, as_jso
     yield from _summary(run, styled)
 
 
-def _spec(command: str, name: str | None, limits: TimeLimits, sandbox_mode: str | None, option: str) -> BotSpec:
+def _spec(command: str, name: str | None, limits: TimeLimits, line_limit: int, sandbox_mode: str | None,
+          option: str) -> BotSpec:
+    """The bot to start, with the seat's stored limits (so its hello is the one the seat read)."""
     try:
-        spec = parse_bot(command, limits)
+        spec = replace(parse_bot(command, limits), line_limit=line_limit)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint=option) from None
     if spec.builtin is not None and option == "--ask":
@@ -130,10 +132,8 @@ def run_play_on(found: SourceGame, seat: int, start: int, command: str, seat_cmd
     """Play the game on from turn ``start`` with ``command`` in ``seat``; say how it ended then and now."""
     check_seat(found, seat)
     given = _seat_cmds(seat_cmds, len(found.stored.seating))
-    limits = stored_limits(found, seat)
-    if practice:
-        limits = limits.practice()
-    player = _spec(command, None, limits, sandbox_mode, "--play")
+    limits, line_limit = seat_terms(found, seat)
+    player = _spec(command, None, limits.practice() if practice else limits, line_limit, sandbox_mode, "--play")
     given.setdefault(seat, command)  # the seat's own original command is not needed
     others = [with_mode(s, sandbox_mode) for s in original_specs(found, given, practice)]
     announce(others)
