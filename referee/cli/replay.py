@@ -24,7 +24,8 @@ class BadSource(click.ClickException):
 @click.command("replay")
 @click.argument("source", metavar="SOURCE")
 @click.argument("game", required=False)
-@click.option("--seat", type=int, help="Show what this seat was told (its bot's view) instead of every hand.")
+@click.option("--seat", type=int, help="Show what this seat was told (its bot's view) instead of every hand; with "
+                                       "--ask or --from, the seat the bot takes.")
 @click.option("--raw", is_flag=True, help="With --seat: the JSON messages themselves, one a line.")
 @click.option("--verify", is_flag=True,
               help="Replay through the engine and compare with the stored result; exit 1 at the first difference.")
