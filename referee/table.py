@@ -276,12 +276,18 @@ class Table:
         self.game = game = Game(self.ruleset, len(self.seats), self.rng)
         return game
 
-    def step(self) -> None:
-        """One decision: the seat to act chooses (or a fault stands in for it), and the game moves on."""
+    def step(self, forced: Action | None = None) -> None:
+        """One decision: the seat to act chooses (or a fault stands in for it), and the game moves on.
+
+        With ``forced`` (a stored game played on from a later turn) the seat is still asked, so a bot
+        keeps the history it had, but ``forced`` is what is played.
+        """
         game = self.game
         index = game.current
         legal = game.legal_actions()
         action, by, ms = self._turn(index, legal)
+        if forced is not None:
+            action = forced
         self._record_action(index, action, by, ms)
         game.apply(action, self.rng)
 

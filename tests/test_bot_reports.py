@@ -4,6 +4,7 @@ game's stderr and the replay command), and stderr logs that say which game each 
 from __future__ import annotations
 
 import json
+import re
 import os
 import textwrap
 from pathlib import Path
@@ -90,6 +91,9 @@ def test_a_fault_comes_with_its_request_line_stderr_of_that_game_and_replay(tmp_
     assert '"type":"turn"' in report  # the request, from the game's record
     assert "RuntimeError: boom at turn 3" in report  # the stderr tail of that game
     assert f"lastcard replay {out} {crashed[0]}" in report
+    seat = next(f["seat"] for g in games if g["game"] == crashed[0] for f in g["faults"] if f["kind"] == "crash")
+    asked = re.search(rf"lastcard replay {re.escape(str(out))} {crashed[0]} --seat {seat} --turn (\d+) --ask (.+)", report)
+    assert asked, report  # the --ask command at the fault's turn, with the bot's command (or a placeholder)
     steady = (out / "bots" / "steady.md").read_text()
     assert "None: every answer was on time" in steady and "place: **" in steady
 

@@ -4,6 +4,7 @@ JUnit; a replay command for every failing fuzz game; wording that follows the po
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -105,6 +106,8 @@ def test_check_arena_json_has_whole_requests_replays_and_policy_words(tmp_path):
     replays = [d.split("replay: ", 1)[1] for d in fuzz["details"] if "replay: " in d]
     assert replays and all(r.startswith("lastcard replay ") for r in replays)
     record = shlex.split(replays[0])[2]
+    assert f"(ask your bot of today the same: lastcard replay {record} --seat " in replays[0]
+    assert re.search(r"--seat \d+ --turn \d+ --ask ", replays[0])
     shown = subprocess.run([sys.executable, "-m", "referee.cli.main", "replay", record], capture_output=True, text=True)
     assert shown.returncode == 0 and "noisy" in shown.stdout
     failures = [f.text or "" for f in ET.parse(junit).iter("failure")]

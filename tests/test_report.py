@@ -74,6 +74,8 @@ def test_each_fault_shows_request_answer_stderr_and_command(page, results):
     _, frames = rebuild(stored, frames=True)
     turn = int(re.search(r"seat 0, turn (\d+):", section).group(1))
     assert frames[turn].seat == 0 and request["hand"] == list(frames[turn].hands[0])
+    # and the command that puts the author's bot of today at that turn (replay --ask, tested in test_replay_ask)
+    assert f"lastcard replay {results} g0007 --seat 0 --turn {turn} --ask &quot;YOUR BOT COMMAND&quot;" in section
 
 
 def test_a_fault_shows_the_tail_of_the_bots_stderr(results, tmp_path):

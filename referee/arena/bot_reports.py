@@ -13,6 +13,7 @@ import os
 import shlex
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..ask import ask_command, fault_turns
 from ..bots.faults import Fault
 from ..bots.transport import STDERR_MARK
 from ..names import build_log, safe_name, stderr_log
@@ -99,7 +100,7 @@ def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOu
         lines += _record(row, field)
     lines += _build_log(name, entry, out_dir)
     if left is None:
-        lines += _faults(name, faults, out_dir)
+        lines += _faults(name, faults, out_dir, None if entry.spec.cwd else entry.spec.command)
         lines += _check(check)
     return "\n".join(lines).rstrip() + "\n"
 
@@ -129,9 +130,10 @@ def _build_log(name: str, entry: BotEntry, out_dir: str) -> list[str]:
     return ["", "## Build", "", f"Log: `{path}`{cut}", "", *_fence("\n".join(shown))]
 
 
-def _faults(name: str, faults: Sequence[tuple[str, Fault]], out_dir: str) -> list[str]:
+def _faults(name: str, faults: Sequence[tuple[str, Fault]], out_dir: str, command: str | None = None) -> list[str]:
     if not faults:
         return ["", "## Faults", "", "None: every answer was on time, valid and legal."]
+    turns = fault_turns(out_dir, {game_id for game_id, _ in faults[:FAULTS_SHOWN]})
     out = ["", f"## Faults ({len(faults)})", ""]
     stderr = stderr_by_game(stderr_log(os.path.join(out_dir, "logs"), name))
     for game_id, fault in faults[:FAULTS_SHOWN]:
@@ -152,6 +154,10 @@ def _faults(name: str, faults: Sequence[tuple[str, Fault]], out_dir: str) -> lis
             out += [f"Its stderr in this game (the last {min(len(tail), STDERR_TAIL)} lines):", "",
                     *_fence("\n".join(tail[-STDERR_TAIL:]))]
         out += ["Replay it:", "", *_fence(f"lastcard replay {shlex.quote(out_dir)} {game_id}", "sh")]
+        if seat is not None:  # the command is the entry's where it runs from anywhere
+            turn = None if fault.kind.value == "startup" else turns.get((game_id, seat, request_id, fault.kind.value))
+            out += ["Ask your bot of today the same (it is sent what this seat was sent):", "",
+                    *_fence(ask_command(out_dir, game_id, seat, turn, None if command is None else command), "sh")]
     rest = faults[FAULTS_SHOWN:FAULTS_LISTED]
     if rest:
         out += ["Further faults:", ""]

@@ -13,6 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..ask import ask_command
 from ..bots.spec import BotSpec
 from ..bots.wire import JSONDecodeError, loads
 from ..jobs import game_seed
@@ -148,8 +149,10 @@ def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Re
             faulted_games += 1
             if records_dir is None:
                 records_dir = tempfile.mkdtemp(prefix="lastcard-check-")
-            replay = f"lastcard replay {shlex.quote(save_record(records_dir, fg.game_id, recorder.lines))}"
-            for fault in faults:
+            record = save_record(records_dir, fg.game_id, recorder.lines)
+            replay = f"lastcard replay {shlex.quote(record)}"
+            for fault, at in zip(faults, _fault_turns(recorder, fg.bot_seat)):
+                turn = None if fault["kind"] == "startup" else at  # a failed start: ask from the hello on
                 kind = fault["kind"]
                 request = _request_line(recorder, fg.bot_seat, fault.get("request_id"))
                 check = found.get((fg.house, kind))
@@ -159,7 +162,9 @@ def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Re
                                expected=EXPECTED.get(kind), elapsed_ms=fault.get("elapsed_ms"))
                     if kind in ("crash", "startup") and stderr_dir:
                         check.details += [f"stderr: {line}" for line in _tail(stderr_dir, bot.name)]
-                check.note(f"{fg.describe()}{_at_move(request)}: {fault['message']}; replay: {replay}")
+                ask = ask_command(record, None, fg.bot_seat, turn, None if spec.cwd else spec.command)
+                check.note(f"{fg.describe()}{_at_move(request)}: {fault['message']}; replay: {replay} "
+                           f"(ask your bot of today the same: {ask})")
                 if kind in STOP_KINDS:
                     stopped = f"stopped after a {kind} fault"
             if faulted_games >= MAX_FAULTED_GAMES and not stopped:
@@ -187,6 +192,17 @@ def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Re
 def save_record(folder: str, game_id: str, lines: list[dict[str, Any]]) -> str:
     """Write a game's record as ``lastcard replay`` reads it; its path."""
     return write_jsonl(os.path.join(folder, f"{game_id}.jsonl"), lines)
+
+
+def _fault_turns(recorder: Recorder, seat: int) -> list[int]:
+    """The turn (action index) of each of the seat's faults, in the order the game recorded them."""
+    turns, actions = [], 0
+    for entry in recorder.lines:
+        if entry["t"] == "action":
+            actions += 1
+        elif entry["t"] == "fault" and entry.get("seat") == seat:
+            turns.append(actions)
+    return turns
 
 
 def _builtin(name: str, limits: Any) -> BotSpec:

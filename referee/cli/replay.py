@@ -1,4 +1,4 @@
-"""``lastcard replay GAME``: a stored game turn by turn, or ``--verify`` it against today's engine."""
+"""``lastcard replay GAME``: a stored game turn by turn, ``--verify`` it, ``--ask`` a bot again, play it on ``--from``."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from ..game_source import load
 from ..replay import InvalidReplayError
 from ..replay_text import render_all, render_seat
 from ..replay_verify import first_difference
+from .replay_ask import run_ask, run_play_on
+from .sandbox_option import sandbox_option
 
 
 class BadSource(click.ClickException):
@@ -22,21 +24,52 @@ class BadSource(click.ClickException):
 @click.command("replay")
 @click.argument("source", metavar="SOURCE")
 @click.argument("game", required=False)
-@click.option("--seat", type=int, help="Show what this seat was told (its bot's view) instead of every hand.")
+@click.option("--seat", type=int, help="Show what this seat was told (its bot's view) instead of every hand; with "
+                                       "--ask or --from, the seat the bot takes.")
 @click.option("--raw", is_flag=True, help="With --seat: the JSON messages themselves, one a line.")
 @click.option("--verify", is_flag=True,
               help="Replay through the engine and compare with the stored result; exit 1 at the first difference.")
-def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verify: bool) -> None:
+@click.option("--ask", "ask_cmd", metavar="COMMAND",
+              help="With --seat and --turn or --all: send this bot exactly what the seat was sent and compare its "
+                   "answers with the stored moves (the game follows the stored moves).")
+@click.option("--turn", type=int, help="With --ask: the seat's request at this turn (numbered as --seat shows).")
+@click.option("--all", "all_turns", is_flag=True, help="With --ask: every request of the seat; list the differences.")
+@click.option("--json", "as_json", is_flag=True, help="With --ask: one JSON object (asked, differences, faults).")
+@click.option("--from", "from_turn", type=int, metavar="K",
+              help="With --seat and --play: play the game on from turn K with another bot in the seat.")
+@click.option("--play", "play_cmd", metavar="COMMAND", help="With --from: the bot that takes the seat.")
+@click.option("--seat-cmd", "seat_cmds", multiple=True, metavar="M=COMMAND",
+              help="With --from: the command for seat M's bot, where the stored arena does not name it.")
+@click.option("--out", type=click.Path(file_okay=False),
+              help="With --from: the results folder to write the game to [default: DIR/played-on/GAME-fromK].")
+@click.option("--practice", is_flag=True, help="With --ask or --from: no clocks (as match --practice).")
+@sandbox_option
+def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verify: bool, ask_cmd: str | None,
+               turn: int | None, all_turns: bool, as_json: bool, from_turn: int | None, play_cmd: str | None,
+               seat_cmds: tuple[str, ...], out: str | None, practice: bool, sandbox_mode: str | None) -> None:
     """Show a stored game turn by turn: SOURCE is a results directory and GAME a game id in it
     (lastcard replay results/sample g000012), or SOURCE is a record file (records/g000012.jsonl).
 
     Cards show their colour and a shape per colour; plain text when NO_COLOR is set or output is not
     a terminal.
+
+    --ask "COMMAND" --seat N --turn K (or --all) puts your bot of today in seat N: it is sent the
+    lines the seat was sent and its answers are compared with the stored ones. --from K --seat N
+    --play "COMMAND" plays the game on from turn K with that bot in the seat.
     """
-    if raw and seat is None:
-        raise click.UsageError("--raw shows one seat's messages: give --seat N as well")
+    _check_modes(seat, raw, verify, ask_cmd, turn, all_turns, as_json, from_turn, play_cmd, seat_cmds, out, practice,
+                 sandbox_mode)
     try:
         found = load(source, game)
+        if ask_cmd is not None or from_turn is not None:
+            assert seat is not None
+            styled = use_colour(sys.stdout)
+            lines = (run_ask(found, seat, ask_cmd, None if all_turns else turn, as_json, sandbox_mode, practice, styled)
+                     if ask_cmd is not None else
+                     run_play_on(found, seat, from_turn or 0, play_cmd or "", seat_cmds, out, sandbox_mode, practice))
+            for line in lines:
+                click.echo(line)
+            return
         if verify:
             diff = first_difference(found)
             if diff is not None:
@@ -54,3 +87,38 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
         raise BadSource(str(exc)) from None
     except BrokenPipeError:  # `lastcard replay ... | head`
         sys.stderr.close()
+
+
+def _check_modes(seat: int | None, raw: bool, verify: bool, ask_cmd: str | None, turn: int | None, all_turns: bool,
+                 as_json: bool, from_turn: int | None, play_cmd: str | None, seat_cmds: tuple[str, ...],
+                 out: str | None, practice: bool, sandbox_mode: str | None) -> None:
+    """Refuse options that do not go together, saying what to give instead."""
+    if raw and seat is None:
+        raise click.UsageError("--raw shows one seat's messages: give --seat N as well")
+    if ask_cmd is not None and from_turn is not None:
+        raise click.UsageError("--ask and --from are two different things: ask a bot again (--ask) or play on "
+                               "(--from ... --play); give one")
+    if (ask_cmd is not None or from_turn is not None) and (raw or verify):
+        raise click.UsageError("--raw and --verify show the stored game: leave them out with --ask or --from")
+    if ask_cmd is not None:
+        if seat is None:
+            raise click.UsageError("--ask puts the bot in a seat: give --seat N as well")
+        if (turn is None) == (not all_turns):
+            raise click.UsageError("--ask needs which requests to ask: --turn K (one, shown in full) or --all "
+                                   "(every one, the differences listed)")
+    else:
+        for name, given in (("--turn", turn is not None), ("--all", all_turns), ("--json", as_json)):
+            if given:
+                raise click.UsageError(f"{name} goes with --ask \"COMMAND\"")
+    if from_turn is not None:
+        if seat is None or play_cmd is None:
+            raise click.UsageError("--from K plays the game on with another bot in a seat: give --seat N and "
+                                   "--play \"COMMAND\" as well")
+    else:
+        for name, given in (("--play", play_cmd is not None), ("--seat-cmd", bool(seat_cmds)), ("--out", out is not None)):
+            if given:
+                raise click.UsageError(f"{name} goes with --from K")
+    if ask_cmd is None and from_turn is None:
+        for name, given in (("--practice", practice), ("--sandbox", sandbox_mode is not None)):
+            if given:
+                raise click.UsageError(f"{name} starts a bot: it goes with --ask or --from")

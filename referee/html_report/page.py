@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from ..ask import ask_command
 from ..bots.messages import turn_request
 from ..cardfaces import CSS, MARKS, WILD_MARK
 from ..arena.bot_reports import stderr_by_game
@@ -418,7 +419,9 @@ def _fault_detail(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) -> 
             f"{seat}, {where}: {_e(fault.get('message', ''))}</p>"
             f"<p>The request:</p><pre>{_e(request)}</pre>"
             f"<p>What it sent back:</p><pre>{_e(sent if sent is not None else '(nothing)')}</pre>"
-            f"<p>Replay it: <code>{_e(command)}</code></p></div>")
+            f"<p>Replay it: <code>{_e(command)}</code></p>"
+            + (f"<p>Ask your bot of today the same: <code>{_e(ask_command(out_dir, str(game_id), seat, turn))}</code></p>"
+               if seat is not None else "") + "</div>")
 
 
 def _fault_request(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) -> tuple[int | None, str]:
