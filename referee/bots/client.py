@@ -9,8 +9,7 @@ from .. import PROTOCOL_VERSIONS
 from .messages import hello_message
 from .faults import BotFault, Fault, FaultKind, snippet
 from .spec import BotSpec
-from .hints import newline_hint
-from .lines import Mistake, diagnose, gather, read_line, while_waiting
+from .lines import Mistake, diagnose, gather, no_newline, read_line, while_waiting
 from .transport import (Closed, LineTooLong, NoNewline, PipeTransport, ReadTimeout, Transport, TransportError,
                         WriteTimeout)
 from .wire import JSONDecodeError, answer_problem, encode, loads
@@ -413,9 +412,7 @@ class BotClient:
         return while_waiting(partial, logs=len(self.logs) - logs_before, language=self.spec.lang)
 
     def _no_newline(self, before_ready: bool = False) -> str:
-        return ("the bot wrote a whole message" + (" (its ready)" if before_ready else "")
-                + " without a newline and then waited: the referee reads a message when its line ends; "
-                + newline_hint(self.spec.lang))
+        return no_newline(self.spec.lang, before_ready=before_ready)
 
 
 class _LazyRequest:

@@ -183,6 +183,13 @@ def while_waiting(partial: bytes, lines: list[bytes] | None = None, logs: int = 
             "buffer): " + flush_hint(language))
 
 
+def no_newline(language: str | None = None, *, before_ready: bool = False) -> str:
+    """The words for a whole message left without its newline (``transport.NoNewline``)."""
+    return ("the bot wrote a whole message" + (" (its ready)" if before_ready else "")
+            + " without a newline and then waited: the referee reads a message when its line ends; "
+            + newline_hint(language))
+
+
 # ---------------------------------------------------------------------------------------------- helpers
 _NOT_JSON = object()
 

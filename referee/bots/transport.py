@@ -168,7 +168,7 @@ _FIRST_WAIT_S = 0.02
 NO_NEWLINE_S = 0.3
 
 
-def _whole_message(data: bytes) -> bool:
+def _whole_message(data: bytes | bytearray) -> bool:
     """Whether ``data`` (bytes with no newline) is one whole JSON object."""
     try:
         return orjson.loads(data.rstrip(b"\r")).__class__ is dict
