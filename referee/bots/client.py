@@ -22,8 +22,9 @@ DRAIN_LINES = 1000
 
 Recorder = Callable[[str, Any, "float | None"], None]
 #: The fix for an answer to information (said when one arrives before the next request).
-UNASKED = ("an answer to a message that is not a request; only turn requests are answered (start, event, "
-           "round_end, game_end and error are information: read them and answer nothing)")
+UNASKED_FIX = ("only turn requests are answered (start, event, round_end, game_end and error are information: "
+               "read them and answer nothing)")
+UNASKED = "an answer to a message that is not a request; " + UNASKED_FIX
 
 
 class BotClient:
@@ -210,8 +211,8 @@ class BotClient:
                 if kind == "log":
                     continue
                 if "id" not in answer:
-                    raise self._fault(FaultKind.MISSING_ID, f"the answer has no 'id'; it must echo the request's id {req_id}",
-                                      line, msg, t0)
+                    raise self._fault(FaultKind.MISSING_ID, f"the answer has no 'id'; it must echo the request's id {req_id} "
+                                      f"(or, written after information, {UNASKED})", line, msg, t0)
                 got = answer["id"]
                 if got != req_id:
                     if got.__class__ is int and got in self._late_ids:  # a late answer to a timed-out request

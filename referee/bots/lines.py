@@ -97,20 +97,19 @@ def diagnose(line: bytes, language: str | None = None, *, before_ready: bool = F
         rest = line[len(BOM):]
         whole = isinstance(_json(rest), dict)
         return LineProblem(Mistake.BOM, FaultKind.NON_JSON,
-                           "the line starts with a UTF-8 byte order mark (U+FEFF, bytes EF BB BF)"
-                           + (", then a valid message" if whole else "") + where
-                           + "; the referee reads plain UTF-8", bom_hint(language), line)
+                           f"the line{where} starts with a UTF-8 byte order mark (U+FEFF, bytes EF BB BF)"
+                           + (", then a valid message" if whole else "") + "; the referee reads plain UTF-8", bom_hint(language), line)
     text = line.decode("utf-8", "replace").strip()
     value = _json(line)
     if value is not _NOT_JSON:
         if isinstance(value, dict):
             return LineProblem(Mistake.NO_TYPE, FaultKind.SCHEMA,
-                               "this JSON object has no string 'type'" + where,
+                               f"this JSON object{where} has no string 'type'",
                                f"every message names its type, such as {_EXAMPLE}", line)
         listed = " (send the object itself, not a list holding it)" if isinstance(value, list) and value \
             and all(isinstance(v, dict) for v in value) else ""
         return LineProblem(Mistake.NOT_OBJECT, FaultKind.NON_JSON,
-                           f"this line is valid JSON but {_kind_of(value)}, not an object" + where,
+                           f"this line{where} is valid JSON but {_kind_of(value)}, not an object",
                            f"every message is one JSON object with a string 'type', such as {_EXAMPLE}{listed}",
                            line)
     values = _several(text)
@@ -122,8 +121,8 @@ def diagnose(line: bytes, language: str | None = None, *, before_ready: bool = F
     if start > 0 and (isinstance(_json(text[start:].encode()), dict) or _several(text[start:]) is not None):
         prefix = text[:start]
         return LineProblem(Mistake.TEXT_BEFORE, FaultKind.NON_JSON,
-                           f"the line starts with {prefix!r} before a JSON message" + where
-                           + ": a prompt, or a print without its newline",
+                           f"the line{where} starts with {prefix!r} before a JSON message: a prompt, or a print "
+                           "without its newline",
                            "write nothing on stdout but the messages (Python: input() without a prompt, or "
                            "sys.stdin.readline()); " + stderr_hint(language), line)
     if _fragment(text):

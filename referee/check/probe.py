@@ -28,6 +28,8 @@ from .report import clip
 GRACE_S = 0.15
 #: How long past the move limit an answer is still waited for (and reported late, not missing).
 LATE_MS = 1000
+#: What a line answering information is called (the referee's words for it: ``bots.client.UNASKED``).
+UNASKED_WORDS = "an answer to a message that is not a request"
 #: How much of a bot's standard error a report quotes after a crash.
 STDERR_TAIL = 12
 
@@ -247,7 +249,7 @@ class Probe:
                 continue
             if value.get("id") == req_id and not isinstance(value.get("id"), bool):
                 for s_line, _, _ in suspects:  # lines before the real answer were answers to information
-                    self.unsolicited.append(Stray(s_line, before, "an answer nobody asked for"))
+                    self.unsolicited.append(Stray(s_line, before, UNASKED_WORDS))
                 suspects.clear()
                 reply.answer, reply.line = value, line
                 reply.elapsed_ms = (now - t0) * 1000
@@ -255,7 +257,7 @@ class Probe:
             suspects.append((line, value, now))
         if suspects and reply.answer is None and not reply.fatal:
             for s_line, _, _ in suspects[:-1]:
-                self.unsolicited.append(Stray(s_line, before, "an answer nobody asked for"))
+                self.unsolicited.append(Stray(s_line, before, UNASKED_WORDS))
             line, value, at = suspects[-1]
             reply.answer, reply.line = value, line
             reply.elapsed_ms = (at - t0) * 1000
@@ -265,7 +267,7 @@ class Probe:
                 reply.problems.append(("stale_id", f"the answer's id {value['id']!r} is not the request's id {req_id}"))
         elif suspects and reply.fatal:
             for s_line, _, _ in suspects:
-                self.unsolicited.append(Stray(s_line, before, "an answer nobody asked for"))
+                self.unsolicited.append(Stray(s_line, before, UNASKED_WORDS))
         if reply.fatal:
             reply.elapsed_ms = (time.monotonic() - t0) * 1000
             self.dead = reply.fatal
@@ -295,15 +297,15 @@ class Probe:
                 came.append(Stray(exc.head, self._after(), self.dead))
                 break
             except NoNewline as exc:
-                self.dead = "an answer nobody asked for, " + no_newline(self.language)
+                self.dead = UNASKED_WORDS + ", " + no_newline(self.language)
                 came.append(Stray(exc.head, self._after(), self.dead))
                 break
             except Unreadable as exc:
-                came.append(Stray(exc.problem.line, self._after(), "an answer nobody asked for, and "
+                came.append(Stray(exc.problem.line, self._after(), UNASKED_WORDS + ", and "
                                   + exc.problem.message))
                 continue
             if value is not None:
-                came.append(Stray(line, self._after(), "an answer nobody asked for"))
+                came.append(Stray(line, self._after(), UNASKED_WORDS))
         return came
 
     def quit(self, seconds: float) -> tuple[int | None, float, list[Stray]]:
@@ -337,11 +339,11 @@ class Probe:
                 except LineTooLong:
                     continue
                 except Unreadable as exc:
-                    came.append(Stray(exc.problem.line, '{"type":"quit"}', "an answer nobody asked for, and "
+                    came.append(Stray(exc.problem.line, '{"type":"quit"}', UNASKED_WORDS + ", and "
                                       + exc.problem.message))
                     continue
                 if value is not None:
-                    came.append(Stray(line, '{"type":"quit"}', "an answer nobody asked for"))
+                    came.append(Stray(line, '{"type":"quit"}', UNASKED_WORDS))
         if proc is not None:
             code = proc.poll()
         elif problem is None and self.transport is not None and not self.transport.alive:

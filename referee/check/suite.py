@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass
 
 from ..actions import PLAY, Action, IllegalActionError, InvalidActionError
+from ..bots.client import UNASKED_FIX
 from ..bots.hints import stderr_hint
 from ..bots.messages import start_message, turn_request
 from ..bots.wire import dumps
@@ -158,8 +159,7 @@ class Suite:
         if check.failed:
             check.note(f"also {clip(stray.line, 100)} after {clip(stray.after, 100)}")
             return
-        check.fail(f"{stray.reason}: only turn requests are answered; start, event, round_end, game_end, error "
-                   "and quit are information", sent=stray.after, received=stray.line,
+        check.fail(f"{stray.reason}: {UNASKED_FIX}", sent=stray.after, received=stray.line,
                    expected="no answer: read information (or ignore it) and wait for the next turn request")
 
     def stop(self, why: str) -> Stop:
