@@ -17,6 +17,7 @@ from referee.bots.spec import TimeLimits, parse_bot
 from referee.bots.transport import ReadTimeout
 from referee.check import CheckConfig, Report, Status, run_check
 from referee.check import suite as S
+from referee.check.output import format_text
 from referee.policy import FaultPolicy
 from referee.rules import get_ruleset
 from referee.table import play_game, seat_for
@@ -76,7 +77,8 @@ def test_check_names_the_mistake_first_and_at_once(bot: str, first: str, words: 
     assert check.problem is not None
     for text in words:
         assert text in check.problem, check.problem
-    assert fix in check.problem, check.problem
+    assert fix in (check.expected or ""), check.expected  # the fix, shown whole in the checklist
+    assert fix in format_text(report)
     limit = STARTUP_MS if first == S.HANDSHAKE_TIME else MOVE_MS
     assert check.elapsed_ms is not None and check.elapsed_ms < PROMPT_MS < limit, check.elapsed_ms
     assert "flush stdout" not in check.problem  # not the wrong place to look
@@ -126,11 +128,12 @@ def test_harmless_quirks_pass_check_and_play() -> None:
 
 # ---------------------------------------------------------------------------------------- without processes
 def test_a_timeout_says_what_the_bot_wrote_meanwhile() -> None:
-    assert "wrote nothing on stdout" in while_waiting(b"", language="perl") and "$| = 1" in while_waiting(b"", language="perl")
-    text = while_waiting(b'{"type":"draw","id":3}', language="java")
-    assert "without a newline (a whole message" in text and "System.out.println(text)" in text
-    assert "2 line(s)" in while_waiting(b"", [b"hi", b"there"])
-    assert "only 3 log message(s)" in while_waiting(b"", logs=3)
+    what, fix = while_waiting(b"", language="perl")
+    assert "wrote nothing on stdout" in what and "$| = 1" in (fix or "")
+    what, fix = while_waiting(b'{"type":"draw","id":3}', language="java")
+    assert "without a newline (a whole message" in what and "System.out.println(text)" in (fix or "")
+    assert "2 line(s)" in while_waiting(b"", [b"hi", b"there"])[0]
+    assert "only 3 log message(s)" in while_waiting(b"", logs=3)[0]
 
 
 def test_split_lines_are_joined_into_the_message_they_make() -> None:

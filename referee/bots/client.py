@@ -101,7 +101,7 @@ class BotClient:
             raise self._startup(f"no ready within the startup limit of {limits.startup_ms} ms; "
                                 + self._waited(len(self.logs)), t0) from None
         except NoNewline as exc:
-            raise self._startup(self._no_newline(before_ready=True), t0, exc.head) from None
+            raise self._startup(no_newline(exc.head, spec.lang, before_ready=True).message, t0, exc.head) from None
         except Closed:
             raise self._startup(f"the bot exited during startup ({self.transport.exit_description()})", t0) from None
         except LineTooLong as exc:
@@ -231,7 +231,8 @@ class BotClient:
             raise self._fault(FaultKind.TIMEOUT, f"no answer within {limit:.0f} ms; " + self._waited(logs), None, msg,
                               t0) from None
         except NoNewline as exc:
-            raise self._fault(FaultKind.NON_JSON, self._no_newline(), exc.head, msg, t0) from None
+            raise self._fault(FaultKind.NON_JSON, no_newline(exc.head, self.spec.lang).message, exc.head, msg,
+                              t0) from None
         except WriteTimeout:
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
@@ -410,10 +411,8 @@ class BotClient:
     def _waited(self, logs_before: int) -> str:
         """What the bot wrote while a limit was waited out."""
         partial = self.transport.partial() if self.transport is not None else b""
-        return while_waiting(partial, logs=len(self.logs) - logs_before, language=self.spec.lang)
-
-    def _no_newline(self, before_ready: bool = False) -> str:
-        return no_newline(self.spec.lang, before_ready=before_ready)
+        what, fix = while_waiting(partial, logs=len(self.logs) - logs_before, language=self.spec.lang)
+        return what + (f": {fix}" if fix else "")
 
 
 class _LazyRequest:

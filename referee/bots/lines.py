@@ -166,27 +166,29 @@ def gather(first: bytes, read: Callable[[float], bytes], deadline: float,
 
 
 def while_waiting(partial: bytes, lines: list[bytes] | None = None, logs: int = 0,
-                  language: str | None = None) -> str:
-    """What the bot wrote on stdout while a limit was waited out, in words (``partial``: bytes without a newline)."""
+                  language: str | None = None) -> tuple[str, str | None]:
+    """What the bot wrote on stdout while a limit was waited out, and the likely fix (``partial``: bytes
+    after its last newline; ``lines``: lines that were not messages; ``logs``: log messages)."""
     if partial:
         whole = isinstance(_json(partial.rstrip(b"\r")), dict)
         shown = partial[:200].decode("utf-8", "replace")
         return (f"in that time it wrote {shown!r} without a newline"
-                + (" (a whole message: the newline is missing)" if whole else "") + "; " + newline_hint(language))
+                + (" (a whole message: the newline is missing)" if whole else ""), newline_hint(language))
     if lines:
         return (f"in that time it wrote {len(lines)} line(s) that are not protocol messages, e.g. "
-                f"{lines[0][:200].decode('utf-8', 'replace')!r}")
+                f"{lines[0][:200].decode('utf-8', 'replace')!r}", None)
     if logs:
-        return f"in that time it wrote only {logs} log message(s)"
-    return ("in that time it wrote nothing on stdout (if it printed an answer, it is still in its output "
-            "buffer): " + flush_hint(language))
+        return f"in that time it wrote only {logs} log message(s)", None
+    return ("in that time it wrote nothing on stdout (an answer it printed may still be in its output buffer)",
+            flush_hint(language))
 
 
-def no_newline(language: str | None = None, *, before_ready: bool = False) -> str:
-    """The words for a whole message left without its newline (``transport.NoNewline``)."""
-    return ("the bot wrote a whole message" + (" (its ready)" if before_ready else "")
-            + " without a newline and then waited: the referee reads a message when its line ends; "
-            + newline_hint(language))
+def no_newline(head: bytes, language: str | None = None, *, before_ready: bool = False) -> LineProblem:
+    """A whole message left without its newline (``transport.NoNewline``), named."""
+    return LineProblem(Mistake.NO_NEWLINE, FaultKind.NON_JSON,
+                       "the bot wrote a whole message" + (" (its ready)" if before_ready else "")
+                       + " without a newline and then waited: the referee reads a message when its line ends",
+                       newline_hint(language), head)
 
 
 # ---------------------------------------------------------------------------------------------- helpers

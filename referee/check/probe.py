@@ -53,6 +53,11 @@ class Reply:
     elapsed_ms: float = 0.0
     problems: list[tuple[str, str]] = field(default_factory=list)  # (fault kind, what was wrong)
     fatal: str | None = None
+    fix: str | None = None  # with ``fatal``, how to put it right (in the bot's language)
+
+    def fail(self, problem: LineProblem) -> None:
+        """End the exchange on a line that cannot be read: what is wrong, the line, the fix."""
+        self.fatal, self.fix, self.line = problem.what, problem.fix, problem.line
 
 
 class Unreadable(Exception):
@@ -148,15 +153,15 @@ class Probe:
         if problem.mistake is Mistake.FRAGMENT:  # the rest of a pretty-printed message follows?
             problem = gather(line, self._read, deadline, self.language, before_ready=before_ready)
         if problem.mistake in (Mistake.DEBUG, Mistake.FRAGMENT):
-            self.stray.append(Stray(line, self._after(), problem.message))
+            self.stray.append(Stray(line, self._after(), problem.what))
             return None
         if problem.mistake is Mistake.BAD_LOG:
             self.unsolicited.append(Stray(line, self._after(), problem.what))
             return None
         raise Unreadable(problem)
 
-    def _waited(self, strays_before: int, logs_before: int) -> str:
-        """What the bot wrote while a limit was waited out."""
+    def _waited(self, strays_before: int, logs_before: int) -> tuple[str, str | None]:
+        """What the bot wrote while a limit was waited out, and the likely fix."""
         partial = self.transport.partial() if self.transport is not None else b""
         lines = [s.line for s in self.stray[strays_before:]]
         return while_waiting(partial, lines, len(self.logs) - logs_before, self.language)
@@ -177,8 +182,8 @@ class Probe:
                 line = self._read(deadline)
                 value = self._take(line, deadline, before_ready=True)
             except ReadTimeout:
-                reply.fatal = (f"no ready within the startup limit of {self.spec.limits.startup_ms} ms; "
-                               + self._waited(strays, logs))
+                what, reply.fix = self._waited(strays, logs)
+                reply.fatal = f"no ready within the startup limit of {self.spec.limits.startup_ms} ms; {what}"
                 break
             except Closed:
                 reply.fatal = f"the bot exited during startup ({self.exit_text()})"
@@ -188,10 +193,10 @@ class Probe:
                 reply.line = exc.head
                 break
             except NoNewline as exc:
-                reply.fatal, reply.line = no_newline(self.language, before_ready=True), exc.head
+                reply.fail(no_newline(exc.head, self.language, before_ready=True))
                 break
             except Unreadable as exc:
-                reply.fatal, reply.line = exc.problem.message, exc.problem.line
+                reply.fail(exc.problem)
                 break
             if value is None:
                 continue
@@ -228,14 +233,14 @@ class Probe:
             except ReadTimeout:
                 if suspects:
                     break  # no answer with the right id followed: the wrong line was the answer
-                reply.fatal = (f"no answer within {limit_ms + late_ms:.0f} ms (the limit is {limit_ms:.0f} ms); "
-                               + self._waited(strays, logs))
+                what, reply.fix = self._waited(strays, logs)
+                reply.fatal = f"no answer within {limit_ms + late_ms:.0f} ms (the limit is {limit_ms:.0f} ms); {what}"
                 break
             except NoNewline as exc:
-                reply.fatal, reply.line = no_newline(self.language), exc.head
+                reply.fail(no_newline(exc.head, self.language))
                 break
             except Unreadable as exc:
-                reply.fatal, reply.line = exc.problem.message, exc.problem.line
+                reply.fail(exc.problem)
                 break
             except Closed:
                 reply.fatal = f"the bot process died ({self.exit_text()})"
@@ -297,7 +302,7 @@ class Probe:
                 came.append(Stray(exc.head, self._after(), self.dead))
                 break
             except NoNewline as exc:
-                self.dead = UNASKED_WORDS + ", " + no_newline(self.language)
+                self.dead = UNASKED_WORDS + ", and " + no_newline(exc.head, self.language).message
                 came.append(Stray(exc.head, self._after(), self.dead))
                 break
             except Unreadable as exc:

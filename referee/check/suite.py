@@ -76,6 +76,10 @@ def fault_cost(policy: str) -> str:
     return "the bot loses the game (policy forfeit)"
 
 
+#: How much of the problem that stopped the suite each skipped check repeats (the failed check shows it all).
+STOP_SHOWN = 100
+
+
 class Stop(Exception):
     """The bot is dead, hung or refused: the rest of the suite cannot run."""
 
@@ -132,8 +136,9 @@ class Suite:
         debug = self.report.get(NO_DEBUG)
         if probe.stray:
             first = probe.stray[0]
+            fault = "startup" if (first.after or "").startswith('{"type":"hello"') else "non_json"
             debug.fail(f"{len(probe.stray)} line(s) on stdout that are not protocol JSON, the first "
-                       f"{clip(first.line, 120)!r}: {first.reason}; the arena takes the first as the fault non_json: "
+                       f"{clip(first.line, 120)!r}: {first.reason}; the arena takes the first as the fault {fault}: "
                        f"{fault_cost(self.settings.policy)}", sent=first.after, received=first.line,
                        expected=debug_hint(probe.language))
             debug.details += [f"also: {clip(s.line, 200)!r}" for s in probe.stray[1:5]]
@@ -181,9 +186,9 @@ class Suite:
         hello = dumps(reply.request).decode()
         expected = f'{{"type":"ready","name":"..."}} within {probe.spec.limits.startup_ms} ms of hello'
         if reply.fatal:
-            timed.fail(reply.fatal, sent=hello, received=reply.line, expected=expected)
+            timed.fail(reply.fatal, sent=hello, received=reply.line, expected=reply.fix or expected)
             timed.details += [f"stderr: {line}" for line in probe.stderr_tail()]
-            raise self.stop(f"no ready ({reply.fatal})")
+            raise self.stop(f"no ready ({clip(reply.fatal, STOP_SHOWN)})")
         if reply.problems:
             timed.fail("; ".join(text for _, text in reply.problems), sent=hello, received=reply.line, expected=expected)
             raise self.stop("no ready in answer to hello")
@@ -433,9 +438,10 @@ class Table:
         if check.elapsed_ms is None or reply.elapsed_ms > check.elapsed_ms:
             check.elapsed_ms = reply.elapsed_ms
         if reply.fatal:
-            check.fail(reply.fatal, sent=sent, received=reply.line, expected=expected, elapsed_ms=reply.elapsed_ms)
+            check.fail(reply.fatal, sent=sent, received=reply.line, expected=reply.fix or expected,
+                       elapsed_ms=reply.elapsed_ms)
             check.details += [f"stderr: {line}" for line in suite.probe.stderr_tail()]
-            raise suite.stop(reply.fatal)
+            raise suite.stop(clip(reply.fatal, STOP_SHOWN) or "")
         played, problems = judge(g, reply, legal)
         if problems:
             check.fail("; ".join(text for _, text in problems), sent=sent, received=reply.line, expected=expected,
