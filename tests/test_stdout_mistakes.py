@@ -193,3 +193,58 @@ def test_each_language_gets_its_own_flush_hint(language: str, words: str) -> Non
     assert words in text
     assert sum(f"{label}: " in text for label in hints._LABEL.values()) == 1  # its own, not the whole list
     assert words in hints.flush_hint(None)  # an unknown bot is shown every language's
+
+
+# ---------------------------------------------------------------------------------------- an arena's reports
+PRETTY_PY = """\
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello":
+        print(json.dumps({"type": "ready", "name": "pretty"}, indent=2), flush=True)
+    elif m["type"] == "quit":
+        break
+"""
+PRETTY_SH = """\
+#!/bin/sh
+while read -r line; do
+  case "$line" in
+    *'"hello"'*) printf '{\\n  "type": "ready",\\n  "name": "shelly"\\n}\\n' ;;
+    *'"quit"'*) exit 0 ;;
+  esac
+done
+"""
+CLASS = """\
+ruleset: family
+options: {target: round}
+seats: 2
+format: round_robin
+games: 1
+bootstrap: 0
+bots:
+  - submissions: {path: "students/*"}
+  - builtin:random
+"""
+
+
+def test_an_arena_reports_the_mistake_with_the_fix_in_each_submissions_language(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from referee.cli.main import cli
+
+    (tmp_path / "students" / "ada").mkdir(parents=True)
+    (tmp_path / "students" / "ada" / "bot.py").write_text(PRETTY_PY)
+    run = tmp_path / "students" / "bo" / "run"  # a language of its own: known from its #! line
+    run.parent.mkdir()
+    run.write_text(PRETTY_SH)
+    run.chmod(0o755)
+    (tmp_path / "arena.yaml").write_text(CLASS)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["arena", str(tmp_path / "arena.yaml"), "--out", str(out), "-q",
+                                      "--check-games", "0", "--no-report"])
+    assert result.exit_code == 0, result.output
+    ada = (out / "bots" / "ada.md").read_text()
+    assert "one message split over 4 lines before ready" in ada and "Python: json.dumps(msg) without indent=" in ada
+    bo = (out / "bots" / "bo.md").read_text()
+    assert "one message split over 4 lines before ready" in bo and "shell: jq -c" in bo
+    assert "Python:" not in bo
