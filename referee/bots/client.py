@@ -9,10 +9,10 @@ from .. import PROTOCOL_VERSIONS
 from .messages import hello_message
 from .faults import BotFault, Fault, FaultKind, snippet
 from .spec import BotSpec
-from .lines import Mistake, diagnose, gather, no_newline, read_line, while_waiting
+from .lines import LineProblem, Mistake, gather, judge, no_newline, read_line, while_waiting
 from .transport import (Closed, LineTooLong, NoNewline, PipeTransport, ReadTimeout, Transport, TransportError,
                         WriteTimeout)
-from .wire import JSONDecodeError, answer_problem, encode, loads
+from .wire import answer_problem, encode, loads
 
 SUPPORTED_VERSIONS: tuple[int, ...] = PROTOCOL_VERSIONS
 #: Log text kept per game and bot; the rest is dropped (a flood of logs must not fill memory).
@@ -48,6 +48,8 @@ class BotClient:
         self.recorder: Recorder | None = None
         self.bank_ms = float(spec.limits.bank_ms)
         self.last_pid: int | None = None
+        #: The bot's language, for the fixes its faults name (``hints.language_of``).
+        self.language = spec.lang
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -101,7 +103,7 @@ class BotClient:
             raise self._startup(f"no ready within the startup limit of {limits.startup_ms} ms; "
                                 + self._waited(len(self.logs)), t0) from None
         except NoNewline as exc:
-            raise self._startup(no_newline(exc.head, spec.lang, before_ready=True).message, t0, exc.head) from None
+            raise self._startup(no_newline(exc.head, self.language, before_ready=True).message, t0, exc.head) from None
         except Closed:
             raise self._startup(f"the bot exited during startup ({self.transport.exit_description()})", t0) from None
         except LineTooLong as exc:
@@ -231,7 +233,7 @@ class BotClient:
             raise self._fault(FaultKind.TIMEOUT, f"no answer within {limit:.0f} ms; " + self._waited(logs), None, msg,
                               t0) from None
         except NoNewline as exc:
-            raise self._fault(FaultKind.NON_JSON, no_newline(exc.head, self.spec.lang).message, exc.head, msg,
+            raise self._fault(FaultKind.NON_JSON, no_newline(exc.head, self.language).message, exc.head, msg,
                               t0) from None
         except WriteTimeout:
             self._late_ids.add(req_id)
@@ -382,28 +384,22 @@ class BotClient:
 
     def _parse(self, line: bytes, request: dict[str, Any], t0: float, startup: bool = False,
                deadline: float | None = None) -> dict[str, Any]:
-        try:
-            msg = loads(line)
-        except JSONDecodeError:
-            msg = None
-        if msg.__class__ is not dict or msg.get("type").__class__ is not str:
-            raise self._bad_line(line, request, t0, startup, deadline)
-        if msg["type"] == "log":
-            log_text = msg.get("text")
-            if not isinstance(log_text, str):
-                raise self._fault(FaultKind.SCHEMA, "a log message needs a string 'text'", line, request, t0)
+        msg = judge(line, self.language, before_ready=startup)
+        if msg.__class__ is not dict:
+            raise self._bad_line(msg, request, t0, startup, deadline)  # type: ignore[arg-type]
+        if msg["type"] == "log":  # type: ignore[index]
+            log_text = msg["text"]  # type: ignore[index]
             if self._log_bytes < LOG_LIMIT:
                 self._log_bytes += len(log_text)
                 self.logs.append(log_text[:4096])
-        return msg
+        return msg  # type: ignore[return-value]
 
-    def _bad_line(self, line: bytes, request: dict[str, Any], t0: float, startup: bool,
+    def _bad_line(self, problem: LineProblem, request: dict[str, Any], t0: float, startup: bool,
                   deadline: float | None) -> BotFault:
-        """The fault for a line that is not one message, naming the mistake behind it (``lines.diagnose``)."""
-        language = self.spec.lang
-        problem = diagnose(line, language, before_ready=startup)
+        """The fault for a line that is not one message, naming the mistake behind it (``lines.judge``)."""
         if problem.mistake is Mistake.FRAGMENT and self.transport is not None:  # the rest of a pretty-printed message?
-            problem = gather(line, self._read, deadline or time.monotonic() + 0.5, language, before_ready=startup)
+            problem = gather(problem.line, self._read, deadline or time.monotonic() + 0.5, self.language,
+                             before_ready=startup)
         if startup:
             return self._startup(problem.message, t0, problem.line)
         return self._fault(problem.kind, problem.message, problem.line, request, t0)
@@ -411,7 +407,7 @@ class BotClient:
     def _waited(self, logs_before: int) -> str:
         """What the bot wrote while a limit was waited out."""
         partial = self.transport.partial() if self.transport is not None else b""
-        what, fix = while_waiting(partial, logs=len(self.logs) - logs_before, language=self.spec.lang)
+        what, fix = while_waiting(partial, logs=len(self.logs) - logs_before, language=self.language)
         return what + (f": {fix}" if fix else "")
 
 
