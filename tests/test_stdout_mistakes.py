@@ -18,6 +18,7 @@ from referee.bots.transport import ReadTimeout
 from referee.check import CheckConfig, Report, Status, run_check
 from referee.check import suite as S
 from referee.check.output import format_text
+from referee.check.report import CheckResult
 from referee.policy import FaultPolicy
 from referee.rules import get_ruleset
 from referee.table import play_game, seat_for
@@ -55,7 +56,7 @@ def _check(name: str, **config: Any) -> Report:
     return run_check(f"{PY} {BOTS / name}.py", CheckConfig(startup_ms=STARTUP_MS, move_ms=MOVE_MS, **config))
 
 
-def _first_failed(report: Report) -> S.CheckResult:  # type: ignore[name-defined]
+def _first_failed(report: Report) -> CheckResult:
     failed = [c for c in report.checks if c.status is Status.FAILED]
     assert failed, "no check failed"
     return failed[0]

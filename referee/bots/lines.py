@@ -179,7 +179,7 @@ def while_waiting(partial: bytes, lines: list[bytes] | None = None, logs: int = 
                 f"{lines[0][:200].decode('utf-8', 'replace')!r}", None)
     if logs:
         return f"in that time it wrote only {logs} log message(s)", None
-    return ("in that time it wrote nothing on stdout (an answer it printed may still be in its output buffer)",
+    return ("in that time it wrote nothing on stdout (a line it printed may still be in its output buffer)",
             flush_hint(language))
 
 
