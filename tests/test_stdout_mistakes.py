@@ -249,3 +249,20 @@ def test_an_arena_reports_the_mistake_with_the_fix_in_each_submissions_language(
     bo = (out / "bots" / "bo.md").read_text()
     assert "one message split over 4 lines before ready" in bo and "shell: jq -c" in bo
     assert "Python:" not in bo
+
+
+def test_a_limit_waited_out_says_what_the_bot_wrote_meanwhile() -> None:
+    """Where nothing names the mistake sooner, the timeout says what came in that time, and the flush fix."""
+    never = f"{PY} {ROOT / 'tests' / 'broken_bots' / 'never_answers.py'}"
+    bot = parse_bot(never, TimeLimits(startup_ms=STARTUP_MS, move_ms=300, quit_ms=500))
+    with BotPool() as pool:
+        result = play_game(get_ruleset("family", {"target": "round"}), [seat_for(bot, pool),
+                           seat_for(parse_bot("builtin:easy"), pool)], seed=3, game_id="g", policy=FaultPolicy())
+    fault = result["faults"][0]
+    assert fault["kind"] == "timeout" and "no answer within 300 ms; in that time it wrote nothing on stdout" \
+        in fault["message"]
+    assert "Python: print(line, flush=True)" in fault["message"]
+    report = run_check(never, CheckConfig(games=0, quiet_ms=100, rulesets=("compact",), move_ms=200))
+    check = _first_failed(report)
+    assert check.name == S.C_DRAW and "in that time it wrote nothing on stdout" in (check.problem or "")
+    assert "Python: print(line, flush=True)" in (check.expected or "")
