@@ -18,7 +18,8 @@ from referee.check import suite as S
 from referee.check.fuzz import VARIANTS, plan, split_games
 from referee.check.output import format_text, to_junit
 from referee.check.positions import action, build
-from referee.check.probe import Probe, Reply, classify
+from referee.bots.lines import judge
+from referee.check.probe import Probe, Reply
 from referee.check.report import Report, Status, clip
 from referee.check.runner import CheckConfig, new_report, settings
 from referee.rules import get_ruleset
@@ -29,16 +30,25 @@ ALL = ("compact", "family", "arcade")
 # ---------------------------------------------------------------------------------------- lines
 @pytest.mark.parametrize("line, kind", [
     pytest.param(b'{"type":"draw","id":3}', "message", id="answer"),
-    pytest.param(b'{"type":"log","text":"thinking"}', "log", id="log"),
+    pytest.param(b'{"id":3,  "type":"draw"}  ', "message", id="keys-in-another-order-and-trailing-spaces"),
+    pytest.param(b'{"type":"log","text":"thinking"}', "message", id="log"),
     pytest.param(b'{"type":"log","text":7}', "bad_log", id="log-without-text"),
     pytest.param(b"thinking about turn 3...", "debug", id="debug-text"),
-    pytest.param(b"7", "debug", id="a-printed-number-is-json-but-not-a-message"),
+    pytest.param(b"7", "not_object", id="a-printed-number-is-json-but-not-a-message"),
+    pytest.param(b'"draw"', "not_object", id="a-string"),
     pytest.param(b"{'type': 'draw'}", "debug", id="python-repr"),
-    pytest.param(b'{"id":3}', "debug", id="object-without-type"),
+    pytest.param(b'{"id":3}', "no_type", id="object-without-type"),
     pytest.param(b"", "debug", id="empty-line"),
+    pytest.param(b"\xef\xbb\xbf{\"type\":\"ready\",\"name\":\"b\"}", "bom", id="byte-order-mark"),
+    pytest.param(b'{"type":"draw","id":3}{"type":"draw","id":3}', "several", id="two-on-one-line"),
+    pytest.param(b'{"type":"draw","id":3} {"type":"pass","id":3}', "several", id="two-with-a-space"),
+    pytest.param(b'Your move: {"type":"draw","id":3}', "text_before", id="a-prompt-before"),
+    pytest.param(b"{", "fragment", id="first-line-of-a-pretty-print"),
+    pytest.param(b'  "type": "ready",', "fragment", id="middle-line-of-a-pretty-print"),
 ])
-def test_classify(line: bytes, kind: str) -> None:
-    assert classify(line)[0] == kind
+def test_lines_are_judged_by_the_shared_rules(line: bytes, kind: str) -> None:
+    got = judge(line)
+    assert ("message" if isinstance(got, dict) else got.mistake.value) == kind
 
 
 # ---------------------------------------------------------------------------------------- judging

@@ -207,7 +207,8 @@ class BotResolver:
             if cwd is None:
                 return None
         spec = self.placed(spec, cwd, path + ("cwd",))
-        spec = replace(_with_options(spec, sub), sandbox=self.sandbox_settings(sub, path, self.sandbox))
+        spec = replace(_with_options(spec, sub), sandbox=self.sandbox_settings(sub, path, self.sandbox),
+                       language=None if "command" in sub else found.language)
         return BotEntry(spec, f"{format_path(path)} {shown}", self.lines.line(path), build,
                         float(sub.get("build_timeout_s", default_timeout)), found.requires,
                         unusable=found.problem, language="" if "command" in sub else found.language or "",

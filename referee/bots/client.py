@@ -9,8 +9,10 @@ from .. import PROTOCOL_VERSIONS
 from .messages import hello_message
 from .faults import BotFault, Fault, FaultKind, snippet
 from .spec import BotSpec
-from .transport import Closed, LineTooLong, PipeTransport, ReadTimeout, Transport, TransportError, WriteTimeout
-from .wire import JSONDecodeError, answer_problem, encode, loads
+from .lines import LineProblem, Mistake, gather, judge, no_newline, read_line, while_waiting
+from .transport import (Closed, LineTooLong, NoNewline, PipeTransport, ReadTimeout, Transport, TransportError,
+                        WriteTimeout)
+from .wire import answer_problem, encode, loads
 
 SUPPORTED_VERSIONS: tuple[int, ...] = PROTOCOL_VERSIONS
 #: Log text kept per game and bot; the rest is dropped (a flood of logs must not fill memory).
@@ -19,6 +21,10 @@ LOG_LIMIT = 256 * 1024
 DRAIN_LINES = 1000
 
 Recorder = Callable[[str, Any, "float | None"], None]
+#: The fix for an answer to information (said when one arrives before the next request).
+UNASKED_FIX = ("only turn requests are answered (start, event, round_end, game_end and error are information: "
+               "read them and answer nothing)")
+UNASKED = "an answer to a message that is not a request; " + UNASKED_FIX
 
 
 class BotClient:
@@ -42,6 +48,8 @@ class BotClient:
         self.recorder: Recorder | None = None
         self.bank_ms = float(spec.limits.bank_ms)
         self.last_pid: int | None = None
+        #: The bot's language, for the fixes its faults name (``hints.language_of``).
+        self.language = spec.lang
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -78,7 +86,7 @@ class BotClient:
             self._write(encode(hello), deadline)
             while True:
                 line = self._read(deadline)
-                msg = self._parse(line, hello, t0, startup=True)
+                msg = self._parse(line, hello, t0, startup=True, deadline=deadline)
                 if msg.get("type") == "log":
                     continue
                 if msg.get("type") != "ready" or not isinstance(msg.get("name"), str):
@@ -92,7 +100,10 @@ class BotClient:
                 self.ready = msg
                 return msg
         except (ReadTimeout, WriteTimeout):
-            raise self._startup(f"no ready within the startup limit of {limits.startup_ms} ms", t0) from None
+            raise self._startup(f"no ready within the startup limit of {limits.startup_ms} ms; "
+                                + self._waited(len(self.logs)), t0) from None
+        except NoNewline as exc:
+            raise self._startup(no_newline(exc.head, self.language, before_ready=True).message, t0, exc.head) from None
         except Closed:
             raise self._startup(f"the bot exited during startup ({self.transport.exit_description()})", t0) from None
         except LineTooLong as exc:
@@ -181,6 +192,7 @@ class BotClient:
         transport = self.transport
         if transport is None:
             raise self._fault(FaultKind.CRASH, "the bot process was ended earlier", None, msg, t0)
+        logs = len(self.logs)
         try:
             # Anything already written now came before the request: one poll() per decision to see.
             if transport.pending():
@@ -196,13 +208,13 @@ class BotClient:
                     hit = known.get(line)
                     if hit is not None:
                         return hit, self._answered(t0)
-                answer = self._parse(line, msg, t0)
+                answer = self._parse(line, msg, t0, deadline=deadline)
                 kind = answer.get("type")
                 if kind == "log":
                     continue
                 if "id" not in answer:
-                    raise self._fault(FaultKind.MISSING_ID, f"the answer has no 'id'; it must echo the request's id {req_id}",
-                                      line, msg, t0)
+                    raise self._fault(FaultKind.MISSING_ID, f"the answer has no 'id'; it must echo the request's id {req_id} "
+                                      f"(or, written after information, {UNASKED})", line, msg, t0)
                 got = answer["id"]
                 if got != req_id:
                     if got.__class__ is int and got in self._late_ids:  # a late answer to a timed-out request
@@ -218,7 +230,11 @@ class BotClient:
         except ReadTimeout:
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
-            raise self._fault(FaultKind.TIMEOUT, f"no answer within {limit:.0f} ms", None, msg, t0) from None
+            raise self._fault(FaultKind.TIMEOUT, f"no answer within {limit:.0f} ms; " + self._waited(logs), None, msg,
+                              t0) from None
+        except NoNewline as exc:
+            raise self._fault(FaultKind.NON_JSON, no_newline(exc.head, self.language).message, exc.head, msg,
+                              t0) from None
         except WriteTimeout:
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
@@ -301,7 +317,7 @@ class BotClient:
         while transport.pending():
             try:
                 line = self._read(time.monotonic())
-            except ReadTimeout:  # only part of a line so far: it is read as the answer, if it is one
+            except (ReadTimeout, NoNewline):  # only part of a line so far: it is read as the answer, if it is one
                 return
             answer = self._parse(line, request, t0)
             if answer["type"] == "log":
@@ -317,9 +333,9 @@ class BotClient:
                                   line, request, t0)
             if "id" not in answer:
                 raise self._fault(FaultKind.MISSING_ID, f"a line without an 'id' arrived before request {req_id} "
-                                  "was sent: answer each request once, echoing its id", line, request, t0)
+                                  f"was sent: {UNASKED}", line, request, t0)
             raise self._fault(FaultKind.STALE_ID, f"the answer's id {got!r} is not the id {req_id} of the request "
-                              "being answered (it arrived before that request was sent: answer each request once)",
+                              f"being answered (it arrived before that request was sent): {UNASKED}",
                               line, request, t0)
 
     # ------------------------------------------------------------------ internals
@@ -361,35 +377,38 @@ class BotClient:
 
     def _read(self, deadline: float) -> bytes:
         assert self.transport is not None
-        line = self.transport.read_line(deadline)
-        if line.endswith(b"\r"):
-            line = line[:-1]
+        line = read_line(self.transport, deadline)
         if self.recorder is not None:
             self.recorder("in", line, None)
         return line
 
-    def _parse(self, line: bytes, request: dict[str, Any], t0: float, startup: bool = False) -> dict[str, Any]:
-        try:
-            msg = loads(line)
-        except JSONDecodeError:
-            text = ("stdout must carry only protocol JSON, one object per line; this line is not JSON. "
-                    "Debug prints belong on stderr, or in a {\"type\":\"log\",\"text\":...} message")
-            if startup:
-                raise self._startup(text, t0, line) from None
-            raise self._fault(FaultKind.NON_JSON, text, line, request, t0) from None
-        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-            text = "every line must be a JSON object with a string 'type'"
-            if startup:
-                raise self._startup(text, t0, line)
-            raise self._fault(FaultKind.SCHEMA if isinstance(msg, dict) else FaultKind.NON_JSON, text, line, request, t0)
-        if msg["type"] == "log":
-            log_text = msg.get("text")
-            if not isinstance(log_text, str):
-                raise self._fault(FaultKind.SCHEMA, "a log message needs a string 'text'", line, request, t0)
+    def _parse(self, line: bytes, request: dict[str, Any], t0: float, startup: bool = False,
+               deadline: float | None = None) -> dict[str, Any]:
+        msg = judge(line, self.language, before_ready=startup)
+        if msg.__class__ is not dict:
+            raise self._bad_line(msg, request, t0, startup, deadline)  # type: ignore[arg-type]
+        if msg["type"] == "log":  # type: ignore[index]
+            log_text = msg["text"]  # type: ignore[index]
             if self._log_bytes < LOG_LIMIT:
                 self._log_bytes += len(log_text)
                 self.logs.append(log_text[:4096])
-        return msg
+        return msg  # type: ignore[return-value]
+
+    def _bad_line(self, problem: LineProblem, request: dict[str, Any], t0: float, startup: bool,
+                  deadline: float | None) -> BotFault:
+        """The fault for a line that is not one message, naming the mistake behind it (``lines.judge``)."""
+        if problem.mistake is Mistake.FRAGMENT and self.transport is not None:  # the rest of a pretty-printed message?
+            problem = gather(problem.line, self._read, deadline or time.monotonic() + 0.5, self.language,
+                             before_ready=startup)
+        if startup:
+            return self._startup(problem.message, t0, problem.line)
+        return self._fault(problem.kind, problem.message, problem.line, request, t0)
+
+    def _waited(self, logs_before: int) -> str:
+        """What the bot wrote while a limit was waited out."""
+        partial = getattr(self.transport, "partial", lambda: b"")()  # a transport that keeps none: b""
+        what, fix = while_waiting(partial, logs=len(self.logs) - logs_before, language=self.language)
+        return what + (f": {fix}" if fix else "")
 
 
 class _LazyRequest:

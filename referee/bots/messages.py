@@ -45,7 +45,7 @@ def turn_fields(game: Game, seat: int, request_id: int, time_left_ms: int, bank_
     """``turn`` without its ``legal`` list: everything the seat may know."""
     drawn = game.drawn
     return {
-        "type": "turn", "id": request_id, "hand": [c.code for c in game.hands[seat]], "top": game.top.code,
+        "type": "turn", "id": request_id, "you": seat, "hand": [c.code for c in game.hands[seat]], "top": game.top.code,
         "colour": game.colour, "direction": game.direction, "hands": [len(h) for h in game.hands],
         "scores": game.scores, "draw_pile": len(game.draw_pile), "discard_pile": len(game.discard) - 1,
         "pending": game.pending, "pending_kind": game.pending_rank, "move": game.move,

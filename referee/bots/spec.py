@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..players import BUILTINS
+from .hints import language_of
 from .sandbox import SandboxSettings
 
 BUILTIN_PREFIX = "builtin:"
@@ -47,6 +48,13 @@ class BotSpec:
     restart_each_game: bool = False
     #: Walls and limits for the process (referee/bots/sandbox.py); on (``auto``) unless said otherwise.
     sandbox: SandboxSettings = field(default_factory=SandboxSettings)
+    #: The language its submission folder was detected as (``python``, ``java``...); ``None``: see ``lang``.
+    language: str | None = None
+
+    @property
+    def lang(self) -> str | None:
+        """The bot's language for hints: the detected one, else guessed from the command (``None``: unknown)."""
+        return language_of(self.command, self.cwd, self.language)
 
     @property
     def builtin(self) -> str | None:
@@ -62,7 +70,7 @@ class BotSpec:
         return {"name": self.name, "command": self.command, "cwd": self.cwd, "env": dict(self.env),
                 "shell": self.shell, "limits": self.limits.to_json() | {"quit_ms": self.limits.quit_ms},
                 "line_limit": self.line_limit, "restart_each_game": self.restart_each_game,
-                "sandbox": self.sandbox.to_json()}
+                "sandbox": self.sandbox.to_json()} | ({"language": self.language} if self.language else {})
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BotSpec:
@@ -71,7 +79,7 @@ class BotSpec:
                    env=tuple(sorted((data.get("env") or {}).items())), shell=data.get("shell", False),
                    limits=limits, line_limit=data.get("line_limit", 65_536),
                    restart_each_game=data.get("restart_each_game", False),
-                   sandbox=SandboxSettings.from_json(data.get("sandbox") or {}))
+                   sandbox=SandboxSettings.from_json(data.get("sandbox") or {}), language=data.get("language"))
 
 
 _GENERIC = frozenset({"bot", "main", "index", "run", "player", "agent", "app", "program"})

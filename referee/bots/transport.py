@@ -19,6 +19,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import BinaryIO, Callable, Protocol, Sequence
 
+import orjson
+
 from .reaper import reaper
 from .sandbox import Launch, SandboxSettings, prepare
 
@@ -58,6 +60,15 @@ class Closed(TransportError):
     """The bot closed its output or its input, or exited (it is gone or going)."""
 
 
+class NoNewline(TransportError):
+    """The bot wrote a whole JSON message without its newline and then wrote nothing more: it is waiting
+    for an answer to a line the referee cannot see ended. ``head`` is what it wrote."""
+
+    def __init__(self, head: bytes) -> None:
+        super().__init__("a message without its newline")
+        self.head = head
+
+
 class Transport(Protocol):
     """A line channel to one bot: everything the client (and the conformance probe) may call."""
 
@@ -72,7 +83,9 @@ class Transport(Protocol):
     def write_some(self, data: bytes) -> int:
         """Write what the channel takes now without waiting; the number of bytes written."""
     def read_line(self, deadline: float) -> bytes:
-        """The next line, without its newline; ``ReadTimeout``/``LineTooLong``/``Closed`` otherwise."""
+        """The next line, without its newline; ``ReadTimeout``/``LineTooLong``/``Closed``/``NoNewline`` otherwise."""
+    def partial(self) -> bytes:
+        """What the bot has written after its last newline (read, not yet a line)."""
     def pending(self) -> bool:
         """Whether the bot has written anything not yet returned as a line (its output may also have ended)."""
     def exit_description(self, wait: float = 0.5) -> str:
@@ -150,6 +163,17 @@ _EXIT_POLL_S = 0.05
 #: How long a read waits on stdout alone before it also watches for the bot's exit. Most answers come
 #: sooner, and a poll() on one descriptor costs less on the per-move path than on two.
 _FIRST_WAIT_S = 0.02
+#: A whole JSON message left this long without its newline is the bot waiting on it (``NoNewline``):
+#: named at once rather than after the move limit.
+NO_NEWLINE_S = 0.3
+
+
+def _whole_message(data: bytes | bytearray) -> bool:
+    """Whether ``data`` (bytes with no newline) is one whole JSON object."""
+    try:
+        return orjson.loads(data.rstrip(b"\r")).__class__ is dict
+    except orjson.JSONDecodeError:
+        return False
 
 
 class PipeTransport:
@@ -184,6 +208,7 @@ class PipeTransport:
         os.set_blocking(self._in, False)
         os.set_blocking(self._out, False)
         self._buf = bytearray()
+        self._buf_at = 0.0  # when the bytes after the last newline last grew
         # Complete lines not yet returned, and in their place a ``LineTooLong`` for an over-long one.
         self._lines: deque[bytes | LineTooLong] = deque()
         self._eof = False
@@ -297,7 +322,14 @@ class PipeTransport:
                 raise item  # type: ignore[misc]
             if self._eof:
                 raise Closed("the bot closed its output")
-            left = deadline - time.monotonic()
+            until = deadline
+            if self._buf and not self._skipping:  # part of a line: a message waiting for its newline?
+                due = self._buf_at + NO_NEWLINE_S
+                if time.monotonic() < due:
+                    until = min(deadline, due)
+                elif _whole_message(self._buf):
+                    raise NoNewline(bytes(self._buf[:300]))
+            left = until - time.monotonic()
             if not watch_exit:
                 ms = int(min(left, _FIRST_WAIT_S) * 1000 + 0.999) if left > 0 else 0
                 if not self._rpoll.poll(ms):
@@ -332,7 +364,9 @@ class PipeTransport:
     def _take(self, chunk: bytes) -> None:
         """Split ``chunk`` into lines after what is buffered; an empty chunk is the end of the output."""
         lines = self._lines
-        if not chunk:
+        if chunk:
+            self._buf_at = time.monotonic()
+        else:
             self._eof = True
             if self._buf and not self._skipping:  # a last line without its newline still counts
                 lines.append(bytes(self._buf))
@@ -356,6 +390,10 @@ class PipeTransport:
             lines.append(LineTooLong(bytes(buf[:300])))
             buf.clear()
             self._skipping = True
+
+    def partial(self) -> bytes:
+        """What the bot wrote after its last newline (read already, not yet a line): said when a limit runs out."""
+        return b"" if self._skipping else bytes(self._buf[:300])
 
     def _bot_exited(self) -> None:
         """The bot has ended but its stdout is still open: take what is there, then treat it as the end."""
@@ -488,6 +526,9 @@ class FakeTransport:
             if len(item) > self.line_limit:
                 raise LineTooLong(item[:300])
             return item
+
+    def partial(self) -> bytes:
+        return b""
 
     def exit_description(self, wait: float = 0.5) -> str:
         return describe_exit(self.exit_code if self._dead else None)

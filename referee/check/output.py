@@ -66,7 +66,8 @@ def _exchange(check: CheckResult, unicode: bool) -> list[str]:
     for label, value in (("problem", check.problem), ("sent", check.sent), ("received", check.received),
                          ("expected", check.expected)):
         if value is not None:
-            text = clip(value, SHOWN) or ""
+            # The fix is the referee's own words (a hint per language can be long): shown whole, unlike the bot's lines.
+            text = clip(value, SHOWN if label != "expected" else 4 * SHOWN) or ""
             if not unicode:
                 text = text.encode("ascii", "backslashreplace").decode("ascii")
             out.append(f"{pad}{(label + ':').ljust(10)}{text}")

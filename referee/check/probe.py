@@ -1,9 +1,12 @@
 """The checker's end of a conversation with one bot process.
 
-Unlike the arena's ``BotClient``, which stops at the first fault, a ``Probe`` reads on past a wrong
-line so the report can say everything that went wrong in one run: every line the bot writes is
-classified (protocol answer, ``log``, debug text, an answer nobody asked for) and kept with the
-message it followed.
+Lines are read and judged by the referee's own rules (``referee.bots.lines``, as ``BotClient`` reads
+them in ``match`` and ``arena``), so a line means the same to both and a mistake gets the same name
+and fix. On top, the probe observes more: where the arena stops at the first fault, it reads on past
+a debug print (noted, with the message it followed) so the answer after it is still judged, tells an
+answer to information from a wrong answer to the request, and reads a late answer as late, not
+missing. A line that leaves the message unreadable (split over lines, a byte order mark, several
+messages on one line...) ends the conversation at once with its name, as it would a game.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.lines import LineProblem, Mistake, gather, judge, no_newline, read_line, while_waiting
 from ..bots.messages import hello_message
 from ..bots.spec import BotSpec
-from ..bots.transport import Closed, LineTooLong, PipeTransport, ReadTimeout, Transport, WriteTimeout
+from ..bots.transport import Closed, LineTooLong, NoNewline, PipeTransport, ReadTimeout, Transport, WriteTimeout
 from ..bots.wire import JSONDecodeError, encode, loads
 from .report import clip
 
@@ -24,6 +28,8 @@ from .report import clip
 GRACE_S = 0.15
 #: How long past the move limit an answer is still waited for (and reported late, not missing).
 LATE_MS = 1000
+#: What a line answering information is called (the referee's words for it: ``bots.client.UNASKED``).
+UNASKED_WORDS = "an answer to a message that is not a request"
 #: How much of a bot's standard error a report quotes after a crash.
 STDERR_TAIL = 12
 
@@ -47,21 +53,19 @@ class Reply:
     elapsed_ms: float = 0.0
     problems: list[tuple[str, str]] = field(default_factory=list)  # (fault kind, what was wrong)
     fatal: str | None = None
+    fix: str | None = None  # with ``fatal``, how to put it right (in the bot's language)
+
+    def fail(self, problem: LineProblem) -> None:
+        """End the exchange on a line that cannot be read: what is wrong, the line, the fix."""
+        self.fatal, self.fix, self.line = problem.what, problem.fix, problem.line
 
 
-def classify(line: bytes) -> tuple[str, Any]:
-    """``("debug", None)`` for anything that is not a protocol object, ``("log", text)``, ``("bad_log", msg)``
-    or ``("message", msg)``; pure, so it tests without a process."""
-    try:
-        msg = loads(line)
-    except JSONDecodeError:
-        return "debug", None
-    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
-        return "debug", msg
-    if msg["type"] == "log":
-        text = msg.get("text")
-        return ("log", text) if isinstance(text, str) else ("bad_log", msg)
-    return "message", msg
+class Unreadable(Exception):
+    """A line that leaves the message unreadable (``LineProblem``): the conversation cannot go on."""
+
+    def __init__(self, problem: LineProblem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
 
 
 class Probe:
@@ -78,6 +82,7 @@ class Probe:
         self.last_line: bytes | None = None   # the last message written, whole
         self.info_line: bytes | None = None   # the last message written that is not a request
         self.dead: str | None = None          # why the conversation cannot go on
+        self.language = spec.lang              # for the fixes, in the bot's language
 
     # ------------------------------------------------------------------ lifecycle
     def launch(self) -> None:
@@ -135,14 +140,31 @@ class Probe:
         return None
 
     # ------------------------------------------------------------------ reading
-    def _note(self, kind: str, line: bytes, value: Any) -> None:
-        """Keep a line that is not an answer: debug text, a log, a broken log."""
-        if kind == "debug":
-            self.stray.append(Stray(line, self._after(), "not a protocol message (debug output?)"))
-        elif kind == "log":
-            self.logs.append(value)
-        elif kind == "bad_log":
-            self.unsolicited.append(Stray(line, self._after(), "a log message needs a string 'text'"))
+    def _take(self, line: bytes, deadline: float, before_ready: bool = False) -> dict[str, Any] | None:
+        """The message on ``line``, judged by the referee's rules; ``None`` for a line only noted (a log, a
+        debug print, a broken log). Raises ``Unreadable`` for a line that leaves the message unreadable."""
+        got = judge(line, self.language, before_ready=before_ready)
+        if not isinstance(got, LineProblem):
+            if got["type"] == "log":
+                self.logs.append(got["text"])
+                return None
+            return got
+        problem = got
+        if problem.mistake is Mistake.FRAGMENT:  # the rest of a pretty-printed message follows?
+            problem = gather(line, self._read, deadline, self.language, before_ready=before_ready)
+        if problem.mistake in (Mistake.DEBUG, Mistake.FRAGMENT):
+            self.stray.append(Stray(line, self._after(), problem.what))
+            return None
+        if problem.mistake is Mistake.BAD_LOG:
+            self.unsolicited.append(Stray(line, self._after(), problem.what))
+            return None
+        raise Unreadable(problem)
+
+    def _waited(self, strays_before: int, logs_before: int) -> tuple[str, str | None]:
+        """What the bot wrote while a limit was waited out, and the likely fix."""
+        partial = getattr(self.transport, "partial", lambda: b"")()  # a transport that keeps none: b""
+        lines = [s.line for s in self.stray[strays_before:]]
+        return while_waiting(partial, lines, len(self.logs) - logs_before, self.language)
 
     def handshake(self, seat: int) -> Reply:
         """Send ``hello``, wait for ``ready`` within the startup limit; stray lines are noted, not fatal."""
@@ -154,11 +176,14 @@ class Probe:
         if problem:
             reply.fatal = problem
             return reply
+        strays, logs = len(self.stray), len(self.logs)
         while True:
             try:
                 line = self._read(deadline)
+                value = self._take(line, deadline, before_ready=True)
             except ReadTimeout:
-                reply.fatal = f"no ready within the startup limit of {self.spec.limits.startup_ms} ms"
+                what, reply.fix = self._waited(strays, logs)
+                reply.fatal = f"no ready within the startup limit of {self.spec.limits.startup_ms} ms; {what}"
                 break
             except Closed:
                 reply.fatal = f"the bot exited during startup ({self.exit_text()})"
@@ -167,9 +192,13 @@ class Probe:
                 reply.fatal = f"a line longer than {self.spec.line_limit} bytes during startup"
                 reply.line = exc.head
                 break
-            kind, value = classify(line)
-            if kind != "message":
-                self._note(kind, line, value)
+            except NoNewline as exc:
+                reply.fail(no_newline(exc.head, self.language, before_ready=True))
+                break
+            except Unreadable as exc:
+                reply.fail(exc.problem)
+                break
+            if value is None:
                 continue
             reply.answer, reply.line = value, line
             if value.get("type") != "ready":
@@ -195,14 +224,23 @@ class Probe:
             return reply
         before = clip(self.info_line)
         suspects: list[tuple[bytes, dict[str, Any], float]] = []
+        strays, logs = len(self.stray), len(self.logs)
         while True:
             deadline = min(last, suspects[-1][2] + GRACE_S) if suspects else last
             try:
                 line = self._read(deadline)
+                value = self._take(line, last)
             except ReadTimeout:
                 if suspects:
                     break  # no answer with the right id followed: the wrong line was the answer
-                reply.fatal = f"no answer within {limit_ms + late_ms:.0f} ms (the limit is {limit_ms:.0f} ms)"
+                what, reply.fix = self._waited(strays, logs)
+                reply.fatal = f"no answer within {limit_ms + late_ms:.0f} ms (the limit is {limit_ms:.0f} ms); {what}"
+                break
+            except NoNewline as exc:
+                reply.fail(no_newline(exc.head, self.language))
+                break
+            except Unreadable as exc:
+                reply.fail(exc.problem)
                 break
             except Closed:
                 reply.fatal = f"the bot process died ({self.exit_text()})"
@@ -212,13 +250,11 @@ class Probe:
                 reply.line = exc.head
                 break
             now = time.monotonic()
-            kind, value = classify(line)
-            if kind != "message":
-                self._note(kind, line, value)
+            if value is None:
                 continue
             if value.get("id") == req_id and not isinstance(value.get("id"), bool):
                 for s_line, _, _ in suspects:  # lines before the real answer were answers to information
-                    self.unsolicited.append(Stray(s_line, before, "an answer nobody asked for"))
+                    self.unsolicited.append(Stray(s_line, before, UNASKED_WORDS))
                 suspects.clear()
                 reply.answer, reply.line = value, line
                 reply.elapsed_ms = (now - t0) * 1000
@@ -226,7 +262,7 @@ class Probe:
             suspects.append((line, value, now))
         if suspects and reply.answer is None and not reply.fatal:
             for s_line, _, _ in suspects[:-1]:
-                self.unsolicited.append(Stray(s_line, before, "an answer nobody asked for"))
+                self.unsolicited.append(Stray(s_line, before, UNASKED_WORDS))
             line, value, at = suspects[-1]
             reply.answer, reply.line = value, line
             reply.elapsed_ms = (at - t0) * 1000
@@ -236,7 +272,7 @@ class Probe:
                 reply.problems.append(("stale_id", f"the answer's id {value['id']!r} is not the request's id {req_id}"))
         elif suspects and reply.fatal:
             for s_line, _, _ in suspects:
-                self.unsolicited.append(Stray(s_line, before, "an answer nobody asked for"))
+                self.unsolicited.append(Stray(s_line, before, UNASKED_WORDS))
         if reply.fatal:
             reply.elapsed_ms = (time.monotonic() - t0) * 1000
             self.dead = reply.fatal
@@ -255,6 +291,7 @@ class Probe:
         while True:
             try:
                 line = self._read(deadline)
+                value = self._take(line, deadline)
             except ReadTimeout:
                 break
             except Closed:
@@ -264,11 +301,16 @@ class Probe:
                 self.dead = f"a line longer than the limit of {self.spec.line_limit} bytes"
                 came.append(Stray(exc.head, self._after(), self.dead))
                 break
-            kind, value = classify(line)
-            if kind == "message":
-                came.append(Stray(line, self._after(), "an answer nobody asked for"))
-            else:
-                self._note(kind, line, value)
+            except NoNewline as exc:
+                self.dead = UNASKED_WORDS + ", and " + no_newline(exc.head, self.language).message
+                came.append(Stray(exc.head, self._after(), self.dead))
+                break
+            except Unreadable as exc:
+                came.append(Stray(exc.problem.line, self._after(), UNASKED_WORDS + ", and "
+                                  + exc.problem.message))
+                continue
+            if value is not None:
+                came.append(Stray(line, self._after(), UNASKED_WORDS))
         return came
 
     def quit(self, seconds: float) -> tuple[int | None, float, list[Stray]]:
@@ -291,20 +333,22 @@ class Probe:
                     continue
                 try:
                     line = self._read(min(deadline, time.monotonic() + 0.05))
+                    value = self._take(line, deadline)
                 except ReadTimeout:
                     continue
-                except Closed:
+                except (Closed, NoNewline):  # NoNewline: nothing more will be read, only the exit waited for
                     eof = True
                     if proc is None:
                         break
                     continue
                 except LineTooLong:
                     continue
-                kind, value = classify(line)
-                if kind == "message":
-                    came.append(Stray(line, '{"type":"quit"}', "an answer nobody asked for"))
-                else:
-                    self._note(kind, line, value)
+                except Unreadable as exc:
+                    came.append(Stray(exc.problem.line, '{"type":"quit"}', UNASKED_WORDS + ", and "
+                                      + exc.problem.message))
+                    continue
+                if value is not None:
+                    came.append(Stray(line, '{"type":"quit"}', UNASKED_WORDS))
         if proc is not None:
             code = proc.poll()
         elif problem is None and self.transport is not None and not self.transport.alive:
@@ -314,5 +358,4 @@ class Probe:
 
     def _read(self, deadline: float) -> bytes:
         assert self.transport is not None
-        line = self.transport.read_line(deadline)
-        return line[:-1] if line.endswith(b"\r") else line
+        return read_line(self.transport, deadline)

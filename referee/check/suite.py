@@ -14,6 +14,8 @@ import random
 from dataclasses import dataclass
 
 from ..actions import PLAY, Action, IllegalActionError, InvalidActionError
+from ..bots.client import UNASKED_FIX
+from ..bots.hints import stderr_hint
 from ..bots.messages import start_message, turn_request
 from ..bots.wire import dumps
 from ..cards import DECK_COLOURS
@@ -51,11 +53,9 @@ BLOCKS: dict[str, tuple[str, ...]] = {
     "arcade": (A_MULTI, A_CALL),
 }
 
-DEBUG_HINT = ("only protocol JSON lines on stdout: write debug output to stderr (Python print(..., file=sys.stderr), "
-              "C fprintf(stderr, ...), Java System.err.println, JavaScript console.error) or send "
-              '{"type":"log","text":"..."}')
-FLUSH_HINT = ("flush stdout after every line (Python print(..., flush=True), C fflush(stdout), "
-              "Java System.out.flush())")
+def debug_hint(language: str | None) -> str:
+    """What a debug print on stdout should be instead, in the bot's language."""
+    return "only protocol JSON lines on stdout: " + stderr_hint(language)
 
 
 def check_names(rulesets: list[str]) -> list[tuple[str, str]]:
@@ -74,6 +74,10 @@ def fault_cost(policy: str) -> str:
         return (f"under {policy} the answer is replaced by a draw (a strike), and strike {parsed.strikes + 1} in "
                 "a game forfeits it")
     return "the bot loses the game (policy forfeit)"
+
+
+#: How much of the problem that stopped the suite each skipped check repeats (the failed check shows it all).
+STOP_SHOWN = 100
 
 
 class Stop(Exception):
@@ -132,9 +136,11 @@ class Suite:
         debug = self.report.get(NO_DEBUG)
         if probe.stray:
             first = probe.stray[0]
-            debug.fail(f"{len(probe.stray)} line(s) on stdout that are not protocol JSON, e.g. "
-                       f"{clip(first.line, 120)!r}: the arena takes the first as the fault non_json: "
-                       f"{fault_cost(self.settings.policy)}", sent=first.after, received=first.line, expected=DEBUG_HINT)
+            fault = "startup" if (first.after or "").startswith('{"type":"hello"') else "non_json"
+            debug.fail(f"{len(probe.stray)} line(s) on stdout that are not protocol JSON, the first "
+                       f"{clip(first.line, 120)!r}: {first.reason}; the arena takes the first as the fault {fault}: "
+                       f"{fault_cost(self.settings.policy)}", sent=first.after, received=first.line,
+                       expected=debug_hint(probe.language))
             debug.details += [f"also: {clip(s.line, 200)!r}" for s in probe.stray[1:5]]
         no_answer = self.report.get(NO_ANSWER)
         self.drain()
@@ -158,8 +164,7 @@ class Suite:
         if check.failed:
             check.note(f"also {clip(stray.line, 100)} after {clip(stray.after, 100)}")
             return
-        check.fail(f"{stray.reason}: only turn requests are answered; start, event, round_end, game_end, error "
-                   "and quit are information", sent=stray.after, received=stray.line,
+        check.fail(f"{stray.reason}: {UNASKED_FIX}", sent=stray.after, received=stray.line,
                    expected="no answer: read information (or ignore it) and wait for the next turn request")
 
     def stop(self, why: str) -> Stop:
@@ -180,12 +185,10 @@ class Suite:
         timed.elapsed_ms = reply.elapsed_ms
         hello = dumps(reply.request).decode()
         expected = f'{{"type":"ready","name":"..."}} within {probe.spec.limits.startup_ms} ms of hello'
-        if reply.fatal and reply.fatal.startswith("no ready"):
-            expected += "; " + FLUSH_HINT
         if reply.fatal:
-            timed.fail(reply.fatal, sent=hello, received=reply.line, expected=expected)
+            timed.fail(reply.fatal, sent=hello, received=reply.line, expected=reply.fix or expected)
             timed.details += [f"stderr: {line}" for line in probe.stderr_tail()]
-            raise self.stop(f"no ready ({reply.fatal})")
+            raise self.stop(f"no ready ({clip(reply.fatal, STOP_SHOWN)})")
         if reply.problems:
             timed.fail("; ".join(text for _, text in reply.problems), sent=hello, received=reply.line, expected=expected)
             raise self.stop("no ready in answer to hello")
@@ -435,11 +438,10 @@ class Table:
         if check.elapsed_ms is None or reply.elapsed_ms > check.elapsed_ms:
             check.elapsed_ms = reply.elapsed_ms
         if reply.fatal:
-            if reply.fatal.startswith("no answer"):
-                expected += "; end the answer with a newline and " + FLUSH_HINT
-            check.fail(reply.fatal, sent=sent, received=reply.line, expected=expected, elapsed_ms=reply.elapsed_ms)
+            check.fail(reply.fatal, sent=sent, received=reply.line, expected=reply.fix or expected,
+                       elapsed_ms=reply.elapsed_ms)
             check.details += [f"stderr: {line}" for line in suite.probe.stderr_tail()]
-            raise suite.stop(reply.fatal)
+            raise suite.stop(clip(reply.fatal, STOP_SHOWN) or "")
         played, problems = judge(g, reply, legal)
         if problems:
             check.fail("; ".join(text for _, text in problems), sent=sent, received=reply.line, expected=expected,

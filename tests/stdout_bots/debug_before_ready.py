@@ -1,0 +1,5 @@
+"""Mistake: a debug print on stdout before ready."""
+from loop import run
+
+print("starting my bot", flush=True)
+run()
