@@ -94,3 +94,6 @@ def test_an_arena_with_a_bot_that_never_starts_ends_with_a_warning_naming_it(tmp
     assert res.exit_code == 0, res.output  # the contest went on: the bot lost its games
     warning = res.stderr[res.stderr.index("warning: ghost could not start in any of its 4 games"):]
     assert "exited during startup" in warning and "fix the bot's command" in warning
+    # The bot's own words: the interpreter's complaint, from the end of its stderr log.
+    assert f"its stderr (the end of {tmp_path / 'out' / 'logs' / 'ghost.stderr.log'}):" in warning
+    assert re.search(r"\n    \| .*can't open file .*no_such_bot\.py", warning), warning

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from dataclasses import replace
 from typing import Sequence
 
 import click
@@ -105,7 +106,11 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         if html_report:
             write_html_report(run.out_dir)
     if run.never_started:
-        raise RunError("\n".join(warn_never_started(run.never_started)))
+        # Without --out the logs went with the scratch folder: name no path that is gone.
+        never = run.never_started if out else [replace(n, log=None) for n in run.never_started]
+        lines = warn_never_started(never)
+        click.echo("\n".join(lines[:-1]), err=True)
+        raise RunError(f"{', '.join(n.bot for n in never)} never started: {lines[-1]}")
     if not run.complete:
         sys.exit(INTERRUPTED)
 
