@@ -1,9 +1,10 @@
-"""``lastcard check --arena FILE.yaml [--bot NAME]``: each bot of a contest checked as the contest runs it."""
+"""``lastcard check --arena FILE.yaml [--bot NAME ...]``: each bot of a contest checked as the contest runs it."""
 
 from __future__ import annotations
 
 import json
 import sys
+from typing import Sequence
 
 import click
 
@@ -16,14 +17,18 @@ from ..check.runner import run_check_spec
 from .common import load_arena_file
 
 
-def check_arena(arena_file: str, bot_name: str | None, *, games: int, seed: int, quiet_ms: int, as_json: bool,
-                junit: str | None, verbose: bool, records_dir: str | None, unicode: bool) -> None:
-    """Build and check the arena's bots (or one); print each report; exit 0 only when all passed."""
+def check_arena(arena_file: str, bot_names: Sequence[str] = (), *, games: int, seed: int, quiet_ms: int,
+                as_json: bool, junit: str | None, verbose: bool, records_dir: str | None, unicode: bool) -> None:
+    """Build and check the arena's bots (or those named, in the order given); print each report; exit 0 only
+    when all passed."""
     arena = load_arena_file(arena_file)
     try:
-        entries = contest_bots(arena, bot_name)
+        if bot_names:  # each named bot once, in the order given
+            entries = [e for name in dict.fromkeys(bot_names) for e in contest_bots(arena, name)]
+        else:
+            entries = contest_bots(arena)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--bot" if bot_name else "--arena") from None
+        raise click.BadParameter(str(exc), param_hint="--bot" if bot_names else "--arena") from None
     kept, left = check_requires(entries)
     if any(e.build for e in kept):
         def built(entry: BotEntry, failure: LeftOut | None, seconds: float) -> None:
@@ -41,7 +46,7 @@ def check_arena(arena_file: str, bot_name: str | None, *, games: int, seed: int,
     failed_out = [{"bot": x.bot, "reason": x.reason, "detail": x.detail} for x in left]
     if as_json:
         docs = [r.to_json() for r in reports]
-        if bot_name is not None and len(docs) == 1:
+        if len(bot_names) == 1 and len(docs) == 1:
             click.echo(json.dumps(docs[0], indent=2, ensure_ascii=False))
         else:
             click.echo(json.dumps({"format": "lastcard-check-arena", "version": 1, "arena": arena.source,
