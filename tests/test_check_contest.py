@@ -142,3 +142,20 @@ def test_check_arena_bot_repeats_and_each_report_is_headed_by_its_bot(tmp_path):
     assert one["bot"]["name"] == "noisy"  # a single --bot prints that bot's report itself, as before
     unknown = runner.invoke(cli, ["check", "--arena", str(arena_file), "--bot", "noisy", "--bot", "nosy"])
     assert unknown.exit_code == 2 and "no bot 'nosy'" in unknown.output
+
+
+def test_check_text_never_cuts_a_replay_command(tmp_path):
+    """The checklist shortens long notes, but each replay command is whole, on its own line, and runs (the records
+    folder is deep here so that a note with its command is far past the terminal's limit)."""
+    arena_file = contest(tmp_path)
+    records = tmp_path / ("deep-folder-" * 12) / ("records-" * 12)
+    result = CliRunner().invoke(cli, ["check", "--arena", str(arena_file), "--bot", "noisy", "-n", "2",
+                                      "--records", str(records)])
+    assert result.exit_code == 1, result.output
+    commands = [line.strip().removeprefix("replay: ") for line in result.stdout.splitlines()
+                if line.strip().startswith("replay: ")]
+    assert commands, result.stdout
+    for command in commands:
+        assert command.startswith("lastcard replay ") and "..." not in command and "chars)" not in command
+        record = Path(shlex.split(command)[2])
+        assert record.parent == records and record.exists()
