@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from referee.cli.main import cli
 
-pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc for the build steps")
+needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc for the build steps")
 
 ARENA = """
 name: counts
@@ -68,6 +68,7 @@ def _planned(text: str) -> int:
     return int(re.search(r"(\d+) games planned", text).group(1))
 
 
+@needs_gcc
 def test_validate_the_banner_and_the_end_state_the_same_planned_games(tmp_path):
     path = _setup(tmp_path)
     runner = CliRunner()
