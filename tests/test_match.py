@@ -220,6 +220,8 @@ def test_a_bot_that_never_starts_is_shown_with_its_own_words(tmp_path):
     # The last game's words, once (the log holds them for every game).
     assert warning.count("| quitter: cannot open weights.bin (run make weights first)") == 1
     assert "| loading the weights" in warning and "--- game" not in warning
+    # It started nothing: bubblewrap's own process holding the pipe a moment after the exit is no orphan of the bot.
+    assert "exited during startup (exit code 1)\n" in warning and "leaving processes" not in res.stderr
     assert "Error: quitter never started: fix the bot's command" in res.stderr
     bare = CliRunner().invoke(cli, [a if a != "2" else "1" for a in args])  # no --out: the log went with the scratch folder, so no path is named
     assert bare.exit_code == 1, bare.output

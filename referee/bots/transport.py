@@ -147,6 +147,8 @@ class StderrSink:
 
 #: How often a wait wakes to see whether the bot has exited, where the kernel offers no pidfd.
 _EXIT_POLL_S = 0.05
+#: How long the end of a bot's output is awaited once the bot has exited, before its pipe counts as held open.
+_EXIT_GRACE_S = 0.2
 #: How long a read waits on stdout alone before it also watches for the bot's exit. Most answers come
 #: sooner, and a poll() on one descriptor costs less on the per-move path than on two.
 _FIRST_WAIT_S = 0.02
@@ -358,12 +360,20 @@ class PipeTransport:
             self._skipping = True
 
     def _bot_exited(self) -> None:
-        """The bot has ended but its stdout is still open: take what is there, then treat it as the end."""
+        """The bot has ended but its stdout is still open: take what is there, then treat it as the end.
+
+        The end of its output is awaited a moment first: under the sandbox, bubblewrap's own process inside
+        holds the pipe a little after the bot's exit is seen, which is no process the bot left behind.
+        """
+        grace_end = time.monotonic() + _EXIT_GRACE_S
         while True:
             try:
                 chunk = os.read(self._out, 1 << 16)
             except BlockingIOError:
-                break
+                left = grace_end - time.monotonic()
+                if left <= 0 or not self._rpoll.poll(max(1, int(left * 1000))):
+                    break
+                continue
             self._take(chunk)
             if not chunk:
                 return
