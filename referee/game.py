@@ -370,44 +370,62 @@ class Game:
         raise IllegalActionError(self._why_illegal(action, legal))
 
     def _why_illegal(self, action: Action, legal: list[Action]) -> str:
-        hand = self.hands[self.current] if self.phase != PHASE_OVER else []
-        kinds = sorted({a.kind for a in legal})
         if self.phase == PHASE_OVER:
             return "the game is over"
+        kinds = sorted({a.kind for a in legal})
         if action.kind not in kinds:
             return f"{str(action.kind)!r} is not allowed now (phase {self.phase}); allowed: {', '.join(kinds)}"
         if action.kind == PLAY:
-            counts: dict[Card, int] = {}
-            for c in hand:
-                counts[c] = counts.get(c, 0) + 1
-            for c in action.cards:
-                counts[c] = counts.get(c, 0) - 1
-                if counts[c] < 0:
-                    return f"{c.code} is not in your hand (hand: {' '.join(x.code for x in hand)})"
-            last = action.cards[-1]
-            if last.is_wild and action.colour is None:
-                return f"a {last.code} needs a named colour: one of {', '.join(self.colours)}"
-            if action.colour is not None and not last.is_wild:
-                return f"a colour can only be named for a wild; the last card is {last.code}"
-            if action.colour is not None and action.colour not in self.colours:
-                return f"colour {action.colour!r} is not in this deck; name one of {', '.join(self.colours)}"
-            if len(action.cards) > 1:
-                if not self._multi:
-                    return "this ruleset allows one card per play (option multi_play is off)"
-                if any(c.is_wild for c in action.cards):
-                    return "a wild goes down alone, never in a multi-card play"
-                if len({c.rank for c in action.cards}) > 1:
-                    return "the cards of a multi-card play must all have one number or symbol"
-            if self.phase == PHASE_DRAWN:
-                return f"after drawing, only the drawn card {self.drawn.code if self.drawn else '?'} may be played"
-            if self.pending:
-                return (f"facing a pending {self.pending_rank} penalty of {self.pending}, "
-                        f"you may only answer with a {self.pending_rank} or draw")
-            first = action.cards[0]
-            if first.rank == "wild4" and not self._wild_draw_four_allowed():
-                return f"a Wild Draw Four may only be played when you hold no {self.colour} card"
-            return f"{first.code} matches neither the colour in play ({self.colour}) nor the top card ({self.top.code})"
+            return (self._missing_card(action.cards) or self._colour_problem(action)
+                    or self._multi_problem(action.cards) or self._why_play_unmatched(action))
         return f"{action} is not legal here"
+
+    def _missing_card(self, cards: tuple[Card, ...]) -> str | None:
+        """Why a play is illegal when it names cards the seat does not hold (None if it holds them all)."""
+        hand = self.hands[self.current]
+        counts: dict[Card, int] = {}
+        for c in hand:
+            counts[c] = counts.get(c, 0) + 1
+        for c in cards:
+            counts[c] = counts.get(c, 0) - 1
+            if counts[c] < 0:
+                return f"{c.code} is not in your hand (hand: {' '.join(x.code for x in hand)})"
+        return None
+
+    def _colour_problem(self, action: Action) -> str | None:
+        """Why a play's named colour (or its lack) is wrong for its last card, if it is."""
+        last = action.cards[-1]
+        if last.is_wild and action.colour is None:
+            return f"a {last.code} needs a named colour: one of {', '.join(self.colours)}"
+        if action.colour is not None and not last.is_wild:
+            return f"a colour can only be named for a wild; the last card is {last.code}"
+        if action.colour is not None and action.colour not in self.colours:
+            return f"colour {action.colour!r} is not in this deck; name one of {', '.join(self.colours)}"
+        return None
+
+    def _multi_problem(self, cards: tuple[Card, ...]) -> str | None:
+        """Why a multi-card play breaks the ruleset's multi-play rules, if it does."""
+        if len(cards) <= 1:
+            return None
+        if not self._multi:
+            return "this ruleset allows one card per play (option multi_play is off)"
+        if any(c.is_wild for c in cards):
+            return "a wild goes down alone, never in a multi-card play"
+        if len({c.rank for c in cards}) > 1:
+            return "the cards of a multi-card play must all have one number or symbol"
+        return None
+
+    def _why_play_unmatched(self, action: Action) -> str:
+        """Why a well-formed play of held cards is still illegal here: the phase, a penalty or no match."""
+        if self.phase == PHASE_DRAWN:
+            return f"after drawing, only the drawn card {self.drawn.code if self.drawn else '?'} may be played"
+        if self.pending:
+            return (f"facing a pending {self.pending_rank} penalty of {self.pending}, "
+                    f"you may only answer with a {self.pending_rank} or draw")
+        first = action.cards[0]
+        if first.rank == "wild4" and not self._wild_draw_four_allowed():
+            return f"a Wild Draw Four may only be played when you hold no {self.colour} card"
+        return f"{first.code} matches neither the colour in play ({self.colour}) nor the top card ({self.top.code})"
 
     # ------------------------------------------------------------------ transitions
     def apply(self, action: Action, rng: random.Random) -> None:

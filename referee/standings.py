@@ -42,6 +42,7 @@ class Played(Protocol):
     seating: tuple[str, ...]
     placements: tuple[int, ...]
     scores: tuple[int, ...]
+    forfeited: tuple[int, ...]
 
     @property
     def faults(self) -> Sequence[Any]: ...
@@ -72,6 +73,7 @@ class Tally:
         places = result.placements
         firsts = places.count(1)
         scores = result.scores
+        forfeited = result.forfeited
         times = result.times
         counts = self._counts
         for seat, name in enumerate(result.seating):
@@ -81,7 +83,8 @@ class Tally:
             c.games += 1
             place = places[seat]
             c.place_sum += place
-            c.points += scores[seat] if scores else 0
+            # A forfeited seat's score is its stand-in's (the first legal action played it): not the bot's.
+            c.points += scores[seat] if scores and seat not in forfeited else 0
             if place == 1:
                 if firsts == 1:
                     c.wins += 1
@@ -149,7 +152,8 @@ class StandingRow:
     """Shared first places."""
     avg_place: float | None
     points: int
-    """The final match score of each game, summed over the games (0 for rulesets of single rounds)."""
+    """The final match score of each game, summed over the games (0 for rulesets of single rounds and for a
+    forfeited game, whose seat a stand-in played)."""
     rating: float | None = None
     rating_low: float | None = None
     """``None`` beside a rating: no lower bound (the bot was never ahead of anyone)."""

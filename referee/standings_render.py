@@ -146,7 +146,7 @@ def column_notes(standings: Standings) -> list[str]:
     if standings.scored:
         targets = ", ".join(sorted({f"{r.house} to {r.target}" for r in scoring})) or "the match target"
         notes.append(f"points: each game's final match score, summed over the games ({targets}: a round's "
-                     "winner scores the cards left in the other hands)")
+                     "winner scores the cards left in the other hands; a forfeited game scores nothing)")
     elif rulesets and not scoring:
         names = ", ".join(sorted({r.house for r in rulesets}))
         notes.append(f"no points column: {names} plays single rounds that end when a player goes out, so "

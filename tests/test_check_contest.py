@@ -125,3 +125,40 @@ def test_check_arena_checks_every_bot_and_refuses_contest_options(tmp_path):
     assert refused.exit_code == 2 and "--move-ms does not go with --arena" in refused.output
     both = runner.invoke(cli, ["check", "python3 x.py", "--arena", str(arena_file)])
     assert both.exit_code == 2 and "not both" in both.output
+
+
+def test_check_arena_bot_repeats_and_each_report_is_headed_by_its_bot(tmp_path):
+    """Both students run `python3 bot.py`: the reports (as in a file, no terminal) tell them apart by name, in the
+    order the --bot options gave them, each once."""
+    arena_file = contest(tmp_path)
+    runner = CliRunner()
+    picked = ["--bot", "quiet one", "--bot", "noisy", "--bot", "quiet one"]
+    text = runner.invoke(cli, ["check", "--arena", str(arena_file), *picked, "-n", "1"])
+    assert text.exit_code == 1, text.output  # noisy fails
+    heads = [line for line in text.stdout.splitlines() if line.startswith("lastcard check: ")]
+    assert [h.split(": ")[1] for h in heads] == ["quiet one", "noisy"], heads
+    assert all(h.endswith("python3 bot.py") or "bot.py" in h for h in heads)
+    doc = json.loads(runner.invoke(cli, ["check", "--arena", str(arena_file), *picked, "-n", "1", "--json"]).output)
+    assert [r["bot"]["name"] for r in doc["reports"]] == ["quiet one", "noisy"]
+    one = json.loads(runner.invoke(cli, ["check", "--arena", str(arena_file), "--bot", "noisy", "-n", "1",
+                                         "--json"]).output)
+    assert one["bot"]["name"] == "noisy"  # a single --bot prints that bot's report itself, as before
+    unknown = runner.invoke(cli, ["check", "--arena", str(arena_file), "--bot", "noisy", "--bot", "nosy"])
+    assert unknown.exit_code == 2 and "no bot 'nosy'" in unknown.output
+
+
+def test_check_text_never_cuts_a_replay_command(tmp_path):
+    """The checklist shortens long notes, but each replay command is whole, on its own line, and runs (the records
+    folder is deep here so that a note with its command is far past the terminal's limit)."""
+    arena_file = contest(tmp_path)
+    records = tmp_path / ("deep-folder-" * 12) / ("records-" * 12)
+    result = CliRunner().invoke(cli, ["check", "--arena", str(arena_file), "--bot", "noisy", "-n", "2",
+                                      "--records", str(records)])
+    assert result.exit_code == 1, result.output
+    commands = [line.strip().removeprefix("replay: ") for line in result.stdout.splitlines()
+                if line.strip().startswith("replay: ")]
+    assert commands, result.stdout
+    for command in commands:
+        assert command.startswith("lastcard replay ") and "..." not in command and "chars)" not in command
+        record = Path(shlex.split(command)[2])
+        assert record.parent == records and record.exists()

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from referee.cli.main import cli
 
-pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc for the build steps")
+needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc for the build steps")
 
 ARENA = """
 name: counts
@@ -68,6 +68,7 @@ def _planned(text: str) -> int:
     return int(re.search(r"(\d+) games planned", text).group(1))
 
 
+@needs_gcc
 def test_validate_the_banner_and_the_end_state_the_same_planned_games(tmp_path):
     path = _setup(tmp_path)
     runner = CliRunner()
@@ -94,3 +95,6 @@ def test_an_arena_with_a_bot_that_never_starts_ends_with_a_warning_naming_it(tmp
     assert res.exit_code == 0, res.output  # the contest went on: the bot lost its games
     warning = res.stderr[res.stderr.index("warning: ghost could not start in any of its 4 games"):]
     assert "exited during startup" in warning and "fix the bot's command" in warning
+    # The bot's own words: the interpreter's complaint, from the end of its stderr log.
+    assert f"its stderr (the end of {tmp_path / 'out' / 'logs' / 'ghost.stderr.log'}):" in warning
+    assert re.search(r"\n    \| .*can't open file .*no_such_bot\.py", warning), warning

@@ -254,3 +254,16 @@ def test_a_target_without_intervals_is_refused_with_the_fix(tmp_path):
     with pytest.raises(ArenaFileError, match="bootstrap: 0 gives none: set bootstrap"):
         run_ladder(load_arena(str(path)), str(tmp_path / "l.sqlite"), options=LadderOptions(target=1))
     assert not (tmp_path / "l.sqlite").exists()
+
+
+def test_a_ladder_run_warns_of_a_bot_that_never_starts_with_its_own_words(tmp_path):
+    """As an arena: the run goes on (exit 0), the bot loses its games, and a warning block names it with the end
+    of its stderr."""
+    path = arena_file(tmp_path, extra=", {name: ghost, command: '{python} no_such_bot.py'}")
+    out = tmp_path / "report"
+    res = CliRunner().invoke(cli, ["ladder", "run", path, "--db", str(tmp_path / "l.sqlite"), "--out", str(out),
+                                   "--games-per-bot", "2", "--quiet"])
+    assert res.exit_code == 0, res.output
+    warning = res.stderr[res.stderr.index("warning: ghost could not start in any of its "):]
+    assert f"its stderr (the end of {out / 'logs' / 'ghost.stderr.log'}):" in warning
+    assert "can't open file" in warning and "no_such_bot.py" in warning and "fix the bot's command" in warning

@@ -184,3 +184,40 @@ def test_changed_and_removed_bots_retire_their_games_and_only_theirs(tmp_path):
         assert changes == {"new": [], "changed": ["a"], "removed": ["c"], "returned": []}
         assert [g.game for g in store.games(played=True)] == ["L000003"]
         assert store.retired_in(run2) == 2
+
+
+# ------------------------------------------------------------------ history
+
+
+def _run(run_id: int, *rows: tuple[str, int, int, int]) -> dict:
+    """A stored run with standings rows (bot, rank, rank_best, rank_worst), as run_ladder stores them."""
+    standings = [{**StandingRow(rank, bot, 10, 2, 0, 2.0, 0, rating=1500.0, rating_low=1450.0,
+                                rating_high=1550.0).to_json(timing=True), "rank_best": best, "rank_worst": worst}
+                 for bot, rank, best, worst in rows]
+    return {"id": run_id, "finished": f"2026-01-0{run_id}T00:00:00Z", "status": "finished", "played": 10,
+            "retired": 0, "kept": 10 * run_id, "stop_reason": "every bot has its share", "standings": standings}
+
+
+def _rank_table(md: str) -> dict[str, list[str]]:
+    table = md[md.index("## Rank by run"):]
+    return {cells[0]: cells[1:] for cells in ([c.strip() for c in line.strip("|").split("|")]
+                                              for line in table.splitlines() if line.startswith("| ")
+                                              and not line.startswith("| bot"))}
+
+
+def test_history_marks_only_moves_the_intervals_support():
+    """↑/↓ when the two runs' rank ranges do not overlap, ≈ when the rank changed within them, nothing when the
+    rank is the same; a bot missing from a run is '-' and compared with its last run."""
+    from referee.ladder.history import history_md
+
+    runs = [_run(1, ("a", 1, 1, 1), ("b", 2, 2, 3), ("c", 3, 2, 3), ("d", 4, 4, 4)),
+            _run(2, ("b", 1, 1, 1), ("a", 2, 2, 3), ("c", 3, 2, 3)),
+            _run(3, ("b", 1, 1, 2), ("a", 2, 1, 2), ("d", 3, 3, 4), ("c", 4, 3, 4))]
+    md = history_md(runs)
+    assert _rank_table(md) == {
+        "b": ["2-3", "1 ↑", "1-2"],      # 2-3 -> 1: apart, a real rise; then the same rank 1
+        "a": ["1", "2-3 ↓", "1-2"],      # 1 -> 2-3: apart; then 2 again (no change of rank)
+        "d": ["4", "-", "3-4 ≈"],        # missing in run 2; 4 -> 3 within 4 and 3-4: noise
+        "c": ["2-3", "2-3", "3-4 ≈"],    # 3 -> 4 within 2-3 and 3-4
+    }
+    assert "≈ marks a change of rank within the ranges" in md

@@ -202,3 +202,27 @@ def test_names_beyond_ascii_survive_games_jsonl_and_a_resume(tmp_path):
     assert played((out / "games.jsonl").read_bytes().splitlines()[2:]) == played(lines[2:])  # the same games
     replay = CliRunner().invoke(cli, ["replay", str(out), "g0003"])
     assert replay.exit_code == 0 and "Zoë" in replay.output, replay.output
+
+
+def test_a_bot_that_never_starts_is_shown_with_its_own_words(tmp_path):
+    """Its stderr's last lines (here its own message), not only "exited during startup"; exit status 1. Under the
+    default sandbox, as a user runs it."""
+    bot = tmp_path / "bot" / "quitter.py"
+    bot.parent.mkdir()
+    bot.write_text("import sys\nprint('loading the weights', file=sys.stderr)\n"
+                   "sys.exit('quitter: cannot open weights.bin (run make weights first)')\n")
+    args = ["match", "-r", "compact", "-n", "2", "--startup-ms", "5000", f"{sys.executable} {bot}", "builtin:random"]
+    res = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "out")])
+    assert res.exit_code == 1, res.output
+    warning = res.stderr[res.stderr.index("warning: quitter could not start in any of its 2 games"):]
+    log = tmp_path / "out" / "logs" / "quitter.stderr.log"
+    assert f"its stderr (the end of {log}):" in warning
+    # The last game's words, once (the log holds them for every game).
+    assert warning.count("| quitter: cannot open weights.bin (run make weights first)") == 1
+    assert "| loading the weights" in warning and "--- game" not in warning
+    # It started nothing: bubblewrap's own process holding the pipe a moment after the exit is no orphan of the bot.
+    assert "exited during startup (exit code 1)\n" in warning and "leaving processes" not in res.stderr
+    assert "Error: quitter never started: fix the bot's command" in res.stderr
+    bare = CliRunner().invoke(cli, [a if a != "2" else "1" for a in args])  # no --out: the log went with the scratch folder, so no path is named
+    assert bare.exit_code == 1, bare.output
+    assert "  its stderr:\n    | loading the weights\n    | quitter: cannot open weights.bin" in bare.stderr

@@ -186,11 +186,13 @@ def test_a_ladder_tells_the_same_standings_in_its_run_its_files_and_ladder_stand
     assert run.exit_code == 0, run.output
     expected = json_rows(json.loads((out / "results.json").read_text()))
     assert expected[1] == {"needs-tool": "needs 'no-such-tool-xyz', which is not on PATH"}
+    assert any("-" in rank for rank, _ in expected[0].values()), expected  # ranges to keep: a test of something
     assert terminal_rows(run.stdout) == expected
     shown = CliRunner().invoke(cli, ["ladder", "standings", "--db", str(db)])
     assert shown.exit_code == 0, shown.output
     assert terminal_rows(shown.stdout) == expected
     assert markdown_rows((out / "standings.md").read_text()) == expected
+    assert csv_rows((out / "standings.csv").read_text()) == expected
     assert html_rows((out / "report.html").read_text()) == expected
     assert (out / "bots" / "pyrand.md").exists() and (out / "bots" / "index.md").exists()
     assert f"place: **{expected[0]['pyrand'][0]}** of" in (out / "bots" / "pyrand.md").read_text()

@@ -268,3 +268,14 @@ def test_a_match_report_names_its_house_options(tmp_path):
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "<h1>Match: family, easy vs random</h1>" in page
     assert "house options: stacking true, target 200" in page
+
+
+@pytest.mark.parametrize("fault, want", [
+    ({"kind": "startup", "request_type": "hello", "request_id": None}, "(the hello message)"),
+    ({"kind": "crash", "request_type": "start", "request_id": 4}, "(the start message, request 4)"),
+])
+def test_a_fault_outside_a_turn_names_its_message(tmp_path, fault, want):
+    """A bot that never answers hello is shown the message it got, not "(hello request None)"."""
+    from referee.html_report.page import _fault_request
+
+    assert _fault_request(str(tmp_path), {"game": "g0001", "faults": [fault]}, fault) == (None, want)

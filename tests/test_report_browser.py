@@ -175,3 +175,20 @@ def test_viewer_follows_the_engine_in_every_ruleset_and_table_size(browser, tmp_
                  list(f.scores)] for f in frames]
         assert got == want, line["game"]
     assert errors(browser) == []
+
+
+@pytest.mark.parametrize("table", ["table.standings", "table.games"])
+def test_each_column_header_is_aligned_as_its_cells(browser, results, table):
+    """A header sits over its cells: text columns read from the left, numbers from the right (the games list had
+    its text headers right-aligned over left-aligned cells, and its turns left-aligned)."""
+    open_page(browser, results / "report.html")
+    columns = browser.execute_script(
+        "const t = document.querySelector(arguments[0]);"
+        "const head = [...t.tHead.rows[0].cells].map(c => getComputedStyle(c).textAlign);"
+        "const row = [...t.tBodies[0].rows].find(r => r.cells.length === head.length);"
+        "return [head, [...row.cells].map(c => getComputedStyle(c).textAlign),"
+        "        [...t.tHead.rows[0].cells].map(c => c.textContent)];", table)
+    head, cells, names = columns
+    assert head == cells, dict(zip(names, zip(head, cells)))
+    if table == "table.games":
+        assert cells[names.index("turns (whole game)")] == "right" and cells[names.index("seats (place)")] == "left"

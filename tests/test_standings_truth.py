@@ -134,3 +134,20 @@ def test_the_progress_leader_is_the_final_orders_first():
     planner.order = ["fast", "champ"]
     assert tally.leader() == "champ"  # not refitted yet: at most once a second
     assert tally.leader(force=True) == "fast" and planner.calls == 2
+
+
+def test_a_forfeited_game_adds_no_points():
+    """The seat of a bot that forfeited is played on by a stand-in (the first legal action), which may win the match:
+    its score is not the bot's (a bot that never started once showed 1080 points beside a winner's 57)."""
+    from referee.results import GameResult
+    from referee.standings import Tally
+
+    def game(gid: str, scores: list[int], forfeited: list[int]) -> GameResult:
+        return GameResult.from_json({"game": gid, "seed": 1, "ruleset": "compact", "seating": ["bot", "ok"],
+                                     "placements": [2, 1] if forfeited else [1, 2], "game_placements": [1, 2],
+                                     "scores": scores, "hand_points": [0, 30], "reason": "target", "winner": 0,
+                                     "rounds": 3, "moves": 10, "decisions": 40, "faults": [],
+                                     "forfeited": forfeited})
+
+    rows = {r.bot: r for r in Tally(["bot", "ok"]).extend([game("g1", [559, 0], [0]), game("g2", [500, 80], [])]).rows()}
+    assert rows["bot"].points == 500 and rows["ok"].points == 80

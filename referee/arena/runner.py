@@ -15,7 +15,9 @@ from typing import Callable, Mapping, Protocol, Sequence, TypeAlias
 
 from ..bots.faults import FaultKind
 from ..bots.spec import BotSpec
+from ..bots.transport import STDERR_MARK
 from ..jobs import GameJob
+from ..names import stderr_log
 from ..results import GameLine, GameResult
 from ..standings import LeftOutEntry, Standings
 from .builds import LeftOut, check_requires, run_builds
@@ -66,6 +68,10 @@ class NeverStarted:
     bot: str
     games: int
     message: str
+    stderr: tuple[str, ...] = ()
+    """The bot's own words: the last lines it wrote to stderr in its last game (its log's last part)."""
+    log: str | None = None
+    """Its stderr log, which holds every game's part."""
 
 
 @dataclass
@@ -277,7 +283,7 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
     times["phases"] = {k: round(v, 3) for k, v in run.phases.items()}
     paths = write_reports(run.out_dir, doc, times)
     return ArenaRun(doc, complete, run.out_dir, played_now, wall, run.left, paths, list(games),
-                    never_started(games, arena.specs))
+                    never_started(games, arena.specs, run.log_dir))
 
 
 def _sorted(finished: Mapping[str, GameLine]) -> list[GameLine]:
@@ -321,8 +327,9 @@ def sandbox_levels(games: Sequence[GameLine]) -> dict[str, list[str]]:
     return {name: sorted(levels) for name, levels in sorted(seen.items())}
 
 
-def never_started(games: Sequence[GameLine], specs: Sequence[BotSpec]) -> list[NeverStarted]:
-    """Process bots that failed to start in every game they sat in."""
+def never_started(games: Sequence[GameLine], specs: Sequence[BotSpec], log_dir: str | None = None
+                  ) -> list[NeverStarted]:
+    """Process bots that failed to start in every game they sat in, each with the tail of its stderr log."""
     out = []
     for spec in specs:
         if spec.builtin is not None:
@@ -330,5 +337,25 @@ def never_started(games: Sequence[GameLine], specs: Sequence[BotSpec]) -> list[N
         played = [g for g in games if spec.name in g.seating]
         startups = [f for g in played for f in g.result.faults if f.bot == spec.name and f.kind is FaultKind.STARTUP]
         if played and len(startups) == len(played):
-            out.append(NeverStarted(spec.name, len(played), startups[0].message))
+            log = stderr_log(log_dir, spec.name) if log_dir else None
+            words = last_stderr(log) if log else ()
+            out.append(NeverStarted(spec.name, len(played), startups[0].message, words, log if words else None))
     return out
+
+
+def last_stderr(path: str, lines: int = 12, tail_bytes: int = 8192) -> tuple[str, ...]:
+    """The last non-blank lines of a stderr log's last game (after its last ``--- game`` mark), if any.
+
+    Every game of a bot that cannot start writes the same words, so the last game's say them once.
+    """
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - tail_bytes))
+            text = fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ()
+    mark = text.rfind(STDERR_MARK)
+    if mark >= 0:
+        text = text[mark:].partition("\n")[2]
+    return tuple(line for line in text.splitlines() if line.strip())[-lines:]

@@ -217,9 +217,7 @@ class BotClient:
                                       f"(or, written after information, {UNASKED})", line, msg, t0)
                 got = answer["id"]
                 if got != req_id:
-                    if got.__class__ is int and got in self._late_ids:  # a late answer to a timed-out request
-                        self._late_ids.discard(got)
-                        self.late_answers += 1
+                    if self._late(got):
                         continue
                     raise self._fault(FaultKind.STALE_ID, f"the answer's id {got!r} is not the id {req_id} of the "
                                       "request being answered", line, msg, t0)
@@ -259,6 +257,18 @@ class BotClient:
     def flush(self, deadline: float) -> None:
         """Write everything queued for the bot before ``deadline``."""
         self._flush(deadline)
+
+    def _late(self, got: Any, *, consume: bool = True) -> bool:
+        """The late-answer rule: an answer whose id is a request that timed out (or was struck) is skipped, once.
+
+        ``consume`` takes the id off the list and counts the answer; between games (``_drain``) it only looks.
+        """
+        if got.__class__ is not int or got not in self._late_ids:  # ids are ints: True or 1.0 never match
+            return False
+        if consume:
+            self._late_ids.discard(got)
+            self.late_answers += 1
+        return True
 
     def expect_late(self, request_id: int) -> None:
         """After a strike, an answer to ``request_id`` may still come: recognise it and skip it."""
@@ -305,8 +315,7 @@ class BotClient:
                 return False
             if answer["type"] == "log":
                 continue
-            got = answer.get("id")
-            if got.__class__ is not int or got not in self._late_ids:
+            if not self._late(answer.get("id"), consume=False):
                 return False
         return False
 
@@ -323,9 +332,7 @@ class BotClient:
             if answer["type"] == "log":
                 continue
             got = answer.get("id")
-            if got.__class__ is int and got in self._late_ids:
-                self._late_ids.discard(got)
-                self.late_answers += 1
+            if self._late(got):
                 continue
             if got.__class__ is int and got >= req_id:
                 raise self._fault(FaultKind.EARLY, f"the answer with id {got} arrived before request {req_id} was "

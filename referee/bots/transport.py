@@ -17,7 +17,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import BinaryIO, Callable, Protocol, Sequence
+from typing import Any, BinaryIO, Callable, Mapping, Protocol, Sequence
 
 import orjson
 
@@ -160,6 +160,8 @@ class StderrSink:
 
 #: How often a wait wakes to see whether the bot has exited, where the kernel offers no pidfd.
 _EXIT_POLL_S = 0.05
+#: How long the end of a bot's output is awaited once the bot has exited, before its pipe counts as held open.
+_EXIT_GRACE_S = 0.2
 #: How long a read waits on stdout alone before it also watches for the bot's exit. Most answers come
 #: sooner, and a poll() on one descriptor costs less on the per-move path than on two.
 _FIRST_WAIT_S = 0.02
@@ -396,12 +398,20 @@ class PipeTransport:
         return b"" if self._skipping else bytes(self._buf[:300])
 
     def _bot_exited(self) -> None:
-        """The bot has ended but its stdout is still open: take what is there, then treat it as the end."""
+        """The bot has ended but its stdout is still open: take what is there, then treat it as the end.
+
+        The end of its output is awaited a moment first: under the sandbox, bubblewrap's own process inside
+        holds the pipe a little after the bot's exit is seen, which is no process the bot left behind.
+        """
+        grace_end = time.monotonic() + _EXIT_GRACE_S
         while True:
             try:
                 chunk = os.read(self._out, 1 << 16)
             except BlockingIOError:
-                break
+                left = grace_end - time.monotonic()
+                if left <= 0 or not self._rpoll.poll(max(1, int(left * 1000))):
+                    break
+                continue
             self._take(chunk)
             if not chunk:
                 return
@@ -470,10 +480,12 @@ class FakeTransport:
 
     ``respond`` gets each message the referee writes (decoded) and returns what the "bot" does:
     ``bytes`` lines to emit, a ``float`` to stall that many seconds of virtual time (a timeout if
-    longer than the deadline), or ``None`` to close (crash).
+    longer than the deadline), or ``None`` to close (crash). Without ``respond``, the test states the
+    conversation instead, as python-chess's ``MockTransport``: ``expect(line, answers)`` for each line
+    the referee must write, in order, then ``assert_done()``.
     """
 
-    def __init__(self, respond: Script, *, line_limit: int = 65536, exit_code: int = 1) -> None:
+    def __init__(self, respond: Script | None = None, *, line_limit: int = 65536, exit_code: int = 1) -> None:
         from .wire import loads
 
         self._loads = loads
@@ -484,6 +496,41 @@ class FakeTransport:
         self._queue: deque[bytes | float | None] = deque()
         self._closed = False
         self._dead = False
+        self._expected: deque[tuple[str | Mapping[str, Any], tuple[bytes | float | None, ...]]] = deque()
+        self.mismatch: str | None = None
+
+    def expect(self, line: str | Mapping[str, Any], answers: Sequence[bytes | str | float | None] = ()
+               ) -> FakeTransport:
+        """State the next line the referee writes (its exact text, or keys its message must carry with these
+        values) and what the bot does on reading it (lines, stalls, ``None`` to die)."""
+        self._expected.append((line, tuple(a.encode() if isinstance(a, str) else a for a in answers)))
+        return self
+
+    def assert_done(self) -> None:
+        """Raise ``AssertionError`` unless the referee wrote every expected line, in order, and nothing else."""
+        if self.mismatch is not None:
+            raise AssertionError(self.mismatch)
+        if self._expected:
+            raise AssertionError(f"the referee never wrote {self._expected[0][0]!r} "
+                                 f"({len(self._expected)} expected line(s) left)")
+
+    def _script(self, line: bytes, msg: dict) -> Sequence[bytes | float | None]:
+        """What the bot does on ``line``: the caller's ``respond``, or the next expectation if it matches."""
+        if self.respond is not None:
+            return self.respond(msg)
+        if self.mismatch is not None:
+            return ()
+        if not self._expected:
+            self.mismatch = f"the referee wrote {line.decode()!r} after the last expected line"
+            return (None,)  # the conversation is off script: the bot dies
+        want, answers = self._expected.popleft()
+        if isinstance(want, str) and line.decode() != want:
+            self.mismatch = f"expected {want!r}, the referee wrote {line.decode()!r}"
+            return (None,)
+        if not isinstance(want, str) and any(k not in msg or msg[k] != v for k, v in want.items()):
+            self.mismatch = f"expected a message with {dict(want)!r}, the referee wrote {line.decode()!r}"
+            return (None,)
+        return answers
 
     @property
     def alive(self) -> bool:
@@ -499,7 +546,7 @@ class FakeTransport:
         for line in data.splitlines():
             msg = self._loads(line)
             self.sent.append(msg)
-            self._queue.extend(self.respond(msg))
+            self._queue.extend(self._script(line, msg))
 
     def write_some(self, data: bytes) -> int:
         self.write(data, 0.0)

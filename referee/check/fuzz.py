@@ -117,76 +117,94 @@ def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Re
              progress: Callable[[int, int], None] | None = None, contest: Contest = Contest()) -> None:
     """Play the fuzz games and add their checks to ``report``: one per house without faults, else one per
     (house, fault kind), naming the first offending exchange and every game it happened in."""
-    counts = split_games(total, houses) if houses else {}
     if skip_reason is not None or total == 0:
         for house in houses:
             report.add(fuzz_check_name(house), "fuzz").skip(skip_reason or "not run: --games 0")
         return
+    tally = _Tally(houses, contest.records_dir)
     games = plan(houses, total, seed, contest)
-    records_dir = contest.records_dir
-    found: dict[tuple[str, str], CheckResult] = {}
-    faulted: dict[str, int] = {h: 0 for h in houses}
-    played: dict[str, int] = {h: 0 for h in houses}
-    stopped: str | None = None
-    faulted_games = 0
     with BotPool(stderr_dir=stderr_dir) as pool:
         bot = seat_for(spec, pool)
         for n, fg in enumerate(games):
-            if stopped:
+            if tally.stopped:
                 break
             rules = get_ruleset(fg.house, dict(fg.options))
             names = iter(fg.opponents)
             seats = [bot if s == fg.bot_seat else seat_for(_builtin(next(names), spec.limits), pool) for s in range(fg.seats)]
             recorder = Recorder()
             result = play_game(rules, seats, fg.seed, fg.game_id, contest.policy, recorder)
-            played[fg.house] += 1
+            tally.played[fg.house] += 1
             if progress is not None:
                 progress(n + 1, len(games))
             faults = [f for f in result["faults"] if f.get("seat") == fg.bot_seat]
-            if not faults:
-                continue
-            faulted[fg.house] += 1
-            faulted_games += 1
-            if records_dir is None:
-                records_dir = tempfile.mkdtemp(prefix="lastcard-check-")
-            record = save_record(records_dir, fg.game_id, recorder.lines)
-            replay = f"lastcard replay {shlex.quote(record)}"
-            for fault, at in zip(faults, _fault_turns(recorder, fg.bot_seat)):
-                turn = None if fault["kind"] == "startup" else at  # a failed start: ask from the hello on
-                kind = fault["kind"]
-                request = _request_line(recorder, fg.bot_seat, fault.get("request_id"))
-                check = found.get((fg.house, kind))
-                if check is None:
-                    check = found[(fg.house, kind)] = CheckResult(fuzz_check_name(fg.house, kind), "fuzz")
-                    check.fail(fault["message"], sent=request, received=fault.get("line"),
-                               expected=EXPECTED.get(kind), elapsed_ms=fault.get("elapsed_ms"))
-                    if kind in ("crash", "startup") and stderr_dir:
-                        check.details += [f"stderr: {line}" for line in _tail(stderr_dir, bot.name)]
-                ask = ask_command(record, None, fg.bot_seat, turn, None if spec.cwd else spec.command)
-                check.note(f"{fg.describe()}{_at_move(request)}: {fault['message']}; replay: {replay} "
-                           f"(ask your bot of today the same: {ask})")
-                if kind in STOP_KINDS:
-                    stopped = f"stopped after a {kind} fault"
-            if faulted_games >= MAX_FAULTED_GAMES and not stopped:
-                stopped = f"stopped after {MAX_FAULTED_GAMES} games with faults"
+            if faults:
+                tally.add_faults(fg, faults, recorder, spec, bot.name, stderr_dir)
+    counts = split_games(total, houses) if houses else {}
     for house in houses:  # the checks go into the report house by house
-        mine = [c for (h, _), c in found.items() if h == house]
-        not_played = counts[house] - played[house]
+        report.checks += tally.house_checks(house, counts[house], total)
+
+
+class _Tally:
+    """What the fuzz games found so far: one check per (house, fault kind), the games played and faulted per
+    house, and why the fuzz stopped early (None while it goes on)."""
+
+    def __init__(self, houses: list[str], records_dir: str | None) -> None:
+        self.found: dict[tuple[str, str], CheckResult] = {}
+        self.faulted: dict[str, int] = {h: 0 for h in houses}
+        self.played: dict[str, int] = {h: 0 for h in houses}
+        self.stopped: str | None = None
+        self.faulted_games = 0
+        self.records_dir = records_dir
+        self.houses = len(houses)
+
+    def add_faults(self, fg: FuzzGame, faults: list[Any], recorder: Recorder, spec: BotSpec, bot_name: str,
+                   stderr_dir: str | None) -> None:
+        """Note one game's faults by the bot: its record saved for replay, each kind's first exchange kept."""
+        self.faulted[fg.house] += 1
+        self.faulted_games += 1
+        if self.records_dir is None:
+            self.records_dir = tempfile.mkdtemp(prefix="lastcard-check-")
+        record = save_record(self.records_dir, fg.game_id, recorder.lines)
+        replay = f"lastcard replay {shlex.quote(record)}"
+        for fault, at in zip(faults, _fault_turns(recorder, fg.bot_seat)):
+            turn = None if fault["kind"] == "startup" else at  # a failed start: ask from the hello on
+            kind = fault["kind"]
+            request = _request_line(recorder, fg.bot_seat, fault.get("request_id"))
+            check = self.found.get((fg.house, kind))
+            if check is None:
+                check = self.found[(fg.house, kind)] = CheckResult(fuzz_check_name(fg.house, kind), "fuzz")
+                check.fail(fault["message"], sent=request, received=fault.get("line"),
+                           expected=EXPECTED.get(kind), elapsed_ms=fault.get("elapsed_ms"))
+                if kind in ("crash", "startup") and stderr_dir:
+                    check.details += [f"stderr: {line}" for line in _tail(stderr_dir, bot_name)]
+            ask = ask_command(record, None, fg.bot_seat, turn, None if spec.cwd else spec.command)
+            check.note(f"{fg.describe()}{_at_move(request)}: {fault['message']}; replay: {replay} "
+                       f"(ask your bot of today the same: {ask})")
+            if kind in STOP_KINDS:
+                self.stopped = f"stopped after a {kind} fault"
+        if self.faulted_games >= MAX_FAULTED_GAMES and not self.stopped:
+            self.stopped = f"stopped after {MAX_FAULTED_GAMES} games with faults"
+
+    def house_checks(self, house: str, planned: int, total: int) -> list[CheckResult]:
+        """The checks one house adds to the report: its faults, or one check saying it had none (or why not)."""
+        played = self.played[house]
+        not_played = planned - played
+        mine = [c for (h, _), c in self.found.items() if h == house]
         for check in mine:
-            check.problem = f"{faulted[house]} of {played[house]} {house} games had a fault; the first: {check.problem}"
+            check.problem = f"{self.faulted[house]} of {played} {house} games had a fault; the first: {check.problem}"
             if not_played:
-                check.note(f"{stopped}: {not_played} {house} games not played")
-        if not mine:
-            check = CheckResult(fuzz_check_name(house), "fuzz")
-            if counts[house] == 0:
-                check.skip(f"no {house} games: {total} games spread over {len(houses)} rulesets")
-            elif played[house] == 0:
-                check.skip(f"not run: {stopped}")
-            else:
-                check.details.append(f"{played[house]} games against built-in players, no faults"
-                                     + (f" ({stopped}: {not_played} not played)" if not_played else ""))
-            mine = [check]
-        report.checks += mine
+                check.note(f"{self.stopped}: {not_played} {house} games not played")
+        if mine:
+            return mine
+        check = CheckResult(fuzz_check_name(house), "fuzz")
+        if planned == 0:
+            check.skip(f"no {house} games: {total} games spread over {self.houses} rulesets")
+        elif played == 0:
+            check.skip(f"not run: {self.stopped}")
+        else:
+            check.details.append(f"{played} games against built-in players, no faults"
+                                 + (f" ({self.stopped}: {not_played} not played)" if not_played else ""))
+        return [check]
 
 
 def save_record(folder: str, game_id: str, lines: list[dict[str, Any]]) -> str:

@@ -14,6 +14,8 @@ MARKS = {True: {Status.PASSED: "✓", Status.FAILED: "✗", Status.SKIPPED: "-"}
 COLOURS = {Status.PASSED: "green", Status.FAILED: "red", Status.SKIPPED: "yellow"}
 #: Longest message or line shown in the terminal (the JSON report keeps more).
 SHOWN = 300
+#: How a fuzz note gives its game's replay command (check/fuzz.py writes it).
+REPLAY_SEP = "; replay: "
 
 Style = Callable[..., str]
 
@@ -74,8 +76,11 @@ def _exchange(check: CheckResult, unicode: bool) -> list[str]:
     if check.sent is None and check.received is None and check.problem is None:
         out.append(f"{pad}(no details)")
     for detail in check.details[:12]:
-        text = clip(detail, SHOWN) or ""
-        out.append(f"{pad}{text if unicode else text.encode('ascii', 'backslashreplace').decode('ascii')}")
+        # A replay command is for pasting: whole, on a line of its own, whatever is cut before it.
+        said, _, replay = detail.partition(REPLAY_SEP)
+        for text in (clip(said, SHOWN) or "", f"  replay: {replay}" if replay else ""):
+            if text:
+                out.append(f"{pad}{text if unicode else text.encode('ascii', 'backslashreplace').decode('ascii')}")
     if len(check.details) > 12:
         out.append(f"{pad}... and {len(check.details) - 12} more")
     return out

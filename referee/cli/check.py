@@ -41,7 +41,8 @@ def _unicode_ok() -> bool:
 @click.option("--arena", "arena_file", type=click.Path(dir_okay=False), metavar="FILE.yaml",
               help="Check the bots of this arena as the contest runs them: its rulesets, options, seats, limits, "
                    "policy and each bot's own command (builds run first).")
-@click.option("--bot", "bot_name", metavar="NAME", help="With --arena: only this bot (by its name in the arena).")
+@click.option("--bot", "bot_names", metavar="NAME", multiple=True,
+              help="With --arena: only this bot (by its name in the arena); repeat it for several.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Write failing fuzz games' records here, for lastcard replay.  [default: a temporary folder]")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME|all",
@@ -60,7 +61,7 @@ def _unicode_ok() -> bool:
               help="How long to watch for stray answers after information that needs none.")
 @click.option("--verbose", "-v", is_flag=True, help="Show the details of passed checks too.")
 @sandbox_option
-def check_cmd(bot_command: str | None, arena_file: str | None, bot_name: str | None, records_dir: str | None,
+def check_cmd(bot_command: str | None, arena_file: str | None, bot_names: tuple[str, ...], records_dir: str | None,
               rulesets: tuple[str, ...], games: int, seed: int, as_json: bool, junit: str | None,
               move_ms: int, startup_ms: int, quiet_ms: int, verbose: bool, sandbox_mode: str | None) -> None:
     """Check that BOT_COMMAND speaks the Last Card protocol: a scripted suite of situations, then fuzz games.
@@ -78,12 +79,12 @@ def check_cmd(bot_command: str | None, arena_file: str | None, bot_name: str | N
                 raise click.UsageError(f"{flag} does not go with --arena: the arena file decides it (change the "
                                        "file, or check BOT_COMMAND instead)")
         from .check_arena import check_arena
-        check_arena(arena_file, bot_name, games=games, seed=seed, quiet_ms=quiet_ms, as_json=as_json, junit=junit,
+        check_arena(arena_file, bot_names, games=games, seed=seed, quiet_ms=quiet_ms, as_json=as_json, junit=junit,
                     verbose=verbose, records_dir=records_dir, unicode=_unicode_ok())
         return
     if bot_command is None:
         raise click.UsageError("give the bot's command line (BOT_COMMAND), or --arena FILE.yaml")
-    if bot_name is not None:
+    if bot_names:
         raise click.UsageError("--bot picks a bot of an arena: give --arena FILE.yaml as well")
     config = CheckConfig(rulesets=_rulesets(rulesets), games=games, seed=seed, move_ms=move_ms,
                          startup_ms=startup_ms, quiet_ms=quiet_ms, sandbox=sandbox_mode or "auto",

@@ -208,6 +208,9 @@ def warn_never_started(never: list[Any]) -> list[str]:
     for item in never:
         lines.append(f"warning: {item.bot} could not start in any of its {item.games} games:")
         lines += [f"    {line}" for line in item.message.splitlines()]
+        if item.stderr:
+            lines.append("  its stderr" + (f" (the end of {item.log})" if item.log else "") + ":")
+            lines += [f"    | {line}" for line in item.stderr]
     if lines:
         lines.append("fix the bot's command (try it in a shell from its folder, then `lastcard check`)")
     return lines

@@ -14,7 +14,7 @@ from ..ladder.store import open_ladder
 from ..standings import LeftOutEntry, StandingRow, Standings
 from ..standings_render import text_table
 from .common import (INTERRUPTED, InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
-                     load_arena_file, sigterm_as_interrupt)
+                     load_arena_file, sigterm_as_interrupt, warn_never_started)
 
 DB_HELP = "The ladder file (SQLite; created when missing)."
 
@@ -65,6 +65,8 @@ def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: i
     click.echo(f"order: {result.standings.rule}")
     click.echo(text_table(result.standings))
     click.echo(f"reports: {os.path.dirname(result.paths[0]) if result.paths else '-'}")
+    for line in warn_never_started(result.never_started):
+        click.echo(line, err=True)
     if result.status != "finished":
         sys.exit(INTERRUPTED)
 

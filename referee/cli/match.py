@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from dataclasses import replace
 from typing import Sequence
 
 import click
@@ -17,7 +18,7 @@ import click
 from ..arena.config import MAX_GAMES, Arena, BotEntry
 from ..arena.formats import RoundRobin
 from ..arena.model import Stage
-from ..arena.runner import run_arena
+from ..arena.runner import NeverStarted, run_arena
 from ..bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
 from ..policy import FaultPolicy
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
@@ -105,9 +106,18 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         if html_report:
             write_html_report(run.out_dir)
     if run.never_started:
-        raise RunError("\n".join(warn_never_started(run.never_started)))
+        _never_started(run.never_started, logs_kept=out is not None)
     if not run.complete:
         sys.exit(INTERRUPTED)
+
+
+def _never_started(never: Sequence[NeverStarted], *, logs_kept: bool) -> None:
+    """The warning block, each bot with its own words, then exit status 1: a match without a bot is no match."""
+    if not logs_kept:  # the logs went with the scratch folder: name no path that is gone
+        never = [replace(n, log=None) for n in never]
+    lines = warn_never_started(list(never))
+    click.echo("\n".join(lines[:-1]), err=True)
+    raise RunError(f"{', '.join(n.bot for n in never)} never started: {lines[-1]}")
 
 
 def match_arena(rules: Ruleset, specs: Sequence[BotSpec], *, games: int, seed: int, policy: FaultPolicy,

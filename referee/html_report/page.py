@@ -426,8 +426,9 @@ def _fault_detail(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) -> 
 
 def _fault_request(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) -> tuple[int | None, str]:
     """The turn of a fault and the request the bot got there, rebuilt with the referee's own builder."""
-    if fault.get("request_type") not in (None, "turn"):
-        return None, f"({fault.get('request_type')} request {fault.get('request_id')})"
+    kind, request_id = fault.get("request_type"), fault.get("request_id")
+    if kind not in (None, "turn"):  # a hello has no id: say which message, not "request None"
+        return None, f"(the {kind} message" + (f", request {request_id})" if request_id is not None else ")")
     try:
         stored = stored_for(out_dir, line)
         faults = line.get("faults") or []

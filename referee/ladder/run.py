@@ -25,7 +25,7 @@ from ..arena.ratings import warm_up
 from ..arena.report import timing, write_reports
 from ..arena.results_doc import HeadToHead, ResultsDoc, order_rule, rating_info
 from ..arena.run_loop import RunLoop
-from ..arena.runner import Progress, Quiet, prepare_bots
+from ..arena.runner import NeverStarted, Progress, Quiet, never_started, prepare_bots
 from ..jobs import GameJob, game_seed
 from ..results import GameLine, GameResult, Slot
 from ..standings import LeftOutEntry, Standings
@@ -68,6 +68,8 @@ class LadderRun:
     changes: dict[str, list[str]]
     left_out: list[LeftOut] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
+    never_started: list[NeverStarted] = field(default_factory=list)
+    """Bots that could not start in any of their kept games, with their own words (as an arena's)."""
 
     @property
     def standings(self) -> Standings:
@@ -151,7 +153,8 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                             played=player.played, jobs=workers,
                             notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
                                    f"{len(games)} kept"])
-    return LadderRun(run, status, reason, player.played, retired, len(games), wall, doc, changes, left, paths)
+    return LadderRun(run, status, reason, player.played, retired, len(games), wall, doc, changes, left, paths,
+                     never_started(games, arena.specs, log_dir))
 
 
 def publish(out_dir: str, doc: ResultsDoc, games: Sequence[GameLine], runs: Sequence[Mapping[str, Any]],
