@@ -339,16 +339,7 @@ class PipeTransport:
                         raise ReadTimeout("no answer in time")
                     watch_exit = True
                     continue
-            elif self._xpoll is not None:
-                if not self._xpoll.poll(int(left * 1000 + 0.999) if left > 0 else 0):
-                    if time.monotonic() >= deadline:
-                        raise ReadTimeout("no answer in time")
-                    continue
-            elif not self._rpoll.poll(int(min(left, _EXIT_POLL_S) * 1000 + 0.999) if left > 0 else 0):
-                if self.proc.poll() is not None:  # no pidfd: look now and then
-                    self._bot_exited()
-                elif time.monotonic() >= deadline:
-                    raise ReadTimeout("no answer in time")
+            elif not self._wait_watching_exit(left, deadline):
                 continue
             try:
                 chunk = os.read(fd, 1 << 16)
@@ -362,6 +353,23 @@ class PipeTransport:
                     raise LineTooLong(chunk[:300])
                 return chunk[:-1]
             self._take(chunk)
+
+    def _wait_watching_exit(self, left: float, deadline: float) -> bool:
+        """A wait past the first short one, watching for the bot's exit too: whether stdout is readable.
+
+        Raises ``ReadTimeout`` at the deadline; a bot that exited while its stdout stays open is ended here.
+        """
+        if self._xpoll is not None:  # stdout and the pidfd in one poll
+            if self._xpoll.poll(int(left * 1000 + 0.999) if left > 0 else 0):
+                return True
+        elif self._rpoll.poll(int(min(left, _EXIT_POLL_S) * 1000 + 0.999) if left > 0 else 0):
+            return True
+        elif self.proc.poll() is not None:  # no pidfd: look now and then
+            self._bot_exited()
+            return False
+        if time.monotonic() >= deadline:
+            raise ReadTimeout("no answer in time")
+        return False
 
     def _take(self, chunk: bytes) -> None:
         """Split ``chunk`` into lines after what is buffered; an empty chunk is the end of the output."""
