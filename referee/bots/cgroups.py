@@ -41,6 +41,13 @@ class Hierarchy:
                 return frozenset()
         return frozenset(name for name, _ in self.parents)
 
+    @property
+    def counts_cpu(self) -> bool:
+        """Whether a group here counts its CPU time (v2 always; v1 with the cpuacct controller)."""
+        if self.version == 2:
+            return True
+        return any(os.path.exists(os.path.join(d, "cpuacct.usage")) for _, d in self.parents)
+
 
 def _own_groups() -> dict[str, str]:
     """This process's group path per v1 controller, and ``""`` for v2."""

@@ -208,6 +208,7 @@ class BotClient:
         else:
             wall_end = deadline = t0 + limit / 1000
         c0 = 0
+        self.last_cpu_ms = None
         if meter is not None:
             if self._fresh:
                 self._fresh = False
