@@ -171,7 +171,7 @@ class Slot:
 #: games.jsonl keys, in order: the game, where it sat in the schedule, then its result.
 LINE_KEYS = ("game", "stage", "round", "table", "deal", "seed", "ruleset", "options", "seating", "placements",
              "game_placements", "scores", "hand_points", "reason", "winner", "rounds", "moves", "decisions",
-             "faults", "forfeited", "time_ms", "wall_ms", "sandbox", "actions")
+             "faults", "forfeited", "time_ms", "wall_ms", "sandbox", "clock", "actions")
 
 
 @dataclass(frozen=True, slots=True)

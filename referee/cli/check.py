@@ -93,7 +93,7 @@ def check_cmd(bot_command: str | None, arena_file: str | None, bot_name: str | N
     config = CheckConfig(rulesets=_rulesets(rulesets), games=games, seed=seed, move_ms=move_ms,
                          startup_ms=startup_ms, quiet_ms=quiet_ms, sandbox=sandbox_mode or "auto",
                          records_dir=records_dir, clock=Clock(clock) if clock else DEFAULT_CLOCK, wall_ms=wall_ms)
-    announce([replace(parse_bot("checked"), sandbox=config.sandbox_settings())])
+    announce([replace(parse_bot("checked", config.limits()), sandbox=config.sandbox_settings())])
     show_progress = sys.stderr.isatty() and not as_json
 
     def progress(text: str) -> None:
