@@ -132,6 +132,8 @@ def main() -> None:
                 per_bot = timing.get("bots", {}).values()
                 row["worst_avg_wall_ms"] = max((b["avg_ms"] or 0 for b in per_bot), default=None)
                 row["worst_avg_cpu_ms"] = max((b.get("cpu_avg_ms") or 0 for b in per_bot), default=None)
+                row["worst_max_wall_ms"] = max((b["max_ms"] or 0 for b in per_bot), default=None)
+                row["worst_max_cpu_ms"] = max((b.get("cpu_max_ms") or 0 for b in per_bot), default=None)
                 row["clocks_seen"] = sorted({c for cs in results.get("clock_levels", {}).values() for c in cs})
             if args.reports:
                 wall2, _ = run(arena, folder / "out2", args.jobs, 2)

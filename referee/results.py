@@ -52,7 +52,8 @@ class SeatTimes:
         return cls((0,) * seats, (0.0,) * seats, (0.0,) * seats)
 
     def to_json(self) -> dict[str, list[Any]]:
-        out = {"decisions": list(self.decisions), "total": list(self.total), "max": list(self.max)}
+        out: dict[str, list[Any]] = {"decisions": list(self.decisions), "total": list(self.total),
+                                     "max": list(self.max)}
         if self.cpu_decisions:
             out.update(cpu_decisions=list(self.cpu_decisions), cpu_total=list(self.cpu_total),
                        cpu_max=list(self.cpu_max))
