@@ -201,3 +201,63 @@ def test_the_same_seed_gives_the_same_game_under_either_clock(tmp_path):
     assert {tuple(g["clock"]) for g in games["wall"]} == {("wall", None), (None, "wall")}
     assert all(c in ("cpu", "cpu-process") for g in games["cpu"] for c in g["clock"] if c is not None)
     assert not any(g["faults"] for g in games["cpu"] + games["wall"])
+    # Both times recorded: each move's cpu_ms beside its ms, the clock in results.json, CPU columns per bot.
+    results = json.loads((tmp_path / "cpu" / "results.json").read_text())
+    assert results["clock_levels"]["strong_bot"][0] in ("cpu", "cpu-process")
+    assert json.loads((tmp_path / "wall" / "results.json").read_text())["clock_levels"] == {"strong_bot": ["wall"]}
+    actions = [json.loads(line) for record in sorted((tmp_path / "cpu" / "records").iterdir())
+               for line in record.read_text().splitlines()]
+    bot_moves = [a for a in actions if a["t"] == "action" and a["by"] == "bot"]
+    assert bot_moves and all(0 <= a["cpu_ms"] <= a["ms"] + 1 for a in bot_moves)
+    header = (tmp_path / "cpu" / "standings.csv").read_text().splitlines()[0].split(",")
+    assert "cpu_avg_ms" in header and "cpu_max_ms" in header
+    timing = json.loads((tmp_path / "cpu" / "timing.json").read_text())["bots"]["strong_bot"]
+    assert 0 < timing["cpu_avg_ms"] <= timing["cpu_max_ms"]
+
+
+def test_an_arena_file_sets_the_clock_per_bot_and_refuses_a_bad_one(tmp_path):
+    from referee.arena import parse_arena
+    from referee.arena.problems import ArenaFileError
+
+    body = ("name: c\nseats: 2\ngames: 1\nruleset: arcade\nlimits: {move_ms: 200, clock: wall}\nbots:\n"
+            "  - {name: a, command: x, limits: {clock: cpu, wall_ms: 900}}\n  - {name: b, command: x}\n")
+    arena = parse_arena(body, base_dir=str(tmp_path))
+    limits = {b.spec.name: b.spec.limits for b in arena.bots}
+    assert limits["a"].clock is Clock.CPU and limits["a"].wall_ms == 900 and limits["a"].move_ms == 200
+    assert limits["b"].clock is Clock.WALL and limits["b"].wall_ms is None
+    with pytest.raises(ArenaFileError) as info:
+        parse_arena(body.replace("clock: wall", "clock: sundial"), base_dir=str(tmp_path))
+    assert "limits.clock: 'sundial' is not one of cpu, wall" in str(info.value)
+
+
+def test_the_check_reports_the_time_per_move_against_the_limit():
+    from referee.check.report import Status
+    from referee.check.timing import MoveTimes
+
+    def game(cpu_max: float, wall_max: float) -> dict:
+        return {"time_ms": {"decisions": [4, 9], "total": [4 * wall_max / 2, 1.0], "max": [wall_max, 1.0],
+                            "cpu_decisions": [4, 0], "cpu_total": [4 * cpu_max / 2, 0.0], "cpu_max": [cpu_max, 0.0]}}
+
+    times = MoveTimes()
+    times.add(game(cpu_max=80, wall_max=400), 0)  # slow on the wall, well within the CPU limit
+    on_cpu = times.check(TimeLimits(move_ms=200))
+    assert on_cpu.status is Status.PASSED and "80.0 ms at most; the limit is 200 ms" in (on_cpu.summary or "")
+    on_wall = times.check(TimeLimits(move_ms=200, clock="wall"))
+    assert on_wall.status is Status.FAILED and "400.0 ms of wall time, over the limit of 200 ms" in on_wall.problem
+    times.add(game(cpu_max=300, wall_max=400), 0)
+    assert times.check(TimeLimits(move_ms=200)).status is Status.FAILED
+    assert MoveTimes().check(TimeLimits()).status is Status.SKIPPED
+
+
+def test_the_fallback_is_said_once_at_the_start():
+    from referee.bots.spec import parse_bot
+    from referee.cli.sandbox_option import announce
+
+    said: list[str] = []
+    bots = [replace(parse_bot(f"{n}=./x"), sandbox=SandboxSettings(mode=Mode.NONE)) for n in "ab"]
+    announce(bots, said.append)
+    notes = [s for s in said if "clock: cpu" in s]
+    assert len(notes) == 1 and "summed over its processes" in notes[0]
+    said.clear()
+    announce([replace(b, limits=replace(b.limits, clock=Clock.WALL)) for b in bots], said.append)
+    assert not any("clock" in s for s in said)
