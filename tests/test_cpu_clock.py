@@ -115,7 +115,8 @@ def test_a_bot_using_150_percent_times_out_on_the_cpu_clock(box, source):
         message = timeout(bot)
     finally:
         bot.kill()
-    assert "ms of CPU time" in message and f"within {BUDGET} ms" in message
+    # Cut short at the limit, or (the referee itself waiting for a core) refused when the answer came late.
+    assert "ms of CPU time" in message and f"{BUDGET} ms" in message
     assert bot.last_cpu_ms is not None and bot.last_cpu_ms >= BUDGET
 
 

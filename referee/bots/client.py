@@ -272,7 +272,8 @@ class BotClient:
         except WriteTimeout:
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
-            raise self._fault(FaultKind.TIMEOUT, f"the bot did not read its input within {limit:.0f} ms (the pipe "
+            waited = (wall_end - t0) * 1000
+            raise self._fault(FaultKind.TIMEOUT, f"the bot did not read its input within {waited:.0f} ms (the pipe "
                               "to it stayed full): read every line as it comes, even while thinking", None, msg,
                               t0) from None
         except Closed:
