@@ -116,7 +116,7 @@ def test_a_bot_using_150_percent_times_out_on_the_cpu_clock(box, source):
     finally:
         bot.kill()
     # Cut short at the limit, or (the referee itself waiting for a core) refused when the answer came late.
-    assert "ms of CPU time" in message and f"{BUDGET} ms" in message
+    assert "ms of CPU time" in message and "backstop" not in message and f"{BUDGET} ms" in message
     assert bot.last_cpu_ms is not None and bot.last_cpu_ms >= BUDGET
 
 
@@ -127,7 +127,7 @@ def test_cpu_burnt_by_a_forked_child_counts():
         message = timeout(bot)
     finally:
         bot.kill()
-    assert "ms of CPU time" in message  # the bot itself only waited: its child's CPU time was charged
+    assert "ms of CPU time" in message and "backstop" not in message  # the bot itself only waited: its child's CPU time was charged
 
 
 @pytest.mark.parametrize("box, source", SANDBOXES)
@@ -262,3 +262,18 @@ def test_the_fallback_is_said_once_at_the_start():
     said.clear()
     announce([replace(b, limits=replace(b.limits, clock=Clock.WALL)) for b in bots], said.append)
     assert not any("clock" in s for s in said)
+
+
+@pytest.mark.skipif(not sandbox.machine().walls, reason="no bubblewrap walls here")
+def test_walls_without_a_cgroup_fall_back_to_the_processes_inside_them(monkeypatch):
+    # As for an unprivileged run without delegated cgroups: the walls, no cgroup. The process the referee
+    # started is bubblewrap's; the bot's CPU time is found in its descendants.
+    without = replace(sandbox.machine(), hierarchy=None)
+    monkeypatch.setattr(sandbox, "machine", lambda: without)
+    bot = client("burn", BUDGET * 150 // 100, "cpu", Mode.AUTO, wall_ms=ROOMY_WALL)
+    try:
+        assert bot.sandbox_level == "walls" and bot.clock_source == "cpu-process"
+        message = timeout(bot)
+    finally:
+        bot.kill()
+    assert "ms of CPU time" in message and "backstop" not in message
