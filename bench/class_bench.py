@@ -4,6 +4,7 @@
 Run by hand (not part of the test suite)::
 
     python bench/class_bench.py [--students 30 300] [--games 10] [--jobs 2] [--json FILE]
+    python bench/class_bench.py --students 30 --clocks wall cpu --move-ms 20   # timeouts per clock
 
 For each class size, a folder of generated submissions is made from the sample class in
 ``arenas/students`` (Python, JavaScript, C, Java, shell ``run``, a ``lastcard.yaml`` manifest), each
@@ -16,6 +17,10 @@ tables, compact, ``bootstrap: 200``), as ``classroom.yaml`` does, in a subproces
 * ``builds_s`` and ``games_s`` from ``timing.json``'s phases; ``games_per_s`` = games / games phase;
 * ``reports_s``: the extra time the per-bot reports take with their check (``--check-games 2``),
   measured by a second run of the same arena (its games are played again).
+
+With ``--clocks``, the same class runs once per clock (``lastcard arena --clock``), and each row also
+has the timeouts of the run, the bots that had one, and the largest per-bot average wall and CPU time
+per answer (``--move-ms`` sets the class's move limit, 500 ms otherwise).
 
 The load average is printed: the machine is shared, and a busy one makes every figure worse.
 """
@@ -46,7 +51,7 @@ seed: 7
 ruleset: compact
 seats: 4
 policy: strikes:3
-limits: {{move_ms: 500, startup_ms: 10000}}
+limits: {{move_ms: {move_ms}, startup_ms: 10000}}
 bootstrap: 200
 format: sampled
 games: {games}
@@ -72,16 +77,27 @@ def make_class(folder: Path, students: int) -> None:
             path.write_text(head + mark + text, encoding="utf-8")
 
 
-def run(arena: Path, out: Path, jobs: int, check_games: int) -> tuple[float, dict]:
+def run(arena: Path, out: Path, jobs: int, check_games: int, clock: str | None = None) -> tuple[float, dict]:
     """Run the arena; (seconds until the command ended, timing.json)."""
     t0 = time.monotonic()
     proc = subprocess.run([sys.executable, "-m", "referee.cli.main", "arena", str(arena), "--out", str(out),
-                           "--jobs", str(jobs), "--quiet", "--fresh", "--check-games", str(check_games)],
-                          cwd=ROOT, capture_output=True, text=True)
+                           "--jobs", str(jobs), "--quiet", "--fresh", "--check-games", str(check_games)]
+                          + (["--clock", clock] if clock else []), cwd=ROOT, capture_output=True, text=True)
     wall = time.monotonic() - t0
     if proc.returncode != 0:
         raise SystemExit(f"arena failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
     return wall, json.loads((out / "timing.json").read_text())
+
+
+def timeouts(out: Path) -> dict[str, int]:
+    """The run's timeout faults, and how many bots had one (from games.jsonl)."""
+    count, bots = 0, set()
+    for line in (out / "games.jsonl").read_text(encoding="utf-8").splitlines():
+        for fault in json.loads(line)["faults"]:
+            if fault["kind"] == "timeout":
+                count += 1
+                bots.add(fault.get("bot"))
+    return {"timeouts": count, "bots_timed_out": len(bots)}
 
 
 def main() -> None:
@@ -91,15 +107,19 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--reports", action="store_true", help="also time the per-bot reports with their check")
     parser.add_argument("--json", help="write the figures here too")
+    parser.add_argument("--clocks", nargs="+", choices=["cpu", "wall"], default=[None],
+                        help="run the class once per clock and count the timeouts")
+    parser.add_argument("--move-ms", type=int, default=500, help="the class's move limit")
     args = parser.parse_args()
     rows = []
-    for n in args.students:
+    for n, clock in [(n, c) for n in args.students for c in args.clocks]:
         with tempfile.TemporaryDirectory(prefix="lastcard-class-") as tmp:
             folder = Path(tmp)
             make_class(folder, n)
             arena = folder / "class.yaml"
-            arena.write_text(ARENA.format(games=args.games), encoding="utf-8")
-            wall, timing = run(arena, folder / "out", args.jobs, 0)
+            arena.write_text(ARENA.format(games=args.games, move_ms=args.move_ms), encoding="utf-8")
+            load = os.getloadavg()[0]
+            wall, timing = run(arena, folder / "out", args.jobs, 0, clock)
             results = json.loads((folder / "out" / "results.json").read_text())
             phases = timing.get("phases", {})
             games = results["games"]
@@ -107,6 +127,14 @@ def main() -> None:
                    "games": games, "standings_s": round(wall, 1), "builds_s": round(phases.get("builds_s", 0), 1),
                    "games_s": round(phases.get("games_s", 0), 1),
                    "games_per_s": round(games / phases["games_s"], 2) if phases.get("games_s") else None}
+            if clock is not None:
+                row.update(clock=clock, move_ms=args.move_ms, load_before=round(load, 1), **timeouts(folder / "out"))
+                per_bot = timing.get("bots", {}).values()
+                row["worst_avg_wall_ms"] = max((b["avg_ms"] or 0 for b in per_bot), default=None)
+                row["worst_avg_cpu_ms"] = max((b.get("cpu_avg_ms") or 0 for b in per_bot), default=None)
+                row["worst_max_wall_ms"] = max((b["max_ms"] or 0 for b in per_bot), default=None)
+                row["worst_max_cpu_ms"] = max((b.get("cpu_max_ms") or 0 for b in per_bot), default=None)
+                row["clocks_seen"] = sorted({c for cs in results.get("clock_levels", {}).values() for c in cs})
             if args.reports:
                 wall2, _ = run(arena, folder / "out2", args.jobs, 2)
                 row["reports_s"] = round(wall2 - wall, 1)

@@ -1,6 +1,7 @@
 """Referee round trip per decision with a trivial C bot, against a raw C pipe ping-pong, in one run.
 
     python bench/referee_bench.py [--rounds 5] [--decisions 20000]
+    python bench/referee_bench.py --clock [--sandbox auto]   # the cost of reading the bot's CPU time
 
 Measures, alternating the contenders over several rounds and reporting medians:
   raw        C parent <-> C child over two pipes, one line each way (bench/pingpong.c), request of the
@@ -10,6 +11,10 @@ Measures, alternating the contenders over several rounds and reporting medians:
   per-move   whole 2-seat arcade games between two trivial C bots: wall time / decisions (also
              building the turn request, legality, the engine, and events to every seat);
 and games/s of 4-seat family single-round games with the C sample bot (sample_bots/c/bot.c).
+
+With ``--clock``: the client round trip and the per-decision time with the bot's CPU time read at every
+request (as ``clock: cpu`` and the records do) and without it (the meter dropped), alternating, and the
+smallest non-zero CPU time step seen; ``--sandbox none`` reads the process clocks, ``auto`` the cgroup.
 """
 
 from __future__ import annotations
@@ -118,6 +123,66 @@ def c_games_per_s(bot: str, seconds: float) -> tuple[float, float]:
     return games / wall, 1 - inside / wall
 
 
+_start = BotClient.start
+
+
+def _start_without_meter(self: BotClient, seat: int = 0) -> dict:
+    """``BotClient.start`` that drops the CPU meter: requests then read no clock (the "without" side)."""
+    ready = _start(self, seat)
+    self._meter = None
+    return ready
+
+
+def metered(on: bool) -> None:
+    """Read the bots' CPU time at every request (``on``), or not."""
+    BotClient.start = _start if on else _start_without_meter  # type: ignore[method-assign]
+
+
+def granularity_us(trivial: str, n: int) -> tuple[float, str, float]:
+    """The smallest non-zero CPU time a request was charged (us), how the meter read it, and one read (us)."""
+    metered(True)
+    client = BotClient(_spec(trivial))
+    client.start()
+    steps = []
+    try:
+        for i in range(1, n + 1):
+            client.request(turn(i))
+            if client.last_cpu_ms:
+                steps.append(client.last_cpu_ms * 1000)
+        source = client.clock_source or "?"
+        meter = client._meter
+        assert meter is not None
+        reads = 100_000
+        t0 = time.perf_counter()
+        for _ in range(reads):
+            meter.read_ns()
+        read = (time.perf_counter() - t0) / reads * 1e6
+    finally:
+        client.quit()
+    return (min(steps) if steps else 0.0), source, read
+
+
+def clock_main(exe: dict[str, str], args: argparse.Namespace) -> None:
+    rows: dict[str, list[float]] = {"client_on": [], "client_off": [], "move_on": [], "move_off": []}
+    for _ in range(args.rounds):
+        for on in (True, False):
+            metered(on)
+            key = "on" if on else "off"
+            rows[f"client_{key}"].append(client_us(exe["trivial"], args.decisions // 2))
+            rows[f"move_{key}"].append(per_move_us(exe["trivial"], args.decisions // 2))
+    metered(True)
+    step, source, read = granularity_us(exe["trivial"], 2000)
+    med = {k: statistics.median(v) for k, v in rows.items()}
+    print(f"python {sys.version.split()[0]}, sandbox {SANDBOX} (clock source {source}), {args.rounds} rounds "
+          "alternating, medians")
+    for what, on, off in (("BotClient.request round trip", "client_on", "client_off"),
+                          ("whole referee per decision", "move_on", "move_off")):
+        print(f"{what:32s} with CPU clock {med[on]:7.1f} us, without {med[off]:7.1f} us, "
+              f"difference {med[on] - med[off]:+6.2f} us ({med[on] / med[off]:.3f}x)")
+    print(f"one reading of the CPU time: {read:.2f} us (two per decision); smallest CPU time charged to a "
+          f"request: {step:.1f} us")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
@@ -128,6 +193,8 @@ def main() -> None:
                          "measures the pipe path without the cost of waking an idle CPU on every move, which "
                          "on a VM can dwarf the rest (see the README)")
     ap.add_argument("--sandbox", default="none", help="auto | strict | none: the bots' walls (none: the referee alone)")
+    ap.add_argument("--clock", action="store_true", help="Compare reading the bots' CPU time at every request with "
+                                                         "not reading it")
     args = ap.parse_args()
     global SANDBOX
     SANDBOX = args.sandbox
@@ -136,6 +203,9 @@ def main() -> None:
         os.sched_setaffinity(0, cpus)
     with tempfile.TemporaryDirectory() as tmp:
         exe = build(tmp)
+        if args.clock:
+            clock_main(exe, args)
+            return
         rows: dict[str, list[float]] = {"raw": [], "client": [], "per_move": [], "games_s": [], "outside": []}
         for _ in range(args.rounds):
             rows["raw"].append(raw_us(exe["pingpong"], args.decisions))

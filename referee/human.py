@@ -56,6 +56,7 @@ class HumanSeat:
 
     by = "human"
     sandbox = None  # a person is not a process
+    clock = None
 
     def __init__(self, name: str, read: Callable[[str], str], out: TextIO, *, styled: bool = False,
                  pace: float = 0.0) -> None:

@@ -19,21 +19,32 @@ class _Clock(Protocol):
     decisions: int
     total_ms: float
     max_ms: float
+    cpu_decisions: int
+    cpu_total_ms: float
+    cpu_max_ms: float
 
 
 @dataclass(frozen=True, slots=True)
 class SeatTimes:
-    """Each seat's answers in a game: how many were timed, their total and their longest (ms)."""
+    """Each seat's answers in a game: how many were timed, their total and their longest wall time (ms); and
+    of those whose CPU time was read, how many, its total and its longest (ms)."""
 
     decisions: tuple[int, ...]
     total: tuple[float, ...]
     max: tuple[float, ...]
+    cpu_decisions: tuple[int, ...] = ()
+    cpu_total: tuple[float, ...] = ()
+    cpu_max: tuple[float, ...] = ()
 
     @classmethod
     def of(cls, clocks: Iterable[_Clock]) -> SeatTimes:
         clocks = list(clocks)
+        cpu = any(c.cpu_decisions for c in clocks)
         return cls(tuple(c.decisions for c in clocks), tuple(round(c.total_ms, 3) for c in clocks),
-                   tuple(round(c.max_ms, 3) for c in clocks))
+                   tuple(round(c.max_ms, 3) for c in clocks),
+                   tuple(c.cpu_decisions for c in clocks) if cpu else (),
+                   tuple(round(c.cpu_total_ms, 3) for c in clocks) if cpu else (),
+                   tuple(round(c.cpu_max_ms, 3) for c in clocks) if cpu else ())
 
     @classmethod
     def zero(cls, seats: int) -> SeatTimes:
@@ -41,13 +52,20 @@ class SeatTimes:
         return cls((0,) * seats, (0.0,) * seats, (0.0,) * seats)
 
     def to_json(self) -> dict[str, list[Any]]:
-        return {"decisions": list(self.decisions), "total": list(self.total), "max": list(self.max)}
+        out: dict[str, list[Any]] = {"decisions": list(self.decisions), "total": list(self.total),
+                                     "max": list(self.max)}
+        if self.cpu_decisions:
+            out.update(cpu_decisions=list(self.cpu_decisions), cpu_total=list(self.cpu_total),
+                       cpu_max=list(self.cpu_max))
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None, seats: int) -> SeatTimes:
         if not data:
             return cls.zero(seats)
-        return cls(tuple(data["decisions"]), tuple(data["total"]), tuple(data["max"]))
+        return cls(tuple(data["decisions"]), tuple(data["total"]), tuple(data["max"]),
+                   tuple(data.get("cpu_decisions") or ()), tuple(data.get("cpu_total") or ()),
+                   tuple(data.get("cpu_max") or ()))
 
 
 def fault_from_json(data: Mapping[str, Any]) -> Fault:
@@ -92,6 +110,9 @@ class GameResult:
     with the seed, seating and options, enough to replay the game."""
     sandbox: tuple[str | None, ...] = ()
     """Each seat's sandbox level (``full``, ``walls``, ``limits``, ``none``; ``None`` for a built-in player)."""
+    clock: tuple[str | None, ...] = ()
+    """The clock each seat's moves were timed on (``cpu``: its cgroup's CPU time, ``cpu-process``: its
+    processes' CPU clocks, ``wall``; ``None`` for a built-in player)."""
 
     def to_json(self) -> dict[str, Any]:
         """The plain-data form (the result's keys of games.jsonl, and ``play_game``'s result)."""
@@ -102,7 +123,7 @@ class GameResult:
             "scores": list(self.scores), "hand_points": list(self.hand_points), "rounds": self.rounds,
             "decisions": self.decisions, "moves": self.moves, "faults": [f.to_json() for f in self.faults],
             "forfeited": list(self.forfeited), "time_ms": self.times.to_json(), "wall_ms": self.wall_ms,
-            "sandbox": list(self.sandbox), "actions": self.actions,
+            "sandbox": list(self.sandbox), "clock": list(self.clock), "actions": self.actions,
         }
 
     @classmethod
@@ -131,7 +152,7 @@ class GameResult:
             moves=int(data.get("moves") or 0), faults=tuple(fault_from_json(f) for f in data.get("faults") or ()),
             forfeited=tuple(data.get("forfeited") or ()), times=SeatTimes.from_json(data.get("time_ms"), n),
             wall_ms=float(data.get("wall_ms") or 0.0), actions=actions,
-            sandbox=tuple(data.get("sandbox") or (None,) * n))
+            sandbox=tuple(data.get("sandbox") or (None,) * n), clock=tuple(data.get("clock") or (None,) * n))
 
     def faults_of(self, seat: int) -> list[Fault]:
         """The faults charged to ``seat``."""
@@ -151,7 +172,7 @@ class Slot:
 #: games.jsonl keys, in order: the game, where it sat in the schedule, then its result.
 LINE_KEYS = ("game", "stage", "round", "table", "deal", "seed", "ruleset", "options", "seating", "placements",
              "game_placements", "scores", "hand_points", "reason", "winner", "rounds", "moves", "decisions",
-             "faults", "forfeited", "time_ms", "wall_ms", "sandbox", "actions")
+             "faults", "forfeited", "time_ms", "wall_ms", "sandbox", "clock", "actions")
 
 
 @dataclass(frozen=True, slots=True)

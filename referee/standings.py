@@ -52,11 +52,14 @@ class Played(Protocol):
 
 
 class _Counts:
-    __slots__ = ("games", "wins", "draws", "place_sum", "points", "faults", "decisions", "total_ms", "max_ms")
+    __slots__ = ("games", "wins", "draws", "place_sum", "points", "faults", "decisions", "total_ms", "max_ms",
+                 "cpu_decisions", "cpu_total_ms", "cpu_max_ms")
 
     def __init__(self) -> None:
         self.games = self.wins = self.draws = self.place_sum = self.points = self.decisions = 0
         self.total_ms = self.max_ms = 0.0
+        self.cpu_decisions = 0
+        self.cpu_total_ms = self.cpu_max_ms = 0.0
         self.faults: dict[str, int] = {}
 
 
@@ -95,6 +98,11 @@ class Tally:
                 c.total_ms += times.total[seat]
                 if times.max[seat] > c.max_ms:
                     c.max_ms = times.max[seat]
+                if times.cpu_decisions:
+                    c.cpu_decisions += times.cpu_decisions[seat]
+                    c.cpu_total_ms += times.cpu_total[seat]
+                    if times.cpu_max[seat] > c.cpu_max_ms:
+                        c.cpu_max_ms = times.cpu_max[seat]
         for fault in result.faults:
             name = fault.bot if fault.bot is not None else result.seating[fault.seat]
             c = counts.setdefault(name, _Counts())
@@ -129,7 +137,9 @@ class Tally:
                 win_rate=round(score / n, 4) if n else None, win_low=round(low, 4) if n else None,
                 win_high=round(high, 4) if n else None, faults=tuple(sorted(c.faults.items())),
                 avg_ms=round(c.total_ms / c.decisions, 3) if c.decisions else None,
-                max_ms=round(c.max_ms, 3) if c.decisions else None))
+                max_ms=round(c.max_ms, 3) if c.decisions else None,
+                cpu_avg_ms=round(c.cpu_total_ms / c.cpu_decisions, 3) if c.cpu_decisions else None,
+                cpu_max_ms=round(c.cpu_max_ms, 3) if c.cpu_decisions else None))
         if order is not None:
             position = {name: i for i, name in enumerate(order)}
             out.sort(key=lambda r: (position.get(r.bot, len(position)), r.bot))
@@ -164,7 +174,11 @@ class StandingRow:
     win_high: float | None = None
     faults: tuple[tuple[str, int], ...] = ()
     avg_ms: float | None = None
+    """The wall time of its answers, on average and at most (ms)."""
     max_ms: float | None = None
+    cpu_avg_ms: float | None = None
+    """The CPU time of its answers, on average and at most (ms; ``None`` where it could not be read)."""
+    cpu_max_ms: float | None = None
     rank_best: int = 0
     rank_worst: int = 0
     reached: str | None = None
@@ -194,6 +208,8 @@ class StandingRow:
             "win_low": self.win_low, "win_high": self.win_high, "faults": dict(self.faults)}
         if timing:
             out.update(avg_ms=self.avg_ms, max_ms=self.max_ms)
+            if self.cpu_avg_ms is not None:
+                out.update(cpu_avg_ms=self.cpu_avg_ms, cpu_max_ms=self.cpu_max_ms)
         if self.reached is not None:
             out["reached"] = self.reached
         return out
@@ -211,6 +227,8 @@ class StandingRow:
                    win_rate=data.get("win_rate"), win_low=data.get("win_low"), win_high=data.get("win_high"),
                    faults=tuple(sorted((data.get("faults") or {}).items())),
                    avg_ms=data.get("avg_ms", times.get("avg_ms")), max_ms=data.get("max_ms", times.get("max_ms")),
+                   cpu_avg_ms=data.get("cpu_avg_ms", times.get("cpu_avg_ms")),
+                   cpu_max_ms=data.get("cpu_max_ms", times.get("cpu_max_ms")),
                    rank_best=int(best), rank_worst=int(worst), reached=data.get("reached"))
 
 
@@ -288,6 +306,11 @@ class Standings:
     @property
     def timed(self) -> bool:
         return any(r.avg_ms is not None for r in self.rows)
+
+    @property
+    def cpu_timed(self) -> bool:
+        """True when some bot's CPU time per answer is known (then its columns are shown beside the wall's)."""
+        return any(r.cpu_avg_ms is not None for r in self.rows)
 
     def row(self, bot: str) -> StandingRow | None:
         return next((r for r in self.rows if r.bot == bot), None)

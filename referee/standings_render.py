@@ -76,6 +76,9 @@ def columns(standings: Standings, *, times: bool = True) -> list[Column]:
                                                                       left=True)]
     if times and standings.timed:
         cols += [Column("avg ms", lambda r: _ms(r.avg_ms, 2)), Column("max ms", lambda r: _ms(r.max_ms, 1))]
+        if standings.cpu_timed:  # beside the wall time: who computes, and who only waited for a core
+            cols += [Column("avg cpu ms", lambda r: _ms(r.cpu_avg_ms, 2)),
+                     Column("max cpu ms", lambda r: _ms(r.cpu_max_ms, 1))]
     if standings.knockout:
         cols.append(Column("reached", lambda r: r.reached or "", left=True))
     return cols
@@ -122,7 +125,7 @@ CSV_KEYS = ("rank", "rank_best", "rank_worst", "bot", "games", "wins", "draws", 
 def csv_text(standings: Standings) -> str:
     """standings.csv: one row per bot, every column (faults as ``kind:count;...``); left-out entrants last, with
     an empty rank and their reason."""
-    keys = list(CSV_KEYS) + (["reached"] if standings.knockout else []) + (["left_out"] if standings.left_out else [])
+    keys = list(CSV_KEYS) + (["cpu_avg_ms", "cpu_max_ms"] if standings.cpu_timed else []) + (["reached"] if standings.knockout else []) + (["left_out"] if standings.left_out else [])
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(keys)

@@ -41,6 +41,8 @@ class Seat(Protocol):
     by: str
     #: The sandbox level its process runs under (``None``: no process of its own).
     sandbox: str | None
+    #: The clock its moves are timed on (``cpu``, ``cpu-process``, ``wall``; ``None``: no process of its own).
+    clock: str | None
 
     def begin(self, table: Table, index: int) -> None:
         """The game starts; raises ``BotFault`` if the seat cannot take part."""
@@ -63,6 +65,8 @@ class BuiltinSeat:
 
     by = "builtin"
     sandbox = None
+    clock = None
+    cpu_ms = None
 
     def __init__(self, spec: BotSpec) -> None:
         assert spec.builtin is not None
@@ -102,6 +106,8 @@ class BotSeat:
         self.name = client.spec.name
         self.relay: Relay | None = None
         self.sandbox: str | None = None
+        self.clock: str | None = None
+        self.cpu_ms: float | None = None  # the CPU time of the last answer (``None``: not measured)
 
     def begin(self, table: Table, index: int) -> None:
         client = self.client
@@ -109,10 +115,11 @@ class BotSeat:
         self.relay = Relay(index, table.game_id, table.names, scores=[0] * len(table.names))
         if table.recorder is not None:
             client.record_to(table.recorder.messages_of(index))
-        self.sandbox = None
+        self.sandbox = self.clock = None
         if not client.alive:
             client.start(index)  # a failed start raises: the seat then ran under no walls at all
         self.sandbox = client.sandbox_level
+        self.clock = client.clock_source
 
     def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
         client = self.client
@@ -121,7 +128,10 @@ class BotSeat:
         bank = client.bank_ms
         fields, line, known = turn_line(game, index, legal, client.new_request_id(),
                                         int(self.spec.limits.move_ms + bank), int(bank))
-        answer, ms = client.request(fields, encoded=line, known=known, before=news)
+        try:
+            answer, ms = client.request(fields, encoded=line, known=known, before=news)
+        finally:
+            self.cpu_ms = client.last_cpu_ms
         if answer.__class__ is Action:  # an element of legal, echoed as sent
             return answer, ms
         try:  # any other valid answer: the same action written another way, or an illegal one
@@ -178,6 +188,8 @@ class ForfeitedSeat:
         self.lost = lost
         self.name = lost.name
         self.sandbox = lost.sandbox
+        self.clock = lost.clock
+        self.cpu_ms = None
 
     def begin(self, table: Table, index: int) -> None:  # pragma: no cover - forfeited during the game
         pass
@@ -218,19 +230,27 @@ class Recorder:
 class _Clock:
     """One seat's answer times in a game."""
 
-    __slots__ = ("decisions", "total_ms", "max_ms", "strikes")
+    __slots__ = ("decisions", "total_ms", "max_ms", "strikes", "cpu_decisions", "cpu_total_ms", "cpu_max_ms")
 
     def __init__(self) -> None:
         self.decisions = 0
         self.total_ms = 0.0
         self.max_ms = 0.0
         self.strikes = 0
+        self.cpu_decisions = 0
+        self.cpu_total_ms = 0.0
+        self.cpu_max_ms = 0.0
 
-    def add(self, ms: float) -> None:
+    def add(self, ms: float, cpu_ms: float | None = None) -> None:
         self.decisions += 1
         self.total_ms += ms
         if ms > self.max_ms:
             self.max_ms = ms
+        if cpu_ms is not None:
+            self.cpu_decisions += 1
+            self.cpu_total_ms += cpu_ms
+            if cpu_ms > self.cpu_max_ms:
+                self.cpu_max_ms = cpu_ms
 
 
 class Table:
@@ -285,39 +305,43 @@ class Table:
         game = self.game
         index = game.current
         legal = game.legal_actions()
-        action, by, ms = self._turn(index, legal)
+        action, by, ms, cpu_ms = self._turn(index, legal)
         if forced is not None:
             action = forced
-        self._record_action(index, action, by, ms)
+        self._record_action(index, action, by, ms, cpu_ms)
         game.apply(action, self.rng)
 
     def finish(self) -> GameResult:
         """After the last move: tell the seats the end and return the result (``play`` does it)."""
         return self._finish(self._t0)
 
-    def _turn(self, index: int, legal: list[Action]) -> tuple[Action, str, float | None]:
-        """The seat's action, or what stands in for it after a fault; how it came; the answer's time."""
+    def _turn(self, index: int, legal: list[Action]) -> tuple[Action, str, float | None, float | None]:
+        """The seat's action, or what stands in for it after a fault; how it came; the answer's wall and CPU
+        times (ms)."""
         seat = self.seats[index]
         try:
             action, ms = seat.decide(self, index, legal)
         except BotFault as bf:
-            return self._fault(index, bf.fault, legal)
+            return self._fault(index, bf.fault, legal, getattr(seat, "cpu_ms", None))
+        cpu_ms = None
         if ms is not None:
-            self.clocks[index].add(ms)
-        return action, seat.by, ms
+            cpu_ms = getattr(seat, "cpu_ms", None)  # a person at the terminal has none
+            self.clocks[index].add(ms, cpu_ms)
+        return action, seat.by, ms, cpu_ms
 
-    def _fault(self, index: int, fault: Fault, legal: list[Action]) -> tuple[Action, str, float | None]:
+    def _fault(self, index: int, fault: Fault, legal: list[Action], cpu_ms: float | None
+               ) -> tuple[Action, str, float | None, float | None]:
         """Record a fault; the policy forgives it (a replacement move) or the seat forfeits."""
         clock = self.clocks[index]
         if fault.kind in (FaultKind.TIMEOUT, FaultKind.ILLEGAL):  # an answer (or the wait) that took time
-            clock.add(fault.elapsed_ms or 0.0)
+            clock.add(fault.elapsed_ms or 0.0, cpu_ms)
         clock.strikes += 1
         if self.policy.forgives(fault.kind, clock.strikes):
             self._record_fault(index, fault)
             self.seats[index].warn(fault, f"strike {clock.strikes} of {self.policy.strikes}; replaced by a draw")
-            return replacement_action(legal), "replacement", None
+            return replacement_action(legal), "replacement", None, None
         self._lose(index, fault)
-        return fallback_action(legal), "fallback", None
+        return fallback_action(legal), "fallback", None, None
 
     def _lose(self, index: int, fault: Fault) -> None:
         """The seat forfeits the game: it is placed last and the fallback plays it from now on."""
@@ -343,7 +367,7 @@ class Table:
             rounds=outcome.rounds, decisions=len(self.actions), moves=game.move, faults=tuple(self.faults),
             forfeited=tuple(sorted(self.forfeited)), times=SeatTimes.of(self.clocks),
             wall_ms=round((time.monotonic() - t0) * 1000, 3), actions=encode_actions(self.actions, self.stand_ins),
-            sandbox=tuple(s.sandbox for s in self.seats))
+            sandbox=tuple(s.sandbox for s in self.seats), clock=tuple(getattr(s, "clock", None) for s in self.seats))
         if self.recorder is not None:
             self.recorder.add({"t": "events", "events": game.events})
             self.recorder.add({"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}})
@@ -362,13 +386,16 @@ class Table:
         if self.recorder is not None:
             self.recorder.add({"t": "fault", **fault.to_json()})
 
-    def _record_action(self, index: int, action: Action, by: str, ms: float | None) -> None:
+    def _record_action(self, index: int, action: Action, by: str, ms: float | None, cpu_ms: float | None) -> None:
         if by in ("replacement", "fallback"):
             self.stand_ins.append(len(self.actions))
         self.actions.append(action)
         if self.recorder is not None:
-            self.recorder.add({"t": "action", "seat": index, "action": action.to_wire(), "by": by,
-                               "ms": None if ms is None else round(ms, 3)})
+            entry = {"t": "action", "seat": index, "action": action.to_wire(), "by": by,
+                     "ms": None if ms is None else round(ms, 3)}
+            if cpu_ms is not None:
+                entry["cpu_ms"] = round(cpu_ms, 3)
+            self.recorder.add(entry)
 
 
 def seat_for(spec: BotSpec, pool: BotPool) -> Seat:

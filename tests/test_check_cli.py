@@ -37,7 +37,9 @@ def test_a_passing_bot_exits_0_with_a_checklist() -> None:
     assert result.exit_code == 0, result.output
     assert "✓ handshake: ready within the startup limit" in result.output
     assert "✓ fuzz compact: no faults" in result.output
-    assert result.output.strip().splitlines()[-1].startswith("PASSED: 12 passed, 0 failed, 0 skipped")
+    # The time per move against the limit (CPU time by default), as a check of its own (the 13th).
+    assert "✓ time per move: " in result.output and "ms of CPU time on average" in result.output
+    assert result.output.strip().splitlines()[-1].startswith("PASSED: 13 passed, 0 failed, 0 skipped")
 
 
 def test_a_failing_bot_exits_1_and_shows_the_exchange() -> None:

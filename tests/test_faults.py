@@ -22,7 +22,8 @@ from referee.table import play_game, seat_for
 from tests.conftest import PY, ROOT
 
 MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"
-FAST = TimeLimits(startup_ms=3000, move_ms=400, bank_ms=0, quit_ms=500)
+# The wall clock: these bots fault by sleeping, which a CPU clock only stops at its backstop (test_cpu_clock.py).
+FAST = TimeLimits(startup_ms=3000, move_ms=400, bank_ms=0, quit_ms=500, clock="wall")
 
 
 def _play(mode: str, policy: FaultPolicy = FaultPolicy(), limits: TimeLimits = FAST, games: int = 1,
@@ -93,13 +94,13 @@ def test_strikes_survive_a_late_answer():
     # Under strikes a timed-out request is replaced by a draw; the late answer that follows is
     # recognised by its id and skipped, never taken for the next request.
     (result,), _ = _play("slow", policy=FaultPolicy("strikes", 50),
-                         limits=TimeLimits(startup_ms=3000, move_ms=150, bank_ms=0, quit_ms=500))
+                         limits=replace(FAST, move_ms=150))
     assert result["faults"] and all(f["kind"] == "timeout" for f in result["faults"])
     assert 0 not in result["forfeited"]
 
 
 def test_time_bank_absorbs_slow_moves():
-    (result,), _ = _play("slow", limits=TimeLimits(startup_ms=3000, move_ms=200, bank_ms=60_000, quit_ms=500))
+    (result,), _ = _play("slow", limits=replace(FAST, move_ms=200, bank_ms=60_000))
     assert result["faults"] == []
     assert result["time_ms"]["max"][0] >= 250
 

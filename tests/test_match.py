@@ -158,7 +158,9 @@ def test_practice_mode_has_no_clock(tmp_path):
 
     def faults(*extra: str) -> list[str]:
         out = tmp_path / str(len(extra))
+        # --clock wall: the bot sleeps, which a CPU clock only stops at its backstop
         res = CliRunner().invoke(cli, ["match", "-r", "family", "-o", "target=round", "-n", "1", "--move-ms", "100",
+                                       "--clock", "wall",
                                        "--no-report", "--out", str(out), *extra, slow, "builtin:easy"])
         assert res.exit_code == 0, res.output
         return [f["kind"] for line in (out / "games.jsonl").read_text().splitlines()

@@ -156,7 +156,7 @@ def test_practice_mode_has_no_clock():
     # move made this test take 35 s in practice mode, where nothing cuts it short)
     slow = f"{PY} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} slow_once"
     args = ["--ruleset", "family", "--option", "target=round", "--vs", slow, "--seed", "9", "--pace", "0",
-            "--move-ms", "100"]
+            "--move-ms", "100", "--clock", "wall"]  # wall: the bot sleeps, a CPU clock stops it only at its backstop
     timed = spawn(*args)
     play_out(timed)
     timed.expect(pexpect.EOF)

@@ -240,8 +240,9 @@ class BotResolver:
 
 
 def limits_from(data: Mapping[str, Any], base: TimeLimits) -> TimeLimits:
-    """``base`` with the file's ``limits`` mapping applied."""
-    return replace(base, **{k: int(v) for k, v in data.items()})
+    """``base`` with the file's ``limits`` mapping applied (checked by the schema: times are whole numbers)."""
+    values: dict[str, Any] = {k: v if k == "clock" else int(v) for k, v in data.items()}
+    return replace(base, **values)
 
 
 def _with_options(spec: BotSpec, item: Mapping[str, Any]) -> BotSpec:

@@ -116,6 +116,12 @@ def _record(row: StandingRow, field: int) -> list[str]:
         out.append(f"- rating: {format_rating(row)} (95% interval)")
     if row.faults:
         out.append(f"- faults: {format_faults(row.faults)}")
+    if row.avg_ms is not None:
+        # Both clocks: a wall time far above the CPU time means the bot waited (for a core, or sleeping).
+        text = f"- time per answer: {row.avg_ms:.1f} ms on average, {row.max_ms or 0:.1f} ms at most (wall clock)"
+        if row.cpu_avg_ms is not None:
+            text += f"; {row.cpu_avg_ms:.1f} ms on average, {row.cpu_max_ms or 0:.1f} ms at most of CPU time"
+        out.append(text)
     return out
 
 

@@ -318,4 +318,5 @@ def lost_game(job: GameJob, cause: str) -> GameResult:
         game=job.game_id, seed=job.seed, ruleset=job.rules.house, options=job.rules.options, seating=names,
         placements=places, game_placements=places, reason="lost", winner=None, scores=zeros, hand_points=zeros,
         rounds=0, decisions=0, moves=0, faults=tuple(Fault(FaultKind.CRASH, cause, seat=i, bot=names[i]) for i in bots),
-        forfeited=bots, times=SeatTimes.zero(len(names)), wall_ms=0.0, sandbox=(None,) * len(names))
+        forfeited=bots, times=SeatTimes.zero(len(names)), wall_ms=0.0, sandbox=(None,) * len(names),
+        clock=(None,) * len(names))

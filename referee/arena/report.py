@@ -33,7 +33,9 @@ def timing(standings: Standings, games: Iterable[Any], *, wall_s: float, played_
         "wall_s": round(wall_s, 3), "games_this_run": played_now, "jobs": jobs,
         "games_per_s": round(played_now / wall_s, 3) if wall_s > 0 else None,
         "bot_decisions": decisions, "bot_time_s": round(bot_ms / 1000, 3),
-        "bots": {r.bot: {"avg_ms": r.avg_ms, "max_ms": r.max_ms} for r in standings.rows},
+        "bots": {r.bot: {"avg_ms": r.avg_ms, "max_ms": r.max_ms}
+                 | ({"cpu_avg_ms": r.cpu_avg_ms, "cpu_max_ms": r.cpu_max_ms} if r.cpu_avg_ms is not None else {})
+                 for r in standings.rows},
     }
 
 

@@ -140,6 +140,8 @@ class ResultsDoc:
     """Each stage as the arena gave it (``Stage.to_json``) with its rounds and per-bot records."""
     games_planned: int | None = None
     sandbox_levels: Mapping[str, list[str]] = field(default_factory=dict)
+    clock_levels: Mapping[str, list[str]] = field(default_factory=dict)
+    """The clocks each process bot's moves were timed on (``cpu``, ``cpu-process``, ``wall``)."""
     table: Mapping[str, Any] | None = None
     """A ladder's (or compare's) one table: ``ruleset``, ``options``, ``seats``."""
     blocks: Mapping[str, Any] = field(default_factory=dict)
@@ -173,6 +175,7 @@ class ResultsDoc:
         out["bots"] = [dict(b) for b in self.bots]
         if self.kind != "ladder":
             out["sandbox_levels"] = dict(self.sandbox_levels)
+            out["clock_levels"] = dict(self.clock_levels)
         out["left_out"] = [x.to_json() for x in s.left_out]
         out["order"] = {"rule": s.rule, "tied": TIED, "rank_ranges": s.rank_ranges()}
         out["rating"] = dict(self.rating)
@@ -195,7 +198,8 @@ class ResultsDoc:
                    policy=str(get("policy", "")), rank_by=str(get("rank_by", "rating")),
                    standings=standings_from_json(data, timing), head_to_head=HeadToHead.from_json(get("head_to_head")),
                    rating=get("rating") or {}, bots=tuple(get("bots") or ()), stages=tuple(get("stages") or ()),
-                   games_planned=get("games_planned"), sandbox_levels=get("sandbox_levels") or {}, table=table,
+                   games_planned=get("games_planned"), sandbox_levels=get("sandbox_levels") or {},
+                   clock_levels=get("clock_levels") or {}, table=table,
                    blocks={k: data[k] for k in ("ladder", "sprt") if k in data})
 
 

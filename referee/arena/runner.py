@@ -277,7 +277,8 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
                      games_planned=planner.total, policy=arena.policy.to_json(), rank_by=arena.rank_by,
                      standings=standings, head_to_head=HeadToHead.of(games, standings.bots),
                      rating=rating_info(arena.bootstrap, arena.seed), bots=tuple(e.spec.to_json() for e in arena.bots),
-                     stages=tuple(stages), sandbox_levels=sandbox_levels(games))
+                     stages=tuple(stages), sandbox_levels=sandbox_levels(games),
+                     clock_levels=clock_levels(games))
     times = timing(standings, games, wall_s=wall, played_now=played_now, jobs=run.workers)
     # Where the time went, for finding what does not scale with --jobs (the games phase does).
     times["phases"] = {k: round(v, 3) for k, v in run.phases.items()}
@@ -325,6 +326,16 @@ def sandbox_levels(games: Sequence[GameLine]) -> dict[str, list[str]]:
             if level is not None:
                 seen.setdefault(name, set()).add(level)
     return {name: sorted(levels) for name, levels in sorted(seen.items())}
+
+
+def clock_levels(games: Sequence[GameLine]) -> dict[str, list[str]]:
+    """Each process bot's clocks as its games actually ran (``cpu``, ``cpu-process``, ``wall``)."""
+    seen: dict[str, set[str]] = {}
+    for g in games:
+        for name, clock in zip(g.seating, g.result.clock):
+            if clock is not None:
+                seen.setdefault(name, set()).add(clock)
+    return {name: sorted(clocks) for name, clocks in sorted(seen.items())}
 
 
 def never_started(games: Sequence[GameLine], specs: Sequence[BotSpec], log_dir: str | None = None

@@ -1,4 +1,4 @@
-"""One control group per bot process: memory, process-count and CPU limits, and a way to kill all of it.
+"""One control group per bot process: memory, process-count and CPU limits, its CPU time, and a way to kill all of it.
 
 cgroup v2 is used when this process's own group can hand the memory and pids controllers to a
 child; otherwise the v1 hierarchies (one directory per controller). A group is made under the
@@ -14,6 +14,8 @@ import os
 import signal
 import time
 from dataclasses import dataclass
+
+from .cpuclock import CgroupMeter
 
 ROOT = "/sys/fs/cgroup"
 #: A group name holds the referee's pid, so groups left by a referee killed outright can be swept.
@@ -39,6 +41,13 @@ class Hierarchy:
                 return frozenset()
         return frozenset(name for name, _ in self.parents)
 
+    @property
+    def counts_cpu(self) -> bool:
+        """Whether a group here counts its CPU time (v2 always; v1 with the cpuacct controller)."""
+        if self.version == 2:
+            return True
+        return any(os.path.exists(os.path.join(d, "cpuacct.usage")) for _, d in self.parents)
+
 
 def _own_groups() -> dict[str, str]:
     """This process's group path per v1 controller, and ``""`` for v2."""
@@ -57,13 +66,19 @@ def _own_groups() -> dict[str, str]:
 def detect() -> Hierarchy | None:
     """The writable hierarchy to put bots in, or ``None`` (no cgroups we can use: rlimits only)."""
     own = _own_groups()
-    v1 = []
-    for name in ("memory", "pids", "cpu"):
+    v1: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    # cpuacct counts the group's CPU time (clock: cpu); it is often mounted with cpu ("cpu,cpuacct"),
+    # and then both names lead to one directory, where one group serves both.
+    for name in ("memory", "pids", "cpu", "cpuacct"):
         if name in own:
             parent = os.path.normpath(f"{ROOT}/{name}{own[name]}")
             if os.access(parent, os.W_OK) and os.path.exists(os.path.join(parent, "cgroup.procs")):
-                v1.append((name, parent))
-    if v1:
+                real = os.path.realpath(parent)
+                if real not in seen:
+                    seen.add(real)
+                    v1.append((name, parent))
+    if any(name != "cpuacct" for name, _ in v1):
         return Hierarchy(1, tuple(v1))
     if "" in own:
         parent = os.path.normpath(f"{ROOT}{own['']}")
@@ -118,6 +133,19 @@ class BotGroup:
                       and _write(os.path.join(path, "cpu.cfs_quota_us"), str(quota)))
                 if ok:
                     self.limited.add("cpu")
+
+    def cpu_meter(self) -> CgroupMeter | None:
+        """A reader of the group's CPU time (v1 ``cpuacct.usage``, v2 ``cpu.stat``); ``None`` if it has none."""
+        names = ("cpu.stat",) if self.version == 2 else ("cpuacct.usage",)
+        for d in self.dirs:
+            for name in names:
+                path = os.path.join(d, name)
+                if os.path.exists(path):
+                    try:
+                        return CgroupMeter(path, self.version)
+                    except (OSError, ValueError):
+                        return None
+        return None
 
     @property
     def procs_files(self) -> list[str]:

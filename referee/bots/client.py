@@ -6,6 +6,7 @@ import time
 from typing import Any, Callable, Mapping
 
 from .. import PROTOCOL_VERSIONS
+from .cpuclock import Clock, CpuMeter, Source
 from .messages import hello_message
 from .faults import BotFault, Fault, FaultKind, snippet
 from .spec import BotSpec
@@ -50,6 +51,10 @@ class BotClient:
         self.last_pid: int | None = None
         #: The bot's language, for the fixes its faults name (``hints.language_of``).
         self.language = spec.lang
+        #: The CPU milliseconds the last request cost the bot (``None``: no way to read them here).
+        self.last_cpu_ms: float | None = None
+        self._meter: CpuMeter | None = None
+        self._fresh = False  # the meter has not looked for the bot's processes since it started
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -62,6 +67,16 @@ class BotClient:
         if self.transport is None:
             return None
         return getattr(self.transport, "sandbox_level", "none")  # a scripted test transport has no walls
+
+    @property
+    def clock_source(self) -> str | None:
+        """The clock the running process's moves are timed on (``cpu``, ``cpu-process``, ``wall``); ``None``
+        if not running."""
+        if self.transport is None:
+            return None
+        if self.spec.limits.clock is Clock.WALL or self._meter is None:
+            return Source.WALL.value
+        return self._meter.source.value
 
     def start(self, seat: int = 0) -> dict[str, Any]:
         """Launch the bot and do the handshake; raises ``BotFault`` (kind ``startup``)."""
@@ -79,6 +94,8 @@ class BotClient:
             raise self._startup(f"cannot start {spec.command!r}: {exc}"
                                 + (f" (working directory {spec.cwd!r})" if spec.cwd else ""), t0) from None
         self.last_pid = self.transport.pid
+        self._meter = getattr(self.transport, "cpu_meter", None)  # a scripted test transport has none
+        self._fresh = True
         limits = spec.limits
         hello = hello_message(spec, seat)
         deadline = t0 + limits.startup_ms / 1000
@@ -181,18 +198,35 @@ class BotClient:
         wrong on the wire; legality is the table's job.
         """
         req_id = msg["id"]
-        limit = (self.spec.limits.move_ms if move_ms is None else move_ms) + self.bank_ms
+        limits = self.spec.limits
+        limit = (limits.move_ms if move_ms is None else move_ms) + self.bank_ms
         if encoded is None:
             data = encode(msg)
         else:
             data = encoded
             msg = _LazyRequest(encoded)  # type: ignore[assignment]
+        meter = self._meter
         t0 = time.monotonic()
-        deadline = t0 + limit / 1000
         transport = self.transport
         if transport is None:
             raise self._fault(FaultKind.CRASH, "the bot process was ended earlier", None, msg, t0)
         logs = len(self.logs)
+        on_cpu = meter is not None and limits.clock is Clock.CPU
+        if on_cpu:
+            # The limit is CPU time, which never runs faster than the wall for a bot on one core: the
+            # first wait is the CPU limit; later ones what is left of it, up to the wall backstop.
+            wall_end = t0 + limits.wall_limit_ms(limit) / 1000
+            deadline = min(t0 + limit / 1000, wall_end)
+        else:
+            wall_end = deadline = t0 + limit / 1000
+        c0 = 0
+        self.last_cpu_ms = None
+        if meter is not None:
+            if self._fresh:
+                self._fresh = False
+                meter.refresh()
+            c0 = meter.read_ns()
+        looked = False  # whether this request has looked for processes the bot started (a long move)
         try:
             # Anything already written now came before the request: one poll() per decision to see.
             if transport.pending():
@@ -201,13 +235,20 @@ class BotClient:
                 data = before + data
             if self.recorder is not None:
                 self.recorder("out", data, None)
-            self._write_now(data, deadline)
+            self._write_now(data, wall_end)  # a full pipe: a bot not reading uses no CPU, the backstop ends it
             while True:
-                line = self._read(deadline)
+                try:
+                    line = self._read(deadline)
+                except ReadTimeout:
+                    if not on_cpu:
+                        raise
+                    deadline = self._next_wait(c0, limit, wall_end, looked)  # ReadTimeout when out of time
+                    looked = True
+                    continue
                 if known is not None:
                     hit = known.get(line)
                     if hit is not None:
-                        return hit, self._answered(t0)
+                        return hit, self._answered(t0, c0, limit, msg)
                 answer = self._parse(line, msg, t0, deadline=deadline)
                 kind = answer.get("type")
                 if kind == "log":
@@ -224,19 +265,28 @@ class BotClient:
                 problem = answer_problem(answer)
                 if problem is not None:
                     raise self._fault(FaultKind.SCHEMA, problem, line, msg, t0)
-                return answer, self._answered(t0)
+                return answer, self._answered(t0, c0, limit, msg)
         except ReadTimeout:
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
-            raise self._fault(FaultKind.TIMEOUT, f"no answer within {limit:.0f} ms; " + self._waited(logs), None, msg,
-                              t0) from None
+            cpu_ms = self._cpu_since(c0)
+            if not on_cpu:
+                text = f"no answer within {limit:.0f} ms"
+            elif cpu_ms is not None and cpu_ms >= limit:
+                text = f"no answer within {limit:.0f} ms of CPU time (it used {cpu_ms:.0f} ms)"
+            else:
+                text = (f"no answer within the wall-clock backstop of {(wall_end - t0) * 1000:.0f} ms (it used "
+                        f"{cpu_ms or 0:.0f} ms of the {limit:.0f} ms of CPU time it had): a bot that sleeps or "
+                        "waits uses no CPU, so the wall clock stops it")
+            raise self._fault(FaultKind.TIMEOUT, text + "; " + self._waited(logs), None, msg, t0) from None
         except NoNewline as exc:
             raise self._fault(FaultKind.NON_JSON, no_newline(exc.head, self.language).message, exc.head, msg,
                               t0) from None
         except WriteTimeout:
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
-            raise self._fault(FaultKind.TIMEOUT, f"the bot did not read its input within {limit:.0f} ms (the pipe "
+            waited = (wall_end - t0) * 1000
+            raise self._fault(FaultKind.TIMEOUT, f"the bot did not read its input within {waited:.0f} ms (the pipe "
                               "to it stayed full): read every line as it comes, even while thinking", None, msg,
                               t0) from None
         except Closed:
@@ -246,13 +296,51 @@ class BotClient:
             raise self._fault(FaultKind.LINE_TOO_LONG, f"a line longer than the limit of {self.spec.line_limit} bytes",
                               exc.head, msg, t0) from None
 
-    def _answered(self, t0: float) -> float:
-        """The milliseconds an answer took; time over the move limit comes out of the bank."""
+    def _answered(self, t0: float, c0: int, limit: float, request: Any) -> float:
+        """The wall milliseconds an answer took (its CPU ones in ``last_cpu_ms``); the time charged (CPU time
+        under ``clock: cpu``) over the move limit comes out of the bank, and past the bank is a timeout."""
         elapsed = (time.monotonic() - t0) * 1000
-        over = elapsed - self.spec.limits.move_ms
+        meter = self._meter
+        if meter is None:
+            charged = elapsed
+        else:
+            self.last_cpu_ms = cpu = (meter.read_ns() - c0) / 1e6
+            on_cpu = self.spec.limits.clock is Clock.CPU
+            charged = cpu if on_cpu else elapsed
+            if on_cpu and charged > limit:  # CPU time read at the answer: more than one thread can outrun the wall
+                self.bank_ms = 0.0
+                raise self._fault(FaultKind.TIMEOUT, f"the answer came after {cpu:.0f} ms of CPU time, over the "
+                                  f"limit of {limit:.0f} ms", None, request, t0)
+        over = charged - self.spec.limits.move_ms
         if over > 0:
             self.bank_ms = max(0.0, self.bank_ms - over)
         return elapsed
+
+    def _cpu_since(self, c0: int) -> float | None:
+        """The CPU milliseconds since the reading ``c0`` (kept in ``last_cpu_ms``); ``None`` without a meter."""
+        meter = self._meter
+        if meter is None:
+            self.last_cpu_ms = None
+            return None
+        try:
+            self.last_cpu_ms = (meter.read_ns() - c0) / 1e6
+        except OSError:  # the group is gone with the bot
+            self.last_cpu_ms = None
+        return self.last_cpu_ms
+
+    def _next_wait(self, c0: int, limit: float, wall_end: float, looked: bool) -> float:
+        """Under ``clock: cpu``, after a wait ended with no answer: the end of the next one, or ``ReadTimeout``
+        when the bot has used its CPU time or reached the wall backstop."""
+        now = time.monotonic()
+        meter = self._meter
+        assert meter is not None
+        if not looked:  # a long move: look once for processes the bot started since (per-process meter)
+            meter.refresh()
+        cpu = self._cpu_since(c0)
+        if now >= wall_end or cpu is None or cpu >= limit:
+            raise ReadTimeout("out of time")
+        # At least 2 ms: the CPU counter may lag a running process by a scheduler tick.
+        return min(wall_end, now + max(limit - cpu, 2.0) / 1000)
 
     def flush(self, deadline: float) -> None:
         """Write everything queued for the bot before ``deadline``."""

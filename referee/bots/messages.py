@@ -20,7 +20,7 @@ def hello_message(spec: BotSpec, seat: int) -> dict[str, Any]:
     return {"type": "hello", "protocol": PROTOCOL_VERSIONS[-1], "versions": list(PROTOCOL_VERSIONS),
             "name": spec.name, "seat": seat,
             "limits": {"startup_ms": limits.startup_ms, "move_ms": limits.move_ms, "bank_ms": limits.bank_ms,
-                       "line_bytes": spec.line_limit}}
+                       "line_bytes": spec.line_limit, "clock": limits.clock.value}}
 
 
 def start_message(game: Game, deal: Event, seat: int, game_id: str, names: list[str]) -> dict[str, Any]:

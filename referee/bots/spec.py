@@ -8,6 +8,7 @@ from typing import Any
 
 from ..players import BUILTINS
 from .hints import language_of
+from .cpuclock import Clock, parse_clock
 from .sandbox import SandboxSettings
 
 BUILTIN_PREFIX = "builtin:"
@@ -15,23 +16,44 @@ BUILTIN_PREFIX = "builtin:"
 
 #: A "limit" no practice move reaches: a day.
 PRACTICE_MS = 86_400_000
+#: Under ``clock: cpu``, the wall-clock backstop of a move without ``wall_ms``: this many times the CPU
+#: time it may use (move limit plus the bank left). A bot given a quarter of a core (three other
+#: processes on it) still fits; one that sleeps or blocks is stopped (docs/security.md).
+WALL_FACTOR = 5
+#: The clock a limit is measured on unless said otherwise (docs/security.md says why).
+DEFAULT_CLOCK = Clock.CPU
 
 
 @dataclass(frozen=True)
 class TimeLimits:
-    """Per-bot time rules, in milliseconds."""
+    """Per-bot time rules, in milliseconds; ``clock`` says whether a move's limit is CPU or wall time."""
 
     startup_ms: int = 10_000
     move_ms: int = 1_000
     bank_ms: int = 0
     quit_ms: int = 2_000
+    clock: Clock = DEFAULT_CLOCK
+    #: Under ``clock: cpu``, the most wall time a move may take (``None``: ``WALL_FACTOR`` times its CPU limit).
+    wall_ms: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.clock, Clock):  # "cpu" from a file or the command line
+            object.__setattr__(self, "clock", parse_clock(self.clock))
 
     def practice(self) -> TimeLimits:
         """No clocks (a day a move): for a bot author debugging, never for a contest unless its file says so."""
-        return replace(self, startup_ms=PRACTICE_MS, move_ms=PRACTICE_MS, bank_ms=0)
+        return replace(self, startup_ms=PRACTICE_MS, move_ms=PRACTICE_MS, bank_ms=0, wall_ms=None)
 
-    def to_json(self) -> dict[str, int]:
-        return {"startup_ms": self.startup_ms, "move_ms": self.move_ms, "bank_ms": self.bank_ms}
+    def wall_limit_ms(self, cpu_limit_ms: float) -> float:
+        """The wall-clock backstop of a move allowed ``cpu_limit_ms`` of CPU time."""
+        return float(self.wall_ms) if self.wall_ms is not None else WALL_FACTOR * cpu_limit_ms
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"startup_ms": self.startup_ms, "move_ms": self.move_ms, "bank_ms": self.bank_ms,
+                               "clock": self.clock.value}
+        if self.wall_ms is not None:
+            out["wall_ms"] = self.wall_ms
+        return out
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from typing import Any, BinaryIO, Callable, Mapping, Protocol, Sequence
 
 import orjson
 
+from .cpuclock import CpuMeter, process_meter
 from .reaper import reaper
 from .sandbox import Launch, SandboxSettings, prepare
 
@@ -231,6 +232,10 @@ class PipeTransport:
             self._xpoll.register(self._out, select.POLLIN)
             self._xpoll.register(self._pidfd, select.POLLIN)
             self._wpoll.register(self._pidfd, select.POLLIN)
+        #: Reads the CPU time of the bot's processes: its cgroup's counter, else their own clocks, else none.
+        group = self.walls.group if self.walls is not None else None
+        meter: CpuMeter | None = group.cpu_meter() if group is not None else None
+        self.cpu_meter: CpuMeter | None = meter if meter is not None else process_meter(self.proc.pid)
         self.stderr = StderrSink(stderr_path)
         self._stderr_thread = threading.Thread(target=self.stderr.pump, args=(self.proc.stderr.fileno(),), daemon=True)
         self._stderr_thread.start()
@@ -457,6 +462,8 @@ class PipeTransport:
                 code = None
         if self._reaper is not None:
             self._reaper.forget(self.pgid)
+        if self.cpu_meter is not None:
+            self.cpu_meter.close()
         if self.walls is not None:
             self.walls.cleanup()
         self._stderr_thread.join(timeout=1)

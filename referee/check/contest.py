@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Sequence
 
 from ..arena.model import Arena, BotEntry
+from ..bots.cpuclock import Clock
 from ..rules import get_ruleset
 from .runner import CheckConfig, run_check_spec
 
@@ -42,7 +43,8 @@ def contest_config(arena: Arena, entry: BotEntry, *, games: int, seed: int, quie
     limits = entry.spec.limits
     return CheckConfig(rulesets=tuple(rulesets), games=games, seed=seed, move_ms=limits.move_ms,
                        startup_ms=limits.startup_ms, quiet_ms=quiet_ms, quit_ms=limits.quit_ms,
-                       options=first.options, seats=first.seats, policy=arena.policy.to_json(), records_dir=records_dir)
+                       options=first.options, seats=first.seats, policy=arena.policy.to_json(), records_dir=records_dir,
+                       clock=limits.clock, wall_ms=limits.wall_ms)
 
 
 def describe_contest(arena: Arena, config: CheckConfig) -> str:
@@ -51,7 +53,8 @@ def describe_contest(arena: Arena, config: CheckConfig) -> str:
     changed = [f"{k}={v}" for k, v in (config.options or ()) if defaults.get(k) != v]
     opts = ", ".join(changed) or "its default options"
     return (f"as in {arena.source}: {', '.join(config.rulesets)} ({opts}), {config.seats} seats, "
-            f"move limit {config.move_ms} ms, startup {config.startup_ms} ms, policy {config.policy}")
+            f"move limit {config.move_ms} ms ({Clock(config.clock).value} time), startup {config.startup_ms} ms, "
+            f"policy {config.policy}")
 
 
 def names(entries: Sequence[BotEntry]) -> list[str]:

@@ -23,6 +23,7 @@ from ..bots.pool import BotPool
 from ..policy import FaultPolicy
 from ..table import Recorder, play_game, seat_for
 from .report import CheckResult, Report
+from .timing import MoveTimes
 from ..jsonl import write_jsonl
 
 OPPONENTS = ("random", "easy", "medium", "hard")
@@ -114,7 +115,8 @@ def fuzz_check_name(house: str, kind: str | None = None) -> str:
 
 def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Report, *,
              stderr_dir: str | None = None, skip_reason: str | None = None,
-             progress: Callable[[int, int], None] | None = None, contest: Contest = Contest()) -> None:
+             progress: Callable[[int, int], None] | None = None, contest: Contest = Contest(),
+             times: MoveTimes | None = None) -> None:
     """Play the fuzz games and add their checks to ``report``: one per house without faults, else one per
     (house, fault kind), naming the first offending exchange and every game it happened in."""
     if skip_reason is not None or total == 0:
@@ -134,6 +136,8 @@ def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Re
             recorder = Recorder()
             result = play_game(rules, seats, fg.seed, fg.game_id, contest.policy, recorder)
             tally.played[fg.house] += 1
+            if times is not None:
+                times.add(result, fg.bot_seat)
             if progress is not None:
                 progress(n + 1, len(games))
             faults = [f for f in result["faults"] if f.get("seat") == fg.bot_seat]

@@ -36,7 +36,7 @@ def format_text(report: Report, *, unicode: bool = True, style: Style = _plain, 
     for check in report.checks:
         mark = style(marks[check.status].ljust(width), fg=COLOURS[check.status], bold=check.failed)
         took = f"  ({check.elapsed_ms:.0f} ms)" if check.elapsed_ms is not None and check.elapsed_ms >= 1 else ""
-        lines.append(f"  {mark} {check.name}{took}")
+        lines.append(f"  {mark} {check.name}{took}" + (f": {check.summary}" if check.summary else ""))
         if check.failed:
             lines += _exchange(check, unicode)
         elif check.status is Status.SKIPPED and check.problem and check.problem != last_reason:

@@ -49,6 +49,8 @@ class CheckResult:
     expected: str | None = None
     elapsed_ms: float | None = None
     details: list[str] = field(default_factory=list)
+    summary: str | None = None
+    """A figure shown beside the name whatever the status (the time per move against the limit)."""
 
     @property
     def failed(self) -> bool:
@@ -81,7 +83,7 @@ class CheckResult:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "group": self.group, "status": self.status.value}
-        for key in ("problem", "sent", "received", "expected"):
+        for key in ("problem", "sent", "received", "expected", "summary"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value

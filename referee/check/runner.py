@@ -8,7 +8,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from ..bots.sandbox import SandboxSettings, parse_mode
-from ..bots.spec import BotSpec, TimeLimits, parse_bot
+from ..bots.cpuclock import Clock
+from ..bots.spec import DEFAULT_CLOCK, BotSpec, TimeLimits, parse_bot
 from ..policy import FaultPolicy
 
 from ..rules import PRESETS
@@ -16,6 +17,7 @@ from .fuzz import Contest, run_fuzz
 from .probe import Probe
 from .report import Report, Status
 from .suite import Settings, Suite, check_names
+from .timing import MoveTimes
 
 
 @dataclass(frozen=True)
@@ -38,13 +40,16 @@ class CheckConfig:
     #: Where failing fuzz games' records go, for ``lastcard replay`` (default: a new temporary folder).
     records_dir: str | None = None
     sandbox: str = "auto"  # auto | strict | none: docs/security.md
+    clock: Clock = DEFAULT_CLOCK
+    wall_ms: int | None = None
 
     def sandbox_settings(self) -> SandboxSettings:
         """The walls the checked bot runs in (the default limits, this mode)."""
         return SandboxSettings(mode=parse_mode(self.sandbox))
 
     def limits(self) -> TimeLimits:
-        return TimeLimits(startup_ms=self.startup_ms, move_ms=self.move_ms, bank_ms=0, quit_ms=self.quit_ms)
+        return TimeLimits(startup_ms=self.startup_ms, move_ms=self.move_ms, bank_ms=0, quit_ms=self.quit_ms,
+                          clock=self.clock, wall_ms=self.wall_ms)
 
 
 Progress = Callable[[str], None]
@@ -83,9 +88,13 @@ def run_check_spec(spec: BotSpec, config: CheckConfig = CheckConfig(), *, progre
         skip = f"not run: the scripted suite stopped ({suite.stopped})" if suite.stopped else None
         if progress and skip is None and config.games:
             progress(f"{config.games} fuzz games")
+        times = MoveTimes()
         run_fuzz(spec, rulesets, config.games, config.seed, report, stderr_dir=tmp, skip_reason=skip,
                  progress=(lambda n, total: progress(f"fuzz game {n}/{total}")) if progress else None,
-                 contest=Contest(config.options, config.seats, FaultPolicy.parse(config.policy), config.records_dir))
+                 contest=Contest(config.options, config.seats, FaultPolicy.parse(config.policy), config.records_dir),
+                 times=times)
+        if config.games and skip is None:
+            report.checks.append(times.check(spec.limits))
     report.elapsed_s = time.monotonic() - t0
     return report
 
@@ -94,7 +103,9 @@ def new_report(bot: str, command: str, config: CheckConfig) -> Report:
     """A report with every scripted check listed (as not run yet), in running order."""
     report = Report(bot, command, list(config.rulesets), settings={
         "games": config.games, "seed": config.seed, "move_ms": config.move_ms, "startup_ms": config.startup_ms,
-        "quiet_ms": config.quiet_ms, "quit_ms": config.quit_ms, "policy": config.policy}
+        "quiet_ms": config.quiet_ms, "quit_ms": config.quit_ms, "policy": config.policy,
+        "clock": Clock(config.clock).value}
+        | ({"wall_ms": config.wall_ms} if config.wall_ms is not None else {})
         | ({"options": dict(config.options)} if config.options is not None else {})
         | ({"seats": config.seats} if config.seats is not None else {}))
     for name, group in check_names(report.rulesets):

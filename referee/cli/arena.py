@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -20,7 +21,7 @@ from ..outdir import out_dir_problem
 from ..standings_render import text_table
 from .common import (INTERRUPTED, InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
                      load_arena_file, sigterm_as_interrupt, warn_never_started)
-from .options import out_option, report_option, write_html_report
+from .options import clock_options, out_option, report_option, with_clock, write_html_report
 from .sandbox_option import sandbox_option, sandboxed
 
 
@@ -51,10 +52,12 @@ DEFAULT_CHECK_GAMES = 4
                    "of submissions, else 0]")
 @report_option
 @sandbox_option
+@clock_options
 def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh: bool, pin: bool | None,
               quiet: bool, cluster: str | None = None, tls_ca_file: str | None = None, tls_cert: str | None = None,
               tls_key: str | None = None, build_on_workers: bool = False,
-              sandbox_mode: str | None = None, check_games: int | None = None, html_report: bool = True) -> None:
+              sandbox_mode: str | None = None, check_games: int | None = None, html_report: bool = True,
+              clock: str | None = None, wall_ms: int | None = None) -> None:
     """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
 
     Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena
@@ -62,7 +65,11 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     """
     if resume and fresh:
         raise click.UsageError("--resume and --fresh contradict each other: pick one")
-    arena = sandboxed(load_arena_file(file), sandbox_mode)
+    arena = load_arena_file(file)
+    if clock is not None or wall_ms is not None:  # every bot's clock, as --sandbox sets every bot's walls
+        arena = arena.with_bots([replace(b, spec=replace(b.spec, limits=with_clock(b.spec.limits, clock, wall_ms)))
+                                 for b in arena.bots])
+    arena = sandboxed(arena, sandbox_mode)
     if out is None and (trouble := out_dir_problem(arena.out)) is not None:
         raise InputError(f"{file}: out: {trouble}")
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, build_on_workers, arena)

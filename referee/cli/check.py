@@ -12,7 +12,9 @@ from ..bots.spec import parse_bot
 from ..check import CheckConfig, run_check
 from ..check.output import format_text, to_junit
 from ..rules import PRESETS
-from .options import seed_option
+from ..bots.cpuclock import Clock
+from ..bots.spec import DEFAULT_CLOCK
+from .options import clock_options, seed_option
 from .sandbox_option import announce, sandbox_option
 
 
@@ -61,9 +63,11 @@ def _unicode_ok() -> bool:
               help="How long to watch for stray answers after information that needs none.")
 @click.option("--verbose", "-v", is_flag=True, help="Show the details of passed checks too.")
 @sandbox_option
+@clock_options
 def check_cmd(bot_command: str | None, arena_file: str | None, bot_names: tuple[str, ...], records_dir: str | None,
               rulesets: tuple[str, ...], games: int, seed: int, as_json: bool, junit: str | None,
-              move_ms: int, startup_ms: int, quiet_ms: int, verbose: bool, sandbox_mode: str | None) -> None:
+              move_ms: int, startup_ms: int, quiet_ms: int, verbose: bool, sandbox_mode: str | None,
+              clock: str | None = None, wall_ms: int | None = None) -> None:
     """Check that BOT_COMMAND speaks the Last Card protocol: a scripted suite of situations, then fuzz games.
 
     BOT_COMMAND is the command line that starts the bot, in quotes, e.g.
@@ -74,7 +78,8 @@ def check_cmd(bot_command: str | None, arena_file: str | None, bot_names: tuple[
         if bot_command is not None:
             raise click.UsageError("give BOT_COMMAND or --arena, not both (--bot NAME picks a bot of the arena)")
         ctx = click.get_current_context()
-        for option, flag in (("rulesets", "--ruleset"), ("move_ms", "--move-ms"), ("startup_ms", "--startup-ms")):
+        for option, flag in (("rulesets", "--ruleset"), ("move_ms", "--move-ms"), ("startup_ms", "--startup-ms"),
+                             ("clock", "--clock"), ("wall_ms", "--wall-ms")):
             if ctx.get_parameter_source(option) is click.core.ParameterSource.COMMANDLINE:
                 raise click.UsageError(f"{flag} does not go with --arena: the arena file decides it (change the "
                                        "file, or check BOT_COMMAND instead)")
@@ -88,8 +93,8 @@ def check_cmd(bot_command: str | None, arena_file: str | None, bot_names: tuple[
         raise click.UsageError("--bot picks a bot of an arena: give --arena FILE.yaml as well")
     config = CheckConfig(rulesets=_rulesets(rulesets), games=games, seed=seed, move_ms=move_ms,
                          startup_ms=startup_ms, quiet_ms=quiet_ms, sandbox=sandbox_mode or "auto",
-                         records_dir=records_dir)
-    announce([replace(parse_bot("checked"), sandbox=config.sandbox_settings())])
+                         records_dir=records_dir, clock=Clock(clock) if clock else DEFAULT_CLOCK, wall_ms=wall_ms)
+    announce([replace(parse_bot("checked", config.limits()), sandbox=config.sandbox_settings())])
     show_progress = sys.stderr.isatty() and not as_json
 
     def progress(text: str) -> None:

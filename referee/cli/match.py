@@ -26,7 +26,7 @@ from ..standings_render import text_table
 from .common import (INTERRUPTED, RunError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
                      sigterm_as_interrupt, warn_never_started)
 from .options import (build_ruleset, out_option, report_option, ruleset_options, seed_option, time_options,
-                      write_html_report)
+                      with_clock, write_html_report)
 from .sandbox_option import sandbox_option, sandboxed
 
 #: Bootstrap samples for the rating interval.
@@ -56,7 +56,8 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
               record: bool, jobs: int, resume: bool, fresh: bool, move_ms: int, bank_ms: int, startup_ms: int,
               sandbox_mode: str | None, bots: tuple[str, ...], html_report: bool = True,
               practice: bool = False, cluster: str | None = None, tls_ca_file: str | None = None,
-              tls_cert: str | None = None, tls_key: str | None = None) -> None:
+              tls_cert: str | None = None, tls_key: str | None = None, clock: str | None = None,
+              wall_ms: int | None = None) -> None:
     """Play GAMES games between BOTs, rotating the seats, and print the standings.
 
     A BOT is builtin:NAME (random, easy, medium, hard) or a command line in quotes, e.g.
@@ -73,7 +74,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         fault_policy = FaultPolicy.parse(policy)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--policy") from None
-    limits = TimeLimits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms)
+    limits = with_clock(TimeLimits(startup_ms=startup_ms, move_ms=move_ms, bank_ms=bank_ms), clock, wall_ms)
     if practice:
         limits = limits.practice()
     try:

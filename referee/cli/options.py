@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable
 
 import click
 
+from ..bots.cpuclock import Clock
+from ..bots.spec import WALL_FACTOR, TimeLimits
 from ..outdir import out_dir_problem
 from ..rules import PRESETS, Ruleset, RulesetError, get_ruleset, parse_option
 
@@ -68,8 +71,29 @@ def out_option(help: str) -> Callable[[F], F]:
     return click.option("--out", type=click.Path(), metavar="DIR", callback=check_out_dir, help=help)
 
 
+def clock_options(f: F) -> F:
+    """``--clock cpu|wall`` and ``--wall-ms N`` (``None`` when not given: the file's, else the default)."""
+    f = click.option("--wall-ms", type=click.IntRange(1), default=None, metavar="MS",
+                     help=f"With --clock cpu: the most wall time a move may take (a bot that sleeps or blocks uses "
+                          f"no CPU).  [default: {WALL_FACTOR} x the move's CPU limit]")(f)
+    f = click.option("--clock", type=click.Choice([c.value for c in Clock]), default=None,
+                     help="What the move limit and time bank measure: cpu (the CPU time the bot's processes used; "
+                          "fair on a busy machine) or wall (time passed). See docs/security.md.  [default: cpu]")(f)
+    return f
+
+
+def with_clock(limits: TimeLimits, clock: str | None, wall_ms: int | None) -> TimeLimits:
+    """``limits`` with ``--clock`` and ``--wall-ms`` applied where given."""
+    if clock is not None:
+        limits = replace(limits, clock=Clock(clock))
+    if wall_ms is not None:
+        limits = replace(limits, wall_ms=wall_ms)
+    return limits
+
+
 def time_options(f: F) -> F:
-    """Per-move limit, time bank and startup limit, in milliseconds."""
+    """Per-move limit, time bank and startup limit, in milliseconds; the clock they are measured on."""
+    f = clock_options(f)
     f = click.option("--startup-ms", type=click.IntRange(1), default=10_000, show_default=True,
                      help="Time a bot has to answer hello.")(f)
     f = click.option("--bank-ms", type=click.IntRange(0), default=0, show_default=True,

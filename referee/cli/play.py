@@ -14,7 +14,7 @@ from ..cardfaces import use_colour
 from ..human import HumanSeat, LeftTheGame
 from ..rules import MAX_PLAYERS
 from ..table import Recorder, Table, seat_for
-from .options import build_ruleset, ruleset_options
+from .options import build_ruleset, clock_options, ruleset_options, with_clock
 from ..jsonl import write_jsonl
 
 #: Practice mode's "no clock": a day per move, so a bot can sit at a breakpoint.
@@ -33,8 +33,10 @@ from ..jsonl import write_jsonl
 @click.option("--pace", type=click.FloatRange(0), default=None,
               help="Seconds between the events shown (default 0.3 on a terminal, 0 otherwise).")
 @click.option("--save", type=click.Path(dir_okay=False), help="Write the game's record here, for `lastcard replay FILE`.")
+@clock_options
 def play_cmd(ruleset: str, options: tuple[str, ...], opponents: tuple[str, ...], seat: int, name: str,
-             seed: int | None, practice: bool, move_ms: int, pace: float | None, save: str | None) -> None:
+             seed: int | None, practice: bool, move_ms: int, pace: float | None, save: str | None,
+             clock: str | None = None, wall_ms: int | None = None) -> None:
     """Play a game against bots in the terminal: pick your move by its number.
 
     Cards show their colour and a shape per colour; plain text when NO_COLOR is set or output is not a
@@ -47,7 +49,7 @@ def play_cmd(ruleset: str, options: tuple[str, ...], opponents: tuple[str, ...],
     if not 0 <= seat < players:
         raise click.BadParameter(f"seat {seat} is not at a table of {players}: choose 0 to {players - 1}",
                                  param_hint="--seat")
-    limits = TimeLimits().practice() if practice else TimeLimits(move_ms=move_ms)
+    limits = TimeLimits().practice() if practice else with_clock(TimeLimits(move_ms=move_ms), clock, wall_ms)
     try:
         specs = unique_names([parse_bot(b, limits) for b in opponents])
     except ValueError as exc:

@@ -1,7 +1,9 @@
-"""``--sandbox auto|strict|none`` for the commands that start bots, and saying once what ``auto`` lacks."""
+"""``--sandbox auto|strict|none`` for the commands that start bots, and saying once what ``auto`` lacks (and how
+``clock: cpu`` is read where no cgroup counts a bot's CPU time)."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from typing import Callable, Iterable, TypeVar
 
@@ -9,6 +11,7 @@ import click
 
 from ..arena.config import Arena
 from ..bots import sandbox
+from ..bots.cpuclock import Clock, process_meter
 from ..bots.sandbox import Mode, SandboxUnavailable
 from ..bots.spec import BotSpec
 
@@ -33,6 +36,7 @@ def announce(specs: Iterable[BotSpec], echo: Callable[[str], None] | None = None
     """Refuse ``strict`` on a machine without walls (exit 2); say once what ``auto`` goes without."""
     echo = echo or (lambda text: click.echo(text, err=True))
     said = False
+    clock_said = False
     for spec in specs:
         if spec.builtin is not None:
             continue
@@ -44,6 +48,30 @@ def announce(specs: Iterable[BotSpec], echo: Callable[[str], None] | None = None
         if short and not said:
             echo(f"note: {short}")
             said = True
+        short = clock_shortfall(spec)
+        if short and not clock_said:
+            echo(f"note: {short}")
+            clock_said = True
+
+
+def clock_shortfall(spec: BotSpec) -> str | None:
+    """For ``clock: cpu``: one sentence on how this machine reads a bot's CPU time when no cgroup counts it;
+    ``None`` when its cgroup does (or the clock is the wall's)."""
+    if spec.limits.clock is not Clock.CPU:
+        return None
+    if spec.sandbox.mode is not Mode.NONE:
+        hierarchy = sandbox.machine().hierarchy
+        if hierarchy is not None and hierarchy.counts_cpu:
+            return None
+        why = "no cgroup counts a bot's CPU time here"
+    else:
+        why = "sandbox: none gives a bot no cgroup"
+    meter = process_meter(os.getpid())
+    if meter is None:
+        return f"clock: cpu, but {why} and no process's CPU clock can be read: moves are timed on the wall clock"
+    meter.close()
+    return (f"clock: cpu, but {why}: a bot's CPU time is summed over its processes (a child that ends during a "
+            "move is not counted)")
 
 
 

@@ -31,6 +31,7 @@ class LearnerSeat:
 
     by = "learner"
     sandbox = None
+    clock = None
 
     def __init__(self, name: str = LEARNER) -> None:
         self.name = name
