@@ -232,6 +232,7 @@ class _Scripted:
 
     by: str = "bot"
     sandbox: str | None = None
+    clock: str | None = None
 
     def __init__(self, name: str, actions: Sequence[Action], faults: dict[int, Fault], startup: Fault | None,
                  limits: TimeLimits, first_id: int) -> None:

@@ -254,7 +254,8 @@ def test_an_arena_reports_the_mistake_with_the_fix_in_each_submissions_language(
 def test_a_limit_waited_out_says_what_the_bot_wrote_meanwhile() -> None:
     """Where nothing names the mistake sooner, the timeout says what came in that time, and the flush fix."""
     never = f"{PY} {ROOT / 'tests' / 'broken_bots' / 'never_answers.py'}"
-    bot = parse_bot(never, TimeLimits(startup_ms=STARTUP_MS, move_ms=300, quit_ms=500))
+    # clock="wall": a bot that waits uses no CPU, so under the CPU clock only the (later) backstop would end it
+    bot = parse_bot(never, TimeLimits(startup_ms=STARTUP_MS, move_ms=300, quit_ms=500, clock="wall"))
     with BotPool() as pool:
         result = play_game(get_ruleset("family", {"target": "round"}), [seat_for(bot, pool),
                            seat_for(parse_bot("builtin:easy"), pool)], seed=3, game_id="g", policy=FaultPolicy())

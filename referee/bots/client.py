@@ -205,27 +205,12 @@ class BotClient:
         else:
             data = encoded
             msg = _LazyRequest(encoded)  # type: ignore[assignment]
-        meter = self._meter
         t0 = time.monotonic()
         transport = self.transport
         if transport is None:
             raise self._fault(FaultKind.CRASH, "the bot process was ended earlier", None, msg, t0)
         logs = len(self.logs)
-        on_cpu = meter is not None and limits.clock is Clock.CPU
-        if on_cpu:
-            # The limit is CPU time, which never runs faster than the wall for a bot on one core: the
-            # first wait is the CPU limit; later ones what is left of it, up to the wall backstop.
-            wall_end = t0 + limits.wall_limit_ms(limit) / 1000
-            deadline = min(t0 + limit / 1000, wall_end)
-        else:
-            wall_end = deadline = t0 + limit / 1000
-        c0 = 0
-        self.last_cpu_ms = None
-        if meter is not None:
-            if self._fresh:
-                self._fresh = False
-                meter.refresh()
-            c0 = meter.read_ns()
+        on_cpu, deadline, wall_end, c0 = self._start_clock(limit, t0)
         looked = False  # whether this request has looked for processes the bot started (a long move)
         try:
             # Anything already written now came before the request: one poll() per decision to see.
@@ -269,15 +254,7 @@ class BotClient:
         except ReadTimeout:
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
-            cpu_ms = self._cpu_since(c0)
-            if not on_cpu:
-                text = f"no answer within {limit:.0f} ms"
-            elif cpu_ms is not None and cpu_ms >= limit:
-                text = f"no answer within {limit:.0f} ms of CPU time (it used {cpu_ms:.0f} ms)"
-            else:
-                text = (f"no answer within the wall-clock backstop of {(wall_end - t0) * 1000:.0f} ms (it used "
-                        f"{cpu_ms or 0:.0f} ms of the {limit:.0f} ms of CPU time it had): a bot that sleeps or "
-                        "waits uses no CPU, so the wall clock stops it")
+            text = self._timeout_text(limit, on_cpu, c0, wall_end - t0)
             raise self._fault(FaultKind.TIMEOUT, text + "; " + self._waited(logs), None, msg, t0) from None
         except NoNewline as exc:
             raise self._fault(FaultKind.NON_JSON, no_newline(exc.head, self.language).message, exc.head, msg,
@@ -315,6 +292,38 @@ class BotClient:
         if over > 0:
             self.bank_ms = max(0.0, self.bank_ms - over)
         return elapsed
+
+    def _start_clock(self, limit: float, t0: float) -> tuple[bool, float, float, int]:
+        """A request's clock as it starts: whether it runs on CPU time, the end of the first wait, the wall
+        backstop's end and the CPU counter's reading (0 without a meter)."""
+        meter = self._meter
+        self.last_cpu_ms = None
+        if meter is None:
+            end = t0 + limit / 1000
+            return False, end, end, 0
+        if self._fresh:
+            self._fresh = False
+            meter.refresh()
+        c0 = meter.read_ns()
+        limits = self.spec.limits
+        if limits.clock is not Clock.CPU:
+            end = t0 + limit / 1000
+            return False, end, end, c0
+        # The limit is CPU time, which never runs faster than the wall for a bot on one core: the
+        # first wait is the CPU limit; later ones what is left of it, up to the wall backstop.
+        wall_end = t0 + limits.wall_limit_ms(limit) / 1000
+        return True, min(t0 + limit / 1000, wall_end), wall_end, c0
+
+    def _timeout_text(self, limit: float, on_cpu: bool, c0: int, waited_s: float) -> str:
+        """What ran out when no answer came: the move limit, the CPU time or the wall-clock backstop."""
+        cpu_ms = self._cpu_since(c0)
+        if not on_cpu:
+            return f"no answer within {limit:.0f} ms"
+        if cpu_ms is not None and cpu_ms >= limit:
+            return f"no answer within {limit:.0f} ms of CPU time (it used {cpu_ms:.0f} ms)"
+        return (f"no answer within the wall-clock backstop of {waited_s * 1000:.0f} ms (it used "
+                f"{cpu_ms or 0:.0f} ms of the {limit:.0f} ms of CPU time it had): a bot that sleeps or "
+                "waits uses no CPU, so the wall clock stops it")
 
     def _cpu_since(self, c0: int) -> float | None:
         """The CPU milliseconds since the reading ``c0`` (kept in ``last_cpu_ms``); ``None`` without a meter."""
