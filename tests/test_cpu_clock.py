@@ -21,6 +21,7 @@ from typing import Iterator
 import pytest
 
 from referee.bots import sandbox
+from referee.bots.cgroups import BotGroup
 from referee.bots.client import BotClient
 from referee.bots.cpuclock import Clock, ProcessMeter, process_clock_id
 from referee.bots.faults import BotFault, FaultKind
@@ -55,6 +56,24 @@ SANDBOXES = [pytest.param(Mode.AUTO, "cpu", id="cgroup", marks=needs_cgroup),
 def burners() -> Iterator[None]:
     """Three CPU burners on the bot's core, for the test's length (killed at its end)."""
     procs = [subprocess.Popen([PY, "-c", BURNER, str(CORE)]) for _ in range(3)]
+    # Each burner in a control group of its own, beside the bot's: the scheduler shares a core between
+    # groups first, so three burners left together in the test's group would weigh as one against the
+    # bot's group and leave it half the core, not a quarter.
+    groups = []
+    hierarchy = sandbox.machine().hierarchy
+    if hierarchy is not None:
+        for p in procs:
+            try:
+                group = BotGroup(hierarchy, memory_bytes=None, processes=None, cpus=None)
+            except OSError:
+                break
+            groups.append(group)
+            for path in group.procs_files:
+                try:
+                    with open(path, "w") as fh:
+                        fh.write(str(p.pid))
+                except OSError:
+                    pass
     try:
         yield
     finally:
@@ -62,6 +81,8 @@ def burners() -> Iterator[None]:
             p.kill()
         for p in procs:
             p.wait()
+        for group in groups:
+            group.remove()
 
 
 def client(mode: str, ms: int, clock: str, box: Mode, wall_ms: int | None = None) -> BotClient:
