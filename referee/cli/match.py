@@ -14,7 +14,7 @@ from typing import Sequence
 
 import click
 
-from ..arena.config import MAX_GAMES, Arena, BotEntry
+from ..arena.config import Arena, BotEntry
 from ..arena.formats import RoundRobin
 from ..arena.model import Stage
 from ..arena.runner import run_arena
@@ -79,10 +79,6 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         specs = unique_names([parse_bot(b, limits) for b in bots])
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOT") from None
-    if games > MAX_GAMES:
-        raise click.BadParameter(f"{games:,} games: a match plays at most {MAX_GAMES:,}; run several matches "
-                                 "with different --seed values, or use an arena of format: sampled",
-                                 param_hint="--games")
     arena = sandboxed(match_arena(rules, specs, games=games, seed=seed, policy=fault_policy,
                                   records=bool(out and record)), sandbox_mode)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
