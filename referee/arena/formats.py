@@ -83,6 +83,10 @@ class Format(ABC):
         """What planning the stage holds at once: its tables if ``lazy``, else its games."""
         return self.count(stage, index, pool_size, names)
 
+    def at_once(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+        """The most games of the stage that can be in play together (one round's: the next needs them all)."""
+        return self.count(stage, index, pool_size, names)
+
     @abstractmethod
     def first(self, stage: Stage, entry: Entry) -> RoundPlan:
         """The stage's first round."""
@@ -236,6 +240,12 @@ class Knockout(Format):
             games = self.final_count(stage) if r == len(rounds) - 1 else stage.games
             total += sum(table_games(s, games, stage.duplicate, stage.seats) for s in sizes)
         return total
+
+    def at_once(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+        rounds = knockout_sizes(self.entrants(stage, index, pool_size), stage.seats, self.advance)
+        return max((sum(table_games(s, self.final_count(stage) if r == len(rounds) - 1 else stage.games,
+                                    stage.duplicate, stage.seats) for s in sizes)
+                    for r, sizes in enumerate(rounds)), default=0)
 
     def first(self, stage: Stage, entry: Entry) -> RoundPlan:
         if entry.index == 0:  # no standings yet: a seeded draw

@@ -21,14 +21,14 @@ from ..results import GameLine, GameResult
 from ..standings import LeftOutEntry, Standings
 from .builds import LeftOut, check_requires, run_builds
 from .config import Arena, ArenaFileError, BotEntry, pool_problems
-from .executor import Executor, ExecutorFactory, default_jobs, local_executor
+from .executor import Executor, ExecutorFactory, default_jobs, local_executor, max_jobs, worker_count
 from .model import Stage
 from .ranking import ordered, standings_for
 from .ratings import warm_up
 from .report import timing, write_reports
 from .results_doc import HeadToHead, ResultsDoc, order_rule, rating_info
 from .run_loop import RunLoop
-from .schedule import PlannedGame, Planner, Round, job_for
+from .schedule import PlannedGame, Planner, Round, games_at_once, job_for
 from .store import GameStore
 
 #: The progress display's leader: a bot's name, or a function that finds it (a rating fit: only when shown).
@@ -182,7 +182,8 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     """Open the store (fresh or resuming), run the builds, plan the first round; announce the planned games."""
     started = time.monotonic()
     out_dir = os.path.abspath(out or arena.out)
-    workers = jobs or arena.jobs or default_jobs()
+    asked = jobs or arena.jobs
+    workers = min(asked or default_jobs(), max_jobs())
     store = GameStore(out_dir)
     store.prepare(resume=resume, fresh=fresh)
     log_dir = os.path.join(out_dir, "logs")
@@ -201,6 +202,11 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
                   f"{'s' if len(arena.stages) != 1 else ''}, {planner.total} games planned")
     if finished:
         progress.note(f"resuming: {len(finished)} of {planner.total} games already played")
+    # No more workers than games that can be in play (a worker per job of --jobs 100000 never played).
+    left_to_play = planner.total - len(finished)
+    workers, cut = worker_count(asked or workers, max(1, min(left_to_play, games_at_once(arena, len(names)))))
+    if cut and asked and left_to_play:
+        progress.note(cut)
     prepared = _Prepared(arena, entrants, kind, out_dir, log_dir, records_dir, workers, store, left, planner,
                          finished, started)
     prepared.phases["builds_s"] = time.monotonic() - started

@@ -72,6 +72,12 @@ def stage_game_counts(arena: Arena, pool_size: int) -> list[int]:
     return [stage.format.count(stage, i, pool_size, names) for i, stage in enumerate(arena.stages)]
 
 
+def games_at_once(arena: Arena, pool_size: int) -> int:
+    """The most games of the arena that can be in play together: the largest round's."""
+    names = {b.spec.name for b in arena.bots}
+    return max((stage.format.at_once(stage, i, pool_size, names) for i, stage in enumerate(arena.stages)), default=0)
+
+
 class Planner:
     """Plans an arena round by round; feed it each finished round's games to get the next."""
 

@@ -20,12 +20,10 @@ from ..outdir import out_dir_problem
 from ..standings_render import text_table
 from .common import (INTERRUPTED, InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
                      load_arena_file, sigterm_as_interrupt, warn_never_started)
-from .options import out_option, report_option, write_html_report
+from .options import jobs_option, out_option, report_option, write_html_report
 from .sandbox_option import sandbox_option, sandboxed
 
 
-#: The most worker processes ``--jobs`` (and the file's ``jobs``) may ask for.
-MAX_JOBS = 256
 #: Bots listed one by one by ``validate``; beyond this, the first few and a count.
 SHOW_BOTS = 24
 #: Fuzz games in the check each bot's report carries (a few: the contest's games are the real test).
@@ -35,8 +33,7 @@ DEFAULT_CHECK_GAMES = 4
 @click.command("arena")
 @click.argument("file", type=click.Path(dir_okay=False))
 @out_option("Output directory (default: the file's out, or results/NAME).")
-@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), help="Worker processes (default: the file's jobs, or one per "
-                                                           "core).")
+@jobs_option(None, "Worker processes (default: the file's jobs, or one per core).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted arena in the same output directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished arena in the output directory.")
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU (default: when there are "

@@ -24,7 +24,7 @@ from ..rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from ..standings_render import text_table
 from .common import (INTERRUPTED, RunError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
                      sigterm_as_interrupt, warn_never_started)
-from .options import (build_ruleset, out_option, report_option, ruleset_options, seed_option, time_options,
+from .options import (build_ruleset, jobs_option, out_option, report_option, ruleset_options, seed_option, time_options,
                       write_html_report)
 from .sandbox_option import sandbox_option, sandboxed
 
@@ -40,8 +40,7 @@ BOOTSTRAP = 200
 @click.option("--policy", default="forfeit", show_default=True, metavar="forfeit|strikes:N",
               help="What a bot fault costs: the game, or a draw in its place up to N times a game.")
 @click.option("--record/--no-record", default=True, show_default=True, help="With --out, write every game's record.")
-@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
-              help="Worker processes playing games side by side (results are the same whatever the number).")
+@jobs_option(1, "Worker processes playing games side by side (results are the same whatever the number).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted match in the same --out directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished match in --out.")
 @click.option("--practice", is_flag=True, help="No clocks: a bot may think (or sit in a debugger) as long as it "
