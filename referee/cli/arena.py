@@ -18,7 +18,7 @@ from ..arena.schedule import stage_game_counts
 from ..check.contest import run_contest_checks
 from ..outdir import out_dir_problem
 from ..standings_render import text_table
-from .common import (INTERRUPTED, InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
+from .common import (InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs, interrupted,
                      load_arena_file, sigterm_as_interrupt, warn_never_started)
 from .options import jobs_option, out_option, report_option, write_html_report
 from .sandbox_option import sandbox_option, sandboxed
@@ -86,8 +86,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     for line in warn_never_started(run.never_started):
         click.echo(line, err=True)
     if not run.complete:
-        click.echo(f"resume with: lastcard arena {file} --resume" + (f" --out {out}" if out else ""), err=True)
-        sys.exit(INTERRUPTED)
+        interrupted(played=f"{doc.games:,} of {doc.games_planned:,} games played and saved")
 
 
 def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int,

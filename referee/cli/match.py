@@ -22,7 +22,7 @@ from ..bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
 from ..policy import FaultPolicy
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from ..standings_render import text_table
-from .common import (INTERRUPTED, RunError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
+from .common import (RunError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs, interrupted,
                      sigterm_as_interrupt, warn_never_started)
 from .options import (build_ruleset, jobs_option, out_option, report_option, ruleset_options, seed_option, time_options,
                       write_html_report)
@@ -102,7 +102,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     if run.never_started:
         raise RunError("\n".join(warn_never_started(run.never_started)))
     if not run.complete:
-        sys.exit(INTERRUPTED)
+        interrupted(played=f"{run.doc.games:,} of {run.doc.games_planned:,} games played and saved")
 
 
 def match_arena(rules: Ruleset, specs: Sequence[BotSpec], *, games: int, seed: int, policy: FaultPolicy,
