@@ -86,7 +86,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     for line in warn_never_started(run.never_started):
         click.echo(line, err=True)
     if not run.complete:
-        interrupted(played=f"{doc.games:,} of {doc.games_planned:,} games played and saved")
+        interrupted(games=f"{doc.games:,} of {doc.games_planned:,} games")
 
 
 def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int,

@@ -123,10 +123,11 @@ def _takes_resume(ctx: click.Context) -> bool:
     return any(p.name == "resume" for p in ctx.command.params)
 
 
-def interrupted(ctx: click.Context | None = None, played: str = "") -> NoReturn:
-    """End an interrupted command: one line (what was kept, the resume command), exit status 130.
+def interrupted(ctx: click.Context | None = None, games: str | None = None) -> NoReturn:
+    """End an interrupted command: one line (the games kept, the resume command), exit status 130.
 
-    Further Ctrl-Cs and SIGTERMs are ignored from here on: they must not cut this line short.
+    ``games``: what was played, e.g. ``107 of 2,000 games``. Further Ctrl-Cs and SIGTERMs are ignored
+    from here on: they must not cut this line short.
     """
     for sig in (signal.SIGINT, signal.SIGTERM):
         try:
@@ -134,8 +135,11 @@ def interrupted(ctx: click.Context | None = None, played: str = "") -> NoReturn:
         except ValueError:  # not the main thread
             pass
     command = resume_command(ctx)
-    kept = played or "what was played is saved"
-    click.echo(f"interrupted: {kept}; resume with: {command}" if command else "interrupted", err=True)
+    if command:
+        line = f"interrupted: {games or 'the games played'} saved; resume with: {command}"
+    else:
+        line = f"interrupted after {games}" if games else "interrupted"
+    click.echo(line, err=True)
     sys.exit(INTERRUPTED)
 
 

@@ -77,7 +77,7 @@ def standings_cmd(db: str, run_id: int | None) -> None:
     runs = _runs(db)
     with_rows = [r for r in runs if r.get("standings") and (run_id is None or r["id"] == run_id)]
     if not with_rows:
-        what = f"run {run_id}" if run_id is not None else "any run"
+        what = f"--run {run_id}" if run_id is not None else "any run"
         raise InputError(f"{db}: no standings stored for {what} yet; `lastcard ladder history --db {db}` lists the "
                          "runs")
     run = with_rows[-1]

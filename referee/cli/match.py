@@ -18,16 +18,20 @@ from ..arena.config import Arena, BotEntry
 from ..arena.formats import RoundRobin
 from ..arena.model import Stage
 from ..arena.runner import run_arena
+from ..arena.store import StoreError
 from ..bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
 from ..policy import FaultPolicy
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from ..standings_render import text_table
-from .common import (RunError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs, interrupted,
+from .common import (InputError, RunError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs, interrupted,
                      sigterm_as_interrupt, warn_never_started)
 from .options import (build_ruleset, jobs_option, out_option, report_option, ruleset_options, seed_option, time_options,
                       write_html_report)
 from .sandbox_option import sandbox_option, sandboxed
 
+#: What a match calls the keys of arena.json that a resume compares.
+MATCH_WORDS = {"stages": "--games, --ruleset or --option", "bots": "the BOTs or their time limits",
+               "seed": "--seed", "policy": "--policy", "records": "--record", "sandbox": "--sandbox"}
 #: Bootstrap samples for the rating interval.
 BOOTSTRAP = 200
 
@@ -88,6 +92,12 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
             run = run_arena(arena, out=out or (scratch.name if scratch else None), jobs=jobs, resume=resume,
                             fresh=fresh or scratch is not None, progress=progress, kind="match",
                             **executor_kwargs(factory))
+    except StoreError as exc:
+        if not exc.changed:
+            raise
+        raise InputError(f"--resume: the match in {out} was started with other settings ("
+                         + ", ".join(MATCH_WORDS.get(k, k) for k in exc.changed) + "); give the same bots and "
+                         "options as the first run, or --fresh to start over") from None
     finally:
         if scratch is not None:
             scratch.cleanup()
@@ -102,7 +112,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     if run.never_started:
         raise RunError("\n".join(warn_never_started(run.never_started)))
     if not run.complete:
-        interrupted(played=f"{run.doc.games:,} of {run.doc.games_planned:,} games played and saved")
+        interrupted(games=f"{run.doc.games:,} of {run.doc.games_planned:,} games")
 
 
 def match_arena(rules: Ruleset, specs: Sequence[BotSpec], *, games: int, seed: int, policy: FaultPolicy,

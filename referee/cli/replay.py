@@ -37,6 +37,10 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
         raise click.UsageError("--raw shows one seat's messages: give --seat N as well")
     try:
         found = load(source, game)
+        if seat is not None and not 0 <= seat < len(found.stored.seating):
+            raise click.BadParameter(f"{seat} is not a seat of game {found.stored.game}: its seats are 0 to "
+                                     f"{len(found.stored.seating) - 1} ({', '.join(found.stored.seating)})",
+                                     param_hint="--seat")
         if verify:
             diff = first_difference(found)
             if diff is not None:
