@@ -1,14 +1,16 @@
 """Run a ``lastcard`` command in this process and cut it after a few seconds as Ctrl-C would.
 
 A timer (SIGALRM) raises ``KeyboardInterrupt`` in the command wherever it is (planning, workers
-starting, games, the final fit), only while the command runs, so a run that is legitimately long
-is stopped and what it prints on the way out can be checked. The signal handlers the command
-changes are put back afterwards.
+starting, games, the final fit), only while the command runs and, as a real Ctrl-C, only while the
+command has not set SIGINT aside (its clean-up); it fires again every second, as an impatient user
+presses Ctrl-C again. A command still running ``HARD_S`` seconds after the first cut gets ``NotStopped``,
+which fails the test. The signal handlers the command changes are put back afterwards.
 """
 
 from __future__ import annotations
 
 import signal
+import time
 from contextlib import contextmanager
 from typing import Iterator, Sequence
 
@@ -16,18 +18,31 @@ from click.testing import CliRunner, Result
 
 from referee.cli.main import cli
 
+#: Seconds a cut command has to end before the test calls it stuck.
+HARD_S = 30.0
+
+
+class NotStopped(BaseException):
+    """The command went on long after Ctrl-C."""
+
 
 @contextmanager
 def _cut_after(seconds: float) -> Iterator[None]:
     running = True
+    first: list[float] = []
 
     def cut(signum: int, frame: object) -> None:
-        if running:  # never outside the command: pytest itself must not see it
+        if not running:  # never outside the command: pytest itself must not see it
+            return
+        first.append(time.monotonic()) if not first else None
+        if time.monotonic() - first[0] > HARD_S:
+            raise NotStopped(f"still running {HARD_S:.0f} s after Ctrl-C")
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             raise KeyboardInterrupt
 
     saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM)}
     signal.signal(signal.SIGALRM, cut)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
     try:
         yield
     finally:

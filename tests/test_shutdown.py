@@ -89,7 +89,7 @@ def test_a_signal_while_workers_spawn_leaves_no_worker_and_no_traceback(tmp_path
     assert proc.returncode == 130, err
     _clean(err)
     assert "resume with: lastcard match -n 2000000" in err.strip().splitlines()[-1]
-    assert not wait_until(lambda: [w for w in workers if alive(w)] == [], within=30) is False
+    assert wait_until(lambda: not [w for w in workers if alive(w)], within=30), "a worker outlived the referee"
 
 
 def test_a_signal_during_the_games_prints_the_standings_and_the_resume_command(tmp_path):

@@ -106,21 +106,18 @@ def resume_command(ctx: click.Context | None = None) -> str | None:
     ctx = ctx or click.get_current_context(silent=True)
     if ctx is None:
         return None
-    sub = ctx
-    while sub.parent is not None and not _takes_resume(sub):
-        sub = sub.parent
-    if not _takes_resume(sub) or ("out" in sub.params and not sub.params.get("out")
-                                  and sub.command.name == "match"):
-        return None
+    command: click.Command | None = ctx.command
+    while isinstance(command, click.Group) and ctx.invoked_subcommand:  # from the group's boundary
+        command = command.get_command(ctx, ctx.invoked_subcommand)
     argv: Sequence[str] = ctx.find_root().meta.get("lastcard.argv", [])
+    if command is None or not any(p.name == "resume" for p in command.params):
+        return None
+    if command.name == "match" and not any(w == "--out" or w.startswith("--out=") for w in argv):
+        return None
     words = [w for w in argv if w != "--fresh"]
     if "--resume" not in words:
         words.append("--resume")
     return shlex.join(["lastcard", *words])
-
-
-def _takes_resume(ctx: click.Context) -> bool:
-    return any(p.name == "resume" for p in ctx.command.params)
 
 
 def interrupted(ctx: click.Context | None = None, games: str | None = None) -> NoReturn:
