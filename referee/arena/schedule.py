@@ -121,7 +121,7 @@ class Planner:
             self.reached[name] = (done.stage_index * 1000 + done.number, place)
             self.reached_label[name] = done.label
         info: dict[str, Any] = {"round": done.number, "label": done.label, "tables": len(done.tables),
-                                "games": done.games.count if isinstance(done.games, LazyGames) else len(done.games)}
+                                "games": done.games.total if isinstance(done.games, LazyGames) else len(done.games)}
         if outcome.advanced is not None:
             info["advanced"] = list(outcome.advanced)
         self.stage_rounds.setdefault(done.stage_index, []).append(info)
@@ -149,7 +149,7 @@ class Planner:
         if lazy:
             games = LazyGames(self.arena.seed, stage.name, number, tables, counts[0] if counts else 0, turns,
                               stage.duplicate, self._index, self._deal, self.width)
-            self._index += games.count
+            self._index += games.total
             self._deal += games.deals
         else:
             games = self._listed(stage, number, tables, counts, turns)
@@ -218,7 +218,7 @@ class LazyGames(Sequence[PlannedGame]):
         self.duplicate, self.first_index, self.first_deal, self.width = duplicate, first_index, first_deal, width
         self.size = len(self.tables[0]) if self.tables else 0
         #: The round's games; ``len`` cannot say more than ``sys.maxsize`` (a match of 2**63 games).
-        self.count = per_table * len(self.tables)
+        self.total = per_table * len(self.tables)
 
     @staticmethod
     def fits(tables: Sequence[Table], counts: Sequence[int], duplicate: bool) -> bool:
@@ -232,11 +232,11 @@ class LazyGames(Sequence[PlannedGame]):
     def deals(self) -> int:
         """The deals the round uses (a duplicate deal is replayed once per seat)."""
         if not self.duplicate:
-            return self.count
+            return self.total
         return -(-self.per_table // self.size) * len(self.tables)
 
     def __len__(self) -> int:
-        return self.count
+        return self.total
 
     def game(self, k: int) -> PlannedGame:
         """Game ``k`` of the round (0 first)."""
@@ -253,8 +253,8 @@ class LazyGames(Sequence[PlannedGame]):
 
     def __getitem__(self, k: int | slice) -> PlannedGame | Sequence[PlannedGame]:
         if isinstance(k, slice):
-            return [self.game(i) for i in range(*k.indices(self.count))]
-        n = self.count
+            return [self.game(i) for i in range(*k.indices(self.total))]
+        n = self.total
         if k < 0:
             k += n
         if not 0 <= k < n:
@@ -262,4 +262,4 @@ class LazyGames(Sequence[PlannedGame]):
         return self.game(k)
 
     def __iter__(self) -> Iterator[PlannedGame]:
-        return (self.game(k) for k in range(self.count))
+        return (self.game(k) for k in range(self.total))

@@ -24,6 +24,7 @@ from ..arena.runner import Leader
 from ..arena.shipping import ShippingError
 from ..arena.store import StoreError
 from ..ladder.store import LadderError
+from ..records import ReplayMismatch
 from ..replay import InvalidReplayError
 from ..rules import RulesetError
 
@@ -62,9 +63,8 @@ def _input_errors() -> tuple[type[Exception], ...]:
     from ..compare.sprt import SprtError
     from ..compare.twins import CompareError
     from ..html_report import ReportError
-    from ..records import ReplayMismatch
 
-    return INPUT_ERRORS + (ReportError, CompareError, SprtError, SandboxUnavailable, ReplayMismatch)
+    return INPUT_ERRORS + (ReportError, CompareError, SprtError, SandboxUnavailable)
 
 
 class LastcardGroup(click.Group):
@@ -80,7 +80,10 @@ class LastcardGroup(click.Group):
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
         argv = list(args)
-        ctx = super().make_context(info_name, args, parent=parent, **extra)
+        try:
+            ctx = super().make_context(info_name, args, parent=parent, **extra)
+        except KeyboardInterrupt:  # while the command line is read: nothing started
+            interrupted()
         ctx.meta["lastcard.argv"] = argv  # what was typed, for the resume command
         return ctx
 
@@ -98,6 +101,8 @@ class LastcardGroup(click.Group):
             raise InputError(f"--{option}: {exc}" if option and not str(exc).startswith("--") else str(exc)) from None
         except ExecutorError as exc:
             raise RunError(f"{exc}\nthe games finished so far are saved; --resume continues") from None
+        except ReplayMismatch as exc:  # a stored game its replay contradicts: the run's finding, not bad input
+            raise RunError(f"the replay differs from the record: {exc}") from None
 
 
 def resume_command(ctx: click.Context | None = None) -> str | None:
