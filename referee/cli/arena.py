@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from typing import Any
 
@@ -12,7 +11,7 @@ import click
 from ..arena.bot_reports import write_bot_reports
 from ..arena.builds import check_requires
 from ..arena.config import Arena
-from ..arena.executor import default_jobs
+from ..arena.executor import default_jobs, max_jobs
 from ..arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from ..arena.schedule import stage_game_counts
 from ..check.contest import run_contest_checks
@@ -65,7 +64,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, build_on_workers, arena)
     cluster = cluster or (arena.cluster.address if arena.cluster else None)
     progress = TerminalProgress(quiet=quiet)
-    workers = jobs or arena.jobs or default_jobs()
+    workers = min(jobs or arena.jobs or default_jobs(), max_jobs())
     progress.note(f"arena {arena.name}: {len(arena.bots)} entrants, "
                   + (f"on the Dask cluster at {cluster}" if cluster else f"{workers} worker{'s' if workers != 1 else ''}"))
     with sigterm_as_interrupt():
