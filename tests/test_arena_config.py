@@ -227,11 +227,12 @@ BAD_FILES = [
     pytest.param(b"name: a\x1fb\nbots: [builtin:random, builtin:easy]\n", "character #x001f is not allowed",
                  id="control-character"),
     pytest.param(b"seats: 4\nbots:\n" + b"".join(b"  - {name: b%d, command: builtin:random}\n" % i for i in range(3000)),
-                 "13,473,016,497,000 games (a round robin of 3,000 bots: every table of 4 plays 4 games); at most "
-                 "1,000,000 can be planned: use format: sampled", id="absurd-round-robin"),
+                 "3,368,254,124,250 tables (a round robin of 3,000 bots: every table of 4 plays 4 games); format "
+                 "round_robin holds all its tables at once, at most 1,000,000: use format: sampled",
+                 id="absurd-round-robin"),
     pytest.param(b"seats: 2\nformat: sampled\ngames: 100000000\nbots: [builtin:random, builtin:easy]\n",
-                 "100,000,000 games (2 bots playing 100,000,000 games each); at most 1,000,000 can be planned: lower "
-                 "games", id="absurd-sampled"),
+                 "100,000,000 games (2 bots playing 100,000,000 games each); format sampled plans all its games at "
+                 "once, at most 1,000,000: lower games", id="absurd-sampled"),
     pytest.param(b"jobs: 100000\nbots: [builtin:random, builtin:easy]\nseats: 2\n",
                  "jobs: 100000 is more than the maximum, 256 (line 1)", id="jobs-beyond-reason"),
     pytest.param(b"out: taken\nbots: [builtin:random, builtin:easy]\nseats: 2\n",

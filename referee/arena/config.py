@@ -175,22 +175,33 @@ def _gauntlet_problems(stage: Stage, fmt: Gauntlet, names: Sequence[str], gone: 
 
 
 def _size_problems(arena: Arena, names: Sequence[str]) -> list[Problem]:
-    """Refuse a schedule too large to plan (it would never finish, and planning it would exhaust memory)."""
+    """Refuse a plan too large to hold (planning it would exhaust memory).
+
+    A round robin or gauntlet holds only its tables (its games are a formula of their index), so any
+    number of games per table is fine; ``sampled`` and ``knockout`` see all their games at once.
+    """
     known = set(names)
     total = 0
     for i, stage in enumerate(arena.stages):
         fmt = stage.format
-        games = fmt.count(stage, i, len(names), known)
-        total += games
-        if games > MAX_GAMES:
+        held = fmt.held(stage, i, len(names), known)
+        total += held
+        if held > MAX_GAMES:
             path, line = stage.locate("format")
-            fix = ("use format: sampled, where games is the number each bot plays (e.g. games: 30)"
-                   if fmt.name != "sampled" else "lower games (the number each bot plays)")
-            return [Problem(path, f"{games:,} games ({fmt.describe(stage, fmt.entrants(stage, i, len(names)))}); "
-                                  f"at most {MAX_GAMES:,} can be planned: {fix}", line)]
+            described = fmt.describe(stage, fmt.entrants(stage, i, len(names)))
+            if fmt.lazy:
+                return [Problem(path, f"{held:,} tables ({described}); format {fmt.name} holds all its tables at "
+                                      f"once, at most {MAX_GAMES:,}: use format: sampled, where games is the number each bot "
+                                      "plays (e.g. games: 30)", line)]
+            fix = ("lower games (the number each bot plays), or use format: round_robin, whose games are planned "
+                   "as they are played" if fmt.name == "sampled" else
+                   "lower games and final_games, or use format: round_robin or sampled")
+            return [Problem(path, f"{held:,} games ({described}); format {fmt.name} plans all its games at "
+                                  f"once, at most {MAX_GAMES:,}: {fix}", line)]
     if total > MAX_GAMES:
-        return [Problem("stages", f"{total:,} games over {len(arena.stages)} stages; at most {MAX_GAMES:,} can be "
-                                  "planned: use format: sampled, or fewer games", None)]
+        return [Problem("stages", f"{total:,} games and tables to plan over {len(arena.stages)} stages; at most "
+                                  f"{MAX_GAMES:,} can be held: use fewer games in the sampled and knockout stages, "
+                                  "or fewer bots", None)]
     return []
 
 

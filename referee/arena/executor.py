@@ -12,6 +12,7 @@ import os
 import signal
 import time
 import traceback
+from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
 
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
 DEPTH = 2
 #: Bot processes a worker keeps alive between games; the least recently used beyond this are quit.
 IDLE_BOTS = 48
+#: Workers per CPU at most: beyond a few per CPU more workers only add start-up time and memory
+#: (a worker per job of ``--jobs 100000`` took 72 s to start and played nothing).
+JOBS_PER_CPU = 4
 
 
 class ExecutorError(Exception):
@@ -47,6 +51,23 @@ def usable_cpus() -> list[int]:
 def default_jobs() -> int:
     """One worker per core this process may use."""
     return max(1, len(usable_cpus()))
+
+
+def max_jobs() -> int:
+    """The most workers a local run starts: ``JOBS_PER_CPU`` per CPU of the machine."""
+    return JOBS_PER_CPU * (os.cpu_count() or 1)
+
+
+def worker_count(requested: int, at_once: int) -> tuple[int, str | None]:
+    """Workers to start for ``requested`` when at most ``at_once`` games can be in play: never more than
+    either, nor than ``max_jobs()``; and a note saying why when the request was cut down."""
+    cap = max_jobs()
+    workers = max(1, min(requested, cap, at_once))
+    if workers == requested:
+        return workers, None
+    why = (f"only {at_once:,} game{'s' if at_once != 1 else ''} can be played at once" if at_once < min(requested, cap)
+           else f"at most {JOBS_PER_CPU} per CPU ({os.cpu_count() or 1} CPUs here)")
+    return workers, f"note: {workers} worker{'s' if workers != 1 else ''}, not {requested:,}: {why}"
 
 
 def local_executor(arena: Arena, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
@@ -80,7 +101,7 @@ class LocalExecutor:
 
     def __init__(self, jobs: int, *, stderr_dir: str | None = None, records_dir: str | None = None,
                  idle_bots: int = IDLE_BOTS, pin: bool | None = None) -> None:
-        self.jobs = max(1, jobs)
+        self.jobs = max(1, min(jobs, max_jobs()))
         cpus = usable_cpus()
         # Pinning a worker (its bots inherit it) to one CPU makes each move's hand-over between referee
         # and bot a same-CPU switch instead of a wake-up of an idle CPU, which costs more than the move
@@ -103,14 +124,16 @@ class LocalExecutor:
         if self._workers or self._closed:
             return
         for wid in range(self.jobs):
-            self._workers.append(self._spawn(wid))
+            with _stop_signals_blocked():  # a Ctrl-C now comes once the worker is listed, to be stopped with the rest
+                self._workers.append(self._spawn(wid))
 
     def _spawn(self, wid: int) -> tuple[Any, Connection]:
         mine, theirs = self._ctx.Pipe()
         proc = self._ctx.Process(target=_worker_main, name=f"lastcard-worker-{wid + 1}", daemon=True,
                                  args=(theirs, self.stderr_dir, self.records_dir, os.getpid(), self.idle_bots,
                                        self.cpus[wid]))
-        proc.start()
+        with _stop_signals_blocked():  # the worker starts with them blocked, until its own handlers are set
+            proc.start()
         theirs.close()  # only the worker holds its end: its death reads as end-of-file here
         return proc, mine
 
@@ -179,7 +202,8 @@ class LocalExecutor:
         proc.join(1.0)
         conn.close()
         cause = f"the worker playing this game died ({describe_exit(proc.exitcode)})"
-        self._workers[w] = self._spawn(w)
+        with _stop_signals_blocked():
+            self._workers[w] = self._spawn(w)
         given_up = []
         # Only the first game was in play (a worker plays its games in order); the rest were queued.
         for k, game_id in reversed(list(enumerate(lost))):  # put back so the first is played first
@@ -222,6 +246,30 @@ class LocalExecutor:
         self.close(kill=exc_type is not None)
 
 
+#: The signals that stop a run: blocked while a worker is forked (``_stop_signals_blocked``).
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextmanager
+def _stop_signals_blocked() -> Iterator[None]:
+    """SIGINT and SIGTERM held back (not lost) while the block runs.
+
+    A forked worker inherits the referee's Python handlers, which turn both into ``KeyboardInterrupt``:
+    a signal between the fork and the worker's own handlers would print a traceback from inside
+    ``multiprocessing``. Forked with them blocked, the worker sets its handlers and then takes them;
+    the referee takes any that came meanwhile when the block ends.
+    """
+    try:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 class _Terminated(BaseException):
     """SIGTERM in a worker: stop now."""
 
@@ -248,12 +296,25 @@ def _term_when_orphaned() -> None:
 
 def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | None, parent: int,
                  idle_bots: int, cpu: int | None = None) -> None:
-    """A worker: play jobs from ``conn`` with one ``BotPool`` until told to stop or orphaned."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    signal.signal(signal.SIGTERM, _on_term)
-    _term_when_orphaned()
-    if os.getppid() != parent:  # the referee died before the line above took effect
-        return
+    """A worker: play jobs from ``conn`` with one ``BotPool`` until told to stop or orphaned.
+
+    Stopped at any moment (SIGTERM, the referee gone), it kills its bots and exits without a traceback.
+    """
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+        signal.signal(signal.SIGTERM, _on_term)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # forked with them blocked: take any now
+        _term_when_orphaned()
+        if os.getppid() != parent:  # the referee died before the line above took effect
+            return
+        _play(conn, stderr_dir, records_dir, parent, idle_bots, cpu)
+    except (_Terminated, KeyboardInterrupt, EOFError, OSError):
+        pass  # stopped before or between games: _play killed any bots it had started
+
+
+def _play(conn: Connection, stderr_dir: str | None, records_dir: str | None, parent: int, idle_bots: int,
+          cpu: int | None) -> None:
+    """The worker's loop: a job in, its result out, until ``None``, end of file or the referee is gone."""
     try:
         # Its own session, as each bot has: where the kernel shares CPU time out per session
         # (Linux autogroup), N workers then get N shares on a busy machine, not one between them.

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..results import GameLine
     from .model import Stage
 from .tables import (SAMPLE_WINDOW, Table, advancing, gauntlet, knockout_sizes, knockout_tables, round_robin,
-                     sampled, sampled_table_count, seating, seatings, table_games)
+                     rotations, sampled, sampled_table_count, seating, seatings, table_games)
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,9 @@ class Format(ABC):
     name: ClassVar[str]
     #: True when the stage is rounds of tables that knock bots out.
     knockout: ClassVar[bool] = False
+    #: True when only the tables are held and each game is a formula of its index (``schedule.LazyGames``);
+    #: False when the format must see all its games at once (so at most ``config.MAX_GAMES`` of them).
+    lazy: ClassVar[bool] = False
 
     @classmethod
     def keys(cls) -> tuple[str, ...]:
@@ -75,6 +78,14 @@ class Format(ABC):
     @abstractmethod
     def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
         """The stage's games with ``pool_size`` bots (``names``: every bot of the arena)."""
+
+    def held(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+        """What planning the stage holds at once: its tables if ``lazy``, else its games."""
+        return self.count(stage, index, pool_size, names)
+
+    def at_once(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+        """The most games of the stage that can be in play together (one round's: the next needs them all)."""
+        return self.count(stage, index, pool_size, names)
 
     @abstractmethod
     def first(self, stage: Stage, entry: Entry) -> RoundPlan:
@@ -125,10 +136,14 @@ class RoundRobin(Format):
     """Every table of ``seats`` bots from the entrants, each playing ``games`` games."""
 
     name = "round_robin"
+    lazy = True
 
     def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
         m, k = self.entrants(stage, index, pool_size), stage.seats
         return math.comb(m, k) * table_games(k, stage.games, stage.duplicate, k)
+
+    def held(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+        return math.comb(self.entrants(stage, index, pool_size), stage.seats)
 
     def first(self, stage: Stage, entry: Entry) -> RoundPlan:
         return self._per_table(stage, round_robin(_file_order(entry, stage), stage.seats))
@@ -143,6 +158,7 @@ class Gauntlet(Format):
     """Each challenger against every group of ``seats - 1`` bots from the field (the other bots)."""
 
     name = "gauntlet"
+    lazy = True
     challengers: tuple[str, ...] = ()
 
     def settings(self, stage: Stage) -> dict[str, Any]:
@@ -152,10 +168,13 @@ class Gauntlet(Format):
         return pool_size  # the challengers always play; ``entrants`` limits the field
 
     def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+        return self.held(stage, index, pool_size, names) * table_games(stage.seats, stage.games, stage.duplicate,
+                                                                       stage.seats)
+
+    def held(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
         c = sum(1 for x in self.challengers if x in names)
         field = min(stage.entrants or pool_size - c, pool_size - c)
-        k = stage.seats
-        return c * math.comb(field, k - 1) * table_games(k, stage.games, stage.duplicate, k)
+        return c * math.comb(field, stage.seats - 1)
 
     def first(self, stage: Stage, entry: Entry) -> RoundPlan:
         challengers = [c for c in self.challengers if c in entry.names]
@@ -222,6 +241,12 @@ class Knockout(Format):
             total += sum(table_games(s, games, stage.duplicate, stage.seats) for s in sizes)
         return total
 
+    def at_once(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+        rounds = knockout_sizes(self.entrants(stage, index, pool_size), stage.seats, self.advance)
+        return max((sum(table_games(s, self.final_count(stage) if r == len(rounds) - 1 else stage.games,
+                                    stage.duplicate, stage.seats) for s in sizes)
+                    for r, sizes in enumerate(rounds)), default=0)
+
     def first(self, stage: Stage, entry: Entry) -> RoundPlan:
         if entry.index == 0:  # no standings yet: a seeded draw
             entrants = list(entry.names)
@@ -286,5 +311,5 @@ FORMATS: dict[str, type[Format]] = {f.name: f for f in (RoundRobin, Gauntlet, Sa
 
 __all__ = ["Entry", "FORMATS", "Format", "Gauntlet", "Knockout", "Outcome", "RoundPlan", "RoundRobin",
            "SAMPLE_WINDOW", "Sampled", "Table", "advancing", "gauntlet", "knockout_sizes",
-           "knockout_tables", "round_robin", "sampled", "sampled_deals", "sampled_table_count", "seating",
+           "knockout_tables", "rotations", "round_robin", "sampled", "sampled_deals", "sampled_table_count", "seating",
            "seatings", "table_games"]

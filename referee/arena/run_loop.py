@@ -108,12 +108,14 @@ class RunLoop:
 
 
 def _ignore_interrupts() -> Callable[[], None] | None:
-    """Ignore Ctrl-C; a function that puts the previous handler back (None off the main thread)."""
+    """Ignore Ctrl-C and SIGTERM (which the command line turns into Ctrl-C); a function that puts the previous
+    handlers back (None off the main thread)."""
     try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
     except ValueError:  # not the main thread
         return None
 
     def restore() -> None:
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return restore

@@ -8,10 +8,11 @@ executor -> each result appended to games.jsonl -> ``Standings`` -> report files
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Protocol, Sequence, TypeAlias
+from typing import Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeAlias
 
 from ..bots.faults import FaultKind
 from ..bots.spec import BotSpec
@@ -22,13 +23,14 @@ from ..results import GameLine, GameResult
 from ..standings import LeftOutEntry, Standings
 from .builds import LeftOut, check_requires, run_builds
 from .config import Arena, ArenaFileError, BotEntry, pool_problems
-from .executor import Executor, ExecutorFactory, default_jobs, local_executor
+from .executor import Executor, ExecutorFactory, default_jobs, local_executor, max_jobs, worker_count
+from .model import Stage
 from .ranking import ordered, standings_for
 from .ratings import warm_up
 from .report import timing, write_reports
 from .results_doc import HeadToHead, ResultsDoc, order_rule, rating_info
 from .run_loop import RunLoop
-from .schedule import PlannedGame, Planner, Round, job_for
+from .schedule import PlannedGame, Planner, Round, games_at_once, job_for
 from .store import GameStore
 
 #: The progress display's leader: a bot's name, or a function that finds it (a rating fit: only when shown).
@@ -186,7 +188,8 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     """Open the store (fresh or resuming), run the builds, plan the first round; announce the planned games."""
     started = time.monotonic()
     out_dir = os.path.abspath(out or arena.out)
-    workers = jobs or arena.jobs or default_jobs()
+    asked = jobs or arena.jobs
+    workers = min(asked or default_jobs(), max_jobs())
     store = GameStore(out_dir)
     store.prepare(resume=resume, fresh=fresh)
     log_dir = os.path.join(out_dir, "logs")
@@ -205,6 +208,11 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
                   f"{'s' if len(arena.stages) != 1 else ''}, {planner.total} games planned")
     if finished:
         progress.note(f"resuming: {len(finished)} of {planner.total} games already played")
+    # No more workers than games that can be in play (a worker per job of --jobs 100000 never played).
+    left_to_play = planner.total - len(finished)
+    workers, cut = worker_count(asked or workers, max(1, min(left_to_play, games_at_once(arena, len(names)))))
+    if cut and asked and left_to_play:
+        progress.note(cut)
     prepared = _Prepared(arena, entrants, kind, out_dir, log_dir, records_dir, workers, store, left, planner,
                          finished, started)
     prepared.phases["builds_s"] = time.monotonic() - started
@@ -220,15 +228,20 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
     t0 = time.monotonic()
     progress.start(planner.total, len(finished))
     current: Round | None = planner.first()
-    planned_ids: set[str] = set()
     while current is not None:
-        planned_ids.update(p.game_id for p in current.games)
-        todo = {p.game_id: p for p in current.games if p.game_id not in finished}
         stage = current.stage
+        # The round is read lazily and only the games in play are held: a round of millions starts at once.
+        pending: dict[str, PlannedGame] = {}
 
-        def store(job: GameJob, result: GameResult, todo: Mapping[str, PlannedGame] = todo) -> bool:
+        def jobs(games: Iterable[PlannedGame] = current.games, stage: Stage = stage) -> Iterator[GameJob]:
+            for p in games:
+                if p.game_id not in finished:
+                    pending[p.game_id] = p
+                    yield job_for(arena, p, specs, stage)
+
+        def store(job: GameJob, result: GameResult) -> bool:
             nonlocal played_now
-            line = GameLine(result, todo[job.game_id].slot)
+            line = GameLine(result, pending.pop(job.game_id).slot)
             run.store.append(line)
             finished[job.game_id] = line
             played_now += 1
@@ -237,13 +250,14 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
                 raise KeyboardInterrupt
             return False
 
-        if todo and not loop.play_jobs((job_for(arena, p, specs, stage) for p in todo.values()), store):
+        todo = _unless_empty(jobs())
+        if todo is not None and not loop.play_jobs(todo, store):
             progress.note(f"interrupted: stopping the workers and their bots ({len(finished)} of {planner.total} "
                           "games played; --resume finishes the arena)")
             return False, played_now
         # Only the games planned so far: when resuming, later rounds' games are already in the file,
         # and the next round must be planned exactly as it was without them.
-        current = planner.next(current, _sorted({k: v for k, v in finished.items() if k in planned_ids}))
+        current = planner.next(current, _sorted({k: v for k, v in finished.items() if planner.is_planned(k)}))
     run.phases["games_s"] = time.monotonic() - t0
     # The last round's places are known only now: show the leader the final order will have.
     progress.update(len(finished), planner.total, tally.leader(force=True))
@@ -285,6 +299,12 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
     paths = write_reports(run.out_dir, doc, times)
     return ArenaRun(doc, complete, run.out_dir, played_now, wall, run.left, paths, list(games),
                     never_started(games, arena.specs, run.log_dir))
+
+
+def _unless_empty(items: Iterator[GameJob]) -> Iterator[GameJob] | None:
+    """``items`` as they were, or None when there are none (a round played already starts no workers)."""
+    first = next(items, None)
+    return None if first is None else itertools.chain((first,), items)
 
 
 def _sorted(finished: Mapping[str, GameLine]) -> list[GameLine]:

@@ -6,16 +6,21 @@ planned from the finished games only, so the same games give the same schedule h
 
 Game ``g000017`` is the 17th game planned; its seed comes from the arena seed and its deal number
 (``game_seed``), and the replays of a duplicate deal share the deal and so the seed.
+
+A round whose tables all play the same number of games (every round robin and gauntlet, a match of
+any length) is not held: its games are a formula of the round's index (``LazyGames``), so a match of
+two million games starts at once. Other rounds are listed whole, with the same games either way.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence, overload
 
 from ..jobs import GameJob, game_seed
 from ..results import GameLine, Slot
-from .formats import Entry, RoundPlan, Table, seatings
+from .formats import Entry, RoundPlan, Table, rotations, seating
 from .model import Arena, Stage
 
 #: ``order(games, names)``: the names ranked best first on the games so far.
@@ -50,7 +55,8 @@ class Round:
     number: int
     label: str
     tables: tuple[Table, ...]
-    games: tuple[PlannedGame, ...]
+    games: Sequence[PlannedGame]
+    """Every game in plan order: a tuple, or a ``LazyGames`` that computes each when asked."""
     knockout: bool = False
     final: bool = False
 
@@ -64,6 +70,12 @@ def stage_game_counts(arena: Arena, pool_size: int) -> list[int]:
     """The games of each stage with ``pool_size`` bots."""
     names = {b.spec.name for b in arena.bots}
     return [stage.format.count(stage, i, pool_size, names) for i, stage in enumerate(arena.stages)]
+
+
+def games_at_once(arena: Arena, pool_size: int) -> int:
+    """The most games of the arena that can be in play together: the largest round's."""
+    names = {b.spec.name for b in arena.bots}
+    return max((stage.format.at_once(stage, i, pool_size, names) for i, stage in enumerate(arena.stages)), default=0)
 
 
 class Planner:
@@ -90,22 +102,26 @@ class Planner:
 
     def next(self, done: Round, games: Sequence[GameLine]) -> Round | None:
         """The round after ``done``, given every game finished so far (``done``'s included)."""
-        by_id = {g.game: g for g in games}
-        played = [by_id[p.game_id] for p in done.games]
         fmt = done.stage.format
 
+        by_id: dict[str, GameLine] = {}
+
         def results(table: int) -> list[GameLine]:
-            return [g for g, p in zip(played, done.games) if p.table == table]
+            if not by_id:  # only a format that reads the results pays for the index
+                by_id.update((g.game, g) for g in games)
+            return [by_id[p.game_id] for p in done.games if p.table == table]
 
         def rank() -> dict[str, int]:
             return {n: i for i, n in enumerate(self.order(games, self.names))}
 
-        outcome = fmt.after(done.stage, done.tables, [p.seating for p in done.games], results, rank, done.final)
+        # The first game of every table comes first and seats all of it: the names in the order they played.
+        firsts = [p.seating for p in itertools.islice(done.games, len(done.tables))]
+        outcome = fmt.after(done.stage, done.tables, firsts, results, rank, done.final)
         for name, place in outcome.places.items():
             self.reached[name] = (done.stage_index * 1000 + done.number, place)
             self.reached_label[name] = done.label
         info: dict[str, Any] = {"round": done.number, "label": done.label, "tables": len(done.tables),
-                                "games": len(done.games)}
+                                "games": done.games.total if isinstance(done.games, LazyGames) else len(done.games)}
         if outcome.advanced is not None:
             info["advanced"] = list(outcome.advanced)
         self.stage_rounds.setdefault(done.stage_index, []).append(info)
@@ -120,12 +136,29 @@ class Planner:
         ranked = self.order(games, self.names) if games else list(self.names)
         return self._round(i, 1, stage.format.first(stage, Entry(i, self.names, ranked, self.arena.seed)))
 
-    def _round(self, i: int, number: int, plan: RoundPlan) -> Round:
+    def _round(self, i: int, number: int, plan: RoundPlan, lazy: bool | None = None) -> Round:
+        """The round of ``plan``: lazy (``LazyGames``) when its tables are alike, unless ``lazy`` says."""
         stage = self.arena.stages[i]
         fmt = stage.format
-        tables: list[Table] = list(plan.tables)
+        tables = tuple(plan.tables)
         counts = list(plan.games)
-        orders = seatings(tables, counts, self._seat_counts)
+        turns = rotations(tables, counts, self._seat_counts)
+        if lazy is None:
+            lazy = LazyGames.fits(tables, counts, stage.duplicate)
+        games: Sequence[PlannedGame]
+        if lazy:
+            games = LazyGames(self.arena.seed, stage.name, number, tables, counts[0] if counts else 0, turns,
+                              stage.duplicate, self._index, self._deal, self.width)
+            self._index += games.total
+            self._deal += games.deals
+        else:
+            games = self._listed(stage, number, tables, counts, turns)
+        label = fmt.label(stage, number, plan.final, len(self.arena.stages))
+        return Round(i, stage, number, label, tables, games, fmt.knockout, plan.final)
+
+    def _listed(self, stage: Stage, number: int, tables: Sequence[Table], counts: Sequence[int],
+                turns: Sequence[tuple[int, bool]]) -> tuple[PlannedGame, ...]:
+        """Every game of a round whose tables differ, in plan order."""
         planned: list[PlannedGame] = []
         deal_ids: dict[tuple[int, int], int] = {}
         for j in range(max(counts, default=0)):  # game j of every table, then game j + 1: a stopped round is even
@@ -143,9 +176,13 @@ class Planner:
                     self._deal += 1
                 self._index += 1
                 planned.append(PlannedGame(f"g{self._index:0{self.width}d}", self._index, stage.name, number, t, deal,
-                                           game_seed(self.arena.seed, deal), orders[t][j]))
-        label = fmt.label(stage, number, plan.final, len(self.arena.stages))
-        return Round(i, stage, number, label, tuple(tables), tuple(planned), fmt.knockout, plan.final)
+                                           game_seed(self.arena.seed, deal), seating(table, j, *turns[t])))
+        return tuple(planned)
+
+    def is_planned(self, game_id: str) -> bool:
+        """Whether ``game_id`` belongs to a round planned so far (games are numbered in plan order)."""
+        digits = game_id[1:]
+        return game_id[:1] == "g" and digits.isdigit() and 0 < int(digits) <= self._index
 
     # ------------------------------------------------------------------ results
     def final_order(self, games: Sequence[GameLine]) -> list[str]:
@@ -166,3 +203,63 @@ def job_for(arena: Arena, planned: PlannedGame, specs: Mapping[str, Any], stage:
     """The executor's job for a planned game: plain data, runnable anywhere."""
     return GameJob(planned.game_id, planned.seed, stage.rules, tuple(specs[name] for name in planned.seating),
                    arena.policy, arena.records)
+
+
+class LazyGames(Sequence[PlannedGame]):
+    """The games of a round whose tables all play ``per_table`` games (and, with duplicate deals, are all the
+    same size), computed from the index when asked: game ``k`` is game ``k // tables`` of table
+    ``k % tables``, exactly as ``Planner._listed`` would list it, and nothing is held."""
+
+    def __init__(self, seed: int, stage: str, number: int, tables: Sequence[Table], per_table: int,
+                 turns: Sequence[tuple[int, bool]], duplicate: bool, first_index: int, first_deal: int,
+                 width: int) -> None:
+        self.seed, self.stage, self.number = seed, stage, number
+        self.tables, self.per_table, self.turns = tuple(tables), per_table, tuple(turns)
+        self.duplicate, self.first_index, self.first_deal, self.width = duplicate, first_index, first_deal, width
+        self.size = len(self.tables[0]) if self.tables else 0
+        #: The round's games; ``len`` cannot say more than ``sys.maxsize`` (a match of 2**63 games).
+        self.total = per_table * len(self.tables)
+
+    @staticmethod
+    def fits(tables: Sequence[Table], counts: Sequence[int], duplicate: bool) -> bool:
+        """Whether a round's games are a formula of the index: the same games at every table (and, with
+        duplicate deals, tables of one size, so every table's deals start together)."""
+        if not tables or len(set(counts)) != 1:
+            return False
+        return not duplicate or len({len(t) for t in tables}) == 1
+
+    @property
+    def deals(self) -> int:
+        """The deals the round uses (a duplicate deal is replayed once per seat)."""
+        if not self.duplicate:
+            return self.total
+        return -(-self.per_table // self.size) * len(self.tables)
+
+    def __len__(self) -> int:
+        return self.total
+
+    def game(self, k: int) -> PlannedGame:
+        """Game ``k`` of the round (0 first)."""
+        j, t = divmod(k, len(self.tables))
+        deal = self.first_deal + (j // self.size * len(self.tables) + t if self.duplicate else k)
+        index = self.first_index + k + 1
+        return PlannedGame(f"g{index:0{self.width}d}", index, self.stage, self.number, t, deal,
+                           game_seed(self.seed, deal), seating(self.tables[t], j, *self.turns[t]))
+
+    @overload
+    def __getitem__(self, k: int) -> PlannedGame: ...
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[PlannedGame]: ...
+
+    def __getitem__(self, k: int | slice) -> PlannedGame | Sequence[PlannedGame]:
+        if isinstance(k, slice):
+            return [self.game(i) for i in range(*k.indices(self.total))]
+        n = self.total
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError(f"game {k} of a round of {n}")
+        return self.game(k)
+
+    def __iter__(self) -> Iterator[PlannedGame]:
+        return (self.game(k) for k in range(self.total))

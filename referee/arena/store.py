@@ -20,6 +20,9 @@ RUN_FORMAT = "lastcard-arena-run"
 class StoreError(Exception):
     """An output directory that cannot be used as asked (say why, and what to do)."""
 
+    changed: tuple[str, ...] = ()
+    """With a resume that does not match: the keys of arena.json that differ."""
+
 
 def fingerprint(description: Mapping[str, Any]) -> str:
     """A short hash of what decides an arena's games."""
@@ -97,9 +100,11 @@ class GameStore:
             return
         before = stored.get("arena", {})
         changed = [k for k in sorted(set(before) | set(description)) if before.get(k) != description.get(k)]
-        raise StoreError(f"the arena changed since {self.out_dir} was started (different "
-                         f"{', '.join(changed) or 'settings'}); --resume needs the same arena file, bots and seed. "
-                         "Use --fresh to start over, or another --out")
+        error = StoreError(f"the arena changed since {self.out_dir} was started (different "
+                           f"{', '.join(changed) or 'settings'}); --resume needs the same arena file, bots and seed. "
+                           "Use --fresh to start over, or another --out")
+        error.changed = tuple(changed)  # for a command to say it in its own words (match: its options)
+        raise error
 
     def _read(self) -> dict[str, GameLine]:
         finished: dict[str, GameLine] = {}

@@ -123,26 +123,45 @@ def seatings(tables: Iterable[Table], games: Sequence[int], counts: dict[str, li
     seat once per cycle; which rotation comes first (and the direction) is chosen per table to even
     out the seats the bots have had so far (``counts``: bot -> games per seat, updated in place).
     """
+    tables = list(tables)
+    return [[seating(table, j, offset, reverse) for j in range(g)]
+            for table, g, (offset, reverse) in zip(tables, games, rotations(tables, games, counts))]
+
+
+def rotations(tables: Iterable[Table], games: Sequence[int], counts: dict[str, list[int]] | None = None
+              ) -> list[tuple[int, bool]]:
+    """Each table's first rotation and direction (``seating``'s ``offset`` and ``reverse``), as ``seatings``
+    chooses them, in time independent of the games per table (``counts`` updated in place).
+
+    A whole cycle of ``len(table)`` games seats every bot once in every seat whatever the rotation and
+    direction, so it adds the same cost to each choice and the same counts: only the games of the last,
+    partial cycle decide, and a table of a million games is chosen as fast as one of four.
+    """
     counts = {} if counts is None else counts
     out = []
     for table, g in zip(tables, games):
         size = len(table)
         for name in table:
             counts.setdefault(name, [0] * 6)
+        cycles, rest = divmod(g, size) if size else (0, 0)
+        tail = range(cycles * size, g)
         best: tuple[int, int, bool] | None = None
         for reverse in (False, True) if size > 2 else (False,):
             for offset in range(size):
                 cost = 0
-                for j in range(g):
+                for j in tail:
                     order = seating(table, j, offset, reverse)
                     cost += sum(counts[name][s] for s, name in enumerate(order))
                 if best is None or cost < best[0]:
                     best = (cost, offset, reverse)
         assert best is not None
         _, offset, reverse = best
-        games_here = [seating(table, j, offset, reverse) for j in range(g)]
-        for order in games_here:
-            for s, name in enumerate(order):
+        for name in table:
+            seats = counts[name]
+            for s in range(size):
+                seats[s] += cycles
+        for j in tail:
+            for s, name in enumerate(seating(table, j, offset, reverse)):
                 counts[name][s] += 1
-        out.append(games_here)
+        out.append((offset, reverse))
     return out

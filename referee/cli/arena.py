@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from dataclasses import replace
 from typing import Any
@@ -13,20 +12,18 @@ import click
 from ..arena.bot_reports import write_bot_reports
 from ..arena.builds import check_requires
 from ..arena.config import Arena
-from ..arena.executor import default_jobs
+from ..arena.executor import default_jobs, max_jobs
 from ..arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from ..arena.schedule import stage_game_counts
 from ..check.contest import run_contest_checks
 from ..outdir import out_dir_problem
 from ..standings_render import text_table
-from .common import (INTERRUPTED, InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
+from .common import (InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs, interrupted,
                      load_arena_file, sigterm_as_interrupt, warn_never_started)
-from .options import clock_options, out_option, report_option, with_clock, write_html_report
+from .options import clock_options, jobs_option, out_option, report_option, with_clock, write_html_report
 from .sandbox_option import sandbox_option, sandboxed
 
 
-#: The most worker processes ``--jobs`` (and the file's ``jobs``) may ask for.
-MAX_JOBS = 256
 #: Bots listed one by one by ``validate``; beyond this, the first few and a count.
 SHOW_BOTS = 24
 #: Fuzz games in the check each bot's report carries (a few: the contest's games are the real test).
@@ -36,8 +33,7 @@ DEFAULT_CHECK_GAMES = 4
 @click.command("arena")
 @click.argument("file", type=click.Path(dir_okay=False))
 @out_option("Output directory (default: the file's out, or results/NAME).")
-@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), help="Worker processes (default: the file's jobs, or one per "
-                                                           "core).")
+@jobs_option(None, "Worker processes (default: the file's jobs, or one per core).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted arena in the same output directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished arena in the output directory.")
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU (default: when there are "
@@ -75,7 +71,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, build_on_workers, arena)
     cluster = cluster or (arena.cluster.address if arena.cluster else None)
     progress = TerminalProgress(quiet=quiet)
-    workers = jobs or arena.jobs or default_jobs()
+    workers = min(jobs or arena.jobs or default_jobs(), max_jobs())
     progress.note(f"arena {arena.name}: {len(arena.bots)} entrants, "
                   + (f"on the Dask cluster at {cluster}" if cluster else f"{workers} worker{'s' if workers != 1 else ''}"))
     with sigterm_as_interrupt():
@@ -96,8 +92,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     for line in warn_never_started(run.never_started):
         click.echo(line, err=True)
     if not run.complete:
-        click.echo(f"resume with: lastcard arena {file} --resume" + (f" --out {out}" if out else ""), err=True)
-        sys.exit(INTERRUPTED)
+        interrupted(games=f"{doc.games:,} of {doc.games_planned:,} games")
 
 
 def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int,

@@ -9,11 +9,12 @@ SIGTERM), with what was played saved.
 
 from __future__ import annotations
 
+import shlex
 import signal
 import sys
 import time
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, TextIO
+from typing import Any, Callable, Iterator, NoReturn, Sequence, TextIO
 
 import click
 
@@ -23,6 +24,7 @@ from ..arena.runner import Leader
 from ..arena.shipping import ShippingError
 from ..arena.store import StoreError
 from ..ladder.store import LadderError
+from ..records import ReplayMismatch
 from ..replay import InvalidReplayError
 from ..rules import RulesetError
 
@@ -55,19 +57,92 @@ INPUT_ERRORS: tuple[type[Exception], ...] = (ArenaFileError, StoreError, LadderE
                                              InvalidReplayError, ShippingError)
 
 
+def _input_errors() -> tuple[type[Exception], ...]:
+    """Every domain error that means bad input, those of modules imported only by some commands included."""
+    from ..bots.sandbox import SandboxUnavailable
+    from ..compare.sprt import SprtError
+    from ..compare.twins import CompareError
+    from ..html_report import ReportError
+
+    return INPUT_ERRORS + (ReportError, CompareError, SprtError, SandboxUnavailable)
+
+
 class LastcardGroup(click.Group):
     """The command group; its ``invoke`` is the one boundary where domain errors become messages and exit
-    statuses (the rules code never imports click)."""
+    statuses (the rules code never imports click), and where an interrupt at any moment becomes one line.
+
+    From the moment the command line is parsed to the exit, SIGTERM stops a run as Ctrl-C does; a
+    ``KeyboardInterrupt`` that no command handled (during start-up, builds, workers spawning, the final
+    fit, writing the reports) ends with ``interrupted``, the command that resumes (for commands with
+    ``--resume``) and exit status 130, never a traceback.
+    """
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        argv = list(args)
+        try:
+            ctx = super().make_context(info_name, args, parent=parent, **extra)
+        except KeyboardInterrupt:  # while the command line is read: nothing started
+            interrupted()
+        ctx.meta["lastcard.argv"] = argv  # what was typed, for the resume command
+        return ctx
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with sigterm_as_interrupt():
+            return super().main(*args, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
-        from ..html_report import ReportError
-
         try:
             return super().invoke(ctx)
-        except INPUT_ERRORS + (ReportError,) as exc:
-            raise InputError(str(exc)) from None
+        except KeyboardInterrupt:
+            interrupted(ctx)
+        except _input_errors() as exc:
+            option = getattr(exc, "option", None)  # compare names the option at fault
+            raise InputError(f"--{option}: {exc}" if option and not str(exc).startswith("--") else str(exc)) from None
         except ExecutorError as exc:
             raise RunError(f"{exc}\nthe games finished so far are saved; --resume continues") from None
+        except ReplayMismatch as exc:  # a stored game its replay contradicts: the run's finding, not bad input
+            raise RunError(f"the replay differs from the record: {exc}") from None
+
+
+def resume_command(ctx: click.Context | None = None) -> str | None:
+    """The command line that finishes an interrupted run: the one typed, with --resume for --fresh; None for a
+    command without --resume or a match without --out (whose games were never kept)."""
+    ctx = ctx or click.get_current_context(silent=True)
+    if ctx is None:
+        return None
+    command: click.Command | None = ctx.command
+    while isinstance(command, click.Group) and ctx.invoked_subcommand:  # from the group's boundary
+        command = command.get_command(ctx, ctx.invoked_subcommand)
+    argv: Sequence[str] = ctx.find_root().meta.get("lastcard.argv", [])
+    if command is None or not any(p.name == "resume" for p in command.params):
+        return None
+    if command.name == "match" and not any(w == "--out" or w.startswith("--out=") for w in argv):
+        return None
+    words = [w for w in argv if w != "--fresh"]
+    if "--resume" not in words:
+        words.append("--resume")
+    return shlex.join(["lastcard", *words])
+
+
+def interrupted(ctx: click.Context | None = None, games: str | None = None) -> NoReturn:
+    """End an interrupted command: one line (the games kept, the resume command), exit status 130.
+
+    ``games``: what was played, e.g. ``107 of 2,000 games``. Further Ctrl-Cs and SIGTERMs are ignored
+    from here on: they must not cut this line short.
+    """
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            signal.signal(sig, signal.SIG_IGN)
+        except ValueError:  # not the main thread
+            pass
+    command = resume_command(ctx)
+    if command:
+        line = f"interrupted: {games or 'the games played'} saved; resume with: {command}"
+    else:
+        line = f"interrupted after {games}" if games else "interrupted"
+    click.echo(line, err=True)
+    sys.exit(INTERRUPTED)
 
 
 def interrupt_on_sigterm(signum: int, frame: object) -> None:
@@ -77,8 +152,12 @@ def interrupt_on_sigterm(signum: int, frame: object) -> None:
 
 @contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
-    """``kill`` stops a run as cleanly as Ctrl-C while the block runs."""
-    previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm)
+    """``kill`` stops a run as cleanly as Ctrl-C while the block runs (off the main thread: nothing to do)."""
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt_on_sigterm)
+    except ValueError:
+        yield
+        return
     try:
         yield
     finally:

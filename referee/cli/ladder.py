@@ -15,6 +15,7 @@ from ..standings import LeftOutEntry, StandingRow, Standings
 from ..standings_render import text_table
 from .common import (INTERRUPTED, InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
                      load_arena_file, sigterm_as_interrupt, warn_never_started)
+from .options import jobs_option
 
 DB_HELP = "The ladder file (SQLite; created when missing)."
 
@@ -40,8 +41,7 @@ def ladder_cmd() -> None:
               help="Games planned at a time from the same standings.")
 @click.option("--out", type=click.Path(file_okay=False), help="Report directory (default: beside the ladder file, "
                                                                 "NAME-report/).")
-@click.option("--jobs", "-j", type=click.IntRange(1), help="Worker processes (default: the file's jobs, or one per "
-                                                           "core).")
+@jobs_option(None, "Worker processes (default: the file's jobs, or one per core).")
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
 @cluster_options
@@ -79,7 +79,7 @@ def standings_cmd(db: str, run_id: int | None) -> None:
     runs = _runs(db)
     with_rows = [r for r in runs if r.get("standings") and (run_id is None or r["id"] == run_id)]
     if not with_rows:
-        what = f"run {run_id}" if run_id is not None else "any run"
+        what = f"--run {run_id}" if run_id is not None else "any run"
         raise InputError(f"{db}: no standings stored for {what} yet; `lastcard ladder history --db {db}` lists the "
                          "runs")
     run = with_rows[-1]

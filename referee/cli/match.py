@@ -15,20 +15,24 @@ from typing import Sequence
 
 import click
 
-from ..arena.config import MAX_GAMES, Arena, BotEntry
+from ..arena.config import Arena, BotEntry
 from ..arena.formats import RoundRobin
 from ..arena.model import Stage
 from ..arena.runner import NeverStarted, run_arena
+from ..arena.store import StoreError
 from ..bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
 from ..policy import FaultPolicy
 from ..rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from ..standings_render import text_table
-from .common import (INTERRUPTED, RunError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
+from .common import (InputError, RunError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs, interrupted,
                      sigterm_as_interrupt, warn_never_started)
-from .options import (build_ruleset, out_option, report_option, ruleset_options, seed_option, time_options,
-                      with_clock, write_html_report)
+from .options import (build_ruleset, jobs_option, out_option, report_option, ruleset_options, seed_option,
+                      time_options, with_clock, write_html_report)
 from .sandbox_option import sandbox_option, sandboxed
 
+#: What a match calls the keys of arena.json that a resume compares.
+MATCH_WORDS = {"stages": "--games, --ruleset or --option", "bots": "the BOTs or their time limits",
+               "seed": "--seed", "policy": "--policy", "records": "--record", "sandbox": "--sandbox"}
 #: Bootstrap samples for the rating interval.
 BOOTSTRAP = 200
 
@@ -41,8 +45,7 @@ BOOTSTRAP = 200
 @click.option("--policy", default="forfeit", show_default=True, metavar="forfeit|strikes:N",
               help="What a bot fault costs: the game, or a draw in its place up to N times a game.")
 @click.option("--record/--no-record", default=True, show_default=True, help="With --out, write every game's record.")
-@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
-              help="Worker processes playing games side by side (results are the same whatever the number).")
+@jobs_option(1, "Worker processes playing games side by side (results are the same whatever the number).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted match in the same --out directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished match in --out.")
 @click.option("--practice", is_flag=True, help="No clocks: a bot may think (or sit in a debugger) as long as it "
@@ -81,10 +84,6 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         specs = unique_names([parse_bot(b, limits) for b in bots])
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOT") from None
-    if games > MAX_GAMES:
-        raise click.BadParameter(f"{games:,} games: a match plays at most {MAX_GAMES:,}; run several matches "
-                                 "with different --seed values, or use an arena of format: sampled",
-                                 param_hint="--games")
     arena = sandboxed(match_arena(rules, specs, games=games, seed=seed, policy=fault_policy,
                                   records=bool(out and record)), sandbox_mode)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
@@ -95,6 +94,12 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
             run = run_arena(arena, out=out or (scratch.name if scratch else None), jobs=jobs, resume=resume,
                             fresh=fresh or scratch is not None, progress=progress, kind="match",
                             **executor_kwargs(factory))
+    except StoreError as exc:
+        if not exc.changed:
+            raise
+        raise InputError(f"--resume: the match in {out} was started with other settings ("
+                         + ", ".join(MATCH_WORDS.get(k, k) for k in exc.changed) + "); give the same bots and "
+                         "options as the first run, or --fresh to start over") from None
     finally:
         if scratch is not None:
             scratch.cleanup()
@@ -109,7 +114,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     if run.never_started:
         _never_started(run.never_started, logs_kept=out is not None)
     if not run.complete:
-        sys.exit(INTERRUPTED)
+        interrupted(games=f"{run.doc.games:,} of {run.doc.games_planned:,} games")
 
 
 def _never_started(never: Sequence[NeverStarted], *, logs_kept: bool) -> None:

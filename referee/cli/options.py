@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 import click
 
+from ..arena.executor import JOBS_PER_CPU, max_jobs
 from ..bots.cpuclock import Clock
 from ..bots.spec import WALL_FACTOR, TimeLimits
 from ..outdir import out_dir_problem
@@ -48,6 +49,36 @@ class SeedType(click.ParamType):
         if number < 0:
             self.fail(f"{number} is negative; a seed is a whole number, 0 or more (try {-number})", param, ctx)
         return number
+
+
+class JobsType(click.ParamType):
+    """A number of worker processes: 1 or more; beyond ``max_jobs()`` (a few per CPU) it is cut down, with a note."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        top = max_jobs()
+        span = f"give 1 to {top} ({JOBS_PER_CPU} per CPU, {top // JOBS_PER_CPU} CPUs here)"
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip(), 10)
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number of worker processes; {span}", param, ctx)
+        if number < 1:
+            self.fail(f"{number} worker processes: {span}", param, ctx)
+        if number > top:
+            click.echo(f"note: --jobs {number:,} is more than this machine's maximum, {top} ({JOBS_PER_CPU} per CPU): "
+                       f"using {top}", err=True)
+            return top
+        return number
+
+
+def jobs_option(default: int | None, help: str) -> Callable[[F], F]:
+    """``--jobs N`` / ``-j N``: worker processes, 1 to ``max_jobs()`` (more is cut down with a note)."""
+    return click.option("--jobs", "-j", type=JobsType(), default=default, show_default=default is not None,
+                        help=f"{help} At most {JOBS_PER_CPU} per CPU; more is cut down, with a note.")
 
 
 def seed_option(f: F) -> F:

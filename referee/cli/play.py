@@ -30,7 +30,7 @@ from ..jsonl import write_jsonl
 @click.option("--practice", is_flag=True,
               help="No clocks: bots get unlimited time to start and to move (debug your bot under a debugger).")
 @click.option("--move-ms", type=click.IntRange(1), default=5_000, show_default=True, help="A bot's time per move.")
-@click.option("--pace", type=click.FloatRange(0), default=None,
+@click.option("--pace", type=click.FloatRange(0, 60), default=None,
               help="Seconds between the events shown (default 0.3 on a terminal, 0 otherwise).")
 @click.option("--save", type=click.Path(dir_okay=False), help="Write the game's record here, for `lastcard replay FILE`.")
 @clock_options

@@ -61,6 +61,10 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
                  sandbox_mode)
     try:
         found = load(source, game)
+        if seat is not None and not 0 <= seat < len(found.stored.seating):
+            raise click.BadParameter(f"{seat} is not a seat of game {found.stored.game}: its seats are 0 to "
+                                     f"{len(found.stored.seating) - 1} ({', '.join(found.stored.seating)})",
+                                     param_hint="--seat")
         if ask_cmd is not None or from_turn is not None:
             assert seat is not None
             styled = use_colour(sys.stdout)
