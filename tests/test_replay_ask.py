@@ -147,7 +147,7 @@ def test_a_bot_that_crashes_while_asked_is_that_fault_at_that_turn(results):
 # ---------------------------------------------------------------------------------------- bad input
 @pytest.mark.parametrize("args,words", [
     (["g9999", "--seat", 0, "--all", "--ask", GOOD], ["no game 'g9999'", "g0001"]),
-    (["g0001", "--seat", 5, "--all", "--ask", GOOD], ["seat 5 is not at the table", "0 to 2"]),
+    (["g0001", "--seat", 5, "--all", "--ask", GOOD], ["--seat", "5 is not a seat of game g0001", "0 to 2"]),
     (["g0001", "--seat", 0, "--turn", 100000, "--ask", GOOD], ["turn 100000 is past seat 0's last request", "last"]),
     (["g0001", "--seat", 0, "--turn", 0, "--ask", GOOD], ["seat 0 (good) was not asked at turn 0", "nearest"]),
     (["g0008", "--seat", 0, "--turn", 3, "--ask", GOOD], ["never asked for a move"]),
