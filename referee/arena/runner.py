@@ -240,7 +240,7 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
         current = planner.next(current, _sorted({k: v for k, v in finished.items() if k in planned_ids}))
     run.phases["games_s"] = time.monotonic() - t0
     # The last round's places are known only now: show the leader the final order will have.
-    progress.update(len(finished), planner.total, tally.leader(force=True))
+    progress.update(len(finished), planner.total, lambda: tally.leader(force=True))
     return True, played_now
 
 
