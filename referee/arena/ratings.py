@@ -164,9 +164,14 @@ def _separation(games: Sequence[Placed], names: Sequence[str]) -> tuple[set[str]
 
 def warm_up() -> None:
     """Import choix (and scipy) ahead of need, in a background thread: it takes a second or more."""
-    import threading
+    start_warm_up()
 
-    threading.Thread(target=_import_choix, name="lastcard-import-choix", daemon=True).start()
+
+def start_warm_up() -> threading.Thread:
+    """``warm_up``, returning the thread (to join before forking: no thread may hold an import lock then)."""
+    thread = threading.Thread(target=_import_choix, name="lastcard-import-choix", daemon=True)
+    thread.start()
+    return thread
 
 
 def _import_choix() -> None:
@@ -217,10 +222,14 @@ class _Top1Data:
         import numpy as np
 
         self.n = n
-        width = max(len(others) for _, others in data) + 1
-        members = np.full((len(data), width), n, dtype=np.int64)  # n: padding, weight 0
+        # Choices that are alike (the same winner among the same bots) are fitted once, weighted by
+        # their count in the sample: a long match has a few dozen kinds among tens of thousands.
+        kinds: dict[tuple[int, tuple[int, ...]], int] = {}
+        kind_of = [kinds.setdefault((winner, tuple(sorted(others))), len(kinds)) for winner, others in data]
+        width = max(len(others) for _, others in kinds) + 1
+        members = np.full((len(kinds), width), n, dtype=np.int64)  # n: padding, weight 0
         losers, winners, obs = [], [], []
-        for o, (winner, others) in enumerate(data):
+        for o, (winner, others) in enumerate(kinds):
             members[o, 0] = winner
             members[o, 1:1 + len(others)] = others
             for other in others:
@@ -228,6 +237,8 @@ class _Top1Data:
                 winners.append(winner)
                 obs.append(o)
         self.members = members
+        self.kinds = len(kinds)
+        self.kind_of = np.asarray(kind_of, dtype=np.int64)
         self.cell = np.asarray(losers, dtype=np.int64) * n + np.asarray(winners, dtype=np.int64)
         self.obs = np.asarray(obs, dtype=np.int64)
         self.deal_of = np.asarray(deal_of, dtype=np.int64)
@@ -239,7 +250,7 @@ class _Top1Data:
         from choix.utils import exp_transform, log_transform, statdist
 
         n = self.n
-        obs_weight = deal_weights[self.deal_of]
+        obs_weight = np.bincount(self.kind_of, weights=deal_weights[self.deal_of], minlength=self.kinds)
         converged = NormOfDifferenceTest(tol, order=1)
         params = initial
         for _ in range(max_iter):

@@ -22,7 +22,7 @@ from .builds import LeftOut, check_requires, run_builds
 from .config import Arena, ArenaFileError, BotEntry, pool_problems
 from .executor import Executor, ExecutorFactory, default_jobs, local_executor
 from .ranking import ordered, standings_for
-from .ratings import warm_up
+from .ratings import start_warm_up, warm_up
 from .report import timing, write_reports
 from .results_doc import HeadToHead, ResultsDoc, order_rule, rating_info
 from .run_loop import RunLoop
@@ -155,14 +155,21 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     ``pin`` pins each worker and its bots to a CPU (default: when there are more CPUs than workers).
     """
     progress = progress or Quiet()
+    # With a worker on every core, the rating library's import (0.6 s of CPU) would take a core from the
+    # games: do it while the bots build instead, when there are builds to wait for.
+    early = None
+    if any(e.build for e in arena.bots) and (jobs or arena.jobs or default_jobs()) >= default_jobs():
+        early = start_warm_up()
     run = prepare_run(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, kind=kind)
+    if early is not None:
+        early.join()  # no thread may hold an import lock when the workers are forked
 
     def make() -> Executor:
         return executor_factory(run.arena, jobs=run.workers, stderr_dir=run.log_dir, pin=pin,
                                 records_dir=run.records_dir)
 
-    # warm_up after the workers are forked: no thread may hold an import lock at a fork.
-    with RunLoop(make, on_start=warm_up) as loop:
+    # Otherwise warm_up after the workers are forked: no thread may hold an import lock at a fork.
+    with RunLoop(make, on_start=None if early is not None else warm_up) as loop:
         t0 = time.monotonic()
         try:
             complete, played_now = play_rounds(run, loop, progress, stop_after)
