@@ -90,3 +90,20 @@ def test_a_game_that_kills_its_worker_every_time_is_the_only_one_lost(monkeypatc
     lost = sorted(g for g, r in got.items() if r.reason == "lost")
     assert lost == ["g040"]  # not its batch-mates: the batch was replayed game by game
     assert {g: _plain(r) for g, r in got.items() if g != "g040"} == {g: v for g, v in reference.items() if g != "g040"}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_referee_failure_in_a_batch_names_its_game(monkeypatch, workers):
+    from referee.arena.executor import ExecutorError
+
+    real = executor_module.run_job
+
+    def failing(job, pool):
+        if job.game_id == "g040":
+            raise RuntimeError("a referee bug")
+        return real(job, pool)
+
+    monkeypatch.setattr(executor_module, "run_job", failing)
+    with pytest.raises(ExecutorError, match=r"(?s)game g040:.*a referee bug"):
+        with LocalExecutor(workers, pin=False) as ex:
+            list(ex.run(_jobs()))
