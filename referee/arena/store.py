@@ -65,7 +65,8 @@ class GameStore:
         with open(self.run_path, "w", encoding="utf-8") as fh:
             json.dump({"format": RUN_FORMAT, "version": 1, "fingerprint": key, "arena": description}, fh, indent=2)
             fh.write("\n")
-        self._fh = open(self.games_path, "ab")
+        # A large buffer: the file is written when flushed (every FLUSH_S), not every 8 KiB.
+        self._fh = open(self.games_path, "ab", buffering=1 << 20)
         return finished
 
     def _has_games(self) -> bool:
