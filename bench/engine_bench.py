@@ -35,7 +35,7 @@ if str(REPO) not in sys.path:
 import referee  # noqa: E402
 from referee.game import Game  # noqa: E402
 from referee.actions import DRAW, PASS, Action  # noqa: E402
-from referee.players import Player, SeatView, make_player  # noqa: E402
+from referee.players import SeatView, make_player  # noqa: E402
 from referee.rules import get_ruleset  # noqa: E402
 
 # A game that is still running after this many decisions is abandoned and counted as "capped".
@@ -47,12 +47,20 @@ PlayOne = Callable[[int], tuple[int, int, bool]]
 
 
 # ---------------------------------------------------------------------------------------------- lastcard
-class PlayFirstRandom(Player):
+class PlayFirstRandom:
     """Supplementary policy, not a built-in: uniform among the plays (and colour namings) when there are any,
     otherwise draw or pass. That is RLCard UNO's legal set (draw only when nothing plays, a playable drawn card is
-    played), so games last about as long as RLCard's; the built-in ``random`` also draws while it could play."""
+    played), so games last about as long as RLCard's; the built-in ``random`` also draws while it could play.
+
+    Not a ``Player`` subclass: in a mypyc build (bench/README.md) ``Player`` is a native class."""
 
     name = "playfirst"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def reseed(self, seed: int) -> None:
+        self.rng.seed(seed)
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         plays = [a for a in legal if a.kind != DRAW and a.kind != PASS]
@@ -391,7 +399,8 @@ def report(contenders: list[Contender], players: list[int]) -> tuple[str, dict[s
                      "played: " + ", ".join(capped))
 
     lines.append("")
-    lines.append("Targets (headline: lastcard family single round vs RLCard UNO; lastcard decisions vs OpenSpiel):")
+    lines.append("Targets (issue 23: the engine's decisions/s >= 2x OpenSpiel's C++ crazy_eights, random players; "
+                 "the whole `lastcard match` >= 3x RLCard is bench/match_bench.py's):")
     checks: list[dict[str, Any]] = []
     for n in players:
         lc = by_key.get(f"lastcard/family-round/{n}p")
@@ -402,25 +411,25 @@ def report(contenders: list[Contender], players: list[int]) -> tuple[str, dict[s
         if rl is not None:
             ratio = lc.median("games_per_s") / rl.median("games_per_s")
             pr = paired_ratios(lc, rl, "games_per_s")
-            ok = ratio >= 5.0
-            checks.append({"players": n, "target": "games/s >= 5x RLCard UNO", "ratio": ratio, "met": ok})
-            lines.append(f"  {n}p  family-round games/s vs RLCard UNO:       {ratio:6.2f}x  (target >= 5x)   "
-                         f"{'MET' if ok else 'NOT MET'}   per-pass range {min(pr):.2f}-{max(pr):.2f}x")
+            # No target: unequal games (drawing is always legal here, so random games last 650 decisions).
+            lines.append(f"  {n}p  (information) family-round games/s vs RLCard UNO, random players: {ratio:.2f}x   "
+                         f"per-pass range {min(pr):.2f}-{max(pr):.2f}x")
         else:
             lines.append(f"  {n}p  RLCard UNO not measured")
         if osp is not None:
             ratio = lc.median("decisions_per_s") / osp.median("decisions_per_s")
             pr = paired_ratios(lc, osp, "decisions_per_s")
-            ok = ratio >= 1.0
-            checks.append({"players": n, "target": "decisions/s >= OpenSpiel crazy_eights", "ratio": ratio, "met": ok})
-            lines.append(f"  {n}p  family-round decisions/s vs OpenSpiel:    {ratio:6.2f}x  (target >= 1x)   "
+            ok = ratio >= 2.0
+            checks.append({"players": n, "target": "decisions/s >= 2x OpenSpiel crazy_eights", "ratio": ratio,
+                           "met": ok})
+            lines.append(f"  {n}p  family-round decisions/s vs OpenSpiel:    {ratio:6.2f}x  (target >= 2x)   "
                          f"{'MET' if ok else 'NOT MET'}   per-pass range {min(pr):.2f}-{max(pr):.2f}x")
         else:
             lines.append(f"  {n}p  OpenSpiel crazy_eights not measured")
         pf = by_key.get(f"lastcard/family-round+playfirst/{n}p")
         if pf is not None and rl is not None:
             ratio = pf.median("games_per_s") / rl.median("games_per_s")
-            lines.append(f"  {n}p  (supplementary) family-round+playfirst games/s vs RLCard UNO: {ratio:.2f}x "
+            lines.append(f"  {n}p  (information) family-round+playfirst games/s vs RLCard UNO: {ratio:.2f}x "
                          f"-- same engine, RLCard-like policy, {pf.totals('decisions') / pf.totals('games'):.0f} "
                          f"vs {rl.totals('decisions') / rl.totals('games'):.0f} decisions/game")
         null = by_key.get(f"ceiling/null-engine/{n}p")

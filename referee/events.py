@@ -76,13 +76,17 @@ class ForfeitEvent(TypedDict):
     reason: str
 
 
+#: Why a seat took cards: its turn's draw, a penalty, or a forfeit's.
+DrawReason = Literal["turn", "penalty", "forfeit"]
+
+
 class DrawEvent(TypedDict):
     """A seat took cards; which cards is secret to that seat."""
 
     kind: Literal["draw"]
     seat: int
     count: int
-    reason: Literal["turn", "penalty", "forfeit"]
+    reason: DrawReason
     secret: dict[int, CardsSecret]
 
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 import enum
 import random
 from itertools import product
-from typing import Any, Final, Sequence
+from typing import Any, Final, Sequence, cast
 
 from .actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION, PLAY, Action, IllegalActionError
 from .cards import _BY_CODE, DECK_COLOURS, DECKS, WILD4, Card
-from .events import Event
+from .events import DrawReason, Event, GameEndEvent
 from .outcome import EndReason, Outcome
 from .rules import HAND_SIZE, Ruleset, check_players
 
@@ -440,8 +440,11 @@ class Game:
         elif kind is PASS:
             self._pass(rng)
         elif kind is COLOUR:
-            self.colour = action.colour
-            self.events.append({"kind": "colour", "seat": self.current, "colour": action.colour})
+            named = action.colour
+            if named is None:  # pragma: no cover - Action.from_wire refuses it, and it is never legal
+                raise IllegalActionError("a colour action must name a colour")
+            self.colour = named
+            self.events.append({"kind": "colour", "seat": self.current, "colour": named})
             self.phase = PHASE_PLAY
         else:  # pragma: no cover - Action.from_wire refuses other kinds
             raise IllegalActionError(f"unknown action kind {kind!r}")
@@ -465,7 +468,10 @@ class Game:
             last = cards[-1]
             codes = [c.code for c in cards]
         self.top = last
-        colour = self.colour = action.colour if last.is_wild else last.colour
+        colour = action.colour if last.is_wild else last.colour
+        if colour is None:  # pragma: no cover - a wild without a colour is never legal
+            raise IllegalActionError(f"{last.code} must name a colour")
+        self.colour = colour
         events = self.events
         if self.phase is PHASE_DRAWN:  # the drawn card's play is part of the draw's move
             events.append({"kind": "play", "seat": seat, "cards": codes, "colour": colour, "call": action.call,
@@ -628,11 +634,11 @@ class Game:
         self.hands[seat].extend(got)
         return got
 
-    def _draw_event(self, seat: int, got: list[Card], reason: str) -> None:
+    def _draw_event(self, seat: int, got: list[Card], reason: DrawReason) -> None:
         self.events.append({"kind": "draw", "seat": seat, "count": len(got), "reason": reason,
                             "secret": {seat: {"cards": [c.code for c in got]}}})
 
-    def _take(self, seat: int, count: int, reason: str, rng: random.Random) -> list[Card]:
+    def _take(self, seat: int, count: int, reason: DrawReason, rng: random.Random) -> list[Card]:
         got = self._take_quiet(seat, count, rng)
         self._draw_event(seat, got, reason)
         return got
@@ -688,15 +694,18 @@ class Game:
         self.phase = PHASE_OVER
         outcome = self.outcome = Outcome(reason, winner, tuple(places), tuple(self.scores), tuple(self.hand_totals()),
                                          self.round, self.move)
-        self.events.append({"kind": "game_end", **outcome.to_json()})
+        # The outcome's plain-data form has exactly the keys of the event after its kind.
+        self.events.append(cast(GameEndEvent, {"kind": "game_end", **outcome.to_json()}))
 
 
 def event_for(event: Event, seat: int | None) -> dict[str, Any]:
     """The copy of ``event`` that ``seat`` may see (``None``: the public copy)."""
-    secret = event.get("secret")
+    # At run time an event is a plain dict (referee/events.py); an annotation, not a cast: no call per event.
+    data: dict[str, Any] = event  # type: ignore[assignment]
+    secret = data.get("secret")
     if secret is None:
-        return event
-    public = {k: v for k, v in event.items() if k != "secret"}
+        return data
+    public = {k: v for k, v in data.items() if k != "secret"}
     mine = secret.get(seat) if seat is not None else None
     if mine:
         public.update(mine)

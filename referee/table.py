@@ -20,7 +20,7 @@ from .bots.pool import BotPool
 from .bots.spec import BotSpec
 from .bots.wire import encode, loads
 from .game import Game, placements
-from .players import SeatView, make_player
+from .players import BUILTINS, SeatView, make_player
 from .players.base import Player
 from .policy import FaultPolicy, fallback_action, replacement_action
 from .relay import EndPatch, PublicWire, Relay
@@ -64,19 +64,24 @@ class BuiltinSeat:
     """A built-in player in a seat."""
 
     by = "builtin"
-    sandbox = None
-    clock = None
-    cpu_ms = None
+    sandbox: str | None = None
+    clock: str | None = None
+    cpu_ms: float | None = None
+
+    #: Made at ``begin``, seeded for the game and seat (seeding a generator costs about as much as 20 moves).
+    player: Player
 
     def __init__(self, spec: BotSpec) -> None:
         assert spec.builtin is not None
+        if spec.builtin not in BUILTINS:
+            make_player(spec.builtin)  # raises, naming the built-ins there are
         self.spec = spec
         self.name = spec.name
-        self.player: Player = make_player(spec.builtin)
+        self._builtin = spec.builtin
         self._view: SeatView | None = None
 
     def begin(self, table: Table, index: int) -> None:
-        self.player.reseed(table.seed * 7 + index)
+        self.player = make_player(self._builtin, table.seed * 7 + index)
         self._view = None
 
     def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:

@@ -24,7 +24,7 @@ import os
 import sys
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence, TypeAlias
 
 if TYPE_CHECKING:
     import numpy as np
@@ -85,34 +85,21 @@ def fit_ratings(games: Iterable[Placed], names: Sequence[str], *, bootstrap: int
                 alpha: float = ALPHA) -> dict[str, Rating]:
     """Plackett-Luce ratings for the bots in ``names`` that played, with a ``bootstrap``-sample 95% interval."""
     _import_numeric()
-    import choix
     import numpy as np
 
     games = list(games)
-    played = sorted({n for g in games for n in g.seating}, key=list(names).index)
-    if not played:
+    fitted = _point_fit(games, tuple(names), alpha)
+    if fitted is None:
         return {}
-    index = {n: i for i, n in enumerate(played)}
-    data: list[tuple[int, tuple[int, ...]]] = []
-    deal_of: list[int] = []
-    deals: dict[Any, int] = {}
-    for g in games:
-        deal = deals.setdefault(g.seed, len(deals))
-        seating = [index[n] for n in g.seating]
-        for seat, others in choices(g.placements):
-            data.append((seating[seat], tuple(seating[o] for o in others)))
-            deal_of.append(deal)
-    n = len(played)
-    if not data:
+    played, index, data, deal_of, deal_count, params = fitted
+    if params is None:
         return {name: Rating(CENTER) for name in played}
-    params = choix.ilsr_top1(n, data, alpha=alpha, max_iter=10_000)
     point = {name: _elo(params[i]) for name, i in index.items()}
     if bootstrap <= 0:
         return {name: Rating(point[name]) for name in played}
-    fast = _Top1Data(n, data, deal_of)
+    fast = _Top1Data(len(played), data, deal_of)
     rng = np.random.default_rng([seed, 0x1A57CA2D])
-    samples = np.empty((bootstrap, n))
-    deal_count = len(deals)
+    samples = np.empty((bootstrap, len(played)))
     for b in range(bootstrap):
         picks = np.bincount(rng.integers(0, deal_count, deal_count), minlength=deal_count).astype(float)
         samples[b] = fast.fit(picks, alpha, initial=params, tol=BOOTSTRAP_TOL)
@@ -123,6 +110,41 @@ def fit_ratings(games: Iterable[Placed], names: Sequence[str], *, bootstrap: int
     # data put no upper bound on its strength (the point is held finite by ALPHA only). Say so.
     return {name: Rating(point[name], None if name in behind else _elo(low[i]),
                          None if name in ahead else _elo(high[i])) for name, i in index.items()}
+
+
+_PointFit: TypeAlias = "tuple[list[str], dict[str, int], list[tuple[int, tuple[int, ...]]], list[int], int, Any]"
+_last_fit: list[tuple[Any, _PointFit]] = []
+
+
+def _point_fit(games: Sequence[Placed], names: tuple[str, ...], alpha: float) -> _PointFit | None:
+    """The choices of ``games`` and their point fit (params ``None`` without a choice); None when nobody played.
+
+    The last fit is kept: the end of a run asks for the same games' fit up to three times (the final
+    order, the leader shown, the standings with their bootstrap), and each refit of 10,000 games costs
+    a tenth of a second or more.
+    """
+    import choix
+
+    key = (names, alpha, tuple((g.seed, tuple(g.seating), tuple(g.placements)) for g in games))
+    if _last_fit and _last_fit[0][0] == key:
+        return _last_fit[0][1]
+    played = sorted({n for g in games for n in g.seating}, key=list(names).index)
+    if not played:
+        return None
+    index = {n: i for i, n in enumerate(played)}
+    data: list[tuple[int, tuple[int, ...]]] = []
+    deal_of: list[int] = []
+    deals: dict[Any, int] = {}
+    for g in games:
+        deal = deals.setdefault(g.seed, len(deals))
+        seating = [index[n] for n in g.seating]
+        for seat, others in choices(g.placements):
+            data.append((seating[seat], tuple(seating[o] for o in others)))
+            deal_of.append(deal)
+    params = choix.ilsr_top1(len(played), data, alpha=alpha, max_iter=10_000) if data else None
+    fitted: _PointFit = (played, index, data, deal_of, len(deals), params)
+    _last_fit[:] = [(key, fitted)]
+    return fitted
 
 
 def _separation(games: Sequence[Placed], names: Sequence[str]) -> tuple[set[str], set[str]]:
@@ -142,9 +164,14 @@ def _separation(games: Sequence[Placed], names: Sequence[str]) -> tuple[set[str]
 
 def warm_up() -> None:
     """Import choix (and scipy) ahead of need, in a background thread: it takes a second or more."""
-    import threading
+    start_warm_up()
 
-    threading.Thread(target=_import_choix, name="lastcard-import-choix", daemon=True).start()
+
+def start_warm_up() -> threading.Thread:
+    """``warm_up``, returning the thread (to join before forking: no thread may hold an import lock then)."""
+    thread = threading.Thread(target=_import_choix, name="lastcard-import-choix", daemon=True)
+    thread.start()
+    return thread
 
 
 def _import_choix() -> None:
@@ -195,10 +222,14 @@ class _Top1Data:
         import numpy as np
 
         self.n = n
-        width = max(len(others) for _, others in data) + 1
-        members = np.full((len(data), width), n, dtype=np.int64)  # n: padding, weight 0
+        # Choices that are alike (the same winner among the same bots) are fitted once, weighted by
+        # their count in the sample: a long match has a few dozen kinds among tens of thousands.
+        kinds: dict[tuple[int, tuple[int, ...]], int] = {}
+        kind_of = [kinds.setdefault((winner, tuple(sorted(others))), len(kinds)) for winner, others in data]
+        width = max(len(others) for _, others in kinds) + 1
+        members = np.full((len(kinds), width), n, dtype=np.int64)  # n: padding, weight 0
         losers, winners, obs = [], [], []
-        for o, (winner, others) in enumerate(data):
+        for o, (winner, others) in enumerate(kinds):
             members[o, 0] = winner
             members[o, 1:1 + len(others)] = others
             for other in others:
@@ -206,6 +237,8 @@ class _Top1Data:
                 winners.append(winner)
                 obs.append(o)
         self.members = members
+        self.kinds = len(kinds)
+        self.kind_of = np.asarray(kind_of, dtype=np.int64)
         self.cell = np.asarray(losers, dtype=np.int64) * n + np.asarray(winners, dtype=np.int64)
         self.obs = np.asarray(obs, dtype=np.int64)
         self.deal_of = np.asarray(deal_of, dtype=np.int64)
@@ -217,7 +250,7 @@ class _Top1Data:
         from choix.utils import exp_transform, log_transform, statdist
 
         n = self.n
-        obs_weight = deal_weights[self.deal_of]
+        obs_weight = np.bincount(self.kind_of, weights=deal_weights[self.deal_of], minlength=self.kinds)
         converged = NormOfDifferenceTest(tol, order=1)
         params = initial
         for _ in range(max_iter):

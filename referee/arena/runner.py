@@ -26,7 +26,7 @@ from .config import Arena, ArenaFileError, BotEntry, pool_problems
 from .executor import Executor, ExecutorFactory, default_jobs, local_executor, max_jobs, worker_count
 from .model import Stage
 from .ranking import ordered, standings_for
-from .ratings import warm_up
+from .ratings import start_warm_up, warm_up
 from .report import timing, write_reports
 from .results_doc import HeadToHead, ResultsDoc, order_rule, rating_info
 from .run_loop import RunLoop
@@ -163,14 +163,21 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     ``pin`` pins each worker and its bots to a CPU (default: when there are more CPUs than workers).
     """
     progress = progress or Quiet()
+    # With a worker on every core, the rating library's import (0.6 s of CPU) would take a core from the
+    # games: do it while the bots build instead, when there are builds to wait for.
+    early = None
+    if any(e.build for e in arena.bots) and (jobs or arena.jobs or default_jobs()) >= default_jobs():
+        early = start_warm_up()
     run = prepare_run(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, kind=kind)
+    if early is not None:
+        early.join()  # no thread may hold an import lock when the workers are forked
 
     def make() -> Executor:
         return executor_factory(run.arena, jobs=run.workers, stderr_dir=run.log_dir, pin=pin,
                                 records_dir=run.records_dir)
 
-    # warm_up after the workers are forked: no thread may hold an import lock at a fork.
-    with RunLoop(make, on_start=warm_up) as loop:
+    # Otherwise warm_up after the workers are forked: no thread may hold an import lock at a fork.
+    with RunLoop(make, on_start=None if early is not None else warm_up) as loop:
         t0 = time.monotonic()
         try:
             complete, played_now = play_rounds(run, loop, progress, stop_after)
@@ -260,7 +267,7 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
         current = planner.next(current, _sorted({k: v for k, v in finished.items() if planner.is_planned(k)}))
     run.phases["games_s"] = time.monotonic() - t0
     # The last round's places are known only now: show the leader the final order will have.
-    progress.update(len(finished), planner.total, tally.leader(force=True))
+    progress.update(len(finished), planner.total, lambda: tally.leader(force=True))
     return True, played_now
 
 

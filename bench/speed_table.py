@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Every row of issue 23's speed table, measured in one run, side by side (and against another tree).
+
+    python bench/speed_table.py [--rounds 2] [--games 10000] [--compare CHECKOUT] [--only ROW ...]
+
+Rows (each a ratio of two things measured in the same round, so the machine's load hits both):
+  match     ``lastcard match`` between four ``builtin:easy`` players, family single rounds, pinned to one
+            core (``taskset -c 0``), the whole command; games/s from the slope between 1 and ``--games``
+            games, against RLCard's raw UNO engine (4 players, play-first, engine_bench's loop) on the
+            same core. Both on the wall clock and on CPU time (the command's and its children's).
+  out       the same command with ``--out`` (records kept) against without: the cost of writing.
+  referee   the referee per decision: 4-seat family rounds between four trivial C bots, one core,
+            ``--sandbox none`` and the default, against the raw C pipe round trip (bench/pingpong.c).
+  arena     the sample arena (arenas/sample.yaml), ``--jobs 2`` against ``--jobs 1``, whole command.
+  engine    bench/engine_bench.py --seconds 3 --reps 3 (one core): decisions/s against OpenSpiel's
+            crazy_eights with random players, and play-first games/s against RLCard.
+
+``--compare CHECKOUT`` measures a second tree (a git worktree of main, say) in the same rounds, for
+before/after. Needs the bench extra (rlcard, open_spiel), gcc for the referee row, taskset. Medians
+over the rounds are shown; quote them with the load the run reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+REPO = HERE.parent.parent
+ROWS = ("match", "out", "referee", "arena", "engine")
+
+
+def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system of the command and everything it started)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def match_cmd(games: int, out: str | None) -> list[str]:
+    cmd = ["taskset", "-c", "0", sys.executable, "-m", "referee.cli.main", "match", *["builtin:easy"] * 4,
+           "-r", "family", "-o", "target=round", "-n", str(games), "--jobs", "1", "--no-report"]
+    return cmd + (["--out", out, "--fresh", "--record"] if out else [])
+
+
+def slope(tree: Path, games: int, out: str | None) -> tuple[float, float]:
+    """games/s from the slope between 1 and ``games`` games: (wall, CPU)."""
+    w1, c1 = timed(match_cmd(1, out), tree)
+    wn, cn = timed(match_cmd(games, out), tree)
+    return (games - 1) / max(1e-9, wn - w1), (games - 1) / max(1e-9, cn - c1)
+
+
+def rlcard_rate(seconds: float) -> tuple[float, float]:
+    """RLCard raw UNO, 4 players, play-first, pinned to core 0 in a fresh process: games/s (wall, CPU)."""
+    code = ("import sys,time,json; sys.path.insert(0, %r); from engine_bench import rlcard_factory\n"
+            "play = rlcard_factory(4); n = 0; w = time.perf_counter(); c = time.process_time()\n"
+            "while time.perf_counter() - w < %r:\n    play(n); n += 1\n"
+            "print(json.dumps([n / (time.perf_counter() - w), n / (time.process_time() - c)]))"
+            % (str(HERE.parent), seconds))
+    out = subprocess.run(["taskset", "-c", "0", sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True).stdout
+    wall, cpu = json.loads(out)
+    return wall, cpu
+
+
+def referee_row(tree: Path, decisions: int, sandbox: str, exe: dict[str, str]) -> float:
+    """Microseconds per decision of the referee with four trivial C bots, measured in ``tree``."""
+    out = subprocess.run(["taskset", "-c", "0", sys.executable, str(HERE), "--measure-referee", str(tree),
+                          exe["trivial"], str(decisions), sandbox], check=True, capture_output=True, text=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def measure_referee(tree: str, trivial: str, decisions: int, sandbox: str) -> None:
+    """In a fresh process, with ``tree`` first on the path: us per decision of 4-seat family rounds."""
+    sys.path.insert(0, tree)
+    from dataclasses import replace
+
+    from referee.bots.pool import BotPool
+    from referee.bots.sandbox import SandboxSettings, parse_mode
+    from referee.bots.spec import parse_bot
+    from referee.rules import get_ruleset
+    from referee.table import play_game, seat_for
+
+    specs = [replace(parse_bot(f"c{i}={trivial}"), sandbox=SandboxSettings(mode=parse_mode(sandbox)))
+             for i in range(4)]
+    rules = get_ruleset("family", {"target": "round"})
+    with BotPool() as pool:
+        play_game(rules, [seat_for(s, pool) for s in specs], 0)  # the bots started, outside the timing
+        done, seed = 0, 1
+        t0 = time.perf_counter()
+        while done < decisions:
+            done += play_game(rules, [seat_for(s, pool) for s in specs], seed)["decisions"]
+            seed += 1
+        elapsed = time.perf_counter() - t0
+    print(elapsed / done * 1e6)
+
+
+def raw_pipe_us(exe: dict[str, str], n: int) -> float:
+    size = 700  # about a 4-seat turn request
+    return float(subprocess.run(["taskset", "-c", "0", exe["pingpong"], str(n), str(size)], capture_output=True,
+                                text=True, check=True).stdout)
+
+
+def arena_wall(tree: Path, jobs: int, out: str) -> float:
+    cmd = [sys.executable, "-m", "referee.cli.main", "arena", "arenas/sample.yaml", "--jobs", str(jobs), "--fresh",
+           "--no-report", "--out", out]
+    return timed(cmd, tree)[0]
+
+
+def engine_ratios(tree: Path, tmp: str) -> dict[str, float]:
+    path = os.path.join(tmp, "engine.json")
+    subprocess.run([sys.executable, "bench/engine_bench.py", "--seconds", "3", "--reps", "3", "--only",
+                    "family-round", "rlcard", "openspiel", "--json", path], check=True, cwd=tree,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    res = json.loads(Path(path).read_text())["results"]
+    out = {}
+    for n in (2, 4):
+        lc = res[f"lastcard/family-round/{n}p"]["median_decisions_per_s"]
+        pf = res[f"lastcard/family-round+playfirst/{n}p"]["median_games_per_s"]
+        out[f"{n}p vs OpenSpiel d/s"] = lc / res[f"openspiel/crazy_eights/{n}p"]["median_decisions_per_s"]
+        out[f"{n}p play-first vs RLCard g/s"] = pf / res[f"rlcard/uno/{n}p"]["median_games_per_s"]
+    return out
+
+
+def build(tmp: str) -> dict[str, str]:
+    out = {}
+    for name, src in (("pingpong", REPO / "bench" / "pingpong.c"), ("trivial", REPO / "sample_bots/c/trivial.c")):
+        exe = os.path.join(tmp, name)
+        subprocess.run(["gcc", "-O2", "-std=gnu99", "-o", exe, str(src)], check=True)
+        out[name] = exe
+    return out
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--measure-referee":
+        measure_referee(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
+        return
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument("--decisions", type=int, default=20_000)
+    ap.add_argument("--rlcard-seconds", type=float, default=3.0)
+    ap.add_argument("--compare", metavar="CHECKOUT", help="another tree measured in the same rounds (before)")
+    ap.add_argument("--only", nargs="+", choices=ROWS, default=list(ROWS))
+    args = ap.parse_args()
+    trees = {"now": REPO} | ({"before": Path(args.compare).resolve()} if args.compare else {})
+    rows: dict[str, list[float]] = {}
+
+    def add(key: str, value: float) -> None:
+        rows.setdefault(key, []).append(value)
+
+    load0 = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = build(tmp) if "referee" in args.only else {}
+        for _ in range(args.rounds):
+            if "match" in args.only or "out" in args.only:
+                rw, rc = rlcard_rate(args.rlcard_seconds)
+                add("rlcard wall", rw)
+                add("rlcard cpu", rc)
+            for label, tree in trees.items():
+                if "match" in args.only:
+                    w, c = slope(tree, args.games, None)
+                    add(f"{label} match wall", w)
+                    add(f"{label} match cpu", c)
+                if "out" in args.only:
+                    wn = timed(match_cmd(args.games, None), tree)[0]
+                    wo = timed(match_cmd(args.games, os.path.join(tmp, "out")), tree)[0]
+                    add(f"{label} out cost", wo / wn - 1)
+                if "referee" in args.only:
+                    add("raw pipe us", raw_pipe_us(exe, args.decisions))
+                    for sandbox in ("none", "auto"):
+                        add(f"{label} referee {sandbox} us", referee_row(tree, args.decisions, sandbox, exe))
+                if "arena" in args.only:
+                    w1 = arena_wall(tree, 1, os.path.join(tmp, "a1"))
+                    w2 = arena_wall(tree, 2, os.path.join(tmp, "a2"))
+                    add(f"{label} arena j1 s", w1)
+                    add(f"{label} arena j2 s", w2)
+                    add(f"{label} arena ratio", w1 / w2)
+                if "engine" in args.only:
+                    for key, value in engine_ratios(tree, tmp).items():
+                        add(f"{label} engine {key}", value)
+    med = {k: statistics.median(v) for k, v in rows.items()}
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.rounds} rounds, medians; load average "
+          f"{load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
+    for label in trees:
+        print(f"\n[{label}: {trees[label]}]")
+        if "match" in args.only:
+            print(f"match, 4 x builtin:easy, one core, slope 1..{args.games}: {med[f'{label} match wall']:,.0f} games/s "
+                  f"wall ({med[f'{label} match wall'] / med['rlcard wall']:.2f}x RLCard {med['rlcard wall']:,.0f}); "
+                  f"{med[f'{label} match cpu']:,.0f} games/s CPU ({med[f'{label} match cpu'] / med['rlcard cpu']:.2f}x "
+                  f"RLCard {med['rlcard cpu']:,.0f})   goal >= 3x")
+        if "out" in args.only:
+            print(f"--out with records, {args.games} games: +{100 * med[f'{label} out cost']:.0f}% wall   goal <= 10%")
+        if "referee" in args.only:
+            raw = med["raw pipe us"]
+            for sandbox in ("none", "auto"):
+                us = med[f"{label} referee {sandbox} us"]
+                print(f"referee per decision, 4 trivial C bots, one core, sandbox {sandbox}: {us:.1f} us, "
+                      f"{us / raw:.1f}x the raw pipe ({raw:.1f} us)")
+            print(f"  the default sandbox against none: "
+                  f"{med[f'{label} referee auto us'] / med[f'{label} referee none us']:.2f}x   goal < 1.2x "
+                  "(goal for none: <= 3x the raw pipe)")
+        if "arena" in args.only:
+            print(f"sample arena whole command: --jobs 1 {med[f'{label} arena j1 s']:.1f} s, --jobs 2 "
+                  f"{med[f'{label} arena j2 s']:.1f} s: {med[f'{label} arena ratio']:.2f}x   goal >= 1.8x")
+        if "engine" in args.only:
+            for n in (2, 4):
+                print(f"engine {n}p: {med[f'{label} engine {n}p vs OpenSpiel d/s']:.2f}x OpenSpiel decisions/s "
+                      f"(goal >= 2x); play-first {med[f'{label} engine {n}p play-first vs RLCard g/s']:.2f}x "
+                      "RLCard games/s")
+
+
+if __name__ == "__main__":
+    main()

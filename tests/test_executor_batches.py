@@ -1,0 +1,109 @@
+"""Built-in games travel to workers in batches (or are played in the collecting process with one worker):
+the same results as one game a message, and a worker's death still traced to the one game that caused it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from referee.arena import executor as executor_module
+from referee.arena.executor import BATCH, LocalExecutor
+from referee.bots.spec import TimeLimits, parse_bot, unique_names
+from referee.jobs import GameJob, game_seed, run_job
+from referee.rules import get_ruleset
+
+pytestmark = pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(),
+                                reason="the killing run_job reaches the workers only through fork")
+
+GAMES = 2 * BATCH + 5  # more than two batches, the last one short
+
+
+def _jobs() -> list[GameJob]:
+    rules = get_ruleset("arcade", {})
+    seats = tuple(unique_names([parse_bot("builtin:easy", TimeLimits()) for _ in range(3)]))
+    return [GameJob(f"g{i:03d}", game_seed(5, i), rules, seats) for i in range(GAMES)]
+
+
+def _plain(result):
+    return {k: v for k, v in result.to_json().items() if k not in ("wall_ms", "times")}
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """Each game played directly, one by one."""
+    from referee.bots.pool import BotPool
+
+    pool = BotPool()
+    return {job.game_id: _plain(run_job(job, pool)[0]) for job in _jobs()}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_batched_games_give_the_results_of_games_played_one_by_one(workers, reference):
+    with LocalExecutor(workers, pin=False) as ex:
+        got = list(ex.run(_jobs()))
+    assert sorted(g for g, _ in got) == sorted(reference)  # every game once
+    assert {g: _plain(r) for g, r in got} == reference
+
+
+def test_one_worker_plays_built_in_games_in_the_collecting_process(monkeypatch, reference):
+    here = []
+    real = executor_module.run_job
+
+    def counting(job, pool):
+        here.append(os.getpid())
+        return real(job, pool)
+
+    monkeypatch.setattr(executor_module, "run_job", counting)
+    with LocalExecutor(1, pin=False) as ex:
+        got = list(ex.run(_jobs()))
+    assert len(got) == GAMES and set(here) == {os.getpid()} and len(here) == GAMES
+
+
+def _killing_run_job(victim: str, marker: str | None):
+    """``run_job`` that kills its worker on ``victim`` (once, leaving ``marker``; every time without one)."""
+    real = executor_module.run_job
+
+    def run(job, pool):
+        if job.game_id == victim and (marker is None or not os.path.exists(marker)):
+            if marker is not None:
+                open(marker, "w").close()
+            os._exit(3)
+        return real(job, pool)
+    return run
+
+
+def test_a_batch_whose_worker_died_is_replayed_and_its_games_kept(tmp_path, monkeypatch, reference):
+    marker = str(tmp_path / "killed")
+    monkeypatch.setattr(executor_module, "run_job", _killing_run_job("g040", marker))
+    with LocalExecutor(2, pin=False) as ex:
+        got = dict(ex.run(_jobs()))
+    assert os.path.exists(marker)  # the worker really died, in the middle of a batch
+    assert len(got) == GAMES and {g: _plain(r) for g, r in got.items()} == reference
+
+
+def test_a_game_that_kills_its_worker_every_time_is_the_only_one_lost(monkeypatch, reference):
+    monkeypatch.setattr(executor_module, "run_job", _killing_run_job("g040", None))
+    with LocalExecutor(2, pin=False) as ex:
+        got = dict(ex.run(_jobs()))
+    assert len(got) == GAMES
+    lost = sorted(g for g, r in got.items() if r.reason == "lost")
+    assert lost == ["g040"]  # not its batch-mates: the batch was replayed game by game
+    assert {g: _plain(r) for g, r in got.items() if g != "g040"} == {g: v for g, v in reference.items() if g != "g040"}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_referee_failure_in_a_batch_names_its_game(monkeypatch, workers):
+    from referee.arena.executor import ExecutorError
+
+    real = executor_module.run_job
+
+    def failing(job, pool):
+        if job.game_id == "g040":
+            raise RuntimeError("a referee bug")
+        return real(job, pool)
+
+    monkeypatch.setattr(executor_module, "run_job", failing)
+    with pytest.raises(ExecutorError, match=r"(?s)game g040:.*a referee bug"):
+        with LocalExecutor(workers, pin=False) as ex:
+            list(ex.run(_jobs()))
