@@ -11,23 +11,25 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Protocol, Sequence, TypeAlias
+from typing import Callable, Iterable, Iterator, Protocol, Sequence, TypeAlias
 
-from ..bots.faults import FaultKind
 from ..bots.spec import BotSpec
 from ..jobs import GameJob
 from ..results import GameLine, GameResult
 from ..standings import LeftOutEntry, Standings
 from .builds import LeftOut, check_requires, run_builds
+from .collect import Collected
 from .config import Arena, ArenaFileError, BotEntry, pool_problems
 from .executor import Executor, ExecutorFactory, default_jobs, local_executor
+from .model import Stage
+from .placements import PlacedRow
 from .ranking import ordered, standings_for
 from .ratings import warm_up
 from .report import timing, write_reports
-from .results_doc import HeadToHead, ResultsDoc, order_rule, rating_info
+from .results_doc import ResultsDoc, order_rule, rating_info
 from .run_loop import RunLoop
 from .schedule import PlannedGame, Planner, Round, job_for
-from .store import GameStore
+from .store import GameStore, StoredGames
 
 #: The progress display's leader: a bot's name, or a function that finds it (a rating fit: only when shown).
 Leader: TypeAlias = "str | Callable[[], str | None] | None"
@@ -79,13 +81,16 @@ class ArenaRun:
     wall_s: float
     left_out: list[LeftOut] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
-    games: list[GameLine] = field(default_factory=list)
-    """Every game's line of games.jsonl, in game-id order."""
     never_started: list[NeverStarted] = field(default_factory=list)
 
     @property
     def standings(self) -> Standings:
         return self.doc.standings
+
+    @property
+    def games(self) -> StoredGames:
+        """Every game's line of games.jsonl, read from the file each time it is iterated (never all in memory)."""
+        return StoredGames(os.path.join(self.out_dir, "games.jsonl"))
 
 
 def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progress) -> tuple[Arena, list[LeftOut]]:
@@ -131,7 +136,7 @@ class _Prepared:
     store: GameStore
     left: list[LeftOut]
     planner: Planner
-    finished: dict[str, GameLine]
+    finished: Collected
     started: float
     phases: dict[str, float] = field(default_factory=dict)
 
@@ -190,14 +195,15 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
         os.makedirs(records_dir, exist_ok=True)
     entrants = arena.bots
     arena, left = prepare_bots(arena, log_dir, workers, progress)
-    finished = store.start(arena.to_json())
     names = [e.spec.name for e in arena.bots]
+    finished = Collected(names)
+    store.start(arena.to_json(), finished.add)
     # A match numbers its games g0001, g0002, ... as it always has (bots may seed from the id).
     planner = Planner(arena, names, lambda games, pool: ordered(games, pool, arena.rank_by),
                       id_digits=4 if kind == "match" else 6)
     progress.note(f"{kind} {arena.name}: {len(names)} bots, {len(arena.stages)} stage"
                   f"{'s' if len(arena.stages) != 1 else ''}, {planner.total} games planned")
-    if finished:
+    if len(finished):
         progress.note(f"resuming: {len(finished)} of {planner.total} games already played")
     prepared = _Prepared(arena, entrants, kind, out_dir, log_dir, records_dir, workers, store, left, planner,
                          finished, started)
@@ -214,40 +220,77 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
     t0 = time.monotonic()
     progress.start(planner.total, len(finished))
     current: Round | None = planner.first()
-    planned_ids: set[str] = set()
+    planned_upto = 0
     while current is not None:
-        planned_ids.update(p.game_id for p in current.games)
-        todo = {p.game_id: p for p in current.games if p.game_id not in finished}
+        planned_upto = max([planned_upto] + [p.index for p in current.games])
         stage = current.stage
+        in_play: dict[str, PlannedGame] = {}
 
-        def store(job: GameJob, result: GameResult, todo: Mapping[str, PlannedGame] = todo) -> bool:
+        def todo(games: Sequence[PlannedGame] = current.games, stage: Stage = stage,
+                 in_play: dict[str, PlannedGame] = in_play) -> Iterator[GameJob]:
+            for p in games:
+                if p.game_id not in finished:
+                    in_play[p.game_id] = p
+                    yield job_for(arena, p, specs, stage)
+
+        def store(job: GameJob, result: GameResult, in_play: dict[str, PlannedGame] = in_play) -> bool:
             nonlocal played_now
-            line = GameLine(result, todo[job.game_id].slot)
+            line = GameLine(result, in_play.pop(job.game_id).slot)
             run.store.append(line)
-            finished[job.game_id] = line
+            finished.add(line)
             played_now += 1
             progress.update(len(finished), planner.total, tally.leader)
             if stop_after is not None and played_now >= stop_after:
                 raise KeyboardInterrupt
             return False
 
-        if todo and not loop.play_jobs((job_for(arena, p, specs, stage) for p in todo.values()), store):
+        if any(p.game_id not in finished for p in current.games) and not loop.play_jobs(todo(), store):
             progress.note(f"interrupted: stopping the workers and their bots ({len(finished)} of {planner.total} "
                           "games played; --resume finishes the arena)")
             return False, played_now
         # Only the games planned so far: when resuming, later rounds' games are already in the file,
         # and the next round must be planned exactly as it was without them.
-        current = planner.next(current, _sorted({k: v for k, v in finished.items() if k in planned_ids}))
+        current = planner.next(current, _Planned(finished, planned_upto))
     run.phases["games_s"] = time.monotonic() - t0
     # The last round's places are known only now: show the leader the final order will have.
     progress.update(len(finished), planner.total, tally.leader(force=True))
     return True, played_now
 
 
+class _Planned:
+    """The finished games among those planned so far (planner ids up to ``upto``), as the planner reads them."""
+
+    def __init__(self, finished: Collected, upto: int) -> None:
+        self.finished = finished
+        self.upto = upto
+        self._rows: list[PlacedRow] | None = None
+
+    def _all(self) -> list[PlacedRow]:
+        if self._rows is None:
+            self._rows = self.finished.log.upto(self.upto)
+        return self._rows
+
+    def whole(self) -> Collected | None:
+        """The collector itself when it holds no game beyond the plan (always, unless resuming)."""
+        if len(self.finished) == len(self.finished.log.order(self.upto)):
+            return self.finished
+        return None
+
+    def rows(self, ids: Iterable[str]) -> list[PlacedRow]:
+        return self.finished.log.rows(ids)
+
+    def __iter__(self) -> Iterator[PlacedRow]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self.finished) if self.whole() is not None else len(self._all())
+
+
 def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -> ArenaRun:
-    """The standings, results.json and every report file of the games stored."""
+    """The standings, results.json and every report file of the games stored (from the collector's sums and
+    placements: nothing here reads every game into memory)."""
     arena, planner = run.arena, run.planner
-    games = _sorted(run.finished)
+    games = run.finished
     t1 = time.monotonic()
     stages = []
     for i, stage in enumerate(arena.stages):
@@ -269,19 +312,14 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
     run.phases["ratings_s"] = time.monotonic() - t1
     doc = ResultsDoc(kind=run.kind, name=arena.name, complete=complete, seed=arena.seed, games=len(games),
                      games_planned=planner.total, policy=arena.policy.to_json(), rank_by=arena.rank_by,
-                     standings=standings, head_to_head=HeadToHead.of(games, standings.bots),
+                     standings=standings, head_to_head=games.head_to_head(standings.bots),
                      rating=rating_info(arena.bootstrap, arena.seed), bots=tuple(e.spec.to_json() for e in arena.bots),
-                     stages=tuple(stages), sandbox_levels=sandbox_levels(games))
+                     stages=tuple(stages), sandbox_levels=games.sandbox_levels())
     times = timing(standings, games, wall_s=wall, played_now=played_now, jobs=run.workers)
     # Where the time went, for finding what does not scale with --jobs (the games phase does).
     times["phases"] = {k: round(v, 3) for k, v in run.phases.items()}
     paths = write_reports(run.out_dir, doc, times)
-    return ArenaRun(doc, complete, run.out_dir, played_now, wall, run.left, paths, list(games),
-                    never_started(games, arena.specs))
-
-
-def _sorted(finished: Mapping[str, GameLine]) -> list[GameLine]:
-    return [finished[k] for k in sorted(finished)]
+    return ArenaRun(doc, complete, run.out_dir, played_now, wall, run.left, paths, never_started(games, arena.specs))
 
 
 class _LeaderBoard:
@@ -292,7 +330,7 @@ class _LeaderBoard:
     DUTY = 0.1
     MIN_EVERY_S = 1.0
 
-    def __init__(self, planner: Planner, finished: Mapping[str, GameLine]) -> None:
+    def __init__(self, planner: Planner, finished: Collected) -> None:
         self.planner = planner
         self.finished = finished
         self.every = self.MIN_EVERY_S
@@ -303,7 +341,7 @@ class _LeaderBoard:
         """The bot first by the final order's rule on the games so far (refitted when due, or ``force``)."""
         now = time.monotonic()
         if self.finished and (force or now >= self.next_at):
-            order = self.planner.final_order(_sorted(self.finished))
+            order = self.planner.final_order(self.finished)
             spent = time.monotonic() - now
             self.every = max(self.MIN_EVERY_S, spent / self.DUTY)
             self.next_at = now + self.every
@@ -311,24 +349,14 @@ class _LeaderBoard:
         return self.current
 
 
-def sandbox_levels(games: Sequence[GameLine]) -> dict[str, list[str]]:
-    """Each process bot's sandbox levels as its games actually ran (one, unless the machine changed)."""
-    seen: dict[str, set[str]] = {}
-    for g in games:
-        for name, level in zip(g.seating, g.result.sandbox):
-            if level is not None:
-                seen.setdefault(name, set()).add(level)
-    return {name: sorted(levels) for name, levels in sorted(seen.items())}
-
-
-def never_started(games: Sequence[GameLine], specs: Sequence[BotSpec]) -> list[NeverStarted]:
+def never_started(games: Collected, specs: Sequence[BotSpec]) -> list[NeverStarted]:
     """Process bots that failed to start in every game they sat in."""
     out = []
     for spec in specs:
         if spec.builtin is not None:
             continue
-        played = [g for g in games if spec.name in g.seating]
-        startups = [f for g in played for f in g.result.faults if f.bot == spec.name and f.kind is FaultKind.STARTUP]
-        if played and len(startups) == len(played):
-            out.append(NeverStarted(spec.name, len(played), startups[0].message))
+        played = games.sat.get(spec.name, 0)
+        startups, message = games.startups.get(spec.name, (0, ""))
+        if played and startups == played:
+            out.append(NeverStarted(spec.name, played, message))
     return out

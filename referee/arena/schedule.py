@@ -90,12 +90,15 @@ class Planner:
 
     def next(self, done: Round, games: Sequence[GameLine]) -> Round | None:
         """The round after ``done``, given every game finished so far (``done``'s included)."""
-        by_id = {g.game: g for g in games}
-        played = [by_id[p.game_id] for p in done.games]
         fmt = done.stage.format
 
         def results(table: int) -> list[GameLine]:
-            return [g for g, p in zip(played, done.games) if p.table == table]
+            ids = [p.game_id for p in done.games if p.table == table]
+            rows = getattr(games, "rows", None)  # a run's collector finds them without a list of every game
+            if rows is not None:
+                return list(rows(ids))
+            by_id = {g.game: g for g in games}
+            return [by_id[i] for i in ids]
 
         def rank() -> dict[str, int]:
             return {n: i for i, n in enumerate(self.order(games, self.names))}
