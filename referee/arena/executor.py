@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol
 
 from ..bots.faults import Fault, FaultKind
 from ..bots.transport import describe_exit
+from ..record_file import append_record
 from ..jobs import GameJob, run_job
 from ..results import GameResult, SeatTimes
 from ..bots.pool import BotPool
-from ..jsonl import write_jsonl
 
 if TYPE_CHECKING:
     from .model import Arena
@@ -279,7 +279,7 @@ def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | No
             job = GameJob.from_json(message)
             try:
                 result, lines = run_job(job, pool)
-                if lines is not None and records_dir:
+                if lines is not None and records_dir and job.keeps(result):
                     write_record(records_dir, job.game_id, lines)
                 conn.send(("done", job.game_id, result))
             except _Terminated:
@@ -300,7 +300,8 @@ def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | No
 
 
 def write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:
-    write_jsonl(os.path.join(records_dir, f"{game_id}.jsonl"), lines)
+    """Append a game's record to the run's one record file in ``records_dir`` (the output directory)."""
+    append_record(records_dir, game_id, lines)
 
 
 def lost_game(job: GameJob, cause: str) -> GameResult:

@@ -190,9 +190,7 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     store.prepare(resume=resume, fresh=fresh)
     log_dir = os.path.join(out_dir, "logs")
     os.makedirs(log_dir, exist_ok=True)  # bots' stderr logs, build logs
-    records_dir = os.path.join(out_dir, "records") if arena.records else None
-    if records_dir:
-        os.makedirs(records_dir, exist_ok=True)
+    records_dir = out_dir  # records.jsonl.gz: every game with records, else only games with a fault
     entrants = arena.bots
     arena, left = prepare_bots(arena, log_dir, workers, progress)
     names = [e.spec.name for e in arena.bots]

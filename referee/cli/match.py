@@ -36,10 +36,12 @@ BOOTSTRAP = 200
 @ruleset_options
 @click.option("--games", "-n", type=click.IntRange(1), default=10, show_default=True, help="Games to play.")
 @seed_option
-@out_option("Write results.json, games.jsonl, records and logs here.")
+@out_option("Write results.json, games.jsonl, the standings, report.html and logs here.")
 @click.option("--policy", default="forfeit", show_default=True, metavar="forfeit|strikes:N",
               help="What a bot fault costs: the game, or a draw in its place up to N times a game.")
-@click.option("--record/--no-record", default=True, show_default=True, help="With --out, write every game's record.")
+@click.option("--records", "record", is_flag=True,
+              help="With --out, keep every game's full message record in records.jsonl.gz (games with a fault "
+                   "keep theirs anyway; the rest are rebuilt from games.jsonl when asked).")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes playing games side by side (results are the same whatever the number).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted match in the same --out directory.")
