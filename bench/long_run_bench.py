@@ -1,7 +1,8 @@
 """Long runs at flat cost: the collecting process's peak memory and the bytes on disk per game, side by side.
 
 Runs ``lastcard match --out`` between built-in players (no bot processes, so the referee itself is
-what is measured) at each ``--games`` size, one after the other, and prints a table:
+what is measured; family single rounds, as in the issue) at each ``--games`` size, one after the
+other, and prints a table:
 
     python bench/long_run_bench.py                      # 20,000 and 200,000 games
     python bench/long_run_bench.py --games 2000 20000 --jobs 2 --records
@@ -38,10 +39,12 @@ cli(sys.argv[1:], prog_name="lastcard")
 BOTS = ["builtin:easy", "builtin:easy", "builtin:medium", "builtin:random"]
 
 
-def run_one(games: int, jobs: int, records: bool, out_dir: str, ruleset: str) -> dict[str, object]:
+def run_one(games: int, jobs: int, records: bool, out_dir: str, ruleset: str, options: list[str]
+            ) -> dict[str, object]:
     """One match of ``games`` games into ``out_dir``: wall time, peak RSS and disk use by file kind."""
     cmd = [sys.executable, "-c", WRAPPER.format(root=ROOT), "match", "-n", str(games), "--jobs", str(jobs),
-           "--seed", "1", "--ruleset", ruleset, "--out", out_dir] + (["--records"] if records else []) + BOTS
+           "--seed", "1", "--ruleset", ruleset, "--out", out_dir] + [a for o in options for a in ("-o", o)] + \
+        (["--records"] if records else []) + BOTS
     t0 = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
@@ -67,6 +70,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--records", action="store_true", help="keep every game's full record too")
     parser.add_argument("--ruleset", default="family")
+    parser.add_argument("--option", "-o", action="append", default=None,
+                        help="a ruleset option, as match -o takes it (default: target=round, single rounds)")
     parser.add_argument("--dir", help="where the output folders go (default: a temporary folder)")
     parser.add_argument("--keep", action="store_true", help="keep the output folders")
     parser.add_argument("--json", help="write the rows here too")
@@ -76,7 +81,8 @@ def main() -> None:
     for games in args.games:
         out_dir = os.path.join(base, f"out-{games}")
         shutil.rmtree(out_dir, ignore_errors=True)
-        row = run_one(games, args.jobs, args.records, out_dir, args.ruleset)
+        row = run_one(games, args.jobs, args.records, out_dir, args.ruleset,
+                      ["target=round"] if args.option is None else args.option)
         rows.append(row)
         print(json.dumps(row), flush=True)
         if not args.keep:

@@ -37,6 +37,8 @@ def test_the_page_loads_nothing_from_anywhere(page):
     assert not re.search(r"\bsrc\s*=", page)
     assert not re.search(r"(href|url\()\s*=?\s*['\"]?(https?:)?//", page)
     assert "import(" not in page and "fetch(" not in page
+    # A long run's page adds shard scripts, named relative to it: the folder beside it, never the network.
+    assert "setAttribute('src', file)" in page and "report_files/" not in page  # this page is short: no shards
 
 
 def test_standings_and_chart_show_every_bot_with_its_interval(page, results):

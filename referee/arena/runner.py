@@ -29,6 +29,7 @@ from .report import timing, write_reports
 from .results_doc import ResultsDoc, order_rule, rating_info
 from .run_loop import RunLoop
 from .schedule import PlannedGame, Planner, Round, job_for
+from .startups import CannotStart, StartupWatch, probe
 from .store import GameStore, StoredGames
 
 #: The progress display's leader: a bot's name, or a function that finds it (a rating fit: only when shown).
@@ -82,6 +83,8 @@ class ArenaRun:
     left_out: list[LeftOut] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
     never_started: list[NeverStarted] = field(default_factory=list)
+    cannot_start: CannotStart | None = None
+    """A match's bot that failed to start the same way game after game: the run stopped early for it."""
 
     @property
     def standings(self) -> Standings:
@@ -93,8 +96,10 @@ class ArenaRun:
         return StoredGames(os.path.join(self.out_dir, "games.jsonl"))
 
 
-def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progress) -> tuple[Arena, list[LeftOut]]:
-    """Check required programs and run build steps; the arena without the bots left out.
+def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progress,
+                 probe_starts: bool = False) -> tuple[Arena, list[LeftOut]]:
+    """Check required programs and run build steps (and, with ``probe_starts``, start each process bot once:
+    see ``startups.probe``); the arena without the bots left out.
 
     Raises ``ArenaFileError`` when too few bots are left for the tables.
     """
@@ -114,6 +119,13 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
 
         kept, failed = run_builds(kept, log_dir, jobs, done)
         left += failed
+    if probe_starts:
+        broken = probe([e.spec for e in kept], log_dir, jobs)
+        for name, item in broken.items():
+            reason = f"could not start (twice, the same way): {item.message.splitlines()[0] if item.message else ''}"
+            progress.note(f"left out {name}: {reason}")
+            left.append(LeftOut(name, reason, item.message))
+        kept = [e for e in kept if e.spec.name not in broken]
     if left:
         names = [e.spec.name for e in kept]
         problems = pool_problems(arena, names, [x.bot for x in left])
@@ -139,6 +151,7 @@ class _Prepared:
     finished: Collected
     started: float
     phases: dict[str, float] = field(default_factory=dict)
+    cannot_start: CannotStart | None = None
 
     @property
     def names(self) -> list[str]:
@@ -192,7 +205,7 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     os.makedirs(log_dir, exist_ok=True)  # bots' stderr logs, build logs
     records_dir = out_dir  # records.jsonl.gz: every game with records, else only games with a fault
     entrants = arena.bots
-    arena, left = prepare_bots(arena, log_dir, workers, progress)
+    arena, left = prepare_bots(arena, log_dir, workers, progress, probe_starts=kind == "arena")
     names = [e.spec.name for e in arena.bots]
     finished = Collected(names)
     store.start(arena.to_json(), finished.add)
@@ -214,6 +227,8 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
     planner, finished, arena = run.planner, run.finished, run.arena
     specs = run.specs
     tally = _LeaderBoard(planner, finished)
+    # A match (or compare) stops for a bot that cannot start; an arena probed its bots before the games.
+    watch = StartupWatch(specs) if run.kind != "arena" else None
     played_now = 0
     t0 = time.monotonic()
     progress.start(planner.total, len(finished))
@@ -240,11 +255,18 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
             progress.update(len(finished), planner.total, tally.leader)
             if stop_after is not None and played_now >= stop_after:
                 raise KeyboardInterrupt
+            if watch is not None and (stuck := watch.see(result)) is not None:
+                run.cannot_start = stuck
+                return True
             return False
 
         if any(p.game_id not in finished for p in current.games) and not loop.play_jobs(todo(), store):
             progress.note(f"interrupted: stopping the workers and their bots ({len(finished)} of {planner.total} "
                           "games played; --resume finishes the arena)")
+            return False, played_now
+        if run.cannot_start is not None:
+            progress.note(f"stopping: {run.cannot_start.bot} cannot start ({len(finished)} of {planner.total} games "
+                          "played)")
             return False, played_now
         # Only the games planned so far: when resuming, later rounds' games are already in the file,
         # and the next round must be planned exactly as it was without them.
@@ -317,7 +339,8 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
     # Where the time went, for finding what does not scale with --jobs (the games phase does).
     times["phases"] = {k: round(v, 3) for k, v in run.phases.items()}
     paths = write_reports(run.out_dir, doc, times)
-    return ArenaRun(doc, complete, run.out_dir, played_now, wall, run.left, paths, never_started(games, arena.specs))
+    return ArenaRun(doc, complete, run.out_dir, played_now, wall, run.left, paths, never_started(games, arena.specs),
+                    run.cannot_start)
 
 
 class _LeaderBoard:

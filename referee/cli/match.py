@@ -98,6 +98,10 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     finally:
         if scratch is not None:
             scratch.cleanup()
+    if run.cannot_start is not None:
+        if out and html_report:
+            write_html_report(run.out_dir)
+        raise RunError(run.cannot_start.text())
     if not run.complete:
         click.echo(f"interrupted after {run.doc.games} games; standings so far:", err=True)
     click.echo(f"{rules.house}, {run.doc.games} games, {len(specs)} seats, seed {seed}, {run.wall_s:.1f} s")

@@ -14,6 +14,7 @@ written reading games.jsonl a line at a time, so memory does not grow with the r
 from __future__ import annotations
 
 import html
+from array import array
 import json
 import os
 import re
@@ -85,26 +86,31 @@ class GameFile:
     def __init__(self, path: str, defaults: Mapping[str, Any]) -> None:
         self.path = path
         self.defaults = defaults
-        self._order: list[int] = []
+        self._order = array("q")
         if not os.path.exists(path):
             return
-        offsets: list[int] = []
-        keys: list[Any] = []
-        numeric = True
+        offsets = array("q")
+        numbers = array("q")  # the ids' numbers while every id is one prefix and digits (g0001, g0002, ...)
+        prefix: bytes | None = None
+        keys: list[Any] | None = None  # natural sort keys, once an id breaks that pattern
         at = 0
         with open(path, "rb") as fh:
             for raw in fh:
                 if raw.strip():
                     m = _ID.match(raw)
-                    game = m.group(1).decode() if m else str(json.loads(raw).get("game"))
-                    k = _natural(game)
-                    if numeric and not (len(k) == 2 and k[0][0] == 1 and k[1][0] == 0):
-                        numeric = False
+                    game = m.group(1) if m else str(json.loads(raw).get("game")).encode()
+                    plain = _PLAIN.fullmatch(game)
+                    if keys is None and plain and (prefix is None or plain.group(1) == prefix):
+                        prefix = plain.group(1)
+                        numbers.append(int(plain.group(2)))
+                    else:
+                        if keys is None:  # fall back to natural keys for the ids so far, then for every id
+                            keys = [_natural(prefix.decode() + str(n)) for n in numbers] if prefix is not None else []
+                        keys.append(_natural(game.decode()))
                     offsets.append(at)
-                    keys.append(k)
                 at += len(raw)
-        order = sorted(range(len(offsets)), key=keys.__getitem__)
-        self._order = [offsets[i] for i in order]
+        key = keys.__getitem__ if keys is not None else numbers.__getitem__
+        self._order = array("q", (offsets[i] for i in sorted(range(len(offsets)), key=key)))
 
     def __len__(self) -> int:
         return len(self._order)
@@ -117,6 +123,7 @@ class GameFile:
 
 
 _ID = re.compile(rb'\{"game":\s*"([^"\\]*)"')
+_PLAIN = re.compile(rb"([A-Za-z_-]*)([0-9]{1,18})")
 
 
 def _natural(game: str) -> list[tuple[int, int | str]]:

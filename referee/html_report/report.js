@@ -19,7 +19,7 @@
   // ------------------------------------------------------------------ shards: the games past the page's sample
   // A long run's page carries its first games; the rest are scripts beside it (DATA.shards: src, games, first
   // and last id), added with <script src> in order when the reader pages past the games loaded or opens a game
-  // not loaded yet (a file:// page may load a script next to it, where fetch() is refused).
+  // not loaded yet (a file:// page may load a script next to it; Chromium refuses it a fetch).
   const shards = {next: 0, loading: false, waiting: []};
 
   function moreToLoad() { return shards.next < DATA.shards.length; }
@@ -28,13 +28,13 @@
     if (then) shards.waiting.push(then);
     if (shards.loading || !moreToLoad()) return;
     shards.loading = true;
-    const src = DATA.shards[shards.next][0];
+    const file = DATA.shards[shards.next][0];  // a relative path: the folder beside the page, never the network
     const script = document.createElement('script');
-    script.src = src;
+    script.setAttribute('src', file);
     script.onerror = () => {
       shards.loading = false;
       shards.waiting = [];
-      note('The games in ' + src + ' could not be loaded: keep the folder beside the page.');
+      note('The games in ' + file + ' could not be loaded: keep the folder beside the page.');
     };
     document.head.append(script);
   }
