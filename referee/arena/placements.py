@@ -68,12 +68,13 @@ class PlacementLog:
         self._stage = array("H")
         self._round = array("i")     # -1: None
         self._table = array("i")
-        self._deal = array("q")
-        self._start = array("Q")     # where each game's seats begin in the seat columns
+        self._deal = array("i")
+        self._start = array("I")     # where each game's seats begin in the seat columns
         self._bots = array("H")
         self._places = array("B")
+        self._score_at = array("i")  # where a game's scores begin in _scores; -1: every score 0 (a single round)
         self._scores = array("i")
-        self._seen: set[int] = set()
+        self._seen = _Numbers()
         self._played: set[int] = set()
         self._seen_other: set[str] = set()
 
@@ -132,7 +133,11 @@ class PlacementLog:
         self._played.update(bots)
         self._bots.extend(bots)
         self._places.extend(placements)
-        self._scores.extend(scores if scores else (0,) * len(seating))
+        if any(scores):
+            self._score_at.append(len(self._scores))
+            self._scores.extend(scores)
+        else:
+            self._score_at.append(-1)
         return True
 
     def played(self) -> list[str]:
@@ -152,8 +157,10 @@ class PlacementLog:
         rnd, table, deal = self._round[i], self._table[i], self._deal[i]
         slot = Slot(self._stages[self._stage[i]], None if rnd < 0 else rnd, None if table < 0 else table,
                     None if deal < 0 else deal)
+        at = self._score_at[i]
+        scores = (0,) * (end - start) if at < 0 else tuple(self._scores[at:at + end - start])
         return PlacedRow(self.game_id(i), self._seeds[i], tuple(names[b] for b in self._bots[start:end]),
-                         tuple(self._places[start:end]), tuple(self._scores[start:end]), slot)
+                         tuple(self._places[start:end]), scores, slot)
 
     def order(self, upto: int | None = None) -> Sequence[int]:
         """The games' positions in game-id order (as the ids sort as text, which the reports have always used);
@@ -218,3 +225,28 @@ class PlacementLog:
         number[np.argsort(first, kind="stable")] = np.arange(len(first))
         deal_of = number[inverse][np.asarray(game_of, dtype=np.int64)] if len(game_of) else np.zeros(0, np.int64)
         return list(distinct), np.asarray(choice_of, dtype=np.int64), deal_of, len(first)
+
+
+class _Numbers:
+    """A set of game numbers as a bitmap (a bit a number: ids are dense from 1), a set beyond ``BITMAP_MAX``."""
+
+    BITMAP_MAX = 1 << 27
+
+    def __init__(self) -> None:
+        self._bits = bytearray()
+        self._rest: set[int] = set()
+
+    def __contains__(self, n: int) -> bool:
+        if 0 <= n < self.BITMAP_MAX:
+            byte = n >> 3
+            return byte < len(self._bits) and bool(self._bits[byte] & (1 << (n & 7)))
+        return n in self._rest
+
+    def add(self, n: int) -> None:
+        if 0 <= n < self.BITMAP_MAX:
+            byte = n >> 3
+            if byte >= len(self._bits):
+                self._bits.extend(bytes(max(byte + 1 - len(self._bits), len(self._bits) // 2)))
+            self._bits[byte] |= 1 << (n & 7)
+        else:
+            self._rest.add(n)

@@ -235,7 +235,7 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
     current: Round | None = planner.first()
     planned_upto = 0
     while current is not None:
-        planned_upto = max([planned_upto] + [p.index for p in current.games])
+        planned_upto = max(planned_upto, max((p.index for p in current.games), default=0))
         stage = current.stage
         in_play: dict[str, PlannedGame] = {}
 

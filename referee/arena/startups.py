@@ -9,6 +9,7 @@ first start fails, and leaves out a bot whose two starts failed alike, with that
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Mapping, Sequence
@@ -20,6 +21,13 @@ from ..results import GameResult
 
 #: Games in a row a never-started bot may fail to start, the same way, before a match stops.
 TRIES = 3
+
+
+def same_way(message: str) -> str:
+    """What must repeat for two start-up failures to be "the same": the first line, without its parenthesised
+    details (an exit's "leaving processes it started that held its pipes" comes and goes with timing)."""
+    first = message.splitlines()[0] if message else ""
+    return re.sub(r"\s*\([^()]*\)", "", first).strip()
 
 
 @dataclass(frozen=True)
@@ -55,9 +63,10 @@ class StartupWatch:
                 self.started.add(name)
                 self.streak.pop(name, None)
                 continue
-            last, count = self.streak.get(name, (message, 0))
-            count = count + 1 if last == message else 1
-            self.streak[name] = (message, count)
+            key = same_way(message)
+            last, count = self.streak.get(name, (key, 0))
+            count = count + 1 if last == key else 1
+            self.streak[name] = (key, count)
             if count >= self.tries:
                 return CannotStart(name, count, message)
         return None
@@ -84,6 +93,6 @@ def _probe_one(spec: BotSpec, log_dir: str | None) -> CannotStart | None:
             except BotFault as bf:
                 messages.append(bf.fault.message)
                 client.kill()
-    if messages[0] != messages[1]:
+    if same_way(messages[0]) != same_way(messages[1]):
         return None  # not the same way twice: it may start in a game
     return CannotStart(spec.name, 2, messages[0])
