@@ -117,7 +117,11 @@ def _from_dir(out_dir: str, game_id: str) -> SourceGame:
     check_played(line)
     if "actions" not in line and os.path.exists(record):  # results from before games kept their actions
         return _from_record(record, out_dir)
-    return SourceGame(StoredGame.from_json(line), line, None, out_dir, f"{path} line {number}")
+    from .record_file import read_record
+
+    kept = read_record(out_dir, game_id)  # a full record (records: true, or a game with a fault): its events
+    events = next((entry["events"] for entry in kept or () if entry.get("t") == "events"), None)
+    return SourceGame(StoredGame.from_json(line), line, events, out_dir, f"{path} line {number}")
 
 
 def check_played(line: dict[str, Any]) -> None:

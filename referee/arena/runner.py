@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Protocol, Sequence, TypeAlias
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeAlias, cast
 
 from ..bots.spec import BotSpec
 from ..jobs import GameJob
@@ -121,10 +121,10 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
         left += failed
     if probe_starts:
         broken = probe([e.spec for e in kept], log_dir, jobs)
-        for name, item in broken.items():
-            reason = f"could not start (twice, the same way): {item.message.splitlines()[0] if item.message else ''}"
+        for name, stuck in broken.items():
+            reason = f"could not start (twice, the same way): {stuck.message.splitlines()[0] if stuck.message else ''}"
             progress.note(f"left out {name}: {reason}")
-            left.append(LeftOut(name, reason, item.message))
+            left.append(LeftOut(name, reason, stuck.message))
         kept = [e for e in kept if e.spec.name not in broken]
     if left:
         names = [e.spec.name for e in kept]
@@ -270,7 +270,7 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
             return False, played_now
         # Only the games planned so far: when resuming, later rounds' games are already in the file,
         # and the next round must be planned exactly as it was without them.
-        current = planner.next(current, _Planned(finished, planned_upto))
+        current = planner.next(current, cast(Any, _Planned(finished, planned_upto)))
     run.phases["games_s"] = time.monotonic() - t0
     # The last round's places are known only now: show the leader the final order will have.
     progress.update(len(finished), planner.total, tally.leader(force=True))
@@ -319,9 +319,9 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
         stages.append(item)
     knockout = complete and not planner.all_reached_end()
     standings = standings_for(
-        games, run.names, bootstrap=arena.bootstrap, seed=arena.seed, rank_by=arena.rank_by,
+        cast(Any, games), run.names, bootstrap=arena.bootstrap, seed=arena.seed, rank_by=arena.rank_by,
         rule=order_rule(stages, arena.rank_by, complete=complete),
-        order=planner.final_order(games) if complete else None,
+        order=planner.final_order(cast(Any, games)) if complete else None,
         # The rounds reached come before the rating in the order, so only bots level on them can tie.
         groups=planner.reached if complete else None, reached=planner.reached_label if knockout else None,
         left_out=[LeftOutEntry(x.bot, x.reason) for x in run.left], complete=complete, stages=stages,
@@ -362,7 +362,7 @@ class _LeaderBoard:
         """The bot first by the final order's rule on the games so far (refitted when due, or ``force``)."""
         now = time.monotonic()
         if self.finished and (force or now >= self.next_at):
-            order = self.planner.final_order(self.finished)
+            order = self.planner.final_order(cast(Any, self.finished))  # sums and placements pass for the games
             spent = time.monotonic() - now
             self.every = max(self.MIN_EVERY_S, spent / self.DUTY)
             self.next_at = now + self.every

@@ -22,7 +22,7 @@ import shlex
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..bots.messages import turn_request
 from ..cardfaces import CSS, MARKS, WILD_MARK
@@ -115,7 +115,7 @@ class GameFile:
     def __len__(self) -> int:
         return len(self._order)
 
-    def __iter__(self) -> Iterable[dict[str, Any]]:
+    def __iter__(self) -> Iterator[dict[str, Any]]:
         with open(self.path, "rb") as fh:
             for offset in self._order:
                 fh.seek(offset)
