@@ -43,6 +43,16 @@ def is_recorded(out_dir: str, game_id: str) -> bool:
     return read_record(out_dir, game_id) is not None
 
 
+def told(out_dir: str, game_id: str, seat: int) -> Iterator[str]:
+    """The lines ``seat`` was sent in ``game_id`` (its start-up handshake left out): recorded, else rebuilt; for a
+    built-in player's seat, what a bot there would have been sent."""
+    lines = [line for line in seat_lines(record_lines(out_dir, game_id), seat) if not line.startswith('{"type":"hello"')]
+    if lines:
+        yield from lines
+        return
+    yield from seat_lines(rebuilt(find_line(out_dir, game_id), bot_limits(out_dir), every_seat=True), seat)
+
+
 def seat_lines(lines: Iterator[dict[str, Any]] | list[dict[str, Any]], seat: int) -> Iterator[str]:
     """The lines ``seat``'s bot was sent, in order, from a game's record lines."""
     for entry in lines:
@@ -77,14 +87,17 @@ def bot_limits(out_dir: str) -> dict[str, dict[str, Any]]:
     return out
 
 
-def rebuilt(line: Mapping[str, Any], specs: Mapping[str, Mapping[str, Any]]) -> Iterator[dict[str, Any]]:
-    """The record the table would have written of the game on ``line`` (see the module's note)."""
+def rebuilt(line: Mapping[str, Any], specs: Mapping[str, Mapping[str, Any]], *, every_seat: bool = False
+            ) -> Iterator[dict[str, Any]]:
+    """The record the table would have written of the game on ``line`` (see the module's note); ``every_seat``:
+    with the lines a bot would have been sent in the built-in players' seats too."""
     stored = StoredGame.from_json(dict(line))
     names = list(stored.seating)
     yield {"t": "game", "game": stored.game, "seed": stored.seed, "seating": names, "ruleset": stored.ruleset,
            "options": stored.options, "policy": line.get("policy", "forfeit")}
     sandbox = list(line.get("sandbox") or [None] * len(names))
-    process = [i for i, name in enumerate(names) if _is_process(specs.get(name), sandbox[i] if i < len(sandbox) else None)]
+    process = [i for i, name in enumerate(names)
+               if every_seat or _is_process(specs.get(name), sandbox[i] if i < len(sandbox) else None)]
     relays = {i: Relay(i, stored.game, names, scores=[0] * len(names)) for i in process}
     asked = {i: 0 for i in process}
     wire = PublicWire()
