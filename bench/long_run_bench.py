@@ -39,12 +39,12 @@ cli(sys.argv[1:], prog_name="lastcard")
 BOTS = ["builtin:easy", "builtin:easy", "builtin:medium", "builtin:random"]
 
 
-def run_one(games: int, jobs: int, records: bool, out_dir: str, ruleset: str, options: list[str]
-            ) -> dict[str, object]:
+def run_one(games: int, jobs: int, records: bool, out_dir: str, ruleset: str, options: list[str],
+            report: bool = True) -> dict[str, object]:
     """One match of ``games`` games into ``out_dir``: wall time, peak RSS and disk use by file kind."""
     cmd = [sys.executable, "-c", WRAPPER.format(root=ROOT), "match", "-n", str(games), "--jobs", str(jobs),
            "--seed", "1", "--ruleset", ruleset, "--out", out_dir] + [a for o in options for a in ("-o", o)] + \
-        (["--records"] if records else []) + BOTS
+        (["--records"] if records else []) + ([] if report else ["--no-report"]) + BOTS
     t0 = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
@@ -69,6 +69,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[20_000, 200_000])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--records", action="store_true", help="keep every game's full record too")
+    parser.add_argument("--no-report", action="store_true", help="leave out report.html (it replays every game)")
     parser.add_argument("--ruleset", default="family")
     parser.add_argument("--option", "-o", action="append", default=None,
                         help="a ruleset option, as match -o takes it (default: target=round, single rounds)")
@@ -82,7 +83,7 @@ def main() -> None:
         out_dir = os.path.join(base, f"out-{games}")
         shutil.rmtree(out_dir, ignore_errors=True)
         row = run_one(games, args.jobs, args.records, out_dir, args.ruleset,
-                      ["target=round"] if args.option is None else args.option)
+                      ["target=round"] if args.option is None else args.option, not args.no_report)
         rows.append(row)
         print(json.dumps(row), flush=True)
         if not args.keep:
