@@ -14,7 +14,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from ..results import Slot
 
-_PLAN_ID = re.compile(r"g(\d{1,18})")
+_PLAN_ID = re.compile(r"([A-Za-z])(\d{1,18})")
 
 
 class PlacedRow:
@@ -75,6 +75,7 @@ class PlacementLog:
         self._score_at = array("i")  # where a game's scores begin in _scores; -1: every score 0 (a single round)
         self._scores = array("i")
         self._seen = _Numbers()
+        self._prefix: str | None = None  # the letter of planner ids (g0001; a ladder's L000001)
         self._played: set[int] = set()
         self._seen_other: set[str] = set()
 
@@ -97,21 +98,29 @@ class PlacementLog:
             self.names.append(name)
         return n
 
-    def __contains__(self, game_id: str) -> bool:
+    def _plan_number(self, game_id: str) -> tuple[int, int] | None:
+        """A planner id's number and width (``g0012``: 12, 4), when it has this log's letter."""
         m = _PLAN_ID.fullmatch(game_id)
-        return int(m.group(1)) in self._seen if m else game_id in self._seen_other
+        if m is None or m.group(1) != (self._prefix or m.group(1)):
+            return None
+        self._prefix = m.group(1)
+        return int(m.group(2)), len(m.group(2))
+
+    def __contains__(self, game_id: str) -> bool:
+        plan = self._plan_number(game_id)
+        return plan[0] in self._seen if plan else game_id in self._seen_other
 
     def add(self, game: str, seed: int, seating: Sequence[str], placements: Sequence[int],
             scores: Sequence[int], slot: Slot) -> bool:
         """Keep one game; False (and nothing kept) when a game of that id is already kept."""
-        m = _PLAN_ID.fullmatch(game)
-        if m:
-            number = int(m.group(1))
+        plan = self._plan_number(game)
+        if plan:
+            number, width = plan
             if number in self._seen:
                 return False
             self._seen.add(number)
             self._ids.append(number)
-            self._widths.append(len(m.group(1)))
+            self._widths.append(width)
         else:
             if game in self._seen_other:
                 return False
@@ -148,7 +157,7 @@ class PlacementLog:
         number = self._ids[i]
         if number < 0:
             return self._other_ids[-1 - number]
-        return f"g{number:0{self._widths[i]}d}"
+        return f"{self._prefix}{number:0{self._widths[i]}d}"
 
     def row(self, i: int) -> PlacedRow:
         start = self._start[i]
