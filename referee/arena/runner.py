@@ -180,7 +180,9 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
                                 records_dir=run.records_dir)
 
     # warm_up after the workers are forked: no thread may hold an import lock at a fork.
-    with RunLoop(make, on_start=warm_up) as loop:
+    # A match (or compare) stops for a bot that cannot start; an arena probed its bots before the games.
+    watch = StartupWatch(run.specs) if kind != "arena" else None
+    with RunLoop(make, on_start=warm_up, watch=watch) as loop:
         t0 = time.monotonic()
         try:
             complete, played_now = play_rounds(run, loop, progress, stop_after)
@@ -227,8 +229,6 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
     planner, finished, arena = run.planner, run.finished, run.arena
     specs = run.specs
     tally = _LeaderBoard(planner, finished)
-    # A match (or compare) stops for a bot that cannot start; an arena probed its bots before the games.
-    watch = StartupWatch(specs) if run.kind != "arena" else None
     played_now = 0
     t0 = time.monotonic()
     progress.start(planner.total, len(finished))
@@ -255,15 +255,13 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
             progress.update(len(finished), planner.total, tally.leader)
             if stop_after is not None and played_now >= stop_after:
                 raise KeyboardInterrupt
-            if watch is not None and (stuck := watch.see(result)) is not None:
-                run.cannot_start = stuck
-                return True
             return False
 
         if any(p.game_id not in finished for p in current.games) and not loop.play_jobs(todo(), store):
             progress.note(f"interrupted: stopping the workers and their bots ({len(finished)} of {planner.total} "
                           "games played; --resume finishes the arena)")
             return False, played_now
+        run.cannot_start = loop.cannot_start
         if run.cannot_start is not None:
             progress.note(f"stopping: {run.cannot_start.bot} cannot start ({len(finished)} of {planner.total} games "
                           "played)")
