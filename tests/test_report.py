@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import html
 import json
 import re
 import shutil
@@ -268,3 +269,14 @@ def test_a_match_report_names_its_house_options(tmp_path):
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "<h1>Match: family, easy vs random</h1>" in page
     assert "house options: stacking true, target 200" in page
+
+
+def test_a_fault_shows_the_request_exactly_as_the_kept_record_has_it(page, results):
+    """A game with a fault keeps its record, so the page quotes the request the bot got, clock and id included."""
+    record = [json.loads(x) for x in open(results / "records" / "g0007.jsonl")]
+    line = next(json.loads(x) for x in open(results / "games.jsonl") if json.loads(x)["game"] == "g0007")
+    fault = line["faults"][0]
+    sent = next(e["line"] for e in record if e["t"] == "out" and e["seat"] == fault["seat"]
+                and f'"id":{fault["request_id"]},' in e["line"] and '"type":"turn"' in e["line"])
+    section = page.split("<section id=faults>", 1)[1].split("</section>", 1)[0]
+    assert '"time_left_ms"' in sent and html.escape(sent, quote=True) in section

@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..bots.messages import turn_request
 from ..cardfaces import CSS, MARKS, WILD_MARK
-from ..arena.bot_reports import stderr_by_game
+from ..arena.bot_reports import request_line, stderr_by_game
 from ..game_source import (STDERR_TAIL_LINES, stderr_path, SourceGame, complete_line, game_defaults, read_jsonl, read_results, stderr_tail,
                            stored_for)
 from ..replay import InvalidReplayError, walk
@@ -541,6 +541,10 @@ def _fault_detail(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) -> 
     game_id = line.get("game", "?")
     command = f"{_replay_command(out_dir)} {shlex.quote(str(game_id))}" + (f" --seat {seat}" if seat is not None else "")
     turn, request = _fault_request(out_dir, line, fault)
+    # A game with a fault keeps its full record: the request exactly as the bot got it, clock and id included.
+    exact = request_line(out_dir, str(game_id), seat, fault.get("request_id")) if fault.get("request_id") else None
+    if exact is not None:
+        request = exact
     where = f"turn {turn}" if turn is not None else "before its first turn"
     sent = fault.get("line")
     return (f"<div class=fault><p><b>{_e(fault.get('kind', '?'))}</b> in game "
