@@ -109,8 +109,13 @@ class GameFile:
                         keys.append(_natural(game.decode()))
                     offsets.append(at)
                 at += len(raw)
-        key = keys.__getitem__ if keys is not None else numbers.__getitem__
-        self._order = array("q", (offsets[i] for i in sorted(range(len(offsets)), key=key)))
+        if keys is not None:
+            self._order = array("q", (offsets[i] for i in sorted(range(len(offsets)), key=keys.__getitem__)))
+        elif offsets:  # numbers: sorted in arrays, without a Python object a game
+            import numpy as np
+
+            by_id = np.argsort(np.frombuffer(numbers, dtype=np.int64), kind="stable")
+            self._order = array("q", np.frombuffer(offsets, dtype=np.int64)[by_id].tobytes())
 
     def __len__(self) -> int:
         return len(self._order)
