@@ -173,7 +173,10 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     ``pin`` pins each worker and its bots to a CPU (default: when there are more CPUs than workers).
     """
     progress = progress or Quiet()
-    run = prepare_run(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, kind=kind)
+    # An arena starts its process bots once before the games, where they will run: here, unless on a cluster.
+    probe_starts = kind == "arena" and executor_factory is local_executor
+    run = prepare_run(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, kind=kind,
+                      probe_starts=probe_starts)
 
     def make() -> Executor:
         return executor_factory(run.arena, jobs=run.workers, stderr_dir=run.log_dir, pin=pin,
@@ -196,7 +199,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
 
 
 def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool, fresh: bool, progress: Progress,
-                kind: str) -> _Prepared:
+                kind: str, probe_starts: bool = False) -> _Prepared:
     """Open the store (fresh or resuming), run the builds, plan the first round; announce the planned games."""
     started = time.monotonic()
     out_dir = os.path.abspath(out or arena.out)
@@ -207,7 +210,7 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     os.makedirs(log_dir, exist_ok=True)  # bots' stderr logs, build logs
     records_dir = out_dir  # records.jsonl.gz: every game with records, else only games with a fault
     entrants = arena.bots
-    arena, left = prepare_bots(arena, log_dir, workers, progress, probe_starts=kind == "arena")
+    arena, left = prepare_bots(arena, log_dir, workers, progress, probe_starts=probe_starts)
     names = [e.spec.name for e in arena.bots]
     finished = Collected(names)
     store.start(arena.to_json(), finished.add)
