@@ -211,7 +211,7 @@ class PlacementLog:
 
         distinct: dict[tuple[int, tuple[int, ...]], int] = {}
         made: dict[tuple[tuple[int, ...], bytes], list[int]] = {}
-        choice_of, game_of = array("i"), array("q")
+        choice_of, game_of = array("i"), array("i")  # read by numpy in place (int32: no copy a game)
         mine = [index.get(n, -1) for n in self.names]
         order = self.order()
         for rank, i in enumerate(order):
@@ -227,13 +227,15 @@ class PlacementLog:
                                   for seat, others in choices(self._places[start:end])]
             choice_of.extend(ks)
             game_of.extend([rank] * len(ks))
-        seeds = np.asarray(self._seeds, dtype=np.int64)[np.asarray(order, dtype=np.int64)] if order else \
+        seeds = np.frombuffer(self._seeds, dtype=np.int64)[np.asarray(order, dtype=np.int64)] if order else \
             np.zeros(0, dtype=np.int64)
+        del order
         _, first, inverse = np.unique(seeds, return_index=True, return_inverse=True)
-        number = np.empty(len(first), dtype=np.int64)
-        number[np.argsort(first, kind="stable")] = np.arange(len(first))
-        deal_of = number[inverse][np.asarray(game_of, dtype=np.int64)] if len(game_of) else np.zeros(0, np.int64)
-        return list(distinct), np.asarray(choice_of, dtype=np.int64), deal_of, len(first)
+        number = np.empty(len(first), dtype=np.int32)
+        number[np.argsort(first, kind="stable")] = np.arange(len(first), dtype=np.int32)
+        deal_of = number[inverse][np.frombuffer(game_of, dtype=np.int32)] if len(game_of) else np.zeros(0, np.int32)
+        chosen = np.frombuffer(choice_of, dtype=np.int32) if len(choice_of) else np.zeros(0, np.int32)
+        return list(distinct), chosen, deal_of, len(first)
 
 
 class _Numbers:
