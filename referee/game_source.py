@@ -2,7 +2,9 @@
 
 A results directory is what ``lastcard arena`` and ``match --out`` write: ``games.jsonl`` (one line per
 game, with its compact actions), ``results.json`` (the ruleset and options of a match, the stages of an
-arena), ``records/GAME.jsonl`` when full records were kept and ``logs/`` with each bot's stderr.
+arena), ``records.jsonl.gz`` with the full records kept (see ``record_file``; ``records/GAME.jsonl`` in
+results of earlier versions) and ``logs/`` with each bot's stderr. ``game_record.record_lines`` gives a
+game's record lines whether kept or not.
 """
 
 from __future__ import annotations
@@ -117,7 +119,11 @@ def _from_dir(out_dir: str, game_id: str) -> SourceGame:
     check_played(line)
     if "actions" not in line and os.path.exists(record):  # results from before games kept their actions
         return _from_record(record, out_dir)
-    return SourceGame(StoredGame.from_json(line), line, None, out_dir, f"{path} line {number}")
+    from .record_file import read_record
+
+    kept = read_record(out_dir, game_id)  # a full record (records: true, or a game with a fault): its events
+    events = next((entry["events"] for entry in kept or () if entry.get("t") == "events"), None)
+    return SourceGame(StoredGame.from_json(line), line, events, out_dir, f"{path} line {number}")
 
 
 def check_played(line: dict[str, Any]) -> None:

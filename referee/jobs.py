@@ -45,16 +45,23 @@ class GameJob:
     seats: tuple[BotSpec, ...]
     policy: FaultPolicy = FaultPolicy()
     record: bool = False
+    faults_only: bool = False
+    """With ``record``: keep the record only when the game has a fault (a run that did not ask for records)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game_id, "seed": self.seed, "ruleset": self.rules.house, "options": self.rules.options,
-                "seats": [s.to_json() for s in self.seats], "policy": self.policy.to_json(), "record": self.record}
+                "seats": [s.to_json() for s in self.seats], "policy": self.policy.to_json(), "record": self.record,
+                "faults_only": self.faults_only}
+
+    def keeps(self, result: GameResult) -> bool:
+        """Whether this game's record is written, now that it is over."""
+        return self.record and (not self.faults_only or bool(result.faults))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameJob:
         return cls(data["game"], data["seed"], _ruleset(data["ruleset"], tuple(sorted(data["options"].items()))),
                    tuple(BotSpec.from_json(s) for s in data["seats"]), _policy(data.get("policy", "forfeit")),
-                   data.get("record", False))
+                   data.get("record", False), data.get("faults_only", False))
 
 
 def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any]] | None]:

@@ -8,6 +8,7 @@ know, are left out.
 from __future__ import annotations
 
 import json
+import os
 from typing import Any, Callable, Iterator, Sequence
 
 from .bots.messages import turn_request
@@ -191,6 +192,12 @@ def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool =
     if not 0 <= seat < len(names):
         raise InvalidReplayError(f"seat {seat} is not at this table: the seats are 0 to {len(names) - 1} "
                                  f"({', '.join(names)})")
+    if raw and source.out_dir is not None and os.path.isdir(source.out_dir) and not source.where.endswith(".jsonl"):
+        # A results directory's game: the lines the seat was sent, exactly (recorded, else rebuilt by the relay).
+        from .game_record import told
+
+        yield from told(source.out_dir, stored.game, seat)
+        return
     if not raw:
         yield from header(source)
         yield f"the view of {seat_name(names, seat)}: what it was told, each request and its answer"

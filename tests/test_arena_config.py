@@ -69,6 +69,8 @@ MISTAKES = [
                  "policy: 'strikes:0' is not forfeit or strikes:N (N at least 1) (line 3)", id="bad-policy"),
     pytest.param("bots: [builtin:hard, builtin:random]\nseats: 2\njobs: many\n",
                  "jobs: 'many' must be a whole number of worker processes (1 or more) or auto (line 3)", id="bad-jobs"),
+    pytest.param("bots: [builtin:hard, builtin:random]\nseats: 2\nrecords: \"yes\"\n",
+                 "records: found a string ('yes'); expected true or false (line 3)", id="bad-records"),
     pytest.param("bots: [builtin:hard, builtin:random]\nseats: 3\n",
                  "seats: 3 seats, but the arena has 2 bots; a table needs 3 (line 2)", id="too-few-bots"),
     pytest.param("bots: [builtin:hard, builtin:random]\nseats: 2\ngames: 3\nduplicate: true\n",

@@ -22,6 +22,7 @@ from procs import children, cmdline, wait_until
 from referee.arena import load_arena, run_arena
 from referee.arena.store import StoreError
 from referee.cli.main import cli
+from referee.record_file import recorded_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS_SCHEMA = json.loads((ROOT / "protocol" / "schemas" / "results.schema.json").read_text())
@@ -146,7 +147,10 @@ def test_the_command_writes_every_output_file(tmp_path):
     for name in ("results.json", "standings.csv", "standings.md", "head_to_head.csv", "games.jsonl", "timing.json",
                  "arena.json"):
         assert (out / name).exists(), name
-    assert len(list((out / "records").glob("g*.jsonl"))) == 12
+    # records: true keeps every game's record, in one compressed file with an index
+    assert not (out / "records").exists()
+    assert recorded_ids(str(out)) == {json.loads(x)["game"] for x in (out / "games.jsonl").read_text().splitlines()}
+    assert len(recorded_ids(str(out))) == 12
     doc = json.loads((out / "results.json").read_text())
     jsonschema.validate(doc, RESULTS_SCHEMA)
     assert doc["format"] == "lastcard-results" and doc["kind"] == "arena" and doc["complete"]

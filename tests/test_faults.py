@@ -216,7 +216,7 @@ def test_interrupted_match_leaves_no_bot_behind(tmp_path, signame):
         assert proc.returncode == 130, err
         assert "interrupted" in err and "rank" in out  # the standings so far are printed
         assert wait_group_gone(pgid) == []
-        assert (tmp_path / "records").exists()
+        assert (tmp_path / "games.jsonl").exists()
 
 
 def test_killed_referee_leaves_no_bot_behind(tmp_path):

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.cli.main import cli
 from referee.jobs import GameJob, run_job
+from referee.record_file import recorded_ids
 from referee.records import replay
 from referee.rules import get_ruleset
 from referee.bots.pool import BotPool
@@ -78,7 +79,7 @@ def test_same_seed_same_game_whatever_the_process():
 
 def test_match_command_writes_standings_and_records(tmp_path):
     out = tmp_path / "m"
-    res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "4", "--seed", "5", "--out", str(out),
+    res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "4", "--seed", "5", "--out", str(out), "--records",
                                    resolve_sample("python-random"), "builtin:hard"])
     assert res.exit_code == 0, res.output
     assert "rank" in res.output and "hard" in res.output
@@ -90,7 +91,7 @@ def test_match_command_writes_standings_and_records(tmp_path):
     assert len(games) == 4
     # Seats rotate: each bot sits in seat 0 in half the games.
     assert sum(g["seating"][0] == "hard" for g in games) == 2
-    assert len(list((out / "records").glob("*.jsonl"))) == 4
+    assert len(recorded_ids(str(out))) == 4 and not (out / "records").exists()
     assert (out / "logs" / "random_bot.stderr.log").exists()
 
 

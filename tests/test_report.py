@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import html
 import json
 import re
 import shutil
@@ -37,6 +38,8 @@ def test_the_page_loads_nothing_from_anywhere(page):
     assert not re.search(r"\bsrc\s*=", page)
     assert not re.search(r"(href|url\()\s*=?\s*['\"]?(https?:)?//", page)
     assert "import(" not in page and "fetch(" not in page
+    # A long run's page adds shard scripts, named relative to it: the folder beside it, never the network.
+    assert "setAttribute('src', file)" in page and "report_files/" not in page  # this page is short: no shards
 
 
 def test_standings_and_chart_show_every_bot_with_its_interval(page, results):
@@ -279,3 +282,14 @@ def test_a_fault_outside_a_turn_names_its_message(tmp_path, fault, want):
     from referee.html_report.page import _fault_request
 
     assert _fault_request(str(tmp_path), {"game": "g0001", "faults": [fault]}, fault) == (None, want)
+
+
+def test_a_fault_shows_the_request_exactly_as_the_kept_record_has_it(page, results):
+    """A game with a fault keeps its record, so the page quotes the request the bot got, clock and id included."""
+    record = [json.loads(x) for x in open(results / "records" / "g0007.jsonl")]
+    line = next(json.loads(x) for x in open(results / "games.jsonl") if json.loads(x)["game"] == "g0007")
+    fault = line["faults"][0]
+    sent = next(e["line"] for e in record if e["t"] == "out" and e["seat"] == fault["seat"]
+                and f'"id":{fault["request_id"]},' in e["line"] and '"type":"turn"' in e["line"])
+    section = page.split("<section id=faults>", 1)[1].split("</section>", 1)[0]
+    assert '"time_left_ms"' in sent and html.escape(sent, quote=True) in section

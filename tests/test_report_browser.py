@@ -192,3 +192,44 @@ def test_each_column_header_is_aligned_as_its_cells(browser, results, table):
     assert head == cells, dict(zip(names, zip(head, cells)))
     if table == "table.games":
         assert cells[names.index("turns (whole game)")] == "right" and cells[names.index("seats (place)")] == "left"
+
+
+def test_a_long_run_page_loads_its_other_games_from_the_shards_beside_it(browser, results, tmp_path):
+    """Past ``inline_games`` the page carries a sample; paging on and opening a later game load the shard files
+    (by <script src>, which a file:// page may do), and a game from a shard replays as the engine does."""
+    lines = [json.loads(line) for line in open(results / "games.jsonl")]
+    many = [{**lines[i % 6], "game": f"x{i:04d}"} for i in range(130)]  # the six built-in games, fault-free
+    out = write_results_dir(tmp_path / "long", many)
+    write_report(str(out), inline_games=50, sample_games=20, shard_games=40)
+    shard_files = sorted(p.name for p in (out / "report_files").iterdir())
+    assert shard_files == ["games-00001.js", "games-00002.js", "games-00003.js"]
+    page = (out / "report.html").read_text()
+    assert '"x0019"' in page and '"x0021"' not in page  # the sample only (x0020 starts the first shard's entry)
+    open_page(browser, out / "report.html")
+
+    def listed():
+        return browser.execute_script("return [...document.querySelectorAll('#g-rows tr')].map(r => r.dataset.game)")
+
+    assert listed() == [f"x{i:04d}" for i in range(20)]
+    assert "20 of 130 loaded" in browser.find_element("id", "g-page").text
+    browser.find_element("id", "g-next").click()  # past the sample: the first shard loads
+    assert wait(lambda: listed() == [f"x{i:04d}" for i in range(50, 60)])  # page 2 of the 60 loaded
+    # An address naming a game of the last shard loads the shards up to it and opens it.
+    open_page(browser, out / "report.html", "#game=x0125&turn=3")
+    assert wait(lambda: browser.execute_script("return window.lastcard.state()")["game"] == "x0125")
+    assert browser.execute_script("return window.lastcard.state()")["turn"] == 3
+    frames = browser.execute_script("return window.lastcard.framesOf('x0125').map(f => [f.hands, f.top, f.seat])")
+    _, expected = rebuild(load(str(out), "x0125").stored, frames=True)
+    assert [[list(h) for h in f.hands] for f in expected] == [f[0] for f in frames]
+    assert errors(browser) == []
+
+
+def wait(check, seconds: float = 10.0) -> bool:
+    import time
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.05)
+    return check()

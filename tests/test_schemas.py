@@ -519,10 +519,12 @@ def test_the_cli_transcript_command_of_the_doc_validates(tmp_path):
 
     out = tmp_path / "tx"
     bot = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
-    run = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "1", "--seed", "368", "--out", str(out), bot,
-                                   "builtin:hard"])
+    run = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "1", "--seed", "368", "--out", str(out), "--records",
+                                   bot, "builtin:hard"])
     assert run.exit_code == 0, run.output
-    lines = [json.loads(x) for x in (out / "records" / "g0001.jsonl").read_text().splitlines()]
+    from referee.record_file import read_record
+
+    lines = read_record(str(out), "g0001")
     _validate_record(lines)
     record = [json.loads(e["line"]) for e in lines if e["t"] in ("out", "in")]
     doc = [m for _, m in _doc_transcript()]

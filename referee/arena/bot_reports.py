@@ -8,7 +8,6 @@ Reading only: everything comes from the run's documents and the files in ``OUT``
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 from typing import Any, Iterable, Mapping, Sequence
@@ -218,18 +217,18 @@ def _parse_mark(text: str) -> tuple[str, int | None]:
 
 
 def request_line(out_dir: str, game_id: str, seat: int | None, request_id: Any) -> str | None:
-    """The request a fault answered, from the game's record (when the arena kept records)."""
-    path = os.path.join(out_dir, "records", f"{game_id}.jsonl")
-    if request_id is None or not os.path.exists(path):
+    """The request a fault answered, from the game's record (a game with a fault keeps its record)."""
+    from ..record_file import read_record
+
+    record = read_record(out_dir, game_id) if request_id is not None else None
+    if record is None:
         return None
     needle = f'"id":{request_id},'
     found = None
-    with open(path, encoding="utf-8") as fh:
-        for raw in fh:
-            entry = json.loads(raw)
-            line = entry.get("line", "")
-            if entry.get("t") == "out" and entry.get("seat") == seat and needle in line and '"type":"turn"' in line:
-                found = str(line)
+    for entry in record:
+        line = entry.get("line", "")
+        if entry.get("t") == "out" and entry.get("seat") == seat and needle in line and '"type":"turn"' in line:
+            found = str(line)
     return found
 
 

@@ -140,7 +140,7 @@ class ClusterExecutor:
             else:
                 outcome = value
             self._futures.pop(game_id, None)
-            by_id.pop(game_id, None)
+            job = by_id.pop(game_id, None)
             future.release()
             if outcome[0] == "unavailable":
                 raise ExecutorError(outcome[1])
@@ -150,7 +150,7 @@ class ClusterExecutor:
                 continue
             seen.add(game_id)
             _, result, lines = outcome
-            if lines is not None and self.records_dir:
+            if lines is not None and self.records_dir and (job is None or job.keeps(result)):
                 write_record(self.records_dir, game_id, lines)
             top_up()
             yield game_id, result

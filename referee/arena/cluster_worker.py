@@ -110,7 +110,7 @@ class ArenaPlugin(WorkerPlugin):
         except Exception:  # noqa: BLE001 - a referee bug: reported with the game, as the local executor does
             return ("error", traceback.format_exc())
         self._trim(pool, seats)
-        return ("done", result, lines)
+        return ("done", result, lines if job.keeps(result) else None)  # a record not kept does not travel
 
     def _pool(self) -> BotPool:
         pool = getattr(self._local, "pool", None)

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol
 
 from ..bots.faults import Fault, FaultKind
 from ..bots.transport import describe_exit
+from ..record_file import append_record
 from ..jobs import GameJob, run_job
 from ..results import GameResult, SeatTimes
 from ..bots.pool import BotPool
-from ..jsonl import write_jsonl
 
 if TYPE_CHECKING:
     from .model import Arena
@@ -264,7 +264,7 @@ class LocalExecutor:
         for job in jobs:
             try:
                 result, lines = run_job(job, self._pool)
-                if lines is not None and self.records_dir:
+                if lines is not None and self.records_dir and job.keeps(result):
                     write_record(self.records_dir, job.game_id, lines)
             except Exception:  # noqa: BLE001 - a referee bug: the same report a worker makes
                 raise ExecutorError(f"the referee failed on game {job.game_id}:\n{traceback.format_exc()}") from None
@@ -426,7 +426,7 @@ def _play(conn: Connection, stderr_dir: str | None, records_dir: str | None, par
                 job = GameJob.from_json(data)
                 try:
                     result, lines = run_job(job, pool)
-                    if lines is not None and records_dir:
+                    if lines is not None and records_dir and job.keeps(result):
                         write_record(records_dir, job.game_id, lines)
                 except _Terminated:
                     raise
@@ -450,7 +450,8 @@ def _play(conn: Connection, stderr_dir: str | None, records_dir: str | None, par
 
 
 def write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:
-    write_jsonl(os.path.join(records_dir, f"{game_id}.jsonl"), lines)
+    """Append a game's record to the run's one record file in ``records_dir`` (the output directory)."""
+    append_record(records_dir, game_id, lines)
 
 
 def lost_game(job: GameJob, cause: str) -> GameResult:

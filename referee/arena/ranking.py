@@ -10,16 +10,35 @@ from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..results import GameLine
+from .collect import Collected
 from ..standings import (LeftOutEntry, StageRecord, StageSummary, StandingRow, Standings, Tally, rank_order,
                          with_rank_ranges)
 from .ratings import fit_ratings
 
 
+def summed(lines: Iterable[Any]) -> Collected | None:
+    """``lines`` as a run's collector (its sums and placements), when it is one or stands for one."""
+    if isinstance(lines, Collected):
+        return lines
+    whole = getattr(lines, "whole", None)
+    return whole() if whole is not None else None
+
+
+def _tally(lines: Iterable[Any], names: Sequence[str]) -> Tally:
+    c = summed(lines)
+    return c.tally if c is not None else Tally(names).extend(line.result for line in lines)
+
+
+def _fit_source(lines: Iterable[Any]) -> Any:
+    c = summed(lines)
+    return c.log if c is not None else lines
+
+
 def ordered(lines: Sequence[GameLine], names: Sequence[str], rank_by: str) -> list[str]:
     """The bots best first on ``lines`` by ``rank_by`` (the rating fit, without a bootstrap, only when it
     decides): the order a planner needs between rounds."""
-    ratings = fit_ratings(lines, names) if rank_by == "rating" else None
-    return rank_order(Tally(names).extend(line.result for line in lines).rows(ratings=ratings), rank_by)
+    ratings = fit_ratings(_fit_source(lines), names) if rank_by == "rating" else None
+    return rank_order(_tally(lines, names).rows(ratings=ratings), rank_by)
 
 
 def ranked_rows(lines: Sequence[GameLine], names: Sequence[str], *, bootstrap: int, seed: int, rank_by: str,
@@ -28,8 +47,8 @@ def ranked_rows(lines: Sequence[GameLine], names: Sequence[str], *, bootstrap: i
     """Every bot's row, with its rating and interval, in ``order`` (else ``rank_by``'s), with rank ranges;
     ``reached`` labels each row with the furthest round it played, ``groups`` keeps bots of different
     rounds from sharing a range."""
-    ratings = fit_ratings(lines, names, bootstrap=bootstrap, seed=seed)
-    tally = Tally(names).extend(line.result for line in lines)
+    ratings = fit_ratings(_fit_source(lines), names, bootstrap=bootstrap, seed=seed)
+    tally = _tally(lines, names)
     if order is None:
         order = rank_order(tally.rows(ratings=ratings), rank_by)
     rows = tally.rows(ratings=ratings, order=order)
@@ -40,9 +59,10 @@ def ranked_rows(lines: Sequence[GameLine], names: Sequence[str], *, bootstrap: i
 
 def stage_summaries(lines: Iterable[GameLine], stages: Sequence[Mapping[str, Any]]) -> tuple[StageSummary, ...]:
     """Each stage (results.json's entry) with its bots' records in that stage only."""
-    by_stage: dict[str | None, Tally] = {}
-    counts: dict[str | None, int] = {}
-    for line in lines:
+    c = summed(lines)
+    by_stage: dict[str | None, Tally] = {} if c is None else c.stage_tallies
+    counts: dict[str | None, int] = {} if c is None else c.stage_counts
+    for line in lines if c is None else ():
         by_stage.setdefault(line.stage, Tally()).add(line.result)
         counts[line.stage] = counts.get(line.stage, 0) + 1
     out = []

@@ -24,7 +24,9 @@ import os
 import sys
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence, TypeAlias
+from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
+
+from .placements import PlacementLog
 
 if TYPE_CHECKING:
     import numpy as np
@@ -81,85 +83,55 @@ class Placed(Protocol):
     placements: tuple[int, ...]
 
 
-def fit_ratings(games: Iterable[Placed], names: Sequence[str], *, bootstrap: int = 0, seed: int = 0,
+def fit_ratings(games: Iterable[Placed] | PlacementLog, names: Sequence[str], *, bootstrap: int = 0, seed: int = 0,
                 alpha: float = ALPHA) -> dict[str, Rating]:
-    """Plackett-Luce ratings for the bots in ``names`` that played, with a ``bootstrap``-sample 95% interval."""
+    """Plackett-Luce ratings for the bots in ``names`` that played, with a ``bootstrap``-sample 95% interval.
+
+    The games are read once into a ``PlacementLog`` (or given as one, in game-id order); the fit runs
+    on the distinct choices with their counts, so its size follows the pool, not the number of games.
+    """
     _import_numeric()
     import numpy as np
 
-    games = list(games)
-    fitted = _point_fit(games, tuple(names), alpha)
-    if fitted is None:
+    log = games if isinstance(games, PlacementLog) else PlacementLog.of(games)
+    seen = set(log.played())
+    played = [n for n in names if n in seen]
+    if not played:
         return {}
-    played, index, data, deal_of, deal_count, params = fitted
-    if params is None:
+    index = {n: i for i, n in enumerate(played)}
+    distinct, choice_of, deal_of, deal_count = log.top1(index)
+    n = len(played)
+    if not distinct:
         return {name: Rating(CENTER) for name in played}
+    fast = _Top1Data(n, distinct, range(len(distinct)))
+    counts = np.bincount(choice_of, minlength=len(distinct)).astype(float)
+    params = fast.fit_weighted(counts, alpha)
     point = {name: _elo(params[i]) for name, i in index.items()}
     if bootstrap <= 0:
         return {name: Rating(point[name]) for name in played}
-    fast = _Top1Data(len(played), data, deal_of)
     rng = np.random.default_rng([seed, 0x1A57CA2D])
-    samples = np.empty((bootstrap, len(played)))
+    samples = np.empty((bootstrap, n))
     for b in range(bootstrap):
         picks = np.bincount(rng.integers(0, deal_count, deal_count), minlength=deal_count).astype(float)
-        samples[b] = fast.fit(picks, alpha, initial=params, tol=BOOTSTRAP_TOL)
+        weights = np.bincount(choice_of, weights=picks[deal_of], minlength=len(distinct))
+        samples[b] = fast.fit_weighted(weights, alpha, initial=params, tol=BOOTSTRAP_TOL)
     tail = (1 - INTERVAL) / 2 * 100
     low, high = np.percentile(samples, [tail, 100 - tail], axis=0)
-    ahead, behind = _separation(games, played)
+    ahead, behind = _separation(distinct, played)
     # A bot that finished ahead of everyone it met, every time, looks the same in every resample: the
     # data put no upper bound on its strength (the point is held finite by ALPHA only). Say so.
     return {name: Rating(point[name], None if name in behind else _elo(low[i]),
                          None if name in ahead else _elo(high[i])) for name, i in index.items()}
 
 
-_PointFit: TypeAlias = "tuple[list[str], dict[str, int], list[tuple[int, tuple[int, ...]]], list[int], int, Any]"
-_last_fit: list[tuple[Any, _PointFit]] = []
-
-
-def _point_fit(games: Sequence[Placed], names: tuple[str, ...], alpha: float) -> _PointFit | None:
-    """The choices of ``games`` and their point fit (params ``None`` without a choice); None when nobody played.
-
-    The last fit is kept: the end of a run asks for the same games' fit up to three times (the final
-    order, the leader shown, the standings with their bootstrap), and each refit of 10,000 games costs
-    a tenth of a second or more.
-    """
-    import choix
-
-    key = (names, alpha, tuple((g.seed, tuple(g.seating), tuple(g.placements)) for g in games))
-    if _last_fit and _last_fit[0][0] == key:
-        return _last_fit[0][1]
-    played = sorted({n for g in games for n in g.seating}, key=list(names).index)
-    if not played:
-        return None
-    index = {n: i for i, n in enumerate(played)}
-    data: list[tuple[int, tuple[int, ...]]] = []
-    deal_of: list[int] = []
-    deals: dict[Any, int] = {}
-    for g in games:
-        deal = deals.setdefault(g.seed, len(deals))
-        seating = [index[n] for n in g.seating]
-        for seat, others in choices(g.placements):
-            data.append((seating[seat], tuple(seating[o] for o in others)))
-            deal_of.append(deal)
-    params = choix.ilsr_top1(len(played), data, alpha=alpha, max_iter=10_000) if data else None
-    fitted: _PointFit = (played, index, data, deal_of, len(deals), params)
-    _last_fit[:] = [(key, fitted)]
-    return fitted
-
-
-def _separation(games: Sequence[Placed], names: Sequence[str]) -> tuple[set[str], set[str]]:
-    """Bots never behind or level with an opponent, and bots never ahead or level."""
-    never_behind, never_ahead = set(names), set(names)
-    for g in games:
-        places = g.placements
-        for seat, name in enumerate(g.seating):
-            mine = places[seat]
-            others = [p for s, p in enumerate(places) if s != seat]
-            if any(p <= mine for p in others):
-                never_behind.discard(name)
-            if any(p >= mine for p in others):
-                never_ahead.discard(name)
-    return never_behind, never_ahead
+def _separation(distinct: Sequence[tuple[int, Sequence[int]]], names: Sequence[str]) -> tuple[set[str], set[str]]:
+    """Bots never behind or level with an opponent, and bots never ahead or level, from the top-1 choices:
+    a bot is behind or level with someone exactly when it is among a choice's others (chosen from with
+    it still unplaced), and ahead or level exactly when it is a choice's winner."""
+    chosen = {w for w, _ in distinct}
+    among = {o for _, others in distinct for o in others}
+    return ({name for i, name in enumerate(names) if i not in among},
+            {name for i, name in enumerate(names) if i not in chosen})
 
 
 def warm_up() -> None:
@@ -245,12 +217,18 @@ class _Top1Data:
 
     def fit(self, deal_weights: np.ndarray, alpha: float, initial: np.ndarray | None = None,
             max_iter: int = 10_000, tol: float = 1e-8) -> np.ndarray:
+        """The fit with every choice weighted by its deal's weight."""
+        return self.fit_weighted(deal_weights[self.deal_of], alpha, initial, max_iter, tol)
+
+    def fit_weighted(self, obs_weight: np.ndarray, alpha: float, initial: np.ndarray | None = None,
+                     max_iter: int = 10_000, tol: float = 1e-8) -> np.ndarray:
+        """The fit with each choice weighted by ``obs_weight`` (a count of identical choices, or a resample's)."""
         import numpy as np
         from choix.convergence import NormOfDifferenceTest
         from choix.utils import exp_transform, log_transform, statdist
 
         n = self.n
-        obs_weight = np.bincount(self.kind_of, weights=deal_weights[self.deal_of], minlength=self.kinds)
+        obs_weight = np.bincount(self.kind_of, weights=obs_weight, minlength=self.kinds)  # per kind of choice
         converged = NormOfDifferenceTest(tol, order=1)
         params = initial
         for _ in range(max_iter):

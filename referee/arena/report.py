@@ -23,9 +23,9 @@ MD_MATRIX_LIMIT = 24
 def timing(standings: Standings, games: Iterable[Any], *, wall_s: float, played_now: int, jobs: int
            ) -> dict[str, Any]:
     """Durations (which vary from run to run): per bot, and for the run."""
-    bot_ms = 0.0
-    decisions = 0
-    for g in games:
+    bot_ms = getattr(games, "bot_ms", 0.0)  # a run's collector has the sums already
+    decisions = getattr(games, "decisions", 0)
+    for g in games if not hasattr(games, "bot_ms") else ():
         times = g.result.times if hasattr(g, "result") else g.times
         bot_ms += sum(times.total)
         decisions += sum(times.decisions)

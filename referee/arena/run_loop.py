@@ -1,7 +1,8 @@
 """The one run loop of ``arena``, ``match``, the ladder and ``compare``: jobs in, results out, Ctrl-C a clean stop.
 
 They differ only in what they schedule and when they stop (a planner's rounds, a ladder's budget, an
-SPRT's verdict); the executor's start and shutdown, and what an interrupt does, live here once.
+SPRT's verdict); the executor's start and shutdown, what an interrupt does, and stopping for a bot that
+cannot start (a ``StartupWatch``, given by ``match`` and ``compare``) live here once.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Callable, Iterable
 from ..jobs import GameJob
 from ..results import GameResult
 from .executor import Executor
+from .startups import CannotStart, StartupWatch
 
 #: ``on_result(job, result)``: True to stop (the games still in play are abandoned).
 OnResult = Callable[[GameJob, GameResult], "bool | None"]
@@ -26,9 +28,13 @@ class RunLoop:
     executor (politely unless interrupted or failing) and releases Ctrl-C.
     """
 
-    def __init__(self, make: Callable[[], Executor], on_start: Callable[[], None] | None = None) -> None:
+    def __init__(self, make: Callable[[], Executor], on_start: Callable[[], None] | None = None,
+                 watch: StartupWatch | None = None) -> None:
         self._make = make
         self._on_start = on_start
+        self.watch = watch
+        self.cannot_start: CannotStart | None = None
+        """Set when ``watch`` found a bot that cannot start: ``play_jobs`` stopped (and plays nothing more)."""
         self.executor: Executor | None = None
         self.interrupted = False
         self.played = 0
@@ -39,6 +45,8 @@ class RunLoop:
         (nothing more is played then), True when every job was played or ``on_result`` asked to stop."""
         if self.interrupted:
             return False
+        if self.cannot_start is not None:
+            return True
         given: dict[str, GameJob] = {}
 
         def tracked() -> Iterable[GameJob]:
@@ -50,7 +58,10 @@ class RunLoop:
             executor = self._started()
             for game_id, result in executor.run(tracked()):
                 self.played += 1
-                if on_result(given.pop(game_id), result):
+                stop = on_result(given.pop(game_id), result)
+                if self.watch is not None:
+                    self.cannot_start = self.watch.see(result)
+                if stop or self.cannot_start is not None:
                     self._abandon()
                     return True
         except KeyboardInterrupt:

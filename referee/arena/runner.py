@@ -12,9 +12,8 @@ import itertools
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeAlias
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeAlias, cast
 
-from ..bots.faults import FaultKind
 from ..bots.spec import BotSpec
 from ..bots.transport import STDERR_MARK
 from ..jobs import GameJob
@@ -22,16 +21,19 @@ from ..names import stderr_log
 from ..results import GameLine, GameResult
 from ..standings import LeftOutEntry, Standings
 from .builds import LeftOut, check_requires, run_builds
+from .collect import Collected
 from .config import Arena, ArenaFileError, BotEntry, pool_problems
 from .executor import Executor, ExecutorFactory, default_jobs, local_executor, max_jobs, worker_count
 from .model import Stage
+from .placements import PlacedRow
 from .ranking import ordered, standings_for
 from .ratings import start_warm_up, warm_up
 from .report import timing, write_reports
-from .results_doc import HeadToHead, ResultsDoc, order_rule, rating_info
+from .results_doc import ResultsDoc, order_rule, rating_info
 from .run_loop import RunLoop
 from .schedule import PlannedGame, Planner, Round, games_at_once, job_for
-from .store import GameStore
+from .startups import CannotStart, StartupWatch, probe
+from .store import GameStore, StoredGames
 
 #: The progress display's leader: a bot's name, or a function that finds it (a rating fit: only when shown).
 Leader: TypeAlias = "str | Callable[[], str | None] | None"
@@ -87,17 +89,24 @@ class ArenaRun:
     wall_s: float
     left_out: list[LeftOut] = field(default_factory=list)
     paths: list[str] = field(default_factory=list)
-    games: list[GameLine] = field(default_factory=list)
-    """Every game's line of games.jsonl, in game-id order."""
     never_started: list[NeverStarted] = field(default_factory=list)
+    cannot_start: CannotStart | None = None
+    """A match's bot that failed to start the same way game after game: the run stopped early for it."""
 
     @property
     def standings(self) -> Standings:
         return self.doc.standings
 
+    @property
+    def games(self) -> StoredGames:
+        """Every game's line of games.jsonl, read from the file each time it is iterated (never all in memory)."""
+        return StoredGames(os.path.join(self.out_dir, "games.jsonl"))
 
-def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progress) -> tuple[Arena, list[LeftOut]]:
-    """Check required programs and run build steps; the arena without the bots left out.
+
+def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progress,
+                 probe_starts: bool = False) -> tuple[Arena, list[LeftOut]]:
+    """Check required programs and run build steps (and, with ``probe_starts``, start each process bot once:
+    see ``startups.probe``); the arena without the bots left out.
 
     Raises ``ArenaFileError`` when too few bots are left for the tables.
     """
@@ -117,6 +126,13 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
 
         kept, failed = run_builds(kept, log_dir, jobs, done)
         left += failed
+    if probe_starts:
+        broken = probe([e.spec for e in kept], log_dir, jobs)
+        for name, stuck in broken.items():
+            reason = f"could not start (twice, the same way): {stuck.message.splitlines()[0] if stuck.message else ''}"
+            progress.note(f"left out {name}: {reason}")
+            left.append(LeftOut(name, reason, stuck.message))
+        kept = [e for e in kept if e.spec.name not in broken]
     if left:
         names = [e.spec.name for e in kept]
         problems = pool_problems(arena, names, [x.bot for x in left])
@@ -139,9 +155,10 @@ class _Prepared:
     store: GameStore
     left: list[LeftOut]
     planner: Planner
-    finished: dict[str, GameLine]
+    finished: Collected
     started: float
     phases: dict[str, float] = field(default_factory=dict)
+    cannot_start: CannotStart | None = None
 
     @property
     def names(self) -> list[str]:
@@ -168,7 +185,10 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     early = None
     if any(e.build for e in arena.bots) and (jobs or arena.jobs or default_jobs()) >= default_jobs():
         early = start_warm_up()
-    run = prepare_run(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, kind=kind)
+    # An arena starts its process bots once before the games, where they will run: here, unless on a cluster.
+    probe_starts = kind == "arena" and executor_factory is local_executor
+    run = prepare_run(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, kind=kind,
+                      probe_starts=probe_starts)
     if early is not None:
         early.join()  # no thread may hold an import lock when the workers are forked
 
@@ -177,7 +197,9 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
                                 records_dir=run.records_dir)
 
     # Otherwise warm_up after the workers are forked: no thread may hold an import lock at a fork.
-    with RunLoop(make, on_start=None if early is not None else warm_up) as loop:
+    # A match (or compare) stops for a bot that cannot start; an arena probed its bots before the games.
+    watch = StartupWatch(run.specs) if kind != "arena" else None
+    with RunLoop(make, on_start=None if early is not None else warm_up, watch=watch) as loop:
         t0 = time.monotonic()
         try:
             complete, played_now = play_rounds(run, loop, progress, stop_after)
@@ -191,7 +213,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
 
 
 def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool, fresh: bool, progress: Progress,
-                kind: str) -> _Prepared:
+                kind: str, probe_starts: bool = False) -> _Prepared:
     """Open the store (fresh or resuming), run the builds, plan the first round; announce the planned games."""
     started = time.monotonic()
     out_dir = os.path.abspath(out or arena.out)
@@ -201,19 +223,18 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     store.prepare(resume=resume, fresh=fresh)
     log_dir = os.path.join(out_dir, "logs")
     os.makedirs(log_dir, exist_ok=True)  # bots' stderr logs, build logs
-    records_dir = os.path.join(out_dir, "records") if arena.records else None
-    if records_dir:
-        os.makedirs(records_dir, exist_ok=True)
+    records_dir = out_dir  # records.jsonl.gz: every game with records, else only games with a fault
     entrants = arena.bots
-    arena, left = prepare_bots(arena, log_dir, workers, progress)
-    finished = store.start(arena.to_json())
+    arena, left = prepare_bots(arena, log_dir, workers, progress, probe_starts=probe_starts)
     names = [e.spec.name for e in arena.bots]
+    finished = Collected(names)
+    store.start(arena.to_json(), finished.add)
     # A match numbers its games g0001, g0002, ... as it always has (bots may seed from the id).
     planner = Planner(arena, names, lambda games, pool: ordered(games, pool, arena.rank_by),
                       id_digits=4 if kind == "match" else 6)
     progress.note(f"{kind} {arena.name}: {len(names)} bots, {len(arena.stages)} stage"
                   f"{'s' if len(arena.stages) != 1 else ''}, {planner.total} games planned")
-    if finished:
+    if len(finished):
         progress.note(f"resuming: {len(finished)} of {planner.total} games already played")
     # No more workers than games that can be in play (a worker per job of --jobs 100000 never played).
     left_to_play = planner.total - len(finished)
@@ -238,43 +259,79 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
     while current is not None:
         stage = current.stage
         # The round is read lazily and only the games in play are held: a round of millions starts at once.
-        pending: dict[str, PlannedGame] = {}
+        in_play: dict[str, PlannedGame] = {}
 
-        def jobs(games: Iterable[PlannedGame] = current.games, stage: Stage = stage) -> Iterator[GameJob]:
+        def todo(games: Iterable[PlannedGame] = current.games, stage: Stage = stage,
+                 in_play: dict[str, PlannedGame] = in_play) -> Iterator[GameJob]:
             for p in games:
                 if p.game_id not in finished:
-                    pending[p.game_id] = p
+                    in_play[p.game_id] = p
                     yield job_for(arena, p, specs, stage)
 
-        def store(job: GameJob, result: GameResult) -> bool:
+        def store(job: GameJob, result: GameResult, in_play: dict[str, PlannedGame] = in_play) -> bool:
             nonlocal played_now
-            line = GameLine(result, pending.pop(job.game_id).slot)
+            line = GameLine(result, in_play.pop(job.game_id).slot)
             run.store.append(line)
-            finished[job.game_id] = line
+            finished.add(line)
             played_now += 1
             progress.update(len(finished), planner.total, tally.leader)
             if stop_after is not None and played_now >= stop_after:
                 raise KeyboardInterrupt
             return False
 
-        todo = _unless_empty(jobs())
-        if todo is not None and not loop.play_jobs(todo, store):
+        jobs = _unless_empty(todo())
+        if jobs is not None and not loop.play_jobs(jobs, store):
             progress.note(f"interrupted: stopping the workers and their bots ({len(finished)} of {planner.total} "
                           "games played; --resume finishes the arena)")
             return False, played_now
+        run.cannot_start = loop.cannot_start
+        if run.cannot_start is not None:
+            progress.note(f"stopping: {run.cannot_start.bot} cannot start ({len(finished)} of {planner.total} games "
+                          "played)")
+            return False, played_now
         # Only the games planned so far: when resuming, later rounds' games are already in the file,
         # and the next round must be planned exactly as it was without them.
-        current = planner.next(current, _sorted({k: v for k, v in finished.items() if planner.is_planned(k)}))
+        current = planner.next(current, cast(Any, _Planned(finished, planner.last_index)))
     run.phases["games_s"] = time.monotonic() - t0
     # The last round's places are known only now: show the leader the final order will have.
     progress.update(len(finished), planner.total, lambda: tally.leader(force=True))
     return True, played_now
 
 
+class _Planned:
+    """The finished games among those planned so far (planner ids up to ``upto``), as the planner reads them."""
+
+    def __init__(self, finished: Collected, upto: int) -> None:
+        self.finished = finished
+        self.upto = upto
+        self._rows: list[PlacedRow] | None = None
+
+    def _all(self) -> list[PlacedRow]:
+        if self._rows is None:
+            self._rows = self.finished.log.upto(self.upto)
+        return self._rows
+
+    def whole(self) -> Collected | None:
+        """The collector itself when it holds no game beyond the plan (always, unless resuming)."""
+        if len(self.finished) == len(self.finished.log.order(self.upto)):
+            return self.finished
+        return None
+
+    def rows(self, ids: Iterable[str]) -> list[PlacedRow]:
+        return self.finished.log.rows(ids)
+
+    def __iter__(self) -> Iterator[PlacedRow]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self.finished) if self.whole() is not None else len(self._all())
+
+
 def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -> ArenaRun:
-    """The standings, results.json and every report file of the games stored."""
+    """The standings, results.json and every report file of the games stored (from the collector's sums and
+    placements: nothing here reads every game into memory)."""
     arena, planner = run.arena, run.planner
-    games = _sorted(run.finished)
+    games = run.finished
     t1 = time.monotonic()
     stages = []
     for i, stage in enumerate(arena.stages):
@@ -283,9 +340,9 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
         stages.append(item)
     knockout = complete and not planner.all_reached_end()
     standings = standings_for(
-        games, run.names, bootstrap=arena.bootstrap, seed=arena.seed, rank_by=arena.rank_by,
+        cast(Any, games), run.names, bootstrap=arena.bootstrap, seed=arena.seed, rank_by=arena.rank_by,
         rule=order_rule(stages, arena.rank_by, complete=complete),
-        order=planner.final_order(games) if complete else None,
+        order=planner.final_order(cast(Any, games)) if complete else None,
         # The rounds reached come before the rating in the order, so only bots level on them can tie.
         groups=planner.reached if complete else None, reached=planner.reached_label if knockout else None,
         left_out=[LeftOutEntry(x.bot, x.reason) for x in run.left], complete=complete, stages=stages,
@@ -296,26 +353,22 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
     run.phases["ratings_s"] = time.monotonic() - t1
     doc = ResultsDoc(kind=run.kind, name=arena.name, complete=complete, seed=arena.seed, games=len(games),
                      games_planned=planner.total, policy=arena.policy.to_json(), rank_by=arena.rank_by,
-                     standings=standings, head_to_head=HeadToHead.of(games, standings.bots),
+                     standings=standings, head_to_head=games.head_to_head(standings.bots),
                      rating=rating_info(arena.bootstrap, arena.seed), bots=tuple(e.spec.to_json() for e in arena.bots),
-                     stages=tuple(stages), sandbox_levels=sandbox_levels(games),
-                     clock_levels=clock_levels(games))
+                     stages=tuple(stages), sandbox_levels=games.sandbox_levels(),
+                     clock_levels=games.clock_levels())
     times = timing(standings, games, wall_s=wall, played_now=played_now, jobs=run.workers)
     # Where the time went, for finding what does not scale with --jobs (the games phase does).
     times["phases"] = {k: round(v, 3) for k, v in run.phases.items()}
     paths = write_reports(run.out_dir, doc, times)
-    return ArenaRun(doc, complete, run.out_dir, played_now, wall, run.left, paths, list(games),
-                    never_started(games, arena.specs, run.log_dir))
+    return ArenaRun(doc, complete, run.out_dir, played_now, wall, run.left, paths,
+                    never_started(games, arena.specs, run.log_dir), run.cannot_start)
 
 
 def _unless_empty(items: Iterator[GameJob]) -> Iterator[GameJob] | None:
     """``items`` as they were, or None when there are none (a round played already starts no workers)."""
     first = next(items, None)
     return None if first is None else itertools.chain((first,), items)
-
-
-def _sorted(finished: Mapping[str, GameLine]) -> list[GameLine]:
-    return [finished[k] for k in sorted(finished)]
 
 
 class _LeaderBoard:
@@ -326,7 +379,7 @@ class _LeaderBoard:
     DUTY = 0.1
     MIN_EVERY_S = 1.0
 
-    def __init__(self, planner: Planner, finished: Mapping[str, GameLine]) -> None:
+    def __init__(self, planner: Planner, finished: Collected) -> None:
         self.planner = planner
         self.finished = finished
         self.every = self.MIN_EVERY_S
@@ -337,7 +390,7 @@ class _LeaderBoard:
         """The bot first by the final order's rule on the games so far (refitted when due, or ``force``)."""
         now = time.monotonic()
         if self.finished and (force or now >= self.next_at):
-            order = self.planner.final_order(_sorted(self.finished))
+            order = self.planner.final_order(cast(Any, self.finished))  # sums and placements pass for the games
             spent = time.monotonic() - now
             self.every = max(self.MIN_EVERY_S, spent / self.DUTY)
             self.next_at = now + self.every
@@ -345,39 +398,18 @@ class _LeaderBoard:
         return self.current
 
 
-def sandbox_levels(games: Sequence[GameLine]) -> dict[str, list[str]]:
-    """Each process bot's sandbox levels as its games actually ran (one, unless the machine changed)."""
-    seen: dict[str, set[str]] = {}
-    for g in games:
-        for name, level in zip(g.seating, g.result.sandbox):
-            if level is not None:
-                seen.setdefault(name, set()).add(level)
-    return {name: sorted(levels) for name, levels in sorted(seen.items())}
-
-
-def clock_levels(games: Sequence[GameLine]) -> dict[str, list[str]]:
-    """Each process bot's clocks as its games actually ran (``cpu``, ``cpu-process``, ``wall``)."""
-    seen: dict[str, set[str]] = {}
-    for g in games:
-        for name, clock in zip(g.seating, g.result.clock):
-            if clock is not None:
-                seen.setdefault(name, set()).add(clock)
-    return {name: sorted(clocks) for name, clocks in sorted(seen.items())}
-
-
-def never_started(games: Sequence[GameLine], specs: Sequence[BotSpec], log_dir: str | None = None
-                  ) -> list[NeverStarted]:
+def never_started(games: Collected, specs: Sequence[BotSpec], log_dir: str | None = None) -> list[NeverStarted]:
     """Process bots that failed to start in every game they sat in, each with the tail of its stderr log."""
     out = []
     for spec in specs:
         if spec.builtin is not None:
             continue
-        played = [g for g in games if spec.name in g.seating]
-        startups = [f for g in played for f in g.result.faults if f.bot == spec.name and f.kind is FaultKind.STARTUP]
-        if played and len(startups) == len(played):
+        played = games.sat.get(spec.name, 0)
+        startups, message = games.startups.get(spec.name, (0, ""))
+        if played and startups == played:
             log = stderr_log(log_dir, spec.name) if log_dir else None
             words = last_stderr(log) if log else ()
-            out.append(NeverStarted(spec.name, len(played), startups[0].message, words, log if words else None))
+            out.append(NeverStarted(spec.name, played, message, words, log if words else None))
     return out
 
 

@@ -107,9 +107,13 @@ class Planner:
         by_id: dict[str, GameLine] = {}
 
         def results(table: int) -> list[GameLine]:
+            ids = [p.game_id for p in done.games if p.table == table]
+            rows = getattr(games, "rows", None)  # a run's collector finds them without a list of every game
+            if rows is not None:
+                return list(rows(ids))
             if not by_id:  # only a format that reads the results pays for the index
                 by_id.update((g.game, g) for g in games)
-            return [by_id[p.game_id] for p in done.games if p.table == table]
+            return [by_id[i] for i in ids]
 
         def rank() -> dict[str, int]:
             return {n: i for i, n in enumerate(self.order(games, self.names))}
@@ -178,6 +182,11 @@ class Planner:
                 planned.append(PlannedGame(f"g{self._index:0{self.width}d}", self._index, stage.name, number, t, deal,
                                            game_seed(self.arena.seed, deal), seating(table, j, *turns[t])))
         return tuple(planned)
+
+    @property
+    def last_index(self) -> int:
+        """The number of the last game planned so far (games are numbered in plan order from 1)."""
+        return self._index
 
     def is_planned(self, game_id: str) -> bool:
         """Whether ``game_id`` belongs to a round planned so far (games are numbered in plan order)."""

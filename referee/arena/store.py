@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 import time
-from typing import Any, BinaryIO, Mapping
+from typing import Any, BinaryIO, Callable, Iterator, Mapping
 
 from ..results import GameLine
 
@@ -58,19 +58,20 @@ class GameStore:
                                  "to finish it, or --fresh to start it over (or give another --out)")
             self._clear()
 
-    def start(self, description: Mapping[str, Any]) -> dict[str, GameLine]:
-        """Record which arena this is; the games already finished (by id) when resuming, else none."""
+    def start(self, description: Mapping[str, Any], keep: Callable[[GameLine], Any] | None = None) -> int:
+        """Record which arena this is; when resuming, hand each game already finished to ``keep`` (read a line
+        at a time, so memory does not grow with the file). The number of lines read back."""
         key = fingerprint(description)
-        finished: dict[str, GameLine] = {}
+        count = 0
         if self._resuming:
             self._check_same(description, key)
-            finished = self._read()
+            count = self._read(keep or (lambda line: None))
         with open(self.run_path, "w", encoding="utf-8") as fh:
             json.dump({"format": RUN_FORMAT, "version": 1, "fingerprint": key, "arena": description}, fh, indent=2)
             fh.write("\n")
         # A large buffer: the file is written when flushed (every FLUSH_S), not every 8 KiB.
         self._fh = open(self.games_path, "ab", buffering=1 << 20)
-        return finished
+        return count
 
     def _has_games(self) -> bool:
         return os.path.exists(self.games_path) and os.path.getsize(self.games_path) > 0
@@ -115,34 +116,34 @@ class GameStore:
         error.changed = tuple(changed)  # for a command to say it in its own words (match: its options)
         raise error
 
-    def _read(self) -> dict[str, GameLine]:
-        finished: dict[str, GameLine] = {}
+    def _read(self, keep: Callable[[GameLine], Any]) -> int:
         good = 0
+        count = 0
+        size = os.path.getsize(self.games_path)
         with open(self.games_path, "rb") as fh:
-            data = fh.read()
-        offset = 0
-        for raw in data.splitlines(keepends=True):
-            end = offset + len(raw)
-            try:
-                if not raw.endswith(b"\n"):
-                    raise ValueError("unterminated")
-                line = GameLine.from_json(json.loads(raw))
-                finished.setdefault(line.game, line)
+            number = 0
+            for raw in fh:
+                number += 1
+                end = good + len(raw)
+                try:
+                    if not raw.endswith(b"\n"):
+                        raise ValueError("unterminated")
+                    line = GameLine.from_json(json.loads(raw))
+                except (ValueError, KeyError, TypeError):
+                    if end < size:
+                        raise StoreError(f"{self.games_path}: line {number} is not a game result; fix or remove "
+                                         "it, or use --fresh") from None
+                    break  # a referee killed mid-write leaves half a line: drop it, that game is played again
+                keep(line)
+                count += 1
                 good = end
-            except (ValueError, KeyError, TypeError):
-                if end < len(data):
-                    number = data[:offset].count(b"\n") + 1
-                    raise StoreError(f"{self.games_path}: line {number} is not a game result; fix or remove "
-                                     "it, or use --fresh") from None
-                # A referee killed mid-write leaves half a line: drop it, that game is played again.
-            offset = end
-        if good < len(data):
+        if good < size:
             with open(self.games_path, "r+b") as fh:
                 fh.truncate(good)
-        return finished
+        return count
 
     def _clear(self) -> None:
-        for name in ("games.jsonl", "results.json", "standings.csv", "standings.md", "head_to_head.csv",
+        for name in ("games.jsonl", "records.jsonl.gz", "records.idx", "results.json", "standings.csv", "standings.md", "head_to_head.csv",
                      "timing.json"):
             path = os.path.join(self.out_dir, name)
             if os.path.exists(path):
@@ -151,3 +152,20 @@ class GameStore:
             path = os.path.join(self.out_dir, folder)
             if os.path.isdir(path):
                 shutil.rmtree(path)
+
+
+class StoredGames:
+    """The games of ``games.jsonl`` read a line at a time, each time it is iterated (a half-written last line
+    left out). The store writes each game once, so no line repeats an id."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __iter__(self) -> Iterator[GameLine]:
+        if not os.path.exists(self.path):
+            return
+        with open(self.path, "rb") as fh:
+            for raw in fh:
+                if not raw.endswith(b"\n"):
+                    return
+                yield GameLine.from_json(json.loads(raw))

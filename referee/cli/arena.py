@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import os
 import tempfile
 from dataclasses import replace
@@ -39,6 +41,8 @@ DEFAULT_CHECK_GAMES = 4
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU (default: when there are "
                                                    "more CPUs than workers).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
+@click.option("--records", is_flag=True, help="Keep every game's full message record in OUT/records.jsonl.gz, as "
+                                              "`records: true` in the file does (games with a fault keep theirs anyway).")
 @cluster_options
 @click.option("--build-on-workers", is_flag=True, help="With --cluster: run the bots' build steps on each worker too "
                                                        "(for workers of another architecture).")
@@ -53,7 +57,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
               quiet: bool, cluster: str | None = None, tls_ca_file: str | None = None, tls_cert: str | None = None,
               tls_key: str | None = None, build_on_workers: bool = False,
               sandbox_mode: str | None = None, check_games: int | None = None, html_report: bool = True,
-              clock: str | None = None, wall_ms: int | None = None) -> None:
+              clock: str | None = None, wall_ms: int | None = None, records: bool = False) -> None:
     """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
 
     Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena
@@ -66,6 +70,8 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
         arena = arena.with_bots([replace(b, spec=replace(b.spec, limits=with_clock(b.spec.limits, clock, wall_ms)))
                                  for b in arena.bots])
     arena = sandboxed(arena, sandbox_mode)
+    if records:
+        arena = dataclasses.replace(arena, records=True)
     if out is None and (trouble := out_dir_problem(arena.out)) is not None:
         raise InputError(f"{file}: out: {trouble}")
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, build_on_workers, arena)

@@ -32,7 +32,7 @@ from .sandbox_option import sandbox_option, sandboxed
 
 #: What a match calls the keys of arena.json that a resume compares.
 MATCH_WORDS = {"stages": "--games, --ruleset or --option", "bots": "the BOTs or their time limits",
-               "seed": "--seed", "policy": "--policy", "records": "--record", "sandbox": "--sandbox"}
+               "seed": "--seed", "policy": "--policy", "records": "--records", "sandbox": "--sandbox"}
 #: Bootstrap samples for the rating interval.
 BOOTSTRAP = 200
 
@@ -41,10 +41,12 @@ BOOTSTRAP = 200
 @ruleset_options
 @click.option("--games", "-n", type=click.IntRange(1), default=10, show_default=True, help="Games to play.")
 @seed_option
-@out_option("Write results.json, games.jsonl, records and logs here.")
+@out_option("Write results.json, games.jsonl, the standings, report.html and logs here.")
 @click.option("--policy", default="forfeit", show_default=True, metavar="forfeit|strikes:N",
               help="What a bot fault costs: the game, or a draw in its place up to N times a game.")
-@click.option("--record/--no-record", default=True, show_default=True, help="With --out, write every game's record.")
+@click.option("--records", "record", is_flag=True,
+              help="With --out, keep every game's full message record in records.jsonl.gz (games with a fault "
+                   "keep theirs anyway; the rest are rebuilt from games.jsonl when asked).")
 @jobs_option(1, "Worker processes playing games side by side (results are the same whatever the number).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted match in the same --out directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished match in --out.")
@@ -103,6 +105,10 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     finally:
         if scratch is not None:
             scratch.cleanup()
+    if run.cannot_start is not None:
+        if out and html_report:
+            write_html_report(run.out_dir)
+        raise RunError(run.cannot_start.text())
     if not run.complete:
         click.echo(f"interrupted after {run.doc.games} games; standings so far:", err=True)
     click.echo(f"{rules.house}, {run.doc.games} games, {len(specs)} seats, seed {seed}, {run.wall_s:.1f} s")

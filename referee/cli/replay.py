@@ -26,7 +26,8 @@ class BadSource(click.ClickException):
 @click.argument("game", required=False)
 @click.option("--seat", type=int, help="Show what this seat was told (its bot's view) instead of every hand; with "
                                        "--ask or --from, the seat the bot takes.")
-@click.option("--raw", is_flag=True, help="With --seat: the JSON messages themselves, one a line.")
+@click.option("--raw", is_flag=True, help="With --seat: the exact lines the seat's bot was sent, one a line (from the "
+                                          "run's records, else rebuilt from games.jsonl by the referee's relay).")
 @click.option("--verify", is_flag=True,
               help="Replay through the engine and compare with the stored result; exit 1 at the first difference.")
 @click.option("--ask", "ask_cmd", metavar="COMMAND",

@@ -3,11 +3,18 @@
 The page is one file with its style and script inlined and nothing loaded from the network. What grows
 with the number of games stays out of the DOM until it is shown: the game list is a JSON index drawn a
 page at a time, and each game's replay is a compact text (``tape``) decoded only when it is opened.
+
+Past ``INLINE_GAMES`` games the page carries the standings, the faults and the first ``SAMPLE_GAMES``
+games, and the rest go to shard files in a folder beside it (``report_files/games-00001.js``), each a
+script the page adds with ``<script src>`` when the reader pages on or opens a game in it: a page opened
+from disk (``file://``) may not ``fetch()`` in Chromium, but it may load a script next to it. The page is
+written reading games.jsonl a line at a time, so memory does not grow with the run either.
 """
 
 from __future__ import annotations
 
 import html
+from array import array
 import json
 import os
 import re
@@ -15,12 +22,12 @@ import shlex
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..ask import ask_command
 from ..bots.messages import turn_request
 from ..cardfaces import CSS, MARKS, WILD_MARK
-from ..arena.bot_reports import stderr_by_game
+from ..arena.bot_reports import request_line, stderr_by_game
 from ..game_source import (STDERR_TAIL_LINES, stderr_path, SourceGame, complete_line, game_defaults, read_jsonl, read_results, stderr_tail,
                            stored_for)
 from ..replay import InvalidReplayError, walk
@@ -33,6 +40,12 @@ from .tape import tape
 
 #: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
 FAULT_DETAILS = 20
+#: Up to this many games the page carries them all; past it, a sample and shards beside it.
+INLINE_GAMES = 2000
+#: The games a sharded page carries itself (the first, in id order).
+SAMPLE_GAMES = 500
+#: Games per shard file (about 0.3 to 0.8 MB of index and tapes).
+SHARD_GAMES = 2000
 REPORT_NAME = "report.html"
 #: JavaScript reads integers beyond this as the nearest double: the page carries them as strings.
 JS_SAFE_INT = 2**53 - 1
@@ -42,17 +55,24 @@ class ReportError(ValueError):
     """A results directory the report cannot be made from (named, with what is missing)."""
 
 
-def write_report(out_dir: str, path: str | None = None) -> str:
-    """Write ``out_dir/report.html`` (or ``path``) from the results directory ``out_dir``; its path."""
+def write_report(out_dir: str, path: str | None = None, *, inline_games: int = INLINE_GAMES,
+                 sample_games: int = SAMPLE_GAMES, shard_games: int = SHARD_GAMES) -> str:
+    """Write ``out_dir/report.html`` (or ``path``) from the results directory ``out_dir``; its path.
+
+    Past ``inline_games`` games, the page keeps ``sample_games`` and the others go to shard files of
+    ``shard_games`` games in ``NAME_files/`` beside it (``report_files/`` for report.html).
+    """
     results = read_results(out_dir)
     games_path = os.path.join(out_dir, "games.jsonl")
     if not results and not os.path.exists(games_path):
         raise ReportError(f"{out_dir} has neither results.json nor games.jsonl: give the output directory of "
                           "`lastcard arena` or `lastcard match --out`")
-    defaults = game_defaults(results)
-    lines = [complete_line(line, defaults) for _, line in read_jsonl(games_path)] if os.path.exists(games_path) else []
-    page = render(out_dir, results, lines)
     target = path or os.path.join(out_dir, REPORT_NAME)
+    games = GameFile(games_path, game_defaults(results))
+    shards = None
+    if len(games) > inline_games:
+        shards = ShardWriter(target, sample_games, shard_games)
+    page = render(out_dir, results, games, shards)
     tmp = target + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
         fh.write(page)
@@ -60,31 +80,121 @@ def write_report(out_dir: str, path: str | None = None) -> str:
     return target
 
 
-def render(out_dir: str, results: Mapping[str, Any], lines: Sequence[dict[str, Any]]) -> str:
-    """The whole page as text."""
-    lines = in_id_order(lines)
+class GameFile:
+    """games.jsonl's lines in game-id order (as ``in_id_order`` sorts them), read from disk each time it is
+    iterated: only each line's offset and sort key stay in memory."""
+
+    def __init__(self, path: str, defaults: Mapping[str, Any]) -> None:
+        self.path = path
+        self.defaults = defaults
+        self._order = array("q")
+        if not os.path.exists(path):
+            return
+        offsets = array("q")
+        numbers = array("q")  # the ids' numbers while every id is one prefix and digits (g0001, g0002, ...)
+        prefix: bytes | None = None
+        keys: list[Any] | None = None  # natural sort keys, once an id breaks that pattern
+        at = 0
+        with open(path, "rb") as fh:
+            for raw in fh:
+                if raw.strip():
+                    m = _ID.match(raw)
+                    game = m.group(1) if m else str(json.loads(raw).get("game")).encode()
+                    plain = _PLAIN.fullmatch(game)
+                    if keys is None and plain and (prefix is None or plain.group(1) == prefix):
+                        prefix = plain.group(1)
+                        numbers.append(int(plain.group(2)))
+                    else:
+                        if keys is None:  # fall back to natural keys for the ids so far, then for every id
+                            keys = [_natural(prefix.decode() + str(n)) for n in numbers] if prefix is not None else []
+                        keys.append(_natural(game.decode()))
+                    offsets.append(at)
+                at += len(raw)
+        if keys is not None:
+            self._order = array("q", (offsets[i] for i in sorted(range(len(offsets)), key=keys.__getitem__)))
+        elif offsets:  # numbers: sorted in arrays, without a Python object a game
+            import numpy as np
+
+            by_id = np.argsort(np.frombuffer(numbers, dtype=np.int64), kind="stable")
+            self._order = array("q", np.frombuffer(offsets, dtype=np.int64)[by_id].tobytes())
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        with open(self.path, "rb") as fh:
+            for offset in self._order:
+                fh.seek(offset)
+                yield complete_line(json.loads(fh.readline()), self.defaults)  # type: ignore[arg-type]
+
+
+_ID = re.compile(rb'\{"game":\s*"([^"\\]*)"')
+_PLAIN = re.compile(rb"([A-Za-z_-]*)([0-9]{1,18})")
+
+
+def _natural(game: str) -> list[tuple[int, int | str]]:
+    # Digits compare as numbers so that ids of any width sort as people count.
+    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", game)]
+
+
+class ShardWriter:
+    """The shard files of a sharded page: ``NAME_files/games-NNNNN.js``, each ``lastcardShard(rows, tapes)``."""
+
+    def __init__(self, target: str, sample: int, size: int) -> None:
+        stem = os.path.splitext(os.path.basename(target))[0]
+        self.folder_name = f"{stem}_files"
+        self.folder = os.path.join(os.path.dirname(os.path.abspath(target)), self.folder_name)
+        self.sample = sample
+        self.size = size
+        self.files: list[list[Any]] = []
+        """Per shard: its src (relative to the page), its number of games, its first and last game id."""
+        if os.path.isdir(self.folder):
+            for name in os.listdir(self.folder):
+                if name.startswith("games-") and name.endswith(".js"):
+                    os.remove(os.path.join(self.folder, name))
+        os.makedirs(self.folder, exist_ok=True)
+
+    def write(self, rows: list[list[Any]], tapes: list[str]) -> None:
+        name = f"games-{len(self.files) + 1:05d}.js"
+        with open(os.path.join(self.folder, name), "w", encoding="utf-8") as fh:
+            fh.write(f"lastcardShard({_json(rows)},{json.dumps('#'.join(tapes))});\n")
+        self.files.append([f"{self.folder_name}/{name}", len(rows), rows[0][0], rows[-1][0]])
+
+
+def render(out_dir: str, results: Mapping[str, Any], lines: Iterable[dict[str, Any]],
+           shards: ShardWriter | None = None) -> str:
+    """The whole page as text (``lines`` is read twice, a line at a time: a ``GameFile`` or a list)."""
+    if not isinstance(lines, GameFile):
+        lines = in_id_order(lines)
     timing = _read_timing(out_dir)
     standings = ResultsDoc.from_json(results, timing).standings if results else None
     bots = list(standings.bots) if standings else []
+    count = 0
+    rounds = _RoundCounts()
+    faulted = _Faulted()
     for line in lines:
+        count += 1
         for name in line.get("seating") or []:
             if name not in bots:
                 bots.append(name)
-    stages = _stage_rounds(results, lines)
-    index, tapes, problems = _games(out_dir, lines, bots, stages)
+        rounds.add(line)
+        faulted.add(line)
+    stages = _stage_rounds(results, rounds)
+    index, tapes, problems = _games(out_dir, lines, bots, stages, shards)
     title = _title(results, out_dir, bots)
     data = {"title": title, "bots": bots, "colours": CSS, "marks": {c: m for c, (_, m) in MARKS.items()},
             "wild": WILD_MARK, "games": index, "replay": _replay_command(out_dir), "problems": problems,
-            "stages": _stage_filter(stages) if _has_breakdown(stages) else []}
+            "stages": _stage_filter(stages) if _has_breakdown(stages) else [], "total": count,
+            "shards": shards.files if shards else []}
     body = "\n".join([
-        f"<header><h1>{_e(title)}</h1><p class=sub>{_e(_summary(results, lines))}</p>"
+        f"<header><h1>{_e(title)}</h1><p class=sub>{_e(_summary(results, count))}</p>"
         "<nav><a href='#standings'>Standings</a> "
         + ("<a href='#stages'>Stages</a> " if _has_breakdown(stages) else "")
         + "<a href='#h2h'>Head to head</a> <a href='#faults'>Faults</a> <a href='#games'>Games</a></nav></header>",
         _standings_section(standings),
         _stages_section(stages, bots),
         _h2h_section(results.get("head_to_head") or {}),
-        _faults_section(out_dir, lines, bots),
+        _faults_section(out_dir, faulted, bots),
         _asset("games.html"),
     ])
     return (f"<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
@@ -94,6 +204,36 @@ def render(out_dir: str, results: Mapping[str, Any], lines: Sequence[dict[str, A
             # Tapes use only letters, digits and . , | ~ + ! - : = @ and newlines: safe as raw script text.
             f"<script type='text/plain' id=lc-tapes>{'#'.join(tapes)}</script>\n"
             f"<script>{_asset('report.js')}</script>\n</body></html>\n")
+
+
+class _RoundCounts:
+    """Games and players of each (stage, round) in games.jsonl, counted a line at a time."""
+
+    def __init__(self) -> None:
+        self.games: dict[tuple[str, int], int] = defaultdict(int)
+        self.players: dict[tuple[str, int], dict[str, None]] = defaultdict(dict)
+
+    def add(self, line: Mapping[str, Any]) -> None:
+        if line.get("stage") is not None:
+            key = (str(line["stage"]), int(line.get("round") or 1))
+            self.games[key] += 1
+            for n in line.get("seating") or []:
+                self.players[key].setdefault(n, None)
+
+
+class _Faulted:
+    """The faults of games.jsonl by bot: the first ``FAULT_DETAILS`` with their games, and a count by kind."""
+
+    def __init__(self) -> None:
+        self.shown: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = defaultdict(list)
+        self.kinds: dict[str, Counter[str]] = defaultdict(Counter)
+
+    def add(self, line: dict[str, Any]) -> None:
+        for fault in line.get("faults") or []:
+            bot = fault.get("bot") or (line["seating"][fault["seat"]] if isinstance(fault.get("seat"), int) else "?")
+            self.kinds[bot][fault["kind"]] += 1
+            if len(self.shown[bot]) < FAULT_DETAILS:
+                self.shown[bot].append((line, fault))
 
 
 def in_id_order(lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -125,8 +265,8 @@ def _house_options(results: Mapping[str, Any]) -> str:
     return ", ".join(changed)
 
 
-def _summary(results: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]) -> str:
-    parts = [f"{len(lines)} games"]
+def _summary(results: Mapping[str, Any], count: int) -> str:
+    parts = [f"{count} games"]
     if results.get("kind") == "match" and _house_options(results):
         parts.append(f"house options: {_house_options(results)}")
     if results.get("seed") is not None:
@@ -263,32 +403,31 @@ class StageRow:
         return tuple(dict.fromkeys(n for r in self.rounds for n in r.players))
 
 
-def _stage_rounds(results: Mapping[str, Any], lines: Sequence[Mapping[str, Any]]) -> list[StageRow]:
+def _stage_rounds(results: Mapping[str, Any], played: _RoundCounts | Iterable[Mapping[str, Any]]) -> list[StageRow]:
     """Each stage and its rounds: results.json's ``stages[i].rounds``, with the rounds games.jsonl adds to them
     (none for a ladder: its batches are not rounds anyone plays through)."""
     if "ladder" in results:
         return []
-    played: dict[tuple[str, int], list[Mapping[str, Any]]] = defaultdict(list)
-    for line in lines:
-        if line.get("stage") is not None:
-            played[(str(line["stage"]), int(line.get("round") or 1))].append(line)
+    if not isinstance(played, _RoundCounts):
+        counts = _RoundCounts()
+        for line in played:
+            counts.add(line)
+        played = counts
     declared = {str(st.get("name", "")): st for st in results.get("stages") or []}
-    names = list(dict.fromkeys([*declared, *(stage for stage, _ in played)]))
+    names = list(dict.fromkeys([*declared, *(stage for stage, _ in played.games)]))
     return [StageRow(name, str(declared.get(name, {}).get("format", "")), str(declared.get(name, {}).get("ruleset", "")),
                      _round_rows(name, declared.get(name, {}).get("rounds") or [], played)) for name in names]
 
 
-def _round_rows(stage: str, declared: Sequence[Mapping[str, Any]],
-                played: Mapping[tuple[str, int], Sequence[Mapping[str, Any]]]) -> tuple[RoundRow, ...]:
+def _round_rows(stage: str, declared: Sequence[Mapping[str, Any]], played: _RoundCounts) -> tuple[RoundRow, ...]:
     info = {int(r["round"]): r for r in declared}
-    numbers = sorted(set(info) | {n for name, n in played if name == stage})
+    numbers = sorted(set(info) | {n for name, n in played.games if name == stage})
     rows = []
     for number in numbers:
         r = info.get(number, {})
-        games = played.get((stage, number), [])
         label = r.get("label") or (stage if len(numbers) == 1 else f"{stage} round {number}")
-        rows.append(RoundRow(stage, number, str(label), r.get("tables"), len(games),
-                             tuple(dict.fromkeys(n for g in games for n in g.get("seating") or [])),
+        rows.append(RoundRow(stage, number, str(label), r.get("tables"), played.games.get((stage, number), 0),
+                             tuple(played.players.get((stage, number), {})),
                              tuple(r["advanced"]) if "advanced" in r else None))
     return tuple(rows)
 
@@ -371,21 +510,18 @@ def _h2h_section(h2h: Mapping[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------------------------------- faults
-def _faults_section(out_dir: str, lines: Sequence[dict[str, Any]], bots: Sequence[str]) -> str:
-    by_bot: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = defaultdict(list)
-    for line in lines:
-        for fault in line.get("faults") or []:
-            bot = fault.get("bot") or (line["seating"][fault["seat"]] if isinstance(fault.get("seat"), int) else "?")
-            by_bot[bot].append((line, fault))
+def _faults_section(out_dir: str, faulted: _Faulted, bots: Sequence[str]) -> str:
+    by_bot = faulted.shown
     if not by_bot:
         return "<section id=faults><h2>Faults</h2><p>No bot made a fault.</p></section>"
     parts = ["<section id=faults><h2>Faults</h2><p>Every fault a bot made, for its author: the request it got, what "
              "it sent back, its stderr, and the command that replays the game from its seat.</p>"]
     for bot in sorted(by_bot, key=lambda b: (bots.index(b) if b in bots else len(bots), b)):
         found = by_bot[bot]
-        kinds = Counter(f["kind"] for _, f in found)
-        parts.append(f"<details class=bot-faults data-bot='{_e(bot)}'><summary><b>{_e(bot)}</b>: {len(found)} "
-                     f"fault{'s' if len(found) != 1 else ''} ({_e(', '.join(f'{k} {v}' for k, v in kinds.items()))})"
+        kinds = faulted.kinds[bot]
+        total = sum(kinds.values())
+        parts.append(f"<details class=bot-faults data-bot='{_e(bot)}'><summary><b>{_e(bot)}</b>: {total} "
+                     f"fault{'s' if total != 1 else ''} ({_e(', '.join(f'{k} {v}' for k, v in kinds.items()))})"
                      "</summary>")
         per_game = stderr_by_game(stderr_path(out_dir, bot))
         if not per_game:  # a log from before games were marked in it: its end is all there is
@@ -398,8 +534,8 @@ def _faults_section(out_dir: str, lines: Sequence[dict[str, Any]], bots: Sequenc
             if mine:
                 parts.append(f"<p>Its stderr in game {_e(line['game'])} (the last {len(mine)} lines):</p>"
                              f"<pre class=stderr>{_e(chr(10).join(mine))}</pre>")
-        if len(found) > FAULT_DETAILS:
-            parts.append(f"<p>… and {len(found) - FAULT_DETAILS} more: filter the games list by {_e(bot)} with "
+        if total > len(found):
+            parts.append(f"<p>… and {total - len(found)} more: filter the games list by {_e(bot)} with "
                          "faults.</p>")
         parts.append("</details>")
     parts.append("</section>")
@@ -411,6 +547,10 @@ def _fault_detail(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) -> 
     game_id = line.get("game", "?")
     command = f"{_replay_command(out_dir)} {shlex.quote(str(game_id))}" + (f" --seat {seat}" if seat is not None else "")
     turn, request = _fault_request(out_dir, line, fault)
+    # A game with a fault keeps its full record: the request exactly as the bot got it, clock and id included.
+    exact = request_line(out_dir, str(game_id), seat, fault.get("request_id")) if fault.get("request_id") else None
+    if exact is not None:
+        request = exact
     where = f"turn {turn}" if turn is not None else "before its first turn"
     sent = fault.get("line")
     return (f"<div class=fault><p><b>{_e(fault.get('kind', '?'))}</b> in game "
@@ -448,8 +588,8 @@ def _fault_request(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) ->
 
 
 # ---------------------------------------------------------------------------------------- games
-def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stages: Sequence[StageRow] = ()
-           ) -> tuple[list[list[Any]], list[str], list[str]]:
+def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stages: Sequence[StageRow] = (),
+           shards: ShardWriter | None = None) -> tuple[list[list[Any]], list[str], list[str]]:
     """The game index (one short row per game), each game's tape, and the games that could not be replayed.
 
     A row: id, stage (or round) label, ruleset, seed, seats (bot numbers), placements, fault count, turns of the
@@ -460,7 +600,12 @@ def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stage
     problems: list[str] = []
     position = {name: i for i, name in enumerate(bots)}
     labels = {(s.name, r.number): r.label for s in stages if len(s.rounds) > 1 for r in s.rounds}
-    for line in lines:
+    page_rows, page_tapes = index, tapes
+    for count, line in enumerate(lines):
+        if shards is not None and count >= shards.sample and (count - shards.sample) % shards.size == 0:
+            if index is not page_rows and index:
+                shards.write(index, tapes)
+            index, tapes = [], []  # from here on, each game goes to a shard file
         seating = [position[name] for name in line.get("seating") or []]
         faults: list[list[Any]] = []
         text = ""
@@ -486,7 +631,10 @@ def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stage
         index.append([str(line.get("game")), label, line.get("ruleset"), line.get("seed"), seating,
                       line.get("placements"), len(line.get("faults") or []), turns, faults, note, stage, number])
         tapes.append(text)
-    return index, tapes, problems
+    if shards is not None and index is not page_rows and index:
+        shards.write(index, tapes)
+    return page_rows, page_tapes, problems[:100] + ([f"... and {len(problems) - 100} more"] if len(problems) > 100
+                                                      else [])
 
 
 def _seat_at(steps: list[str], turn: int) -> int | None:

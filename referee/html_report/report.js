@@ -16,6 +16,42 @@
     return tapes[index];
   }
 
+  // ------------------------------------------------------------------ shards: the games past the page's sample
+  // A long run's page carries its first games; the rest are scripts beside it (DATA.shards: src, games, first
+  // and last id), added with <script src> in order when the reader pages past the games loaded or opens a game
+  // not loaded yet (a file:// page may load a script next to it; Chromium refuses it a fetch).
+  const shards = {next: 0, loading: false, waiting: []};
+
+  function moreToLoad() { return shards.next < DATA.shards.length; }
+
+  function loadShard(then) {
+    if (then) shards.waiting.push(then);
+    if (shards.loading || !moreToLoad()) return;
+    shards.loading = true;
+    const file = DATA.shards[shards.next][0];  // a relative path: the folder beside the page, never the network
+    const script = document.createElement('script');
+    script.setAttribute('src', file);
+    script.onerror = () => {
+      shards.loading = false;
+      shards.waiting = [];
+      note('The games in ' + file + ' could not be loaded: keep the folder beside the page.');
+    };
+    document.head.append(script);
+  }
+
+  window.lastcardShard = function (rows, text) {
+    tapeOf(0);
+    for (const row of rows) DATA.games.push(row);
+    for (const t of text.split('#').slice(0, rows.length)) tapes.push(t);
+    while (tapes.length < DATA.games.length) tapes.push('');
+    shards.next += 1;
+    shards.loading = false;
+    refilter();
+    const waiting = shards.waiting;
+    shards.waiting = [];
+    for (const then of waiting) then();
+  };
+
   // ------------------------------------------------------------------ cards and actions
   function cardCode(token) {
     if (token === 'w') return 'wild';
@@ -202,6 +238,13 @@
   }
 
   function filterGames() {
+    refilter();
+    list.page = 0;
+    drawList();
+  }
+
+  // The rows the filters keep among the games loaded (the page stays where it is).
+  function refilter() {
     const text = $('g-filter').value.trim().toLowerCase();
     const faultsOnly = $('g-faults').checked;
     const stage = $('g-stage').value;
@@ -212,7 +255,6 @@
       if (text && !seatNames(row).some((n) => n.toLowerCase().includes(text))) return;
       list.rows.push(i);
     });
-    list.page = 0;
     drawList();
   }
 
@@ -242,13 +284,24 @@
       tr.append(td);
       body.append(tr);
     }
-    $('g-page').textContent = 'page ' + (list.page + 1) + ' of ' + pages + ' (' + list.rows.length + ' games)';
+    $('g-page').textContent = 'page ' + (list.page + 1) + ' of ' + pages + ' (' + list.rows.length + ' games' +
+      (moreToLoad() ? '; ' + DATA.games.length + ' of ' + DATA.total + ' loaded, next loads more' : '') + ')';
     const none = DATA.games.length === 0;
     $('g-empty').hidden = !none;
     document.querySelector('table.games').hidden = none;
     document.querySelector('#games .filters').hidden = none;
     $('g-prev').disabled = list.page === 0;
-    $('g-next').disabled = list.page >= pages - 1;
+    $('g-next').disabled = list.page >= pages - 1 && !moreToLoad();
+  }
+
+  // The next page; past the games loaded, the next shard first (more than one when the filters keep few).
+  function nextPage() {
+    if ((list.page + 1) * PAGE < list.rows.length || !moreToLoad()) {
+      list.page += 1;
+      drawList();
+      return;
+    }
+    loadShard(() => nextPage());
   }
 
   // ------------------------------------------------------------------ the viewer
@@ -298,6 +351,11 @@
   // how: 'push' (a reader's click: a new history entry) or 'none' (the address already names it).
   function openGame(gameId, turn, how) {
     const index = DATA.games.findIndex((row) => row[0] === String(gameId));
+    if (index < 0 && moreToLoad()) {  // in a shard not loaded yet
+      note('Loading the games up to ' + gameId + '…');
+      loadShard(() => openGame(gameId, turn, how));
+      return false;
+    }
     if (index < 0) return false;
     note('');
     if (!tapeOf(index)) {
@@ -453,6 +511,10 @@
     const id = params.get('game') || '';
     const turnText = params.get('turn');
     const index = DATA.games.findIndex((row) => row[0] === id);
+    if (index < 0 && id && moreToLoad()) {
+      loadShard(openFromHash);
+      return;
+    }
     if (index < 0) {
       closeViewer();
       note((id ? 'This report has no game ' + JSON.stringify(id) : 'The address names no game') +
@@ -477,7 +539,7 @@
     filterGames();
   }));
   $('g-prev').addEventListener('click', () => { list.page -= 1; drawList(); });
-  $('g-next').addEventListener('click', () => { list.page += 1; drawList(); });
+  $('g-next').addEventListener('click', nextPage);
   $('v-first').addEventListener('click', () => show(0));
   $('v-prev').addEventListener('click', () => show(view.turn - 1));
   $('v-next').addEventListener('click', () => show(view.turn + 1));
@@ -506,7 +568,7 @@
     $('g-problems').textContent = DATA.problems.length + ' game(s) cannot be replayed: ' + DATA.problems.join('; ');
   }
   fillStages();
-  drawList();
+  refilter();
   openFromHash();
   // For tests and the curious: the frames of any game, and the viewer's state.
   window.lastcard = {openGame, show, framesOf: (id) => framesOf(DATA.games.findIndex((r) => r[0] === id)),

@@ -14,16 +14,17 @@ import os
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence, cast
 
 from ..arena.bot_reports import write_bot_reports
 from ..arena.builds import LeftOut
 from ..arena.config import Arena, ArenaFileError, Problem
 from ..arena.executor import Executor, ExecutorFactory, default_jobs, local_executor
+from ..arena.collect import Collected
 from ..arena.ranking import standings_for
 from ..arena.ratings import warm_up
 from ..arena.report import timing, write_reports
-from ..arena.results_doc import HeadToHead, ResultsDoc, order_rule, rating_info
+from ..arena.results_doc import ResultsDoc, order_rule, rating_info
 from ..arena.run_loop import RunLoop
 from ..arena.runner import NeverStarted, Progress, Quiet, never_started, prepare_bots
 from ..jobs import GameJob, game_seed
@@ -141,7 +142,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                 progress.stop()
             loop.close()
             wall = time.monotonic() - t0
-            games = _kept(store, set(names))
+            games = _kept(store, names)
             standings = ladder_standings(games, names, arena, left, complete=status == "finished")
             retired = store.retired_in(run)
             doc = results_doc(arena, games, standings, run, status, reason, player.played, retired, changes)
@@ -149,7 +150,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                              kept=len(games), left_out=[x.to_json() for x in standings.left_out],
                              standings=[{**r.to_json(timing=True), "rank_best": r.rank_best,
                                          "rank_worst": r.rank_worst} for r in standings.rows])
-            paths = publish(out_dir, doc, games, store.runs(), entries, left, wall=wall,
+            paths = publish(out_dir, doc, games, _KeptLines(store, set(names)), store.runs(), entries, left, wall=wall,
                             played=player.played, jobs=workers,
                             notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
                                    f"{len(games)} kept"])
@@ -157,18 +158,19 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                      never_started(games, arena.specs, log_dir))
 
 
-def publish(out_dir: str, doc: ResultsDoc, games: Sequence[GameLine], runs: Sequence[Mapping[str, Any]],
-            entries: Sequence[Any], left: Sequence[LeftOut], *, wall: float, played: int, jobs: int,
-            notes: Sequence[str]) -> list[str]:
+def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[GameLine],
+            runs: Sequence[Mapping[str, Any]], entries: Sequence[Any], left: Sequence[LeftOut], *, wall: float,
+            played: int, jobs: int, notes: Sequence[str]) -> list[str]:
     """Everything a teacher hands out after a run: results.json, the standings files, history, games.jsonl,
-    a report per student (bots/NAME.md) and report.html."""
+    a report per student (bots/NAME.md) and report.html (``games``: the kept games' sums; ``lines``: the
+    same games read again from the ladder file, a line at a time)."""
     from ..html_report import write_report
 
     paths = write_reports(out_dir, doc, timing(doc.standings, games, wall_s=wall, played_now=played, jobs=jobs),
                           notes=notes)
     paths += write_history(out_dir, runs)
-    paths.append(_write_games(out_dir, games))
-    paths += write_bot_reports(out_dir, doc, games, entries, left)
+    paths.append(_write_games(out_dir, lines))
+    paths += write_bot_reports(out_dir, doc, lines, entries, left)
     paths.append(write_report(out_dir))
     return paths
 
@@ -179,22 +181,22 @@ def default_out(db: str) -> str:
     return stem + "-report"
 
 
-def ladder_standings(games: Sequence[GameLine], names: Sequence[str], arena: Arena,
+def ladder_standings(games: Collected | Sequence[GameLine], names: Sequence[str], arena: Arena,
                      left: Sequence[LeftOut] = (), complete: bool = True) -> Standings:
     """Standings over the kept games, ranked by the arena's ``rank_by``, with rank ranges."""
-    return standings_for(games, names, bootstrap=arena.bootstrap, seed=arena.seed, rank_by=arena.rank_by,
+    return standings_for(cast(Any, games), names, bootstrap=arena.bootstrap, seed=arena.seed, rank_by=arena.rank_by,
                          rule=order_rule([], arena.rank_by), left_out=[LeftOutEntry(x.bot, x.reason) for x in left],
                          complete=complete, rulesets=[arena.stages[0].rules])
 
 
-def results_doc(arena: Arena, games: Sequence[GameLine], standings: Standings, run: int, status: str,
+def results_doc(arena: Arena, games: Collected, standings: Standings, run: int, status: str,
                 reason: str, played: int, retired: int, changes: Mapping[str, list[str]]) -> ResultsDoc:
     """results.json for a ladder run: the arena's format (kind ``arena``) with a ``ladder`` block."""
     settings = game_settings(arena)
     return ResultsDoc(
         kind="ladder", name=arena.name, complete=status == "finished", seed=arena.seed, games=len(games),
         policy=arena.policy.to_json(), rank_by=arena.rank_by, standings=standings,
-        head_to_head=HeadToHead.of(games, standings.bots), rating=rating_info(arena.bootstrap, arena.seed),
+        head_to_head=games.head_to_head(standings.bots), rating=rating_info(arena.bootstrap, arena.seed),
         bots=tuple(e.spec.to_json() for e in arena.bots),
         table={k: settings[k] for k in ("ruleset", "options", "seats")},
         blocks={"ladder": {"run": run, "status": status, "stop_reason": reason, "played_this_run": played,
@@ -243,11 +245,10 @@ def _next_tables(store: LadderStore, arena: Arena, names: list[str], options: La
     """The next batch's tables: bots short of their share first, then the most uncertain places; or why the run
     stops."""
     seats = arena.stages[0].seats
-    games = _kept(store, set(names))
+    games = _kept(store, names)
     counts = {n: 0 for n in names}
-    for g in games:
-        for s in g.seating:
-            counts[s] += 1
+    for row in games.tally.rows():
+        counts[row.bot] = row.games
     deficit = sum(max(0, options.share - c) for c in counts.values())
     player.expected = budget if budget is not None else player.played + math.ceil(deficit / seats)
     room = options.batch if budget is None else min(options.batch, budget - player.played)
@@ -263,14 +264,28 @@ def _next_tables(store: LadderStore, arena: Arena, names: list[str], options: La
         "no neighbours in the order have overlapping intervals"
 
 
-def _write_games(out_dir: str, games: Sequence[GameLine]) -> str:
+def _write_games(out_dir: str, games: Iterable[GameLine]) -> str:
     """games.jsonl of the games that count, as an arena writes it (so ``lastcard replay REPORT GAME`` works)."""
     return write_jsonl(os.path.join(out_dir, "games.jsonl"), (line.encode() for line in games))
 
 
-def _kept(store: LadderStore, pool: set[str]) -> list[GameLine]:
-    """The lines of the games that count: played, not retired, every bot in this run's pool."""
-    return [g.line for g in store.games(played=True) if g.line and all(s in pool for s in g.seating)]
+def _kept(store: LadderStore, names: Sequence[str]) -> Collected:
+    """The games that count (played, not retired, every bot in this run's pool), as a run's collector keeps
+    them: sums and placements, read from the ladder file a row at a time."""
+    return Collected(names).extend(_KeptLines(store, set(names)))
+
+
+class _KeptLines:
+    """The lines of the games that count, read from the ladder file each time this is iterated."""
+
+    def __init__(self, store: LadderStore, pool: set[str]) -> None:
+        self.store = store
+        self.pool = pool
+
+    def __iter__(self) -> Iterator[GameLine]:
+        for g in self.store.iter_games(played=True):
+            if g.line and all(s in self.pool for s in g.seating):
+                yield g.line
 
 
 class _Interrupted(Exception):

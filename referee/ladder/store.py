@@ -15,7 +15,7 @@ import os
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from ..results import GameLine
 
@@ -227,6 +227,10 @@ class LadderStore:
 
     def games(self, *, played: bool | None = None, retired: bool = False) -> list[StoredGame]:
         """Games in order: kept ones (``retired`` false) or all; only played (True), only planned (False), or both."""
+        return list(self.iter_games(played=played, retired=retired))
+
+    def iter_games(self, *, played: bool | None = None, retired: bool = False) -> Iterator[StoredGame]:
+        """``games``, read a row at a time (a long ladder's games need not all be in memory at once)."""
         sql = "SELECT seq, game, batch, seed, seating, hashes, line FROM games"
         where = [] if retired else ["retired_run IS NULL"]
         if played is True:
@@ -236,9 +240,9 @@ class LadderStore:
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY seq"
-        return [StoredGame(seq, game, batch, seed, tuple(json.loads(seating)), tuple(json.loads(hashes)),
-                           GameLine.from_json(json.loads(line)) if line else None)
-                for seq, game, batch, seed, seating, hashes, line in self.conn.execute(sql)]
+        for seq, game, batch, seed, seating, hashes, line in self.conn.execute(sql):
+            yield StoredGame(seq, game, batch, seed, tuple(json.loads(seating)), tuple(json.loads(hashes)),
+                             GameLine.from_json(json.loads(line)) if line else None)
 
     def count(self, where: str = "1") -> int:
         """Games matching an SQL condition (for summaries)."""

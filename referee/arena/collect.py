@@ -1,0 +1,99 @@
+"""The collector of a run: what it keeps in memory as games end, whatever the number of games.
+
+Everything the standings and the reports count is a sum (``Tally``, the head-to-head matrix, the bots'
+time, each bot's sandbox levels, clocks and start-up failures), added to as each game ends; the rating fit
+and a planner's order need each game's seating and places again, so those go to a ``PlacementLog``
+(a few dozen bytes a game). The rest of a game is in games.jsonl on disk, where the report reads it.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator, Sequence
+
+from ..bots.faults import FaultKind
+from ..results import GameLine
+from ..standings import Tally
+from .placements import PlacedRow, PlacementLog
+from .results_doc import HeadToHead
+
+
+class Collected:
+    """The games of a run so far, as sums and placements (``add`` each game once; a repeated id is ignored)."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        self.names = list(names)
+        self.log = PlacementLog(names)
+        self.tally = Tally(names)
+        self.stage_tallies: dict[str | None, Tally] = {}
+        self.stage_counts: dict[str | None, int] = {}
+        self._index = {n: i for i, n in enumerate(self.names)}
+        n = len(self.names)
+        self._ahead = [[0] * n for _ in range(n)]
+        self._meetings = [[0] * n for _ in range(n)]
+        self.bot_ms = 0.0
+        self.decisions = 0
+        self.sandbox: dict[str, set[str]] = {}
+        self.clock: dict[str, set[str]] = {}
+        self.sat: dict[str, int] = {}
+        self.startups: dict[str, tuple[int, str]] = {}
+        """Per process bot: its games lost to a start-up fault, and the first such fault's message."""
+
+    def __len__(self) -> int:
+        return len(self.log)
+
+    def __contains__(self, game_id: str) -> bool:
+        return game_id in self.log
+
+    def add(self, line: GameLine) -> bool:
+        """Count one game; False when a game of that id was counted already (it is not counted twice)."""
+        result = line.result
+        if not self.log.add(result.game, result.seed, result.seating, result.placements, result.scores, line.slot):
+            return False
+        self.tally.add(result)
+        stage = line.slot.stage
+        self.stage_tallies.setdefault(stage, Tally()).add(result)
+        self.stage_counts[stage] = self.stage_counts.get(stage, 0) + 1
+        seats = [(self._index[b], p) for b, p in zip(result.seating, result.placements) if b in self._index]
+        for i, pi in seats:
+            for j, pj in seats:
+                if i != j:
+                    self._meetings[i][j] += 1
+                    if pi < pj:
+                        self._ahead[i][j] += 1
+        self.bot_ms += sum(result.times.total)
+        self.decisions += sum(result.times.decisions)
+        for name, level in zip(result.seating, result.sandbox):
+            if level is not None:
+                self.sandbox.setdefault(name, set()).add(level)
+            self.sat[name] = self.sat.get(name, 0) + 1
+        for name, clock in zip(result.seating, result.clock):
+            if clock is not None:
+                self.clock.setdefault(name, set()).add(clock)
+        for fault in result.faults:
+            if fault.kind is FaultKind.STARTUP and fault.bot is not None:
+                count, message = self.startups.get(fault.bot, (0, fault.message))
+                self.startups[fault.bot] = (count + 1, message)
+        return True
+
+    def extend(self, lines: Iterable[GameLine]) -> Collected:
+        for line in lines:
+            self.add(line)
+        return self
+
+    def __iter__(self) -> Iterator[PlacedRow]:
+        """Every game's seating and places, in game-id order."""
+        return iter(self.log)
+
+    def head_to_head(self, names: Sequence[str]) -> HeadToHead:
+        """The head-to-head matrix of ``names`` (in that order)."""
+        pos = [self._index[n] for n in names]
+        return HeadToHead(tuple(names), tuple(tuple(self._ahead[i][j] for j in pos) for i in pos),
+                          tuple(tuple(self._meetings[i][j] for j in pos) for i in pos))
+
+    def sandbox_levels(self) -> dict[str, list[str]]:
+        """Each process bot's sandbox levels as its games actually ran."""
+        return {name: sorted(levels) for name, levels in sorted(self.sandbox.items())}
+
+    def clock_levels(self) -> dict[str, list[str]]:
+        """Each process bot's clocks as its games actually ran (``cpu``, ``cpu-process``, ``wall``)."""
+        return {name: sorted(clocks) for name, clocks in sorted(self.clock.items())}

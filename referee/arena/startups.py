@@ -1,0 +1,98 @@
+"""Bots that cannot start: found early, named with their own error, instead of retried at every game.
+
+A start-up failure that does not depend on the game (the command is missing, its folder is closed, it
+exits before ``ready`` with the same error) fails the same way every time. A ``match`` (and ``compare``)
+stops once a process bot that never started has failed ``TRIES`` games in a row with the same error
+(``StartupWatch``); an ``arena`` starts each process bot before the games (``probe``), twice if the
+first start fails, and leaves out a bot whose two starts failed alike, with that error as the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from ..bots.faults import BotFault, FaultKind
+from ..bots.pool import BotPool
+from ..bots.spec import BotSpec
+from ..results import GameResult
+
+#: Games in a row a never-started bot may fail to start, the same way, before a match stops.
+TRIES = 3
+
+
+def same_way(message: str) -> str:
+    """What must repeat for two start-up failures to be "the same": the first line, without its parenthesised
+    details (an exit's "leaving processes it started that held its pipes" comes and goes with timing)."""
+    first = message.splitlines()[0] if message else ""
+    return re.sub(r"\s*\([^()]*\)", "", first).strip()
+
+
+@dataclass(frozen=True)
+class CannotStart:
+    """A bot that failed to start the same way in each of its first ``tries`` games (or probes)."""
+
+    bot: str
+    tries: int
+    message: str
+
+    def text(self) -> str:
+        return (f"{self.bot} could not start, the same way {self.tries} times, so the run stopped early "
+                f"instead of trying it at every game:\n" + "\n".join(f"    {line}" for line in self.message.splitlines())
+                + "\nfix the bot's command (try it in a shell from its folder, then `lastcard check`)")
+
+
+class StartupWatch:
+    """Watches each game's start-up faults; ``see`` says when a bot that never started keeps failing alike."""
+
+    def __init__(self, specs: Mapping[str, BotSpec], tries: int = TRIES) -> None:
+        self.process = {name for name, spec in specs.items() if spec.builtin is None}
+        self.tries = tries
+        self.started: set[str] = set()
+        self.streak: dict[str, tuple[str, int]] = {}
+
+    def see(self, result: GameResult) -> CannotStart | None:
+        failed = {f.bot: f.message for f in result.faults if f.kind is FaultKind.STARTUP and f.bot is not None}
+        for name in result.seating:
+            if name not in self.process or name in self.started:
+                continue
+            message = failed.get(name)
+            if message is None:  # it started in this game: whatever failed before depended on the game
+                self.started.add(name)
+                self.streak.pop(name, None)
+                continue
+            key = same_way(message)
+            last, count = self.streak.get(name, (key, 0))
+            count = count + 1 if last == key else 1
+            self.streak[name] = (key, count)
+            if count >= self.tries:
+                return CannotStart(name, count, message)
+        return None
+
+
+def probe(specs: Sequence[BotSpec], log_dir: str | None, workers: int = 4) -> dict[str, CannotStart]:
+    """Start each process bot once (twice if that fails); the bots whose two starts failed with one error."""
+    process = [s for s in specs if s.builtin is None]
+    if not process:
+        return {}
+    with ThreadPoolExecutor(max_workers=max(1, min(workers, len(process)))) as pool:
+        found = list(pool.map(lambda spec: _probe_one(spec, log_dir), process))
+    return {item.bot: item for item in found if item is not None}
+
+
+def _probe_one(spec: BotSpec, log_dir: str | None) -> CannotStart | None:
+    messages = []
+    for _ in range(2):
+        with BotPool(stderr_dir=log_dir) as pool:
+            client = pool.client(spec)
+            try:
+                client.start(0)
+                return None
+            except BotFault as bf:
+                messages.append(bf.fault.message)
+                client.kill()
+    if same_way(messages[0]) != same_way(messages[1]):
+        return None  # not the same way twice: it may start in a game
+    return CannotStart(spec.name, 2, messages[0])
