@@ -17,13 +17,14 @@ from typing import Any, Mapping
 
 from .bots.pool import BotPool
 from .bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot
-from .game_source import SourceGame, read_jsonl
+from .game_source import SourceGame
 from .jsonl import write_jsonl
 from .players import BUILTINS
 from .policy import FaultPolicy
 from .replay import InvalidReplayError, decode_actions, ruleset_of
 from .results import GameLine, GameResult
-from .seat_lines import check_seat, record_path, stored_policy
+from .record_file import append_record
+from .seat_lines import check_seat, record_entries, stored_policy
 from .table import Recorder, Table, seat_for
 
 
@@ -63,12 +64,10 @@ def seat_terms(source: SourceGame, seat: int) -> tuple[TimeLimits, int]:
 
 def _by_of(source: SourceGame) -> dict[int, str]:
     """Seat -> how its moves were recorded (``builtin``, ``bot``), from the record where there is one."""
-    path = record_path(source)
     out: dict[int, str] = {}
-    if path is not None:
-        for _, entry in read_jsonl(path):
-            if entry.get("t") == "action" and entry.get("by") in ("builtin", "bot", "human"):
-                out.setdefault(int(entry["seat"]), entry["by"])
+    for entry in record_entries(source) or ():
+        if entry.get("t") == "action" and entry.get("by") in ("builtin", "bot", "human"):
+            out.setdefault(int(entry["seat"]), entry["by"])
     return out
 
 
@@ -129,7 +128,7 @@ def play_on(source: SourceGame, seat: int, start: int, player: BotSpec, others: 
             table.step()
         result = table.finish()
     # One game a folder, written as an arena writes its games (playing on again replaces it).
-    write_jsonl(os.path.join(out_dir, "records", f"{game_id}.jsonl"), recorder.lines)
+    append_record(out_dir, game_id, recorder.lines)
     write_jsonl(os.path.join(out_dir, "games.jsonl"), [GameLine(result).encode()])
     return PlayedOn(result, out_dir, game_id)
 

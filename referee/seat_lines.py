@@ -16,6 +16,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from .record_file import read_record
 from .actions import Action, InvalidActionError
 from .bots.faults import BotFault, Fault, FaultKind
 from .bots.messages import turn_line
@@ -131,23 +132,20 @@ def seat_script(source: SourceGame, seat: int, *, limits: TimeLimits | None = No
 
 
 # ---------------------------------------------------------------------------------------- records
-def record_path(source: SourceGame) -> str | None:
-    """The record file of the stored game, if it was recorded."""
+def record_entries(source: SourceGame) -> list[dict[str, Any]] | None:
+    """The stored game's record entries (the record file named, or the run's kept record), or ``None``."""
     if source.events is not None and os.path.isfile(source.where):
-        return source.where  # the source is a record file
+        return [entry for _, entry in read_jsonl(source.where)]  # the source is a record file
     if source.out_dir is not None:
-        path = os.path.join(source.out_dir, "records", f"{source.stored.game}.jsonl")
-        if os.path.isfile(path):
-            return path
+        return read_record(source.out_dir, source.stored.game)
     return None
 
 
 def recorded_lines(source: SourceGame) -> list[dict[str, Any]] | None:
     """The stored game's record entries, or ``None`` where it was not recorded (or not with messages)."""
-    path = record_path(source)
-    if path is None:
+    lines = record_entries(source)
+    if lines is None:
         return None
-    lines = [entry for _, entry in read_jsonl(path)]
     if not any(entry.get("t") == "out" for entry in lines) and any(entry.get("by") == "bot" for entry in lines):
         return None  # a record without the messages: rebuild them
     return lines
@@ -207,9 +205,9 @@ def stored_policy(source: SourceGame) -> str:
     """The fault policy the game was played under: its record's, its results', else ``forfeit``."""
     if "policy" in source.result:
         return str(source.result["policy"])
-    record = record_path(source)
+    record = record_entries(source)
     if record is not None:
-        head = next((entry for _, entry in read_jsonl(record) if entry.get("t") == "game"), {})
+        head = next((entry for entry in record if entry.get("t") == "game"), {})
         if head.get("policy"):
             return str(head["policy"])
     if source.out_dir is not None:

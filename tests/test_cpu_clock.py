@@ -27,6 +27,7 @@ from referee.bots.cpuclock import Clock, ProcessMeter, process_clock_id
 from referee.bots.faults import BotFault, FaultKind
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import BotSpec, TimeLimits
+from referee.record_file import read_record, recorded_ids
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parent.parent
@@ -214,8 +215,8 @@ def test_the_same_seed_gives_the_same_game_under_either_clock(tmp_path):
     games = {}
     for clock in ("cpu", "wall"):
         out = tmp_path / clock
-        res = CliRunner().invoke(cli, ["match", "-n", "2", "--seed", "7", "--no-report", "--out", str(out), "--clock",
-                                       clock, strong, "builtin:hard"])
+        res = CliRunner().invoke(cli, ["match", "-n", "2", "--seed", "7", "--no-report", "--records", "--out", str(out),
+                                       "--clock", clock, strong, "builtin:hard"])
         assert res.exit_code == 0, res.output
         games[clock] = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert [g["actions"] for g in games["cpu"]] == [g["actions"] for g in games["wall"]]
@@ -227,8 +228,8 @@ def test_the_same_seed_gives_the_same_game_under_either_clock(tmp_path):
     results = json.loads((tmp_path / "cpu" / "results.json").read_text())
     assert results["clock_levels"]["strong_bot"][0] in ("cpu", "cpu-process")
     assert json.loads((tmp_path / "wall" / "results.json").read_text())["clock_levels"] == {"strong_bot": ["wall"]}
-    actions = [json.loads(line) for record in sorted((tmp_path / "cpu" / "records").iterdir())
-               for line in record.read_text().splitlines()]
+    actions = [line for game in sorted(recorded_ids(str(tmp_path / "cpu")))
+               for line in read_record(str(tmp_path / "cpu"), game) or ()]
     bot_moves = [a for a in actions if a["t"] == "action" and a["by"] == "bot"]
     assert bot_moves and all(0 <= a["cpu_ms"] <= a["ms"] + 1 for a in bot_moves)
     header = (tmp_path / "cpu" / "standings.csv").read_text().splitlines()[0].split(",")

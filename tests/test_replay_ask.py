@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from referee.bots import sandbox
 from referee.cli.main import cli
 from referee.game_source import load, read_jsonl
+from referee.record_file import read_record
 from referee.policy import FaultPolicy
 from referee.replay import decode_actions
 from referee.seat_lines import rebuilt, seat_script, stored_policy
@@ -204,7 +205,7 @@ def test_playing_on_with_another_bot_plays_a_legal_game_to_its_end(results, tmp_
     assert now["actions"] != then["actions"] and now["faults"] == [] and now["seating"][0] == "tape"
     verify = run(on, "g0002", "--verify")  # a normal game record: replayed through the engine, every action legal
     assert verify.exit_code == 0, verify.output
-    assert (on / "records" / "g0002.jsonl").exists()
+    assert read_record(str(on), "g0002") is not None  # kept in the folder's record file
     assert len(decode_actions(now["actions"])) == now["decisions"]
 
 

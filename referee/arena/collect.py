@@ -47,7 +47,10 @@ class Collected:
     def add(self, line: GameLine) -> bool:
         """Count one game; False when a game of that id was counted already (it is not counted twice)."""
         result = line.result
-        if not self.log.add(result.game, result.seed, result.seating, result.placements, result.scores, line.slot):
+        scores = result.scores
+        if scores and result.forfeited:  # a forfeited seat's score is its stand-in's: kept as no points
+            scores = tuple(0 if seat in result.forfeited else s for seat, s in enumerate(scores))
+        if not self.log.add(result.game, result.seed, result.seating, result.placements, scores, line.slot):
             return False
         self.tally.add(result)
         stage = line.slot.stage

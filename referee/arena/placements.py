@@ -27,6 +27,8 @@ class PlacedRow:
 
     times = None
     faults: tuple[()] = ()
+    #: Its scores already count nothing for a forfeited seat (``Collected.add``), so no seat is marked here.
+    forfeited: tuple[()] = ()
 
     def __init__(self, game: str, seed: int, seating: tuple[str, ...], placements: tuple[int, ...],
                  scores: tuple[int, ...], slot: Slot) -> None:

@@ -210,8 +210,11 @@ class Planner:
 
 def job_for(arena: Arena, planned: PlannedGame, specs: Mapping[str, Any], stage: Stage) -> GameJob:
     """The executor's job for a planned game: plain data, runnable anywhere."""
-    return GameJob(planned.game_id, planned.seed, stage.rules, tuple(specs[name] for name in planned.seating),
-                   arena.policy, arena.records)
+    seats = tuple(specs[name] for name in planned.seating)
+    # A process bot's game is recorded even without ``records``: kept if it has a fault (its exact bytes).
+    process = any(s.builtin is None for s in seats)
+    return GameJob(planned.game_id, planned.seed, stage.rules, seats, arena.policy, arena.records or process,
+                   faults_only=not arena.records)
 
 
 class LazyGames(Sequence[PlannedGame]):
