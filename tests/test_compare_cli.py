@@ -3,6 +3,7 @@ process bots, faults, --out's files and the sprt block, fixed length, bad input.
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 import sys
@@ -162,8 +163,11 @@ def test_two_process_bots_compare_in_the_sandbox(tmp_path):
     code, text = compare(f"strong={STRONG_PY}", f"random={RANDOM_PY}", "--max-games", "4", "--out", str(out),
                          "--no-report", "-q")
     assert code == 0, text
+    from referee.bots.sandbox import SandboxSettings, effective_level
+
     doc = results(out)
-    assert doc["sprt"]["games"] == 4 and set(doc["sandbox_levels"]) == {"strong", "random"}
+    level = effective_level(SandboxSettings()).value  # what auto gives on this machine (bubblewrap or less)
+    assert doc["sprt"]["games"] == 4 and doc["sandbox_levels"] == {"strong": [level], "random": [level]}
     assert all(not g["faults"] for g in game_lines(out))
 
 
@@ -194,3 +198,35 @@ def test_bad_input_is_a_usage_error_naming_the_option(args, words):
     for word in words:
         assert word in out
     assert "Traceback" not in out
+
+
+def test_a_bot_that_never_starts_is_an_error_after_the_games(tmp_path):
+    code, out = compare(f"ghost={tmp_path / 'no-such-bot'}", "builtin:random", "--games", "2", "-q")
+    assert code == 1, out
+    assert "ghost could not start in any of its 2 games" in out
+    assert "Ptnml(0-2): [1, 0, 0, 0, 0]" in out  # the startup fault lost both games, as the policy says
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_live_display_redraws_the_block_in_place():
+    from referee.cli.compare import LiveDisplay
+    from referee.compare.sprt import Sprt
+
+    stream = _Terminal()
+    display = LiveDisplay("Results of a vs b (compact, 2 seats):", stream=stream)
+    display.TTY_EVERY = 0.0
+    test = Sprt(SprtSettings(0, 5))
+    for scores in [(1, 0), (1, 1), (0, 0.5)]:
+        test.add_pair(*scores)
+        display.update(test)
+    display.stop()
+    text = stream.getvalue()
+    assert text.count("Results of a vs b") == 3 and "Ptnml(0-2): [0, 1, 1, 0, 1]" in text
+    assert text.count("\x1b[6F\x1b[J") == 3  # each redraw (and the stop) first clears the 6 lines drawn
+    quiet = _Terminal()
+    LiveDisplay("x", stream=quiet, quiet=True).update(test)
+    assert quiet.getvalue() == ""
