@@ -230,3 +230,22 @@ def test_the_live_display_redraws_the_block_in_place():
     quiet = _Terminal()
     LiveDisplay("x", stream=quiet, quiet=True).update(test)
     assert quiet.getvalue() == ""
+
+
+def test_an_interrupted_compare_keeps_its_games_and_resumes_to_the_serial_verdict(tmp_path):
+    from referee.bots.spec import parse_bot
+    from referee.cli.compare import compare_arena
+    from referee.compare.run import run_compare
+    from referee.compare.twins import CompareSettings
+
+    settings = CompareSettings.build(parse_bot("builtin:hard"), parse_bot("builtin:medium"), seed=1,
+                                     sprt=SprtSettings(0, 100, model="logistic"))
+    cut, serial = tmp_path / "cut", tmp_path / "serial"
+    run = run_compare(settings, compare_arena(settings), out=str(cut), jobs=2, stop_after=9)  # Ctrl-C after 9
+    assert not run.complete and run.stopped == "interrupted"
+    doc = results(cut)
+    assert not doc["complete"] and doc["sprt"]["result"] is None and doc["sprt"]["stopped"] == "interrupted"
+    assert len(game_lines(cut)) >= 9  # every finished game kept, counted or not
+    assert compare(*DECIDED, "--no-record", "--no-report", "--out", str(cut), "--resume")[0] == 0
+    assert compare(*DECIDED, "--no-record", "--no-report", "--out", str(serial))[0] == 0
+    assert results(cut) == results(serial) and game_lines(cut) == game_lines(serial)

@@ -147,9 +147,7 @@ def compare_cmd(new: str, base: str, field_bots: tuple[str, ...], seats: int | N
         click.echo(f"note: {warning}", err=True)
     specs = [settings.new, settings.base, *settings.field]
     announce(specs)
-    arena = Arena(name="compare", source="lastcard compare", base_dir=os.getcwd(), out=os.getcwd(), seed=seed,
-                  stages=(), bots=tuple(BotEntry(s, "compare") for s in specs), policy=fault_policy,
-                  records=settings.record)
+    arena = compare_arena(settings)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
     header = header_line(settings.new.name, settings.base.name, settings.describe())
     display = LiveDisplay(header, quiet=quiet)
@@ -167,6 +165,13 @@ def compare_cmd(new: str, base: str, field_bots: tuple[str, ...], seats: int | N
         click.echo(f"interrupted after {run.tally.games} games counted; --resume with the same --out continues",
                    err=True)
         sys.exit(INTERRUPTED)
+
+
+def compare_arena(settings: CompareSettings) -> Arena:
+    """The bots as an arena, for the executor (a cluster ships them from it); no stages: compare plans the games."""
+    return Arena(name="compare", source="lastcard compare", base_dir=os.getcwd(), out=os.getcwd(), seed=settings.seed,
+                 stages=(), bots=tuple(BotEntry(s, "compare") for s in (settings.new, settings.base, *settings.field)),
+                 policy=settings.policy, records=settings.record)
 
 
 def print_result(run: CompareRun, header: str) -> None:
