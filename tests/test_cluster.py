@@ -366,3 +366,14 @@ def test_a_ladder_on_the_cluster_plays_the_local_games(tmp_path, cluster):
         assert res.exit_code == 0, res.output
         lines[where] = games_by_id(tmp_path / f"{where}-report")
     assert lines["local"] and lines["local"] == lines["cluster"]
+
+
+def test_compare_on_the_cluster_stops_at_the_pair_a_local_run_stops_at(tmp_path, cluster):
+    args = ["compare", "builtin:hard", "builtin:medium", "--model", "logistic", "--elo1", "100", "-q", "--no-report",
+            "--no-record"]
+    local = CliRunner().invoke(cli, args + ["--out", str(tmp_path / "local")])
+    remote = CliRunner().invoke(cli, args + ["--out", str(tmp_path / "remote"), "--cluster", cluster.address])
+    assert local.exit_code == 0 and remote.exit_code == 0, remote.output
+    doc = json.loads((tmp_path / "remote" / "results.json").read_text())
+    assert doc["sprt"]["result"] in ("H0", "H1")
+    assert (tmp_path / "remote" / "results.json").read_bytes() == (tmp_path / "local" / "results.json").read_bytes()

@@ -8,6 +8,7 @@ from .. import __version__
 from .arena import arena_cmd, validate_cmd
 from .check import check_cmd
 from .common import LastcardGroup
+from .compare import compare_cmd
 from .ladder import ladder_cmd
 from .match import match_cmd
 from .play import play_cmd
@@ -34,6 +35,7 @@ cli.add_command(replay_cmd)
 cli.add_command(report_cmd)
 cli.add_command(ladder_cmd)
 cli.add_command(sprt_cmd)
+cli.add_command(compare_cmd)
 
 
 if __name__ == "__main__":  # python -m referee.cli.main

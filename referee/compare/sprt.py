@@ -217,8 +217,9 @@ class SprtSettings:
         return llr / self.upper if llr >= 0 else -llr / self.lower
 
     def to_json(self) -> dict[str, Any]:
-        return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta, "model": self.model,
-                "lower": self.lower, "upper": self.upper}
+        # Floats always: 0 and 0.0 must give the same results.json and the same resume fingerprint.
+        return {"elo0": float(self.elo0), "elo1": float(self.elo1), "alpha": float(self.alpha),
+                "beta": float(self.beta), "model": self.model, "lower": self.lower, "upper": self.upper}
 
 
 @dataclass

@@ -36,6 +36,7 @@ from ..arena.results_doc import ResultsDoc
 from ..rules import PRESETS
 from ..standings import StandingRow, Standings
 from ..standings_render import column_notes, columns, format_rating
+from .sprt_chart import sprt_section
 from .tape import tape
 
 #: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
@@ -191,6 +192,7 @@ def render(out_dir: str, results: Mapping[str, Any], lines: Iterable[dict[str, A
         "<nav><a href='#standings'>Standings</a> "
         + ("<a href='#stages'>Stages</a> " if _has_breakdown(stages) else "")
         + "<a href='#h2h'>Head to head</a> <a href='#faults'>Faults</a> <a href='#games'>Games</a></nav></header>",
+        sprt_section(results.get("sprt")),
         _standings_section(standings),
         _stages_section(stages, bots),
         _h2h_section(results.get("head_to_head") or {}),

@@ -1,0 +1,188 @@
+"""``lastcard compare NEW BASE``: an A/B test of two versions of a bot on twin games, stopped by the GSPRT.
+
+Bots, sandbox, time limits and fault policy as ``match`` takes them; the games are played on the one run
+loop (``referee.compare.run``); ``--out`` writes what an arena writes plus results.json's ``sprt`` block.
+Exit status 0 whatever the verdict; 1, 2 and 130 as every command (``common``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any, TextIO
+
+import click
+
+from ..arena.config import Arena, BotEntry
+from ..bots.spec import BotSpec, TimeLimits, parse_bot
+from ..compare.display import header_line, summary_lines, verdict_line
+from ..compare.run import CompareRun, run_compare
+from ..compare.sprt import MODELS, PairTally, Sprt, SprtError, SprtSettings
+from ..compare.twins import CompareError, CompareSettings
+from ..policy import FaultPolicy
+from .common import (INTERRUPTED, RunError, cluster_executor, cluster_options, executor_kwargs, sigterm_as_interrupt,
+                     warn_never_started)
+from .options import build_ruleset, out_option, report_option, ruleset_options, seed_option, time_options, \
+    write_html_report
+from .sandbox_option import announce, sandbox_option, with_mode
+
+
+class LiveDisplay:
+    """The fastchess block, redrawn in place on a terminal (at most every ``TTY_EVERY`` s), printed every
+    ``LINE_EVERY`` s otherwise."""
+
+    TTY_EVERY = 0.2
+    LINE_EVERY = 10.0
+
+    def __init__(self, header: str, stream: TextIO | None = None, quiet: bool = False) -> None:
+        self.header = header
+        self.stream = stream or sys.stderr
+        self.quiet = quiet
+        self.tty = self.stream.isatty()
+        self.last = time.monotonic()
+        self.drawn = 0  # lines on screen to redraw over
+
+    def note(self, text: str) -> None:
+        self._clear()
+        click.echo(text, err=True)
+
+    def update(self, counter: Sprt | PairTally) -> None:
+        now = time.monotonic()
+        if self.quiet or now - self.last < (self.TTY_EVERY if self.tty else self.LINE_EVERY):
+            return
+        self.last = now
+        lines = [self.header, *summary_lines(counter)]
+        self._clear()
+        self.stream.write("".join(line + ("\x1b[K\n" if self.tty else "\n") for line in lines))
+        self.stream.flush()
+        self.drawn = len(lines) if self.tty else 0
+
+    def stop(self) -> None:
+        self._clear()
+
+    def _clear(self) -> None:
+        if self.drawn:
+            self.stream.write(f"\x1b[{self.drawn}F\x1b[J")
+            self.stream.flush()
+            self.drawn = 0
+
+
+def _usage(exc: CompareError | SprtError) -> click.BadParameter:
+    return click.BadParameter(str(exc), param_hint=f"--{exc.option}")
+
+
+@click.command("compare")
+@click.argument("new", metavar="NEW")
+@click.argument("base", metavar="BASE")
+@click.option("--field", "field_bots", multiple=True, metavar="BOT",
+              help="Another bot at the table (repeatable): 3-6 seats, NEW and BASE swap seats, the field stays.")
+@click.option("--seats", type=int, default=None, help="Players per game (default 2 plus the field; the rest "
+                                                      "filled with builtin:medium).")
+@ruleset_options
+@click.option("--elo0", type=float, default=0.0, show_default=True, help="H0: NEW is this much stronger (Elo).")
+@click.option("--elo1", type=float, default=5.0, show_default=True, help="H1: NEW is this much stronger (Elo).")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="The chance of accepting H1 under H0.")
+@click.option("--beta", type=float, default=0.05, show_default=True, help="The chance of accepting H0 under H1.")
+@click.option("--model", type=click.Choice(MODELS), default="normalized", show_default=True,
+              help="The Elo of the bounds: normalized (as fastchess) or logistic.")
+@click.option("--max-games", type=int, default=None, help="Stop the test after this many games (even): "
+                                                          "inconclusive if no bound was reached.")
+@click.option("--games", "-n", "fixed_games", type=int, default=None,
+              help="Play exactly this many games (even), no test: the estimates only.")
+@seed_option
+@click.option("--policy", default="forfeit", show_default=True, metavar="forfeit|strikes:N",
+              help="What a bot fault costs: the game, or a draw in its place up to N times a game.")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes playing games side by side (the verdict is the same whatever the number).")
+@cluster_options
+@out_option("Write results.json (with the sprt block), games.jsonl, records, logs and report.html here.")
+@click.option("--record/--no-record", default=True, show_default=True, help="With --out, write every game's record.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted comparison in the same --out directory.")
+@click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished comparison in --out.")
+@click.option("--quiet", "-q", is_flag=True, help="No live display: the result only.")
+@report_option
+@time_options
+@sandbox_option
+def compare_cmd(new: str, base: str, field_bots: tuple[str, ...], seats: int | None, ruleset: str,
+                options: tuple[str, ...], elo0: float, elo1: float, alpha: float, beta: float, model: str,
+                max_games: int | None, fixed_games: int | None, seed: int, policy: str, jobs: int,
+                cluster: str | None, tls_ca_file: str | None, tls_cert: str | None, tls_key: str | None,
+                out: str | None, record: bool, resume: bool, fresh: bool, quiet: bool, html_report: bool,
+                sandbox_mode: str | None, **time_limits: Any) -> None:
+    """Is NEW stronger than BASE? Play twin games (one deal, NEW and BASE swapping seats) until a sequential
+    test (GSPRT) decides, and print the estimates as fastchess does.
+
+    NEW and BASE are bots as `match` takes them: builtin:NAME or a command line in quotes; NAME=COMMAND
+    names one. The last line is "H1 accepted" (NEW is at least --elo1 stronger), "H0 accepted" (at most
+    --elo0) or "inconclusive after N games". Exit status 0 whatever the verdict. See docs/compare.md.
+    """
+    rules = build_ruleset(ruleset, options)
+    if resume and fresh:
+        raise click.UsageError("--resume and --fresh contradict each other: pick one")
+    if resume and not out:
+        raise click.UsageError("--resume finishes the comparison stored in --out: give the same --out as the "
+                               "first run")
+    try:
+        fault_policy = FaultPolicy.parse(policy)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--policy") from None
+    limits = TimeLimits(**time_limits)  # every option of time_options is a TimeLimits field
+
+    def bot(text: str, hint: str) -> BotSpec:
+        try:
+            return with_mode(parse_bot(text, limits), sandbox_mode)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint=hint) from None
+
+    try:
+        sprt = None if fixed_games is not None else SprtSettings(elo0, elo1, alpha, beta, model)  # type: ignore[arg-type]
+        settings = CompareSettings.build(bot(new, "NEW"), bot(base, "BASE"), [bot(b, "--field") for b in field_bots],
+                                         seats=seats, seed=seed, rules=rules, policy=fault_policy,
+                                         record=bool(out and record), sprt=sprt, max_games=max_games,
+                                         games=fixed_games)
+    except (CompareError, SprtError) as exc:
+        raise _usage(exc) from None
+    for warning in settings.warnings:
+        click.echo(f"note: {warning}", err=True)
+    specs = [settings.new, settings.base, *settings.field]
+    announce(specs)
+    arena = compare_arena(settings)
+    factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
+    header = header_line(settings.new.name, settings.base.name, settings.describe())
+    display = LiveDisplay(header, quiet=quiet)
+    with sigterm_as_interrupt():
+        run = run_compare(settings, arena, out=out, jobs=jobs, resume=resume, fresh=fresh, display=display,
+                          **executor_kwargs(factory))
+    print_result(run, header)
+    if out and run.out_dir:
+        click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
+        if html_report:
+            write_html_report(run.out_dir)
+    if run.never_started:
+        raise RunError("\n".join(warn_never_started(run.never_started)))
+    if not run.complete:
+        click.echo(f"interrupted after {run.tally.games} games counted; --resume with the same --out continues",
+                   err=True)
+        sys.exit(INTERRUPTED)
+
+
+def compare_arena(settings: CompareSettings) -> Arena:
+    """The bots as an arena, for the executor (a cluster ships them from it); no stages: compare plans the games."""
+    return Arena(name="compare", source="lastcard compare", base_dir=os.getcwd(), out=os.getcwd(), seed=settings.seed,
+                 stages=(), bots=tuple(BotEntry(s, "compare") for s in (settings.new, settings.base, *settings.field)),
+                 policy=settings.policy, records=settings.record)
+
+
+def print_result(run: CompareRun, header: str) -> None:
+    """The final block and verdict on stdout (how long it took on stderr, before it)."""
+    rate = run.played_now / 2 / run.wall_s if run.wall_s > 0 else 0.0
+    click.echo(f"{run.played_now} games played in {run.wall_s:.1f} s ({rate:.1f} pairs/s), seed {run.settings.seed}",
+               err=True)
+    click.echo(header)
+    for line in summary_lines(run.counter):
+        click.echo(line)
+    if run.sprt is not None and run.complete:
+        click.echo(verdict_line(run.sprt.result, run.sprt.games))
+    elif run.complete:
+        click.echo(f"{run.tally.games} games played (--games: no test)")

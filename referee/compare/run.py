@@ -1,0 +1,265 @@
+"""Playing a comparison on the one run loop: twin pairs in, counted in planned order, stopped by the test.
+
+The flow: ``CompareSettings`` -> pairs ``0, 1, 2, ...`` (each two ``GameJob``s, made when the executor
+asks) -> ``RunLoop.play_jobs`` -> each result stored as it ends -> pairs counted strictly in order
+(pair ``k`` once ``0 .. k-1`` are) -> the test's verdict, the ``--max-games`` cap or ``--games`` stops
+the loop. So the verdict falls at the same pair whatever ``--jobs``, a cluster or ``--resume`` did.
+Games that finished beyond the deciding pair (other workers' games) are not counted and, once the run
+is complete, not kept: the output is the same bytes as a serial run's.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from itertools import count
+from typing import Any, Iterator, Protocol, Sequence
+
+from ..arena.config import Arena
+from ..arena.executor import Executor, ExecutorFactory, local_executor
+from ..arena.ranking import standings_for
+from ..arena.ratings import warm_up
+from ..arena.report import timing, write_reports
+from ..arena.results_doc import HeadToHead, ResultsDoc, order_rule, rating_info
+from ..arena.run_loop import RunLoop
+from ..arena.runner import NeverStarted, never_started, sandbox_levels
+from ..arena.store import GameStore
+from ..jobs import GameJob
+from ..jsonl import write_jsonl
+from ..results import GameLine, GameResult, Slot
+from ..standings import Standings
+from .sprt import PairTally, Sprt
+from .twins import CompareSettings, game_ids, pair_of, twin_pair
+
+#: Bootstrap samples for the standings' rating interval (as ``match``).
+BOOTSTRAP = 200
+#: The slot's stage name in games.jsonl.
+STAGE = "compare"
+
+
+class Display(Protocol):
+    """What a comparison tells the person watching it."""
+
+    def note(self, text: str) -> None: ...
+    def update(self, counter: Sprt | PairTally) -> None:
+        """After every pair counted."""
+    def stop(self) -> None: ...
+
+
+class NoDisplay:
+    def note(self, text: str) -> None:
+        pass
+
+    def update(self, counter: Sprt | PairTally) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+@dataclass
+class CompareRun:
+    """What a comparison produced: the test (or the fixed-length tally), why it stopped, every game counted."""
+
+    settings: CompareSettings
+    counter: Sprt | PairTally
+    complete: bool
+    stopped: str
+    """``H1``, ``H0``, ``max-games`` (the cap reached, inconclusive), ``games`` (fixed length) or ``interrupted``."""
+    played_now: int
+    wall_s: float
+    games: list[GameLine] = field(default_factory=list)
+    out_dir: str | None = None
+    doc: ResultsDoc | None = None
+    never_started: list[NeverStarted] = field(default_factory=list)
+
+    @property
+    def sprt(self) -> Sprt | None:
+        return self.counter if isinstance(self.counter, Sprt) else None
+
+    @property
+    def tally(self) -> PairTally:
+        return self.counter.tally if isinstance(self.counter, Sprt) else self.counter
+
+    @property
+    def standings(self) -> Standings | None:
+        return self.doc.standings if self.doc else None
+
+
+def description(settings: CompareSettings) -> dict[str, Any]:
+    """What decides which games a comparison plays (arena.json; ``--resume`` refuses another)."""
+    return {"kind": "compare", "seed": settings.seed, "ruleset": settings.rules.house,
+            "options": dict(settings.rules.options), "seats": settings.seats, "policy": settings.policy.to_json(),
+            "records": settings.record, "new": settings.new.to_json(), "base": settings.base.to_json(),
+            "field": [s.to_json() for s in settings.field],
+            "sprt": settings.sprt.to_json() if settings.sprt else None,
+            "max_games": settings.max_games, "games": settings.games}
+
+
+class _InOrder:
+    """Counts pairs in planned order from the games finished in any order; says when the run is decided."""
+
+    def __init__(self, settings: CompareSettings, finished: dict[str, GameLine]) -> None:
+        self.settings = settings
+        self.finished = finished
+        self.counter: Sprt | PairTally = Sprt(settings.sprt) if settings.sprt else PairTally()
+        self.next = 0  # the first pair not yet counted
+
+    @property
+    def decided(self) -> str | None:
+        """Why the run stops now, or None."""
+        if isinstance(self.counter, Sprt) and self.counter.result:
+            return self.counter.result
+        cap = self.settings.max_pairs
+        if cap is not None and self.next >= cap:
+            return "games" if self.settings.games is not None else "max-games"
+        return None
+
+    def advance(self, display: Display) -> str | None:
+        """Count every pair whose twins have both finished, in order, until one decides; why it stopped."""
+        while self.decided is None:
+            id_a, id_b = game_ids(self.next)
+            if id_a not in self.finished or id_b not in self.finished:
+                return None
+            pair = twin_pair(self.settings, self.next)
+            self.counter.add_pair(*pair.scores(self.finished[id_a].placements, self.finished[id_b].placements))
+            self.next += 1
+            display.update(self.counter)
+        return self.decided
+
+    def counted(self) -> list[GameLine]:
+        """The games of the pairs counted, in planned order."""
+        return [self.finished[i] for k in range(self.next) for i in game_ids(k)]
+
+
+def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = None, jobs: int = 1,
+                resume: bool = False, fresh: bool = False, display: Display | None = None,
+                executor_factory: ExecutorFactory = local_executor, pin: bool | None = None,
+                stop_after: int | None = None) -> CompareRun:
+    """Play ``settings``' pairs until the test decides (or the cap, or ``--games``); with ``out``, write what
+    an arena writes plus results.json's ``sprt`` block.
+
+    ``arena`` carries the bots for the executor (a cluster ships them). Ctrl-C (``KeyboardInterrupt``) stops
+    the workers and returns with ``complete`` false, every finished game stored; ``stop_after`` does the same
+    after that many new games (tests).
+    """
+    display = display or NoDisplay()
+    out_dir = os.path.abspath(out) if out else None
+    store: GameStore | None = None
+    finished: dict[str, GameLine] = {}
+    log_dir = records_dir = None
+    if out_dir is not None:
+        store = GameStore(out_dir)
+        store.prepare(resume=resume, fresh=fresh)
+        log_dir = os.path.join(out_dir, "logs")
+        os.makedirs(log_dir, exist_ok=True)
+        if settings.record:
+            records_dir = os.path.join(out_dir, "records")
+            os.makedirs(records_dir, exist_ok=True)
+        finished = {k: v for k, v in store.start(description(settings)).items() if _is_pair_game(k)}
+        if finished:
+            display.note(f"resuming: {len(finished)} games already played")
+    order = _InOrder(settings, finished)
+    played_now = 0
+    t0 = time.monotonic()
+
+    def pairs() -> Iterator[GameJob]:
+        cap = settings.max_pairs
+        for k in count(order.next):
+            if cap is not None and k >= cap:
+                return
+            for job in twin_pair(settings, k).jobs:
+                if job.game_id not in finished:
+                    yield job
+
+    def on_result(job: GameJob, result: GameResult) -> bool:
+        nonlocal played_now
+        line = GameLine(result, Slot(STAGE, None, None, pair_of(job.game_id)[0]))
+        if store is not None:
+            store.append(line)
+        finished[job.game_id] = line
+        played_now += 1
+        if order.advance(display) is not None:
+            return True
+        if stop_after is not None and played_now >= stop_after:
+            raise KeyboardInterrupt
+        return False
+
+    def make() -> Executor:
+        return executor_factory(arena, jobs=jobs, stderr_dir=log_dir, records_dir=records_dir, pin=pin)
+
+    complete = True
+    with RunLoop(make, on_start=warm_up) as loop:
+        try:
+            if order.advance(display) is None:  # a resumed run may be decided already
+                complete = loop.play_jobs(pairs(), on_result)
+        finally:
+            if store is not None:
+                store.close()
+            display.stop()
+        loop.close()
+    wall = time.monotonic() - t0
+    stopped = order.decided or "interrupted"
+    if stopped == "interrupted":
+        complete = False
+    counted = order.counted()
+    run = CompareRun(settings, order.counter, complete, stopped, played_now, wall, counted, out_dir,
+                     never_started=never_started(counted, [settings.new, settings.base, *settings.field]))
+    if out_dir is not None:
+        kept = counted if complete else sorted(finished.values(), key=lambda g: g.game)
+        if complete:
+            _keep_only(out_dir, records_dir, counted)
+        run.doc = results_doc(settings, order.counter, counted, stopped, complete)
+        write_reports(out_dir, run.doc, timing(run.doc.standings, kept, wall_s=wall, played_now=played_now,
+                                               jobs=jobs))
+    return run
+
+
+def _is_pair_game(game_id: str) -> bool:
+    try:
+        pair_of(game_id)
+    except ValueError:
+        return False
+    return True
+
+
+def _keep_only(out_dir: str, records_dir: str | None, counted: Sequence[GameLine]) -> None:
+    """games.jsonl (and records) of the pairs counted only: games other workers finished past the deciding pair
+    are dropped, so the directory is what a serial run leaves."""
+    keep = {g.game for g in counted}
+    write_jsonl(os.path.join(out_dir, "games.jsonl"), (g.encode() for g in counted))
+    if records_dir is not None:  # also the records of games abandoned in play, never reported back
+        for name in os.listdir(records_dir):
+            game_id, ext = os.path.splitext(name)
+            if ext == ".jsonl" and game_id not in keep and _is_pair_game(game_id):
+                os.remove(os.path.join(records_dir, name))
+
+
+def sprt_block(settings: CompareSettings, counter: Sprt | PairTally, stopped: str) -> dict[str, Any]:
+    """results.json's ``sprt`` block: the test's settings, counts, estimates and LLR trace (nulls without a test)."""
+    names = {"new": settings.new.name, "base": settings.base.name, "field": [s.name for s in settings.field],
+             "fillers": list(settings.fillers), "stopped": stopped}
+    if isinstance(counter, Sprt):
+        return names | counter.to_json()
+    empty = {k: None for k in ("elo0", "elo1", "alpha", "beta", "model", "lower", "upper", "llr", "result")}
+    return names | empty | counter.to_json() | {"llr_trace": []}
+
+
+def results_doc(settings: CompareSettings, counter: Sprt | PairTally, games: Sequence[GameLine], stopped: str,
+                complete: bool) -> ResultsDoc:
+    """results.json of a comparison: the arena's format (standings, head-to-head over the counted games) with
+    the table and the ``sprt`` block."""
+    specs = [settings.new, settings.base, *settings.field]
+    names = [s.name for s in specs]
+    standings = standings_for(games, names, bootstrap=BOOTSTRAP, seed=settings.seed, rank_by="rating",
+                              rule=order_rule([], "rating", complete=complete), complete=complete,
+                              rulesets=[settings.rules])
+    return ResultsDoc(kind="compare", name=f"{settings.new.name} vs {settings.base.name}", complete=complete,
+                      seed=settings.seed, games=len(games), policy=settings.policy.to_json(), rank_by="rating",
+                      standings=standings, head_to_head=HeadToHead.of(games, standings.bots),
+                      rating=rating_info(BOOTSTRAP, settings.seed), bots=tuple(s.to_json() for s in specs),
+                      sandbox_levels=sandbox_levels(games),
+                      table={"ruleset": settings.rules.house, "options": dict(settings.rules.options),
+                             "seats": settings.seats},
+                      blocks={"sprt": sprt_block(settings, counter, stopped)})
