@@ -46,6 +46,23 @@ def append_record(out_dir: str, game_id: str, lines: Iterable[dict[str, Any]]) -
         os.close(fd)  # closing releases the lock
 
 
+def keep_only(out_dir: str, keep: set[str]) -> None:
+    """Rewrite the record file with the records of ``keep`` only (each game's last), in the order stored."""
+    path = os.path.join(out_dir, INDEX_FILE)
+    if not os.path.exists(path):
+        return
+    with open(path, encoding="utf-8") as fh:
+        stored = [line.split(" ", 1)[0] for line in fh if line.strip()]
+    if set(stored) <= keep and len(stored) == len(set(stored)):
+        return
+    records = [(game, read_record(out_dir, game)) for game in dict.fromkeys(stored) if game in keep]
+    os.remove(os.path.join(out_dir, RECORDS_FILE))
+    os.remove(path)
+    for game, lines in records:
+        if lines is not None:
+            append_record(out_dir, game, lines)
+
+
 def has_records(out_dir: str) -> bool:
     return os.path.exists(os.path.join(out_dir, RECORDS_FILE))
 

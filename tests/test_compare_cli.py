@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from referee.cli.main import cli
 from referee.compare.sprt import Ptnml, SprtSettings
+from referee.record_file import recorded_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS_SCHEMA = json.loads((ROOT / "protocol" / "schemas" / "results.schema.json").read_text())
@@ -58,7 +59,7 @@ def test_hard_against_random_accepts_h1():
 def test_a_bot_against_itself_accepts_h0_at_the_first_pair_the_llr_allows(tmp_path):
     # Deterministic identical bots: the twin is the mirror game, so every pair is WL (no draws in 2 seats).
     code, output = compare("builtin:hard", "builtin:hard", "--model", "logistic", "--elo1", "5",
-                           "--out", str(tmp_path / "out"), "--no-report", "--no-record", "-q")
+                           "--out", str(tmp_path / "out"), "--no-report", "-q")
     assert code == 0, output
     assert "NEW and BASE are the same command" in output  # allowed, and said
     block = results(tmp_path / "out")["sprt"]
@@ -75,14 +76,14 @@ def test_a_bot_against_itself_accepts_h0_at_the_first_pair_the_llr_allows(tmp_pa
 
 def test_jobs_and_resume_stop_at_the_same_pair_as_a_serial_run(tmp_path):
     serial, two, cut = tmp_path / "serial", tmp_path / "two", tmp_path / "cut"
-    assert compare(*DECIDED, "--out", str(serial), "--jobs", "1", "--no-report")[0] == 0
-    assert compare(*DECIDED, "--out", str(two), "--jobs", "2", "--no-report")[0] == 0
+    assert compare(*DECIDED, "--out", str(serial), "--jobs", "1", "--no-report", "--records")[0] == 0
+    assert compare(*DECIDED, "--out", str(two), "--jobs", "2", "--no-report", "--records")[0] == 0
     one = results(serial)["sprt"]
     assert one["result"] in ("H0", "H1") and 20 < one["pairs"] < 200
     assert 0 < one["ptnml"][0] and 0 < one["ptnml"][4]  # a real test: pairs of every outcome, not one bin
     assert results(two) == results(serial)  # the verdict, the pair, the trace: the same bytes
     assert game_lines(two) == game_lines(serial)  # games past the deciding pair are not kept
-    assert len(list((two / "records").iterdir())) == one["games"]
+    assert recorded_ids(str(two)) == {g["game"] for g in game_lines(two)}  # and not their records
     # Interrupted mid-pair (an odd number of games stored): --resume plays on to the same pair.
     cut.mkdir()
     shutil.copy(serial / "arena.json", cut / "arena.json")
@@ -90,7 +91,7 @@ def test_jobs_and_resume_stop_at_the_same_pair_as_a_serial_run(tmp_path):
     (cut / "games.jsonl").write_text("".join(lines[:31]))
     code, out = compare(*DECIDED, "--out", str(cut))
     assert code == 2 and "--resume" in out  # nothing is thrown away unasked
-    code, out = compare(*DECIDED, "--out", str(cut), "--resume", "--jobs", "2", "--no-report")
+    code, out = compare(*DECIDED, "--out", str(cut), "--resume", "--jobs", "2", "--no-report", "--records")
     assert code == 0, out
     assert results(cut) == results(serial) and game_lines(cut) == game_lines(serial)
     # A changed test is another run: --resume refuses it.
@@ -246,6 +247,6 @@ def test_an_interrupted_compare_keeps_its_games_and_resumes_to_the_serial_verdic
     doc = results(cut)
     assert not doc["complete"] and doc["sprt"]["result"] is None and doc["sprt"]["stopped"] == "interrupted"
     assert len(game_lines(cut)) >= 9  # every finished game kept, counted or not
-    assert compare(*DECIDED, "--no-record", "--no-report", "--out", str(cut), "--resume")[0] == 0
-    assert compare(*DECIDED, "--no-record", "--no-report", "--out", str(serial))[0] == 0
+    assert compare(*DECIDED, "--no-report", "--out", str(cut), "--resume")[0] == 0
+    assert compare(*DECIDED, "--no-report", "--out", str(serial))[0] == 0
     assert results(cut) == results(serial) and game_lines(cut) == game_lines(serial)

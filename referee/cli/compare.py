@@ -21,10 +21,10 @@ from ..compare.run import CompareRun, run_compare
 from ..compare.sprt import MODELS, PairTally, Sprt, SprtError, SprtSettings
 from ..compare.twins import CompareError, CompareSettings
 from ..policy import FaultPolicy
-from .common import (INTERRUPTED, RunError, cluster_executor, cluster_options, executor_kwargs, sigterm_as_interrupt,
+from .common import (RunError, interrupted, cluster_executor, cluster_options, executor_kwargs, sigterm_as_interrupt,
                      warn_never_started)
-from .options import build_ruleset, out_option, report_option, ruleset_options, seed_option, time_options, \
-    write_html_report
+from .options import (build_ruleset, jobs_option, out_option, report_option, ruleset_options, seed_option,
+                      time_options, with_clock, write_html_report)
 from .sandbox_option import announce, sandbox_option, with_mode
 
 
@@ -93,11 +93,12 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
 @seed_option
 @click.option("--policy", default="forfeit", show_default=True, metavar="forfeit|strikes:N",
               help="What a bot fault costs: the game, or a draw in its place up to N times a game.")
-@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
-              help="Worker processes playing games side by side (the verdict is the same whatever the number).")
+@jobs_option(1, "Worker processes playing games side by side (the verdict is the same whatever the number).")
 @cluster_options
 @out_option("Write results.json (with the sprt block), games.jsonl, records, logs and report.html here.")
-@click.option("--record/--no-record", default=True, show_default=True, help="With --out, write every game's record.")
+@click.option("--records", "record", is_flag=True,
+              help="With --out, keep every game's full message record in records.jsonl.gz (games with a fault "
+                   "keep theirs anyway; the rest are rebuilt from games.jsonl when asked).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted comparison in the same --out directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished comparison in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No live display: the result only.")
@@ -109,7 +110,8 @@ def compare_cmd(new: str, base: str, field_bots: tuple[str, ...], seats: int | N
                 max_games: int | None, fixed_games: int | None, seed: int, policy: str, jobs: int,
                 cluster: str | None, tls_ca_file: str | None, tls_cert: str | None, tls_key: str | None,
                 out: str | None, record: bool, resume: bool, fresh: bool, quiet: bool, html_report: bool,
-                sandbox_mode: str | None, **time_limits: Any) -> None:
+                sandbox_mode: str | None, clock: str | None = None, wall_ms: int | None = None,
+                **time_limits: Any) -> None:
     """Is NEW stronger than BASE? Play twin games (one deal, NEW and BASE swapping seats) until a sequential
     test (GSPRT) decides, and print the estimates as fastchess does.
 
@@ -127,7 +129,7 @@ def compare_cmd(new: str, base: str, field_bots: tuple[str, ...], seats: int | N
         fault_policy = FaultPolicy.parse(policy)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--policy") from None
-    limits = TimeLimits(**time_limits)  # every option of time_options is a TimeLimits field
+    limits = with_clock(TimeLimits(**time_limits), clock, wall_ms)  # the rest of time_options are TimeLimits fields
 
     def bot(text: str, hint: str) -> BotSpec:
         try:
@@ -162,9 +164,7 @@ def compare_cmd(new: str, base: str, field_bots: tuple[str, ...], seats: int | N
     if run.never_started:
         raise RunError("\n".join(warn_never_started(run.never_started)))
     if not run.complete:
-        click.echo(f"interrupted after {run.tally.games} games counted; --resume with the same --out continues",
-                   err=True)
-        sys.exit(INTERRUPTED)
+        interrupted(games=f"{run.tally.games} games counted")
 
 
 def compare_arena(settings: CompareSettings) -> Arena:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from itertools import count
 from typing import Any, Iterator, Protocol, Sequence
 
+from ..record_file import keep_only
 from ..arena.config import Arena
 from ..arena.executor import Executor, ExecutorFactory, local_executor
 from ..arena.ranking import standings_for
@@ -23,7 +24,8 @@ from ..arena.ratings import warm_up
 from ..arena.report import timing, write_reports
 from ..arena.results_doc import HeadToHead, ResultsDoc, order_rule, rating_info
 from ..arena.run_loop import RunLoop
-from ..arena.runner import NeverStarted, never_started, sandbox_levels
+from ..arena.collect import Collected
+from ..arena.runner import NeverStarted, never_started
 from ..arena.store import GameStore
 from ..jobs import GameJob
 from ..jsonl import write_jsonl
@@ -154,10 +156,10 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
         store.prepare(resume=resume, fresh=fresh)
         log_dir = os.path.join(out_dir, "logs")
         os.makedirs(log_dir, exist_ok=True)
-        if settings.record:
-            records_dir = os.path.join(out_dir, "records")
-            os.makedirs(records_dir, exist_ok=True)
-        finished = {k: v for k, v in store.start(description(settings)).items() if _is_pair_game(k)}
+        records_dir = out_dir  # the run's one record file: every game with --records, else games with a fault
+        loaded: dict[str, GameLine] = {}
+        store.start(description(settings), keep=lambda line: loaded.__setitem__(line.game, line))
+        finished = {k: v for k, v in loaded.items() if _is_pair_game(k)}
         if finished:
             display.note(f"resuming: {len(finished)} games already played")
     order = _InOrder(settings, finished)
@@ -205,7 +207,8 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
         complete = False
     counted = order.counted()
     run = CompareRun(settings, order.counter, complete, stopped, played_now, wall, counted, out_dir,
-                     never_started=never_started(counted, [settings.new, settings.base, *settings.field]))
+                     never_started=never_started(_collected(settings, counted),
+                                                 [settings.new, settings.base, *settings.field], log_dir))
     if out_dir is not None:
         kept = counted if complete else sorted(finished.values(), key=lambda g: g.game)
         if complete:
@@ -214,6 +217,11 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
         write_reports(out_dir, run.doc, timing(run.doc.standings, kept, wall_s=wall, played_now=played_now,
                                                jobs=jobs))
     return run
+
+
+def _collected(settings: CompareSettings, games: Sequence[GameLine]) -> Collected:
+    """The counted games' sums (sandbox levels, clocks, start-up failures), as an arena collects them."""
+    return Collected([s.name for s in (settings.new, settings.base, *settings.field)]).extend(games)
 
 
 def _is_pair_game(game_id: str) -> bool:
@@ -230,10 +238,7 @@ def _keep_only(out_dir: str, records_dir: str | None, counted: Sequence[GameLine
     keep = {g.game for g in counted}
     write_jsonl(os.path.join(out_dir, "games.jsonl"), (g.encode() for g in counted))
     if records_dir is not None:  # also the records of games abandoned in play, never reported back
-        for name in os.listdir(records_dir):
-            game_id, ext = os.path.splitext(name)
-            if ext == ".jsonl" and game_id not in keep and _is_pair_game(game_id):
-                os.remove(os.path.join(records_dir, name))
+        keep_only(records_dir, keep)
 
 
 def sprt_block(settings: CompareSettings, counter: Sprt | PairTally, stopped: str) -> dict[str, Any]:
@@ -252,6 +257,7 @@ def results_doc(settings: CompareSettings, counter: Sprt | PairTally, games: Seq
     the table and the ``sprt`` block."""
     specs = [settings.new, settings.base, *settings.field]
     names = [s.name for s in specs]
+    collected = _collected(settings, games)
     standings = standings_for(games, names, bootstrap=BOOTSTRAP, seed=settings.seed, rank_by="rating",
                               rule=order_rule([], "rating", complete=complete), complete=complete,
                               rulesets=[settings.rules])
@@ -259,7 +265,7 @@ def results_doc(settings: CompareSettings, counter: Sprt | PairTally, games: Seq
                       seed=settings.seed, games=len(games), policy=settings.policy.to_json(), rank_by="rating",
                       standings=standings, head_to_head=HeadToHead.of(games, standings.bots),
                       rating=rating_info(BOOTSTRAP, settings.seed), bots=tuple(s.to_json() for s in specs),
-                      sandbox_levels=sandbox_levels(games),
+                      sandbox_levels=collected.sandbox_levels(), clock_levels=collected.clock_levels(),
                       table={"ruleset": settings.rules.house, "options": dict(settings.rules.options),
                              "seats": settings.seats},
                       blocks={"sprt": sprt_block(settings, counter, stopped)})

@@ -177,7 +177,10 @@ def twin_pair(settings: CompareSettings, index: int) -> TwinPair:
         field = iter(settings.field)  # the other seats in order, the same in both twins
         seating = tuple(settings.new if s == new_at else settings.base if s == base_at else next(field)
                         for s in range(settings.seats))
-        return GameJob(game_id, seed, settings.rules, seating, settings.policy, settings.record)
+        # As an arena's job: a process bot's game is recorded anyway, and kept if it has a fault.
+        process = any(spec.builtin is None for spec in seating)
+        return GameJob(game_id, seed, settings.rules, seating, settings.policy, settings.record or process,
+                       faults_only=not settings.record)
 
     id_a, id_b = game_ids(index)
     return TwinPair(index, seed, new_seat, base_seat, (job(id_a, new_seat, base_seat), job(id_b, base_seat, new_seat)))
