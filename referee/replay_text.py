@@ -192,7 +192,7 @@ def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool =
     if not 0 <= seat < len(names):
         raise InvalidReplayError(f"seat {seat} is not at this table: the seats are 0 to {len(names) - 1} "
                                  f"({', '.join(names)})")
-    if raw and source.out_dir is not None and os.path.isdir(source.out_dir) and not source.where.endswith(".jsonl"):
+    if raw and _in_results_dir(source):
         # A results directory's game: the lines the seat was sent, exactly (recorded, else rebuilt by the relay).
         from .game_record import told
 
@@ -220,10 +220,7 @@ def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool =
                 if not raw:
                     yield f"  turn {i}: {action_text(action, styled)} (played for the forfeited seat)"
                 continue
-        end = None
-        if action is None:
-            result = source.result
-            end = {k: result[k] for k in ("placements", "forfeited", "game_placements") if k in result}
+        end = _game_end(source) if action is None else None
         for msg in relay.catch_up(game, None, end):
             yield _shown(msg, names, styled, raw)
         if action is None:
@@ -246,6 +243,17 @@ def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool =
         yield "  legal: " + " | ".join(f"{n}) {action_text(a, styled)}" for n, a in enumerate(legal, 1))
         note = f"   <- FAULT: {faults[i]}; the referee played this for you" if i in faults else ""
         yield f"  => {action_text(action, styled)}{note}"
+
+
+def _in_results_dir(source: SourceGame) -> bool:
+    """Whether the game was read from a results directory (not from a record file named alone)."""
+    return source.out_dir is not None and os.path.isdir(source.out_dir) and not source.where.endswith(".jsonl")
+
+
+def _game_end(source: SourceGame) -> dict[str, Any]:
+    """What the game's end message tells beyond the events: the places, forfeits and match places."""
+    result = source.result
+    return {k: result[k] for k in ("placements", "forfeited", "game_placements") if k in result}
 
 
 def _forfeit_of(source: SourceGame, seat: int, faults: dict[int, str]) -> tuple[int | None, bool]:

@@ -369,8 +369,7 @@ def test_a_ladder_on_the_cluster_plays_the_local_games(tmp_path, cluster):
 
 
 def test_compare_on_the_cluster_stops_at_the_pair_a_local_run_stops_at(tmp_path, cluster):
-    args = ["compare", "builtin:hard", "builtin:medium", "--model", "logistic", "--elo1", "100", "-q", "--no-report",
-            "--no-record"]
+    args = ["compare", "builtin:hard", "builtin:medium", "--model", "logistic", "--elo1", "100", "-q", "--no-report"]
     local = CliRunner().invoke(cli, args + ["--out", str(tmp_path / "local")])
     remote = CliRunner().invoke(cli, args + ["--out", str(tmp_path / "remote"), "--cluster", cluster.address])
     assert local.exit_code == 0 and remote.exit_code == 0, remote.output

@@ -225,6 +225,7 @@ bootstrap: 0
 bots:
   - submissions: {path: "students/*"}
   - builtin:random
+  - builtin:easy
 """
 
 

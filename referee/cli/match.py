@@ -69,12 +69,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     "python3 sample_bots/python/strong_bot.py"; NAME=COMMAND gives it a name.
     """
     rules = build_ruleset(ruleset, options)
-    if not MIN_PLAYERS <= len(bots) <= MAX_PLAYERS:
-        raise click.UsageError(f"{len(bots)} bots given: a table seats {MIN_PLAYERS} to {MAX_PLAYERS}")
-    if resume and fresh:
-        raise click.UsageError("--resume and --fresh contradict each other: pick one")
-    if resume and not out:
-        raise click.UsageError("--resume finishes the match stored in --out: give the same --out as the first run")
+    _check_args(bots, out, resume, fresh)
     try:
         fault_policy = FaultPolicy.parse(policy)
     except ValueError as exc:
@@ -121,6 +116,16 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         _never_started(run.never_started, logs_kept=out is not None)
     if not run.complete:
         interrupted(games=f"{run.doc.games:,} of {run.doc.games_planned:,} games")
+
+
+def _check_args(bots: Sequence[str], out: str | None, resume: bool, fresh: bool) -> None:
+    """Usage errors no single option can see: the table's size, --resume with --fresh or without --out."""
+    if not MIN_PLAYERS <= len(bots) <= MAX_PLAYERS:
+        raise click.UsageError(f"{len(bots)} bots given: a table seats {MIN_PLAYERS} to {MAX_PLAYERS}")
+    if resume and fresh:
+        raise click.UsageError("--resume and --fresh contradict each other: pick one")
+    if resume and not out:
+        raise click.UsageError("--resume finishes the match stored in --out: give the same --out as the first run")
 
 
 def _never_started(never: Sequence[NeverStarted], *, logs_kept: bool) -> None:

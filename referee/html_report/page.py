@@ -28,7 +28,7 @@ from ..ask import ask_command
 from ..bots.messages import turn_request
 from ..cardfaces import CSS, MARKS, WILD_MARK
 from ..arena.bot_reports import request_line, stderr_by_game
-from ..game_source import (STDERR_TAIL_LINES, stderr_path, SourceGame, complete_line, game_defaults, read_jsonl, read_results, stderr_tail,
+from ..game_source import (STDERR_TAIL_LINES, stderr_path, SourceGame, complete_line, game_defaults, read_results, stderr_tail,
                            stored_for)
 from ..replay import InvalidReplayError, walk
 from ..replay_text import fault_turns, turn_of_faults
@@ -609,25 +609,9 @@ def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stage
                 shards.write(index, tapes)
             index, tapes = [], []  # from here on, each game goes to a shard file
         seating = [position[name] for name in line.get("seating") or []]
-        faults: list[list[Any]] = []
-        text = ""
-        note = ""
-        turns = line.get("decisions")  # every action of every round (``moves`` is the last round's move counter)
-        try:
-            if line.get("reason") == "lost":
-                note = "it was not played (its worker died, twice)"
-            else:
-                stored = stored_for(out_dir, line)
-                turns = len(stored.actions.split())  # what the viewer steps through
-                text = tape(stored)
-                if line.get("faults"):
-                    steps = text.split("\n")
-                    found = fault_turns(SourceGame(stored, line, None, None, ""),
-                                        lambda wanted: {t: _seat_at(steps, t) for t in wanted})
-                    faults = [[turn, _seat_at(steps, turn), message] for turn, message in sorted(found.items())]
-        except Exception as exc:  # noqa: BLE001 - one unreadable game must not cost the whole report
-            note = str(exc)
-            problems.append(f"{line.get('game')}: {exc}")
+        text, turns, faults, note, problem = _game_tape(out_dir, line)
+        if problem:
+            problems.append(problem)
         stage, number = line.get("stage"), line.get("round")
         label = labels.get((str(stage), int(number or 1))) or stage or line.get("ruleset")
         index.append([str(line.get("game")), label, line.get("ruleset"), line.get("seed"), seating,
@@ -637,6 +621,26 @@ def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stage
         shards.write(index, tapes)
     return page_rows, page_tapes, problems[:100] + ([f"... and {len(problems) - 100} more"] if len(problems) > 100
                                                       else [])
+
+
+def _game_tape(out_dir: str, line: dict[str, Any]) -> tuple[str, Any, list[list[Any]], str, str | None]:
+    """One game for the viewer: its tape, its turns (the whole game's), its faults ``[turn, seat, message]``,
+    a note, and the problem that kept it from being replayed (None when it was)."""
+    turns = line.get("decisions")  # every action of every round (``moves`` is the last round's move counter)
+    if line.get("reason") == "lost":
+        return "", turns, [], "it was not played (its worker died, twice)", None
+    try:
+        stored = stored_for(out_dir, line)
+        text = tape(stored)
+        faults: list[list[Any]] = []
+        if line.get("faults"):
+            steps = text.split("\n")
+            found = fault_turns(SourceGame(stored, line, None, None, ""),
+                                lambda wanted: {t: _seat_at(steps, t) for t in wanted})
+            faults = [[turn, _seat_at(steps, turn), message] for turn, message in sorted(found.items())]
+        return text, len(stored.actions.split()), faults, "", None  # the turns the viewer steps through
+    except Exception as exc:  # noqa: BLE001 - one unreadable game must not cost the whole report
+        return "", turns, [], str(exc), f"{line.get('game')}: {exc}"
 
 
 def _seat_at(steps: list[str], turn: int) -> int | None:
