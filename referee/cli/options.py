@@ -33,19 +33,25 @@ def build_ruleset(name: str, options: tuple[str, ...]) -> Ruleset:
         raise click.BadParameter(str(exc), param_hint="--option") from None
 
 
+def whole_number(value: Any) -> int | None:
+    """``value`` as a whole number in base 10 (an int, or text around one), or None when it is not one."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    try:
+        return int(str(value).strip(), 10)
+    except ValueError:
+        return None
+
+
 class SeedType(click.ParamType):
     """A base seed: a whole number, 0 or more (every game's seed and the rating bootstrap derive from it)."""
 
     name = "integer"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        else:
-            try:
-                number = int(str(value).strip(), 10)
-            except ValueError:
-                self.fail(f"{value!r} is not a whole number; give a seed such as 1 or 2024", param, ctx)
+        number = whole_number(value)
+        if number is None:
+            self.fail(f"{value!r} is not a whole number; give a seed such as 1 or 2024", param, ctx)
         if number < 0:
             self.fail(f"{number} is negative; a seed is a whole number, 0 or more (try {-number})", param, ctx)
         return number
@@ -59,13 +65,9 @@ class JobsType(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         top = max_jobs()
         span = f"give 1 to {top} ({JOBS_PER_CPU} per CPU, {top // JOBS_PER_CPU} CPUs here)"
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        else:
-            try:
-                number = int(str(value).strip(), 10)
-            except ValueError:
-                self.fail(f"{value!r} is not a whole number of worker processes; {span}", param, ctx)
+        number = whole_number(value)
+        if number is None:
+            self.fail(f"{value!r} is not a whole number of worker processes; {span}", param, ctx)
         if number < 1:
             self.fail(f"{number} worker processes: {span}", param, ctx)
         if number > top:
