@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from referee.cli.main import cli
 from referee.compare.display import summary_lines, verdict_line
-from referee.compare.gsprt import llr_batch, normalized_t
+from referee.compare.gsprt import llr_batch, llr_one, normalized_t
 from referee.compare.sprt import Estimates, PairTally, Ptnml, Sprt, SprtError, SprtSettings, pair_bin
 
 optimize = pytest.importorskip("scipy.optimize")
@@ -419,3 +419,18 @@ def test_the_calculator_refuses_bad_input_with_a_usage_error(args, message):
     assert res.exit_code == 2, res.output
     assert message in res.output
     assert res.exception is None or isinstance(res.exception, SystemExit)
+
+
+@pytest.mark.parametrize("model", ["normalized", "logistic"])
+def test_the_one_row_llr_is_the_batch_llr(model):
+    """The running test's float path (``llr_one``) against the array reference, on seeded counts with
+    zero bins, lopsided bins and bounds from narrow to extreme."""
+    rng = np.random.default_rng(11)
+    rows = [[0, 0, 1, 0, 0], [0, 0, 0, 0, 5], [3, 0, 0, 0, 50], [5, 0, 0, 0, 0], [10, 30, 100, 35, 12]]
+    rows += [[int(rng.choice([0, 1, 2, 5, rng.integers(1000)])) for _ in range(5)] for _ in range(60)]
+    for elo0, elo1 in ((0, 5), (-10, 10), (100, 120), (-1000, 1000)):
+        batch = llr_batch(rows, elo0, elo1, model)
+        for row, expected in zip(rows, batch):
+            got = llr_one(row, elo0, elo1, model)
+            assert got == pytest.approx(float(expected), rel=1e-9, abs=1e-12), (row, elo0, elo1)
+    assert SprtSettings(0, 5, model=model).llr(Ptnml((10, 30, 100, 35, 12))) == llr_one((10, 30, 100, 35, 12), 0, 5, model)

@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .gsprt import REGULARIZER, llr_batch, NELO_PER_T
+from .gsprt import REGULARIZER, llr_one, NELO_PER_T
 
 Model = Literal["normalized", "logistic"]
 Verdict = Literal["H0", "H1"]
@@ -202,7 +202,7 @@ class SprtSettings:
 
     def llr(self, ptnml: Ptnml) -> float:
         """The log-likelihood ratio of H1 against H0 for these counts (0 with no pairs)."""
-        return float(llr_batch(ptnml.counts, self.elo0, self.elo1, self.model)[0])
+        return llr_one(ptnml.counts, self.elo0, self.elo1, self.model)
 
     def verdict(self, llr: float) -> Verdict | None:
         """``"H1"`` at or above the upper bound, ``"H0"`` at or below the lower, else ``None``."""
