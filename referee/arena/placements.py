@@ -14,7 +14,10 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from ..results import Slot
 
-_PLAN_ID = re.compile(r"([A-Za-z])(\d{1,18})")
+_PLAN_ID = re.compile(r"([A-Za-z])(\d{1,17})([a-z]?)")
+#: A planner id is kept as its number times this plus its last letter's (g0012: 12 * 27; compare's p000012b: 12 * 27 + 2),
+#: so the numbers sort as the ids do when their digits are as wide.
+_LETTERS = 27
 
 
 class PlacedRow:
@@ -51,8 +54,8 @@ class PlacedRow:
 class PlacementLog:
     """Every stored game's id, deal seed, slot, seating (as bot numbers), places and scores, in ``array`` columns.
 
-    Game ids of the planner's form (``g`` and digits) are kept as their number; any other id is kept as
-    text. The columns widen only as their values need (``_Column``), and while every game has the same
+    Game ids of the planner's form (a letter and digits, ``g0001``, and compare's ``p000001a`` with a last small
+    letter) are kept as a number; any other id is kept as text. The columns widen only as their values need (``_Column``), and while every game has the same
     number of seats no game's start is kept: about 30 bytes a game in a 4-seat match. Iterating gives
     ``PlacedRow``\\ s in game-id order (the order every fit and report uses, so the result does not
     depend on which game ended first).
@@ -65,7 +68,7 @@ class PlacementLog:
             self._number(n)
         self._stages: list[str | None] = []
         self._stage_no: dict[str | None, int] = {}
-        self._ids = _Column()        # the number of a planner id, or -1 - its place in _other_ids
+        self._ids = _Column()        # a planner id as a number (_LETTERS), or -1 - its place in _other_ids
         self._width: int | None = None          # the digits written in planner ids (g0001: 4) ...
         self._widths: dict[int, int] = {}       # ... and, by game, those written otherwise (g10000 past g9999)
         self._other_ids: list[str] = []
@@ -89,7 +92,7 @@ class PlacementLog:
         """The games given (each with ``seed``, ``seating``, ``placements``), kept in the order given, none dropped."""
         log = cls(names)
         for n, g in enumerate(games):
-            log.add(f"g{n:018d}", g.seed, g.seating, g.placements, getattr(g, "scores", ()) or (),
+            log.add(f"g{n:017d}", g.seed, g.seating, g.placements, getattr(g, "scores", ()) or (),
                     getattr(g, "slot", None) or Slot())
         return log
 
@@ -104,12 +107,14 @@ class PlacementLog:
         return n
 
     def _plan_number(self, game_id: str) -> tuple[int, int] | None:
-        """A planner id's number and width (``g0012``: 12, 4), when it has this log's letter."""
+        """A planner id as a number and its digits' width (``g0012``: 12 * 27, 4; ``p000012b``: 12 * 27 + 2, 6), when
+        it has this log's letter."""
         m = _PLAN_ID.fullmatch(game_id)
         if m is None or m.group(1) != (self._prefix or m.group(1)):
             return None
         self._prefix = m.group(1)
-        return int(m.group(2)), len(m.group(2))
+        last = m.group(3)
+        return int(m.group(2)) * _LETTERS + (ord(last) - 96 if last else 0), len(m.group(2))
 
     def __contains__(self, game_id: str) -> bool:
         plan = self._plan_number(game_id)
@@ -182,7 +187,8 @@ class PlacementLog:
         number = self._ids[i]
         if number < 0:
             return self._other_ids[-1 - number]
-        return f"{self._prefix}{number:0{self._widths.get(i, self._width)}d}"
+        number, last = divmod(number, _LETTERS)
+        return f"{self._prefix}{number:0{self._widths.get(i, self._width)}d}{chr(96 + last) if last else ''}"
 
     def row(self, i: int) -> PlacedRow:
         start, end = self._span(i)
@@ -199,11 +205,11 @@ class PlacementLog:
         import numpy as np
 
         ids = self._ids.numpy()
-        keep = np.arange(len(ids)) if upto is None else np.flatnonzero((ids >= 0) & (ids <= upto))
+        keep = np.arange(len(ids)) if upto is None else np.flatnonzero((ids >= 0) & (ids < (upto + 1) * _LETTERS))
         if not len(keep):
             return []
         width = self._width or 0
-        if not self._widths and int(ids[keep].min()) >= 0 and int(ids[keep].max()) < 10 ** width:
+        if not self._widths and int(ids[keep].min()) >= 0 and int(ids[keep].max()) < 10 ** width * _LETTERS:
             return keep[np.argsort(ids[keep], kind="stable")]  # numbers in fixed width sort as text
         return sorted(keep.tolist(), key=self.game_id)
 
@@ -362,7 +368,7 @@ class _Column:
 class _Numbers:
     """A set of game numbers as a bitmap (a bit a number: ids are dense from 1), a set beyond ``BITMAP_MAX``."""
 
-    BITMAP_MAX = 1 << 27
+    BITMAP_MAX = 1 << 34
 
     def __init__(self) -> None:
         self._bits = bytearray()
