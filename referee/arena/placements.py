@@ -247,14 +247,19 @@ class PlacementLog:
                           for seat, others in choices(self._places[start:end])])
         seeds = np.frombuffer(self._seeds, dtype=np.int64)[order] if len(order) else np.zeros(0, dtype=np.int64)
         del order
+        ordered = np.sort(seeds)
+        if not (ordered[1:] == ordered[:-1]).any():  # every game a deal of its own, in game order (a match's)
+            return Top1(list(distinct), kinds, kind_of, None, len(seeds))
+        del ordered
         _, first, inverse = np.unique(seeds, return_index=True, return_inverse=True)
         del seeds
-        deal_of: Any = None  # None: every game a deal of its own, in game order (a match's)
-        if len(first) != len(inverse):
-            number = np.empty(len(first), dtype=np.int32)
-            number[np.argsort(first, kind="stable")] = np.arange(len(first), dtype=np.int32)
-            deal_of = number[inverse]
-        return Top1(list(distinct), kinds, kind_of, deal_of, len(first))
+        number = np.empty(len(first), dtype=np.int32)
+        number[np.argsort(first, kind="stable")] = np.arange(len(first), dtype=np.int32)
+        return Top1(list(distinct), kinds, kind_of, number[inverse.reshape(-1)], len(first))
+
+    #: Seatings and places are numbered through a table of this many entries at most (5 bytes each); past it,
+    #: a dict of the kinds seen.
+    KINDS_TABLE = 1 << 22
 
     def _kinds(self, order: Any) -> tuple[Any, list[int]]:
         """Each game's kind (its seating and places: an int32 array in ``order``) and a game of each kind."""
@@ -264,18 +269,27 @@ class PlacementLog:
             k = self._seats or 0
             bots = self._bots.numpy().reshape(-1, k)
             places = np.frombuffer(self._places, dtype=np.uint8).reshape(-1, k)
-            base = (len(self.names) + 1) * (int(places.max()) + 1)
-            if base ** k < 1 << 62:  # a number for each seating and places
-                key = np.zeros(len(bots), dtype=np.int64)
+            top = int(places.max()) + 1
+            base = len(self.names) * top
+            if base ** k <= self.KINDS_TABLE:  # a number for each seating and places, below the table's size
+                key = np.zeros(len(order), dtype=np.int32)  # in game order
                 for seat in range(k):
                     key *= base
-                    key += bots[:, seat].astype(np.int64) * (int(places.max()) + 1) + places[:, seat]
-                _, first, inverse = np.unique(key[order], return_index=True, return_inverse=True)
-                del key
+                    key += bots[order, seat].astype(np.int32) * top + places[order, seat]
+                seen = np.zeros(base ** k, dtype=bool)
+                seen[key] = True
+                table = np.full(base ** k, -1, dtype=np.int32)
+                found = np.flatnonzero(seen)
+                del seen
+                table[found] = np.arange(len(found), dtype=np.int32)
+                kind = table[key]
+                del key, table
+                first = np.full(len(found), len(order), dtype=np.int64)
+                np.minimum.at(first, kind, np.arange(len(order), dtype=np.int64))
                 by_first = np.argsort(first, kind="stable")  # kinds numbered as they first come, in game order
-                number = np.empty(len(first), dtype=np.int32)
-                number[by_first] = np.arange(len(first), dtype=np.int32)
-                return number[inverse.reshape(-1)], order[first[by_first]].tolist()
+                number = np.empty(len(found), dtype=np.int32)
+                number[by_first] = np.arange(len(found), dtype=np.int32)
+                return number[kind], order[first[by_first]].tolist()
         kind: dict[tuple[tuple[int, ...], bytes], int] = {}
         kind_of = array("i")
         firsts: list[int] = []
