@@ -380,25 +380,33 @@ class _Column:
 
 
 class _Numbers:
-    """A set of game numbers as a bitmap (a bit a number: ids are dense from 1), a set beyond ``BITMAP_MAX``."""
+    """A set of planner id numbers (``_LETTERS``) as a bitmap of three bits a game number (no last letter, ``a``,
+    ``b``: ids are dense from 1), a set for the others and beyond ``BITMAP_MAX``."""
 
-    BITMAP_MAX = 1 << 34
+    BITMAP_MAX = 1 << 27  # 16 MB at most: 44 million games
 
     def __init__(self) -> None:
         self._bits = bytearray()
         self._rest: set[int] = set()
 
+    @staticmethod
+    def _bit(n: int) -> int:
+        number, last = divmod(n, _LETTERS)
+        return number * 3 + last if last < 3 and 0 <= number * 3 < _Numbers.BITMAP_MAX else -1
+
     def __contains__(self, n: int) -> bool:
-        if 0 <= n < self.BITMAP_MAX:
-            byte = n >> 3
-            return byte < len(self._bits) and bool(self._bits[byte] & (1 << (n & 7)))
+        bit = self._bit(n)
+        if bit >= 0:
+            byte = bit >> 3
+            return byte < len(self._bits) and bool(self._bits[byte] & (1 << (bit & 7)))
         return n in self._rest
 
     def add(self, n: int) -> None:
-        if 0 <= n < self.BITMAP_MAX:
-            byte = n >> 3
+        bit = self._bit(n)
+        if bit >= 0:
+            byte = bit >> 3
             if byte >= len(self._bits):
                 self._bits.extend(bytes(max(byte + 1 - len(self._bits), len(self._bits) // 2)))
-            self._bits[byte] |= 1 << (n & 7)
+            self._bits[byte] |= 1 << (bit & 7)
         else:
             self._rest.add(n)
