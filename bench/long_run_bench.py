@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -46,8 +47,11 @@ def run_one(games: int, jobs: int, records: bool, out_dir: str, ruleset: str, op
            "--seed", "1", "--ruleset", ruleset, "--out", out_dir] + [a for o in options for a in ("-o", o)] + \
         (["--records"] if records else []) + ([] if report else ["--no-report"]) + BOTS
     t0 = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the referee and its workers (CPU time, any load)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     if proc.returncode != 0:
         raise SystemExit(f"the run of {games} games failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
     peak = next(int(line.split()[1]) for line in reversed(proc.stderr.splitlines()) if line.startswith("PEAK_RSS_KB"))
@@ -59,7 +63,11 @@ def run_one(games: int, jobs: int, records: bool, out_dir: str, ruleset: str, op
             kind = rel.split(os.sep)[0] if os.sep in rel else rel
             sizes[kind] = sizes.get(kind, 0) + os.path.getsize(path)
     total = sum(sizes.values())
+    # The page is written last, right after timing.json: the time between the two is the page's.
+    page, times = os.path.join(out_dir, "report.html"), os.path.join(out_dir, "timing.json")
+    report_s = round(os.path.getmtime(page) - os.path.getmtime(times), 1) if os.path.exists(page) else None
     return {"games": games, "wall_s": round(wall, 1), "peak_rss_mb": round(peak / 1024, 1),
+            "cpu_s": round(cpu, 1), "report_s": report_s,
             "bytes_per_game": round(total / games, 1), "total_mb": round(total / 1e6, 2),
             "by_file": {k: round(v / games, 1) for k, v in sorted(sizes.items(), key=lambda kv: -kv[1])}}
 
@@ -69,7 +77,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[20_000, 200_000])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--records", action="store_true", help="keep every game's full record too")
-    parser.add_argument("--no-report", action="store_true", help="leave out report.html (it replays every game)")
+    parser.add_argument("--no-report", action="store_true", help="leave out report.html")
     parser.add_argument("--ruleset", default="family")
     parser.add_argument("--option", "-o", action="append", default=None,
                         help="a ruleset option, as match -o takes it (default: target=round, single rounds)")
@@ -89,10 +97,11 @@ def main() -> None:
         if not args.keep:
             shutil.rmtree(out_dir, ignore_errors=True)
     print()
-    print(f"{'games':>10} {'wall s':>8} {'peak RSS MB':>12} {'bytes/game':>11} {'total MB':>9}")
+    print(f"{'games':>10} {'wall s':>8} {'CPU s':>8} {'report s':>9} {'peak RSS MB':>12} {'bytes/game':>11} "
+          f"{'total MB':>9}")
     for row in rows:
-        print(f"{row['games']:>10,} {row['wall_s']:>8} {row['peak_rss_mb']:>12} {row['bytes_per_game']:>11} "
-              f"{row['total_mb']:>9}")
+        print(f"{row['games']:>10,} {row['wall_s']:>8} {row['cpu_s']:>8} {row['report_s'] or '-':>9} "
+              f"{row['peak_rss_mb']:>12} {row['bytes_per_game']:>11} {row['total_mb']:>9}")
     if len(rows) > 1:
         print(f"peak RSS, largest vs smallest run: {rows[-1]['peak_rss_mb'] / rows[0]['peak_rss_mb']:.2f}x")
     if args.json:

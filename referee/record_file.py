@@ -20,7 +20,7 @@ import fcntl
 import json
 import os
 import zlib
-from typing import Any, Iterable
+from typing import Any, Container, Iterable
 
 from .jsonl import encode_line
 
@@ -46,14 +46,14 @@ def append_record(out_dir: str, game_id: str, lines: Iterable[dict[str, Any]]) -
         os.close(fd)  # closing releases the lock
 
 
-def keep_only(out_dir: str, keep: set[str]) -> None:
+def keep_only(out_dir: str, keep: Container[str]) -> None:
     """Rewrite the record file with the records of ``keep`` only (each game's last), in the order stored."""
     path = os.path.join(out_dir, INDEX_FILE)
     if not os.path.exists(path):
         return
     with open(path, encoding="utf-8") as fh:
         stored = [line.split(" ", 1)[0] for line in fh if line.strip()]
-    if set(stored) <= keep and len(stored) == len(set(stored)):
+    if all(game in keep for game in stored) and len(stored) == len(set(stored)):
         return
     records = [(game, read_record(out_dir, game)) for game in dict.fromkeys(stored) if game in keep]
     os.remove(os.path.join(out_dir, RECORDS_FILE))

@@ -250,3 +250,32 @@ def test_an_interrupted_compare_keeps_its_games_and_resumes_to_the_serial_verdic
     assert compare(*DECIDED, "--no-report", "--out", str(cut), "--resume")[0] == 0
     assert compare(*DECIDED, "--no-report", "--out", str(serial))[0] == 0
     assert results(cut) == results(serial) and game_lines(cut) == game_lines(serial)
+
+
+def test_a_comparison_holds_only_the_games_ahead_of_its_count(tmp_path):
+    """Memory does not grow with the games: each goes to games.jsonl as it ends and, once its pair is counted, is
+    kept as sums and placements. Live ``GameLine``s stay a handful (those finished ahead of the count) however
+    many pairs were played (keeping every game, as compare once did, holds them all)."""
+    import gc
+
+    from referee.bots.spec import parse_bot
+    from referee.cli.compare import compare_arena
+    from referee.compare.run import NoDisplay, run_compare
+    from referee.compare.twins import CompareSettings
+    from referee.results import GameLine
+
+    class Watch(NoDisplay):
+        pairs = 0
+        most = 0
+
+        def update(self, counter):
+            self.pairs += 1
+            if self.pairs % 25 == 0:
+                self.most = max(self.most, sum(isinstance(o, GameLine) for o in gc.get_objects()))
+
+    settings = CompareSettings.build(parse_bot("builtin:hard"), parse_bot("builtin:medium"), seed=1, games=600)
+    watch = Watch()
+    run = run_compare(settings, compare_arena(settings), out=str(tmp_path / "out"), jobs=2, display=watch)
+    assert run.complete and watch.pairs == 300 and len(run.collected) == 600
+    assert watch.most < 200, watch.most  # a few batches of 32 in play (measured: 34); keeping all: 600
+    assert [g["game"] for g in game_lines(tmp_path / "out")][-2:] == ["p000300a", "p000300b"]

@@ -293,3 +293,34 @@ def test_a_fault_shows_the_request_exactly_as_the_kept_record_has_it(page, resul
                 and f'"id":{fault["request_id"]},' in e["line"] and '"type":"turn"' in e["line"])
     section = page.split("<section id=faults>", 1)[1].split("</section>", 1)[0]
     assert '"time_left_ms"' in sent and html.escape(sent, quote=True) in section
+
+
+def test_a_long_run_replays_its_first_games_and_those_with_faults_only(results, tmp_path, monkeypatch):
+    """Writing a long run's page replays a bounded number of games (the first ``taped_games``, and
+    ``taped_faulted`` more with faults): the others' rows carry their turns, counted from their actions, and no
+    tape, and the page says how to replay them."""
+    from referee.html_report import page as page_module
+    from tests.replaydata import write_results_dir
+
+    lines = [json.loads(line) for line in open(results / "games.jsonl")]
+    clean = [line for line in lines if not line["faults"]]
+    faulty = next(line for line in lines if line["faults"])
+    many = [{**clean[i % len(clean)], "game": f"x{i:04d}"} for i in range(130)]
+    many[100] = {**faulty, "game": "x0100"}
+    many[110] = {**faulty, "game": "x0110"}
+    out = write_results_dir(tmp_path / "long", many)
+    replayed = []
+    monkeypatch.setattr(page_module, "tape", lambda stored: replayed.append(1) or tape(stored))
+    write_report(str(out), inline_games=50, sample_games=20, shard_games=40, taped_games=30, taped_faulted=1)
+    assert len(replayed) == 31
+    rows, tapes = [], []
+    for shard in sorted((out / "report_files").iterdir()):
+        m = re.fullmatch(r"lastcardShard\((.*),(\".*\")\);\n", shard.read_text(), re.S)
+        rows += json.loads(m.group(1))
+        tapes += json.loads(m.group(2)).split("#")
+    by_id = {row[0]: (row, text) for row, text in zip(rows, tapes)}
+    assert by_id["x0029"][1] and by_id["x0100"][1] and by_id["x0100"][0][8]  # replayed: its faults' turns
+    assert not by_id["x0030"][1] and not by_id["x0110"][1]
+    assert by_id["x0031"][0][7] == len(many[31]["actions"].split())  # the turns the replay would step through
+    data = data_of((out / "report.html").read_text())
+    assert data["untaped"].startswith("the page replays the first 30 games") and "lastcard replay" in data["untaped"]

@@ -224,6 +224,20 @@ def test_a_long_run_page_loads_its_other_games_from_the_shards_beside_it(browser
     assert errors(browser) == []
 
 
+
+def test_a_game_the_page_did_not_replay_says_how_to_replay_it(browser, results, tmp_path):
+    """Past ``taped_games`` a game's row is listed but its replay is not in the page: opening it says so, with the
+    terminal command that replays it."""
+    lines = [json.loads(line) for line in open(results / "games.jsonl")]
+    many = [{**lines[i % 6], "game": f"x{i:04d}"} for i in range(60)]
+    out = write_results_dir(tmp_path / "long", many)
+    write_report(str(out), inline_games=50, sample_games=20, shard_games=40, taped_games=10)
+    open_page(browser, out / "report.html", "#game=x0012&turn=0")
+    assert wait(lambda: "x0012" in browser.find_element("id", "v-meta").text)
+    meta = browser.find_element("id", "v-meta").text
+    assert "cannot be replayed here: the page replays the first 10 games" in meta and "x0012" in meta, meta
+    assert errors(browser) == []
+
 def wait(check, seconds: float = 10.0) -> bool:
     import time
 

@@ -99,13 +99,13 @@ def fit_ratings(games: Iterable[Placed] | PlacementLog, names: Sequence[str], *,
     if not played:
         return {}
     index = {n: i for i, n in enumerate(played)}
-    distinct, choice_of, deal_of, deal_count = log.top1(index)
+    data = log.top1(index)
+    distinct, deal_count = data.distinct, data.deals
     n = len(played)
     if not distinct:
         return {name: Rating(CENTER) for name in played}
     fast = _Top1Data(n, distinct, range(len(distinct)))
-    counts = np.bincount(choice_of, minlength=len(distinct)).astype(float)
-    params = fast.fit_weighted(counts, alpha)
+    params = fast.fit_weighted(data.counts(), alpha)
     point = {name: _elo(params[i]) for name, i in index.items()}
     if bootstrap <= 0:
         return {name: Rating(point[name]) for name in played}
@@ -113,7 +113,7 @@ def fit_ratings(games: Iterable[Placed] | PlacementLog, names: Sequence[str], *,
     samples = np.empty((bootstrap, n))
     for b in range(bootstrap):
         picks = np.bincount(rng.integers(0, deal_count, deal_count), minlength=deal_count).astype(float)
-        weights = np.bincount(choice_of, weights=picks[deal_of], minlength=len(distinct))
+        weights = data.counts(picks if data.deal_of is None else picks[data.deal_of])
         samples[b] = fast.fit_weighted(weights, alpha, initial=params, tol=BOOTSTRAP_TOL)
     tail = (1 - INTERVAL) / 2 * 100
     low, high = np.percentile(samples, [tail, 100 - tail], axis=0)

@@ -6,15 +6,21 @@ asks) -> ``RunLoop.play_jobs`` -> each result stored as it ends -> pairs counted
 the loop. So the verdict falls at the same pair whatever ``--jobs``, a cluster or ``--resume`` did.
 Games that finished beyond the deciding pair (other workers' games) are not counted and, once the run
 is complete, not kept: the output is the same bytes as a serial run's.
+
+Memory does not grow with the run: each game goes to games.jsonl as it ends, the games counted become sums and
+placements (a ``Collected``), and only the games finished ahead of the count wait in memory for their pair.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import time
+from array import array
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Any, Iterator, Protocol, Sequence
+from typing import Any, Iterator, Protocol, cast
 
 from ..record_file import keep_only
 from ..arena.config import Arena
@@ -22,13 +28,12 @@ from ..arena.executor import Executor, ExecutorFactory, local_executor
 from ..arena.ranking import standings_for
 from ..arena.ratings import warm_up
 from ..arena.report import timing, write_reports
-from ..arena.results_doc import HeadToHead, ResultsDoc, order_rule, rating_info
+from ..arena.results_doc import ResultsDoc, order_rule, rating_info
 from ..arena.run_loop import RunLoop
 from ..arena.collect import Collected
 from ..arena.runner import NeverStarted, never_started
 from ..arena.store import GameStore
 from ..jobs import GameJob
-from ..jsonl import write_jsonl
 from ..results import GameLine, GameResult, Slot
 from ..standings import Standings
 from .sprt import PairTally, Sprt
@@ -62,7 +67,8 @@ class NoDisplay:
 
 @dataclass
 class CompareRun:
-    """What a comparison produced: the test (or the fixed-length tally), why it stopped, every game counted."""
+    """What a comparison produced: the test (or the fixed-length tally), why it stopped, the games counted (as sums
+    and placements)."""
 
     settings: CompareSettings
     counter: Sprt | PairTally
@@ -71,7 +77,7 @@ class CompareRun:
     """``H1``, ``H0``, ``max-games`` (the cap reached, inconclusive), ``games`` (fixed length) or ``interrupted``."""
     played_now: int
     wall_s: float
-    games: list[GameLine] = field(default_factory=list)
+    collected: Collected | None = None
     out_dir: str | None = None
     doc: ResultsDoc | None = None
     never_started: list[NeverStarted] = field(default_factory=list)
@@ -100,13 +106,34 @@ def description(settings: CompareSettings) -> dict[str, Any]:
 
 
 class _InOrder:
-    """Counts pairs in planned order from the games finished in any order; says when the run is decided."""
+    """Counts pairs in planned order from the games finished in any order; says when the run is decided.
 
-    def __init__(self, settings: CompareSettings, finished: dict[str, GameLine]) -> None:
+    A game waits in memory only until its pair is counted (then it is added to ``collected``, its sums and
+    placements): what waits is the games finished ahead of the count, a few per worker, never the run.
+    """
+
+    def __init__(self, settings: CompareSettings, collected: Collected) -> None:
         self.settings = settings
-        self.finished = finished
+        self.collected = collected
+        self.waiting: dict[str, GameLine] = {}
         self.counter: Sprt | PairTally = Sprt(settings.sprt) if settings.sprt else PairTally()
         self.next = 0  # the first pair not yet counted
+        self.finished = 0
+        """Games finished, counted or not (resumed ones included)."""
+        self.bot_ms = 0.0
+        self.decisions = 0
+        """The bots' time and decisions over every game finished (timing.json of an interrupted run)."""
+
+    def offer(self, line: GameLine) -> None:
+        """A game finished (its pair's order does not matter)."""
+        self.waiting[line.game] = line
+        self.finished += 1
+        self.bot_ms += sum(line.result.times.total)
+        self.decisions += sum(line.result.times.decisions)
+
+    def __contains__(self, game_id: str) -> bool:
+        """Whether a game of a pair not yet counted has finished (the pairs before ``next`` all have)."""
+        return game_id in self.waiting
 
     @property
     def decided(self) -> str | None:
@@ -122,17 +149,16 @@ class _InOrder:
         """Count every pair whose twins have both finished, in order, until one decides; why it stopped."""
         while self.decided is None:
             id_a, id_b = game_ids(self.next)
-            if id_a not in self.finished or id_b not in self.finished:
+            if id_a not in self.waiting or id_b not in self.waiting:
                 return None
+            a, b = self.waiting.pop(id_a), self.waiting.pop(id_b)
             pair = twin_pair(self.settings, self.next)
-            self.counter.add_pair(*pair.scores(self.finished[id_a].placements, self.finished[id_b].placements))
+            self.counter.add_pair(*pair.scores(a.placements, b.placements))
+            self.collected.add(a)
+            self.collected.add(b)
             self.next += 1
             display.update(self.counter)
         return self.decided
-
-    def counted(self) -> list[GameLine]:
-        """The games of the pairs counted, in planned order."""
-        return [self.finished[i] for k in range(self.next) for i in game_ids(k)]
 
 
 def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = None, jobs: int = 1,
@@ -149,20 +175,23 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
     display = display or NoDisplay()
     out_dir = os.path.abspath(out) if out else None
     store: GameStore | None = None
-    finished: dict[str, GameLine] = {}
     log_dir = records_dir = None
+    order = _InOrder(settings, _collected(settings))
     if out_dir is not None:
         store = GameStore(out_dir)
         store.prepare(resume=resume, fresh=fresh)
         log_dir = os.path.join(out_dir, "logs")
         os.makedirs(log_dir, exist_ok=True)
         records_dir = out_dir  # the run's one record file: every game with --records, else games with a fault
-        loaded: dict[str, GameLine] = {}
-        store.start(description(settings), keep=lambda line: loaded.__setitem__(line.game, line))
-        finished = {k: v for k, v in loaded.items() if _is_pair_game(k)}
-        if finished:
-            display.note(f"resuming: {len(finished)} games already played")
-    order = _InOrder(settings, finished)
+
+        def resumed(line: GameLine) -> None:  # counted as it is read: the file is never held whole
+            if _is_pair_game(line.game):
+                order.offer(line)
+                order.advance(display)
+
+        store.start(description(settings), keep=resumed)
+        if order.finished:
+            display.note(f"resuming: {order.finished} games already played")
     played_now = 0
     t0 = time.monotonic()
 
@@ -172,7 +201,7 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
             if cap is not None and k >= cap:
                 return
             for job in twin_pair(settings, k).jobs:
-                if job.game_id not in finished:
+                if job.game_id not in order:
                     yield job
 
     def on_result(job: GameJob, result: GameResult) -> bool:
@@ -180,7 +209,7 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
         line = GameLine(result, Slot(STAGE, None, None, pair_of(job.game_id)[0]))
         if store is not None:
             store.append(line)
-        finished[job.game_id] = line
+        order.offer(line)
         played_now += 1
         if order.advance(display) is not None:
             return True
@@ -205,23 +234,22 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
     stopped = order.decided or "interrupted"
     if stopped == "interrupted":
         complete = False
-    counted = order.counted()
+    counted = order.collected
     run = CompareRun(settings, order.counter, complete, stopped, played_now, wall, counted, out_dir,
-                     never_started=never_started(_collected(settings, counted),
-                                                 [settings.new, settings.base, *settings.field], log_dir))
+                     never_started=never_started(counted, [settings.new, settings.base, *settings.field], log_dir))
     if out_dir is not None:
-        kept = counted if complete else sorted(finished.values(), key=lambda g: g.game)
         if complete:
-            _keep_only(out_dir, records_dir, counted)
+            _keep_only(out_dir, records_dir, order.next)
         run.doc = results_doc(settings, order.counter, counted, stopped, complete)
-        write_reports(out_dir, run.doc, timing(run.doc.standings, kept, wall_s=wall, played_now=played_now,
-                                               jobs=jobs))
+        # The bots' time over the games kept: the pairs counted, or (interrupted) every game finished.
+        write_reports(out_dir, run.doc, timing(run.doc.standings, counted if complete else order, wall_s=wall,
+                                               played_now=played_now, jobs=jobs))
     return run
 
 
-def _collected(settings: CompareSettings, games: Sequence[GameLine]) -> Collected:
-    """The counted games' sums (sandbox levels, clocks, start-up failures), as an arena collects them."""
-    return Collected([s.name for s in (settings.new, settings.base, *settings.field)]).extend(games)
+def _collected(settings: CompareSettings) -> Collected:
+    """The collector of the counted games (sums, placements; sandbox levels, clocks, start-up failures)."""
+    return Collected([s.name for s in (settings.new, settings.base, *settings.field)])
 
 
 def _is_pair_game(game_id: str) -> bool:
@@ -232,13 +260,46 @@ def _is_pair_game(game_id: str) -> bool:
     return True
 
 
-def _keep_only(out_dir: str, records_dir: str | None, counted: Sequence[GameLine]) -> None:
-    """games.jsonl (and records) of the pairs counted only: games other workers finished past the deciding pair
-    are dropped, so the directory is what a serial run leaves."""
-    keep = {g.game for g in counted}
-    write_jsonl(os.path.join(out_dir, "games.jsonl"), (g.encode() for g in counted))
+_ID = re.compile(rb'\{"game":\s*"([^"\\]*)"')
+
+
+class _Counted:
+    """The ids of the games of the first ``pairs`` pairs, as a container (no set of every id)."""
+
+    def __init__(self, pairs: int) -> None:
+        self.pairs = pairs
+
+    def __contains__(self, game_id: object) -> bool:
+        try:
+            return isinstance(game_id, str) and pair_of(game_id)[0] < self.pairs
+        except ValueError:
+            return False
+
+
+def _keep_only(out_dir: str, records_dir: str | None, pairs: int) -> None:
+    """games.jsonl (and records) of the first ``pairs`` pairs only, in planned order: games other workers finished
+    past the deciding pair are dropped, so the directory is what a serial run leaves. Read and written a line at
+    a time (an offset a game in memory)."""
+    path = os.path.join(out_dir, "games.jsonl")
+    offsets = array("q", [-1]) * (2 * pairs)
+    with open(path, "rb") as fh:
+        at = 0
+        for raw in fh:
+            m = _ID.match(raw)
+            game = m.group(1).decode() if m else str(json.loads(raw).get("game"))
+            if _is_pair_game(game):
+                k, twin = pair_of(game)
+                if k < pairs:
+                    offsets[2 * k + (twin == "b")] = at
+            at += len(raw)
+    with open(path, "rb") as src, open(path + ".part", "wb") as dst:
+        for offset in offsets:
+            if offset >= 0:
+                src.seek(offset)
+                dst.write(src.readline())
+    os.replace(path + ".part", path)
     if records_dir is not None:  # also the records of games abandoned in play, never reported back
-        keep_only(records_dir, keep)
+        keep_only(records_dir, _Counted(pairs))
 
 
 def sprt_block(settings: CompareSettings, counter: Sprt | PairTally, stopped: str) -> dict[str, Any]:
@@ -251,21 +312,21 @@ def sprt_block(settings: CompareSettings, counter: Sprt | PairTally, stopped: st
     return names | empty | counter.to_json() | {"llr_trace": []}
 
 
-def results_doc(settings: CompareSettings, counter: Sprt | PairTally, games: Sequence[GameLine], stopped: str,
+def results_doc(settings: CompareSettings, counter: Sprt | PairTally, games: Collected, stopped: str,
                 complete: bool) -> ResultsDoc:
     """results.json of a comparison: the arena's format (standings, head-to-head over the counted games) with
     the table and the ``sprt`` block."""
     specs = [settings.new, settings.base, *settings.field]
     names = [s.name for s in specs]
-    collected = _collected(settings, games)
-    standings = standings_for(games, names, bootstrap=BOOTSTRAP, seed=settings.seed, rank_by="rating",
+    # The collector's sums and placements pass for the games (as an arena's do).
+    standings = standings_for(cast(Any, games), names, bootstrap=BOOTSTRAP, seed=settings.seed, rank_by="rating",
                               rule=order_rule([], "rating", complete=complete), complete=complete,
                               rulesets=[settings.rules])
     return ResultsDoc(kind="compare", name=f"{settings.new.name} vs {settings.base.name}", complete=complete,
                       seed=settings.seed, games=len(games), policy=settings.policy.to_json(), rank_by="rating",
-                      standings=standings, head_to_head=HeadToHead.of(games, standings.bots),
+                      standings=standings, head_to_head=games.head_to_head(standings.bots),
                       rating=rating_info(BOOTSTRAP, settings.seed), bots=tuple(s.to_json() for s in specs),
-                      sandbox_levels=collected.sandbox_levels(), clock_levels=collected.clock_levels(),
+                      sandbox_levels=games.sandbox_levels(), clock_levels=games.clock_levels(),
                       table={"ruleset": settings.rules.house, "options": dict(settings.rules.options),
                              "seats": settings.seats},
                       blocks={"sprt": sprt_block(settings, counter, stopped)})

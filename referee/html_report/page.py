@@ -47,6 +47,12 @@ INLINE_GAMES = 2000
 SAMPLE_GAMES = 500
 #: Games per shard file (about 0.3 to 0.8 MB of index and tapes).
 SHARD_GAMES = 2000
+#: The games whose replays the page and its shards carry: the first, in id order. Each replay costs the referee
+#: about 3 ms (a million-game page would take an hour); past these, a game's row says who played and how it
+#: ended, and ``lastcard replay`` shows it.
+TAPED_GAMES = 10_000
+#: Games with faults replayed for the page beyond ``TAPED_GAMES`` (their faults' turns come from the replay).
+TAPED_FAULTED = 2_000
 REPORT_NAME = "report.html"
 #: JavaScript reads integers beyond this as the nearest double: the page carries them as strings.
 JS_SAFE_INT = 2**53 - 1
@@ -57,11 +63,14 @@ class ReportError(ValueError):
 
 
 def write_report(out_dir: str, path: str | None = None, *, inline_games: int = INLINE_GAMES,
-                 sample_games: int = SAMPLE_GAMES, shard_games: int = SHARD_GAMES) -> str:
+                 sample_games: int = SAMPLE_GAMES, shard_games: int = SHARD_GAMES, taped_games: int = TAPED_GAMES,
+                 taped_faulted: int = TAPED_FAULTED) -> str:
     """Write ``out_dir/report.html`` (or ``path``) from the results directory ``out_dir``; its path.
 
     Past ``inline_games`` games, the page keeps ``sample_games`` and the others go to shard files of
-    ``shard_games`` games in ``NAME_files/`` beside it (``report_files/`` for report.html).
+    ``shard_games`` games in ``NAME_files/`` beside it (``report_files/`` for report.html). Only the first
+    ``taped_games`` games, and ``taped_faulted`` more with faults, are replayed for the viewer: the time to
+    write the page stays bounded whatever the run's length.
     """
     results = read_results(out_dir)
     games_path = os.path.join(out_dir, "games.jsonl")
@@ -73,7 +82,7 @@ def write_report(out_dir: str, path: str | None = None, *, inline_games: int = I
     shards = None
     if len(games) > inline_games:
         shards = ShardWriter(target, sample_games, shard_games)
-    page = render(out_dir, results, games, shards)
+    page = render(out_dir, results, games, shards, _Taping(taped_games, taped_faulted))
     tmp = target + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
         fh.write(page)
@@ -162,8 +171,26 @@ class ShardWriter:
         self.files.append([f"{self.folder_name}/{name}", len(rows), rows[0][0], rows[-1][0]])
 
 
+class _Taping:
+    """Which games are replayed for the viewer: the first ``first``, and up to ``faulted`` more with faults."""
+
+    def __init__(self, first: int = TAPED_GAMES, faulted: int = TAPED_FAULTED) -> None:
+        self.first = first
+        self.faulted = faulted
+        self.left_out = 0
+
+    def wanted(self, count: int, line: Mapping[str, Any]) -> bool:
+        if count < self.first:
+            return True
+        if line.get("faults") and self.faulted > 0:
+            self.faulted -= 1
+            return True
+        self.left_out += 1
+        return False
+
+
 def render(out_dir: str, results: Mapping[str, Any], lines: Iterable[dict[str, Any]],
-           shards: ShardWriter | None = None) -> str:
+           shards: ShardWriter | None = None, taping: _Taping | None = None) -> str:
     """The whole page as text (``lines`` is read twice, a line at a time: a ``GameFile`` or a list)."""
     if not isinstance(lines, GameFile):
         lines = in_id_order(lines)
@@ -181,12 +208,15 @@ def render(out_dir: str, results: Mapping[str, Any], lines: Iterable[dict[str, A
         rounds.add(line)
         faulted.add(line)
     stages = _stage_rounds(results, rounds)
-    index, tapes, problems = _games(out_dir, lines, bots, stages, shards)
+    taping = taping or _Taping()
+    index, tapes, problems = _games(out_dir, lines, bots, stages, shards, taping)
     title = _title(results, out_dir, bots)
     data = {"title": title, "bots": bots, "colours": CSS, "marks": {c: m for c, (_, m) in MARKS.items()},
             "wild": WILD_MARK, "games": index, "replay": _replay_command(out_dir), "problems": problems,
             "stages": _stage_filter(stages) if _has_breakdown(stages) else [], "total": count,
-            "shards": shards.files if shards else []}
+            "shards": shards.files if shards else [],
+            "untaped": f"the page replays the first {taping.first} games and those with faults; in a terminal: "
+                       f"{_replay_command(out_dir)}" if taping.left_out else ""}
     body = "\n".join([
         f"<header><h1>{_e(title)}</h1><p class=sub>{_e(_summary(results, count))}</p>"
         "<nav><a href='#standings'>Standings</a> "
@@ -591,12 +621,15 @@ def _fault_request(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) ->
 
 # ---------------------------------------------------------------------------------------- games
 def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stages: Sequence[StageRow] = (),
-           shards: ShardWriter | None = None) -> tuple[list[list[Any]], list[str], list[str]]:
+           shards: ShardWriter | None = None, taping: _Taping | None = None
+           ) -> tuple[list[list[Any]], list[str], list[str]]:
     """The game index (one short row per game), each game's tape, and the games that could not be replayed.
 
     A row: id, stage (or round) label, ruleset, seed, seats (bot numbers), placements, fault count, turns of the
-    whole game, faults ``[turn, seat, message]``, a note, stage, round.
+    whole game, faults ``[turn, seat, message]``, a note, stage, round. A game ``taping`` leaves out has no tape
+    (and no faults' turns): its row only.
     """
+    taping = taping or _Taping()
     index: list[list[Any]] = []
     tapes: list[str] = []
     problems: list[str] = []
@@ -609,7 +642,10 @@ def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stage
                 shards.write(index, tapes)
             index, tapes = [], []  # from here on, each game goes to a shard file
         seating = [position[name] for name in line.get("seating") or []]
-        text, turns, faults, note, problem = _game_tape(out_dir, line)
+        if taping.wanted(count, line):
+            text, turns, faults, note, problem = _game_tape(out_dir, line)
+        else:
+            text, turns, faults, note, problem = _untaped(line)
         if problem:
             problems.append(problem)
         stage, number = line.get("stage"), line.get("round")
@@ -641,6 +677,15 @@ def _game_tape(out_dir: str, line: dict[str, Any]) -> tuple[str, Any, list[list[
         return text, len(stored.actions.split()), faults, "", None  # the turns the viewer steps through
     except Exception as exc:  # noqa: BLE001 - one unreadable game must not cost the whole report
         return "", turns, [], str(exc), f"{line.get('game')}: {exc}"
+
+
+def _untaped(line: dict[str, Any]) -> tuple[str, Any, list[list[Any]], str, str | None]:
+    """A game's row without its replay: its turns counted from its actions (as the replay would step them)."""
+    actions = line.get("actions")
+    turns = len(actions.split()) if isinstance(actions, str) else line.get("decisions")
+    if line.get("reason") == "lost":
+        return "", turns, [], "it was not played (its worker died, twice)", None
+    return "", turns, [], "", None
 
 
 def _seat_at(steps: list[str], turn: int) -> int | None:

@@ -338,7 +338,7 @@
     const row = DATA.games[index];
     $('viewer').hidden = false;
     $('v-title').textContent = row[0];
-    $('v-meta').textContent = 'This game cannot be replayed: ' + why + '.';
+    $('v-meta').textContent = 'This game cannot be replayed here: ' + why + '.';
     for (const id of ['v-table', 'v-faults', 'v-events']) $(id).replaceChildren();
     $('v-action').textContent = '';
     $('v-news').hidden = true;
@@ -359,7 +359,8 @@
     if (index < 0) return false;
     note('');
     if (!tapeOf(index)) {
-      unplayable(index, DATA.games[index][9] || 'it was stored without its actions', how);
+      unplayable(index, DATA.games[index][9] || (DATA.untaped && DATA.untaped + ' ' + DATA.games[index][0]) ||
+        'it was stored without its actions', how);
       return false;
     }
     let frames;
