@@ -293,3 +293,23 @@ def test_a_fault_shows_the_request_exactly_as_the_kept_record_has_it(page, resul
                 and f'"id":{fault["request_id"]},' in e["line"] and '"type":"turn"' in e["line"])
     section = page.split("<section id=faults>", 1)[1].split("</section>", 1)[0]
     assert '"time_left_ms"' in sent and html.escape(sent, quote=True) in section
+
+
+def test_the_page_is_the_same_whatever_the_number_of_processes_replaying_the_games(results, tmp_path):
+    # A sharded page, a game that cannot be replayed and one lost with its worker: every kind of row.
+    target = tmp_path / "jobs"
+    shutil.copytree(results, target)
+    lines = [json.loads(x) for x in open(target / "games.jsonl")]
+    lines.append({**lines[0], "game": "g0098", "actions": "zz"})  # not a valid action: a problem, not a crash
+    lines.append({**lines[0], "game": "g0099", "reason": "lost", "actions": "", "decisions": 0, "moves": 0})
+    (target / "games.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    pages = {}
+    for jobs in (1, 3):
+        path = write_report(str(target), str(tmp_path / f"page{jobs}.html"), inline_games=3, sample_games=2,
+                            shard_games=2, jobs=jobs)
+        shards = sorted((tmp_path / f"page{jobs}_files").iterdir())
+        pages[jobs] = (open(path, encoding="utf-8").read().replace(f"page{jobs}_files", "X"),
+                       [p.read_text() for p in shards])
+    assert pages[1] == pages[3]
+    data = data_of(pages[1][0])
+    assert any("g0098" in p for p in data["problems"]) and data["total"] == len(lines)

@@ -94,7 +94,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
     _bot_reports(arena, run, check_games, workers, progress)
     if html_report:
-        write_html_report(run.out_dir)
+        write_html_report(run.out_dir, jobs=workers)  # the run's workers are gone: as many processes
     for line in warn_never_started(run.never_started):
         click.echo(line, err=True)
     if not run.complete:
