@@ -7,7 +7,9 @@
 Runs alternate (1, 2, then 2, 1, ...) so that a neighbour's load hits both alike. Each run is
 ``lastcard arena arenas/sample.yaml --out DIR --jobs J --fresh -q`` in a fresh process that stamps,
 at each phase's start and end, its wall clock, its own CPU time and its reaped children's (builds,
-workers with their bots, report processes). On a shared machine the wall-clock ratio says little:
+workers, report processes; a sandboxed bot is in its own PID namespace, out of getrusage's reach, so
+the bots' CPU time is read from games.jsonl, where the referee kept it move by move from the bot's
+cgroup; their start-ups are not in it). On a shared machine the wall-clock ratio says little:
 the CPU split says what the ratio would be on an idle one (Amdahl): a run on J cores takes about
 the CPU of the serial phases plus the CPU of the phases spread over the workers divided by J. The
 load average is printed with every run.
@@ -116,6 +118,16 @@ def idle_seconds(ph: dict[str, tuple[float, float, float]], jobs: int, cores: in
     return total
 
 
+def bots_cpu_s(games: Path) -> float:
+    """The bots' CPU seconds in their moves (``time_ms.cpu_total`` of every game), as the referee measured them."""
+    total = 0.0
+    with open(games, encoding="utf-8") as fh:
+        for line in fh:
+            times = json.loads(line).get("time_ms") or {}
+            total += sum(x for x in times.get("cpu_total") or () if x is not None)
+    return total / 1000
+
+
 def run_once(jobs: int, out: str, report: bool, cold: bool) -> dict:
     if cold:
         shutil.rmtree(ROOT / "sample_bots" / "java" / "classes", ignore_errors=True)
@@ -135,7 +147,14 @@ def run_once(jobs: int, out: str, report: bool, cold: bool) -> dict:
     if proc.returncode != 0:
         raise SystemExit(f"the run failed:\n{err}")
     marks = json.loads(err.strip().splitlines()[-1])
-    return {"jobs": jobs, "wall": wall, "load": load, "phases": phases(marks), "marks": marks,
+    ph = phases(marks)
+    # Under the sandbox a bot is not this process's descendant for getrusage (bubblewrap's own PID
+    # namespace): its CPU time is what the referee read from its cgroup, move by move, in games.jsonl.
+    bots = bots_cpu_s(Path(out) / "games.jsonl")
+    w, o, k = ph["play"]
+    ph["play"] = (w, o, k + bots)
+    ph["total"] = (ph["total"][0], ph["total"][1], ph["total"][2] + bots)
+    return {"jobs": jobs, "wall": wall, "load": load, "phases": ph, "bots_cpu": bots, "marks": marks,
             "results": (Path(out) / "results.json").read_bytes()}
 
 
@@ -156,7 +175,7 @@ def main() -> None:
                 run = run_once(jobs, os.path.join(tmp, f"j{jobs}"), not args.no_report, args.cold)
                 p = {k: v[1] + v[2] for k, v in run["phases"].items()}
                 print(f"round {r + 1} --jobs {jobs}: wall {run['wall']:.2f} s, CPU {p['total']:.2f} s "
-                      f"(serial {p['serial']:.2f}, games {p['play']:.2f}"
+                      f"(serial {p['serial']:.2f}, games {p['play']:.2f} of which bots {run['bots_cpu']:.2f}"
                       + (f", report {p['html_report']:.2f}" if "html_report" in p else "")
                       + f"), idle estimate {idle_seconds(run['phases'], jobs):.2f} s, load {run['load']:.2f}",
                       flush=True)
