@@ -33,6 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 #: Phases whose work is spread over the workers (the games) or the report processes (the tapes).
 SPREAD = ("play", "html_report")
+#: CPU seconds to start the five sample bots once (JVM, node, two Pythons, C; sandbox: none).
+START_UPS_S = 0.26
 
 
 def child(argv: list[str]) -> None:
@@ -197,6 +199,13 @@ def main() -> None:
     i1, i2 = med(1, lambda r: idle_seconds(r["phases"], 1)), med(2, lambda r: idle_seconds(r["phases"], 2))
     print(f"idle-machine estimate (Amdahl on the CPU split): --jobs 1 {i1:.2f} s, --jobs 2 {i2:.2f} s: "
           f"{i1 / i2:.2f}x   goal >= 1.8x")
+    # The same games cost more CPU with both cores busy when neighbours load the machine (0.97-1.22x here,
+    # from session to session): the estimate again with --jobs 1's games CPU at --jobs 2, plus the second
+    # worker's set of bot start-ups (not in games.jsonl; START_UPS_S, measured with sandbox: none).
+    g1, g2 = (med(j, lambda r: sum(r["phases"]["play"][1:])) for j in (1, 2))
+    same = med(2, lambda r: idle_seconds({**r["phases"], "play": (0.0, 0.0, g1 + START_UPS_S)}, 2))
+    print(f"games CPU at --jobs 2 against --jobs 1: {g2 / g1:.2f}x; with --jobs 1's games CPU (+{START_UPS_S} s of "
+          f"start-ups) at --jobs 2: {same:.2f} s, {i1 / same:.2f}x")
     if args.json:
         Path(args.json).write_text(json.dumps(runs, indent=1))
 
