@@ -155,3 +155,25 @@ print(os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("MKL_NUM_THREADS"),
     before, mkl, threads = out.stdout.split()
     assert (before, mkl) == ("None", "3")  # the bots started later see the environment as it was
     assert threads in ("1", "unknown")
+
+
+def test_the_fit_loads_neither_choix_nor_scipy_stats():
+    """``import choix`` costs three times the CPU of what the fit uses (scipy.stats, scipy.optimize): a serial
+    second of every run; the fit's few lines of choix are its own (the refit is checked against choix above)."""
+    import subprocess
+    import sys
+
+    code = """
+import sys
+from referee.arena.ratings import fit_ratings
+from referee.results import GameResult
+games = [GameResult.from_json({"game": f"g{i}", "seed": i, "ruleset": "compact", "seating": ["a", "b", "c"],
+                               "placements": [1 + (i + k) % 3 for k in range(3)], "scores": [0, 0, 0]})
+         for i in range(30)]
+ratings = fit_ratings(games, ["a", "b", "c"], bootstrap=20, seed=1)
+assert sorted(ratings) == ["a", "b", "c"], ratings
+print(sorted(m for m in sys.modules if m.split(".")[0] == "choix" or m.startswith("scipy.stats")
+             or m.startswith("scipy.optimize")))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -325,3 +325,32 @@ def test_a_worker_is_pinned_to_one_cpu_when_cpus_outnumber_workers():
                 os.sched_getaffinity(proc.pid)
         finally:
             executor.close()
+
+
+def test_the_workers_quit_their_bots_while_the_standings_are_fitted_and_are_gone_after(tmp_path, monkeypatch):
+    """The final fit and reports no longer wait for every bot to exit: the workers are told first, and
+    joined after (each left politely, having quit its bots, not killed)."""
+    from referee.arena import executor as executor_module
+    from referee.arena import runner as runner_module
+
+    seen: list[str] = []
+    workers: list = []
+    real_stop, real_summarize = executor_module.LocalExecutor.stop_soon, runner_module.summarize
+
+    def stop_soon(self):
+        seen.append("told")
+        workers.extend(proc for proc, _ in self._workers)
+        real_stop(self)
+
+    def summarize(*args, **kwargs):
+        seen.append("summarize")
+        return real_summarize(*args, **kwargs)
+
+    monkeypatch.setattr(executor_module.LocalExecutor, "stop_soon", stop_soon)
+    monkeypatch.setattr(runner_module, "summarize", summarize)
+    bot = ROOT / "sample_bots" / "python" / "random_bot.py"
+    path = write(tmp_path, f"seats: 3\ngames: 3\nruleset: arcade\nbootstrap: 0\nbots:\n"
+                           f"  - {{name: py1, command: '{{python}} {bot}'}}\n  - builtin:hard\n  - builtin:easy\n")
+    run = run_arena(load_arena(path), out=str(tmp_path / "out"), jobs=2)
+    assert run.complete and seen[:2] == ["told", "summarize"]
+    assert workers and all(proc.exitcode == 0 for proc in workers)  # quit their bots and left, not terminated

@@ -324,3 +324,31 @@ def test_a_long_run_replays_its_first_games_and_those_with_faults_only(results, 
     assert by_id["x0031"][0][7] == len(many[31]["actions"].split())  # the turns the replay would step through
     data = data_of((out / "report.html").read_text())
     assert data["untaped"].startswith("the page replays the first 30 games") and "lastcard replay" in data["untaped"]
+
+
+def test_the_page_is_the_same_whatever_the_number_of_processes_replaying_the_games(results, tmp_path):
+    # A sharded page, a game that cannot be replayed and one lost with its worker: every kind of row.
+    target = tmp_path / "jobs"
+    shutil.copytree(results, target)
+    lines = [json.loads(x) for x in open(target / "games.jsonl")]
+    lines.append({**lines[0], "game": "g0098", "actions": "zz"})  # not a valid action: a problem, not a crash
+    lines.append({**lines[0], "game": "g0099", "reason": "lost", "actions": "", "decisions": 0, "moves": 0})
+    (target / "games.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    pages = {}
+    for jobs in (1, 3):
+        path = write_report(str(target), str(tmp_path / f"page{jobs}.html"), inline_games=3, sample_games=2,
+                            shard_games=2, jobs=jobs)
+        shards = sorted((tmp_path / f"page{jobs}_files").iterdir())
+        pages[jobs] = (open(path, encoding="utf-8").read().replace(f"page{jobs}_files", "X"),
+                       [p.read_text() for p in shards])
+    assert pages[1] == pages[3]
+    data = data_of(pages[1][0])
+    assert any("g0098" in p for p in data["problems"]) and data["total"] == len(lines)
+    # With a bounded replay (a long run's page), the rows left without a tape come out the same too.
+    bounded = [write_report(str(target), str(tmp_path / f"bounded{jobs}.html"), inline_games=3, sample_games=2,
+                            shard_games=2, taped_games=2, taped_faulted=1, jobs=jobs) for jobs in (1, 3)]
+    texts = [open(path, encoding="utf-8").read().replace(f"bounded{jobs}_files", "X")
+             for path, jobs in zip(bounded, (1, 3))]
+    assert texts[0] == texts[1] and data_of(texts[0])["untaped"]
+    assert [p.read_text() for p in sorted((tmp_path / "bounded1_files").iterdir())] == \
+        [p.read_text() for p in sorted((tmp_path / "bounded3_files").iterdir())]

@@ -127,6 +127,7 @@ class LocalExecutor:
         self._workers: list[tuple[Any, Connection]] = []
         self._pool: BotPool | None = None  # for the built-in games played here (no process in it)
         self._closed = False
+        self._told = False  # the workers were told to quit (``stop_soon``)
 
     def start(self) -> None:
         """Fork the workers now (``run`` does it when needed)."""
@@ -155,7 +156,7 @@ class LocalExecutor:
         lost to that cause (``lost_game``). A batch whose worker died is played again game by game, so
         that a second death is traced to one game.
         """
-        if self._closed:
+        if self._closed or self._told:
             raise RuntimeError("the executor is closed")
         self.start()
         upcoming = iter(jobs)
@@ -298,22 +299,30 @@ class LocalExecutor:
                 again.append(job)
         return given_up
 
+    def stop_soon(self) -> None:
+        """Tell the workers to quit their bots and exit, without waiting for them (``close`` waits): the
+        caller can do its own work meanwhile. Nothing more can be played."""
+        if self._closed or self._told:
+            return
+        self._told = True
+        for _, conn in self._workers:
+            try:
+                conn.send(None)
+            except (OSError, ValueError):
+                pass
+
     def close(self, kill: bool = False) -> None:
         """Stop the workers: politely (finish nothing new, quit the bots) or, with ``kill``, at once."""
         if self._closed:
             return
+        if not kill:
+            self.stop_soon()
         self._closed = True
         if self._pool is not None:  # built-in players only: nothing to quit, but keep the pool's promise
             self._pool.close()
         for proc, conn in self._workers:
-            if kill:
-                if proc.is_alive():
-                    proc.terminate()  # SIGTERM: the worker kills its bots, then exits
-            else:
-                try:
-                    conn.send(None)
-                except (OSError, ValueError):
-                    pass
+            if kill and proc.is_alive():
+                proc.terminate()  # SIGTERM: the worker kills its bots, then exits
         deadline = time.monotonic() + (5.0 if kill else 30.0)
         for proc, conn in self._workers:
             proc.join(max(0.0, deadline - time.monotonic()))

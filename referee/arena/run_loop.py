@@ -86,6 +86,14 @@ class RunLoop:
             self.executor.close(kill=True)
             self.executor = None
 
+    def wind_down(self) -> None:
+        """Let the executor's workers quit their bots now, without waiting for them (``close`` waits): the
+        final fit and reports are made meanwhile. Nothing more can be played. Only for an executor that
+        can (``stop_soon``); the others stop at ``close``."""
+        stop = getattr(self.executor, "stop_soon", None)
+        if stop is not None and not self.interrupted:
+            stop()
+
     def close(self, kill: bool = False) -> None:
         """Stop the executor: its workers quit their bots (or, interrupted or ``kill``, are killed).
 

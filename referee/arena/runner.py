@@ -206,10 +206,12 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
         finally:
             run.store.close()
             progress.stop()
-        loop.close()
+        # The workers quit their bots (a JVM takes a while to exit) while the standings are fitted and written.
+        loop.wind_down()
         wall = time.monotonic() - t0
-        run.phases["shutdown_s"] = wall - run.phases.get("games_s", wall)  # the workers quitting their bots
-        return summarize(run, complete=complete, played_now=played_now, wall=wall)
+        ran = summarize(run, complete=complete, played_now=played_now, wall=wall)
+        loop.close()
+        return ran
 
 
 def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool, fresh: bool, progress: Progress,

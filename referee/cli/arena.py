@@ -17,7 +17,6 @@ from ..arena.config import Arena
 from ..arena.executor import default_jobs, max_jobs
 from ..arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from ..arena.schedule import stage_game_counts
-from ..check.contest import run_contest_checks
 from ..outdir import out_dir_problem
 from ..standings_render import text_table
 from .common import (InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs, interrupted,
@@ -94,7 +93,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
     _bot_reports(arena, run, check_games, workers, progress)
     if html_report:
-        write_html_report(run.out_dir)
+        write_html_report(run.out_dir, jobs=workers)  # the run's workers are gone: as many processes
     for line in warn_never_started(run.never_started):
         click.echo(line, err=True)
     if not run.complete:
@@ -111,6 +110,8 @@ def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int
     checks: dict[str, dict[str, Any]] = {}
     if check_games and played and run.complete:
         progress.note(f"checking {len(played)} bot(s) for their reports ({check_games} fuzz games each)...")
+        from ..check.contest import run_contest_checks  # here: a run without checks need not import them
+
         checks = run_contest_checks(arena, played, games=check_games, jobs=jobs)
     paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks)
     if paths:

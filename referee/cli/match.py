@@ -111,7 +111,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     if out:
         click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
         if html_report:
-            write_html_report(run.out_dir)
+            write_html_report(run.out_dir, jobs=jobs)
     if run.never_started:
         _never_started(run.never_started, logs_kept=out is not None)
     if not run.complete:

@@ -143,11 +143,12 @@ def report_option(f: F) -> F:
                              "game (see docs/replay.md).")(f)
 
 
-def write_html_report(out_dir: str) -> None:
-    """Write OUT/report.html and say where; a report that cannot be written is said, never fatal."""
+def write_html_report(out_dir: str, jobs: int = 1) -> None:
+    """Write OUT/report.html (its games replayed by ``jobs`` processes) and say where; a report that cannot be
+    written is said, never fatal."""
     from ..html_report import ReportError, write_report
 
     try:
-        click.echo(f"report: {write_report(out_dir)}")
+        click.echo(f"report: {write_report(out_dir, jobs=jobs)}")
     except (ReportError, OSError) as exc:
         click.echo(f"report.html not written: {exc}", err=True)

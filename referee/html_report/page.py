@@ -13,12 +13,14 @@ written reading games.jsonl a line at a time, so memory does not grow with the r
 
 from __future__ import annotations
 
+import functools
 import html
 from array import array
 import json
 import os
 import re
 import shlex
+import signal
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from importlib import resources
@@ -54,6 +56,8 @@ TAPED_GAMES = 10_000
 #: Games with faults replayed for the page beyond ``TAPED_GAMES`` (their faults' turns come from the replay).
 TAPED_FAULTED = 2_000
 REPORT_NAME = "report.html"
+#: Games a report process replays per message (``_tapes``).
+TAPE_CHUNK = 8
 #: JavaScript reads integers beyond this as the nearest double: the page carries them as strings.
 JS_SAFE_INT = 2**53 - 1
 
@@ -64,13 +68,14 @@ class ReportError(ValueError):
 
 def write_report(out_dir: str, path: str | None = None, *, inline_games: int = INLINE_GAMES,
                  sample_games: int = SAMPLE_GAMES, shard_games: int = SHARD_GAMES, taped_games: int = TAPED_GAMES,
-                 taped_faulted: int = TAPED_FAULTED) -> str:
+                 taped_faulted: int = TAPED_FAULTED, jobs: int = 1) -> str:
     """Write ``out_dir/report.html`` (or ``path``) from the results directory ``out_dir``; its path.
 
     Past ``inline_games`` games, the page keeps ``sample_games`` and the others go to shard files of
     ``shard_games`` games in ``NAME_files/`` beside it (``report_files/`` for report.html). Only the first
     ``taped_games`` games, and ``taped_faulted`` more with faults, are replayed for the viewer: the time to
-    write the page stays bounded whatever the run's length.
+    write the page stays bounded whatever the run's length. ``jobs`` processes replay them (the page is the
+    same, byte for byte, for any number).
     """
     results = read_results(out_dir)
     games_path = os.path.join(out_dir, "games.jsonl")
@@ -82,7 +87,7 @@ def write_report(out_dir: str, path: str | None = None, *, inline_games: int = I
     shards = None
     if len(games) > inline_games:
         shards = ShardWriter(target, sample_games, shard_games)
-    page = render(out_dir, results, games, shards, _Taping(taped_games, taped_faulted))
+    page = render(out_dir, results, games, shards, _Taping(taped_games, taped_faulted), jobs=jobs)
     tmp = target + ".tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
         fh.write(page)
@@ -190,7 +195,7 @@ class _Taping:
 
 
 def render(out_dir: str, results: Mapping[str, Any], lines: Iterable[dict[str, Any]],
-           shards: ShardWriter | None = None, taping: _Taping | None = None) -> str:
+           shards: ShardWriter | None = None, taping: _Taping | None = None, jobs: int = 1) -> str:
     """The whole page as text (``lines`` is read twice, a line at a time: a ``GameFile`` or a list)."""
     if not isinstance(lines, GameFile):
         lines = in_id_order(lines)
@@ -209,7 +214,7 @@ def render(out_dir: str, results: Mapping[str, Any], lines: Iterable[dict[str, A
         faulted.add(line)
     stages = _stage_rounds(results, rounds)
     taping = taping or _Taping()
-    index, tapes, problems = _games(out_dir, lines, bots, stages, shards, taping)
+    index, tapes, problems = _games(out_dir, lines, bots, stages, shards, taping, jobs)
     title = _title(results, out_dir, bots)
     data = {"title": title, "bots": bots, "colours": CSS, "marks": {c: m for c, (_, m) in MARKS.items()},
             "wild": WILD_MARK, "games": index, "replay": _replay_command(out_dir), "problems": problems,
@@ -621,7 +626,7 @@ def _fault_request(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) ->
 
 # ---------------------------------------------------------------------------------------- games
 def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stages: Sequence[StageRow] = (),
-           shards: ShardWriter | None = None, taping: _Taping | None = None
+           shards: ShardWriter | None = None, taping: _Taping | None = None, jobs: int = 1
            ) -> tuple[list[list[Any]], list[str], list[str]]:
     """The game index (one short row per game), each game's tape, and the games that could not be replayed.
 
@@ -636,16 +641,14 @@ def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stage
     position = {name: i for i, name in enumerate(bots)}
     labels = {(s.name, r.number): r.label for s in stages if len(s.rounds) > 1 for r in s.rounds}
     page_rows, page_tapes = index, tapes
-    for count, line in enumerate(lines):
+    wanted = ((line, taping.wanted(count, line)) for count, line in enumerate(lines))
+    for count, (line, made) in enumerate(_tapes(out_dir, wanted, jobs)):
         if shards is not None and count >= shards.sample and (count - shards.sample) % shards.size == 0:
             if index is not page_rows and index:
                 shards.write(index, tapes)
             index, tapes = [], []  # from here on, each game goes to a shard file
         seating = [position[name] for name in line.get("seating") or []]
-        if taping.wanted(count, line):
-            text, turns, faults, note, problem = _game_tape(out_dir, line)
-        else:
-            text, turns, faults, note, problem = _untaped(line)
+        text, turns, faults, note, problem = made
         if problem:
             problems.append(problem)
         stage, number = line.get("stage"), line.get("round")
@@ -657,6 +660,49 @@ def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stage
         shards.write(index, tapes)
     return page_rows, page_tapes, problems[:100] + ([f"... and {len(problems) - 100} more"] if len(problems) > 100
                                                       else [])
+
+
+def _tapes(out_dir: str, lines: Iterable[tuple[dict[str, Any], bool]], jobs: int = 1
+           ) -> Iterator[tuple[dict[str, Any], tuple[str, Any, list[list[Any]], str, str | None]]]:
+    """Each line with its ``_game_tape`` (a wanted game) or its ``_untaped`` row, in the order of ``lines``:
+    made here, or by ``jobs`` forked processes.
+
+    Replaying games is most of a report's time (540 games of the sample arena: about 1.5 s of CPU), all
+    of it after the games: with ``jobs`` workers it scales as they do. Lines go to the processes a few at
+    a time through pipes that hold a few hundred, so memory stays flat however many games there are.
+    """
+    context = _fork_context() if jobs > 1 else None
+    if context is None:
+        for line, wanted in lines:
+            yield _game_tape_of(out_dir, (line, wanted))
+        return
+    with context.Pool(jobs, initializer=_report_process) as pool:
+        # imap's feeder thread reads ``lines`` (its own file handle) while results come back in order.
+        made = pool.imap(functools.partial(_game_tape_of, out_dir), lines, chunksize=TAPE_CHUNK)
+        for line, tape_of in made:
+            yield line, tape_of
+        pool.close()  # all done: let them exit (leaving the block would terminate them)
+        pool.join()
+
+
+def _report_process() -> None:
+    """A report process: Ctrl-C and SIGTERM are the command's to handle (it may have made SIGTERM a Ctrl-C),
+    and the pool's own SIGTERM ends it quietly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _fork_context() -> Any:
+    """multiprocessing's fork context, or None where there is no fork (spawn would import everything again)."""
+    import multiprocessing
+
+    return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+
+
+def _game_tape_of(out_dir: str, item: tuple[dict[str, Any], bool]
+                  ) -> tuple[dict[str, Any], tuple[str, Any, list[list[Any]], str, str | None]]:
+    line, wanted = item
+    return line, (_game_tape(out_dir, line) if wanted else _untaped(line))
 
 
 def _game_tape(out_dir: str, line: dict[str, Any]) -> tuple[str, Any, list[list[Any]], str, str | None]:

@@ -1,0 +1,128 @@
+"""Where a referee decision's time goes: the per-part microseconds of games between trivial C bots.
+
+    .venv/bin/python bench/referee_parts.py [--decisions 20000] [--seats 4] [--cpus 0] [--sandbox none]
+
+Plays family single rounds between ``--seats`` copies of sample_bots/c/trivial.c (pinned to ``--cpus``,
+the bots inheriting it), with the parts of the per-decision path wrapped in counters: the turn line,
+a seat's catch-up, the engine's legal list and apply, and inside ``BotClient.request`` the early-answer
+poll, the write, the wait and read (the bot's think time and the two context switches are in there),
+the CPU clock's readings. Each wrapper's own cost (measured on an empty function) is taken off.
+Prints microseconds per decision, and the raw C pipe round trip (bench/pingpong.c) for scale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from referee import table as table_module  # noqa: E402
+from referee.bots import client as client_module  # noqa: E402
+from referee.bots import transport as transport_module  # noqa: E402
+from referee.bots.pool import BotPool  # noqa: E402
+from referee.bots.sandbox import SandboxSettings, parse_mode  # noqa: E402
+from referee.bots.spec import parse_bot  # noqa: E402
+from referee.game import Game  # noqa: E402
+from referee.relay import Relay  # noqa: E402
+from referee.rules import get_ruleset  # noqa: E402
+from referee.table import play_game, seat_for  # noqa: E402
+
+spent: dict[str, int] = defaultdict(int)
+calls: dict[str, int] = defaultdict(int)
+
+
+def counted(owner: object, attr: str, label: str) -> None:
+    inner = getattr(owner, attr)
+    clock = time.perf_counter_ns
+
+    @functools.wraps(inner)
+    def wrapper(*a, **k):  # type: ignore[no-untyped-def]
+        t0 = clock()
+        try:
+            return inner(*a, **k)
+        finally:
+            spent[label] += clock() - t0
+            calls[label] += 1
+    setattr(owner, attr, wrapper)
+
+
+def wrapper_cost_ns() -> float:
+    class Box:
+        def f(self) -> None:
+            pass
+    counted(Box, "f", "_empty")
+    box = Box()
+    n = 200_000
+    t0 = time.perf_counter_ns()
+    for _ in range(n):
+        box.f()
+    total = time.perf_counter_ns() - t0
+    # The empty call itself: what the wrapped function would have cost unwrapped is tiny; the rest is the wrapper.
+    spent.pop("_empty"), calls.pop("_empty")
+    return total / n
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--decisions", type=int, default=20000)
+    ap.add_argument("--seats", type=int, default=4)
+    ap.add_argument("--cpus", default="0")
+    ap.add_argument("--sandbox", default="none")
+    args = ap.parse_args()
+    os.sched_setaffinity(0, {int(c) for c in args.cpus.split(",")})
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = {}
+        for name, src in (("trivial", "sample_bots/c/trivial.c"), ("pingpong", "bench/pingpong.c")):
+            exe[name] = os.path.join(tmp, name)
+            subprocess.run(["gcc", "-O2", "-std=gnu99", "-o", exe[name], str(ROOT / src)], check=True)
+        size = 700
+        raw = float(subprocess.run([exe["pingpong"], "20000", str(size)], capture_output=True, text=True,
+                                   check=True).stdout)
+        per_call = wrapper_cost_ns()
+        counted(table_module, "turn_line", "turn line (fields, legal list, orjson)")
+        counted(Relay, "lines", "seat catch-up (Relay.lines)")
+        counted(Game, "legal_actions", "engine: legal list")
+        counted(Game, "apply", "engine: apply")
+        counted(client_module.BotClient, "request", "BotClient.request, whole round trip")
+        counted(transport_module.PipeTransport, "pending", "  early-answer poll (poll 0)")
+        counted(transport_module.PipeTransport, "write", "  write")
+        counted(client_module, "read_line", "  wait + read (poll, read; the bot's turn)")
+        counted(client_module.BotClient, "_start_clock", "  CPU clock at the request")
+        counted(client_module.BotClient, "_answered", "  CPU clock at the answer, bank")
+        mode = SandboxSettings(mode=parse_mode(args.sandbox))
+        specs = [replace(parse_bot(f"t{i}={exe['trivial']}"), sandbox=mode) for i in range(args.seats)]
+        rules = get_ruleset("family", {"target": "round"})
+        done = seed = 0
+        with BotPool() as pool:
+            play_game(rules, [seat_for(s, pool) for s in specs], 10**6)  # start the bots outside the count
+            spent.clear(), calls.clear()
+            t0 = time.perf_counter_ns()
+            cpu0 = time.process_time_ns()
+            while done < args.decisions:
+                result = play_game(rules, [seat_for(s, pool) for s in specs], seed)
+                done += result["decisions"]
+                seed += 1
+            wall = (time.perf_counter_ns() - t0) / done / 1000
+            cpu = (time.process_time_ns() - cpu0) / done / 1000
+    print(f"python {sys.version.split()[0]}, {args.seats} trivial C bots, sandbox {args.sandbox}, CPUs {args.cpus}, "
+          f"{done} decisions; wrapper cost {per_call / 1000:.2f} us a call, taken off")
+    print(f"{'raw C pipe round trip':48s} {raw:7.2f} us")
+    print(f"{'whole referee per decision (wall)':48s} {wall:7.2f} us  {wall / raw:5.1f}x raw")
+    print(f"{'  the referee process CPU per decision':48s} {cpu:7.2f} us")
+    for label in spent:
+        us = (spent[label] - calls[label] * per_call) / done / 1000
+        print(f"{label:48s} {us:7.2f} us  ({calls[label] / done:.2f} calls a decision)")
+
+
+if __name__ == "__main__":
+    main()
