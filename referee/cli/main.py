@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .. import __version__
+from .. import __version__, build
 from .arena import arena_cmd, validate_cmd
 from .check import check_cmd
 from .common import LastcardGroup
@@ -19,7 +19,8 @@ from .sprt import sprt_cmd
 
 
 @click.group(cls=LastcardGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, prog_name="lastcard")
+# "lastcard, version 0.1.0 (compiled with mypyc)" or "(pure Python)": which build runs (README, "Compiled build").
+@click.version_option(f"{__version__} ({build()})", prog_name="lastcard")
 def cli() -> None:
     """Referee and bot arena for Last Card: bots in any language, over JSON lines on stdin/stdout."""
 
