@@ -99,8 +99,7 @@ class BuildExtOrPure(build_ext):
             for path in self.get_outputs():
                 if os.path.exists(path):
                     os.remove(path)
-            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            _say(f"the C compiler failed ({first}): installing the pure-Python build")
+            _say(f"the C compiler failed ({type(error).__name__}, its output is above): installing the pure-Python build")
             self.extensions = []
             return
         if self.extensions:
