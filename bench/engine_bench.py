@@ -338,7 +338,9 @@ def environment(pinning: str) -> dict[str, Any]:
         "cpu": cpu_model(),
         "cpus": os.cpu_count(),
         "affinity": pinning,
-        "lastcard": f"{referee.__version__} at {REPO} git {git_revision()}",
+        # The build: mypyc-compiled or pure (a tree from before the compiled build has no referee.build).
+        "lastcard": f"{referee.__version__} ({getattr(referee, 'build', lambda: 'pure Python')()}) at {REPO} "
+                    f"git {git_revision()}",
         "rlcard": package_version("rlcard"),
         "open_spiel": package_version("open_spiel"),
         "numpy": package_version("numpy"),

@@ -48,6 +48,12 @@ def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def tree_build(tree: Path) -> str:
+    """The tree's build: compiled with mypyc or pure Python (README, "Compiled build")."""
+    code = "import referee; print(getattr(referee, 'build', lambda: 'pure Python')())"
+    return subprocess.run([sys.executable, "-c", code], cwd=tree, capture_output=True, text=True).stdout.strip()
+
+
 def match_cmd(games: int, out: str | None) -> list[str]:
     cmd = ["taskset", "-c", "0", sys.executable, "-m", "referee.cli.main", "match", *["builtin:easy"] * 4,
            "-r", "family", "-o", "target=round", "-n", str(games), "--jobs", "1", "--no-report"]
@@ -194,7 +200,7 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.rounds} rounds, medians; load average "
           f"{load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
     for label in trees:
-        print(f"\n[{label}: {trees[label]}]")
+        print(f"\n[{label}: {trees[label]}, {tree_build(trees[label])}]")
         if "match" in args.only:
             print(f"match, 4 x builtin:easy, one core, slope 1..{args.games}: {med[f'{label} match wall']:,.0f} games/s "
                   f"wall ({med[f'{label} match wall'] / med['rlcard wall']:.2f}x RLCard {med['rlcard wall']:,.0f}); "

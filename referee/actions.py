@@ -45,9 +45,14 @@ class Action:
     colour: str | None = None
     call: bool = False
 
-    def __post_init__(self) -> None:
-        if type(self.kind) is not ActionKind:  # a plain "play" becomes the member: the engine compares by identity
-            object.__setattr__(self, "kind", ActionKind(self.kind))
+    def __init__(self, kind: ActionKind | str, cards: tuple[Card, ...] = (), colour: str | None = None,
+                 call: bool = False) -> None:
+        # A plain "play" becomes the member (the engine compares kinds by identity). Written out rather than a
+        # __post_init__ so that a compiled build, whose fields are typed, takes the string too.
+        object.__setattr__(self, "kind", kind if type(kind) is ActionKind else ActionKind(kind))
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "colour", colour)
+        object.__setattr__(self, "call", call)
 
     def to_wire(self, request_id: int | None = None) -> dict[str, Any]:
         """The JSON object a bot sends for this action."""
@@ -65,8 +70,10 @@ class Action:
         return msg
 
     @classmethod
-    def from_wire(cls, msg: dict[str, Any]) -> Action:
-        """Parse a bot's answer (already known to be a JSON object); raises ``InvalidActionError``."""
+    def from_wire(cls, msg: object) -> Action:
+        """Parse a bot's answer (a JSON object); raises ``InvalidActionError``."""
+        if not isinstance(msg, dict):  # checked here, not by the annotation: the same error in a compiled build
+            raise InvalidActionError(f"an action is a JSON object, got {msg!r}")
         kind = msg.get("type")
         if kind == PLAY:
             codes = msg.get("cards")

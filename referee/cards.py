@@ -49,14 +49,15 @@ class Card:
         object.__setattr__(self, "points", 50 if wild else 20 if self.rank in ACTION_RANKS else int(self.rank))
 
     @classmethod
-    def from_code(cls, code: str) -> Card:
-        """Parse ``"teal:7"``, ``"red:skip"``, ``"wild"`` or ``"wild4"``."""
-        try:
-            return _BY_CODE[code]
-        except (KeyError, TypeError):
+    def from_code(cls, code: object) -> Card:
+        """Parse ``"teal:7"``, ``"red:skip"``, ``"wild"`` or ``"wild4"``; anything else (any type) is an ``InvalidCardError``."""
+        # ``object``, checked here: a compiled build would refuse a non-string with a bare TypeError at the call.
+        card = _BY_CODE.get(code) if isinstance(code, str) else None
+        if card is None:
             raise InvalidCardError(
                 f"invalid card code {code!r}: expected 'colour:rank' (colours {', '.join(ALL_COLOURS)}; "
-                f"ranks 0-10, skip, reverse, draw2) or 'wild' / 'wild4'") from None
+                f"ranks 0-10, skip, reverse, draw2) or 'wild' / 'wild4'")
+        return card
 
     def __str__(self) -> str:
         return self.code

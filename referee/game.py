@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 import random
 from itertools import product
-from typing import Any, Final, Sequence, cast
+from typing import Any, Final, Sequence, TypeVar, cast
 
 from .actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION, PLAY, Action, IllegalActionError
 from .cards import _BY_CODE, DECK_COLOURS, DECKS, WILD4, Card
@@ -57,6 +57,7 @@ class _Plays:
 
 
 _PLAYS: Final = _Plays()
+_T = TypeVar("_T")
 _PlayTable = dict[Card, tuple[Action, ...]]
 _OnTable = tuple[str | None, str, bool, bool]  # (colour in play, top rank, Wild Draw Four allowed, call)
 _PALETTES: dict[tuple[str, ...], dict[_OnTable, _PlayTable]] = {}
@@ -88,7 +89,7 @@ def _plays_on(colours: tuple[str, ...], key: _OnTable) -> _PlayTable:
     return plays
 
 
-def shuffle(pile: list[Card], rng: random.Random) -> None:
+def shuffle(pile: list[_T], rng: random.Random) -> None:
     """Shuffle ``pile`` in place exactly as ``rng.shuffle`` would, about twice as fast.
 
     This is ``random.Random.shuffle`` with its ``_randbelow`` inlined (Fisher-Yates over ``getrandbits``),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from dataclasses import dataclass
-from typing import Any, Final, Mapping
+from typing import Any, Final, Iterable, Mapping
 
 
 class RulesetError(ValueError):
@@ -72,7 +72,13 @@ class Ruleset:
 
     def with_options(self, overrides: Mapping[str, Any]) -> Ruleset:
         """A copy with options replaced by name; values may be strings as typed on a command line."""
-        changes = {key: _coerce(self.house, key, value) for key, value in overrides.items()}
+        # Keys taken as ``object`` (YAML may give a number) and refused by name: a compiled build would check a
+        # ``str`` loop variable with a bare TypeError.
+        pairs: Iterable[tuple[object, Any]] = overrides.items()
+        changes: dict[str, Any] = {}
+        for key, value in pairs:
+            name = _option_name(key)
+            changes[name] = _coerce(self.house, name, value)
         return dataclasses.replace(self, **changes)
 
     @property
@@ -105,9 +111,13 @@ PRESETS: Final[dict[str, Ruleset]] = {
 }
 
 
-def _coerce(house: str, key: str, value: Any) -> Any:
-    if key not in OPTIONS:
+def _option_name(key: object) -> str:
+    if not isinstance(key, str) or key not in OPTIONS:
         raise RulesetError(f"unknown option {key!r}; the options are: {', '.join(OPTIONS)}")
+    return key
+
+
+def _coerce(house: str, key: str, value: Any) -> Any:
     allowed, _ = OPTIONS[key]
     if key == "target":
         choices = TARGETS[house]
@@ -162,12 +172,12 @@ def option_grid() -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def get_ruleset(name: str, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+def get_ruleset(name: object, overrides: Mapping[str, Any] | None = None) -> Ruleset:
     """The preset ``name`` with ``overrides`` applied; errors name the allowed rulesets or options."""
-    try:
-        base = PRESETS[name]
-    except KeyError:
-        raise RulesetError(f"unknown ruleset {name!r}; the rulesets are: {', '.join(PRESETS)}") from None
+    # ``object`` and checked here (YAML may give a number): a compiled build would raise a bare TypeError.
+    base = PRESETS.get(name) if isinstance(name, str) else None
+    if base is None:
+        raise RulesetError(f"unknown ruleset {name!r}; the rulesets are: {', '.join(PRESETS)}")
     return base.with_options(overrides or {})
 
 
@@ -179,7 +189,10 @@ def parse_option(text: str) -> tuple[str, str]:
     return key.strip(), value.strip()
 
 
-def check_players(n: int) -> None:
-    """Refuse a table size the game does not support."""
+def check_players(n: object) -> None:
+    """Refuse a table size the game does not support (or that is not a whole number)."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise RulesetError(f"{n!r} players: the number of players is a whole number from {MIN_PLAYERS} to "
+                           f"{MAX_PLAYERS}")
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise RulesetError(f"{n} players: Last Card is played by {MIN_PLAYERS} to {MAX_PLAYERS} players")

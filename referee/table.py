@@ -12,6 +12,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from .actions import Action, IllegalActionError, InvalidActionError
 from .bots.client import BotClient
 from .bots.faults import BotFault, Fault, FaultKind, snippet
@@ -212,6 +214,8 @@ class ForfeitedSeat:
         self.lost.finish(table, index)
 
 
+# Compiled (setup.py), a class refuses Python subclasses unless it says so: ``lastcard play`` follows a game by one.
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class Recorder:
     """Collects a game record: every message both ways (with times), every action, the events and result."""

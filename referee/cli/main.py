@@ -6,7 +6,7 @@ import importlib
 
 import click
 
-from .. import __version__
+from .. import __version__, build
 from .common import LastcardGroup
 
 #: Each command's module (in this package) and object, imported when that command is asked for: a run
@@ -41,7 +41,8 @@ class _Commands(LastcardGroup):
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, prog_name="lastcard")
+# "lastcard, version 0.1.0 (compiled with mypyc)" or "(pure Python)": which build runs (README, "Compiled build").
+@click.version_option(f"{__version__} ({build()})", prog_name="lastcard")
 def cli() -> None:
     """Referee and bot arena for Last Card: bots in any language, over JSON lines on stdin/stdout."""
 

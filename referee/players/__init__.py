@@ -14,12 +14,14 @@ BUILTINS: dict[str, type[Player]] = {
 }
 
 
-def make_player(name: str, seed: int = 0) -> Player:
+def make_player(name: object, seed: object = 0) -> Player:
     """A new built-in player by name; unknown names list the known ones."""
-    try:
-        cls = BUILTINS[name]
-    except KeyError:
-        raise ValueError(f"unknown built-in player {name!r}; built-ins: {', '.join(BUILTINS)}") from None
+    # Checked here rather than by the annotations: a compiled build would refuse other types with a bare TypeError.
+    cls = BUILTINS.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"unknown built-in player {name!r}; built-ins: {', '.join(BUILTINS)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"a built-in player's seed is a whole number, got {seed!r}")
     return cls(seed)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 if TYPE_CHECKING:
     from ..actions import Action
     from ..cards import Card
@@ -95,6 +97,8 @@ class SeatView:
         return (self.seat + steps * self._game.direction) % self._game.n
 
 
+# Compiled (setup.py), a class refuses Python subclasses unless it says so: players are written by subclassing this.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Player:
     """A built-in player: picks one of the legal actions. Its own generator is seeded per game seat."""
 

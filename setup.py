@@ -1,0 +1,125 @@
+"""The compiled build: the engine and the built-in players compiled with mypyc, from the same typed sources.
+
+pyproject.toml holds the metadata; this file only adds the extension modules. ``pip install .`` compiles
+them when a C compiler and Python's headers are there and falls back to the pure-Python build with one
+line saying why when they are not (the package is the same either way: every ``.py`` file is installed,
+a compiled module shadows its source). ``LASTCARD_COMPILE`` chooses:
+
+- unset or ``auto``: compile a wheel (``pip install .``, ``python -m build``); an editable install
+  (``pip install -e .``) stays pure, since compiled modules in the tree would shadow edited sources;
+- ``0``: the pure build, always;
+- ``1``: compile, editable installs too (in place: ``referee/*.so``), and fail if it cannot be done.
+
+``referee.compiled()`` and ``lastcard --version`` tell which build is running.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import shutil
+import sys
+import sysconfig
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+#: The hot path: the engine, the built-in players and a game's loop (bench/README.md, "Compiled build", says
+#: why these and not the rest). ``events`` (TypedDicts) and ``cardfaces`` (display) would gain nothing.
+COMPILED = [
+    "referee/cards.py",
+    "referee/actions.py",
+    "referee/rules.py",
+    "referee/outcome.py",
+    "referee/game.py",
+    "referee/table.py",
+    "referee/players/__init__.py",
+    "referee/players/base.py",
+    "referee/players/heuristic.py",
+    "referee/players/random_player.py",
+]
+
+#: The record of the compiled modules' sources, beside them (referee/__init__.py reads it).
+SOURCES = "_engine_sources.txt"
+
+#: setup.py commands that build the package's files (metadata and sdist hooks need no compiling).
+BUILDING = {"bdist_wheel", "build", "build_ext", "install", "editable_wheel", "develop"}
+
+
+def _say(line: str) -> None:
+    print(f"lastcard: {line}", file=sys.stderr, flush=True)
+
+
+def _missing_toolchain() -> str | None:
+    """Why the modules cannot be compiled here, or None when a C compiler and Python's headers are found."""
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
+    if sys.platform != "win32" and shutil.which(cc) is None:
+        return f"no C compiler ({cc!r} is not on PATH)"
+    include = sysconfig.get_paths()["include"]
+    if not os.path.exists(os.path.join(include, "Python.h")):
+        return f"no Python headers ({include}/Python.h is missing; install python3-dev)"
+    if importlib.util.find_spec("mypyc") is None:
+        return "mypyc is not installed (it comes with mypy)"
+    return None
+
+
+def _extensions() -> list:
+    """The mypyc extension modules to build, or [] for the pure build (with one line saying why)."""
+    choice = os.environ.get("LASTCARD_COMPILE", "auto").strip().lower() or "auto"
+    if choice not in ("auto", "0", "1"):
+        sys.exit(f"lastcard: LASTCARD_COMPILE={choice!r}: use 0 (pure), 1 (compiled) or auto (the default)")
+    if choice == "0" or not BUILDING.intersection(sys.argv[1:]):
+        return []
+    if choice == "auto" and {"editable_wheel", "develop"}.intersection(sys.argv[1:]):
+        _say("editable install: pure Python (LASTCARD_COMPILE=1 compiles in place; see README, Compiled build)")
+        return []
+    missing = _missing_toolchain()
+    if missing is not None:
+        if choice == "1":
+            sys.exit(f"lastcard: LASTCARD_COMPILE=1 but the modules cannot be compiled: {missing}")
+        _say(f"{missing}: installing the pure-Python build")
+        return []
+    from mypyc.build import mypycify
+
+    _say(f"compiling {len(COMPILED)} modules with mypyc (LASTCARD_COMPILE=0 for the pure build)")
+    # The shared library goes inside the package (referee/_engine__mypyc*.so), not beside it, so whatever
+    # carries the package (an editable path, a sandbox's mounts, a cluster's upload) carries it too.
+    # --follow-imports=silent: the modules ``table`` imports (the bot-process path) are not compiled and do not
+    # type-check yet (bench/README.md); the compiled ones must, and what they get from the others is checked
+    # at run time.
+    return mypycify(["--follow-imports=silent", *COMPILED], opt_level="3", debug_level="0",
+                    group_name="referee._engine")
+
+
+class BuildExtOrPure(build_ext):
+    """Build the compiled modules; if the C compiler fails, build nothing (the pure package) and say so."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # a compiler or linker error, whatever distutils class it has
+            if os.environ.get("LASTCARD_COMPILE") == "1" or not self.extensions:
+                raise
+            for path in self.get_outputs():
+                if os.path.exists(path):
+                    os.remove(path)
+            _say(f"the C compiler failed ({type(error).__name__}, its output is above): installing the pure-Python build")
+            self.extensions = []
+            return
+        if self.extensions:
+            self._record_sources()
+
+    def _record_sources(self) -> None:
+        """Write what each compiled module was compiled from beside the shared library (``SOURCES``).
+
+        ``referee/__init__.py`` compares it with the sources in a tree compiled in place, so an edit that a
+        stale compiled module would hide stops the import with a message instead.
+        """
+        lib = self.get_ext_fullpath("referee._engine__mypyc")
+        lines = [f"{hashlib.sha256(open(path, 'rb').read()).hexdigest()}  {path}\n" for path in COMPILED]
+        with open(os.path.join(os.path.dirname(lib), SOURCES), "w") as out:
+            out.writelines(lines)
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": BuildExtOrPure})
