@@ -41,12 +41,14 @@
 
   window.lastcardShard = function (rows, text) {
     tapeOf(0);
+    const from = DATA.games.length;
     for (const row of rows) DATA.games.push(row);
     for (const t of text.split('#').slice(0, rows.length)) tapes.push(t);
     while (tapes.length < DATA.games.length) tapes.push('');
     shards.next += 1;
     shards.loading = false;
-    refilter();
+    keep(from);  // only the new rows: a jump across hundreds of shards must not filter every game at each
+    drawList();
     const waiting = shards.waiting;
     shards.waiting = [];
     for (const then of waiting) then();
@@ -245,17 +247,23 @@
 
   // The rows the filters keep among the games loaded (the page stays where it is).
   function refilter() {
+    list.rows = [];
+    keep(0);
+    drawList();
+  }
+
+  // Adds to the list the games loaded from ``from`` on that the filters keep.
+  function keep(from) {
     const text = $('g-filter').value.trim().toLowerCase();
     const faultsOnly = $('g-faults').checked;
     const stage = $('g-stage').value;
-    list.rows = [];
-    DATA.games.forEach((row, i) => {
-      if (faultsOnly && !row[6]) return;
-      if (!inStage(row, stage)) return;
-      if (text && !seatNames(row).some((n) => n.toLowerCase().includes(text))) return;
+    for (let i = from; i < DATA.games.length; i++) {
+      const row = DATA.games[i];
+      if (faultsOnly && !row[6]) continue;
+      if (!inStage(row, stage)) continue;
+      if (text && !seatNames(row).some((n) => n.toLowerCase().includes(text))) continue;
       list.rows.push(i);
-    });
-    drawList();
+    }
   }
 
   function drawList() {
@@ -349,11 +357,16 @@
   }
 
   // how: 'push' (a reader's click: a new history entry) or 'none' (the address already names it).
-  function openGame(gameId, turn, how) {
-    const index = DATA.games.findIndex((row) => row[0] === String(gameId));
+  // from: the games before it were looked through already (a shard at a time, not every game again).
+  function openGame(gameId, turn, how, from) {
+    let index = -1;
+    for (let i = from || 0; i < DATA.games.length; i++) {
+      if (DATA.games[i][0] === String(gameId)) { index = i; break; }
+    }
     if (index < 0 && moreToLoad()) {  // in a shard not loaded yet
       note('Loading the games up to ' + gameId + '…');
-      loadShard(() => openGame(gameId, turn, how));
+      const seen = DATA.games.length;
+      loadShard(() => openGame(gameId, turn, how, seen));
       return false;
     }
     if (index < 0) return false;
