@@ -100,13 +100,15 @@ def _run(entry: BotEntry, log: str | None, live: set[subprocess.Popen]) -> LeftO
     env = dict(os.environ)
     env.update(dict(entry.spec.env))
     name = entry.spec.name
+    # The watchdog starts before the build (as before a bot, bots/transport.py): started after it, a
+    # kill -9 of the arena while its interpreter came up left the build running (seen once on a loaded CI).
+    watchdog = reaper()
     try:
         proc = subprocess.Popen(entry.build or "", shell=True, cwd=entry.spec.cwd, env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     except OSError as exc:
         return LeftOut(name, f"build could not start: {exc.strerror or exc}", log=log)
     live.add(proc)
-    watchdog = reaper()
     if watchdog is not None:  # a build still running when the arena is killed outright is killed too
         watchdog.watch(proc.pid)
     try:
