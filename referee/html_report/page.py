@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 from array import array
 import json
 import os
@@ -645,7 +646,7 @@ def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stage
     labels = {(s.name, r.number): r.label for s in stages if len(s.rounds) > 1 for r in s.rounds}
     page_rows, page_tapes = index, tapes
     wanted = ((line, taping.wanted(count, line)) for count, line in enumerate(lines))
-    for count, (line, made) in enumerate(_tapes(out_dir, wanted, jobs)):
+    for count, (line, made) in enumerate(_tapes(out_dir, wanted, jobs, taping.first)):
         if shards is not None and count >= shards.sample and (count - shards.sample) % shards.size == 0:
             if index is not page_rows and index:
                 shards.write(index, tapes)
@@ -665,27 +666,30 @@ def _games(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stage
                                                       else [])
 
 
-def _tapes(out_dir: str, lines: Iterable[tuple[dict[str, Any], bool]], jobs: int = 1
+def _tapes(out_dir: str, lines: Iterable[tuple[dict[str, Any], bool]], jobs: int = 1, pooled: int | None = None
            ) -> Iterator[tuple[dict[str, Any], tuple[str, Any, list[list[Any]], str, str | None]]]:
-    """Each line with its ``_game_tape`` (a wanted game) or its ``_untaped`` row, in the order of ``lines``:
-    made here, or by ``jobs`` forked processes.
+    """Each line with its ``_game_tape`` (a wanted game) or its ``_untaped`` row, in the order of ``lines``: the
+    first ``pooled`` (all: None) made by ``jobs`` forked processes, the rest here.
 
     Replaying games is most of a report's time (540 games of the sample arena: about 1.5 s of CPU), all
     of it after the games: with ``jobs`` workers it scales as they do. Lines go to the processes a few at
-    a time through pipes that hold a few hundred, so memory stays flat however many games there are.
+    a time through pipes that hold a few hundred, so memory stays flat however many games there are. Past
+    the games a long run's page replays in a row (``_Taping.first``), a row costs less to make than to ship
+    to a process and back, and the few faulted games replayed there are replayed here.
     """
+    items = iter(lines)
     context = _fork_context() if jobs > 1 else None
-    if context is None:
-        for line, wanted in lines:
-            yield _game_tape_of(out_dir, (line, wanted))
-        return
-    with context.Pool(jobs, initializer=_report_process) as pool:
-        # imap's feeder thread reads ``lines`` (its own file handle) while results come back in order.
-        made = pool.imap(functools.partial(_game_tape_of, out_dir), lines, chunksize=TAPE_CHUNK)
-        for line, tape_of in made:
-            yield line, tape_of
-        pool.close()  # all done: let them exit (leaving the block would terminate them)
-        pool.join()
+    if context is not None:
+        with context.Pool(jobs, initializer=_report_process) as pool:
+            # imap's feeder thread reads ``items`` (its own file handle) while results come back in order; it
+            # has taken exactly ``pooled`` of them when the last result is here.
+            made = pool.imap(functools.partial(_game_tape_of, out_dir), itertools.islice(items, pooled),
+                             chunksize=TAPE_CHUNK)
+            yield from made
+            pool.close()  # all done: let them exit (leaving the block would terminate them)
+            pool.join()
+    for item in items:
+        yield _game_tape_of(out_dir, item)
 
 
 def _report_process() -> None:
