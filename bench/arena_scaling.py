@@ -3,6 +3,7 @@
     .venv/bin/python bench/arena_scaling.py --rounds 3                # about 1 min a round on an idle machine
     .venv/bin/python bench/arena_scaling.py --rounds 3 --no-report    # without report.html
     .venv/bin/python bench/arena_scaling.py --rounds 3 --cold         # builds from scratch in every run
+    .venv/bin/python bench/arena_scaling.py --rounds 3 --machine      # the machine's own cost of two busy cores
 
 Runs alternate (1, 2, then 2, 1, ...) so that a neighbour's load hits both alike. Each run is
 ``lastcard arena arenas/sample.yaml --out DIR --jobs J --fresh -q`` in a fresh process that stamps,
@@ -130,7 +131,8 @@ def bots_cpu_s(games: Path) -> float:
     return total / 1000
 
 
-def run_once(jobs: int, out: str, report: bool, cold: bool) -> dict:
+def start_run(jobs: int, out: str, report: bool, cold: bool, cpu: int | None = None) -> dict:
+    """Start one whole command (``cpu``: pinned to that CPU with its workers and bots); ``finish_run`` reads it."""
     if cold:
         shutil.rmtree(ROOT / "sample_bots" / "java" / "classes", ignore_errors=True)
         try:
@@ -140,24 +142,68 @@ def run_once(jobs: int, out: str, report: bool, cold: bool) -> dict:
     argv = ["arena", "arenas/sample.yaml", "--out", out, "--jobs", str(jobs), "--fresh", "-q"]
     if not report:
         argv.append("--no-report")
+    pin = [] if cpu is None else ["taskset", "-c", str(cpu)]
     load = os.getloadavg()[0]
-    t0 = time.monotonic()
-    proc = subprocess.Popen([sys.executable, __file__, "--child", *argv], cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([*pin, sys.executable, __file__, "--child", *argv], cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return {"jobs": jobs, "out": out, "load": load, "t0": time.monotonic(), "proc": proc}
+
+
+def finish_run(started: dict) -> dict:
+    proc = started.pop("proc")
     err = proc.communicate()[1]
-    wall = time.monotonic() - t0
+    wall = time.monotonic() - started.pop("t0")
     if proc.returncode != 0:
         raise SystemExit(f"the run failed:\n{err}")
     marks = json.loads(err.strip().splitlines()[-1])
     ph = phases(marks)
+    out = started.pop("out")
     # Under the sandbox a bot is not this process's descendant for getrusage (bubblewrap's own PID
     # namespace): its CPU time is what the referee read from its cgroup, move by move, in games.jsonl.
     bots = bots_cpu_s(Path(out) / "games.jsonl")
     w, o, k = ph["play"]
     ph["play"] = (w, o, k + bots)
     ph["total"] = (ph["total"][0], ph["total"][1], ph["total"][2] + bots)
-    return {"jobs": jobs, "wall": wall, "load": load, "phases": ph, "bots_cpu": bots, "marks": marks,
+    return {**started, "wall": wall, "phases": ph, "bots_cpu": bots, "marks": marks,
             "results": (Path(out) / "results.json").read_bytes()}
+
+
+def run_once(jobs: int, out: str, report: bool, cold: bool) -> dict:
+    return finish_run(start_run(jobs, out, report, cold))
+
+
+def games_cpu(run: dict) -> float:
+    """CPU seconds of the games: the workers' and the bots' (the ``play`` phase, children and own)."""
+    return sum(run["phases"]["play"][1:])
+
+
+def machine_check(rounds: int, report: bool) -> None:
+    """Does the machine itself make work dearer when both cores are busy?
+
+    The same ``--jobs 1`` command, pinned to one CPU, runs alone, then twice at once (one copy per CPU).
+    The two copies share nothing but the machine (no collector, no pipes, no files), so whatever the
+    games' CPU grows by when they run together is the machine's (shared caches, memory bandwidth, the
+    host's other tenants), not the arena's, and ``--jobs 2`` pays it too: it bounds the ratio at
+    2 / growth, before any serial part.
+    """
+    alone: list[float] = []
+    together: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(rounds):
+            for cpu in (0, 1):
+                run = finish_run(start_run(1, os.path.join(tmp, f"a{cpu}"), report, False, cpu))
+                alone.append(games_cpu(run))
+                print(f"round {r + 1} alone on CPU {cpu}: games CPU {alone[-1]:.2f} s, wall {run['wall']:.2f} s, "
+                      f"load {run['load']:.2f}", flush=True)
+            pair = [start_run(1, os.path.join(tmp, f"t{cpu}"), report, False, cpu) for cpu in (0, 1)]
+            for cpu, started in enumerate(pair):
+                run = finish_run(started)
+                together.append(games_cpu(run))
+                print(f"round {r + 1} together, CPU {cpu}: games CPU {together[-1]:.2f} s, wall {run['wall']:.2f} s, "
+                      f"load {run['load']:.2f}", flush=True)
+    a, t = statistics.median(alone), statistics.median(together)
+    print(f"games CPU of one --jobs 1 run, medians: alone {a:.2f} s, beside a twin on the other CPU {t:.2f} s: "
+          f"{t / a:.2f}x; so two cores can give at most {2 * a / t:.2f}x on this machine, serial parts aside")
 
 
 def main() -> None:
@@ -169,7 +215,12 @@ def main() -> None:
     ap.add_argument("--no-report", action="store_true", help="leave out report.html, as --no-report does")
     ap.add_argument("--cold", action="store_true", help="delete the sample bots' builds before every run")
     ap.add_argument("--json", help="also write every run's figures here")
+    ap.add_argument("--machine", action="store_true",
+                    help="instead: one --jobs 1 run alone against two at once, one per CPU (the machine's own cost)")
     args = ap.parse_args()
+    if args.machine:
+        machine_check(args.rounds, not args.no_report)
+        return
     runs: list[dict] = []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
@@ -202,7 +253,7 @@ def main() -> None:
     # The same games cost more CPU with both cores busy when neighbours load the machine (0.97-1.22x here,
     # from session to session): the estimate again with --jobs 1's games CPU at --jobs 2, plus the second
     # worker's set of bot start-ups (not in games.jsonl; START_UPS_S, measured with sandbox: none).
-    g1, g2 = (med(j, lambda r: sum(r["phases"]["play"][1:])) for j in (1, 2))
+    g1, g2 = (med(j, games_cpu) for j in (1, 2))
     same = med(2, lambda r: idle_seconds({**r["phases"], "play": (0.0, 0.0, g1 + START_UPS_S)}, 2))
     print(f"games CPU at --jobs 2 against --jobs 1: {g2 / g1:.2f}x; with --jobs 1's games CPU (+{START_UPS_S} s of "
           f"start-ups) at --jobs 2: {same:.2f} s, {i1 / same:.2f}x")
