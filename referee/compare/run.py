@@ -187,11 +187,12 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
         def resumed(line: GameLine) -> None:  # counted as it is read: the file is never held whole
             if _is_pair_game(line.game):
                 order.offer(line)
-                order.advance(display)
+                order.advance(NoDisplay())  # the block is drawn once, after the "resuming" line
 
         store.start(description(settings), keep=resumed)
         if order.finished:
             display.note(f"resuming: {order.finished} games already played")
+            display.update(order.counter)
     played_now = 0
     t0 = time.monotonic()
 
