@@ -132,6 +132,10 @@ def test_many_games_are_listed_a_page_at_a_time(browser, results, tmp_path):
     def listed():
         return browser.execute_script("return [...document.querySelectorAll('#g-rows tr')].map(r => r.dataset.game)")
 
+    def scripts():
+        return browser.execute_script("return [...document.querySelectorAll('script[src]')]"
+                                      ".map(s => s.getAttribute('src'))")
+
     assert listed() == [f"x{i:04d}" for i in range(50)]
     assert browser.find_element("id", "g-page").text == "page 1 of 3 (130 games)"
     browser.find_element("id", "g-next").click()
@@ -210,17 +214,45 @@ def test_a_long_run_page_loads_its_other_games_from_the_shards_beside_it(browser
     def listed():
         return browser.execute_script("return [...document.querySelectorAll('#g-rows tr')].map(r => r.dataset.game)")
 
+    def scripts():
+        return browser.execute_script("return [...document.querySelectorAll('script[src]')]"
+                                      ".map(s => s.getAttribute('src'))")
+
     assert listed() == [f"x{i:04d}" for i in range(20)]
     assert "20 of 130 loaded" in browser.find_element("id", "g-page").text
     browser.find_element("id", "g-next").click()  # past the sample: the first shard loads
     assert wait(lambda: listed() == [f"x{i:04d}" for i in range(50, 60)])  # page 2 of the 60 loaded
-    # An address naming a game of the last shard loads the shards up to it and opens it.
+    # An address naming a game of the last shard loads that shard alone (not the 500 before it of a million-game
+    # page) and opens it.
+    browser.get("about:blank")  # a new document, not a jump within the page: no shard loaded yet
     open_page(browser, out / "report.html", "#game=x0125&turn=3")
     assert wait(lambda: browser.execute_script("return window.lastcard.state()")["game"] == "x0125")
     assert browser.execute_script("return window.lastcard.state()")["turn"] == 3
+    assert scripts() == ["report_files/games-00003.js"]
     frames = browser.execute_script("return window.lastcard.framesOf('x0125').map(f => [f.hands, f.top, f.seat])")
     _, expected = rebuild(load(str(out), "x0125").stored, frames=True)
     assert [[list(h) for h in f.hands] for f in expected] == [f[0] for f in frames]
+    # The list still pages through every game in order, and the shard loaded ahead is not loaded again.
+    assert "20 of 130 loaded" in browser.find_element("id", "g-page").text
+    for _ in range(5):  # to the end: the shards before the one loaded ahead load in order
+        if not browser.find_element("id", "g-next").is_enabled():
+            break
+        before = listed()
+        browser.find_element("id", "g-next").click()
+        assert wait(lambda: listed() != before)
+    assert "page 3 of 3 (130 games)" in browser.find_element("id", "g-page").text
+    pages = [listed()]
+    while browser.find_element("id", "g-prev").is_enabled():
+        browser.find_element("id", "g-prev").click()
+        pages.insert(0, listed())
+    assert sum(pages, []) == [f"x{i:04d}" for i in range(130)]
+    assert scripts() == [f"report_files/games-0000{k}.js" for k in (3, 1, 2)]
+    # An address of a game the page does not have says so at once: the shards' id ranges rule it out.
+    for missing in ("x0130", "x00205", "w1", "x0019b"):
+        browser.get("about:blank")
+        open_page(browser, out / "report.html", f"#game={missing}&turn=0")
+        assert wait(lambda: "has no game" in browser.find_element("id", "g-note").text)
+        assert scripts() == [], missing
     assert errors(browser) == []
 
 

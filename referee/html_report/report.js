@@ -18,41 +18,123 @@
 
   // ------------------------------------------------------------------ shards: the games past the page's sample
   // A long run's page carries its first games; the rest are scripts beside it (DATA.shards: src, games, first
-  // and last id), added with <script src> in order when the reader pages past the games loaded or opens a game
-  // not loaded yet (a file:// page may load a script next to it; Chromium refuses it a fetch).
-  const shards = {next: 0, loading: false, waiting: []};
+  // and last id), added with <script src> when the reader pages past the games loaded or opens a game not
+  // loaded yet (a file:// page may load a script next to it; Chromium refuses it a fetch). Paging loads them
+  // in order; an address loads only the shard its game's id falls in (page.py writes the games in id order),
+  // which waits at its place in DATA.games until paging reaches it.
+  const SAMPLE = DATA.games.length;
+  const OFFSETS = (() => {  // each shard's first place in DATA.games
+    const first = [];
+    let at = SAMPLE;
+    for (const [, games] of DATA.shards) {
+      first.push(at);
+      at += games;
+    }
+    return first;
+  })();
+  const shards = {next: 0, have: [], pending: -1, waiting: []};
 
   function moreToLoad() { return shards.next < DATA.shards.length; }
 
-  function loadShard(then) {
+  // The games the list shows: the sample and the shards loaded before the first one missing.
+  function loaded() { return moreToLoad() ? OFFSETS[shards.next] : DATA.games.length; }
+
+  // Loads shard ``k`` (by default the next in order), one at a time; ``then`` runs once it is in.
+  function loadShard(then, k) {
     if (then) shards.waiting.push(then);
-    if (shards.loading || !moreToLoad()) return;
-    shards.loading = true;
-    const file = DATA.shards[shards.next][0];  // a relative path: the folder beside the page, never the network
+    if (shards.pending >= 0) return;  // the waiting run when the one on its way is in, and ask again
+    const want = k === undefined ? shards.next : k;
+    if (want >= DATA.shards.length || shards.have[want]) { runWaiting(); return; }
+    shards.pending = want;
+    const file = DATA.shards[want][0];  // a relative path: the folder beside the page, never the network
     const script = document.createElement('script');
     script.setAttribute('src', file);
     script.onerror = () => {
-      shards.loading = false;
+      shards.pending = -1;
       shards.waiting = [];
       note('The games in ' + file + ' could not be loaded: keep the folder beside the page.');
     };
     document.head.append(script);
   }
 
-  window.lastcardShard = function (rows, text) {
-    tapeOf(0);
-    const from = DATA.games.length;
-    for (const row of rows) DATA.games.push(row);
-    for (const t of text.split('#').slice(0, rows.length)) tapes.push(t);
-    while (tapes.length < DATA.games.length) tapes.push('');
-    shards.next += 1;
-    shards.loading = false;
-    keep(from);  // only the new rows: a jump across hundreds of shards must not filter every game at each
-    drawList();
+  function runWaiting() {
     const waiting = shards.waiting;
     shards.waiting = [];
     for (const then of waiting) then();
+  }
+
+  window.lastcardShard = function (rows, text) {
+    tapeOf(0);
+    const k = shards.pending;
+    const at = OFFSETS[k];
+    const texts = text.split('#');
+    rows.forEach((row, i) => { DATA.games[at + i] = row; tapes[at + i] = texts[i] || ''; });
+    shards.have[k] = true;
+    shards.pending = -1;
+    const from = loaded();
+    while (shards.have[shards.next]) shards.next += 1;
+    if (loaded() > from) {
+      keep(from);  // only the new rows: a jump across hundreds of shards must not filter every game at each
+      drawList();
+    }
+    runWaiting();
   };
+
+  // page.py's order of game ids (in_id_order): runs of digits compare as numbers, the rest as text.
+  function idKey(id) {
+    return String(id).split(/(\d+)/).map((part) => /^\d+$/.test(part) ? [0, part.replace(/^0+(?=\d)/, '')] : [1, part]);
+  }
+
+  function compareKeys(a, b) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const [kindA, textA] = a[i];
+      const [kindB, textB] = b[i];
+      if (kindA !== kindB) return kindA - kindB;
+      if (kindA === 0 && textA.length !== textB.length) return textA.length - textB.length;
+      if (textA !== textB) return textA < textB ? -1 : 1;
+    }
+    return a.length - b.length;
+  }
+
+  // Printable ASCII ids compare here as in Python; others may not, and are looked for shard by shard.
+  const PLAIN = /^[\x20-\x7e]*$/;
+  const ORDERED = DATA.shards.every((s) => PLAIN.test(String(s[2])) && PLAIN.test(String(s[3])));
+
+  // The shard whose range of ids holds ``id``; -1 if none does (a game of the sample, or of no one);
+  // undefined when the order cannot tell.
+  function shardOf(id) {
+    if (!DATA.shards.length) return -1;
+    if (!ORDERED || !PLAIN.test(id)) return undefined;
+    const key = idKey(id);
+    let lo = 0;
+    let hi = DATA.shards.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareKeys(idKey(DATA.shards[mid][3]), key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < DATA.shards.length && compareKeys(idKey(DATA.shards[lo][2]), key) <= 0 ? lo : -1;
+  }
+
+  function findLoaded(id, lo, hi) {
+    for (let i = lo; i < hi; i++) {
+      const row = DATA.games[i];
+      if (row && row[0] === id) return i;
+    }
+    return -1;
+  }
+
+  // Where game ``id`` is: its index in DATA.games if loaded (else -1), and the shard to load for it (null:
+  // none; the page has no such game). ``from``: the games before it were looked through already.
+  function locate(id, from) {
+    const k = shardOf(id);
+    if (k === undefined) {
+      const index = findLoaded(id, from || 0, DATA.games.length);
+      return {index, load: index < 0 && moreToLoad() ? shards.next : null};
+    }
+    const index = k < 0 ? findLoaded(id, 0, SAMPLE) : findLoaded(id, OFFSETS[k], OFFSETS[k] + DATA.shards[k][1]);
+    return {index, load: index < 0 && k >= 0 && !shards.have[k] ? k : null};
+  }
 
   // ------------------------------------------------------------------ cards and actions
   function cardCode(token) {
@@ -257,7 +339,7 @@
     const text = $('g-filter').value.trim().toLowerCase();
     const faultsOnly = $('g-faults').checked;
     const stage = $('g-stage').value;
-    for (let i = from; i < DATA.games.length; i++) {
+    for (let i = from; i < loaded(); i++) {
       const row = DATA.games[i];
       if (faultsOnly && !row[6]) continue;
       if (!inStage(row, stage)) continue;
@@ -293,7 +375,7 @@
       body.append(tr);
     }
     $('g-page').textContent = 'page ' + (list.page + 1) + ' of ' + pages + ' (' + list.rows.length + ' games' +
-      (moreToLoad() ? '; ' + DATA.games.length + ' of ' + DATA.total + ' loaded, next loads more' : '') + ')';
+      (moreToLoad() ? '; ' + loaded() + ' of ' + DATA.total + ' loaded, next loads more' : '') + ')';
     const none = DATA.games.length === 0;
     $('g-empty').hidden = !none;
     document.querySelector('table.games').hidden = none;
@@ -359,14 +441,12 @@
   // how: 'push' (a reader's click: a new history entry) or 'none' (the address already names it).
   // from: the games before it were looked through already (a shard at a time, not every game again).
   function openGame(gameId, turn, how, from) {
-    let index = -1;
-    for (let i = from || 0; i < DATA.games.length; i++) {
-      if (DATA.games[i][0] === String(gameId)) { index = i; break; }
-    }
-    if (index < 0 && moreToLoad()) {  // in a shard not loaded yet
-      note('Loading the games up to ' + gameId + '…');
-      const seen = DATA.games.length;
-      loadShard(() => openGame(gameId, turn, how, seen));
+    const id = String(gameId);
+    const {index, load} = locate(id, from);
+    if (load !== null) {  // in a shard not loaded yet
+      note('Loading the games ' + (load === shards.next ? 'up to ' : 'around ') + id + '…');
+      const seen = loaded();
+      loadShard(() => openGame(id, turn, how, seen), load);
       return false;
     }
     if (index < 0) return false;
@@ -524,9 +604,9 @@
     const params = new URLSearchParams(hash.slice(1));
     const id = params.get('game') || '';
     const turnText = params.get('turn');
-    const index = DATA.games.findIndex((row) => row[0] === id);
-    if (index < 0 && id && moreToLoad()) {
-      loadShard(openFromHash);
+    const {index, load} = locate(id);
+    if (id && load !== null) {
+      loadShard(openFromHash, load);
       return;
     }
     if (index < 0) {
@@ -585,7 +665,7 @@
   refilter();
   openFromHash();
   // For tests and the curious: the frames of any game, and the viewer's state.
-  window.lastcard = {openGame, show, framesOf: (id) => framesOf(DATA.games.findIndex((r) => r[0] === id)),
+  window.lastcard = {openGame, show, framesOf: (id) => framesOf(DATA.games.findIndex((r) => r && r[0] === id)),
                      state: () => ({game: view.index >= 0 ? DATA.games[view.index][0] : null, turn: view.turn,
                                     seat: view.seat})};
 }());
