@@ -47,20 +47,59 @@ def append_record(out_dir: str, game_id: str, lines: Iterable[dict[str, Any]]) -
 
 
 def keep_only(out_dir: str, keep: Container[str]) -> None:
-    """Rewrite the record file with the records of ``keep`` only (each game's last), in the order stored."""
-    path = os.path.join(out_dir, INDEX_FILE)
-    if not os.path.exists(path):
+    """Rewrite the record file with the records of ``keep`` only (each game's last), in the order stored.
+
+    The kept members are copied as they are, one at a time, into a new file that replaces the old once
+    whole: memory holds the index, never the records (a long comparison with ``--records`` keeps most of its
+    games), and nothing is inflated and deflated again. A member cut short by a killed run is left out.
+    """
+    index_path, records_path = os.path.join(out_dir, INDEX_FILE), os.path.join(out_dir, RECORDS_FILE)
+    if not os.path.exists(index_path):
         return
-    with open(path, encoding="utf-8") as fh:
-        stored = [line.split(" ", 1)[0] for line in fh if line.strip()]
-    if all(game in keep for game in stored) and len(stored) == len(set(stored)):
+    where: dict[str, tuple[int, int] | None] = {}  # first stored order, last entry wins (as ``find``)
+    clean = True
+    with open(index_path, encoding="utf-8") as fh:
+        for line in fh:
+            parts = line.split()
+            if not parts:
+                continue
+            clean = clean and parts[0] in keep and parts[0] not in where
+            where[parts[0]] = (int(parts[1]), int(parts[2])) if len(parts) == 3 else where.get(parts[0])
+    if clean:
         return
-    records = [(game, read_record(out_dir, game)) for game in dict.fromkeys(stored) if game in keep]
-    os.remove(os.path.join(out_dir, RECORDS_FILE))
-    os.remove(path)
-    for game, lines in records:
-        if lines is not None:
-            append_record(out_dir, game, lines)
+    kept = 0
+    with open(records_path, "rb") as src, open(records_path + ".new", "wb") as dst, \
+            open(index_path + ".new", "w", encoding="utf-8") as idx:
+        for game, at in where.items():
+            if at is None or game not in keep:
+                continue
+            src.seek(at[0])
+            member = src.read(at[1])
+            if not _whole(member, at[1]):
+                continue
+            idx.write(f"{game} {dst.tell()} {len(member)}\n")
+            dst.write(member)
+            kept += 1
+    if kept:
+        os.replace(records_path + ".new", records_path)
+        os.replace(index_path + ".new", index_path)
+    else:  # no record left: no record file, as ``has_records`` reads it
+        for path in (records_path, index_path, records_path + ".new", index_path + ".new"):
+            os.remove(path)
+
+
+def _whole(member: bytes, length: int) -> bool:
+    """Whether ``member`` is a whole gzip member of ``length`` bytes (not one a killed run cut short)."""
+    if len(member) != length:
+        return False
+    inflate = zlib.decompressobj(31)
+    try:
+        while member and not inflate.eof:  # in slices: the inflated record is never held whole
+            inflate.decompress(member, 1 << 16)
+            member = inflate.unconsumed_tail
+    except zlib.error:
+        return False
+    return inflate.eof
 
 
 def has_records(out_dir: str) -> bool:
