@@ -38,6 +38,9 @@ class Card:
     is_wild: bool = field(init=False, compare=False, repr=False)
     #: A number card or a plain Wild: playing it only passes the turn on (the engine's fast path).
     is_plain: bool = field(init=False, compare=False, repr=False)
+    #: The card's place in ``_BY_CODE`` (0 to ``CARD_KINDS - 1``), so the engine's tables are lists indexed by it
+    #: rather than dicts; -1 for a card made outside ``_BY_CODE`` (the engine never sees one).
+    index: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         wild = self.rank in WILD_RANKS
@@ -47,6 +50,7 @@ class Card:
         object.__setattr__(self, "is_wild", wild)
         object.__setattr__(self, "is_plain", self.rank == "wild" or self.rank in NUMBER_RANKS)
         object.__setattr__(self, "points", 50 if wild else 20 if self.rank in ACTION_RANKS else int(self.rank))
+        object.__setattr__(self, "index", -1)
 
     @classmethod
     def from_code(cls, code: object) -> Card:
@@ -89,6 +93,8 @@ class Card:
 def _all_cards() -> dict[str, Card]:
     cards = [Card(c, r) for c in ALL_COLOURS for r in NUMBER_RANKS + ACTION_RANKS]
     cards += [Card(None, r) for r in WILD_RANKS]
+    for index, card in enumerate(cards):
+        object.__setattr__(card, "index", index)
     return {c.code: c for c in cards}
 
 
@@ -96,6 +102,8 @@ def _all_cards() -> dict[str, Card]:
 _BY_CODE: Final = _all_cards()
 WILD: Final = _BY_CODE["wild"]
 WILD4: Final = _BY_CODE["wild4"]
+#: How many distinct cards there are (every ``Card.index`` is below it).
+CARD_KINDS: Final = len(_BY_CODE)
 
 
 def compact_deck(players: int = 4) -> list[Card]:
