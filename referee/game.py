@@ -254,6 +254,23 @@ _SEAT_EVENTS: Final = [_SeatEvents(seat) for seat in range(MAX_PLAYERS)]
 _REVERSE_ONE: Final[dict[int, Event]] = {d: {"kind": "reverse", "direction": d, "count": 1} for d in (1, -1)}
 
 
+def _holds(cards: list[Card], card: Card) -> bool:
+    """``card in cards``, by identity (cards are singletons): ``in`` would call the rich comparison per card."""
+    for c in cards:
+        if c is card:
+            return True
+    return False
+
+
+def _remove(hand: list[Card], card: Card) -> None:
+    """``hand.remove(card)`` by identity, for the same reason as ``_holds``: the first copy goes."""
+    for i in range(len(hand)):
+        if hand[i] is card:
+            del hand[i]
+            return
+    raise ValueError(f"{card.code} is not in the hand")
+
+
 def placements(values: Sequence[float], *, lower_is_better: bool) -> list[int]:
     """Standard competition places (1, 2, 2, 4) for one value per seat; equal values share a place."""
     sign = 1 if lower_is_better else -1
@@ -380,7 +397,9 @@ class Game:
             top = self.top
             # The rule is asked only when it can matter: restricted, with a Wild Draw Four in hand.
             wd4_ok = not self._restricted or WILD4 not in hand or self._wild_draw_four_allowed()
-            if colour == top.colour:  # the colour in play is the top card's own: no key to build
+            # The colour in play is the top card's own (the same string object, from the card): no key to build.
+            # Anything else (a Wild on top, a colour named over the wire) takes the keyed table: the same plays.
+            if colour is top.colour:
                 plays = self._plays.on_top(top, wd4_ok, call)
             else:
                 plays = self._plays.table((colour, top.rank, wd4_ok, call))
@@ -388,9 +407,12 @@ class Game:
             seen: list[Card] = []  # each distinct card once, in hand order; cheaper than dict.fromkeys(hand)
             for card in hand:
                 found = plays[card.index]
-                if found is not None and card not in seen:
+                if found is not None and not _holds(seen, card):
                     seen.append(card)
-                    out += found
+                    if len(found) == 1:
+                        out.append(found[0])
+                    else:
+                        out.extend(found)
             if self._multi:
                 out += self._multi_plays(hand, plays, not self._auto_call)
             if self.draw_pile or len(self.discard) > 1 or self._tender:
@@ -563,11 +585,11 @@ class Game:
         cards = action.cards
         if len(cards) == 1:
             last = cards[0]
-            hand.remove(last)
+            _remove(hand, last)
             self.discard.append(last)
         else:
             for card in cards:
-                hand.remove(card)
+                _remove(hand, card)
             self.discard.extend(cards)
             last = cards[-1]
         self.top = last

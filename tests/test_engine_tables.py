@@ -9,7 +9,8 @@ import pytest
 
 from referee import game as engine
 from referee.bots.messages import event_message
-from referee.cards import _BY_CODE, CARD_KINDS, COMPACT_COLOURS, STANDARD_COLOURS, Card
+from referee.actions import Action
+from referee.cards import _BY_CODE, ALL_COLOURS, CARD_KINDS, COMPACT_COLOURS, STANDARD_COLOURS, Card
 from referee.game import Game, event_for, plays_on
 from referee.players import SeatView, make_player
 from referee.relay import PublicWire, Relay
@@ -95,3 +96,29 @@ def test_shared_events_hold_what_a_new_event_would():
             card = _BY_CODE["wild4" if variant % 2 else "wild"]
             for colour, ev in table.items():
                 assert ev == fresh.play(card, colour, bool(variant & 2), bool(variant & 4))
+
+
+def test_the_random_player_draws_from_its_generator_even_a_replaced_one():
+    """Its kept ``random`` is the current generator's: the same picks as ``legal[int(rng.random() * len)]``."""
+    game = Game(get_ruleset("family"), 2, random.Random(1))
+    legal = [Action("colour", colour=c) for c in ALL_COLOURS[:7]]
+    player = make_player("random", 5)
+    mirror = random.Random(5)
+    assert [player.choose(SeatView(game, 0), legal) for _ in range(50)] == \
+        [legal[int(mirror.random() * len(legal))] for _ in range(50)]
+    player.rng = random.Random(9)
+    mirror = random.Random(9)
+    assert [player.choose(SeatView(game, 0), legal) for _ in range(50)] == \
+        [legal[int(mirror.random() * len(legal))] for _ in range(50)]
+    player.reseed(3)
+    mirror = random.Random(3)
+    assert player.choose(SeatView(game, 0), legal) == legal[int(mirror.random() * len(legal))]
+
+
+def test_a_play_removes_the_first_copy_of_its_card_and_a_missing_card_is_an_error():
+    hand = [_BY_CODE["red:5"], _BY_CODE["blue:5"], _BY_CODE["red:5"]]
+    engine._remove(hand, _BY_CODE["red:5"])
+    assert [c.code for c in hand] == ["blue:5", "red:5"]
+    with pytest.raises(ValueError):
+        engine._remove(hand, _BY_CODE["wild"])
+    assert engine._holds(hand, _BY_CODE["red:5"]) and not engine._holds(hand, _BY_CODE["red:6"])
