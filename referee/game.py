@@ -117,8 +117,20 @@ def _plays_on(colours: tuple[str, ...], key: _OnTable) -> _PlayTable:
     plays: _PlayTable = [None] * CARD_KINDS
     for card in _BY_CODE.values():
         if plays_on(card, colour, rank, wd4_ok):
-            plays[card.index] = (tuple(_PLAYS.get(card, c, call) for c in colours) if card.is_wild
-                                 else (_PLAYS.get(card, None, call),))
+            plays[card.index] = _card_plays(card, colours, call)
+    return plays
+
+
+_CARD_PLAYS: dict[tuple[Card, tuple[str, ...], bool], tuple[Action, ...]] = {}
+
+
+def _card_plays(card: Card, colours: tuple[str, ...], call: bool) -> tuple[Action, ...]:
+    """One card's single-card plays, one tuple shared by every table it is in (fewer objects for the cache)."""
+    key = (card, colours, call)
+    plays = _CARD_PLAYS.get(key)
+    if plays is None:
+        plays = _CARD_PLAYS[key] = (tuple(_PLAYS.get(card, c, call) for c in colours) if card.is_wild
+                                    else (_PLAYS.get(card, None, call),))
     return plays
 
 
