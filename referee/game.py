@@ -85,6 +85,8 @@ class _Palette:
 
     def on_top(self, top: Card, wd4_ok: bool, call: bool) -> _PlayTable:
         """What plays on ``top`` while the colour in play is its own (``None`` for a Wild: family's opening)."""
+        if top.index < 0:  # a card made outside ``_BY_CODE`` has no slot of its own
+            return self.table((top.colour, top.rank, wd4_ok, call))
         slot = 4 * top.index + 2 * wd4_ok + call
         plays = self.by_top[slot]
         if plays is None:
@@ -114,7 +116,8 @@ def plays_on(card: Card, colour: str | None, rank: str | None, wild_draw_four_ok
 def _plays_on(colours: tuple[str, ...], key: _OnTable) -> _PlayTable:
     """Every card that plays in situation ``key``, each with its single-card plays (a Wild once per colour)."""
     colour, rank, wd4_ok, call = key
-    plays: _PlayTable = [None] * CARD_KINDS
+    # One more slot, always None: a card made outside ``_BY_CODE`` (index -1) plays nowhere, as no dict had it.
+    plays: _PlayTable = [None] * (CARD_KINDS + 1)
     for card in _BY_CODE.values():
         if plays_on(card, colour, rank, wd4_ok):
             plays[card.index] = _card_plays(card, colours, call)
@@ -233,6 +236,9 @@ class _SeatEvents:
         return cast(Event, event)
 
     def draw(self, card: Card) -> Event:
+        if card.index < 0:  # a card made outside ``_BY_CODE``: no slot, a new event
+            return cast(Event, {"kind": "draw", "seat": self.seat, "count": 1, "reason": "turn",
+                                "secret": {self.seat: {"cards": [card.code]}}})
         event = self.draws[card.index]
         if event is None:
             seat = self.seat
@@ -248,6 +254,8 @@ class _SeatEvents:
             if event is None:
                 event = table[colour] = _play_event(self.seat, [card.code], colour, call, drawn)
             return cast(Event, event)
+        if card.index < 0:  # a card made outside ``_BY_CODE``: no slot, a new event
+            return cast(Event, _play_event(self.seat, [card.code], colour, call, drawn))
         row = self.plays[2 * drawn + call]
         found = row[card.index]
         if found is None:

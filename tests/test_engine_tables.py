@@ -122,3 +122,15 @@ def test_a_play_removes_the_first_copy_of_its_card_and_a_missing_card_is_an_erro
     with pytest.raises(ValueError):
         engine._remove(hand, _BY_CODE["wild"])
     assert engine._holds(hand, _BY_CODE["red:5"]) and not engine._holds(hand, _BY_CODE["red:6"])
+
+
+def test_a_card_made_outside_the_deck_gets_no_shared_slot():
+    """``Card.index`` -1 never reads another card's table slot or shared event."""
+    stray = Card("red", "5")
+    shared = engine._SeatEvents(0)
+    assert shared.draw(stray) == shared.draw(_BY_CODE["red:5"])
+    assert shared.play(stray, "red", False, False) == shared.play(_BY_CODE["red:5"], "red", False, False)
+    assert shared.draws[_BY_CODE["wild4"].index] is None
+    palette = engine._Palette(STANDARD_COLOURS)
+    assert palette.on_top(stray, True, False) == palette.on_top(_BY_CODE["red:5"], True, False)
+    assert palette.on_top(stray, True, False)[stray.index] is None
