@@ -134,3 +134,40 @@ def test_a_card_made_outside_the_deck_gets_no_shared_slot():
     palette = engine._Palette(STANDARD_COLOURS)
     assert palette.on_top(stray, True, False) == palette.on_top(_BY_CODE["red:5"], True, False)
     assert palette.on_top(stray, True, False)[stray.index] is None
+
+
+def test_the_players_choice_draws_as_random_choice_does():
+    """``players.base.choice``: the same pick and the same generator state after, as ``Random.choice``."""
+    from referee.players.base import choice
+
+    options = [Action("colour", colour=c) for c in ALL_COLOURS]
+    for seed in range(20):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 3, 4, 5, 7, 8):
+            assert choice(mine, options[:n]) is theirs.choice(options[:n])
+        assert mine.getstate() == theirs.getstate()
+    with pytest.raises(IndexError):
+        choice(random.Random(0), [])
+
+
+def test_a_deck_is_a_new_list_each_time():
+    from referee.cards import compact_deck, standard_deck
+
+    assert standard_deck() is not standard_deck() and standard_deck() == standard_deck()
+    assert len(standard_deck()) == 108 and len(compact_deck(4)) == 54 and compact_deck(6) == compact_deck(4) * 2
+
+
+@pytest.mark.parametrize("name", ["random", "easy", "medium", "hard"])
+def test_making_a_built_in_player_seeds_one_generator_and_leaves_none_behind(name):
+    """Compiled, a player class without its own ``__init__`` ran ``Player.__init__`` twice and leaked a generator."""
+    import gc
+
+    def generators() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if type(o) is random.Random)
+
+    before = generators()
+    players = [make_player(name, seed) for seed in range(200)]
+    assert generators() - before == 200
+    del players
+    assert generators() - before == 0

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..actions import COLOUR, PLAY
-from .base import Player, SeatView
+from .base import Player, SeatView, choice
 
 if TYPE_CHECKING:
     from ..actions import Action
@@ -36,19 +36,30 @@ class EasyPlayer(Player):
 
     name = "easy"
 
+    def __init__(self, seed: int = 0) -> None:
+        # Its own __init__, though it only calls Player's: compiled, a subclass without one ran Player.__init__
+        # twice per player (a second generator seeded, the first one leaked: mypyc's inherited tp_init).
+        super().__init__(seed)
+
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
-        plays = [a for a in legal if a.kind in (PLAY, COLOUR)]
+        # Kinds are enum members (``Action`` makes them so): compared by identity, not as strings.
+        plays = [a for a in legal if a.kind is PLAY or a.kind is COLOUR]
         if not plays:
             return legal[0]
-        first = plays[0]
-        same = [a for a in plays if a.cards == first.cards]
-        return self.rng.choice(same)  # a wild names any colour
+        first = plays[0].cards
+        same = [a for a in plays if a.cards is first or a.cards == first]
+        return choice(self.rng, same)  # a wild names any colour
 
 
 class MediumPlayer(Player):
     """Plays a matching coloured card before a wild, the longest stack first, and names its commonest colour."""
 
     name = "medium"
+
+    def __init__(self, seed: int = 0) -> None:
+        # Its own __init__, though it only calls Player's: compiled, a subclass without one ran Player.__init__
+        # twice per player (a second generator seeded, the first one leaked: mypyc's inherited tp_init).
+        super().__init__(seed)
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         plays = [a for a in legal if a.kind == PLAY]
@@ -69,6 +80,11 @@ class HardPlayer(Player):
     sheds heavy cards once anyone is close, and always makes the last-card call."""
 
     name = "hard"
+
+    def __init__(self, seed: int = 0) -> None:
+        # Its own __init__, though it only calls Player's: compiled, a subclass without one ran Player.__init__
+        # twice per player (a second generator seeded, the first one leaked: mypyc's inherited tp_init).
+        super().__init__(seed)
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         colours = [a for a in legal if a.kind == COLOUR]
