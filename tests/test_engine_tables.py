@@ -171,3 +171,20 @@ def test_making_a_built_in_player_seeds_one_generator_and_leaves_none_behind(nam
     assert generators() - before == 200
     del players
     assert generators() - before == 0
+
+
+def test_the_colour_held_most_is_counted_as_a_counter_would_and_ties_go_to_deck_order():
+    from collections import Counter
+
+    from referee.players.heuristic import _best_colour, _colour_counts
+
+    for seed in range(30):
+        game = Game(get_ruleset("family"), 3, random.Random(seed))
+        for seat in range(3):
+            view = SeatView(game, seat)
+            counts = Counter(c.colour for c in view.hand if c.colour is not None)
+            assert _colour_counts(view) == dict(counts)
+            assert _best_colour(view) == max(view.colours, key=lambda c: counts[c])
+    game = Game(get_ruleset("family"), 2, random.Random(0))
+    game.hands[0] = [Card.from_code(c) for c in ("blue:1", "green:2", "wild")]
+    assert _best_colour(SeatView(game, 0)) == "green"  # green and blue tie: green comes first in the deck

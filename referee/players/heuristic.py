@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..actions import COLOUR, PLAY
@@ -12,14 +11,27 @@ if TYPE_CHECKING:
     from ..actions import Action
 
 
-def _colour_counts(view: SeatView) -> Counter[str]:
-    return Counter(c.colour for c in view.hand if c.colour is not None)
+def _colour_counts(view: SeatView) -> dict[str, int]:
+    """How many cards of each colour the seat holds (colours it lacks are absent)."""
+    # A dict counted in a loop, not a ``Counter``: its ``__init__`` is Python (a quarter of a ``hard`` game).
+    counts: dict[str, int] = {}
+    for card in view.hand:
+        colour = card.colour
+        if colour is not None:
+            counts[colour] = counts.get(colour, 0) + 1
+    return counts
 
 
-def _best_colour(view: SeatView, counts: Counter[str] | None = None) -> str:
+def _best_colour(view: SeatView, counts: dict[str, int] | None = None) -> str:
     """The colour this seat holds most of (ties: the deck's colour order)."""
     counts = counts if counts is not None else _colour_counts(view)
-    return max(view.colours, key=lambda c: counts[c])
+    # ``max(view.colours, key=...)`` written out: the first colour with the highest count, without a key call each.
+    best, most = "", -1
+    for colour in view.colours:
+        held = counts.get(colour, 0)
+        if held > most:
+            best, most = colour, held
+    return best
 
 
 def _pick_colour(view: SeatView, legal: list[Action], options: list[Action]) -> Action | None:
