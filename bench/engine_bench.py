@@ -125,18 +125,20 @@ class NullGame:
 
 def null_factory(n: int) -> PlayOne:
     players = [make_player("random", seat) for seat in range(n)]
+    # Views of a real game: the random player never looks, but a compiled build's ``choose`` takes only a SeatView.
+    table = Game(get_ruleset("family"), n, random.Random(0))
+    views = [SeatView(table, seat) for seat in range(n)]
 
     def play(seed: int) -> tuple[int, int, bool]:
         rng = random.Random(seed)
         for seat, player in enumerate(players):
             player.reseed(seed * 8 + seat)
         game = NullGame(n)
-        views = [None] * n  # the random player never looks at its view
         decisions = 0
         while not game.over:
             seat = game.current
             legal = game.legal_actions()
-            action = players[seat].choose(views[seat], legal)  # type: ignore[arg-type]
+            action = players[seat].choose(views[seat], legal)
             game.apply(action, rng)
             decisions += 1
         return decisions, 1, False

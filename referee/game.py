@@ -17,10 +17,10 @@ from itertools import product
 from typing import Any, Final, Sequence, TypeVar, cast
 
 from .actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION, PLAY, Action, IllegalActionError
-from .cards import _BY_CODE, DECK_COLOURS, DECKS, WILD4, Card
+from .cards import _BY_CODE, CARD_KINDS, DECK_COLOURS, DECKS, WILD4, Card
 from .events import DrawReason, Event, GameEndEvent
 from .outcome import EndReason, Outcome
-from .rules import HAND_SIZE, Ruleset, check_players
+from .rules import HAND_SIZE, MAX_PLAYERS, Ruleset, check_players
 
 
 class Phase(enum.StrEnum):
@@ -58,14 +58,51 @@ class _Plays:
 
 _PLAYS: Final = _Plays()
 _T = TypeVar("_T")
-_PlayTable = dict[Card, tuple[Action, ...]]
+#: By ``Card.index``: the card's single-card plays in one situation, ``None`` where it does not play. A list, not a
+#: dict keyed by card: legal-move generation asks it once per card in hand, at every turn.
+_PlayTable = list[tuple[Action, ...] | None]
 _OnTable = tuple[str | None, str, bool, bool]  # (colour in play, top rank, Wild Draw Four allowed, call)
-_PALETTES: dict[tuple[str, ...], dict[_OnTable, _PlayTable]] = {}
 
 
-def _playables(colours: tuple[str, ...]) -> dict[_OnTable, _PlayTable]:
-    """Per deck palette, a cache: situation on the table -> {card that plays: its single-card plays}."""
-    return _PALETTES.setdefault(colours, {})
+class _Palette:
+    """Per deck palette, a cache: situation on the table -> what plays (a ``_PlayTable``)."""
+
+    __slots__ = ("colours", "by_key", "by_top")
+
+    def __init__(self, colours: tuple[str, ...]) -> None:
+        self.colours = colours
+        self.by_key: dict[_OnTable, _PlayTable] = {}
+        #: The usual situation, a coloured card on top in its own colour, without building a key: by
+        #: ``4 * top.index + 2 * (Wild Draw Four allowed) + call``.
+        self.by_top: list[_PlayTable | None] = [None] * (4 * CARD_KINDS)
+
+    def table(self, key: _OnTable) -> _PlayTable:
+        """What plays in situation ``key``."""
+        plays = self.by_key.get(key)
+        if plays is None:
+            plays = self.by_key[key] = _plays_on(self.colours, key)
+        return plays
+
+    def on_top(self, top: Card, wd4_ok: bool, call: bool) -> _PlayTable:
+        """What plays on ``top`` while the colour in play is its own (``None`` for a Wild: family's opening)."""
+        if top.index < 0:  # a card made outside ``_BY_CODE`` has no slot of its own
+            return self.table((top.colour, top.rank, wd4_ok, call))
+        slot = 4 * top.index + 2 * wd4_ok + call
+        plays = self.by_top[slot]
+        if plays is None:
+            plays = self.by_top[slot] = self.table((top.colour, top.rank, wd4_ok, call))
+        return plays
+
+
+_PALETTES: dict[tuple[str, ...], _Palette] = {}
+
+
+def _playables(colours: tuple[str, ...]) -> _Palette:
+    """The cache of what plays for one deck palette."""
+    palette = _PALETTES.get(colours)
+    if palette is None:
+        palette = _PALETTES[colours] = _Palette(colours)
+    return palette
 
 
 def plays_on(card: Card, colour: str | None, rank: str | None, wild_draw_four_ok: bool) -> bool:
@@ -79,13 +116,24 @@ def plays_on(card: Card, colour: str | None, rank: str | None, wild_draw_four_ok
 def _plays_on(colours: tuple[str, ...], key: _OnTable) -> _PlayTable:
     """Every card that plays in situation ``key``, each with its single-card plays (a Wild once per colour)."""
     colour, rank, wd4_ok, call = key
-    table = _playables(colours)
-    plays = table.get(key)
+    # One more slot, always None: a card made outside ``_BY_CODE`` (index -1) plays nowhere, as no dict had it.
+    plays: _PlayTable = [None] * (CARD_KINDS + 1)
+    for card in _BY_CODE.values():
+        if plays_on(card, colour, rank, wd4_ok):
+            plays[card.index] = _card_plays(card, colours, call)
+    return plays
+
+
+_CARD_PLAYS: dict[tuple[Card, tuple[str, ...], bool], tuple[Action, ...]] = {}
+
+
+def _card_plays(card: Card, colours: tuple[str, ...], call: bool) -> tuple[Action, ...]:
+    """One card's single-card plays, one tuple shared by every table it is in (fewer objects for the cache)."""
+    key = (card, colours, call)
+    plays = _CARD_PLAYS.get(key)
     if plays is None:
-        plays = table[key] = {
-            card: (tuple(_PLAYS.get(card, c, call) for c in colours) if card.is_wild
-                   else (_PLAYS.get(card, None, call),))
-            for card in _BY_CODE.values() if plays_on(card, colour, rank, wd4_ok)}
+        plays = _CARD_PLAYS[key] = (tuple(_PLAYS.get(card, c, call) for c in colours) if card.is_wild
+                                    else (_PLAYS.get(card, None, call),))
     return plays
 
 
@@ -152,6 +200,95 @@ def _group_plays(cards: tuple[Card, ...]) -> _GroupPlays:
 _ALONE: Final = tuple({card: _PLAYS.get(card, None, call) for card in _BY_CODE.values() if not card.is_wild}
                       for call in (False, True))
 _COLOUR_ACTIONS: Final = {c: Action(COLOUR, colour=c) for cs in DECK_COLOURS.values() for c in cs}
+
+
+class _SeatEvents:
+    """One seat's recurring events (its single-card plays, one-card draws, passes, skips, colours, calls), each
+    made once and then shared by every game, in place of a new dict per move.
+
+    Building a dict (and its ``cards`` list and ``secret``) per move, tracking it for the cyclic collector and
+    freeing it with its game was about a third of a random game's time. A shared event is the same plain dict
+    with the same keys in the same order, so its JSON, ``event_for`` and every reader are unchanged; events are
+    read-only data (no reader changes one), which is what makes sharing them safe.
+    """
+
+    __slots__ = ("seat", "skip", "passes", "colours", "calls", "draws", "plays", "wilds")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.skip: dict[str, Any] = {"kind": "skip", "seat": seat}
+        #: By ``kept``.
+        self.passes = ({"kind": "pass", "seat": seat, "kept": False}, {"kind": "pass", "seat": seat, "kept": True})
+        self.colours: dict[str, dict[str, Any]] = {}
+        #: By ``by``.
+        self.calls = {by: {"kind": "call", "seat": seat, "by": by} for by in ("player", "referee")}
+        #: A turn's one-card draw, by ``Card.index``.
+        self.draws: list[dict[str, Any] | None] = [None] * CARD_KINDS
+        #: A coloured card's single play, by ``2 * drawn + call``, then ``Card.index``.
+        self.plays: list[list[dict[str, Any] | None]] = [[None] * CARD_KINDS for _ in range(4)]
+        #: A Wild's or Wild Draw Four's single play, by ``4 * drawn + 2 * call + (card is WILD4)``, then colour.
+        self.wilds: list[dict[str, dict[str, Any]]] = [{} for _ in range(8)]
+
+    def colour(self, colour: str) -> Event:
+        event = self.colours.get(colour)
+        if event is None:
+            event = self.colours[colour] = {"kind": "colour", "seat": self.seat, "colour": colour}
+        return cast(Event, event)
+
+    def draw(self, card: Card) -> Event:
+        if card.index < 0:  # a card made outside ``_BY_CODE``: no slot, a new event
+            return cast(Event, {"kind": "draw", "seat": self.seat, "count": 1, "reason": "turn",
+                                "secret": {self.seat: {"cards": [card.code]}}})
+        event = self.draws[card.index]
+        if event is None:
+            seat = self.seat
+            event = self.draws[card.index] = {"kind": "draw", "seat": seat, "count": 1, "reason": "turn",
+                                              "secret": {seat: {"cards": [card.code]}}}
+        return cast(Event, event)
+
+    def play(self, card: Card, colour: str, call: bool, drawn: bool) -> Event:
+        """The event of a one-card play (``drawn``: of the card just drawn)."""
+        if card.is_wild:
+            table = self.wilds[4 * drawn + 2 * call + (card is WILD4)]
+            event = table.get(colour)
+            if event is None:
+                event = table[colour] = _play_event(self.seat, [card.code], colour, call, drawn)
+            return cast(Event, event)
+        if card.index < 0:  # a card made outside ``_BY_CODE``: no slot, a new event
+            return cast(Event, _play_event(self.seat, [card.code], colour, call, drawn))
+        row = self.plays[2 * drawn + call]
+        found = row[card.index]
+        if found is None:
+            found = row[card.index] = _play_event(self.seat, [card.code], colour, call, drawn)
+        return cast(Event, found)
+
+
+def _play_event(seat: int, codes: list[str], colour: str, call: bool, drawn: bool) -> dict[str, Any]:
+    if drawn:
+        return {"kind": "play", "seat": seat, "cards": codes, "colour": colour, "call": call, "drawn": True}
+    return {"kind": "play", "seat": seat, "cards": codes, "colour": colour, "call": call}
+
+
+_SEAT_EVENTS: Final = [_SeatEvents(seat) for seat in range(MAX_PLAYERS)]
+#: One Reverse played, by the new direction (shared like ``_SeatEvents``'s).
+_REVERSE_ONE: Final[dict[int, Event]] = {d: {"kind": "reverse", "direction": d, "count": 1} for d in (1, -1)}
+
+
+def _holds(cards: list[Card], card: Card) -> bool:
+    """``card in cards``, by identity (cards are singletons): ``in`` would call the rich comparison per card."""
+    for c in cards:
+        if c is card:
+            return True
+    return False
+
+
+def _remove(hand: list[Card], card: Card) -> None:
+    """``hand.remove(card)`` by identity, for the same reason as ``_holds``: the first copy goes."""
+    for i in range(len(hand)):
+        if hand[i] is card:
+            del hand[i]
+            return
+    raise ValueError(f"{card.code} is not in the hand")
 
 
 def placements(values: Sequence[float], *, lower_is_better: bool) -> list[int]:
@@ -277,16 +414,25 @@ class Game:
         call = not self._auto_call and len(hand) == 2
         if phase is PHASE_PLAY and not self.pending:  # a normal turn: most decisions, so checked first
             colour = self.colour
+            top = self.top
             # The rule is asked only when it can matter: restricted, with a Wild Draw Four in hand.
-            key = (colour, self.top.rank, not self._restricted or WILD4 not in hand or self._wild_draw_four_allowed(),
-                   call)
-            plays = self._plays.get(key) or _plays_on(self.colours, key)
+            wd4_ok = not self._restricted or WILD4 not in hand or self._wild_draw_four_allowed()
+            # The colour in play is the top card's own (the same string object, from the card): no key to build.
+            # Anything else (a Wild on top, a colour named over the wire) takes the keyed table: the same plays.
+            if colour is top.colour:
+                plays = self._plays.on_top(top, wd4_ok, call)
+            else:
+                plays = self._plays.table((colour, top.rank, wd4_ok, call))
             out: list[Action] = []
             seen: list[Card] = []  # each distinct card once, in hand order; cheaper than dict.fromkeys(hand)
             for card in hand:
-                if card in plays and card not in seen:
+                found = plays[card.index]
+                if found is not None and not _holds(seen, card):
                     seen.append(card)
-                    out += plays[card]
+                    if len(found) == 1:
+                        out.append(found[0])
+                    else:
+                        out.extend(found)
             if self._multi:
                 out += self._multi_plays(hand, plays, not self._auto_call)
             if self.draw_pile or len(self.discard) > 1 or self._tender:
@@ -320,7 +466,7 @@ class Game:
         if self._multi:
             # Any colour of the pending rank leads a stack: the matching rule with no colour in play.
             key = (None, rank, False, call)
-            out += self._multi_plays(hand, self._plays.get(key) or _plays_on(colours, key), not self._auto_call)
+            out += self._multi_plays(hand, self._plays.table(key), not self._auto_call)
         out.append(DRAW_ACTION)
         return out
 
@@ -352,7 +498,7 @@ class Game:
                 continue
             key = tuple(cards)
             for first, plays in _GROUP_PLAYS.get(key) or _group_plays(key):
-                if first in firsts:
+                if firsts[first.index] is not None:
                     for size, plain, called in plays:
                         out.append(called if size == call_size else plain)
         return out
@@ -445,7 +591,7 @@ class Game:
             if named is None:  # pragma: no cover - Action.from_wire refuses it, and it is never legal
                 raise IllegalActionError("a colour action must name a colour")
             self.colour = named
-            self.events.append({"kind": "colour", "seat": self.current, "colour": named})
+            self.events.append(_SEAT_EVENTS[self.current].colour(named))
             self.phase = PHASE_PLAY
         else:  # pragma: no cover - Action.from_wire refuses other kinds
             raise IllegalActionError(f"unknown action kind {kind!r}")
@@ -459,36 +605,30 @@ class Game:
         cards = action.cards
         if len(cards) == 1:
             last = cards[0]
-            hand.remove(last)
+            _remove(hand, last)
             self.discard.append(last)
-            codes = [last.code]
         else:
             for card in cards:
-                hand.remove(card)
+                _remove(hand, card)
             self.discard.extend(cards)
             last = cards[-1]
-            codes = [c.code for c in cards]
         self.top = last
         colour = action.colour if last.is_wild else last.colour
         if colour is None:  # pragma: no cover - a wild without a colour is never legal
             raise IllegalActionError(f"{last.code} must name a colour")
         self.colour = colour
-        events = self.events
-        if self.phase is PHASE_DRAWN:  # the drawn card's play is part of the draw's move
-            events.append({"kind": "play", "seat": seat, "cards": codes, "colour": colour, "call": action.call,
-                           "drawn": True})
-        else:
+        drawn = self.phase is PHASE_DRAWN  # the drawn card's play is part of the draw's move
+        if not drawn:
             self.move += 1
-            events.append({"kind": "play", "seat": seat, "cards": codes, "colour": colour, "call": action.call})
+        self._play_events(seat, action, last, colour, drawn)
         self.phase = PHASE_PLAY
         self.drawn = None
         self.passes = 0
-        if last.is_wild:
-            events.append({"kind": "colour", "seat": seat, "colour": colour})
+        events = self.events
         left = len(hand)
         if left == 1:
             if self._auto_call or action.call:
-                events.append({"kind": "call", "seat": seat, "by": "referee" if self._auto_call else "player"})
+                events.append(cast(Event, _SEAT_EVENTS[seat].calls["referee" if self._auto_call else "player"]))
             else:
                 events.append({"kind": "forfeit", "seat": seat, "count": 1, "reason": "missed last-card call"})
                 # Never finds nothing: the card just covered is under the top, so a reshuffle has it.
@@ -521,7 +661,7 @@ class Game:
                 return
             if self._drew_nothing(got):
                 return
-            events.append({"kind": "skip", "seat": victim})
+            events.append(cast(Event, _SEAT_EVENTS[victim].skip))
             self._advance(self._next(victim), rng)
             return
         if left == 0:
@@ -530,13 +670,25 @@ class Game:
         if acts_as_skip(rank, n):
             skipped = min(k, n - 1)
             for i in range(1, skipped + 1):
-                events.append({"kind": "skip", "seat": self._next(seat, i)})
+                events.append(cast(Event, _SEAT_EVENTS[self._next(seat, i)].skip))
             self._advance(self._next(seat, skipped + 1), rng)
         else:  # a Reverse, with three or more players
             if k % 2:
                 self.direction = -self.direction
-            events.append({"kind": "reverse", "direction": self.direction, "count": k})
+            events.append(_REVERSE_ONE[self.direction] if k == 1 else
+                          cast(Event, {"kind": "reverse", "direction": self.direction, "count": k}))
             self._advance(self._next(seat), rng)
+
+    def _play_events(self, seat: int, action: Action, last: Card, colour: str, drawn: bool) -> None:
+        """The play's event, and the colour it names after a wild."""
+        shared = _SEAT_EVENTS[seat]
+        cards = action.cards
+        if len(cards) == 1:
+            self.events.append(shared.play(last, colour, action.call, drawn))
+        else:
+            self.events.append(cast(Event, _play_event(seat, [c.code for c in cards], colour, action.call, drawn)))
+        if last.is_wild:
+            self.events.append(shared.colour(colour))
 
     def _draw_turn(self, rng: random.Random) -> None:
         seat = self.current
@@ -545,7 +697,7 @@ class Game:
             amount, self.pending, self.pending_rank = self.pending, 0, None
             if self._drew_nothing(self._take(seat, amount, "penalty", rng)):
                 return
-            self.events.append({"kind": "skip", "seat": seat})
+            self.events.append(cast(Event, _SEAT_EVENTS[seat].skip))
             self._advance(self._next(seat), rng)
             return
         self.move += 1
@@ -564,8 +716,7 @@ class Game:
         elif self.draw_pile:  # common case: one card off a non-empty pile
             card = self.draw_pile.pop()
             self.hands[seat].append(card)
-            self.events.append({"kind": "draw", "seat": seat, "count": 1, "reason": "turn",
-                                "secret": {seat: {"cards": [card.code]}}})
+            self.events.append(_SEAT_EVENTS[seat].draw(card))
             got = None
         else:
             got = self._take(seat, 1, "turn", rng)
@@ -585,7 +736,7 @@ class Game:
     def _pass(self, rng: random.Random) -> None:
         seat = self.current
         if self.phase is PHASE_DRAWN:  # kept the drawn card: the common pass, so handled inline
-            self.events.append({"kind": "pass", "seat": seat, "kept": True})
+            self.events.append(cast(Event, _SEAT_EVENTS[seat].passes[1]))
             self.phase = PHASE_PLAY
             self.drawn = None
             self._pass_on((seat + self.direction) % self.n, rng)
@@ -593,7 +744,7 @@ class Game:
         # Blocked: nothing plays and nothing is left to draw.
         self.move += 1
         self.passes += 1
-        self.events.append({"kind": "pass", "seat": seat, "kept": False})
+        self.events.append(cast(Event, _SEAT_EVENTS[seat].passes[0]))
         if self.passes >= self.n:
             self._end_round(None, EndReason.BLOCKED, rng)
             return

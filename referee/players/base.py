@@ -97,6 +97,26 @@ class SeatView:
         return (self.seat + steps * self._game.direction) % self._game.n
 
 
+def choice(rng: random.Random, options: list[Action]) -> Action:
+    """``rng.choice(options)``, the same number drawn the same way, without ``random.py``'s two Python calls.
+
+    ``Random.choice`` is ``options[rng._randbelow(len(options))]``, and ``_randbelow`` draws ``getrandbits`` of
+    ``len(options).bit_length()`` bits until one is below the length: done here for a plain ``random.Random``;
+    a subclass may draw its numbers differently, so it is asked.
+    """
+    if type(rng) is not random.Random:
+        return rng.choice(options)
+    n = len(options)
+    if not n:
+        raise IndexError("Cannot choose from an empty sequence")
+    k = n.bit_length()
+    bits = rng.getrandbits
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return options[r]
+
+
 # Compiled (setup.py), a class refuses Python subclasses unless it says so: players are written by subclassing this.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Player:

@@ -2,24 +2,36 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..actions import COLOUR, PLAY
-from .base import Player, SeatView
+from .base import Player, SeatView, choice
 
 if TYPE_CHECKING:
     from ..actions import Action
 
 
-def _colour_counts(view: SeatView) -> Counter[str]:
-    return Counter(c.colour for c in view.hand if c.colour is not None)
+def _colour_counts(view: SeatView) -> dict[str, int]:
+    """How many cards of each colour the seat holds (colours it lacks are absent)."""
+    # A dict counted in a loop, not a ``Counter``: its ``__init__`` is Python (a quarter of a ``hard`` game).
+    counts: dict[str, int] = {}
+    for card in view.hand:
+        colour = card.colour
+        if colour is not None:
+            counts[colour] = counts.get(colour, 0) + 1
+    return counts
 
 
-def _best_colour(view: SeatView, counts: Counter[str] | None = None) -> str:
+def _best_colour(view: SeatView, counts: dict[str, int] | None = None) -> str:
     """The colour this seat holds most of (ties: the deck's colour order)."""
     counts = counts if counts is not None else _colour_counts(view)
-    return max(view.colours, key=lambda c: counts[c])
+    # ``max(view.colours, key=...)`` written out: the first colour with the highest count, without a key call each.
+    best, most = "", -1
+    for colour in view.colours:
+        held = counts.get(colour, 0)
+        if held > most:
+            best, most = colour, held
+    return best
 
 
 def _pick_colour(view: SeatView, legal: list[Action], options: list[Action]) -> Action | None:
@@ -36,19 +48,30 @@ class EasyPlayer(Player):
 
     name = "easy"
 
+    def __init__(self, seed: int = 0) -> None:
+        # Its own __init__, though it only calls Player's: compiled, a subclass without one ran Player.__init__
+        # twice per player (a second generator seeded, the first one leaked: mypyc's inherited tp_init).
+        super().__init__(seed)
+
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
-        plays = [a for a in legal if a.kind in (PLAY, COLOUR)]
+        # Kinds are enum members (``Action`` makes them so): compared by identity, not as strings.
+        plays = [a for a in legal if a.kind is PLAY or a.kind is COLOUR]
         if not plays:
             return legal[0]
-        first = plays[0]
-        same = [a for a in plays if a.cards == first.cards]
-        return self.rng.choice(same)  # a wild names any colour
+        first = plays[0].cards
+        same = [a for a in plays if a.cards is first or a.cards == first]
+        return choice(self.rng, same)  # a wild names any colour
 
 
 class MediumPlayer(Player):
     """Plays a matching coloured card before a wild, the longest stack first, and names its commonest colour."""
 
     name = "medium"
+
+    def __init__(self, seed: int = 0) -> None:
+        # Its own __init__, though it only calls Player's: compiled, a subclass without one ran Player.__init__
+        # twice per player (a second generator seeded, the first one leaked: mypyc's inherited tp_init).
+        super().__init__(seed)
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         plays = [a for a in legal if a.kind == PLAY]
@@ -69,6 +92,11 @@ class HardPlayer(Player):
     sheds heavy cards once anyone is close, and always makes the last-card call."""
 
     name = "hard"
+
+    def __init__(self, seed: int = 0) -> None:
+        # Its own __init__, though it only calls Player's: compiled, a subclass without one ran Player.__init__
+        # twice per player (a second generator seeded, the first one leaked: mypyc's inherited tp_init).
+        super().__init__(seed)
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         colours = [a for a in legal if a.kind == COLOUR]
