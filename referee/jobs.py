@@ -16,7 +16,7 @@ from .bots.spec import BotSpec
 from .policy import FaultPolicy
 from .results import GameResult
 from .rules import Ruleset, get_ruleset
-from .table import Recorder, Table, seat_for
+from .table import BuiltinSeat, Recorder, Seat, Table, seat_for
 
 
 def game_seed(base_seed: int, index: int, salt: str = "") -> int:
@@ -64,9 +64,34 @@ class GameJob:
                    data.get("record", False), data.get("faults_only", False))
 
 
+#: The built-in seats ``run_job`` played last, by place, name and command: a seat begins each game afresh
+#: (its player reseeded for the game), so one serves game after game and its player is made once, not per
+#: game (a player costs more to make than a built-in game's share of a second's worth of moves). Games in
+#: one process are played one at a time (``run_job`` returns at the game's end), so no two share a seat.
+_SEATS: dict[tuple[int, str, str], BuiltinSeat] = {}
+_SEATS_KEPT = 64
+
+
+def _seats(specs: tuple[BotSpec, ...], pool: BotPool) -> list[Seat]:
+    """The job's seats: built-in ones reused from the last games (see ``_SEATS``), the others from ``pool``."""
+    seats: list[Seat] = []
+    for index, spec in enumerate(specs):
+        if spec.builtin is None:
+            seats.append(seat_for(spec, pool))
+            continue
+        key = (index, spec.name, spec.command)
+        seat = _SEATS.get(key)
+        if seat is None:
+            if len(_SEATS) >= _SEATS_KEPT:  # a ladder of many built-ins: keep the memory bounded
+                _SEATS.clear()
+            seat = _SEATS[key] = BuiltinSeat(spec)
+        seats.append(seat)
+    return seats
+
+
 def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any]] | None]:
     """Play ``job`` with bot processes from ``pool``; the result and, if asked, the game record."""
     recorder = Recorder() if job.record else None
-    seats = [seat_for(spec, pool) for spec in job.seats]
+    seats = _seats(job.seats, pool)
     result = Table(job.rules, seats, job.seed, job.game_id, job.policy, recorder).play()
     return result, recorder.lines if recorder else None

@@ -70,8 +70,10 @@ class BuiltinSeat:
     clock: str | None = None
     cpu_ms: float | None = None
 
-    #: Made at ``begin``, seeded for the game and seat (seeding a generator costs about as much as 20 moves).
-    player: Player
+    #: Made at the first ``begin``, reseeded for each game and seat after that (seeding a generator costs
+    #: about as much as 20 moves; making a player costs two seeds and more: a seat reused game after game,
+    #: as ``run_job`` does, saves that).
+    player: Player | None
 
     def __init__(self, spec: BotSpec) -> None:
         assert spec.builtin is not None
@@ -81,16 +83,24 @@ class BuiltinSeat:
         self.name = spec.name
         self._builtin = spec.builtin
         self._view: SeatView | None = None
+        self.player = None
 
     def begin(self, table: Table, index: int) -> None:
-        self.player = make_player(self._builtin, table.seed * 7 + index)
+        seed = table.seed * 7 + index
+        player = self.player
+        if player is None:
+            self.player = make_player(self._builtin, seed)
+        else:  # the same generator state as a new player's: ``Random.seed`` is what ``Random(seed)`` does
+            player.reseed(seed)
         self._view = None
 
     def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
         view = self._view
         if view is None:  # a view is live: one per game serves every turn
             view = self._view = SeatView(table.game, index)
-        return self.player.choose(view, legal), None
+        player = self.player
+        assert player is not None, "begin the game first"
+        return player.choose(view, legal), None
 
     def warn(self, fault: Fault, note: str) -> None:  # pragma: no cover - built-in players make no faults
         pass
