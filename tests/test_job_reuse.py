@@ -51,7 +51,7 @@ def test_the_seats_kept_stay_bounded(monkeypatch):
 
 
 def test_codes_come_out_the_same_for_equal_actions_that_are_other_objects(monkeypatch):
-    monkeypatch.setattr(replay, "_CODES", {})
+    replay.ACTION_CODES.clear()
     monkeypatch.setattr(replay, "_CODES_KEPT", 2)  # emptied and refilled while encoding
     actions = [Action("play", (Card.from_code("red:7"),)), Action("draw"), Action("colour", colour="blue"),
                Action("play", (Card.from_code("wild"),), colour="green", call=True)]
@@ -61,7 +61,7 @@ def test_codes_come_out_the_same_for_equal_actions_that_are_other_objects(monkey
         assert encode_actions(copies) == want
         assert encode_actions(actions) == want
     assert encode_actions(actions, stand_ins=[1]) == want.replace(" d ", " d! ")
-    assert len(replay._CODES) <= 2
+    assert len(replay.ACTION_CODES) <= 2
 
 
 def test_a_spec_names_its_builtin_however_often_asked():
@@ -69,3 +69,48 @@ def test_a_spec_names_its_builtin_however_often_asked():
     assert spec.builtin == spec.builtin == "hard"
     assert parse_bot("python3 bot.py").builtin is None
     assert spec == parse_bot("builtin:hard")  # the cached name is no part of a spec's identity
+
+
+def test_untimed_seats_and_options_come_out_as_computed_afresh():
+    from referee.results import SeatTimes
+    from referee.table import _Clock, _options, _seat_times
+
+    clocks = [_Clock() for _ in range(3)]
+    assert _seat_times(clocks) == SeatTimes.of(clocks)
+    clocks[1].add(2.5, 1.25)
+    assert _seat_times(clocks) == SeatTimes.of(clocks) != SeatTimes.zero(3)
+    rules = get_ruleset("family", {"target": "round"})
+    first = _options(rules)
+    first["target"] = "changed"  # each result gets a dict of its own
+    assert _options(rules) == rules.options == get_ruleset("family", {"target": "round"}).options
+    assert _options(get_ruleset("family", {})) == get_ruleset("family", {}).options
+
+
+def test_a_store_that_keeps_no_games_writes_no_games_file(tmp_path):
+    from referee.arena.store import GameStore
+    from referee.results import GameLine
+
+    store = GameStore(str(tmp_path), keep_games=False)
+    store.prepare(fresh=True)
+    store.start({"name": "x"})
+    store.append(GameLine(run_job(_job(1), BotPool())[0]))
+    store.close()
+    assert (tmp_path / "arena.json").exists() and not (tmp_path / "games.jsonl").exists()
+
+
+def test_plan_ids_read_without_the_pattern_as_the_pattern_reads_them():
+    from referee.arena.placements import _LETTERS, _PLAN_ID, PlacementLog
+
+    def by_pattern(prefix, game_id):
+        m = _PLAN_ID.fullmatch(game_id)
+        if m is None or m.group(1) != (prefix or m.group(1)):
+            return None
+        return int(m.group(2)) * _LETTERS + (ord(m.group(3)) - 96 if m.group(3) else 0), len(m.group(2))
+
+    ids = ["g0001", "g1", "p000012b", "g", "g" + "1" * 17, "g" + "1" * 18, "1234", "é12", "g\u0661\u0662", "g12a",
+           "G0003", "x0001", "g-1", "g 1", "gg1", "g\u00b2", ""]
+    for prefix in (None, "g", "p"):
+        for game_id in ids:
+            log = PlacementLog([])
+            log._prefix = prefix
+            assert log._plan_number(game_id) == by_pattern(prefix, game_id), (prefix, game_id)

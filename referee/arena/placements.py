@@ -109,6 +109,14 @@ class PlacementLog:
     def _plan_number(self, game_id: str) -> tuple[int, int] | None:
         """A planner id as a number and its digits' width (``g0012``: 12 * 27, 4; ``p000012b``: 12 * 27 + 2, 6), when
         it has this log's letter."""
+        digits = game_id[1:]
+        if 0 < len(digits) <= 17 and digits.isascii() and digits.isdigit():
+            # The common id (g0012), read as the pattern would read it, at a fraction of the cost.
+            letter = game_id[:1]
+            if not (letter.isascii() and letter.isalpha()) or letter != (self._prefix or letter):
+                return None
+            self._prefix = letter
+            return int(digits) * _LETTERS, len(digits)
         m = _PLAN_ID.fullmatch(game_id)
         if m is None or m.group(1) != (self._prefix or m.group(1)):
             return None
