@@ -114,3 +114,25 @@ def test_plan_ids_read_without_the_pattern_as_the_pattern_reads_them():
             log = PlacementLog([])
             log._prefix = prefix
             assert log._plan_number(game_id) == by_pattern(prefix, game_id), (prefix, game_id)
+
+
+def test_stage_tallies_are_each_stages_games_alone_whether_one_stage_or_several():
+    from referee.arena.collect import Collected
+    from referee.results import GameLine, Slot
+    from referee.standings import Tally
+
+    results = [run_job(_job(i, ("easy", "random", "hard")), BotPool())[0] for i in range(9)]
+    names = ["easy", "random", "hard", "idle"]  # "idle" is entered but never plays
+
+    def lines(stages):
+        return [GameLine(r, Slot(stages[i % len(stages)], 1, 0, i)) for i, r in enumerate(results)]
+
+    for stages in ([None], ["groups"], ["groups", "final"], ["a", "b", "c"]):
+        collected = Collected(names).extend(lines(stages))
+        got = {st: t.rows() for st, t in collected.stage_tallies.items()}
+        want = {}
+        for line in lines(stages):
+            want.setdefault(line.stage, Tally()).add(line.result)
+        assert got == {st: t.rows() for st, t in want.items()}, stages
+        assert collected.stage_counts == {st: sum(1 for x in lines(stages) if x.stage == st) for st in stages}
+        assert [r.bot for r in collected.tally.rows()][-1] == "idle"  # the whole run's tally still names it
