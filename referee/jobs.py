@@ -7,6 +7,7 @@ policy through a small cache, so a worker checks each distinct ruleset once, not
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
@@ -64,27 +65,37 @@ class GameJob:
                    data.get("record", False), data.get("faults_only", False))
 
 
-#: The built-in seats ``run_job`` played last, by place, name and command: a seat begins each game afresh
-#: (its player reseeded for the game), so one serves game after game and its player is made once, not per
-#: game (a player costs more to make than a built-in game's share of a second's worth of moves). Games in
-#: one process are played one at a time (``run_job`` returns at the game's end), so no two share a seat.
-_SEATS: dict[tuple[int, str, str], BuiltinSeat] = {}
+#: The built-in seats ``run_job`` played last, by place, name and command, per thread: a seat begins each
+#: game afresh (its player reseeded for the game), so one serves game after game and its player is made
+#: once, not per game (making one cost more than seeding it). A thread plays one game at a time (``run_job``
+#: returns at the game's end), and a cluster worker's threads each play their own: per thread, no two games
+#: share a seat.
+_LOCAL = threading.local()
 _SEATS_KEPT = 64
 
 
+def _kept_seats() -> dict[tuple[int, str, str], BuiltinSeat]:
+    kept: dict[tuple[int, str, str], BuiltinSeat] | None = getattr(_LOCAL, "seats", None)
+    if kept is None:
+        kept = _LOCAL.seats = {}
+    return kept
+
+
 def _seats(specs: tuple[BotSpec, ...], pool: BotPool) -> list[Seat]:
-    """The job's seats: built-in ones reused from the last games (see ``_SEATS``), the others from ``pool``."""
+    """The job's seats: built-in ones reused from this thread's last games (``_LOCAL``), the others from
+    ``pool``."""
+    kept = _kept_seats()
     seats: list[Seat] = []
     for index, spec in enumerate(specs):
         if spec.builtin is None:
             seats.append(seat_for(spec, pool))
             continue
         key = (index, spec.name, spec.command)
-        seat = _SEATS.get(key)
+        seat = kept.get(key)
         if seat is None:
-            if len(_SEATS) >= _SEATS_KEPT:  # a ladder of many built-ins: keep the memory bounded
-                _SEATS.clear()
-            seat = _SEATS[key] = BuiltinSeat(spec)
+            if len(kept) >= _SEATS_KEPT:  # a ladder of many built-ins: keep the memory bounded
+                kept.clear()
+            seat = kept[key] = BuiltinSeat(spec)
         seats.append(seat)
     return seats
 

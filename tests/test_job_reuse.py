@@ -42,12 +42,36 @@ def test_reused_seats_play_every_game_as_fresh_ones_would():
 
 
 def test_the_seats_kept_stay_bounded(monkeypatch):
-    monkeypatch.setattr(jobs_module, "_SEATS", {})
+    jobs_module._kept_seats().clear()
     monkeypatch.setattr(jobs_module, "_SEATS_KEPT", 3)
     for i in range(4):
         run_job(GameJob(f"h{i}", i, get_ruleset("family", {"target": "round"}),
                         (parse_bot(f"e{i}=builtin:easy"), parse_bot("builtin:random"))), BotPool())
-    assert len(jobs_module._SEATS) <= 3
+    assert len(jobs_module._kept_seats()) <= 3
+
+
+def test_threads_playing_side_by_side_share_no_seat():
+    """A cluster worker plays games in several threads at once: each thread has seats of its own."""
+    import threading
+
+    jobs = [_job(i) for i in range(16)]
+    want = [_fresh(job) for job in jobs]
+    got: dict[int, list] = {}
+    seats: dict[int, list] = {}
+    start = threading.Barrier(2)
+
+    def play(k: int) -> None:
+        start.wait()
+        got[k] = [_reused(job) for job in jobs]
+        seats[k] = list(jobs_module._kept_seats().values())
+
+    threads = [threading.Thread(target=play, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got[0] == got[1] == want
+    assert not {id(s) for s in seats[0]} & {id(s) for s in seats[1]}
 
 
 def test_codes_come_out_the_same_for_equal_actions_that_are_other_objects(monkeypatch):
