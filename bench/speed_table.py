@@ -57,7 +57,7 @@ def tree_build(tree: Path) -> str:
 def match_cmd(games: int, out: str | None) -> list[str]:
     cmd = ["taskset", "-c", "0", sys.executable, "-m", "referee.cli.main", "match", *["builtin:easy"] * 4,
            "-r", "family", "-o", "target=round", "-n", str(games), "--jobs", "1", "--no-report"]
-    return cmd + (["--out", out, "--fresh", "--record"] if out else [])
+    return cmd + (["--out", out, "--fresh", "--records"] if out else [])
 
 
 def slope(tree: Path, games: int, out: str | None) -> tuple[float, float]:

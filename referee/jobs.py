@@ -7,6 +7,7 @@ policy through a small cache, so a worker checks each distinct ruleset once, not
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
@@ -16,7 +17,7 @@ from .bots.spec import BotSpec
 from .policy import FaultPolicy
 from .results import GameResult
 from .rules import Ruleset, get_ruleset
-from .table import Recorder, Table, seat_for
+from .table import BuiltinSeat, Recorder, Seat, Table, seat_for
 
 
 def game_seed(base_seed: int, index: int, salt: str = "") -> int:
@@ -64,9 +65,44 @@ class GameJob:
                    data.get("record", False), data.get("faults_only", False))
 
 
+#: The built-in seats ``run_job`` played last, by place, name and command, per thread: a seat begins each
+#: game afresh (its player reseeded for the game), so one serves game after game and its player is made
+#: once, not per game (making one cost more than seeding it). A thread plays one game at a time (``run_job``
+#: returns at the game's end), and a cluster worker's threads each play their own: per thread, no two games
+#: share a seat.
+_LOCAL = threading.local()
+_SEATS_KEPT = 64
+
+
+def _kept_seats() -> dict[tuple[int, str, str], BuiltinSeat]:
+    kept: dict[tuple[int, str, str], BuiltinSeat] | None = getattr(_LOCAL, "seats", None)
+    if kept is None:
+        kept = _LOCAL.seats = {}
+    return kept
+
+
+def _seats(specs: tuple[BotSpec, ...], pool: BotPool) -> list[Seat]:
+    """The job's seats: built-in ones reused from this thread's last games (``_LOCAL``), the others from
+    ``pool``."""
+    kept = _kept_seats()
+    seats: list[Seat] = []
+    for index, spec in enumerate(specs):
+        if spec.builtin is None:
+            seats.append(seat_for(spec, pool))
+            continue
+        key = (index, spec.name, spec.command)
+        seat = kept.get(key)
+        if seat is None:
+            if len(kept) >= _SEATS_KEPT:  # a ladder of many built-ins: keep the memory bounded
+                kept.clear()
+            seat = kept[key] = BuiltinSeat(spec)
+        seats.append(seat)
+    return seats
+
+
 def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any]] | None]:
     """Play ``job`` with bot processes from ``pool``; the result and, if asked, the game record."""
     recorder = Recorder() if job.record else None
-    seats = [seat_for(spec, pool) for spec in job.seats]
+    seats = _seats(job.seats, pool)
     result = Table(job.rules, seats, job.seed, job.game_id, job.policy, recorder).play()
     return result, recorder.lines if recorder else None

@@ -71,12 +71,34 @@ def encode_action(action: Action) -> str:
     raise InvalidReplayError(f"cannot encode action {action!r}: unknown kind {kind!r}")
 
 
+#: Action object -> its code, by identity: the engine hands out the same few dozen action objects game after
+#: game, so a game's codes are look-ups, not encodings (an action's own hash costs more than its ``id``).
+#: Each entry keeps its action alive, so an ``id`` is never reused for another while cached.
+ACTION_CODES: Final[dict[int, tuple[Action, str]]] = {}
+_CODES_KEPT = 4096  # a bot's answers are new objects each time: the cache is emptied when it grows past this
+
+
+def code_of(action: Action) -> str:
+    """``encode_action(action)``, cached by the action's identity (``ACTION_CODES``)."""
+    known = ACTION_CODES.get(id(action))
+    if known is None or known[0] is not action:
+        if len(ACTION_CODES) >= _CODES_KEPT:
+            ACTION_CODES.clear()
+        known = ACTION_CODES[id(action)] = (action, encode_action(action))
+    return known[1]
+
+
 def encode_actions(actions: Sequence[Action], stand_ins: Collection[int] = ()) -> str:
     """A game's actions as one compact string; indexes in ``stand_ins`` (fault stand-ins) get a ``!``."""
     if not stand_ins:
-        return " ".join(map(encode_action, actions))
+        codes = ACTION_CODES
+        out = []
+        for action in actions:
+            known = codes.get(id(action))
+            out.append(known[1] if known is not None and known[0] is action else code_of(action))
+        return " ".join(out)
     marked = set(stand_ins)
-    return " ".join(encode_action(a) + STAND_IN if i in marked else encode_action(a) for i, a in enumerate(actions))
+    return " ".join(code_of(a) + STAND_IN if i in marked else code_of(a) for i, a in enumerate(actions))
 
 
 @lru_cache(maxsize=65_536)  # a game repeats few codes: decoding each once makes rebuilding cheaper

@@ -109,6 +109,18 @@ class Tally:
             kind = fault.kind.value
             c.faults[kind] = c.faults.get(kind, 0) + 1
 
+    def played(self) -> Tally:
+        """A copy of the bots that were counted in a game (named at the start and never seen: left out), as a
+        tally made empty and given the same games would hold them."""
+        out = Tally()
+        for name, c in self._counts.items():
+            if c.games or c.faults:
+                copy = out._counts[name] = _Counts()
+                for attr in _Counts.__slots__:
+                    setattr(copy, attr, getattr(c, attr))
+                copy.faults = dict(c.faults)
+        return out
+
     def extend(self, results: Iterable[Played]) -> Tally:
         for r in results:
             self.add(r)

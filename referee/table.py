@@ -26,7 +26,7 @@ from .players import BUILTINS, SeatView, make_player
 from .players.base import Player
 from .policy import FaultPolicy, fallback_action, replacement_action
 from .relay import EndPatch, PublicWire, Relay
-from .replay import encode_actions
+from .replay import ACTION_CODES, code_of, encode_actions
 from .results import GameResult, SeatTimes
 from .rules import Ruleset
 
@@ -70,8 +70,10 @@ class BuiltinSeat:
     clock: str | None = None
     cpu_ms: float | None = None
 
-    #: Made at ``begin``, seeded for the game and seat (seeding a generator costs about as much as 20 moves).
-    player: Player
+    #: Made at the first ``begin``, reseeded for each game and seat after that (seeding a generator costs
+    #: about as much as 20 moves; making a player costs two seeds and more: a seat reused game after game,
+    #: as ``run_job`` does, saves that).
+    player: Player | None
 
     def __init__(self, spec: BotSpec) -> None:
         assert spec.builtin is not None
@@ -81,16 +83,24 @@ class BuiltinSeat:
         self.name = spec.name
         self._builtin = spec.builtin
         self._view: SeatView | None = None
+        self.player = None
 
     def begin(self, table: Table, index: int) -> None:
-        self.player = make_player(self._builtin, table.seed * 7 + index)
+        seed = table.seed * 7 + index
+        player = self.player
+        if player is None:
+            self.player = make_player(self._builtin, seed)
+        else:  # the same generator state as a new player's: ``Random.seed`` is what ``Random(seed)`` does
+            player.reseed(seed)
         self._view = None
 
     def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
         view = self._view
         if view is None:  # a view is live: one per game serves every turn
             view = self._view = SeatView(table.game, index)
-        return self.player.choose(view, legal), None
+        player = self.player
+        assert player is not None, "begin the game first"
+        return player.choose(view, legal), None
 
     def warn(self, fault: Fault, note: str) -> None:  # pragma: no cover - built-in players make no faults
         pass
@@ -369,14 +379,19 @@ class Table:
         self.end_patch.update(placements=final, forfeited=sorted(self.forfeited), game_placements=engine_places)
         for index, seat in enumerate(self.seats):
             seat.finish(self, index)
+        sandbox: list[str | None] = []
+        clock: list[str | None] = []
+        for seat in self.seats:
+            sandbox.append(seat.sandbox)
+            clock.append(getattr(seat, "clock", None))
         result = GameResult(
-            game=self.game_id, seed=self.seed, ruleset=self.ruleset.house, options=dict(self.ruleset.options),
+            game=self.game_id, seed=self.seed, ruleset=self.ruleset.house, options=_options(self.ruleset),
             seating=tuple(self.names), placements=tuple(final), game_placements=outcome.placements,
             reason=outcome.reason.value, winner=outcome.winner, scores=outcome.scores, hand_points=outcome.points,
             rounds=outcome.rounds, decisions=len(self.actions), moves=game.move, faults=tuple(self.faults),
-            forfeited=tuple(sorted(self.forfeited)), times=SeatTimes.of(self.clocks),
-            wall_ms=round((time.monotonic() - t0) * 1000, 3), actions=encode_actions(self.actions, self.stand_ins),
-            sandbox=tuple(s.sandbox for s in self.seats), clock=tuple(getattr(s, "clock", None) for s in self.seats))
+            forfeited=tuple(sorted(self.forfeited)), times=_seat_times(self.clocks),
+            wall_ms=round((time.monotonic() - t0) * 1000, 3), actions=_encode(self.actions, self.stand_ins),
+            sandbox=tuple(sandbox), clock=tuple(clock))
         if self.recorder is not None:
             self.recorder.add({"t": "events", "events": game.events})
             self.recorder.add({"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}})
@@ -386,7 +401,7 @@ class Table:
     def _record_start(self) -> None:
         if self.recorder is not None:
             self.recorder.add({"t": "game", "game": self.game_id, "seed": self.seed, "seating": self.names,
-                               "ruleset": self.ruleset.house, "options": self.ruleset.options,
+                               "ruleset": self.ruleset.house, "options": _options(self.ruleset),
                                "policy": self.policy.to_json()})
 
     def _record_fault(self, index: int, fault: Fault) -> None:
@@ -418,6 +433,51 @@ def play_game(ruleset: Ruleset, seats: list[Seat], seed: int, game_id: str = "g1
               policy: FaultPolicy = FaultPolicy(), recorder: Recorder | None = None) -> dict[str, Any]:
     """Play one game to its end; its result as plain data (``GameResult.to_json``)."""
     return Table(ruleset, seats, seed, game_id, policy, recorder).play().to_json()
+
+
+#: A ruleset's options by the ruleset's identity (``Ruleset.options`` walks the dataclass's fields each time; a
+#: run plays one ruleset, or a few, game after game). The entry keeps its ruleset alive, so an ``id`` is not
+#: reused while cached.
+_OPTIONS: dict[int, tuple[Ruleset, dict[str, Any]]] = {}
+
+
+def _options(ruleset: Ruleset) -> dict[str, Any]:
+    """``ruleset.options``: a dict of its own (a result's or a record's), copied from the cached one."""
+    known = _OPTIONS.get(id(ruleset))
+    if known is None or known[0] is not ruleset:
+        if len(_OPTIONS) >= 64:
+            _OPTIONS.clear()
+        known = _OPTIONS[id(ruleset)] = (ruleset, ruleset.options)
+    return dict(known[1])
+
+
+#: ``SeatTimes.zero(n)`` by the number of seats: a game of built-in players times no answer.
+_UNTIMED: dict[int, SeatTimes] = {}
+
+
+def _seat_times(clocks: list[_Clock]) -> SeatTimes:
+    """``SeatTimes.of(clocks)``; when no answer was timed (built-in players), the shared all-zero one."""
+    for clock in clocks:
+        if clock.decisions:  # a CPU time is only ever read with a wall time (``_Clock.add``)
+            return SeatTimes.of(clocks)
+    n = len(clocks)
+    zero = _UNTIMED.get(n)
+    if zero is None:
+        zero = _UNTIMED[n] = SeatTimes.zero(n)
+    return zero
+
+
+def _encode(actions: list[Action], stand_ins: list[int]) -> str:
+    """``encode_actions``: each code looked up in the replay's cache by the action's identity (see
+    ``replay.ACTION_CODES``); compiled, this loop costs little next to the interpreted one."""
+    if stand_ins:
+        return encode_actions(actions, stand_ins)
+    codes = ACTION_CODES
+    out: list[str] = []
+    for action in actions:
+        known = codes.get(id(action))
+        out.append(known[1] if known is not None and known[0] is action else code_of(action))
+    return " ".join(out)
 
 
 def _final_placements(places: list[int], forfeited: set[int]) -> list[int]:

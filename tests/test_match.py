@@ -228,3 +228,24 @@ def test_a_bot_that_never_starts_is_shown_with_its_own_words(tmp_path):
     bare = CliRunner().invoke(cli, [a if a != "2" else "1" for a in args])  # no --out: the log went with the scratch folder, so no path is named
     assert bare.exit_code == 1, bare.output
     assert "  its stderr:\n    | loading the weights\n    | quitter: cannot open weights.bin" in bare.stderr
+
+
+def test_match_without_out_keeps_no_games_file_and_shows_the_same_standings(tmp_path, monkeypatch):
+    from referee.arena import store as store_module
+
+    made = []
+    real = store_module.GameStore.__init__
+
+    def spy(self, out_dir, keep_games=True):
+        made.append(keep_games)
+        real(self, out_dir, keep_games)
+    monkeypatch.setattr(store_module.GameStore, "__init__", spy)
+    args = ["match", "-r", "family", "-o", "target=round", "-n", "8", "--seed", "4", "--no-report",
+            "builtin:hard", "builtin:random", "builtin:easy"]
+    scratch = CliRunner().invoke(cli, args)
+    kept = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "m")])
+    assert scratch.exit_code == kept.exit_code == 0, scratch.output + kept.output
+    assert made == [False, True]  # nothing reads a scratch directory's games back: they are not written
+    table = [line for line in scratch.output.splitlines() if not line.startswith("family,")]
+    assert table == [line for line in kept.output.splitlines()
+                     if not line.startswith(("family,", "results:"))]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator, Sequence
 
 from ..bots.faults import FaultKind
-from ..results import GameLine
+from ..results import GameLine, GameResult
 from ..standings import Tally
 from .placements import PlacedRow, PlacementLog
 from .results_doc import HeadToHead
@@ -24,8 +24,10 @@ class Collected:
         self.names = list(names)
         self.log = PlacementLog(names)
         self.tally = Tally(names)
-        self.stage_tallies: dict[str | None, Tally] = {}
         self.stage_counts: dict[str | None, int] = {}
+        #: Each stage's own tally, once a second stage has been seen: until then the one stage's tally is
+        #: ``tally``'s (see ``stage_tallies``), and counting every game twice would be for nothing.
+        self._stage_tallies: dict[str | None, Tally] = {}
         self._index = {n: i for i, n in enumerate(self.names)}
         n = len(self.names)
         self._ahead = [[0] * n for _ in range(n)]
@@ -52,17 +54,17 @@ class Collected:
             scores = tuple(0 if seat in result.forfeited else s for seat, s in enumerate(scores))
         if not self.log.add(result.game, result.seed, result.seating, result.placements, scores, line.slot):
             return False
+        self._count_stage(line.slot.stage, result)
         self.tally.add(result)
-        stage = line.slot.stage
-        self.stage_tallies.setdefault(stage, Tally()).add(result)
-        self.stage_counts[stage] = self.stage_counts.get(stage, 0) + 1
-        seats = [(self._index[b], p) for b, p in zip(result.seating, result.placements) if b in self._index]
+        index = self._index
+        seats = [(index[b], p) for b, p in zip(result.seating, result.placements) if b in index]
         for i, pi in seats:
+            met, ahead = self._meetings[i], self._ahead[i]
             for j, pj in seats:
                 if i != j:
-                    self._meetings[i][j] += 1
+                    met[j] += 1
                     if pi < pj:
-                        self._ahead[i][j] += 1
+                        ahead[j] += 1
         self.bot_ms += sum(result.times.total)
         self.decisions += sum(result.times.decisions)
         for name, level in zip(result.seating, result.sandbox):
@@ -77,6 +79,24 @@ class Collected:
                 count, message = self.startups.get(fault.bot, (0, fault.message))
                 self.startups[fault.bot] = (count + 1, message)
         return True
+
+    def _count_stage(self, stage: str | None, result: GameResult) -> None:
+        """Count a game in its stage (before ``tally`` counts it: a second stage's first game splits them)."""
+        counts = self.stage_counts
+        if stage not in counts and len(counts) == 1 and not self._stage_tallies:
+            (first,) = counts
+            self._stage_tallies[first] = self.tally.played()
+        counts[stage] = counts.get(stage, 0) + 1
+        if self._stage_tallies:
+            self._stage_tallies.setdefault(stage, Tally()).add(result)
+
+    @property
+    def stage_tallies(self) -> dict[str | None, Tally]:
+        """Each stage's tally of its games alone (the bots that played in it)."""
+        if self._stage_tallies or not self.stage_counts:
+            return self._stage_tallies
+        (only,) = self.stage_counts
+        return {only: self.tally.played()}
 
     def extend(self, lines: Iterable[GameLine]) -> Collected:
         for line in lines:

@@ -86,6 +86,8 @@ class PlacementLog:
         self._prefix: str | None = None  # the letter of planner ids (g0001; a ladder's L000001)
         self._played: set[int] = set()
         self._seen_other: set[str] = set()
+        #: Each seating seen lately as bot numbers: a run seats the same few orders game after game.
+        self._seatings: dict[tuple[str, ...], tuple[int, ...]] = {}
 
     @classmethod
     def of(cls, games: Iterable[Any], names: Iterable[str] = ()) -> PlacementLog:
@@ -109,6 +111,14 @@ class PlacementLog:
     def _plan_number(self, game_id: str) -> tuple[int, int] | None:
         """A planner id as a number and its digits' width (``g0012``: 12 * 27, 4; ``p000012b``: 12 * 27 + 2, 6), when
         it has this log's letter."""
+        digits = game_id[1:]
+        if 0 < len(digits) <= 17 and digits.isascii() and digits.isdigit():
+            # The common id (g0012), read as the pattern would read it, at a fraction of the cost.
+            letter = game_id[:1]
+            if not (letter.isascii() and letter.isalpha()) or letter != (self._prefix or letter):
+                return None
+            self._prefix = letter
+            return int(digits) * _LETTERS, len(digits)
         m = _PLAN_ID.fullmatch(game_id)
         if m is None or m.group(1) != (self._prefix or m.group(1)):
             return None
@@ -124,9 +134,8 @@ class PlacementLog:
         plan = self._plan_number(game)
         if plan:
             number, width = plan
-            if number in self._seen:
+            if not self._seen.add_new(number):
                 return False
-            self._seen.add(number)
             if self._width is None:
                 self._width = width
             elif width != self._width:
@@ -155,12 +164,21 @@ class PlacementLog:
         self._table.append(-1 if slot.table is None else slot.table)
         self._deal.append(-1 if slot.deal is None else slot.deal)
         self._add_start(len(seating))
-        bots = [self._number(n) for n in seating]
-        self._played.update(bots)
+        bots = self._seating(tuple(seating))
         self._bots.extend(bots)
         self._places.extend(placements)
-        self._scores.extend(list(scores) if len(scores) == len(bots) else [0] * len(bots))
+        self._scores.extend(scores if len(scores) == len(bots) else (0,) * len(bots))
         return True
+
+    def _seating(self, seating: tuple[str, ...]) -> tuple[int, ...]:
+        """The seating as bot numbers (each counted as having played)."""
+        bots = self._seatings.get(seating)
+        if bots is None:
+            if len(self._seatings) >= 4096:  # a field of many bots seats them in many orders: keep a few
+                self._seatings.clear()
+            bots = self._seatings[seating] = tuple(self._number(n) for n in seating)
+            self._played.update(bots)
+        return bots
 
     def _add_start(self, seats: int) -> None:
         if self._start is None:
@@ -400,6 +418,22 @@ class _Numbers:
             byte = bit >> 3
             return byte < len(self._bits) and bool(self._bits[byte] & (1 << (bit & 7)))
         return n in self._rest
+
+    def add_new(self, n: int) -> bool:
+        """Add ``n``; False (nothing changed) when it was there already."""
+        bit = self._bit(n)
+        if bit < 0:
+            if n in self._rest:
+                return False
+            self._rest.add(n)
+            return True
+        byte, mask = bit >> 3, 1 << (bit & 7)
+        if byte >= len(self._bits):
+            self._bits.extend(bytes(max(byte + 1 - len(self._bits), len(self._bits) // 2)))
+        elif self._bits[byte] & mask:
+            return False
+        self._bits[byte] |= mask
+        return True
 
     def add(self, n: int) -> None:
         bit = self._bit(n)

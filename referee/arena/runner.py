@@ -172,8 +172,11 @@ class _Prepared:
 def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, resume: bool = False,
               fresh: bool = False, progress: Progress | None = None, stop_after: int | None = None,
               pin: bool | None = None, kind: str = "arena",
-              executor_factory: ExecutorFactory = local_executor) -> ArenaRun:
+              executor_factory: ExecutorFactory = local_executor, keep_games: bool = True) -> ArenaRun:
     """Play ``arena`` (or finish it, with ``resume``) and write its reports.
+
+    ``keep_games`` false: no games.jsonl (``out`` is a scratch directory nothing reads back; the reports are
+    made from the collector's sums, not from the games file).
 
     Ctrl-C (``KeyboardInterrupt``) stops the workers and their bots, writes the standings so far and
     returns with ``complete`` false; ``stop_after`` does the same after that many new games (tests).
@@ -188,7 +191,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     # An arena starts its process bots once before the games, where they will run: here, unless on a cluster.
     probe_starts = kind == "arena" and executor_factory is local_executor
     run = prepare_run(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, kind=kind,
-                      probe_starts=probe_starts)
+                      probe_starts=probe_starts, keep_games=keep_games)
     if early is not None:
         early.join()  # no thread may hold an import lock when the workers are forked
 
@@ -215,13 +218,13 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
 
 
 def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool, fresh: bool, progress: Progress,
-                kind: str, probe_starts: bool = False) -> _Prepared:
+                kind: str, probe_starts: bool = False, keep_games: bool = True) -> _Prepared:
     """Open the store (fresh or resuming), run the builds, plan the first round; announce the planned games."""
     started = time.monotonic()
     out_dir = os.path.abspath(out or arena.out)
     asked = jobs or arena.jobs
     workers = min(asked or default_jobs(), max_jobs())
-    store = GameStore(out_dir)
+    store = GameStore(out_dir, keep_games=keep_games)
     store.prepare(resume=resume, fresh=fresh)
     log_dir = os.path.join(out_dir, "logs")
     os.makedirs(log_dir, exist_ok=True)  # bots' stderr logs, build logs

@@ -37,13 +37,17 @@ def fingerprint(description: Mapping[str, Any]) -> str:
 class GameStore:
     """``OUT/games.jsonl`` and ``OUT/arena.json``: open (fresh or resuming), append, close."""
 
-    def __init__(self, out_dir: str) -> None:
+    def __init__(self, out_dir: str, keep_games: bool = True) -> None:
+        """``keep_games`` false: games.jsonl is not written (a run into a scratch directory that nothing reads
+        back, such as ``match`` without ``--out``: encoding each game was a tenth of a built-in game's cost)."""
         self.out_dir = out_dir
+        self.keep_games = keep_games
         self.games_path = os.path.join(out_dir, "games.jsonl")
         self.run_path = os.path.join(out_dir, "arena.json")
         self.results_path = os.path.join(out_dir, "results.json")
         self._fh: BinaryIO | None = None
         self._resuming = False
+        self._started = False
         self._flushed = 0.0
 
     def prepare(self, *, resume: bool = False, fresh: bool = False) -> None:
@@ -69,8 +73,10 @@ class GameStore:
         with open(self.run_path, "w", encoding="utf-8") as fh:
             json.dump({"format": RUN_FORMAT, "version": 1, "fingerprint": key, "arena": description}, fh, indent=2)
             fh.write("\n")
-        # A large buffer: the file is written when flushed (every FLUSH_S), not every 8 KiB.
-        self._fh = open(self.games_path, "ab", buffering=1 << 20)
+        self._started = True
+        if self.keep_games:
+            # A large buffer: the file is written when flushed (every FLUSH_S), not every 8 KiB.
+            self._fh = open(self.games_path, "ab", buffering=1 << 20)
         return count
 
     def _has_games(self) -> bool:
@@ -78,7 +84,9 @@ class GameStore:
 
     def append(self, line: GameLine) -> None:
         """Write one finished game, flushed within ``FLUSH_S``: a killed referee loses only the games since."""
-        assert self._fh is not None, "open the store first"
+        assert self._started, "open the store first"
+        if self._fh is None:  # not keeping the games (or closed)
+            return
         self._fh.write(line.encode())
         now = time.monotonic()
         if now - self._flushed >= FLUSH_S:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from ..players import BUILTINS
@@ -78,7 +79,7 @@ class BotSpec:
         """The bot's language for hints: the detected one, else guessed from the command (``None``: unknown)."""
         return language_of(self.command, self.cwd, self.language)
 
-    @property
+    @cached_property  # asked several times a game; a frozen spec's answer never changes
     def builtin(self) -> str | None:
         """The built-in player's name, for ``builtin:NAME``."""
         return self.command[len(BUILTIN_PREFIX):] if self.command.startswith(BUILTIN_PREFIX) else None

@@ -90,7 +90,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         with sigterm_as_interrupt():
             run = run_arena(arena, out=out or (scratch.name if scratch else None), jobs=jobs, resume=resume,
                             fresh=fresh or scratch is not None, progress=progress, kind="match",
-                            **executor_kwargs(factory))
+                            keep_games=scratch is None, **executor_kwargs(factory))
     except StoreError as exc:
         if not exc.changed:
             raise
