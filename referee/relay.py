@@ -15,6 +15,7 @@ from .bots.messages import event_message, start_message
 from .bots.wire import dumps, encode
 
 if TYPE_CHECKING:
+    from .events import Event
     from .game import Game
 
 #: The referee's final word on placements, merged into ``game_end`` (forfeits move seats last).
@@ -37,7 +38,7 @@ class PublicWire:
         #: The indices of the events whose message depends on the seat, ascending.
         self.seat_bound: list[int] = []
 
-    def sync(self, events: list[dict[str, Any]]) -> list[bytes]:
+    def sync(self, events: list[Event]) -> list[bytes]:
         """Encode the events not seen yet; the lines of every event so far."""
         chunks = self.chunks
         for index in range(len(chunks), len(events)):
@@ -52,7 +53,7 @@ class PublicWire:
         return chunks
 
 
-def public_line(ev: dict[str, Any]) -> bytes:
+def public_line(ev: Event) -> bytes:
     """The line a seat that the event holds no secret for reads."""
     if "secret" in ev:
         return encode(event_message(ev, None))
@@ -120,22 +121,22 @@ class Relay:
         parts.extend(chunks[pos:stop])
         return b"".join(parts)
 
-    def _own(self, game: Game, ev: dict[str, Any], end: EndPatch | None) -> dict[str, Any] | None:
+    def _own(self, game: Game, ev: Event, end: EndPatch | None) -> dict[str, Any] | None:
         """The message this seat gets for ``ev`` when it is not the public one; ``None`` when it is."""
-        kind = ev["kind"]
-        if kind == "deal":
+        # ``ev["kind"]`` each time, not a local: it is what tells the type checker which event this is.
+        if ev["kind"] == "deal":
             # The start message carries the scores the round began with, which the round_end before it
             # states; a seat told late (after its own turnless round) must not see later scores.
             msg = start_message(game, ev, self.seat, self.game_id, self.names)
             if self._scores is not None:
                 msg["scores"] = list(self._scores)
             return msg
-        if kind == "game_end":
+        if ev["kind"] == "game_end":
             return {**event_message(ev, self.seat), **(end or {})}
-        if kind == "round_end":
+        if ev["kind"] == "round_end":
             self._scores = ev["scores"]
             return event_message(ev, self.seat)
         secret = ev.get("secret")
-        if secret is not None and secret.get(self.seat):
+        if isinstance(secret, dict) and secret.get(self.seat):  # a draw's cards (a deal's hands are above)
             return event_message(ev, self.seat)
         return None
