@@ -121,49 +121,64 @@ def wrapper_cost_ns() -> float:
     return total / n
 
 
+def _wrap_parts() -> None:
+    """Wrap the parts of the per-decision path in counters (those a compiled caller reaches print as n/a)."""
+    counted(table_module, "turn_line", "turn line (fields, legal list, orjson)")
+    counted(Relay, "lines", "seat catch-up (Relay.lines)")
+    counted(Game, "legal_actions", "engine: legal list")
+    counted(Game, "apply", "engine: apply")
+    counted(client_module.BotClient, "request", "BotClient.request, whole round trip")
+    counted(transport_module.PipeTransport, "pending", "  early-answer poll (poll 0)")
+    counted(transport_module.PipeTransport, "write", "  write")
+    counted(client_module, "read_line", "  wait + read (poll, read; the bot's turn)")
+    counted(client_module.BotClient, "_start_clock", "  CPU clock at the request")
+    counted(client_module.BotClient, "_answered", "  CPU clock at the answer, bank")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--decisions", type=int, default=20000)
     ap.add_argument("--seats", type=int, default=4)
     ap.add_argument("--cpus", default="0")
     ap.add_argument("--sandbox", default="none")
+    ap.add_argument("--plain", action="store_true",
+                    help="only the games: no wrappers, no raw pipe, no offline parts (for an instruction count of "
+                         "the referee process under valgrind: --decisions N against --decisions 0, README)")
     args = ap.parse_args()
     os.sched_setaffinity(0, {int(c) for c in args.cpus.split(",")})
+    raw = per_call = 1.0
+    offline: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         exe = {}
         for name, src in (("trivial", "sample_bots/c/trivial.c"), ("pingpong", "bench/pingpong.c")):
             exe[name] = os.path.join(tmp, name)
             subprocess.run(["gcc", "-O2", "-std=gnu99", "-o", exe[name], str(ROOT / src)], check=True)
-        size = 700
-        raw = float(subprocess.run([exe["pingpong"], "20000", str(size)], capture_output=True, text=True,
-                                   check=True).stdout)
-        per_call = wrapper_cost_ns()
-        counted(table_module, "turn_line", "turn line (fields, legal list, orjson)")
-        counted(Relay, "lines", "seat catch-up (Relay.lines)")
-        counted(Game, "legal_actions", "engine: legal list")
-        counted(Game, "apply", "engine: apply")
-        counted(client_module.BotClient, "request", "BotClient.request, whole round trip")
-        counted(transport_module.PipeTransport, "pending", "  early-answer poll (poll 0)")
-        counted(transport_module.PipeTransport, "write", "  write")
-        counted(client_module, "read_line", "  wait + read (poll, read; the bot's turn)")
-        counted(client_module.BotClient, "_start_clock", "  CPU clock at the request")
-        counted(client_module.BotClient, "_answered", "  CPU clock at the answer, bank")
+        if not args.plain:
+            size = 700
+            raw = float(subprocess.run([exe["pingpong"], "20000", str(size)], capture_output=True, text=True,
+                                       check=True).stdout)
+            per_call = wrapper_cost_ns()
+            offline = offline_parts(args.seats, args.decisions)  # before the wrappers: they would count its calls
+            _wrap_parts()
         mode = SandboxSettings(mode=parse_mode(args.sandbox))
         specs = [replace(parse_bot(f"t{i}={exe['trivial']}"), sandbox=mode) for i in range(args.seats)]
         rules = get_ruleset("family", {"target": "round"})
         done = seed = 0
         with BotPool() as pool:
             play_game(rules, [seat_for(s, pool) for s in specs], 10**6)  # start the bots outside the count
-            spent.clear(), calls.clear()
+            for label in calls:  # zeroed, not cleared: a part never called (compiled) prints as n/a
+                spent[label] = calls[label] = 0
             t0 = time.perf_counter_ns()
             cpu0 = time.process_time_ns()
             while done < args.decisions:
                 result = play_game(rules, [seat_for(s, pool) for s in specs], seed)
                 done += result["decisions"]
                 seed += 1
-            wall = (time.perf_counter_ns() - t0) / done / 1000
-            cpu = (time.process_time_ns() - cpu0) / done / 1000
-    offline = offline_parts(args.seats, args.decisions)
+            wall = (time.perf_counter_ns() - t0) / max(done, 1) / 1000
+            cpu = (time.process_time_ns() - cpu0) / max(done, 1) / 1000
+    if args.plain:
+        print(f"{done} decisions, {seed} games; the referee process's CPU {cpu:.2f} us a decision")
+        return
     build = "compiled (mypyc)" if compiled() else "pure Python"
     print(f"python {sys.version.split()[0]}, {build}, {args.seats} trivial C bots, sandbox {args.sandbox}, CPUs "
           f"{args.cpus}, {done} decisions, load {os.getloadavg()[0]:.2f}; wrapper cost {per_call / 1000:.2f} us a "
