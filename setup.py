@@ -37,6 +37,7 @@ COMPILED = [
     "referee/relay.py",
     "referee/bots/messages.py",
     "referee/bots/client.py",
+    "referee/bots/lines.py",
     "referee/players/__init__.py",
     "referee/players/base.py",
     "referee/players/heuristic.py",
