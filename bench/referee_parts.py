@@ -146,17 +146,17 @@ def main() -> None:
                          "the referee process under valgrind: --decisions N against --decisions 0, README)")
     args = ap.parse_args()
     os.sched_setaffinity(0, {int(c) for c in args.cpus.split(",")})
-    raw = per_call = 1.0
+    per_call = 1.0
     offline: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
         exe = {}
         for name, src in (("trivial", "sample_bots/c/trivial.c"), ("pingpong", "bench/pingpong.c")):
             exe[name] = os.path.join(tmp, name)
             subprocess.run(["gcc", "-O2", "-std=gnu99", "-o", exe[name], str(ROOT / src)], check=True)
+        size = 700
+        raw = float(subprocess.run([exe["pingpong"], "20000", str(size)], capture_output=True, text=True,
+                                   check=True).stdout)
         if not args.plain:
-            size = 700
-            raw = float(subprocess.run([exe["pingpong"], "20000", str(size)], capture_output=True, text=True,
-                                       check=True).stdout)
             per_call = wrapper_cost_ns()
             offline = offline_parts(args.seats, args.decisions)  # before the wrappers: they would count its calls
             _wrap_parts()
@@ -170,14 +170,20 @@ def main() -> None:
                 spent[label] = calls[label] = 0
             t0 = time.perf_counter_ns()
             cpu0 = time.process_time_ns()
+            times0 = os.times()
             while done < args.decisions:
                 result = play_game(rules, [seat_for(s, pool) for s in specs], seed)
                 done += result["decisions"]
                 seed += 1
             wall = (time.perf_counter_ns() - t0) / max(done, 1) / 1000
             cpu = (time.process_time_ns() - cpu0) / max(done, 1) / 1000
+            times1 = os.times()
+            user = (times1.user - times0.user) / max(done, 1) * 1e6
+            system = (times1.system - times0.system) / max(done, 1) * 1e6
     if args.plain:
-        print(f"{done} decisions, {seed} games; the referee process's CPU {cpu:.2f} us a decision")
+        print(f"{done} decisions, {seed} games; raw pipe {raw:.2f} us; the referee process's CPU {cpu:.2f} us a "
+              f"decision (user {user:.1f}, system {system:.1f}), wall {wall:.2f} us ({wall / raw:.1f}x raw); "
+              f"load {os.getloadavg()[0]:.2f}")
         return
     build = "compiled (mypyc)" if compiled() else "pure Python"
     print(f"python {sys.version.split()[0]}, {build}, {args.seats} trivial C bots, sandbox {args.sandbox}, CPUs "
@@ -185,7 +191,7 @@ def main() -> None:
           "call, taken off")
     print(f"{'raw C pipe round trip':48s} {raw:7.2f} us")
     print(f"{'whole referee per decision (wall)':48s} {wall:7.2f} us  {wall / raw:5.1f}x raw")
-    print(f"{'  the referee process CPU per decision':48s} {cpu:7.2f} us")
+    print(f"{'  the referee process CPU per decision':48s} {cpu:7.2f} us  (user {user:.1f}, system {system:.1f})")
     for label in calls:
         if not calls[label]:
             print(f"{label:48s}     n/a  (compiled: called natively, not through the wrapper)")
