@@ -208,7 +208,8 @@ def test_the_process_meter_sums_a_process_and_its_children():
 
 def test_a_bot_alone_that_ends_keeps_the_cpu_time_read_from_it_last():
     """The meter's one-clock path: a bot that ended is not an error, its last reading stays counted."""
-    source = "import time\nend = time.process_time() + 0.05\nwhile time.process_time() < end: pass\nprint('done', flush=True)\ntime.sleep(30)"
+    source = ("import time\nend = time.process_time() + 0.05\nwhile time.process_time() < end: pass\n"
+              "print('done', flush=True)\ntime.sleep(30)")
     child = subprocess.Popen([PY, "-c", source], stdout=subprocess.PIPE)
     meter = ProcessMeter(child.pid)
     try:

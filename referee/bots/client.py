@@ -286,7 +286,8 @@ class BotClient:
                               t0) from None
         except Closed:
             desc = self.transport.exit_description() if self.transport else "gone"
-            raise self._fault(FaultKind.CRASH, f"the bot process died unexpectedly ({desc})", None, request, t0) from None
+            raise self._fault(FaultKind.CRASH, f"the bot process died unexpectedly ({desc})", None, request,
+                              t0) from None
         except LineTooLong as exc:
             raise self._fault(FaultKind.LINE_TOO_LONG, f"a line longer than the limit of {self.spec.line_limit} bytes",
                               exc.head, request, t0) from None
