@@ -51,6 +51,13 @@ def _spec(text: str):  # type: ignore[no-untyped-def]
     return replace(parse_bot(text), sandbox=SandboxSettings(mode=parse_mode(SANDBOX)))
 
 
+def _build() -> str:
+    """Which build of the referee is measured."""
+    from referee import compiled
+
+    return "compiled (mypyc)" if compiled() else "pure Python"
+
+
 def build(tmp: str) -> dict[str, str]:
     out = {}
     for name, src in (("pingpong", ROOT / "bench" / "pingpong.c"), ("trivial", ROOT / "sample_bots/c/trivial.c"),
@@ -80,7 +87,7 @@ def raw_us(exe: str, n: int) -> float:
 
 def client_us(trivial: str, n: int) -> float:
     client = BotClient(_spec(trivial))
-    client.start()
+    _start(client)
     times = []
     try:
         for i in range(1, n + 1):
@@ -92,19 +99,25 @@ def client_us(trivial: str, n: int) -> float:
     return statistics.median(times)
 
 
-def per_move_us(trivial: str, decisions: int) -> float:
-    spec_a, spec_b = _spec(f"a={trivial}"), _spec(f"b={trivial}")
-    rules = get_ruleset("arcade")
+def per_move_us(trivial: str, decisions: int, seats: int = 2) -> tuple[float, float]:
+    """Wall and referee-process CPU microseconds a decision: 2-seat arcade games, or family single rounds
+    with more seats (the issue's setting: 4), between trivial C bots started before the clock starts."""
+    specs = [_spec(f"t{i}={trivial}") for i in range(seats)]
+    rules = get_ruleset("arcade") if seats == 2 else get_ruleset("family", {"target": "round"})
     done = 0
-    t0 = time.perf_counter()
     with BotPool() as pool:
+        for spec in specs:
+            _start(pool.client(spec))
+        t0 = time.perf_counter()
+        c0 = time.process_time()
         seed = 0
         while done < decisions:
-            result = play_game(rules, [seat_for(spec_a, pool), seat_for(spec_b, pool)], seed)
+            result = play_game(rules, [seat_for(spec, pool) for spec in specs], seed)
             done += result["decisions"]
             seed += 1
         elapsed = time.perf_counter() - t0
-    return elapsed / done * 1e6
+        cpu = time.process_time() - c0
+    return elapsed / done * 1e6, cpu / done * 1e6
 
 
 def c_games_per_s(bot: str, seconds: float) -> tuple[float, float]:
@@ -123,26 +136,29 @@ def c_games_per_s(bot: str, seconds: float) -> tuple[float, float]:
     return games / wall, 1 - inside / wall
 
 
-_start = BotClient.start
+#: Whether the bots' CPU time is read at every request (``--clock`` compares both).
+METERED = True
 
 
-def _start_without_meter(self: BotClient, seat: int = 0) -> dict:
-    """``BotClient.start`` that drops the CPU meter: requests then read no clock (the "without" side)."""
-    ready = _start(self, seat)
-    self._meter = None
-    return ready
+def _start(client: BotClient) -> None:
+    """Start the bot; without ``METERED``, drop its CPU meter: requests then read no clock (the "without"
+    side). An attribute set on the client, not a patched method: a compiled ``BotClient`` takes no patches."""
+    client.start()
+    if not METERED:
+        client._meter = None
 
 
 def metered(on: bool) -> None:
     """Read the bots' CPU time at every request (``on``), or not."""
-    BotClient.start = _start if on else _start_without_meter  # type: ignore[method-assign]
+    global METERED
+    METERED = on
 
 
 def granularity_us(trivial: str, n: int) -> tuple[float, str, float]:
     """The smallest non-zero CPU time a request was charged (us), how the meter read it, and one read (us)."""
     metered(True)
     client = BotClient(_spec(trivial))
-    client.start()
+    _start(client)
     steps = []
     try:
         for i in range(1, n + 1):
@@ -169,7 +185,7 @@ def clock_main(exe: dict[str, str], args: argparse.Namespace) -> None:
             metered(on)
             key = "on" if on else "off"
             rows[f"client_{key}"].append(client_us(exe["trivial"], args.decisions // 2))
-            rows[f"move_{key}"].append(per_move_us(exe["trivial"], args.decisions // 2))
+            rows[f"move_{key}"].append(per_move_us(exe["trivial"], args.decisions // 2, args.seats)[0])
     metered(True)
     step, source, read = granularity_us(exe["trivial"], 2000)
     med = {k: statistics.median(v) for k, v in rows.items()}
@@ -193,6 +209,9 @@ def main() -> None:
                          "measures the pipe path without the cost of waking an idle CPU on every move, which "
                          "on a VM can dwarf the rest (see the README)")
     ap.add_argument("--sandbox", default="none", help="auto | strict | none: the bots' walls (none: the referee alone)")
+    ap.add_argument("--seats", type=int, default=2,
+                    help="trivial C bots in the whole-referee games: 2 (arcade games) or more (family single "
+                         "rounds; 4 is issue 23's setting)")
     ap.add_argument("--clock", action="store_true", help="Compare reading the bots' CPU time at every request with "
                                                          "not reading it")
     args = ap.parse_args()
@@ -206,20 +225,25 @@ def main() -> None:
         if args.clock:
             clock_main(exe, args)
             return
-        rows: dict[str, list[float]] = {"raw": [], "client": [], "per_move": [], "games_s": [], "outside": []}
+        rows: dict[str, list[float]] = {"raw": [], "client": [], "per_move": [], "cpu": [], "games_s": [],
+                                        "outside": []}
         for _ in range(args.rounds):
             rows["raw"].append(raw_us(exe["pingpong"], args.decisions))
             rows["client"].append(client_us(exe["trivial"], args.decisions // 2))
-            rows["per_move"].append(per_move_us(exe["trivial"], args.decisions // 2))
+            wall, cpu = per_move_us(exe["trivial"], args.decisions // 2, args.seats)
+            rows["per_move"].append(wall)
+            rows["cpu"].append(cpu)
             g, out = c_games_per_s(exe["bot"], args.seconds)
             rows["games_s"].append(g)
             rows["outside"].append(out)
         med = {k: statistics.median(v) for k, v in rows.items()}
         print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, pinned to CPUs {sorted(cpus)}, "
-              f"{args.rounds} rounds alternating, medians")
+              f"{args.rounds} rounds alternating, medians; {_build()}; load {os.getloadavg()[0]:.2f}")
         print(f"raw C pipe ping-pong round trip      {med['raw']:8.1f} us")
         print(f"BotClient.request round trip          {med['client']:8.1f} us   {med['client'] / med['raw']:.2f}x raw")
-        print(f"whole referee per decision (2 C bots) {med['per_move']:8.1f} us   {med['per_move'] / med['raw']:.2f}x raw")
+        print(f"whole referee per decision ({args.seats} C bots) {med['per_move']:8.1f} us   "
+              f"{med['per_move'] / med['raw']:.2f}x raw")
+        print(f"  of which the referee process's CPU  {med['cpu']:8.1f} us   {med['cpu'] / med['raw']:.2f}x raw")
         print(f"4-seat family rounds, C sample bot    {med['games_s']:8.1f} games/s (1 job); "
               f"{100 * med['outside']:.0f}% of wall time outside the bots' answers")
 

@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from .bots.messages import event_message, start_message
 from .bots.wire import dumps, encode
+from .game import event_for
 
 if TYPE_CHECKING:
+    from .events import DealEvent, Event
     from .game import Game
 
 #: The referee's final word on placements, merged into ``game_end`` (forfeits move seats last).
@@ -25,37 +27,54 @@ class PublicWire:
     """The encoded public copy of each event, made once per game and shared by every seat.
 
     ``sync`` encodes the events added since the last call; ``seat_bound`` lists (in order) the events
-    whose message depends on the seat (a deal, a round's or the game's end, a draw's secret cards), so
-    a seat's catch-up is a few slices of shared lines joined, not a message built per event per seat.
+    a seat's catch-up must look at (a deal, a draw's secret cards, a round's end, whose scores the next
+    deal states, and the game's end, with the referee's placements), so a seat's catch-up is a few
+    slices of shared lines joined, not a message built per event per seat. Only a deal and a drawer's
+    own draw are encoded per seat: a round's end is the same line for every seat, and so is the game's
+    end for the same placements (``end_line``).
     """
 
-    __slots__ = ("chunks", "seat_bound")
+    __slots__ = ("chunks", "seat_bound", "_end_key", "_end_line")
 
     def __init__(self) -> None:
         #: The public line of each event (``b""`` for one that is never sent as is).
         self.chunks: list[bytes] = []
         #: The indices of the events whose message depends on the seat, ascending.
         self.seat_bound: list[int] = []
+        # The last game_end line made, and the event and placements (encoded) it was made for.
+        self._end_key: tuple[int, bytes] | None = None
+        self._end_line = b""
 
-    def sync(self, events: list[dict[str, Any]]) -> list[bytes]:
+    def sync(self, events: list[Event]) -> list[bytes]:
         """Encode the events not seen yet; the lines of every event so far."""
         chunks = self.chunks
         for index in range(len(chunks), len(events)):
             ev = events[index]
-            if ev["kind"] in _SEAT_KINDS:
+            kind = ev["kind"]
+            if kind in _SEAT_KINDS:
                 self.seat_bound.append(index)
-                chunks.append(b"")
+                # A round's end has no secret: one line for every seat (the relay reads its scores).
+                chunks.append(encode(event_message(ev, None)) if kind == "round_end" else b"")
                 continue
             if "secret" in ev:  # the public copy serves every seat but those the secret names
                 self.seat_bound.append(index)
             chunks.append(public_line(ev))
         return chunks
 
+    def end_line(self, index: int, ev: Event, end: EndPatch | None) -> bytes:
+        """The ``game_end`` line (event ``index``) with the referee's ``end`` merged in: the same for every
+        seat told with the same ``end``, so made once (``end`` is compared by its encoding, not its identity)."""
+        key = (index, dumps(end) if end else b"")
+        if key != self._end_key:
+            self._end_line = encode({**event_message(ev, None), **(end or {})})
+            self._end_key = key
+        return self._end_line
 
-def public_line(ev: dict[str, Any]) -> bytes:
+
+def public_line(ev: Event) -> bytes:
     """The line a seat that the event holds no secret for reads."""
-    if "secret" in ev:
-        return encode(event_message(ev, None))
+    if "secret" in ev:  # {"type":"event", **the event without its secret}: one copy, not two
+        return _EVENT_HEAD + dumps(event_for(ev, None))[1:] + b"\n"
     return _EVENT_HEAD + dumps(ev)[1:] + b"\n"  # {"type":"event", **ev}, without copying the event
 
 
@@ -114,28 +133,46 @@ class Relay:
             if index >= stop:
                 break
             parts.extend(chunks[pos:index])
-            msg = self._own(game, events[index], end)
-            parts.append(chunks[index] if msg is None else encode(msg))
+            parts.append(self._own_line(game, wire, index, end))
             pos = index + 1
         parts.extend(chunks[pos:stop])
         return b"".join(parts)
 
-    def _own(self, game: Game, ev: dict[str, Any], end: EndPatch | None) -> dict[str, Any] | None:
+    def _own_line(self, game: Game, wire: PublicWire, index: int, end: EndPatch | None) -> bytes:
+        """The line this seat reads for seat-bound event ``index``: shared where the seat adds nothing."""
+        ev = game.events[index]
+        if ev["kind"] == "round_end":
+            self._scores = ev["scores"]
+            return wire.chunks[index]
+        if ev["kind"] == "game_end":
+            return wire.end_line(index, ev, end)
+        if ev["kind"] == "deal":
+            return encode(self._deal(game, ev))
+        secret = ev.get("secret")
+        if isinstance(secret, dict) and secret.get(self.seat):  # the drawer: the draw with its cards
+            return _EVENT_HEAD + dumps(event_for(ev, self.seat))[1:] + b"\n"
+        return wire.chunks[index]
+
+    def _deal(self, game: Game, ev: DealEvent) -> dict[str, Any]:
+        """This seat's ``start`` message for a deal."""
+        # The start message carries the scores the round began with, which the round_end before it
+        # states; a seat told late (after its own turnless round) must not see later scores.
+        msg = start_message(game, ev, self.seat, self.game_id, self.names)
+        if self._scores is not None:
+            msg["scores"] = list(self._scores)
+        return msg
+
+    def _own(self, game: Game, ev: Event, end: EndPatch | None) -> dict[str, Any] | None:
         """The message this seat gets for ``ev`` when it is not the public one; ``None`` when it is."""
-        kind = ev["kind"]
-        if kind == "deal":
-            # The start message carries the scores the round began with, which the round_end before it
-            # states; a seat told late (after its own turnless round) must not see later scores.
-            msg = start_message(game, ev, self.seat, self.game_id, self.names)
-            if self._scores is not None:
-                msg["scores"] = list(self._scores)
-            return msg
-        if kind == "game_end":
+        # ``ev["kind"]`` each time, not a local: it is what tells the type checker which event this is.
+        if ev["kind"] == "deal":
+            return self._deal(game, ev)
+        if ev["kind"] == "game_end":
             return {**event_message(ev, self.seat), **(end or {})}
-        if kind == "round_end":
+        if ev["kind"] == "round_end":
             self._scores = ev["scores"]
             return event_message(ev, self.seat)
         secret = ev.get("secret")
-        if secret is not None and secret.get(self.seat):
+        if isinstance(secret, dict) and secret.get(self.seat):  # a draw's cards (a deal's hands are above)
             return event_message(ev, self.seat)
         return None

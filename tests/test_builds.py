@@ -38,6 +38,24 @@ def test_lastcard_version_names_the_build():
     assert referee.build() == ("compiled with mypyc" if referee.compiled() else "pure Python")
 
 
+def test_the_per_decision_path_is_compiled_with_the_engine():
+    """The referee's side of a move (the events told, the turn line, the bot client) is in the compiled set."""
+    from referee import relay
+    from referee.bots import client, lines, messages
+
+    for module in (relay, messages, client, lines):
+        assert (module.__file__ or "").endswith(".py") is not referee.compiled(), module.__name__
+
+
+def test_a_bad_answer_line_gets_the_same_fault_on_both_builds():
+    """A line that is not one message is judged by the same words whichever build reads it."""
+    from referee.bots.lines import Mistake, judge
+
+    problem = judge(b'{"type": "draw", "id": 1}{"type": "pass", "id": 1}', "python")
+    assert not isinstance(problem, dict) and problem.mistake is Mistake.SEVERAL
+    assert problem.message.startswith("2 JSON messages on one line; the referee reads one message per line: ")
+
+
 @pytest.mark.parametrize("code", [None, 7, 7.0, b"red:7", ["red:7"], {"red": 7}], ids=repr)
 def test_a_card_code_of_another_type_is_an_invalid_card(code):
     with pytest.raises(InvalidCardError, match=r"invalid card code .*expected 'colour:rank'"):

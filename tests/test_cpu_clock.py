@@ -206,6 +206,25 @@ def test_the_process_meter_sums_a_process_and_its_children():
     assert process_clock_id(1) < 0  # the kernel's encoding: negative, the pid inverted
 
 
+def test_a_bot_alone_that_ends_keeps_the_cpu_time_read_from_it_last():
+    """The meter's one-clock path: a bot that ended is not an error, its last reading stays counted."""
+    source = ("import time\nend = time.process_time() + 0.05\nwhile time.process_time() < end: pass\n"
+              "print('done', flush=True)\ntime.sleep(30)")
+    child = subprocess.Popen([PY, "-c", source], stdout=subprocess.PIPE)
+    meter = ProcessMeter(child.pid)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == b"done\n"
+        burnt = meter.read_ns()
+        assert burnt >= 45_000_000
+    finally:
+        child.kill()
+        child.wait()  # reaped: its clock can no longer be read
+        child.stdout.close()  # type: ignore[union-attr]
+    assert meter.read_ns() == burnt and meter.read_ns() == burnt
+    with pytest.raises(OSError):
+        ProcessMeter(child.pid)  # a clock never readable is an error, as before
+
+
 def test_the_same_seed_gives_the_same_game_under_either_clock(tmp_path):
     from click.testing import CliRunner
 

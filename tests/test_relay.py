@@ -92,3 +92,22 @@ def test_a_drawn_card_is_told_to_its_seat_only():
         draws = [line for line in data.splitlines() if b'"kind":"draw"' in line]
         assert draws
         assert all((b'"cards":' in line) == (i == drawer) for line in draws), (i, drawer, draws)
+
+
+def test_the_game_end_line_follows_the_placements_each_seat_is_told_with():
+    """The game_end line is made once for every seat told with the same end, and again for another."""
+    rules = get_ruleset("family", {"target": "round"})
+    rng = random.Random(5)
+    game = Game(rules, 3, rng)
+    names = ["a", "b", "c"]
+    while not game.over:
+        game.apply(game.legal_actions()[0], rng)
+    wire = PublicWire()
+    relays = [Relay(i, "g1", names, scores=[0] * 3) for i in range(3)]
+    slow = [_Reference(i, "g1", names) for i in range(3)]
+    ends = [{"placements": [0, 1, 2], "forfeited": []}, {"placements": [0, 1, 2], "forfeited": []},
+            {"placements": [2, 0, 1], "forfeited": [2]}]
+    for i in (0, 2, 1):
+        tail = relays[i].lines(game, wire, ends[i])
+        assert tail == slow[i].lines(game, ends[i])
+        assert tail.endswith(encode({**event_message(game.events[-1], i), **ends[i]}))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, TypeAlias
 
 from .. import PROTOCOL_VERSIONS
 from .cpuclock import Clock, CpuMeter, Source
@@ -26,6 +26,22 @@ Recorder = Callable[[str, Any, "float | None"], None]
 UNASKED_FIX = ("only turn requests are answered (start, event, round_end, game_end and error are information: "
                "read them and answer nothing)")
 UNASKED = "an answer to a message that is not a request; " + UNASKED_FIX
+
+
+class _LazyRequest:
+    """A request known by its line until a fault needs it whole: then the line, decoded (no copy per move)."""
+
+    __slots__ = ("line",)
+
+    def __init__(self, line: bytes) -> None:
+        self.line = line
+
+    def whole(self) -> dict[str, Any]:
+        return loads(self.line)
+
+
+#: A request as the client holds it: the message, or its encoded line until a fault needs it whole.
+Request: TypeAlias = "dict[str, Any] | _LazyRequest"
 
 
 class BotClient:
@@ -200,22 +216,24 @@ class BotClient:
         req_id = msg["id"]
         limits = self.spec.limits
         limit = (limits.move_ms if move_ms is None else move_ms) + self.bank_ms
+        request: Request
         if encoded is None:
             data = encode(msg)
+            request = msg
         else:
             data = encoded
-            msg = _LazyRequest(encoded)  # type: ignore[assignment]
+            request = _LazyRequest(encoded)
         t0 = time.monotonic()
         transport = self.transport
         if transport is None:
-            raise self._fault(FaultKind.CRASH, "the bot process was ended earlier", None, msg, t0)
+            raise self._fault(FaultKind.CRASH, "the bot process was ended earlier", None, request, t0)
         logs = len(self.logs)
         on_cpu, deadline, wall_end, c0 = self._start_clock(limit, t0)
         looked = False  # whether this request has looked for processes the bot started (a long move)
         try:
             # Anything already written now came before the request: one poll() per decision to see.
             if transport.pending():
-                self._unasked(req_id, msg, t0)
+                self._unasked(req_id, request, t0)
             if before:
                 data = before + data
             if self.recorder is not None:
@@ -233,47 +251,48 @@ class BotClient:
                 if known is not None:
                     hit = known.get(line)
                     if hit is not None:
-                        return hit, self._answered(t0, c0, limit, msg)
-                answer = self._parse(line, msg, t0, deadline=deadline)
+                        return hit, self._answered(t0, c0, limit, request)
+                answer = self._parse(line, request, t0, deadline=deadline)
                 kind = answer.get("type")
                 if kind == "log":
                     continue
                 if "id" not in answer:
                     raise self._fault(FaultKind.MISSING_ID, f"the answer has no 'id'; it must echo the request's id {req_id} "
-                                      f"(or, written after information, {UNASKED})", line, msg, t0)
+                                      f"(or, written after information, {UNASKED})", line, request, t0)
                 got = answer["id"]
                 if got != req_id:
                     if self._late(got):
                         continue
                     raise self._fault(FaultKind.STALE_ID, f"the answer's id {got!r} is not the id {req_id} of the "
-                                      "request being answered", line, msg, t0)
+                                      "request being answered", line, request, t0)
                 problem = answer_problem(answer)
                 if problem is not None:
-                    raise self._fault(FaultKind.SCHEMA, problem, line, msg, t0)
-                return answer, self._answered(t0, c0, limit, msg)
+                    raise self._fault(FaultKind.SCHEMA, problem, line, request, t0)
+                return answer, self._answered(t0, c0, limit, request)
         except ReadTimeout:
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
             text = self._timeout_text(limit, on_cpu, c0, wall_end - t0)
-            raise self._fault(FaultKind.TIMEOUT, text + "; " + self._waited(logs), None, msg, t0) from None
+            raise self._fault(FaultKind.TIMEOUT, text + "; " + self._waited(logs), None, request, t0) from None
         except NoNewline as exc:
-            raise self._fault(FaultKind.NON_JSON, no_newline(exc.head, self.language).message, exc.head, msg,
+            raise self._fault(FaultKind.NON_JSON, no_newline(exc.head, self.language).message, exc.head, request,
                               t0) from None
         except WriteTimeout:
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
             waited = (wall_end - t0) * 1000
             raise self._fault(FaultKind.TIMEOUT, f"the bot did not read its input within {waited:.0f} ms (the pipe "
-                              "to it stayed full): read every line as it comes, even while thinking", None, msg,
+                              "to it stayed full): read every line as it comes, even while thinking", None, request,
                               t0) from None
         except Closed:
             desc = self.transport.exit_description() if self.transport else "gone"
-            raise self._fault(FaultKind.CRASH, f"the bot process died unexpectedly ({desc})", None, msg, t0) from None
+            raise self._fault(FaultKind.CRASH, f"the bot process died unexpectedly ({desc})", None, request,
+                              t0) from None
         except LineTooLong as exc:
             raise self._fault(FaultKind.LINE_TOO_LONG, f"a line longer than the limit of {self.spec.line_limit} bytes",
-                              exc.head, msg, t0) from None
+                              exc.head, request, t0) from None
 
-    def _answered(self, t0: float, c0: int, limit: float, request: Any) -> float:
+    def _answered(self, t0: float, c0: int, limit: float, request: Request) -> float:
         """The wall milliseconds an answer took (its CPU ones in ``last_cpu_ms``); the time charged (CPU time
         under ``clock: cpu``) over the move limit comes out of the bank, and past the bank is a timeout."""
         elapsed = (time.monotonic() - t0) * 1000
@@ -416,7 +435,7 @@ class BotClient:
                 return False
         return False
 
-    def _unasked(self, req_id: int, request: dict[str, Any], t0: float) -> None:
+    def _unasked(self, req_id: int, request: Request, t0: float) -> None:
         """Read what the bot wrote before request ``req_id`` was sent; a fault unless logs or late answers."""
         transport = self.transport
         assert transport is not None
@@ -443,10 +462,9 @@ class BotClient:
                               line, request, t0)
 
     # ------------------------------------------------------------------ internals
-    def _fault(self, kind: FaultKind, message: str, line: bytes | None, request: dict[str, Any], t0: float) -> BotFault:
-        if request.__class__ is _LazyRequest:
-            request = request.whole()  # type: ignore[attr-defined]
-        return BotFault(Fault(kind, message, snippet(line), request, (time.monotonic() - t0) * 1000,
+    def _fault(self, kind: FaultKind, message: str, line: bytes | None, request: Request, t0: float) -> BotFault:
+        whole = request.whole() if isinstance(request, _LazyRequest) else request
+        return BotFault(Fault(kind, message, snippet(line), whole, (time.monotonic() - t0) * 1000,
                               bot=self.spec.name))
 
     def _write(self, data: bytes, deadline: float) -> None:
@@ -486,19 +504,19 @@ class BotClient:
             self.recorder("in", line, None)
         return line
 
-    def _parse(self, line: bytes, request: dict[str, Any], t0: float, startup: bool = False,
+    def _parse(self, line: bytes, request: Request, t0: float, startup: bool = False,
                deadline: float | None = None) -> dict[str, Any]:
         msg = judge(line, self.language, before_ready=startup)
-        if msg.__class__ is not dict:
-            raise self._bad_line(msg, request, t0, startup, deadline)  # type: ignore[arg-type]
-        if msg["type"] == "log":  # type: ignore[index]
-            log_text = msg["text"]  # type: ignore[index]
+        if isinstance(msg, LineProblem):
+            raise self._bad_line(msg, request, t0, startup, deadline)
+        if msg["type"] == "log":
+            log_text = msg["text"]
             if self._log_bytes < LOG_LIMIT:
                 self._log_bytes += len(log_text)
                 self.logs.append(log_text[:4096])
-        return msg  # type: ignore[return-value]
+        return msg
 
-    def _bad_line(self, problem: LineProblem, request: dict[str, Any], t0: float, startup: bool,
+    def _bad_line(self, problem: LineProblem, request: Request, t0: float, startup: bool,
                   deadline: float | None) -> BotFault:
         """The fault for a line that is not one message, naming the mistake behind it (``lines.judge``)."""
         if problem.mistake is Mistake.FRAGMENT and self.transport is not None:  # the rest of a pretty-printed message?
@@ -513,15 +531,3 @@ class BotClient:
         partial = getattr(self.transport, "partial", lambda: b"")()  # a transport that keeps none: b""
         what, fix = while_waiting(partial, logs=len(self.logs) - logs_before, language=self.language)
         return what + (f": {fix}" if fix else "")
-
-
-class _LazyRequest:
-    """A request known by its line until a fault needs it whole: then the line, decoded (no copy per move)."""
-
-    __slots__ = ("line",)
-
-    def __init__(self, line: bytes) -> None:
-        self.line = line
-
-    def whole(self) -> dict[str, Any]:
-        return loads(self.line)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import PROTOCOL_VERSIONS
-from ..game import PHASE_DRAWN, Event, event_for
+from ..game import PHASE_DRAWN, event_for
 from .wire import dumps
 
 if TYPE_CHECKING:
     from ..actions import Action
+    from ..events import DealEvent, Event
     from ..game import Game
     from .spec import BotSpec
 
@@ -23,17 +24,18 @@ def hello_message(spec: BotSpec, seat: int) -> dict[str, Any]:
                        "line_bytes": spec.line_limit, "clock": limits.clock.value}}
 
 
-def start_message(game: Game, deal: Event, seat: int, game_id: str, names: list[str]) -> dict[str, Any]:
+def start_message(game: Game, deal: DealEvent, seat: int, game_id: str, names: list[str]) -> dict[str, Any]:
     """``start``: a round begins; everything about the table, and this seat's dealt hand."""
     rules = game.ruleset
     return {"type": "start", "game": game_id, "round": deal["round"], "ruleset": rules.house,
             "options": rules.options, "seats": [{"seat": i, "name": n} for i, n in enumerate(names)],
             "you": seat, "dealer": deal["dealer"], "hand": deal["secret"][seat]["hand"], "top": deal["top"],
-            "colour": deal["colour"], "direction": 1, "scores": list(deal.get("scores", game.scores))}
+            "colour": deal["colour"], "direction": 1, "scores": list(game.scores)}
 
 
-def event_message(event: Event, seat: int) -> dict[str, Any]:
-    """``event`` for play-by-play happenings; ``round_end``/``game_end`` for results."""
+def event_message(event: Event, seat: int | None) -> dict[str, Any]:
+    """``event`` for play-by-play happenings; ``round_end``/``game_end`` for results (``seat`` None: the
+    public copy)."""
     kind = event["kind"]
     mine = event_for(event, seat)
     if kind in ("round_end", "game_end"):
