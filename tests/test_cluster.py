@@ -376,3 +376,19 @@ def test_compare_on_the_cluster_stops_at_the_pair_a_local_run_stops_at(tmp_path,
     doc = json.loads((tmp_path / "remote" / "results.json").read_text())
     assert doc["sprt"]["result"] in ("H0", "H1")
     assert (tmp_path / "remote" / "results.json").read_bytes() == (tmp_path / "local" / "results.json").read_bytes()
+
+
+def test_the_cluster_executor_never_reads_past_its_lead(cluster):
+    from test_lead import Watched, _jobs
+
+    from referee.bots.spec import parse_bot
+    from referee.cli.compare import compare_arena
+    from referee.compare.twins import CompareSettings
+
+    arena = compare_arena(CompareSettings.build(parse_bot("builtin:easy"), parse_bot("builtin:easy"), seed=1, games=2))
+    plan = Watched(_jobs(120))
+    with on(cluster)(arena, jobs=2, stderr_dir=None, records_dir=None, pin=None) as ex:
+        for game_id, _ in ex.run(plan, lead=10):
+            plan.handed.add(game_id)
+    assert plan.handed == {j.game_id for j in plan.jobs}
+    assert plan.widest <= 10, plan.widest  # without the lead: the window of 64 at once

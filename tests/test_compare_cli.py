@@ -293,7 +293,9 @@ def test_a_comparison_holds_only_the_games_ahead_of_its_count(tmp_path):
 
     settings = CompareSettings.build(parse_bot("builtin:hard"), parse_bot("builtin:medium"), seed=1, games=600)
     watch = Watch()
-    run = run_compare(settings, compare_arena(settings), out=str(tmp_path / "out"), jobs=2, display=watch)
+    run = run_compare(settings, compare_arena(settings), out=str(tmp_path / "out"), jobs=2, display=watch, lead=48)
     assert run.complete and watch.pairs == 300 and len(run.collected) == 600
-    assert watch.most < 200, watch.most  # a few batches of 32 in play (measured: 34); keeping all: 600
+    # However the two workers are scheduled (one may stall for a while on a busy machine: 322 were once seen
+    # waiting without a lead), no more than the lead wait; keeping every game would hold 600.
+    assert 0 < watch.most <= 48, watch.most
     assert [g["game"] for g in game_lines(tmp_path / "out")][-2:] == ["p000300a", "p000300b"]

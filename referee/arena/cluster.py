@@ -17,6 +17,7 @@ from ..results import GameResult
 from .cluster_options import ClusterOptions
 from .config import Arena
 from .executor import ExecutorError, write_record, lost_game
+from .lead import Lead
 from .shipping import BotBundle, ShippingError, pack_bots
 
 #: Games handed to the scheduler ahead of those finished, per worker thread (at least ``MIN_WINDOW``):
@@ -85,9 +86,9 @@ class ClusterExecutor:
                                 "must have), or leave those bots out of the arena")
         self.threads = sum(self._client.nthreads().values())
 
-    def run(self, jobs: Iterable[GameJob]) -> Iterator[tuple[str, GameResult]]:
+    def run(self, jobs: Iterable[GameJob], *, lead: int | None = None) -> Iterator[tuple[str, GameResult]]:
         """Play ``jobs`` (read lazily, a window ahead) on the cluster; yield each game's id and result as it
-        finishes, each game once."""
+        finishes, each game once. With ``lead``, never more than that ahead of the earliest unfinished game."""
         if self._closed:
             raise RuntimeError("the executor is closed")
         self.start()
@@ -102,13 +103,16 @@ class ClusterExecutor:
         # game then loses nothing, and no round trip waits in this loop.
         done = as_completed([], with_results=True, raise_errors=False, loop=self._client.loop)
         window = max(MIN_WINDOW, AHEAD_PER_THREAD * self.threads)
+        ahead = Lead(lead) if lead is not None else None
 
         def top_up() -> None:
             batch = []
-            while len(self._futures) + len(batch) < window:
+            while len(self._futures) + len(batch) < window and (ahead is None or ahead.may_read()):
                 job = next(upcoming, None)
                 if job is None:
                     break
+                if ahead is not None:
+                    ahead.read(job.game_id)
                 by_id[job.game_id] = job
                 batch.append(job.to_json())
             if not batch:
@@ -152,8 +156,12 @@ class ClusterExecutor:
             _, result, lines = outcome
             if lines is not None and self.records_dir and (job is None or job.keeps(result)):
                 write_record(self.records_dir, game_id, lines)
-            top_up()
+            if ahead is None:  # topped up first, so no worker waits on the caller
+                top_up()
             yield game_id, result
+            if ahead is not None:  # a game counts as finished for the lead once the caller has taken it
+                ahead.finished(game_id)
+                top_up()
 
     def close(self, kill: bool = False) -> None:
         """Cancel the games not finished and quit the bots on the workers (a game already running there is

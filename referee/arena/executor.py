@@ -28,6 +28,7 @@ from ..record_file import append_record
 from ..jobs import GameJob, run_job
 from ..results import GameResult, SeatTimes
 from ..bots.pool import BotPool
+from .lead import Lead
 
 if TYPE_CHECKING:
     from .model import Arena
@@ -90,8 +91,11 @@ class Executor(Protocol):
     def start(self) -> None:
         """Get ready to play (``run`` does it when needed)."""
 
-    def run(self, jobs: Iterable[GameJob]) -> Iterator[tuple[str, GameResult]]:
-        """Play ``jobs`` (read lazily); yield each game's id and result as it finishes, each game once."""
+    def run(self, jobs: Iterable[GameJob], *, lead: int | None = None) -> Iterator[tuple[str, GameResult]]:
+        """Play ``jobs`` (read lazily); yield each game's id and result as it finishes, each game once.
+
+        With ``lead``, no job is read while ``lead`` jobs have been read since the earliest game not yet
+        finished (``Lead``): a caller that counts games in planned order holds at most that many."""
 
     def close(self, kill: bool = False) -> None:
         """Stop: politely (quit the bots), or with ``kill`` at once."""
@@ -147,10 +151,11 @@ class LocalExecutor:
         theirs.close()  # only the worker holds its end: its death reads as end-of-file here
         return proc, mine
 
-    def run(self, jobs: Iterable[GameJob]) -> Iterator[tuple[str, GameResult]]:
+    def run(self, jobs: Iterable[GameJob], *, lead: int | None = None) -> Iterator[tuple[str, GameResult]]:
         """Play ``jobs`` on the workers; yield each game's id and result as it finishes.
 
-        ``jobs`` is read lazily, a few ahead of the workers: a plan of any length is never held whole. A
+        ``jobs`` is read lazily, a few ahead of the workers (and with ``lead``, never more than that ahead of
+        the earliest unfinished game): a plan of any length is never held whole. A
         worker that dies (a bot that killed it, the kernel's OOM killer) is replaced; its games in flight
         are played again once on the new worker, and a game that kills its worker twice is recorded as
         lost to that cause (``lost_game``). A batch whose worker died is played again game by game, so
@@ -167,13 +172,28 @@ class LocalExecutor:
         outstanding: dict[int, list[list[str]]] = {w: [] for w in range(len(self._workers))}
         died_in: dict[str, str] = {}  # game -> how its first worker died
         here: list[GameJob] = []  # built-in games this process plays itself (one worker)
+        ahead = Lead(lead) if lead is not None else None
 
         def next_job() -> GameJob | None:
             if again:
                 return again.pop()
             if held:
                 return held.pop()
-            return next(upcoming, None)
+            if ahead is None:
+                return next(upcoming, None)
+            if not ahead.may_read():
+                return None  # read again once the earliest game in play has finished
+            job = next(upcoming, None)
+            if job is not None:
+                ahead.read(job.game_id)
+            return job
+
+        def handed(results: Iterable[tuple[str, GameResult]]) -> Iterator[tuple[str, GameResult]]:
+            # A game counts as finished for the lead once the caller has taken it (and, say, counted it).
+            for played in results:
+                yield played
+                if ahead is not None:
+                    ahead.finished(played[0])
 
         def batchable(job: GameJob) -> bool:
             return job.game_id not in alone and all(s.builtin is not None for s in job.seats)
@@ -230,7 +250,7 @@ class LocalExecutor:
             feed_here()
         while here or any(outstanding.values()):
             if here:
-                yield from self._play_here(here)
+                yield from handed(self._play_here(here))
                 here.clear()
                 for w in range(len(self._workers)):
                     feed(w)
@@ -242,8 +262,7 @@ class LocalExecutor:
                 try:
                     message = conn.recv()
                 except (EOFError, OSError):
-                    for game_id, result in self._replace(w, outstanding[w], died_in, in_flight, again, alone):
-                        yield game_id, result
+                    yield from handed(self._replace(w, outstanding[w], died_in, in_flight, again, alone))
                     outstanding[w] = []
                     feed(w)
                     continue
@@ -253,10 +272,14 @@ class LocalExecutor:
                 done: list[tuple[str, GameResult]] = message[1]
                 for game_id, _ in done:
                     in_flight.pop(game_id, None)
-                feed(w)
+                if ahead is None:  # fed first, so the worker never waits on the caller
+                    feed(w)
+                yield from handed(done)
+                if ahead is not None:  # fed once these count as finished: a lead they held up frees every
+                    for v in range(len(self._workers)):  # worker, idle ones included
+                        feed(v)
                 if inline:
                     feed_here()
-                yield from done
 
     def _play_here(self, jobs: list[GameJob]) -> Iterator[tuple[str, GameResult]]:
         """Play built-in-only games in this process, as a worker would."""

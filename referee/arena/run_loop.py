@@ -40,9 +40,10 @@ class RunLoop:
         self.played = 0
         self._restore: Callable[[], None] | None = None
 
-    def play_jobs(self, jobs: Iterable[GameJob], on_result: OnResult) -> bool:
+    def play_jobs(self, jobs: Iterable[GameJob], on_result: OnResult, *, lead: int | None = None) -> bool:
         """Play ``jobs`` (read lazily), calling ``on_result`` as each game ends; False if Ctrl-C stopped it
-        (nothing more is played then), True when every job was played or ``on_result`` asked to stop."""
+        (nothing more is played then), True when every job was played or ``on_result`` asked to stop.
+        ``lead``: read no job that many ahead of the earliest unfinished game (``Executor.run``)."""
         if self.interrupted:
             return False
         if self.cannot_start is not None:
@@ -56,7 +57,7 @@ class RunLoop:
 
         try:
             executor = self._started()
-            for game_id, result in executor.run(tracked()):
+            for game_id, result in executor.run(tracked(), lead=lead):
                 self.played += 1
                 stop = on_result(given.pop(game_id), result)
                 if self.watch is not None:

@@ -8,7 +8,8 @@ Games that finished beyond the deciding pair (other workers' games) are not coun
 is complete, not kept: the output is the same bytes as a serial run's.
 
 Memory does not grow with the run: each game goes to games.jsonl as it ends, the games counted become sums and
-placements (a ``Collected``), and only the games finished ahead of the count wait in memory for their pair.
+placements (a ``Collected``), and only the games finished ahead of the count wait in memory for their pair:
+at most the lead the executor is given (``Lead``), however slow one game is.
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ from .twins import CompareSettings, game_ids, pair_of, twin_pair
 BOOTSTRAP = 200
 #: The slot's stage name in games.jsonl.
 STAGE = "compare"
+#: Games read ahead of the earliest one unfinished, per job (at least ``MIN_LEAD``): the most finished games
+#: that wait in memory for their pair to be counted. Several batches per worker, so no worker waits for
+#: the count unless one game holds it up for long (a slow bot); then the others stop, not the memory.
+LEAD_PER_JOB = 256
+MIN_LEAD = 1024
 
 
 class Display(Protocol):
@@ -109,7 +115,7 @@ class _InOrder:
     """Counts pairs in planned order from the games finished in any order; says when the run is decided.
 
     A game waits in memory only until its pair is counted (then it is added to ``collected``, its sums and
-    placements): what waits is the games finished ahead of the count, a few per worker, never the run.
+    placements): what waits is the games finished ahead of the count, never more than the executor's lead.
     """
 
     def __init__(self, settings: CompareSettings, collected: Collected) -> None:
@@ -164,13 +170,14 @@ class _InOrder:
 def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = None, jobs: int = 1,
                 resume: bool = False, fresh: bool = False, display: Display | None = None,
                 executor_factory: ExecutorFactory = local_executor, pin: bool | None = None,
-                stop_after: int | None = None) -> CompareRun:
+                stop_after: int | None = None, lead: int | None = None) -> CompareRun:
     """Play ``settings``' pairs until the test decides (or the cap, or ``--games``); with ``out``, write what
     an arena writes plus results.json's ``sprt`` block.
 
     ``arena`` carries the bots for the executor (a cluster ships them). Ctrl-C (``KeyboardInterrupt``) stops
     the workers and returns with ``complete`` false, every finished game stored; ``stop_after`` does the same
-    after that many new games (tests).
+    after that many new games (tests). At most ``lead`` finished games wait for their pair to be counted
+    (default ``MIN_LEAD``, or ``LEAD_PER_JOB`` per job).
     """
     display = display or NoDisplay()
     out_dir = os.path.abspath(out) if out else None
@@ -225,7 +232,7 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
     with RunLoop(make, on_start=warm_up) as loop:
         try:
             if order.advance(display) is None:  # a resumed run may be decided already
-                complete = loop.play_jobs(pairs(), on_result)
+                complete = loop.play_jobs(pairs(), on_result, lead=lead or max(MIN_LEAD, LEAD_PER_JOB * jobs))
         finally:
             if store is not None:
                 store.close()
