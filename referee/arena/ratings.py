@@ -136,7 +136,7 @@ def _separation(distinct: Sequence[tuple[int, Sequence[int]]], names: Sequence[s
 
 
 def warm_up() -> None:
-    """Import numpy and scipy.linalg ahead of need, in a background thread (about 0.5 s of CPU)."""
+    """Import numpy ahead of need, in a background thread (about 0.3 s of CPU)."""
     start_warm_up()
 
 
@@ -155,11 +155,12 @@ def _import_quietly() -> None:
 
 
 def _import_numeric() -> None:
-    """Import numpy and scipy.linalg with one BLAS thread, unless the environment says otherwise.
+    """Import numpy with one BLAS thread, unless the environment says otherwise.
 
     Only what the fit uses: ``import choix`` pulls in scipy.stats and scipy.optimize as well, three times
-    the CPU (1.5 s against 0.5 s on the 2-core VM), so the few lines of choix the fit needs are here
-    (``_statdist``, ``_centred_log``, ``_spread``), the same arithmetic in the same order.
+    the CPU of numpy and scipy.linalg (1.5 s against 0.5 s on the 2-core VM), and scipy.linalg itself
+    two thirds of that; so the few lines of choix the fit needs are here (``_statdist`` on numpy's
+    solver, ``_centred_log``, ``_spread``).
 
     The fit factorises a bots x bots matrix per iteration. On a machine whose cores are busy with
     other work (bots, workers, other users), OpenBLAS threads wait for each other: a 300 x 300 LU
@@ -168,14 +169,13 @@ def _import_numeric() -> None:
     process starts later see the environment as it was.
     """
     with _IMPORT_LOCK:
-        if "scipy.linalg" in sys.modules:
+        if "numpy" in sys.modules:
             return
         saved = {k: os.environ.get(k) for k in BLAS_THREAD_VARS}
-        if "numpy" not in sys.modules:
-            for k in BLAS_THREAD_VARS:
-                os.environ.setdefault(k, "1")
+        for k in BLAS_THREAD_VARS:
+            os.environ.setdefault(k, "1")
         try:
-            importlib.import_module("scipy.linalg")
+            importlib.import_module("numpy")
         finally:
             for k, v in saved.items():
                 if v is None:
@@ -250,8 +250,8 @@ class _Top1Data:
         raise RuntimeError(f"the rating fit did not converge after {max_iter} iterations")
 
 
-# choix.utils (MIT licence), the three functions the fit needs, kept line for line so the ratings are
-# the same to the last bit; importing choix itself would load scipy.stats and scipy.optimize too.
+# choix.utils (MIT licence), the three functions the fit needs: two line for line, ``_statdist`` on numpy's
+# solver instead of scipy.linalg's LU; importing choix itself would load scipy.stats and scipy.optimize too.
 def _centred_log(weights: np.ndarray) -> np.ndarray:
     """choix's ``log_transform``: weights to centred log-scale parameters."""
     import numpy as np
@@ -270,22 +270,21 @@ def _spread(params: np.ndarray) -> np.ndarray:
 
 
 def _statdist(generator: np.ndarray) -> np.ndarray:
-    """choix's ``statdist``: the (unnormalised) stationary distribution of the chain with this generator."""
-    import warnings
+    """choix's ``statdist``: the (unnormalised) stationary distribution of the chain with this generator.
 
+    The same system as choix solves, with numpy alone: ``x Q = 0`` with the last entry 1, i.e. the first
+    n-1 equations of ``Q.T x = 0`` (the last one is their sum) on the leading (n-1)-block, which is
+    nonsingular for a chain with one communicating class. choix takes an LU of the whole matrix through
+    scipy.linalg; importing scipy.linalg cost a run 0.25 s of CPU more than numpy's own (the figures in
+    bench/README.md), for the same answer to about 1e-15.
+    """
     import numpy as np
-    import scipy.linalg as spl
 
-    generator = np.asarray(generator)
-    n = generator.shape[0]
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore")  # the generator is singular by construction: LU warns
-        lu, piv = spl.lu_factor(generator.T, check_finite=False)
-    left = lu[:-1, :-1]  # the last row holds zeros only
-    right = -lu[:-1, -1]
+    transposed = np.asarray(generator).T
+    n = transposed.shape[0]
     try:
-        res = spl.solve_triangular(left, right, check_finite=False)  # left is upper-triangular
-    except Exception as exc:  # noqa: BLE001 - choix catches everything here too (scipy's LinAlgError has been unreliable)
+        res = np.linalg.solve(transposed[:-1, :-1], -transposed[:-1, -1])
+    except np.linalg.LinAlgError as exc:
         raise ValueError("stationary distribution could not be computed. "
                          "Perhaps the Markov chain has more than one absorbing class?") from exc
     res = np.append(res, 1.0)
