@@ -88,6 +88,9 @@ def test_a_batch_is_one_member_whose_games_each_read_back_alone(tmp_path):
     # still one gzip stream of JSON lines: zcat prints every record, in order
     assert gzip.decompress((tmp_path / RECORDS_FILE).read_bytes()) == b"".join(
         encoded(g, n) for g, n in (("a", 3), ("b", 0), ("c", 7)))
+    before = (tmp_path / RECORDS_FILE).stat().st_mtime_ns, (tmp_path / INDEX_FILE).read_text()
+    keep_only(str(tmp_path), {"a", "b", "c"})  # nothing to drop: left as it is
+    assert ((tmp_path / RECORDS_FILE).stat().st_mtime_ns, (tmp_path / INDEX_FILE).read_text()) == before
 
 
 def test_a_batch_of_one_is_indexed_as_a_member_of_its_own(tmp_path):
