@@ -7,6 +7,12 @@ for a game at bytes ``START`` to ``START + SIZE`` of its batch's member once inf
 the member and inflates it only up to the game. Workers append side by side: each holds an exclusive
 ``flock`` while it writes its member and its index lines, so members never interleave.
 
+A game between built-in players only has no member: its index line is ``GAME rebuild:POLICY`` and
+``read_record`` gives back its lines rebuilt from games.jsonl (``game_record.rebuilt``, with the run's
+policy from the index), the very lines the table would have written: such a record holds no byte a bot
+sent and no answer time, only the actions, the events and the result, and recording, encoding and
+compressing them cost more than playing the game (issue 23). ``zcat`` shows only the other games.
+
 A game is kept by every run that records (``records: true``, ``--records``) and, whatever the setting,
 when it has a fault: the exact bytes a bot sent matter there, and only the record has them.
 
@@ -24,7 +30,7 @@ import fcntl
 import json
 import os
 import zlib
-from typing import Any, Container, Iterable, Iterator, Sequence
+from typing import Any, Container, Iterable, Iterator, Sequence, cast
 
 import orjson
 
@@ -37,6 +43,10 @@ _ANY_KEYS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
 #: Where a game's record is: its member (offset, length) and, in a batch's member, its bytes there once
 #: inflated (start, size; ``None`` for a member of its own).
 Where = tuple[int, int, int, int | None]
+#: An index entry: where the record is, or the run's policy (a string) for a record rebuilt when read.
+Entry = Where | str
+#: The index line of a record rebuilt when read: ``GAME rebuild:POLICY``.
+REBUILD = "rebuild:"
 
 
 def encode_record(lines: Iterable[dict[str, Any] | bytes]) -> bytes:
@@ -62,24 +72,27 @@ def append_record(out_dir: str, game_id: str, lines: Iterable[dict[str, Any] | b
     append_records(out_dir, [(game_id, encode_record(lines))])
 
 
-def append_records(out_dir: str, records: Sequence[tuple[str, bytes]]) -> None:
-    """Append the records of a batch of games (id, ``encode_record``'s bytes) as one member, with one lock.
+def append_records(out_dir: str, records: Sequence[tuple[str, bytes]], rebuilt: Sequence[tuple[str, str]] = ()
+                   ) -> None:
+    """Append the records of a batch of games (id, ``encode_record``'s bytes) as one member, and the index
+    entries of the records rebuilt when read (id, policy), with one lock.
 
     A batch of one is written as before batches (``GAME OFFSET LENGTH``), which any reader reads.
     """
-    if not records:
+    if not records and not rebuilt:
         return
-    member = zlib.compress(b"".join(data for _, data in records), LEVEL, 31)  # 31: gzip, so zcat reads the file
+    member = zlib.compress(b"".join(data for _, data in records), LEVEL, 31) if records else b""  # 31: gzip (zcat)
     path = os.path.join(out_dir, RECORDS_FILE)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)  # made even when empty: ``has_records``
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         offset = os.fstat(fd).st_size
         view = memoryview(member)
         while view:  # a regular file takes it whole; a signal could cut one write short
             view = view[os.write(fd, view):]
+        lines = _index_lines([(game, len(data)) for game, data in records], offset, len(member)) if records else ""
         with open(os.path.join(out_dir, INDEX_FILE), "a", encoding="utf-8") as idx:
-            idx.write(_index_lines([(game, len(data)) for game, data in records], offset, len(member)))
+            idx.write(lines + "".join(f"{game} {REBUILD}{policy}\n" for game, policy in rebuilt))
     finally:
         os.close(fd)  # closing releases the lock
 
@@ -95,12 +108,14 @@ def _index_lines(sizes: Sequence[tuple[str, int]], offset: int, length: int) -> 
     return "".join(lines)
 
 
-def _parse(parts: list[str]) -> Where | None:
-    """An index line's place (``None`` for a line cut short by a killed run)."""
+def _parse(parts: list[str]) -> Entry | None:
+    """An index line's entry (``None`` for a line cut short by a killed run)."""
     if len(parts) == 3:
         return int(parts[1]), int(parts[2]), 0, None
     if len(parts) == 5:
         return int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4])
+    if len(parts) == 2 and parts[1].startswith(REBUILD):
+        return parts[1][len(REBUILD):]
     return None
 
 
@@ -115,7 +130,7 @@ def keep_only(out_dir: str, keep: Container[str]) -> None:
     index_path, records_path = os.path.join(out_dir, INDEX_FILE), os.path.join(out_dir, RECORDS_FILE)
     if not os.path.exists(index_path):
         return
-    where: dict[str, Where | None] = {}  # first stored order, last entry wins (as ``find``)
+    where: dict[str, Entry | None] = {}  # first stored order, last entry wins (as ``find``)
     clean = True
     with open(index_path, encoding="utf-8") as fh:
         for line in fh:
@@ -140,11 +155,12 @@ def keep_only(out_dir: str, keep: Container[str]) -> None:
             os.remove(path)
 
 
-def _member_groups(entries: Iterable[tuple[str, Where]]) -> Iterator[list[tuple[str, Where]]]:
+def _member_groups(entries: Iterable[tuple[str, Entry]]) -> Iterator[list[tuple[str, Entry]]]:
     """The kept entries, those next to each other in one member grouped (a batch's kept games stay together)."""
-    group: list[tuple[str, Where]] = []
+    group: list[tuple[str, Entry]] = []
     for game, at in entries:
-        if group and (group[-1][1][:2] != at[:2] or at[3] is None):
+        last = group[-1][1] if group else None
+        if group and (isinstance(at, str) or isinstance(last, str) or last[:2] != at[:2] or at[3] is None):
             yield group
             group = []
         group.append((game, at))
@@ -152,8 +168,13 @@ def _member_groups(entries: Iterable[tuple[str, Where]]) -> Iterator[list[tuple[
         yield group
 
 
-def _copy_group(src: Any, dst: Any, idx: Any, group: list[tuple[str, Where]]) -> int:
-    """Write ``group`` (games of one member) to ``dst`` and their lines to ``idx``; how many were written."""
+def _copy_group(src: Any, dst: Any, idx: Any, entries: list[tuple[str, Entry]]) -> int:
+    """Write ``entries`` (games of one member, or one rebuilt record) to ``dst`` and their lines to ``idx``; how
+    many were written."""
+    if isinstance(entries[0][1], str):
+        idx.write(f"{entries[0][0]} {REBUILD}{entries[0][1]}\n")
+        return 1
+    group = cast(list[tuple[str, Where]], entries)
     offset, length, _, size = group[0][1]
     src.seek(offset)
     member = src.read(length)
@@ -216,9 +237,9 @@ def has_records(out_dir: str) -> bool:
     return os.path.exists(os.path.join(out_dir, RECORDS_FILE))
 
 
-def find(out_dir: str, game_id: str) -> Where | None:
-    """Where ``game_id``'s record is in the record file (``Where``), or None (its last entry wins: a game
-    played again after a crash was recorded again)."""
+def find(out_dir: str, game_id: str) -> Entry | None:
+    """Where ``game_id``'s record is in the record file (``Where``; the policy for a record rebuilt when read),
+    or None (its last entry wins: a game played again after a crash was recorded again)."""
     path = os.path.join(out_dir, INDEX_FILE)
     if not os.path.exists(path):
         return None
@@ -236,6 +257,8 @@ def read_record(out_dir: str, game_id: str) -> list[dict[str, Any]] | None:
     where = find(out_dir, game_id)
     if where is None:
         return _legacy(out_dir, game_id)
+    if isinstance(where, str):
+        return _rebuilt(out_dir, game_id, where)
     offset, length, start, size = where
     with open(os.path.join(out_dir, RECORDS_FILE), "rb") as fh:
         fh.seek(offset)
@@ -250,6 +273,19 @@ def read_record(out_dir: str, game_id: str) -> list[dict[str, Any]] | None:
     except zlib.error:
         return None  # a member cut short by a killed run: as if not recorded
     return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _rebuilt(out_dir: str, game_id: str, policy: str) -> list[dict[str, Any]] | None:
+    """A built-in game's record rebuilt from its games.jsonl line, as read back from the record file would give
+    it (through JSON); None when the line is missing (a run killed between the two: as if not recorded)."""
+    from .game_record import bot_limits, find_line, rebuilt  # it reads recorded games through this module
+    from .replay import InvalidReplayError
+
+    try:
+        line = find_line(out_dir, game_id)
+        return [json.loads(encode_record([entry])) for entry in rebuilt(dict(line, policy=policy), bot_limits(out_dir))]
+    except InvalidReplayError:
+        return None
 
 
 def recorded_ids(out_dir: str) -> set[str]:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import zlib
+
+import pytest
 
 from referee.jsonl import encode_line
 from referee.record_file import INDEX_FILE, RECORDS_FILE, append_record, append_records, encode_record, has_records, \
@@ -169,3 +172,48 @@ def test_keep_only_repacks_a_batch_a_slice_at_a_time(tmp_path):
     tracemalloc.stop()
     assert read_record(str(tmp_path), "g5") == record("g", 2000)
     assert peak < 2_000_000, peak  # the batch inflated whole would be 12 MB
+
+
+# ---------------------------------------------------------------- built-in games: index entries, rebuilt when read
+
+@pytest.mark.parametrize("house, options", [("family", {"target": "round"}), ("compact", {}),
+                                            ("arcade", {"stacking": True})])
+def test_a_built_in_game_s_rebuilt_record_is_what_the_table_writes(tmp_path, house, options):
+    """The record read back for an index entry is the table's own record, line for line, under a policy that is
+    not the default (the index keeps it: games.jsonl does not)."""
+    from referee.bots.pool import BotPool
+    from referee.bots.spec import BotSpec
+    from referee.jobs import GameJob, game_seed, run_job
+    from referee.policy import FaultPolicy
+    from referee.results import GameLine
+    from referee.rules import get_ruleset
+    from referee.table import Recorder, Table, seat_for
+
+    rules, policy, pool = get_ruleset(house, options), FaultPolicy.parse("strikes:2"), BotPool()
+    specs = tuple(BotSpec(name, f"builtin:{name}") for name in ("easy", "medium", "random"))
+    jobs = [GameJob(f"g{k}", game_seed(3, k), rules, specs, policy, record=True) for k in range(6)]
+    tables = {}
+    with open(tmp_path / "games.jsonl", "wb") as fh:
+        for job in jobs:
+            result, lines = run_job(job, pool)
+            assert lines is None and job.rebuilds_record  # not recorded while played
+            fh.write(GameLine(result).encode())
+            recorder = Recorder()
+            Table(rules, [seat_for(s, pool) for s in specs], job.seed, job.game_id, policy, recorder).play()
+            tables[job.game_id] = [json.loads(encode_record([line])) for line in recorder.lines]
+    append_records(str(tmp_path), [], [(job.game_id, policy.to_json()) for job in jobs])
+    assert index_lines(tmp_path)[0] == "g0 rebuild:strikes:2"
+    for job in jobs:
+        assert read_record(str(tmp_path), job.game_id) == tables[job.game_id]
+    assert read_record(str(tmp_path), "g9") is None
+
+
+def test_keep_only_keeps_the_index_entries_of_rebuilt_records(tmp_path):
+    append_records(str(tmp_path), [("p1", encoded("p1", 2))], [("b1", "forfeit"), ("b2", "strikes:3")])
+    append_record(str(tmp_path), "p2", record("p2", 3))
+    keep_only(str(tmp_path), {"b2", "p2"})
+    assert index_lines(tmp_path)[0] == "b2 rebuild:strikes:3" and recorded_ids(str(tmp_path)) == {"b2", "p2"}
+    assert read_record(str(tmp_path), "p2") == record("p2", 3)
+    keep_only(str(tmp_path), {"b2"})  # no member left: an empty record file, the index entry kept
+    assert index_lines(tmp_path) == ["b2 rebuild:strikes:3"] and has_records(str(tmp_path))
+    assert os.path.getsize(tmp_path / RECORDS_FILE) == 0

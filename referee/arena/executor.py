@@ -20,7 +20,7 @@ import traceback
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
 
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence
 
 from ..bots.faults import Fault, FaultKind
 from ..bots.transport import describe_exit
@@ -452,34 +452,45 @@ def _play_batch(jobs: list[GameJob], pool: BotPool, records_dir: str | None
     """
     done: list[tuple[str, GameResult]] = []
     records: list[tuple[str, bytes]] = []
+    rebuilt: list[tuple[str, str]] = []  # built-in games: (id, policy), their records rebuilt when read
     failed = None
     for job in jobs:
         try:
             result, lines = run_job(job, pool)
-            if lines is not None and records_dir and job.keeps(result):
-                records.append((job.game_id, encode_record(lines)))
+            if records_dir and job.keeps(result):
+                if job.rebuilds_record:
+                    rebuilt.append((job.game_id, job.policy.to_json()))
+                elif lines is not None:
+                    records.append((job.game_id, encode_record(lines)))
         except _Terminated:
             raise
         except Exception:  # noqa: BLE001 - a referee bug: report it with the game, keep nothing half-done
             failed = job.game_id, traceback.format_exc()
             break
         done.append((job.game_id, result))
-    if records and records_dir:
+    if (records or rebuilt) and records_dir:
         try:
-            write_records(records_dir, records)
+            write_records(records_dir, records, rebuilt)
         except Exception:  # noqa: BLE001 - a full disk, say: the run cannot keep what it promised
-            return [], (records[0][0], traceback.format_exc())
+            return [], ((records or rebuilt)[0][0], traceback.format_exc())
     return done, failed
 
 
-def write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:
-    """Append a game's record to the run's one record file in ``records_dir`` (the output directory)."""
-    append_record(records_dir, game_id, lines)
+def write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]] | None, job: GameJob | None = None
+                 ) -> None:
+    """Append a game's record to the run's one record file in ``records_dir`` (the output directory): its
+    lines, or for ``job`` rebuilding its record (``GameJob.rebuilds_record``) an index entry."""
+    if job is not None and job.rebuilds_record:
+        append_records(records_dir, [], [(game_id, job.policy.to_json())])
+    elif lines is not None:
+        append_record(records_dir, game_id, lines)
 
 
-def write_records(records_dir: str, records: list[tuple[str, bytes]]) -> None:
-    """Append a batch of encoded records (``encode_record``) to the run's record file, in one member."""
-    append_records(records_dir, records)
+def write_records(records_dir: str, records: Sequence[tuple[str, bytes]],
+                  rebuilt: Sequence[tuple[str, str]] = ()) -> None:
+    """Append a batch of encoded records (``encode_record``) to the run's record file, in one member, and the
+    index entries of the records rebuilt when read (id, policy)."""
+    append_records(records_dir, records, rebuilt)
 
 
 def lost_game(job: GameJob, cause: str) -> GameResult:
