@@ -5,7 +5,7 @@ as JSON lines one game after the other (``zcat records.jsonl.gz`` prints every r
 has a line a game: ``GAME OFFSET LENGTH`` for a member of its own, or ``GAME OFFSET LENGTH START SIZE``
 for a game at bytes ``START`` to ``START + SIZE`` of its batch's member once inflated. A reader seeks to
 the member and inflates it only up to the game. Workers append side by side: each holds an exclusive
-``flock`` while it writes its member and its index lines, so members never interleave.
+``flock`` on the index while it writes its member and its index lines, so members never interleave.
 
 A game between built-in players only has no member: its index line is ``GAME rebuild:POLICY`` and
 ``read_record`` gives back its lines rebuilt from games.jsonl (``game_record.rebuilt``, with the run's
@@ -18,10 +18,10 @@ when it has a fault: the exact bytes a bot sent matter there, and only the recor
 
 Measured (issue 25) on a 2-seat record of 1,303 lines, 299 KB, one process: gzip level 6 keeps 7.7%
 in 3.1 ms (level 1: 12% in 1.1 ms; level 9: 7.1% in 9.7 ms), bz2 4.4% in 26 ms, lzma 5.9% in 51 ms.
-Built-in games are small (13 KB of lines, 4 seats) and many: one member per game at level 6 cost about
-300 us a game, as much as the game (issue 23). A batch of them (up to the executor's 32) in one member
-at level ``LEVEL`` costs a third of that and takes fewer bytes, the games sharing one dictionary: 32 games
-a member, level 3, 1,221 bytes a game against 1,660 (bench/README.md, "--out").
+Level 6 costs a worker little beside a game with a bot process in it (those travel alone: a member a
+game). For small records written in batches, one member a batch shares one dictionary and one deflate
+set-up: 13 KB built-in records (4 seats) took 305 us and 1,660 bytes a game one a member, 281 us and
+893 bytes 32 a member, 119 us and 1,221 bytes at level 3 (issue 23; built-in games now keep no member).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import orjson
 
 RECORDS_FILE = "records.jsonl.gz"
 INDEX_FILE = "records.idx"
-LEVEL = 3
+LEVEL = 6
 _PLAIN = orjson.OPT_APPEND_NEWLINE
 _ANY_KEYS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
 
@@ -81,20 +81,32 @@ def append_records(out_dir: str, records: Sequence[tuple[str, bytes]], rebuilt: 
     """
     if not records and not rebuilt:
         return
-    member = zlib.compress(b"".join(data for _, data in records), LEVEL, 31) if records else b""  # 31: gzip (zcat)
-    path = os.path.join(out_dir, RECORDS_FILE)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)  # made even when empty: ``has_records``
+    # The index is the lock: a batch of rebuilt records only (built-in games) does not open the record file.
+    fd = os.open(os.path.join(out_dir, INDEX_FILE), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        offset = os.fstat(fd).st_size
-        view = memoryview(member)
-        while view:  # a regular file takes it whole; a signal could cut one write short
-            view = view[os.write(fd, view):]
-        lines = _index_lines([(game, len(data)) for game, data in records], offset, len(member)) if records else ""
-        with open(os.path.join(out_dir, INDEX_FILE), "a", encoding="utf-8") as idx:
-            idx.write(lines + "".join(f"{game} {REBUILD}{policy}\n" for game, policy in rebuilt))
+        lines = _append_member(out_dir, records) if records else ""
+        _write_all(fd, (lines + "".join(f"{game} {REBUILD}{policy}\n" for game, policy in rebuilt)).encode())
     finally:
         os.close(fd)  # closing releases the lock
+
+
+def _append_member(out_dir: str, records: Sequence[tuple[str, bytes]]) -> str:
+    """Append ``records`` as one member to the record file (the index locked); their index lines."""
+    member = zlib.compress(b"".join(data for _, data in records), LEVEL, 31)  # 31: a gzip member, so zcat reads it
+    fd = os.open(os.path.join(out_dir, RECORDS_FILE), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        offset = os.fstat(fd).st_size
+        _write_all(fd, member)
+    finally:
+        os.close(fd)
+    return _index_lines([(game, len(data)) for game, data in records], offset, len(member))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:  # a regular file takes it whole; a signal could cut one write short
+        view = view[os.write(fd, view):]
 
 
 def _index_lines(sizes: Sequence[tuple[str, int]], offset: int, length: int) -> str:
@@ -143,6 +155,8 @@ def keep_only(out_dir: str, keep: Container[str]) -> None:
     if clean:
         return
     kept = 0
+    if not os.path.exists(records_path):  # rebuilt records only: no member was ever written
+        open(records_path, "wb").close()
     with open(records_path, "rb") as src, open(records_path + ".new", "wb") as dst, \
             open(index_path + ".new", "w", encoding="utf-8") as idx:
         for group in _member_groups((game, at) for game, at in where.items() if at is not None and game in keep):
@@ -234,7 +248,8 @@ def _whole(member: bytes, length: int) -> bool:
 
 
 def has_records(out_dir: str) -> bool:
-    return os.path.exists(os.path.join(out_dir, RECORDS_FILE))
+    """Whether the run kept any record (its index: a run of built-in games only has no record file)."""
+    return os.path.exists(os.path.join(out_dir, INDEX_FILE)) or os.path.exists(os.path.join(out_dir, RECORDS_FILE))
 
 
 def find(out_dir: str, game_id: str) -> Entry | None:
