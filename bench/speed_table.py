@@ -210,8 +210,8 @@ def main() -> None:
                   f"{med[f'{label} match cpu']:,.0f} games/s CPU ({med[f'{label} match cpu'] / med['rlcard cpu']:.2f}x "
                   f"RLCard {med['rlcard cpu']:,.0f})   goal >= 3x")
         if "out" in args.only:
-            print(f"--out with records, {args.games} games: +{100 * med[f'{label} out cost']:.0f}% wall, "
-                  f"+{100 * med[f'{label} out cpu cost']:.0f}% CPU ({med[f'{label} out us a game']:.0f} us of CPU a game)"
+            print(f"--out with records, {args.games} games: {100 * med[f'{label} out cost']:+.0f}% wall, "
+                  f"{100 * med[f'{label} out cpu cost']:+.0f}% CPU ({med[f'{label} out us a game']:+.0f} us of CPU a game)"
                   "   goal <= 10%")
         if "referee" in args.only:
             raw = med["raw pipe us"]
