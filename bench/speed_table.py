@@ -8,7 +8,8 @@ Rows (each a ratio of two things measured in the same round, so the machine's lo
             core (``taskset -c 0``), the whole command; games/s from the slope between 1 and ``--games``
             games, against RLCard's raw UNO engine (4 players, play-first, engine_bench's loop) on the
             same core. Both on the wall clock and on CPU time (the command's and its children's).
-  out       the same command with ``--out`` (records kept) against without: the cost of writing.
+  out       the same command with ``--out`` (records kept) against without: the cost of writing, on the wall
+            clock and in CPU time (and the CPU time it adds a game).
   referee   the referee per decision: 4-seat family rounds between four trivial C bots, one core,
             ``--sandbox none`` and the default, against the raw C pipe round trip (bench/pingpong.c).
   arena     the sample arena (arenas/sample.yaml), ``--jobs 2`` against ``--jobs 1``, whole command.
@@ -180,9 +181,11 @@ def main() -> None:
                     add(f"{label} match wall", w)
                     add(f"{label} match cpu", c)
                 if "out" in args.only:
-                    wn = timed(match_cmd(args.games, None), tree)[0]
-                    wo = timed(match_cmd(args.games, os.path.join(tmp, "out")), tree)[0]
+                    wn, cn = timed(match_cmd(args.games, None), tree)
+                    wo, co = timed(match_cmd(args.games, os.path.join(tmp, "out")), tree)
                     add(f"{label} out cost", wo / wn - 1)
+                    add(f"{label} out cpu cost", co / cn - 1)
+                    add(f"{label} out us a game", 1e6 * (co - cn) / args.games)
                 if "referee" in args.only:
                     add("raw pipe us", raw_pipe_us(exe, args.decisions))
                     for sandbox in ("none", "auto"):
@@ -207,7 +210,9 @@ def main() -> None:
                   f"{med[f'{label} match cpu']:,.0f} games/s CPU ({med[f'{label} match cpu'] / med['rlcard cpu']:.2f}x "
                   f"RLCard {med['rlcard cpu']:,.0f})   goal >= 3x")
         if "out" in args.only:
-            print(f"--out with records, {args.games} games: +{100 * med[f'{label} out cost']:.0f}% wall   goal <= 10%")
+            print(f"--out with records, {args.games} games: {100 * med[f'{label} out cost']:+.0f}% wall, "
+                  f"{100 * med[f'{label} out cpu cost']:+.0f}% CPU ({med[f'{label} out us a game']:+.0f} us of CPU a game)"
+                  "   goal <= 10%")
         if "referee" in args.only:
             raw = med["raw pipe us"]
             for sandbox in ("none", "auto"):

@@ -58,6 +58,13 @@ class GameJob:
         """Whether this game's record is written, now that it is over."""
         return self.record and (not self.faults_only or bool(result.faults))
 
+    @property
+    def rebuilds_record(self) -> bool:
+        """Whether this game's record is kept as an index entry, rebuilt from games.jsonl when read
+        (``record_file``): a game between built-in players only, whose record holds nothing games.jsonl does
+        not give back byte for byte (no bot wrote a byte, no answer was timed, nothing can fault)."""
+        return self.record and all(s.builtin is not None for s in self.seats)
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameJob:
         return cls(data["game"], data["seed"], _ruleset(data["ruleset"], tuple(sorted(data["options"].items()))),
@@ -101,8 +108,9 @@ def _seats(specs: tuple[BotSpec, ...], pool: BotPool) -> list[Seat]:
 
 
 def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any]] | None]:
-    """Play ``job`` with bot processes from ``pool``; the result and, if asked, the game record."""
-    recorder = Recorder() if job.record else None
+    """Play ``job`` with bot processes from ``pool``; the result and, if asked, the game record (``None`` for a
+    record rebuilt when read, ``GameJob.rebuilds_record``: recording it cost a built-in game a third of its time)."""
+    recorder = Recorder() if job.record and not job.rebuilds_record else None
     seats = _seats(job.seats, pool)
     result = Table(job.rules, seats, job.seed, job.game_id, job.policy, recorder).play()
     return result, recorder.lines if recorder else None

@@ -3,7 +3,9 @@ the same results as one game a message, and a worker's death still traced to the
 
 from __future__ import annotations
 
+import json
 import os
+from dataclasses import replace
 
 import pytest
 
@@ -11,6 +13,8 @@ from referee.arena import executor as executor_module
 from referee.arena.executor import BATCH, LocalExecutor
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
 from referee.jobs import GameJob, game_seed, run_job
+from referee.record_file import INDEX_FILE, RECORDS_FILE, encode_record, read_record, recorded_ids
+from referee.results import GameLine
 from referee.rules import get_ruleset
 
 pytestmark = pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(),
@@ -107,3 +111,84 @@ def test_a_referee_failure_in_a_batch_names_its_game(monkeypatch, workers):
     with pytest.raises(ExecutorError, match=r"(?s)game g040:.*a referee bug"):
         with LocalExecutor(workers, pin=False) as ex:
             list(ex.run(_jobs()))
+
+
+def _recorded_jobs() -> list[GameJob]:
+    return [replace(job, record=True) for job in _jobs()]
+
+
+def _entries(out) -> list[list[str]]:
+    return [line.split() for line in (out / INDEX_FILE).read_text().splitlines()]
+
+
+def _table_record(job: GameJob) -> list[dict]:
+    """The record the table itself writes of ``job``, as read back from a record file (through JSON)."""
+    from referee.bots.pool import BotPool
+    from referee.table import Recorder, Table, seat_for
+
+    recorder = Recorder()
+    Table(job.rules, [seat_for(s, BotPool()) for s in job.seats], job.seed, job.game_id, job.policy, recorder).play()
+    return [json.loads(encode_record([line])) for line in recorder.lines]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_batch_of_built_in_games_keeps_its_records_as_index_entries_in_one_write(tmp_path, workers, monkeypatch,
+                                                                                    reference):
+    writes = []
+    real = executor_module.append_records
+    monkeypatch.setattr(executor_module, "append_records", lambda *a: (writes.append(a), real(*a)))
+    with LocalExecutor(workers, pin=False, records_dir=str(tmp_path)) as ex:
+        got = dict(ex.run(_recorded_jobs()))
+    entries = _entries(tmp_path)
+    assert sorted(e[0] for e in entries) == sorted(reference)  # every game once
+    assert {tuple(e[1:]) for e in entries} == {("rebuild:forfeit",)}  # no member: rebuilt when read
+    assert not (tmp_path / RECORDS_FILE).exists()  # no member, not even the file opened
+    if workers == 1:  # in this process: one write a batch, not a game (a worker's are made in the worker)
+        assert [len(w[2]) for w in writes] == [BATCH, BATCH, GAMES - 2 * BATCH] and not any(w[1] for w in writes)
+    with open(tmp_path / "games.jsonl", "w") as fh:  # what the run's store writes, for the rebuild
+        fh.writelines(GameLine(result).encode().decode() for result in got.values())
+    for job in _recorded_jobs()[::9]:
+        assert read_record(str(tmp_path), job.game_id) == _table_record(job)
+
+
+def test_a_dead_worker_s_batch_is_recorded_once_by_its_replay(tmp_path, monkeypatch, reference):
+    """The games its worker finished before dying were not written: the replay writes each game once."""
+    marker = str(tmp_path / "killed")
+    monkeypatch.setattr(executor_module, "run_job", _killing_run_job("g040", marker))
+    out = tmp_path / "out"
+    out.mkdir()
+    with LocalExecutor(2, pin=False, records_dir=str(out)) as ex:
+        got = dict(ex.run(_recorded_jobs()))
+    assert os.path.exists(marker) and len(got) == GAMES
+    assert sorted(e[0] for e in _entries(out)) == sorted(reference)  # no game twice: nothing of the dead batch
+
+
+def test_a_referee_failure_keeps_the_records_of_the_games_before_it(tmp_path, monkeypatch):
+    from referee.arena.executor import ExecutorError
+
+    real = executor_module.run_job
+
+    def failing(job, pool):
+        if job.game_id == "g040":
+            raise RuntimeError("a referee bug")
+        return real(job, pool)
+
+    monkeypatch.setattr(executor_module, "run_job", failing)
+    stored = []
+    with pytest.raises(ExecutorError, match=r"(?s)game g040:.*a referee bug"):
+        with LocalExecutor(1, pin=False, records_dir=str(tmp_path)) as ex:
+            for game_id, _ in ex.run(_recorded_jobs()):
+                stored.append(game_id)
+    assert "g039" in stored and recorded_ids(str(tmp_path)) == set(stored)  # a result handed on has its record
+
+
+def test_the_cluster_s_per_game_write_keeps_an_entry_for_a_built_in_game_and_lines_for_a_bot_s(tmp_path):
+    """``write_record`` (the Dask client writes each game's record as its result comes back)."""
+    from referee.arena.executor import write_record
+
+    built_in = _recorded_jobs()[0]
+    with_bot = replace(built_in, game_id="b1", seats=(parse_bot("python3 bot.py", TimeLimits()), *built_in.seats[1:]))
+    write_record(str(tmp_path), built_in.game_id, None, built_in)
+    write_record(str(tmp_path), "b1", [{"t": "game", "game": "b1"}], with_bot)
+    assert [e[:2] for e in _entries(tmp_path)] == [[built_in.game_id, "rebuild:forfeit"], ["b1", "0"]]
+    assert read_record(str(tmp_path), "b1") == [{"t": "game", "game": "b1"}]

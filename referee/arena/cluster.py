@@ -154,8 +154,8 @@ class ClusterExecutor:
                 continue
             seen.add(game_id)
             _, result, lines = outcome
-            if lines is not None and self.records_dir and (job is None or job.keeps(result)):
-                write_record(self.records_dir, game_id, lines)
+            if self.records_dir and (job is None or job.keeps(result)):
+                write_record(self.records_dir, game_id, lines, job)
             if ahead is None:  # topped up first, so no worker waits on the caller
                 top_up()
             yield game_id, result

@@ -20,11 +20,11 @@ import traceback
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
 
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence
 
 from ..bots.faults import Fault, FaultKind
 from ..bots.transport import describe_exit
-from ..record_file import append_record
+from ..record_file import append_record, append_records, encode_record
 from ..jobs import GameJob, run_job
 from ..results import GameResult, SeatTimes
 from ..bots.pool import BotPool
@@ -282,17 +282,14 @@ class LocalExecutor:
                     feed_here()
 
     def _play_here(self, jobs: list[GameJob]) -> Iterator[tuple[str, GameResult]]:
-        """Play built-in-only games in this process, as a worker would."""
+        """Play built-in-only games in this process, as a worker would: the batch's records are written in
+        one go, before any of its results is handed on (a result stored is a record kept, for --resume)."""
         if self._pool is None:
             self._pool = BotPool()
-        for job in jobs:
-            try:
-                result, lines = run_job(job, self._pool)
-                if lines is not None and self.records_dir and job.keeps(result):
-                    write_record(self.records_dir, job.game_id, lines)
-            except Exception:  # noqa: BLE001 - a referee bug: the same report a worker makes
-                raise ExecutorError(f"the referee failed on game {job.game_id}:\n{traceback.format_exc()}") from None
-            yield job.game_id, result
+        done, failed = _play_batch(jobs, self._pool, self.records_dir)
+        yield from done
+        if failed is not None:
+            raise ExecutorError(f"the referee failed on game {failed[0]}:\n{failed[1]}")
 
     def _replace(self, w: int, lost: list[list[str]], died_in: dict[str, str], in_flight: dict[str, GameJob],
                  again: list[GameJob], alone: set[str]) -> list[tuple[str, GameResult]]:
@@ -453,21 +450,8 @@ def _play(conn: Connection, stderr_dir: str | None, records_dir: str | None, par
             message = conn.recv()
             if message is None or os.getppid() != parent:
                 return
-            done = []
-            for data in message:  # a batch: one game, or several between built-in players
-                job = GameJob.from_json(data)
-                try:
-                    result, lines = run_job(job, pool)
-                    if lines is not None and records_dir and job.keeps(result):
-                        write_record(records_dir, job.game_id, lines)
-                except _Terminated:
-                    raise
-                except Exception:  # noqa: BLE001 - a referee bug: report it with the game, keep nothing half-done
-                    conn.send(("error", job.game_id, traceback.format_exc()))
-                    break
-                done.append((job.game_id, result))
-            else:
-                conn.send(("done", done))
+            done, failed = _play_batch([GameJob.from_json(data) for data in message], pool, records_dir)
+            conn.send(("done", done) if failed is None else ("error", *failed))
             pool.evict_idle(idle_bots)
     except _Terminated:
         graceful = False
@@ -481,9 +465,55 @@ def _play(conn: Connection, stderr_dir: str | None, records_dir: str | None, par
             pool.kill_all()
 
 
-def write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]]) -> None:
-    """Append a game's record to the run's one record file in ``records_dir`` (the output directory)."""
-    append_record(records_dir, game_id, lines)
+def _play_batch(jobs: list[GameJob], pool: BotPool, records_dir: str | None
+                ) -> tuple[list[tuple[str, GameResult]], tuple[str, str] | None]:
+    """Play ``jobs`` in order and write their records kept in one go (``write_records``) at the end.
+
+    The games played and, when the referee failed on one (a bug, not a bot fault), that game's id and
+    traceback: the games after it are not played, those before keep their records. A worker that dies
+    before the end writes none of the batch's records; the executor plays the whole batch again.
+    """
+    done: list[tuple[str, GameResult]] = []
+    records: list[tuple[str, bytes]] = []
+    rebuilt: list[tuple[str, str]] = []  # built-in games: (id, policy), their records rebuilt when read
+    failed = None
+    for job in jobs:
+        try:
+            result, lines = run_job(job, pool)
+            if records_dir and job.keeps(result):
+                if job.rebuilds_record:
+                    rebuilt.append((job.game_id, job.policy.to_json()))
+                elif lines is not None:
+                    records.append((job.game_id, encode_record(lines)))
+        except _Terminated:
+            raise
+        except Exception:  # noqa: BLE001 - a referee bug: report it with the game, keep nothing half-done
+            failed = job.game_id, traceback.format_exc()
+            break
+        done.append((job.game_id, result))
+    if (records or rebuilt) and records_dir:
+        try:
+            write_records(records_dir, records, rebuilt)
+        except Exception:  # noqa: BLE001 - a full disk, say: the run cannot keep what it promised
+            return [], ((records or rebuilt)[0][0], traceback.format_exc())
+    return done, failed
+
+
+def write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]] | None, job: GameJob | None = None
+                 ) -> None:
+    """Append a game's record to the run's one record file in ``records_dir`` (the output directory): its
+    lines, or for ``job`` rebuilding its record (``GameJob.rebuilds_record``) an index entry."""
+    if job is not None and job.rebuilds_record:
+        append_records(records_dir, [], [(game_id, job.policy.to_json())])
+    elif lines is not None:
+        append_record(records_dir, game_id, lines)
+
+
+def write_records(records_dir: str, records: Sequence[tuple[str, bytes]],
+                  rebuilt: Sequence[tuple[str, str]] = ()) -> None:
+    """Append a batch of encoded records (``encode_record``) to the run's record file, in one member, and the
+    index entries of the records rebuilt when read (id, policy)."""
+    append_records(records_dir, records, rebuilt)
 
 
 def lost_game(job: GameJob, cause: str) -> GameResult:
