@@ -35,7 +35,7 @@ def record_lines(out_dir: str, game_id: str) -> Iterator[dict[str, Any]]:
         yield from recorded
         return
     line = find_line(out_dir, game_id)
-    yield from rebuilt(line, bot_limits(out_dir))
+    yield from rebuilt(_with_run_policy(out_dir, line), bot_limits(out_dir))
 
 
 def is_recorded(out_dir: str, game_id: str) -> bool:
@@ -50,7 +50,17 @@ def told(out_dir: str, game_id: str, seat: int) -> Iterator[str]:
     if lines:
         yield from lines
         return
-    yield from seat_lines(rebuilt(find_line(out_dir, game_id), bot_limits(out_dir), every_seat=True), seat)
+    line = _with_run_policy(out_dir, find_line(out_dir, game_id))
+    yield from seat_lines(rebuilt(line, bot_limits(out_dir), every_seat=True), seat)
+
+
+def _with_run_policy(out_dir: str, line: dict[str, Any]) -> dict[str, Any]:
+    """The line with the run's fault policy (results.json's) when it does not carry its own: games.jsonl has
+    none, and a rebuilt record's head must not say ``forfeit`` of a ``strikes`` run."""
+    if "policy" in line:
+        return line
+    policy = read_results(out_dir).get("policy")
+    return dict(line, policy=policy) if isinstance(policy, str) else line
 
 
 def seat_lines(lines: Iterator[dict[str, Any]] | list[dict[str, Any]], seat: int) -> Iterator[str]:

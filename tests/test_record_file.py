@@ -218,3 +218,19 @@ def test_keep_only_keeps_the_index_entries_of_rebuilt_records(tmp_path):
     keep_only(str(tmp_path), {"b2"})  # no member left: an empty record file, the index entry kept
     assert index_lines(tmp_path) == ["b2 rebuild:strikes:3"] and has_records(str(tmp_path))
     assert os.path.getsize(tmp_path / RECORDS_FILE) == 0
+
+
+def test_a_record_rebuilt_from_games_jsonl_names_the_runs_policy(tmp_path):
+    """A game kept without its record (no --records, no fault) is rebuilt from games.jsonl, which holds no
+    policy: the rebuilt head takes the run's (results.json), not ``forfeit``."""
+    from click.testing import CliRunner
+
+    from referee.cli.main import cli
+    from referee.game_record import record_lines
+
+    out = tmp_path / "out"
+    res = CliRunner().invoke(cli, ["match", "builtin:easy", "builtin:hard", "-n", "2", "--policy", "strikes:2",
+                                   "--out", str(out), "--no-report"])
+    assert res.exit_code == 0, res.output
+    head = next(record_lines(str(out), "g0001"))
+    assert head["t"] == "game" and head["policy"] == "strikes:2"
