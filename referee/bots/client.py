@@ -135,12 +135,14 @@ class BotClient:
         except (ReadTimeout, WriteTimeout):
             raise self._startup(f"no ready within the startup limit of {limits.startup_ms} ms; "
                                 + self._waited(len(self.logs)), t0) from None
-        except NoNewline as exc:
-            raise self._startup(no_newline(exc.head, self.language, before_ready=True).message, t0, exc.head) from None
+        except NoNewline as unended:
+            raise self._startup(no_newline(unended.head, self.language, before_ready=True).message, t0,
+                                unended.head) from None
         except Closed:
             raise self._startup(f"the bot exited during startup ({self.transport.exit_description()})", t0) from None
-        except LineTooLong as exc:
-            raise self._startup(f"line longer than {spec.line_limit} bytes during startup", t0, exc.head) from None
+        except LineTooLong as long_line:
+            raise self._startup(f"line longer than {spec.line_limit} bytes during startup", t0,
+                                long_line.head) from None
 
     def _startup(self, message: str, t0: float, line: bytes | None = None) -> BotFault:
         return BotFault(Fault(FaultKind.STARTUP, message, snippet(line), {"type": "hello"},
@@ -274,9 +276,9 @@ class BotClient:
             self.bank_ms = 0.0
             text = self._timeout_text(limit, on_cpu, c0, wall_end - t0)
             raise self._fault(FaultKind.TIMEOUT, text + "; " + self._waited(logs), None, request, t0) from None
-        except NoNewline as exc:
-            raise self._fault(FaultKind.NON_JSON, no_newline(exc.head, self.language).message, exc.head, request,
-                              t0) from None
+        except NoNewline as unended:
+            raise self._fault(FaultKind.NON_JSON, no_newline(unended.head, self.language).message, unended.head,
+                              request, t0) from None
         except WriteTimeout:
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
@@ -288,9 +290,9 @@ class BotClient:
             desc = self.transport.exit_description() if self.transport else "gone"
             raise self._fault(FaultKind.CRASH, f"the bot process died unexpectedly ({desc})", None, request,
                               t0) from None
-        except LineTooLong as exc:
+        except LineTooLong as long_line:
             raise self._fault(FaultKind.LINE_TOO_LONG, f"a line longer than the limit of {self.spec.line_limit} bytes",
-                              exc.head, request, t0) from None
+                              long_line.head, request, t0) from None
 
     def _answered(self, t0: float, c0: int, limit: float, request: Request) -> float:
         """The wall milliseconds an answer took (its CPU ones in ``last_cpu_ms``); the time charged (CPU time
