@@ -71,11 +71,42 @@ class PublicWire:
         return self._end_line
 
 
+#: Lines made from events, by ``id(event)`` (public) and ``id(event) * 8 + seat`` (a drawer's own), the event
+#: kept beside its line so that its id stays its own. The engine shares its recurring events between games
+#: (``game._SeatEvents``), so most lines are made once per process, not once per game; events are read-only.
+_PUBLIC_LINES: dict[int, tuple[Event, bytes]] = {}
+_OWN_LINES: dict[int, tuple[Event, bytes]] = {}
+#: A bound on each (events made per game, a deal's or a penalty's, come and go).
+_LINES_MAX = 4096
+
+
 def public_line(ev: Event) -> bytes:
     """The line a seat that the event holds no secret for reads."""
+    key = id(ev)
+    hit = _PUBLIC_LINES.get(key)
+    if hit is not None:
+        return hit[1]
     if "secret" in ev:  # {"type":"event", **the event without its secret}: one copy, not two
-        return _EVENT_HEAD + dumps(event_for(ev, None))[1:] + b"\n"
-    return _EVENT_HEAD + dumps(ev)[1:] + b"\n"  # {"type":"event", **ev}, without copying the event
+        line = _EVENT_HEAD + dumps(event_for(ev, None))[1:] + b"\n"
+    else:
+        line = _EVENT_HEAD + dumps(ev)[1:] + b"\n"  # {"type":"event", **ev}, without copying the event
+    if len(_PUBLIC_LINES) >= _LINES_MAX:
+        _PUBLIC_LINES.clear()
+    _PUBLIC_LINES[key] = (ev, line)
+    return line
+
+
+def own_line(ev: Event, seat: int) -> bytes:
+    """The line of an event (a draw) for the seat its secret is for: the event with the seat's secret merged."""
+    key = id(ev) * 8 + seat  # seats are 0 to 5
+    hit = _OWN_LINES.get(key)
+    if hit is not None:
+        return hit[1]
+    line = _EVENT_HEAD + dumps(event_for(ev, seat))[1:] + b"\n"
+    if len(_OWN_LINES) >= _LINES_MAX:
+        _OWN_LINES.clear()
+    _OWN_LINES[key] = (ev, line)
+    return line
 
 
 _EVENT_HEAD = b'{"type":"event",'
@@ -150,7 +181,7 @@ class Relay:
             return encode(self._deal(game, ev))
         secret = ev.get("secret")
         if isinstance(secret, dict) and secret.get(self.seat):  # the drawer: the draw with its cards
-            return _EVENT_HEAD + dumps(event_for(ev, self.seat))[1:] + b"\n"
+            return own_line(ev, self.seat)
         return wire.chunks[index]
 
     def _deal(self, game: Game, ev: DealEvent) -> dict[str, Any]:

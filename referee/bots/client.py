@@ -6,7 +6,7 @@ import time
 from typing import Any, Callable, Mapping, TypeAlias
 
 from .. import PROTOCOL_VERSIONS
-from .cpuclock import Clock, CpuMeter, Source
+from .cpuclock import Clock, CpuMeter, Source, wall_limit_ms
 from .messages import hello_message
 from .faults import BotFault, Fault, FaultKind, snippet
 from .spec import BotSpec
@@ -64,6 +64,10 @@ class BotClient:
         self.late_answers = 0
         self.recorder: Recorder | None = None
         self.bank_ms = float(spec.limits.bank_ms)
+        # Read on every request: kept here, one attribute away (a spec is frozen).
+        self._move_ms = float(spec.limits.move_ms)
+        self._on_cpu = spec.limits.clock is Clock.CPU
+        self._wall_ms = spec.limits.wall_ms
         self.last_pid: int | None = None
         #: The bot's language, for the fixes its faults name (``hints.language_of``).
         self.language = spec.lang
@@ -216,8 +220,7 @@ class BotClient:
         wrong on the wire; legality is the table's job.
         """
         req_id = msg["id"]
-        limits = self.spec.limits
-        limit = (limits.move_ms if move_ms is None else move_ms) + self.bank_ms
+        limit = (self._move_ms if move_ms is None else move_ms) + self.bank_ms
         request: Request
         if encoded is None:
             data = encode(msg)
@@ -303,13 +306,13 @@ class BotClient:
             charged = elapsed
         else:
             self.last_cpu_ms = cpu = (meter.read_ns() - c0) / 1e6
-            on_cpu = self.spec.limits.clock is Clock.CPU
+            on_cpu = self._on_cpu
             charged = cpu if on_cpu else elapsed
             if on_cpu and charged > limit:  # CPU time read at the answer: more than one thread can outrun the wall
                 self.bank_ms = 0.0
                 raise self._fault(FaultKind.TIMEOUT, f"the answer came after {cpu:.0f} ms of CPU time, over the "
                                   f"limit of {limit:.0f} ms", None, request, t0)
-        over = charged - self.spec.limits.move_ms
+        over = charged - self._move_ms
         if over > 0:
             self.bank_ms = max(0.0, self.bank_ms - over)
         return elapsed
@@ -326,13 +329,12 @@ class BotClient:
             self._fresh = False
             meter.refresh()
         c0 = meter.read_ns()
-        limits = self.spec.limits
-        if limits.clock is not Clock.CPU:
+        if not self._on_cpu:
             end = t0 + limit / 1000
             return False, end, end, c0
         # The limit is CPU time, which never runs faster than the wall for a bot on one core: the
         # first wait is the CPU limit; later ones what is left of it, up to the wall backstop.
-        wall_end = t0 + limits.wall_limit_ms(limit) / 1000
+        wall_end = t0 + wall_limit_ms(limit, self._wall_ms) / 1000
         return True, min(t0 + limit / 1000, wall_end), wall_end, c0
 
     def _timeout_text(self, limit: float, on_cpu: bool, c0: int, waited_s: float) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import os
 import time
-from typing import Protocol
+from typing import Final, Protocol
 
 
 class Clock(enum.Enum):
@@ -25,6 +25,17 @@ class Clock(enum.Enum):
     """The CPU time the bot's processes used (with a wall-clock backstop: a sleeping bot uses none)."""
     WALL = "wall"
     """The time that passed, whatever the bot did with it (and whatever else ran on its core)."""
+
+
+#: Under ``clock: cpu``, the wall-clock backstop of a move without ``wall_ms``: this many times the CPU
+#: time it may use (move limit plus the bank left). A bot given a quarter of a core (three other
+#: processes on it) still fits; one that sleeps or blocks is stopped (docs/security.md).
+WALL_FACTOR: Final = 5
+
+
+def wall_limit_ms(cpu_limit_ms: float, wall_ms: int | None) -> float:
+    """The wall-clock backstop of a move allowed ``cpu_limit_ms`` of CPU time (``wall_ms``: one set outright)."""
+    return float(wall_ms) if wall_ms is not None else WALL_FACTOR * cpu_limit_ms
 
 
 def parse_clock(value: object) -> Clock:
