@@ -34,13 +34,16 @@ class PublicWire:
     end for the same placements (``end_line``).
     """
 
-    __slots__ = ("chunks", "seat_bound", "_end_key", "_end_line")
+    __slots__ = ("chunks", "seat_bound", "secrets", "_end_key", "_end_line")
 
     def __init__(self) -> None:
         #: The public line of each event (``b""`` for one that is never sent as is).
         self.chunks: list[bytes] = []
         #: The indices of the events whose message depends on the seat, ascending.
         self.seat_bound: list[int] = []
+        #: Beside each of ``seat_bound``: the event's ``secret`` when the public line serves every seat it does not
+        #: name (a draw), ``None`` for a deal, a round's end and the game's end.
+        self.secrets: list[dict[int, Any] | None] = []
         # The last game_end line made, and the event and placements (encoded) it was made for.
         self._end_key: tuple[int, bytes] | None = None
         self._end_line = b""
@@ -53,11 +56,14 @@ class PublicWire:
             kind = ev["kind"]
             if kind in _SEAT_KINDS:
                 self.seat_bound.append(index)
+                self.secrets.append(None)
                 # A round's end has no secret: one line for every seat (the relay reads its scores).
                 chunks.append(encode(event_message(ev, None)) if kind == "round_end" else b"")
                 continue
-            if "secret" in ev:  # the public copy serves every seat but those the secret names
+            secret = ev.get("secret")
+            if isinstance(secret, dict):  # the public copy serves every seat but those the secret names
                 self.seat_bound.append(index)
+                self.secrets.append(secret)
             chunks.append(public_line(ev))
         return chunks
 
@@ -158,11 +164,17 @@ class Relay:
         at = bisect_left(bound, start)
         if at == len(bound) or bound[at] >= stop:  # the usual case: public events only
             return b"".join(chunks[start:stop])
+        secrets = wire.secrets
+        seat = self.seat
         parts: list[bytes] = []
         pos = start
-        for index in bound[at:]:
+        for k in range(at, len(bound)):
+            index = bound[k]
             if index >= stop:
                 break
+            secret = secrets[k]
+            if secret is not None and not secret.get(seat):  # another seat's draw: the public line, in the run
+                continue
             parts.extend(chunks[pos:index])
             parts.append(self._own_line(game, wire, index, end))
             pos = index + 1
