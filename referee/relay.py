@@ -52,19 +52,11 @@ class PublicWire:
         """Encode the events not seen yet; the lines of every event so far."""
         chunks = self.chunks
         for index in range(len(chunks), len(events)):
-            ev = events[index]
-            kind = ev["kind"]
-            if kind in _SEAT_KINDS:
+            told = _told(events[index])
+            if told.bound:
                 self.seat_bound.append(index)
-                self.secrets.append(None)
-                # A round's end has no secret: one line for every seat (the relay reads its scores).
-                chunks.append(encode(event_message(ev, None)) if kind == "round_end" else b"")
-                continue
-            secret = ev.get("secret")
-            if isinstance(secret, dict):  # the public copy serves every seat but those the secret names
-                self.seat_bound.append(index)
-                self.secrets.append(secret)
-            chunks.append(public_line(ev))
+                self.secrets.append(told.secret)
+            chunks.append(told.line)
         return chunks
 
     def end_line(self, index: int, ev: Event, end: EndPatch | None) -> bytes:
@@ -77,29 +69,53 @@ class PublicWire:
         return self._end_line
 
 
-#: Lines made from events, by ``id(event)`` (public) and ``id(event) * 8 + seat`` (a drawer's own), the event
-#: kept beside its line so that its id stays its own. The engine shares its recurring events between games
-#: (``game._SeatEvents``), so most lines are made once per process, not once per game; events are read-only.
-_PUBLIC_LINES: dict[int, tuple[Event, bytes]] = {}
+class _Told:
+    """What a seat's catch-up needs of an event, made once: its public line, and whether the seat changes it."""
+
+    __slots__ = ("event", "line", "bound", "secret")
+
+    def __init__(self, event: Event, line: bytes, bound: bool, secret: dict[int, Any] | None) -> None:
+        self.event = event  # kept, so that its id stays its own while cached
+        #: The public line (``b""`` for a deal and the game's end, never sent as is).
+        self.line = line
+        #: Whether the message depends on the seat (``PublicWire.seat_bound``).
+        self.bound = bound
+        #: A draw's secret cards by seat (``None``: no secret, or a deal's, a round's or the game's end).
+        self.secret = secret
+
+
+#: What each event seen says, by ``id(event)``, and the drawer's own line of a draw by ``id(event) * 8 + seat``,
+#: the event kept beside. The engine shares its recurring events between games (``game._SeatEvents``), so most
+#: lines are made once per process, not once per game; events are read-only.
+_TOLD: dict[int, _Told] = {}
 _OWN_LINES: dict[int, tuple[Event, bytes]] = {}
 #: A bound on each (events made per game, a deal's or a penalty's, come and go).
 _LINES_MAX = 4096
 
 
-def public_line(ev: Event) -> bytes:
-    """The line a seat that the event holds no secret for reads."""
+def _told(ev: Event) -> _Told:
     key = id(ev)
-    hit = _PUBLIC_LINES.get(key)
+    hit = _TOLD.get(key)
     if hit is not None:
-        return hit[1]
-    if "secret" in ev:  # {"type":"event", **the event without its secret}: one copy, not two
-        line = _EVENT_HEAD + dumps(event_for(ev, None))[1:] + b"\n"
-    else:
-        line = _EVENT_HEAD + dumps(ev)[1:] + b"\n"  # {"type":"event", **ev}, without copying the event
-    if len(_PUBLIC_LINES) >= _LINES_MAX:
-        _PUBLIC_LINES.clear()
-    _PUBLIC_LINES[key] = (ev, line)
-    return line
+        return hit
+    kind = ev["kind"]
+    secret = ev.get("secret")
+    if kind in _SEAT_KINDS:
+        # A round's end has no secret: one line for every seat (the relay reads its scores).
+        told = _Told(ev, encode(event_message(ev, None)) if kind == "round_end" else b"", True, None)
+    elif isinstance(secret, dict):  # the public copy serves every seat but those the secret names
+        told = _Told(ev, _EVENT_HEAD + dumps(event_for(ev, None))[1:] + b"\n", True, secret)
+    else:  # {"type":"event", **ev}, without copying the event
+        told = _Told(ev, _EVENT_HEAD + dumps(ev)[1:] + b"\n", False, None)
+    if len(_TOLD) >= _LINES_MAX:
+        _TOLD.clear()
+    _TOLD[key] = told
+    return told
+
+
+def public_line(ev: Event) -> bytes:
+    """The line a seat that the event holds no secret for reads (an event no seat's own message replaces)."""
+    return _told(ev).line
 
 
 def own_line(ev: Event, seat: int) -> bytes:

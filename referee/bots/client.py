@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Mapping, TypeAlias
+from typing import Any, Callable, Protocol, TypeAlias
 
 from .. import PROTOCOL_VERSIONS
 from .cpuclock import Clock, CpuMeter, Source, wall_limit_ms
@@ -38,6 +38,13 @@ class _LazyRequest:
 
     def whole(self) -> dict[str, Any]:
         return loads(self.line)
+
+
+class Known(Protocol):
+    """Answers known to be valid by their exact line (``messages.LegalLines``, or a dict of lines)."""
+
+    def get(self, line: bytes, /) -> Any:
+        """What the answer ``line`` stands for; ``None`` for a line not known."""
 
 
 #: A request as the client holds it: the message, or its encoded line until a fault needs it whole.
@@ -210,7 +217,7 @@ class BotClient:
             pass
 
     def request(self, msg: dict[str, Any], move_ms: float | None = None, *, encoded: bytes | None = None,
-                known: Mapping[bytes, Any] | None = None, before: bytes = b"") -> tuple[Any, float]:
+                known: Known | None = None, before: bytes = b"") -> tuple[Any, float]:
         """Send a request (its ``id`` already set) and return the answer and the milliseconds it took.
 
         ``encoded`` is the request's line when the caller has built it (``msg`` then only names it in

@@ -143,17 +143,38 @@ _LEGAL_PARTS: dict[int, tuple[Action, bytes, bytes]] = {}
 _LEGAL_PARTS_MAX = 50_000
 
 
+class LegalLines:
+    """Each legal answer's exact line beside its action: ``get`` finds the action a bot echoed.
+
+    Compared in turn rather than hashed into a dict: a line is compared by its length first, so a look-up
+    costs less than making the dict did, even for arcade's longest lists.
+    """
+
+    __slots__ = ("lines", "actions")
+
+    def __init__(self, lines: list[bytes], actions: list[Action]) -> None:
+        self.lines = lines
+        self.actions = actions
+
+    def get(self, line: bytes) -> Action | None:
+        """The action whose line ``line`` is, byte for byte; ``None`` if none is."""
+        lines = self.lines
+        for i in range(len(lines)):
+            if lines[i] == line:
+                return self.actions[i]
+        return None
+
+
 def turn_line(game: Game, seat: int, legal: list[Action], request_id: int, time_left_ms: int,
-              bank_ms: int) -> tuple[bytes, dict[bytes, Action]]:
+              bank_ms: int) -> tuple[bytes, LegalLines]:
     """The ``turn`` request encoded, as ``turn_request`` would encode it, without building its dicts.
 
-    Returns the line to send and each legal answer's exact bytes -> its action: a bot that echoes an
-    element of ``legal`` (as bots are told to) is understood with one dictionary look-up instead of
-    parsing and checking its answer.
+    Returns the line to send and each legal answer's exact bytes beside its action: a bot that echoes an
+    element of ``legal`` (as bots are told to) is understood by comparing bytes instead of parsing and
+    checking its answer.
     """
     rid = str(request_id).encode()
     parts = _LEGAL_PARTS
-    known: dict[bytes, Action] = {}
     wire: list[bytes] = []
     for action in legal:
         cached = parts.get(id(action))
@@ -163,8 +184,6 @@ def turn_line(game: Game, seat: int, legal: list[Action], request_id: int, time_
             whole = dumps(action.to_wire(0))
             cut = whole.index(b'"id":0') + 5
             cached = parts[id(action)] = (action, whole[:cut], whole[cut + 1:])
-        data = cached[1] + rid + cached[2]
-        wire.append(data)
-        known[data] = action
+        wire.append(cached[1] + rid + cached[2])
     head = turn_head(game, seat, request_id, time_left_ms, bank_ms).encode()
-    return b"".join([head, b',"legal":[', b",".join(wire), b"]}\n"]), known
+    return b"".join([head, b',"legal":[', b",".join(wire), b"]}\n"]), LegalLines(wire, legal)
