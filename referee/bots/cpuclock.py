@@ -126,6 +126,7 @@ class ProcessMeter:
         self._clocks: dict[int, int] = {pid: self._root_clock}
         self._last: dict[int, int] = {}
         self._gone = 0  # the last readings of processes that ended
+        self._root_ns = -1  # the bot's own clock as last read alone (-1: not yet); kept apart from ``_last``: cheaper
         self._alone = True  # only the bot's own clock is read (it started nothing seen, nothing ended)
         self.read_ns()  # a clock the kernel will not show us fails here: the caller falls back to wall
 
@@ -136,10 +137,13 @@ class ProcessMeter:
             except OSError:
                 pass  # the general path below tells an ended bot from a clock never readable
             else:
-                self._last[self.root] = ns
+                self._root_ns = ns
                 return ns
         total = self._gone
         last = self._last
+        if self._root_ns >= 0:  # the first look past the bot alone: its reading so far, handed over once
+            last[self.root] = self._root_ns
+            self._root_ns = -1
         gone = None
         for pid, clock in self._clocks.items():
             try:
