@@ -138,7 +138,8 @@ def test_the_turn_line_is_the_turn_request_encoded():
     for seed in range(300):  # a deal's first turn: now and then an opening Wild, its colour to name
         game = Game(family, 3, random.Random(seed))
         legal = game.legal_actions()
-        assert turn_line(game, game.current, legal, 7, 0, 0)[0] == encode(turn_request(game, game.current, legal, 7, 0, 0))
+        seat = game.current
+        assert turn_line(game, seat, legal, 7, 0, 0)[0] == encode(turn_request(game, seat, legal, 7, 0, 0))
         seen.add((game.phase.value, False, None, game.colour))
     assert {phase for phase, *_ in seen} == {"play", "drawn", "colour"}
     assert {rank for *_, rank, _ in seen} >= {None, "draw2", "wild4"} and None in {c for *_, c in seen}
