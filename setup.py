@@ -38,6 +38,8 @@ COMPILED = [
     "referee/bots/messages.py",
     "referee/bots/client.py",
     "referee/bots/lines.py",
+    "referee/bots/transport.py",
+    "referee/bots/cpuclock.py",
     "referee/players/__init__.py",
     "referee/players/base.py",
     "referee/players/heuristic.py",

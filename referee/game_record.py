@@ -134,7 +134,7 @@ def rebuilt(line: Mapping[str, Any], specs: Mapping[str, Mapping[str, Any]], *, 
             move_ms, bank_ms = int(limits.get("move_ms", 0)), int(limits.get("bank_ms", 0))
             asked[seat] += 1
             news = relay.lines(game, wire)
-            _, request, _ = turn_line(game, seat, game.legal_actions(), asked[seat], move_ms + bank_ms, bank_ms)
+            request, _ = turn_line(game, seat, game.legal_actions(), asked[seat], move_ms + bank_ms, bank_ms)
             yield from _outs(seat, news + request)
         by = "fallback" if stand_in else ("bot" if relay is not None else "builtin")
         yield {"t": "action", "seat": seat, "action": action.to_wire(), "by": by, "ms": None}

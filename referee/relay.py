@@ -34,13 +34,16 @@ class PublicWire:
     end for the same placements (``end_line``).
     """
 
-    __slots__ = ("chunks", "seat_bound", "_end_key", "_end_line")
+    __slots__ = ("chunks", "seat_bound", "secrets", "_end_key", "_end_line")
 
     def __init__(self) -> None:
         #: The public line of each event (``b""`` for one that is never sent as is).
         self.chunks: list[bytes] = []
         #: The indices of the events whose message depends on the seat, ascending.
         self.seat_bound: list[int] = []
+        #: Beside each of ``seat_bound``: the event's ``secret`` when the public line serves every seat it does not
+        #: name (a draw), ``None`` for a deal, a round's end and the game's end.
+        self.secrets: list[dict[int, Any] | None] = []
         # The last game_end line made, and the event and placements (encoded) it was made for.
         self._end_key: tuple[int, bytes] | None = None
         self._end_line = b""
@@ -49,16 +52,11 @@ class PublicWire:
         """Encode the events not seen yet; the lines of every event so far."""
         chunks = self.chunks
         for index in range(len(chunks), len(events)):
-            ev = events[index]
-            kind = ev["kind"]
-            if kind in _SEAT_KINDS:
+            told = _told(events[index])
+            if told.bound:
                 self.seat_bound.append(index)
-                # A round's end has no secret: one line for every seat (the relay reads its scores).
-                chunks.append(encode(event_message(ev, None)) if kind == "round_end" else b"")
-                continue
-            if "secret" in ev:  # the public copy serves every seat but those the secret names
-                self.seat_bound.append(index)
-            chunks.append(public_line(ev))
+                self.secrets.append(told.secret)
+            chunks.append(told.line)
         return chunks
 
     def end_line(self, index: int, ev: Event, end: EndPatch | None) -> bytes:
@@ -71,11 +69,66 @@ class PublicWire:
         return self._end_line
 
 
+class _Told:
+    """What a seat's catch-up needs of an event, made once: its public line, and whether the seat changes it."""
+
+    __slots__ = ("event", "line", "bound", "secret")
+
+    def __init__(self, event: Event, line: bytes, bound: bool, secret: dict[int, Any] | None) -> None:
+        self.event = event  # kept, so that its id stays its own while cached
+        #: The public line (``b""`` for a deal and the game's end, never sent as is).
+        self.line = line
+        #: Whether the message depends on the seat (``PublicWire.seat_bound``).
+        self.bound = bound
+        #: A draw's secret cards by seat (``None``: no secret, or a deal's, a round's or the game's end).
+        self.secret = secret
+
+
+#: What each event seen says, by ``id(event)``, and the drawer's own line of a draw by ``id(event) * 8 + seat``,
+#: the event kept beside. The engine shares its recurring events between games (``game._SeatEvents``), so most
+#: lines are made once per process, not once per game; events are read-only.
+_TOLD: dict[int, _Told] = {}
+_OWN_LINES: dict[int, tuple[Event, bytes]] = {}
+#: A bound on each (events made per game, a deal's or a penalty's, come and go).
+_LINES_MAX = 4096
+
+
+def _told(ev: Event) -> _Told:
+    key = id(ev)
+    hit = _TOLD.get(key)
+    if hit is not None:
+        return hit
+    kind = ev["kind"]
+    secret = ev.get("secret")
+    if kind in _SEAT_KINDS:
+        # A round's end has no secret: one line for every seat (the relay reads its scores).
+        told = _Told(ev, encode(event_message(ev, None)) if kind == "round_end" else b"", True, None)
+    elif isinstance(secret, dict):  # the public copy serves every seat but those the secret names
+        told = _Told(ev, _EVENT_HEAD + dumps(event_for(ev, None))[1:] + b"\n", True, secret)
+    else:  # {"type":"event", **ev}, without copying the event
+        told = _Told(ev, _EVENT_HEAD + dumps(ev)[1:] + b"\n", False, None)
+    if len(_TOLD) >= _LINES_MAX:
+        _TOLD.clear()
+    _TOLD[key] = told
+    return told
+
+
 def public_line(ev: Event) -> bytes:
-    """The line a seat that the event holds no secret for reads."""
-    if "secret" in ev:  # {"type":"event", **the event without its secret}: one copy, not two
-        return _EVENT_HEAD + dumps(event_for(ev, None))[1:] + b"\n"
-    return _EVENT_HEAD + dumps(ev)[1:] + b"\n"  # {"type":"event", **ev}, without copying the event
+    """The line a seat that the event holds no secret for reads (an event no seat's own message replaces)."""
+    return _told(ev).line
+
+
+def own_line(ev: Event, seat: int) -> bytes:
+    """The line of an event (a draw) for the seat its secret is for: the event with the seat's secret merged."""
+    key = id(ev) * 8 + seat  # seats are 0 to 5
+    hit = _OWN_LINES.get(key)
+    if hit is not None:
+        return hit[1]
+    line = _EVENT_HEAD + dumps(event_for(ev, seat))[1:] + b"\n"
+    if len(_OWN_LINES) >= _LINES_MAX:
+        _OWN_LINES.clear()
+    _OWN_LINES[key] = (ev, line)
+    return line
 
 
 _EVENT_HEAD = b'{"type":"event",'
@@ -127,11 +180,17 @@ class Relay:
         at = bisect_left(bound, start)
         if at == len(bound) or bound[at] >= stop:  # the usual case: public events only
             return b"".join(chunks[start:stop])
+        secrets = wire.secrets
+        seat = self.seat
         parts: list[bytes] = []
         pos = start
-        for index in bound[at:]:
+        for k in range(at, len(bound)):
+            index = bound[k]
             if index >= stop:
                 break
+            secret = secrets[k]
+            if secret is not None and not secret.get(seat):  # another seat's draw: the public line, in the run
+                continue
             parts.extend(chunks[pos:index])
             parts.append(self._own_line(game, wire, index, end))
             pos = index + 1
@@ -150,7 +209,7 @@ class Relay:
             return encode(self._deal(game, ev))
         secret = ev.get("secret")
         if isinstance(secret, dict) and secret.get(self.seat):  # the drawer: the draw with its cards
-            return _EVENT_HEAD + dumps(event_for(ev, self.seat))[1:] + b"\n"
+            return own_line(ev, self.seat)
         return wire.chunks[index]
 
     def _deal(self, game: Game, ev: DealEvent) -> dict[str, Any]:

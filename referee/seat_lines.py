@@ -256,7 +256,7 @@ class _Scripted:
         self.out.append(self.relay.lines(table.game, table.wire))
         request_id, self.next_id = self.next_id, self.next_id + 1
         bank = self.limits.bank_ms
-        _, line, _ = turn_line(table.game, index, legal, request_id, int(self.limits.move_ms + bank), int(bank))
+        line, _ = turn_line(table.game, index, legal, request_id, int(self.limits.move_ms + bank), int(bank))
         fault = self.faults.get(turn)
         if fault is not None and _unsent(fault):
             # An answer was waiting before the request went out: the client refused it unsent, news and all.

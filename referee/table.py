@@ -17,7 +17,7 @@ from mypy_extensions import mypyc_attr
 from .actions import Action, IllegalActionError, InvalidActionError
 from .bots.client import BotClient
 from .bots.faults import BotFault, Fault, FaultKind, snippet
-from .bots.messages import turn_line
+from .bots.messages import ruleset_options, turn_line
 from .bots.pool import BotPool
 from .bots.spec import BotSpec
 from .bots.wire import encode, loads
@@ -143,10 +143,10 @@ class BotSeat:
         game = table.game
         news = self._news(table)  # the events since its last turn go out in the same write as the request
         bank = client.bank_ms
-        fields, line, known = turn_line(game, index, legal, client.new_request_id(),
-                                        int(self.spec.limits.move_ms + bank), int(bank))
+        request_id = client.new_request_id()
+        line, known = turn_line(game, index, legal, request_id, int(self.spec.limits.move_ms + bank), int(bank))
         try:
-            answer, ms = client.request(fields, encoded=line, known=known, before=news)
+            answer, ms = client.request({"id": request_id}, encoded=line, known=known, before=news)
         finally:
             self.cpu_ms = client.last_cpu_ms
         if answer.__class__ is Action:  # an element of legal, echoed as sent
@@ -385,7 +385,7 @@ class Table:
             sandbox.append(seat.sandbox)
             clock.append(getattr(seat, "clock", None))
         result = GameResult(
-            game=self.game_id, seed=self.seed, ruleset=self.ruleset.house, options=_options(self.ruleset),
+            game=self.game_id, seed=self.seed, ruleset=self.ruleset.house, options=ruleset_options(self.ruleset),
             seating=tuple(self.names), placements=tuple(final), game_placements=outcome.placements,
             reason=outcome.reason.value, winner=outcome.winner, scores=outcome.scores, hand_points=outcome.points,
             rounds=outcome.rounds, decisions=len(self.actions), moves=game.move, faults=tuple(self.faults),
@@ -401,7 +401,7 @@ class Table:
     def _record_start(self) -> None:
         if self.recorder is not None:
             self.recorder.add({"t": "game", "game": self.game_id, "seed": self.seed, "seating": self.names,
-                               "ruleset": self.ruleset.house, "options": _options(self.ruleset),
+                               "ruleset": self.ruleset.house, "options": ruleset_options(self.ruleset),
                                "policy": self.policy.to_json()})
 
     def _record_fault(self, index: int, fault: Fault) -> None:
@@ -435,36 +435,33 @@ def play_game(ruleset: Ruleset, seats: list[Seat], seed: int, game_id: str = "g1
     return Table(ruleset, seats, seed, game_id, policy, recorder).play().to_json()
 
 
-#: A ruleset's options by the ruleset's identity (``Ruleset.options`` walks the dataclass's fields each time; a
-#: run plays one ruleset, or a few, game after game). The entry keeps its ruleset alive, so an ``id`` is not
-#: reused while cached.
-_OPTIONS: dict[int, tuple[Ruleset, dict[str, Any]]] = {}
-
-
-def _options(ruleset: Ruleset) -> dict[str, Any]:
-    """``ruleset.options``: a dict of its own (a result's or a record's), copied from the cached one."""
-    known = _OPTIONS.get(id(ruleset))
-    if known is None or known[0] is not ruleset:
-        if len(_OPTIONS) >= 64:
-            _OPTIONS.clear()
-        known = _OPTIONS[id(ruleset)] = (ruleset, ruleset.options)
-    return dict(known[1])
-
-
 #: ``SeatTimes.zero(n)`` by the number of seats: a game of built-in players times no answer.
 _UNTIMED: dict[int, SeatTimes] = {}
 
 
 def _seat_times(clocks: list[_Clock]) -> SeatTimes:
-    """``SeatTimes.of(clocks)``; when no answer was timed (built-in players), the shared all-zero one."""
+    """``SeatTimes.of(clocks)``, its tuples made here (compiled: ``of`` is interpreted, a thousand instructions a
+    decision in short games); when no answer was timed (built-in players), the shared all-zero one."""
     for clock in clocks:
         if clock.decisions:  # a CPU time is only ever read with a wall time (``_Clock.add``)
-            return SeatTimes.of(clocks)
+            return _timed(clocks)
     n = len(clocks)
     zero = _UNTIMED.get(n)
     if zero is None:
         zero = _UNTIMED[n] = SeatTimes.zero(n)
     return zero
+
+
+def _timed(clocks: list[_Clock]) -> SeatTimes:
+    """``SeatTimes.of(clocks)`` (tests/test_job_reuse.py compares them)."""
+    walls = (tuple([c.decisions for c in clocks]), tuple([round(c.total_ms, 3) for c in clocks]),
+             tuple([round(c.max_ms, 3) for c in clocks]))
+    for clock in clocks:
+        if clock.cpu_decisions:
+            return SeatTimes(*walls, tuple([c.cpu_decisions for c in clocks]),
+                             tuple([round(c.cpu_total_ms, 3) for c in clocks]),
+                             tuple([round(c.cpu_max_ms, 3) for c in clocks]))
+    return SeatTimes(*walls)
 
 
 def _encode(actions: list[Action], stand_ins: list[int]) -> str:

@@ -133,7 +133,7 @@ def conversation(house: str, seats: int, seed: int, options: dict[str, Any]) -> 
         for line in relays[seat].lines(game, wire).splitlines():
             assert sessions[seat].receive(json.loads(line)) == []
         request += 1
-        _, turn, _ = turn_line(game, seat, legal, request, 1000, 0)
+        turn, _ = turn_line(game, seat, legal, request, 1000, 0)
         expected.update(agent=e.agent_selection, index=picks.choice(sorted(e._legal)))
         [answer] = sessions[seat].receive(json.loads(turn))
         action = Action.from_wire(answer)

@@ -39,11 +39,12 @@ def test_lastcard_version_names_the_build():
 
 
 def test_the_per_decision_path_is_compiled_with_the_engine():
-    """The referee's side of a move (the events told, the turn line, the bot client) is in the compiled set."""
+    """The referee's side of a move (the events told, the turn line, the bot client, the pipes) is in the
+    compiled set."""
     from referee import relay
-    from referee.bots import client, lines, messages
+    from referee.bots import client, lines, messages, transport
 
-    for module in (relay, messages, client, lines):
+    for module in (relay, messages, client, lines, transport):
         assert (module.__file__ or "").endswith(".py") is not referee.compiled(), module.__name__
 
 

@@ -15,6 +15,7 @@ from typing import Any, Iterator
 import pytest
 
 from referee.bots.schemas import validate_message
+from referee.bots import transport
 from referee.bots.transport import PipeTransport
 from referee.check import CheckConfig, Report, Status, run_check
 from referee.check import suite as S
@@ -32,19 +33,21 @@ TURNS = {S.C_DRAW, S.C_DRAWN, S.C_DEAD_DRAW, S.C_WD4, S.C_PASS, S.F_OPENING, S.F
 
 
 @pytest.fixture(autouse=True)
-def bot_pids(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+def bot_pids() -> Iterator[list[int]]:
     """Every bot process a test starts; afterwards none of them (nor anything in their process groups) runs."""
     pids: list[int] = []
-    original = PipeTransport.__init__
-
-    def init(self: PipeTransport, *args: Any, **kwargs: Any) -> None:
-        original(self, *args, **kwargs)
-        pids.append(self.proc.pid)
-
-    monkeypatch.setattr(PipeTransport, "__init__", init)
-    yield pids
-    left = [pid for pid in pids if pid_alive(pid) or _group_alive(pid)]
+    hook = pids.append
+    transport.START_HOOKS.append(hook)
+    try:
+        yield pids
+    finally:
+        transport.START_HOOKS.remove(hook)
+    left = _left_running(pids)
     assert not left, f"bot processes left running: {left}"
+
+
+def _left_running(pids: list[int]) -> list[int]:
+    return [pid for pid in pids if pid_alive(pid) or _group_alive(pid)]
 
 
 def _group_alive(pgid: int) -> bool:
@@ -55,6 +58,17 @@ def _group_alive(pgid: int) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def test_the_tracking_sees_a_bot_left_running(bot_pids: list[int]) -> None:
+    """The fixture's hook is called for every bot started, on either build: one left running is caught."""
+    bot = PipeTransport([PY, "-c", "import sys; sys.stdin.read()"])
+    try:
+        assert bot_pids == [bot.pid]
+        assert _left_running(bot_pids) == [bot.pid]
+    finally:
+        bot.close()
+    assert _left_running(bot_pids) == []
 
 
 def check(command: str, **config: Any) -> Report:

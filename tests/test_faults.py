@@ -52,6 +52,8 @@ def _play(mode: str, policy: FaultPolicy = FaultPolicy(), limits: TimeLimits = F
     ("no_ready", "startup", "startup limit"),
     ("startup_crash", "startup", "exit code 3"),
     ("bad_version", "startup", "protocol version 9 is not supported; this referee speaks 1"),
+    ("startup_long_line", "startup", "line longer than 65536 bytes during startup"),
+    ("startup_no_newline", "startup", "without a newline"),
     ("early", "early", "arrived before request"),
     ("orphan_stdout", "crash", "exit code 5"),
 ], ids=lambda v: v if isinstance(v, str) and " " not in v else None)

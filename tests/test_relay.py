@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from referee.bots.messages import event_message, start_message
+from referee.bots.messages import event_message, start_message, turn_line, turn_request
 from referee.bots.wire import encode
 from referee.game import Game
 from referee.players import SeatView, make_player
@@ -111,3 +111,35 @@ def test_the_game_end_line_follows_the_placements_each_seat_is_told_with():
         tail = relays[i].lines(game, wire, ends[i])
         assert tail == slow[i].lines(game, ends[i])
         assert tail.endswith(encode({**event_message(game.events[-1], i), **ends[i]}))
+
+
+def test_the_turn_line_is_the_turn_request_encoded():
+    """``turn_line`` writes the line out itself: byte for byte what orjson makes of ``turn_request``, at every
+    decision of every house (a drawn card, a wild on top with no colour yet, penalties pending)."""
+    seen = set()
+    for house, opts in CASES:
+        rules = get_ruleset(house, {**opts, "move_limit": 200})
+        for seed in range(2):
+            rng = random.Random(seed)
+            game = Game(rules, 3, rng)
+            players = [make_player("medium", seed * 7 + i) for i in range(3)]
+            rid = 0
+            while not game.over:
+                seat = game.current
+                legal = game.legal_actions()
+                rid += 999_983
+                line, known = turn_line(game, seat, legal, rid, 1000 + rid % 7, rid % 3)
+                assert line == encode(turn_request(game, seat, legal, rid, 1000 + rid % 7, rid % 3))
+                assert [known.get(encode(a.to_wire(rid))[:-1]) for a in legal] == legal
+                assert known.get(line) is None and known.get(b"") is None
+                seen.add((game.phase.value, game.drawn is not None, game.pending_rank, game.colour))
+                game.apply(players[seat].choose(SeatView(game, seat), legal), rng)
+    family = get_ruleset("family")
+    for seed in range(300):  # a deal's first turn: now and then an opening Wild, its colour to name
+        game = Game(family, 3, random.Random(seed))
+        legal = game.legal_actions()
+        seat = game.current
+        assert turn_line(game, seat, legal, 7, 0, 0)[0] == encode(turn_request(game, seat, legal, 7, 0, 0))
+        seen.add((game.phase.value, False, None, game.colour))
+    assert {phase for phase, *_ in seen} == {"play", "drawn", "colour"}
+    assert {rank for *_, rank, _ in seen} >= {None, "draw2", "wild4"} and None in {c for *_, c in seen}

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Mapping, TypeAlias
+from typing import Any, Callable, Protocol, TypeAlias
 
 from .. import PROTOCOL_VERSIONS
-from .cpuclock import Clock, CpuMeter, Source
+from .cpuclock import Clock, CpuMeter, Source, wall_limit_ms
 from .messages import hello_message
 from .faults import BotFault, Fault, FaultKind, snippet
 from .spec import BotSpec
@@ -40,6 +40,13 @@ class _LazyRequest:
         return loads(self.line)
 
 
+class Known(Protocol):
+    """Answers known to be valid by their exact line (``messages.LegalLines``, or a dict of lines)."""
+
+    def get(self, line: bytes, /) -> Any:
+        """What the answer ``line`` stands for; ``None`` for a line not known."""
+
+
 #: A request as the client holds it: the message, or its encoded line until a fault needs it whole.
 Request: TypeAlias = "dict[str, Any] | _LazyRequest"
 
@@ -64,6 +71,10 @@ class BotClient:
         self.late_answers = 0
         self.recorder: Recorder | None = None
         self.bank_ms = float(spec.limits.bank_ms)
+        # Read on every request: kept here, one attribute away (a spec is frozen).
+        self._move_ms = float(spec.limits.move_ms)
+        self._on_cpu = spec.limits.clock is Clock.CPU
+        self._wall_ms = spec.limits.wall_ms
         self.last_pid: int | None = None
         #: The bot's language, for the fixes its faults name (``hints.language_of``).
         self.language = spec.lang
@@ -135,12 +146,14 @@ class BotClient:
         except (ReadTimeout, WriteTimeout):
             raise self._startup(f"no ready within the startup limit of {limits.startup_ms} ms; "
                                 + self._waited(len(self.logs)), t0) from None
-        except NoNewline as exc:
-            raise self._startup(no_newline(exc.head, self.language, before_ready=True).message, t0, exc.head) from None
+        except NoNewline as unended:
+            raise self._startup(no_newline(unended.head, self.language, before_ready=True).message, t0,
+                                unended.head) from None
         except Closed:
             raise self._startup(f"the bot exited during startup ({self.transport.exit_description()})", t0) from None
-        except LineTooLong as exc:
-            raise self._startup(f"line longer than {spec.line_limit} bytes during startup", t0, exc.head) from None
+        except LineTooLong as long_line:
+            raise self._startup(f"line longer than {spec.line_limit} bytes during startup", t0,
+                                long_line.head) from None
 
     def _startup(self, message: str, t0: float, line: bytes | None = None) -> BotFault:
         return BotFault(Fault(FaultKind.STARTUP, message, snippet(line), {"type": "hello"},
@@ -204,7 +217,7 @@ class BotClient:
             pass
 
     def request(self, msg: dict[str, Any], move_ms: float | None = None, *, encoded: bytes | None = None,
-                known: Mapping[bytes, Any] | None = None, before: bytes = b"") -> tuple[Any, float]:
+                known: Known | None = None, before: bytes = b"") -> tuple[Any, float]:
         """Send a request (its ``id`` already set) and return the answer and the milliseconds it took.
 
         ``encoded`` is the request's line when the caller has built it (``msg`` then only names it in
@@ -214,8 +227,7 @@ class BotClient:
         wrong on the wire; legality is the table's job.
         """
         req_id = msg["id"]
-        limits = self.spec.limits
-        limit = (limits.move_ms if move_ms is None else move_ms) + self.bank_ms
+        limit = (self._move_ms if move_ms is None else move_ms) + self.bank_ms
         request: Request
         if encoded is None:
             data = encode(msg)
@@ -274,9 +286,9 @@ class BotClient:
             self.bank_ms = 0.0
             text = self._timeout_text(limit, on_cpu, c0, wall_end - t0)
             raise self._fault(FaultKind.TIMEOUT, text + "; " + self._waited(logs), None, request, t0) from None
-        except NoNewline as exc:
-            raise self._fault(FaultKind.NON_JSON, no_newline(exc.head, self.language).message, exc.head, request,
-                              t0) from None
+        except NoNewline as unended:
+            raise self._fault(FaultKind.NON_JSON, no_newline(unended.head, self.language).message, unended.head,
+                              request, t0) from None
         except WriteTimeout:
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
@@ -288,9 +300,9 @@ class BotClient:
             desc = self.transport.exit_description() if self.transport else "gone"
             raise self._fault(FaultKind.CRASH, f"the bot process died unexpectedly ({desc})", None, request,
                               t0) from None
-        except LineTooLong as exc:
+        except LineTooLong as long_line:
             raise self._fault(FaultKind.LINE_TOO_LONG, f"a line longer than the limit of {self.spec.line_limit} bytes",
-                              exc.head, request, t0) from None
+                              long_line.head, request, t0) from None
 
     def _answered(self, t0: float, c0: int, limit: float, request: Request) -> float:
         """The wall milliseconds an answer took (its CPU ones in ``last_cpu_ms``); the time charged (CPU time
@@ -301,13 +313,13 @@ class BotClient:
             charged = elapsed
         else:
             self.last_cpu_ms = cpu = (meter.read_ns() - c0) / 1e6
-            on_cpu = self.spec.limits.clock is Clock.CPU
+            on_cpu = self._on_cpu
             charged = cpu if on_cpu else elapsed
             if on_cpu and charged > limit:  # CPU time read at the answer: more than one thread can outrun the wall
                 self.bank_ms = 0.0
                 raise self._fault(FaultKind.TIMEOUT, f"the answer came after {cpu:.0f} ms of CPU time, over the "
                                   f"limit of {limit:.0f} ms", None, request, t0)
-        over = charged - self.spec.limits.move_ms
+        over = charged - self._move_ms
         if over > 0:
             self.bank_ms = max(0.0, self.bank_ms - over)
         return elapsed
@@ -324,13 +336,12 @@ class BotClient:
             self._fresh = False
             meter.refresh()
         c0 = meter.read_ns()
-        limits = self.spec.limits
-        if limits.clock is not Clock.CPU:
+        if not self._on_cpu:
             end = t0 + limit / 1000
             return False, end, end, c0
         # The limit is CPU time, which never runs faster than the wall for a bot on one core: the
         # first wait is the CPU limit; later ones what is left of it, up to the wall backstop.
-        wall_end = t0 + limits.wall_limit_ms(limit) / 1000
+        wall_end = t0 + wall_limit_ms(limit, self._wall_ms) / 1000
         return True, min(t0 + limit / 1000, wall_end), wall_end, c0
 
     def _timeout_text(self, limit: float, on_cpu: bool, c0: int, waited_s: float) -> str:

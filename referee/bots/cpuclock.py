@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 import os
 import time
-from typing import Protocol
+from typing import Final, Protocol
 
 
 class Clock(enum.Enum):
@@ -25,6 +25,17 @@ class Clock(enum.Enum):
     """The CPU time the bot's processes used (with a wall-clock backstop: a sleeping bot uses none)."""
     WALL = "wall"
     """The time that passed, whatever the bot did with it (and whatever else ran on its core)."""
+
+
+#: Under ``clock: cpu``, the wall-clock backstop of a move without ``wall_ms``: this many times the CPU
+#: time it may use (move limit plus the bank left). A bot given a quarter of a core (three other
+#: processes on it) still fits; one that sleeps or blocks is stopped (docs/security.md).
+WALL_FACTOR: Final = 5
+
+
+def wall_limit_ms(cpu_limit_ms: float, wall_ms: int | None) -> float:
+    """The wall-clock backstop of a move allowed ``cpu_limit_ms`` of CPU time (``wall_ms``: one set outright)."""
+    return float(wall_ms) if wall_ms is not None else WALL_FACTOR * cpu_limit_ms
 
 
 def parse_clock(value: object) -> Clock:
@@ -115,6 +126,7 @@ class ProcessMeter:
         self._clocks: dict[int, int] = {pid: self._root_clock}
         self._last: dict[int, int] = {}
         self._gone = 0  # the last readings of processes that ended
+        self._root_ns = -1  # the bot's own clock as last read alone (-1: not yet); kept apart from ``_last``: cheaper
         self._alone = True  # only the bot's own clock is read (it started nothing seen, nothing ended)
         self.read_ns()  # a clock the kernel will not show us fails here: the caller falls back to wall
 
@@ -125,10 +137,13 @@ class ProcessMeter:
             except OSError:
                 pass  # the general path below tells an ended bot from a clock never readable
             else:
-                self._last[self.root] = ns
+                self._root_ns = ns
                 return ns
         total = self._gone
         last = self._last
+        if self._root_ns >= 0:  # the first look past the bot alone: its reading so far, handed over once
+            last[self.root] = self._root_ns
+            self._root_ns = -1
         gone = None
         for pid, clock in self._clocks.items():
             try:

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..players import BUILTINS
 from .hints import language_of
-from .cpuclock import Clock, parse_clock
+from .cpuclock import Clock, parse_clock, wall_limit_ms
 from .sandbox import SandboxSettings
 
 BUILTIN_PREFIX = "builtin:"
@@ -17,10 +17,6 @@ BUILTIN_PREFIX = "builtin:"
 
 #: A "limit" no practice move reaches: a day.
 PRACTICE_MS = 86_400_000
-#: Under ``clock: cpu``, the wall-clock backstop of a move without ``wall_ms``: this many times the CPU
-#: time it may use (move limit plus the bank left). A bot given a quarter of a core (three other
-#: processes on it) still fits; one that sleeps or blocks is stopped (docs/security.md).
-WALL_FACTOR = 5
 #: The clock a limit is measured on unless said otherwise (docs/security.md says why).
 DEFAULT_CLOCK = Clock.CPU
 
@@ -47,7 +43,7 @@ class TimeLimits:
 
     def wall_limit_ms(self, cpu_limit_ms: float) -> float:
         """The wall-clock backstop of a move allowed ``cpu_limit_ms`` of CPU time."""
-        return float(self.wall_ms) if self.wall_ms is not None else WALL_FACTOR * cpu_limit_ms
+        return wall_limit_ms(cpu_limit_ms, self.wall_ms)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"startup_ms": self.startup_ms, "move_ms": self.move_ms, "bank_ms": self.bank_ms,

@@ -159,6 +159,11 @@ class StderrSink:
             self._marked = label
 
 
+#: Called with the process id of every bot process as it starts (``PipeTransport``), after its watchdog has it:
+#: the way to follow every bot a piece of code starts (tests check that none outlives them). Append a hook and
+#: remove it after; a compiled constructor cannot be wrapped from Python.
+START_HOOKS: list[Callable[[int], None]] = []
+
 #: How often a wait wakes to see whether the bot has exited, where the kernel offers no pidfd.
 _EXIT_POLL_S = 0.05
 #: How long the end of a bot's output is awaited once the bot has exited, before its pipe counts as held open.
@@ -205,6 +210,8 @@ class PipeTransport:
         self.pgid = self.proc.pid  # start_new_session: the child leads its own group
         if self._reaper is not None:  # kills the group even if this process is killed outright
             self._reaper.watch(self.pgid)
+        for hook in START_HOOKS:
+            hook(self.proc.pid)
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
@@ -324,9 +331,9 @@ class PipeTransport:
         while True:
             if lines:
                 item = lines.popleft()
-                if item.__class__ is bytes:
-                    return item  # type: ignore[return-value]
-                raise item  # type: ignore[misc]
+                if isinstance(item, LineTooLong):
+                    raise item
+                return item
             if self._eof:
                 raise Closed("the bot closed its output")
             until = deadline
@@ -445,8 +452,10 @@ class PipeTransport:
         if self._closed:
             return self.proc.returncode
         self._closed = True
+        stdin = self.proc.stdin
         try:
-            self.proc.stdin.close()  # type: ignore[union-attr]
+            if stdin is not None:
+                stdin.close()
         except OSError:
             pass
         code: int | None
@@ -469,7 +478,8 @@ class PipeTransport:
         self._stderr_thread.join(timeout=1)
         for closer in (self.proc.stdout, self.proc.stderr):
             try:
-                closer.close()  # type: ignore[union-attr]
+                if closer is not None:
+                    closer.close()
             except OSError:
                 pass
         if self._pidfd is not None:

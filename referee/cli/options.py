@@ -8,8 +8,8 @@ from typing import Any, Callable
 import click
 
 from ..arena.executor import JOBS_PER_CPU, max_jobs
-from ..bots.cpuclock import Clock
-from ..bots.spec import WALL_FACTOR, TimeLimits
+from ..bots.cpuclock import WALL_FACTOR, Clock
+from ..bots.spec import TimeLimits
 from ..outdir import out_dir_problem
 from ..rules import PRESETS, Ruleset, RulesetError, get_ruleset, parse_option
 

@@ -23,6 +23,13 @@ for line in sys.stdin:
             time.sleep(60)
         if MODE == "startup_crash":
             sys.exit(3)
+        if MODE == "startup_long_line":
+            sys.stdout.write("x" * 70000 + "\n")
+            sys.stdout.flush()
+        if MODE == "startup_no_newline":  # ready, unended, then waits for the start
+            sys.stdout.write(json.dumps({"type": "ready", "name": "unended"}))
+            sys.stdout.flush()
+            time.sleep(60)
         if MODE == "bad_version":
             send({"type": "ready", "name": "v9", "protocol": 9})
             continue
