@@ -11,6 +11,7 @@ one seat may see (its dealt hand, the cards it drew) sits under ``"secret": {sea
 
 from __future__ import annotations
 
+import _random
 import enum
 import random
 from itertools import product
@@ -135,6 +136,41 @@ def _card_plays(card: Card, colours: tuple[str, ...], call: bool) -> tuple[Actio
         plays = _CARD_PLAYS[key] = (tuple(_PLAYS.get(card, c, call) for c in colours) if card.is_wild
                                     else (_PLAYS.get(card, None, call),))
     return plays
+
+
+#: ``random.Random``'s C base's ``seed``: what ``Random.seed`` (Python, in random.py) calls for a whole number.
+_SEED: Final = _random.Random.seed
+
+
+def seeded(rng: random.Random | None, seed: int) -> random.Random:
+    """``rng.seed(seed)`` (``random.Random(seed)`` when ``rng`` is None), the same state, without random.py's Python.
+
+    For a whole number, ``Random.seed`` checks the seed's type, calls its C base's ``seed`` and clears
+    ``gauss_next``, and ``Random(seed)`` runs ``__init__`` to call it: done here directly for a plain
+    ``random.Random`` (a seeding per game seat and one per table: a Python frame or two each). A
+    subclass may seed differently, so it is asked.
+    """
+    if rng is None:
+        rng = random.Random.__new__(random.Random)
+    elif type(rng) is not random.Random:
+        rng.seed(seed)
+        return rng
+    _SEED(rng, seed)
+    setattr(rng, "gauss_next", None)  # what Random.seed leaves: no Gaussian pending
+    return rng
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``: the same draws (``_randbelow``'s ``getrandbits`` loop), without random.py's
+    three Python calls, for a plain ``random.Random``; a subclass is asked."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    k = n.bit_length()
+    bits = rng.getrandbits
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
 
 
 def shuffle(pile: list[_T], rng: random.Random) -> None:
@@ -320,7 +356,7 @@ class Game:
         self.scores = [0] * players
         self.round = 0
         # Ruling 1: the first dealer comes from the game's seed.
-        self.dealer = rng.randrange(players) if dealer is None else dealer
+        self.dealer = randbelow(rng, players) if dealer is None else dealer
         self.over = False
         self.outcome: Outcome | None = None
         self._multi = ruleset.multi_play
@@ -363,7 +399,7 @@ class Game:
             card = pile.pop()
             if card.is_wild and (opening != "family" or card.rank == "wild4"):
                 # Ruling 3: a buried card goes back at a random place and the next card is turned.
-                pile.insert(rng.randrange(len(pile) + 1), card)
+                pile.insert(randbelow(rng, len(pile) + 1), card)
                 buried.append(card.code)
                 continue
             break

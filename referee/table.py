@@ -7,7 +7,6 @@ module: it becomes a recorded ``Fault``, and the fault policy says what it costs
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -21,7 +20,7 @@ from .bots.messages import turn_line
 from .bots.pool import BotPool
 from .bots.spec import BotSpec
 from .bots.wire import encode, loads
-from .game import Game, placements
+from .game import Game, placements, seeded
 from .players import BUILTINS, SeatView, make_player
 from .players.base import Player
 from .policy import FaultPolicy, fallback_action, replacement_action
@@ -284,7 +283,7 @@ class Table:
         self.policy = policy
         self.recorder = recorder
         self.names = [s.name for s in seats]
-        self.rng = random.Random(seed)
+        self.rng = seeded(None, seed)  # random.Random(seed)
         self.wire = PublicWire()
         self.faults: list[Fault] = []
         self.forfeited: set[int] = set()
@@ -338,6 +337,10 @@ class Table:
         """The seat's action, or what stands in for it after a fault; how it came; the answer's wall and CPU
         times (ms)."""
         seat = self.seats[index]
+        if isinstance(seat, BuiltinSeat):
+            # The usual seat, called natively (through the protocol, compiled code makes a Python method call
+            # each turn); a built-in player is untimed and raises no BotFault.
+            return seat.decide(self, index, legal)[0], seat.by, None, None
         try:
             action, ms = seat.decide(self, index, legal)
         except BotFault as bf:
