@@ -307,6 +307,9 @@ class Table:
         self._t0 = time.monotonic()
         self._record_start()
         for index, seat in enumerate(self.seats):
+            if isinstance(seat, BuiltinSeat):  # called natively (see ``_turn``): a built-in player always begins
+                seat.begin(self, index)
+                continue
             try:
                 seat.begin(self, index)
             except BotFault as bf:
@@ -381,10 +384,15 @@ class Table:
         final = _final_placements(engine_places, self.forfeited)
         self.end_patch.update(placements=final, forfeited=sorted(self.forfeited), game_placements=engine_places)
         for index, seat in enumerate(self.seats):
-            seat.finish(self, index)
+            if not isinstance(seat, BuiltinSeat):  # a built-in seat has nothing left to tell
+                seat.finish(self, index)
         sandbox: list[str | None] = []
         clock: list[str | None] = []
         for seat in self.seats:
+            if isinstance(seat, BuiltinSeat):  # natively (see ``_turn``)
+                sandbox.append(seat.sandbox)
+                clock.append(seat.clock)
+                continue
             sandbox.append(seat.sandbox)
             clock.append(getattr(seat, "clock", None))
         result = GameResult(
