@@ -104,5 +104,7 @@ def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any
     """Play ``job`` with bot processes from ``pool``; the result and, if asked, the game record."""
     recorder = Recorder() if job.record else None
     seats = _seats(job.seats, pool)
-    result = Table(job.rules, seats, job.seed, job.game_id, job.policy, recorder).play()
+    # Only a record and a bot's relay read the game's events: built-in seats alone, unrecorded, log none.
+    log_events = recorder is not None or not all(isinstance(seat, BuiltinSeat) for seat in seats)
+    result = Table(job.rules, seats, job.seed, job.game_id, job.policy, recorder, log_events).play()
     return result, recorder.lines if recorder else None

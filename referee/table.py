@@ -275,13 +275,17 @@ class Table:
     """One game: the engine, its seats, the fault policy, and what has been recorded."""
 
     def __init__(self, ruleset: Ruleset, seats: list[Seat], seed: int, game_id: str = "g1",
-                 policy: FaultPolicy = FaultPolicy(), recorder: Recorder | None = None) -> None:
+                 policy: FaultPolicy = FaultPolicy(), recorder: Recorder | None = None,
+                 log_events: bool = True) -> None:
+        """``log_events`` false: the game keeps no events (``Game(log_events=False)``), for a caller that reads
+        none: built-in seats only and no ``recorder`` (a bot's relay and a record read them)."""
         self.ruleset = ruleset
         self.seats: list[Seat] = list(seats)
         self.seed = seed
         self.game_id = game_id
         self.policy = policy
         self.recorder = recorder
+        self.log_events = log_events
         self.names = [s.name for s in seats]
         self.rng = seeded(None, seed)  # random.Random(seed)
         self.wire = PublicWire()
@@ -314,7 +318,7 @@ class Table:
                 seat.begin(self, index)
             except BotFault as bf:
                 self._lose(index, bf.fault)
-        self.game = game = Game(self.ruleset, len(self.seats), self.rng)
+        self.game = game = Game(self.ruleset, len(self.seats), self.rng, log_events=self.log_events)
         return game
 
     def step(self, forced: Action | None = None) -> None:

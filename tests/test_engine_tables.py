@@ -194,7 +194,7 @@ SEEDS = [0, 1, 7, -5, 2**31, 2**63 - 1, 6254789123456789123 * 7 + 3, 2**100]
 
 
 def test_seeding_without_random_py_gives_the_generator_random_random_gives():
-    """``game.seeded``: ``Random(seed)`` and ``rng.seed(seed)`` (state and ``gauss_next``), without random.py's Python."""
+    """``game.seeded``: what ``Random(seed)`` and ``rng.seed(seed)`` give (state, ``gauss_next``), without random.py."""
     from referee.game import seeded
 
     for seed in SEEDS:
@@ -273,3 +273,49 @@ def test_a_built_in_seat_plays_the_same_through_the_table_as_through_the_protoco
         wrapped = Table(rules, [Wrapped(BuiltinSeat(s)) for s in specs], seed).play()
         assert native.actions == wrapped.actions and native.placements == wrapped.placements
         assert native.to_json() | {"wall_ms": 0} == wrapped.to_json() | {"wall_ms": 0}
+
+
+@pytest.mark.parametrize("house,options", [("family", {"target": "round"}), ("family", {}), ("compact", {}),
+                                           ("arcade", {})])
+def test_a_game_that_logs_no_events_plays_the_same_game(house, options):
+    """``Game(log_events=False)``: the same legal moves, outcome and generator state, and no events kept."""
+    rules = get_ruleset(house, options)
+    for seed in range(12):
+        n = 2 + seed % 5
+        mine, theirs = random.Random(seed), random.Random(seed)
+        logged, quiet = Game(rules, n, theirs), Game(rules, n, mine, log_events=False)
+        players = [make_player("random", seed * 10 + i) for i in range(n)]
+        while not logged.over:
+            legal = logged.legal_actions()
+            assert quiet.legal_actions() == legal and quiet.current == logged.current
+            action = players[logged.current].choose(SeatView(logged, logged.current), legal)
+            logged.apply(action, theirs)
+            quiet.apply(action, mine)
+        assert quiet.over and quiet.outcome == logged.outcome and mine.getstate() == theirs.getstate()
+        assert logged.events and quiet.events == []
+
+
+def test_a_job_of_built_in_seats_logs_events_only_when_recorded(monkeypatch):
+    """``run_job``: no events for built-in seats alone without a record (nobody reads them), the same result."""
+    from referee import jobs
+    from referee.bots.pool import BotPool
+    from referee.bots.spec import parse_bot
+    from referee.table import BuiltinSeat, Table
+
+    made = []
+
+    def spy(*args, **kwargs):
+        made.append(Table(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(jobs, "Table", spy)
+    rules = get_ruleset("family", {"target": "round"})
+    specs = tuple(parse_bot(f"builtin:{n}") for n in ("easy", "medium", "hard", "random"))
+    for seed in range(5):
+        quiet, _ = jobs.run_job(jobs.GameJob(f"g{seed}", seed, rules, specs), BotPool())
+        assert made[-1].game.events == []
+        recorded, lines = jobs.run_job(jobs.GameJob(f"g{seed}", seed, rules, specs, record=True), BotPool())
+        assert made[-1].game.events and any(line["t"] == "events" and line["events"] for line in lines)
+        logged = Table(rules, [BuiltinSeat(s) for s in specs], seed, f"g{seed}").play()
+        untimed = {"wall_ms": 0}
+        assert quiet.to_json() | untimed == recorded.to_json() | untimed == logged.to_json() | untimed
