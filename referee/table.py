@@ -276,9 +276,10 @@ class Table:
 
     def __init__(self, ruleset: Ruleset, seats: list[Seat], seed: int, game_id: str = "g1",
                  policy: FaultPolicy = FaultPolicy(), recorder: Recorder | None = None,
-                 log_events: bool = True) -> None:
+                 log_events: bool = True, actions: bool = True) -> None:
         """``log_events`` false: the game keeps no events (``Game(log_events=False)``), for a caller that reads
-        none: built-in seats only and no ``recorder`` (a bot's relay and a record read them)."""
+        none: built-in seats only and no ``recorder`` (a bot's relay and a record read them). ``actions`` false:
+        the result's ``actions`` is left empty (for a caller that reads none: ``GameJob.actions``)."""
         self.ruleset = ruleset
         self.seats: list[Seat] = list(seats)
         self.seed = seed
@@ -286,6 +287,7 @@ class Table:
         self.policy = policy
         self.recorder = recorder
         self.log_events = log_events
+        self.keep_actions = actions
         self.names = [s.name for s in seats]
         self.rng = seeded(None, seed)  # random.Random(seed)
         self.wire = PublicWire()
@@ -405,7 +407,8 @@ class Table:
             reason=outcome.reason.value, winner=outcome.winner, scores=outcome.scores, hand_points=outcome.points,
             rounds=outcome.rounds, decisions=len(self.actions), moves=game.move, faults=tuple(self.faults),
             forfeited=tuple(sorted(self.forfeited)), times=_seat_times(self.clocks),
-            wall_ms=round((time.monotonic() - t0) * 1000, 3), actions=_encode(self.actions, self.stand_ins),
+            wall_ms=round((time.monotonic() - t0) * 1000, 3),
+            actions=_encode(self.actions, self.stand_ins) if self.keep_actions else "",
             sandbox=tuple(sandbox), clock=tuple(clock))
         if self.recorder is not None:
             self.recorder.add({"t": "events", "events": game.events})
