@@ -11,6 +11,7 @@ one seat may see (its dealt hand, the cards it drew) sits under ``"secret": {sea
 
 from __future__ import annotations
 
+import _random
 import enum
 import random
 from itertools import product
@@ -135,6 +136,41 @@ def _card_plays(card: Card, colours: tuple[str, ...], call: bool) -> tuple[Actio
         plays = _CARD_PLAYS[key] = (tuple(_PLAYS.get(card, c, call) for c in colours) if card.is_wild
                                     else (_PLAYS.get(card, None, call),))
     return plays
+
+
+#: ``random.Random``'s C base's ``seed``: what ``Random.seed`` (Python, in random.py) calls for a whole number.
+_SEED: Final = _random.Random.seed
+
+
+def seeded(rng: random.Random | None, seed: int) -> random.Random:
+    """``rng.seed(seed)`` (``random.Random(seed)`` when ``rng`` is None), the same state, without random.py's Python.
+
+    For a whole number, ``Random.seed`` checks the seed's type, calls its C base's ``seed`` and clears
+    ``gauss_next``, and ``Random(seed)`` runs ``__init__`` to call it: done here directly for a plain
+    ``random.Random`` (a seeding per game seat and one per table: a Python frame or two each). A
+    subclass may seed differently, so it is asked.
+    """
+    if rng is None:
+        rng = random.Random.__new__(random.Random)
+    elif type(rng) is not random.Random:
+        rng.seed(seed)
+        return rng
+    _SEED(rng, seed)
+    setattr(rng, "gauss_next", None)  # what Random.seed leaves: no Gaussian pending
+    return rng
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n > 0``: the same draws (``_randbelow``'s ``getrandbits`` loop), without random.py's
+    three Python calls, for a plain ``random.Random``; a subclass is asked."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    k = n.bit_length()
+    bits = rng.getrandbits
+    r = bits(k)
+    while r >= n:
+        r = bits(k)
+    return r
 
 
 def shuffle(pile: list[_T], rng: random.Random) -> None:
@@ -309,18 +345,22 @@ class Game:
     __slots__ = ("ruleset", "n", "colours", "events", "scores", "round", "dealer", "hands", "draw_pile",
                  "discard", "top", "colour", "direction", "current", "phase", "pending", "pending_rank",
                  "drawn", "move", "passes", "over", "outcome", "_multi", "_stacking", "_auto_call",
-                 "_restricted", "_tender", "_plays", "_move_limit", "_until_playable")
+                 "_restricted", "_tender", "_plays", "_move_limit", "_until_playable", "_logging")
 
-    def __init__(self, ruleset: Ruleset, players: int, rng: random.Random, *, dealer: int | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, players: int, rng: random.Random, *, dealer: int | None = None,
+                 log_events: bool = True) -> None:
+        """``log_events`` false: ``events`` stays empty (nothing is built for it), for a caller that never reads
+        it; the game, its draws from ``rng`` and its outcome are the same."""
         check_players(players)
         self.ruleset = ruleset
         self.n = players
         self.colours = DECK_COLOURS[ruleset.deck]
         self.events: list[Event] = []
+        self._logging = log_events
         self.scores = [0] * players
         self.round = 0
         # Ruling 1: the first dealer comes from the game's seed.
-        self.dealer = rng.randrange(players) if dealer is None else dealer
+        self.dealer = randbelow(rng, players) if dealer is None else dealer
         self.over = False
         self.outcome: Outcome | None = None
         self._multi = ruleset.multi_play
@@ -363,7 +403,7 @@ class Game:
             card = pile.pop()
             if card.is_wild and (opening != "family" or card.rank == "wild4"):
                 # Ruling 3: a buried card goes back at a random place and the next card is turned.
-                pile.insert(rng.randrange(len(pile) + 1), card)
+                pile.insert(randbelow(rng, len(pile) + 1), card)
                 buried.append(card.code)
                 continue
             break
@@ -373,28 +413,42 @@ class Game:
         first = (self.dealer + 1) % n
         self.current = first
         self.phase = PHASE_PLAY
+        if self._logging:
+            self._deal_events(card, first, buried)
+        if opening == "arcade":
+            return  # an opening action card is only a card to match
+        self._opening(card, first, rng)
+
+    def _deal_events(self, card: Card, first: int, buried: list[str]) -> None:
         self.events.append({
             "kind": "deal", "round": self.round, "dealer": self.dealer, "top": card.code, "colour": card.colour,
             "first": first, "secret": {s: {"hand": [c.code for c in h]} for s, h in enumerate(self.hands)}})
         # Told after the deal so a seat hears of a round before anything happens in it.
         self.events.extend({"kind": "bury", "card": code} for code in buried)
-        if opening == "arcade":
-            return  # an opening action card is only a card to match
+
+    def _opening(self, card: Card, first: int, rng: random.Random) -> None:
+        """What the turned card does before the first turn (family and compact openings)."""
         rank = card.rank
+        n = self.n
         if rank == "wild":  # family: the first player names the colour, then plays
             self.phase = PHASE_COLOUR
         elif acts_as_skip(rank, n):
-            self.events.append({"kind": "skip", "seat": first})
+            self._log({"kind": "skip", "seat": first})
             self.current = (first + 1) % n
         elif rank == "reverse":
             self.direction = -1
-            self.events.append({"kind": "reverse", "direction": -1, "count": 1})
+            self._log({"kind": "reverse", "direction": -1, "count": 1})
             self.current = self.dealer
         elif rank == "draw2":
-            self.events.append({"kind": "penalty", "seat": first, "count": 2, "card": card.code, "pending": False})
+            self._log({"kind": "penalty", "seat": first, "count": 2, "card": card.code, "pending": False})
             self._take(first, 2, "penalty", rng)
-            self.events.append({"kind": "skip", "seat": first})
+            self._log({"kind": "skip", "seat": first})
             self.current = (first + 1) % n
+
+    def _log(self, event: Event) -> None:
+        """Keep ``event`` (unless the game logs none: ``log_events``)."""
+        if self._logging:
+            self.events.append(event)
 
     # ------------------------------------------------------------------ queries
     def _wild_draw_four_allowed(self) -> bool:
@@ -591,7 +645,7 @@ class Game:
             if named is None:  # pragma: no cover - Action.from_wire refuses it, and it is never legal
                 raise IllegalActionError("a colour action must name a colour")
             self.colour = named
-            self.events.append(_SEAT_EVENTS[self.current].colour(named))
+            self._log(_SEAT_EVENTS[self.current].colour(named))
             self.phase = PHASE_PLAY
         else:  # pragma: no cover - Action.from_wire refuses other kinds
             raise IllegalActionError(f"unknown action kind {kind!r}")
@@ -624,13 +678,12 @@ class Game:
         self.phase = PHASE_PLAY
         self.drawn = None
         self.passes = 0
-        events = self.events
         left = len(hand)
         if left == 1:
             if self._auto_call or action.call:
-                events.append(cast(Event, _SEAT_EVENTS[seat].calls["referee" if self._auto_call else "player"]))
+                self._log(cast(Event, _SEAT_EVENTS[seat].calls["referee" if self._auto_call else "player"]))
             else:
-                events.append({"kind": "forfeit", "seat": seat, "count": 1, "reason": "missed last-card call"})
+                self._log({"kind": "forfeit", "seat": seat, "count": 1, "reason": "missed last-card call"})
                 # Never finds nothing: the card just covered is under the top, so a reshuffle has it.
                 self._take(seat, 1, "forfeit", rng)
         if left and last.is_plain:  # a number card or a Wild: the turn just passes on (most moves)
@@ -645,8 +698,8 @@ class Game:
             if self._stacking:
                 self.pending += amount
                 self.pending_rank = rank
-                events.append({"kind": "penalty", "seat": victim, "count": self.pending, "card": last.code,
-                               "pending": True})
+                self._log({"kind": "penalty", "seat": victim, "count": self.pending, "card": last.code,
+                           "pending": True})
                 if left == 0:  # ruling 8: the stack is still drawn before the round is scored
                     amount, self.pending, self.pending_rank = self.pending, 0, None
                     self._take(victim, amount, "penalty", rng)
@@ -654,14 +707,14 @@ class Game:
                     return
                 self._advance(victim, rng)
                 return
-            events.append({"kind": "penalty", "seat": victim, "count": amount, "card": last.code, "pending": False})
+            self._log({"kind": "penalty", "seat": victim, "count": amount, "card": last.code, "pending": False})
             got = self._take(victim, amount, "penalty", rng)
             if left == 0:
                 self._end_round(seat, EndReason.OUT, rng)
                 return
             if self._drew_nothing(got):
                 return
-            events.append(cast(Event, _SEAT_EVENTS[victim].skip))
+            self._log(cast(Event, _SEAT_EVENTS[victim].skip))
             self._advance(self._next(victim), rng)
             return
         if left == 0:
@@ -670,17 +723,19 @@ class Game:
         if acts_as_skip(rank, n):
             skipped = min(k, n - 1)
             for i in range(1, skipped + 1):
-                events.append(cast(Event, _SEAT_EVENTS[self._next(seat, i)].skip))
+                self._log(cast(Event, _SEAT_EVENTS[self._next(seat, i)].skip))
             self._advance(self._next(seat, skipped + 1), rng)
         else:  # a Reverse, with three or more players
             if k % 2:
                 self.direction = -self.direction
-            events.append(_REVERSE_ONE[self.direction] if k == 1 else
-                          cast(Event, {"kind": "reverse", "direction": self.direction, "count": k}))
+            self._log(_REVERSE_ONE[self.direction] if k == 1 else
+                      cast(Event, {"kind": "reverse", "direction": self.direction, "count": k}))
             self._advance(self._next(seat), rng)
 
     def _play_events(self, seat: int, action: Action, last: Card, colour: str, drawn: bool) -> None:
         """The play's event, and the colour it names after a wild."""
+        if not self._logging:
+            return
         shared = _SEAT_EVENTS[seat]
         cards = action.cards
         if len(cards) == 1:
@@ -697,7 +752,7 @@ class Game:
             amount, self.pending, self.pending_rank = self.pending, 0, None
             if self._drew_nothing(self._take(seat, amount, "penalty", rng)):
                 return
-            self.events.append(cast(Event, _SEAT_EVENTS[seat].skip))
+            self._log(cast(Event, _SEAT_EVENTS[seat].skip))
             self._advance(self._next(seat), rng)
             return
         self.move += 1
@@ -716,7 +771,7 @@ class Game:
         elif self.draw_pile:  # common case: one card off a non-empty pile
             card = self.draw_pile.pop()
             self.hands[seat].append(card)
-            self.events.append(_SEAT_EVENTS[seat].draw(card))
+            self._log(_SEAT_EVENTS[seat].draw(card))
             got = None
         else:
             got = self._take(seat, 1, "turn", rng)
@@ -736,7 +791,7 @@ class Game:
     def _pass(self, rng: random.Random) -> None:
         seat = self.current
         if self.phase is PHASE_DRAWN:  # kept the drawn card: the common pass, so handled inline
-            self.events.append(cast(Event, _SEAT_EVENTS[seat].passes[1]))
+            self._log(cast(Event, _SEAT_EVENTS[seat].passes[1]))
             self.phase = PHASE_PLAY
             self.drawn = None
             self._pass_on((seat + self.direction) % self.n, rng)
@@ -744,7 +799,7 @@ class Game:
         # Blocked: nothing plays and nothing is left to draw.
         self.move += 1
         self.passes += 1
-        self.events.append(cast(Event, _SEAT_EVENTS[seat].passes[0]))
+        self._log(cast(Event, _SEAT_EVENTS[seat].passes[0]))
         if self.passes >= self.n:
             self._end_round(None, EndReason.BLOCKED, rng)
             return
@@ -781,14 +836,15 @@ class Game:
                 pile.extend(self.discard[:-1])
                 del self.discard[:-1]
                 shuffle(pile, rng)
-                self.events.append({"kind": "reshuffle", "count": len(pile)})
+                self._log({"kind": "reshuffle", "count": len(pile)})
             got.append(pile.pop())
         self.hands[seat].extend(got)
         return got
 
     def _draw_event(self, seat: int, got: list[Card], reason: DrawReason) -> None:
-        self.events.append({"kind": "draw", "seat": seat, "count": len(got), "reason": reason,
-                            "secret": {seat: {"cards": [c.code for c in got]}}})
+        if self._logging:
+            self.events.append({"kind": "draw", "seat": seat, "count": len(got), "reason": reason,
+                                "secret": {seat: {"cards": [c.code for c in got]}}})
 
     def _take(self, seat: int, count: int, reason: DrawReason, rng: random.Random) -> list[Card]:
         got = self._take_quiet(seat, count, rng)
@@ -801,6 +857,8 @@ class Game:
         return [sum(c.points for c in h) for h in self.hands]
 
     def _round_end_event(self, winner: int | None, reason: EndReason, gained: list[int]) -> None:
+        if not self._logging:
+            return
         self.events.append({"kind": "round_end", "round": self.round, "winner": winner, "reason": reason.value,
                             "hands": [[c.code for c in h] for h in self.hands], "points": self.hand_totals(),
                             "gained": gained, "scores": list(self.scores)})
@@ -847,7 +905,8 @@ class Game:
         outcome = self.outcome = Outcome(reason, winner, tuple(places), tuple(self.scores), tuple(self.hand_totals()),
                                          self.round, self.move)
         # The outcome's plain-data form has exactly the keys of the event after its kind.
-        self.events.append(cast(GameEndEvent, {"kind": "game_end", **outcome.to_json()}))
+        if self._logging:
+            self.events.append(cast(GameEndEvent, {"kind": "game_end", **outcome.to_json()}))
 
 
 def event_for(event: Event, seat: int | None) -> dict[str, Any]:

@@ -48,11 +48,16 @@ class GameJob:
     record: bool = False
     faults_only: bool = False
     """With ``record``: keep the record only when the game has a fault (a run that did not ask for records)."""
+    actions: bool = True
+    """False: the result's ``actions`` is left empty (a run that writes no games.jsonl, where nothing reads it)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game_id, "seed": self.seed, "ruleset": self.rules.house, "options": self.rules.options,
+        data = {"game": self.game_id, "seed": self.seed, "ruleset": self.rules.house, "options": self.rules.options,
                 "seats": [s.to_json() for s in self.seats], "policy": self.policy.to_json(), "record": self.record,
                 "faults_only": self.faults_only}
+        if not self.actions:  # only then: a job's message is otherwise what it was
+            data["actions"] = False
+        return data
 
     def keeps(self, result: GameResult) -> bool:
         """Whether this game's record is written, now that it is over."""
@@ -69,7 +74,7 @@ class GameJob:
     def from_json(cls, data: Mapping[str, Any]) -> GameJob:
         return cls(data["game"], data["seed"], _ruleset(data["ruleset"], tuple(sorted(data["options"].items()))),
                    tuple(BotSpec.from_json(s) for s in data["seats"]), _policy(data.get("policy", "forfeit")),
-                   data.get("record", False), data.get("faults_only", False))
+                   data.get("record", False), data.get("faults_only", False), data.get("actions", True))
 
 
 #: The built-in seats ``run_job`` played last, by place, name and command, per thread: a seat begins each
@@ -112,5 +117,8 @@ def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any
     record rebuilt when read, ``GameJob.rebuilds_record``: recording it cost a built-in game a third of its time)."""
     recorder = Recorder() if job.record and not job.rebuilds_record else None
     seats = _seats(job.seats, pool)
-    result = Table(job.rules, seats, job.seed, job.game_id, job.policy, recorder).play()
+    # Only a record and a bot's relay read the game's events: built-in seats alone, unrecorded, log none.
+    log_events = recorder is not None or not all(isinstance(seat, BuiltinSeat) for seat in seats)
+    actions = job.actions or recorder is not None  # a record's result line keeps them
+    result = Table(job.rules, seats, job.seed, job.game_id, job.policy, recorder, log_events, actions).play()
     return result, recorder.lines if recorder else None

@@ -7,7 +7,6 @@ module: it becomes a recorded ``Fault``, and the fault policy says what it costs
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -21,7 +20,7 @@ from .bots.messages import ruleset_options, turn_line
 from .bots.pool import BotPool
 from .bots.spec import BotSpec
 from .bots.wire import encode, loads
-from .game import Game, placements
+from .game import Game, placements, seeded
 from .players import BUILTINS, SeatView, make_player
 from .players.base import Player
 from .policy import FaultPolicy, fallback_action, replacement_action
@@ -276,15 +275,21 @@ class Table:
     """One game: the engine, its seats, the fault policy, and what has been recorded."""
 
     def __init__(self, ruleset: Ruleset, seats: list[Seat], seed: int, game_id: str = "g1",
-                 policy: FaultPolicy = FaultPolicy(), recorder: Recorder | None = None) -> None:
+                 policy: FaultPolicy = FaultPolicy(), recorder: Recorder | None = None,
+                 log_events: bool = True, actions: bool = True) -> None:
+        """``log_events`` false: the game keeps no events (``Game(log_events=False)``), for a caller that reads
+        none: built-in seats only and no ``recorder`` (a bot's relay and a record read them). ``actions`` false:
+        the result's ``actions`` is left empty (for a caller that reads none: ``GameJob.actions``)."""
         self.ruleset = ruleset
         self.seats: list[Seat] = list(seats)
         self.seed = seed
         self.game_id = game_id
         self.policy = policy
         self.recorder = recorder
+        self.log_events = log_events
+        self.keep_actions = actions
         self.names = [s.name for s in seats]
-        self.rng = random.Random(seed)
+        self.rng = seeded(None, seed)  # random.Random(seed)
         self.wire = PublicWire()
         self.faults: list[Fault] = []
         self.forfeited: set[int] = set()
@@ -308,11 +313,14 @@ class Table:
         self._t0 = time.monotonic()
         self._record_start()
         for index, seat in enumerate(self.seats):
+            if isinstance(seat, BuiltinSeat):  # called natively (see ``_turn``): a built-in player always begins
+                seat.begin(self, index)
+                continue
             try:
                 seat.begin(self, index)
             except BotFault as bf:
                 self._lose(index, bf.fault)
-        self.game = game = Game(self.ruleset, len(self.seats), self.rng)
+        self.game = game = Game(self.ruleset, len(self.seats), self.rng, log_events=self.log_events)
         return game
 
     def step(self, forced: Action | None = None) -> None:
@@ -338,6 +346,10 @@ class Table:
         """The seat's action, or what stands in for it after a fault; how it came; the answer's wall and CPU
         times (ms)."""
         seat = self.seats[index]
+        if isinstance(seat, BuiltinSeat):
+            # The usual seat, called natively (through the protocol, compiled code makes a Python method call
+            # each turn); a built-in player is untimed and raises no BotFault.
+            return seat.decide(self, index, legal)[0], seat.by, None, None
         try:
             action, ms = seat.decide(self, index, legal)
         except BotFault as bf:
@@ -378,10 +390,15 @@ class Table:
         final = _final_placements(engine_places, self.forfeited)
         self.end_patch.update(placements=final, forfeited=sorted(self.forfeited), game_placements=engine_places)
         for index, seat in enumerate(self.seats):
-            seat.finish(self, index)
+            if not isinstance(seat, BuiltinSeat):  # a built-in seat has nothing left to tell
+                seat.finish(self, index)
         sandbox: list[str | None] = []
         clock: list[str | None] = []
         for seat in self.seats:
+            if isinstance(seat, BuiltinSeat):  # natively (see ``_turn``)
+                sandbox.append(seat.sandbox)
+                clock.append(seat.clock)
+                continue
             sandbox.append(seat.sandbox)
             clock.append(getattr(seat, "clock", None))
         result = GameResult(
@@ -390,7 +407,8 @@ class Table:
             reason=outcome.reason.value, winner=outcome.winner, scores=outcome.scores, hand_points=outcome.points,
             rounds=outcome.rounds, decisions=len(self.actions), moves=game.move, faults=tuple(self.faults),
             forfeited=tuple(sorted(self.forfeited)), times=_seat_times(self.clocks),
-            wall_ms=round((time.monotonic() - t0) * 1000, 3), actions=_encode(self.actions, self.stand_ins),
+            wall_ms=round((time.monotonic() - t0) * 1000, 3),
+            actions=_encode(self.actions, self.stand_ins) if self.keep_actions else "",
             sandbox=tuple(sandbox), clock=tuple(clock))
         if self.recorder is not None:
             self.recorder.add({"t": "events", "events": game.events})

@@ -188,3 +188,134 @@ def test_the_colour_held_most_is_counted_as_a_counter_would_and_ties_go_to_deck_
     game = Game(get_ruleset("family"), 2, random.Random(0))
     game.hands[0] = [Card.from_code(c) for c in ("blue:1", "green:2", "wild")]
     assert _best_colour(SeatView(game, 0)) == "green"  # green and blue tie: green comes first in the deck
+
+
+SEEDS = [0, 1, 7, -5, 2**31, 2**63 - 1, 6254789123456789123 * 7 + 3, 2**100]
+
+
+def test_seeding_without_random_py_gives_the_generator_random_random_gives():
+    """``game.seeded``: what ``Random(seed)`` and ``rng.seed(seed)`` give (state, ``gauss_next``), without random.py."""
+    from referee.game import seeded
+
+    for seed in SEEDS:
+        theirs = random.Random(seed)
+        made = seeded(None, seed)
+        assert type(made) is random.Random
+        assert made.getstate() == theirs.getstate() and vars(made) == vars(theirs)
+        used = random.Random(99)
+        used.gauss(0.0, 1.0)  # leaves a Gaussian pending: seeding clears it
+        assert seeded(used, seed) is used
+        assert used.getstate() == theirs.getstate() and vars(used) == vars(theirs)
+        assert [made.random() for _ in range(5)] == [theirs.random() for _ in range(5)]
+
+
+def test_a_generator_subclass_is_seeded_its_own_way():
+    from referee.game import randbelow, seeded
+
+    class Counting(random.Random):
+        seeds: list[object] = []
+
+        def seed(self, a=None, version=2):  # noqa: D401 - random.Random's signature
+            Counting.seeds.append(a)
+            super().seed(a, version)
+
+        def randrange(self, *args, **kwargs):
+            return 0
+
+    rng = Counting(1)
+    assert seeded(rng, 5) is rng and Counting.seeds[-1] == 5
+    assert randbelow(rng, 10) == 0
+
+
+def test_randbelow_draws_as_randrange_does():
+    """``game.randbelow`` (the first dealer, a buried card's place): the same number and generator state after."""
+    from referee.game import randbelow
+
+    for seed in range(10):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 3, 4, 6, 7, 8, 107, 108, 1000):
+            assert randbelow(mine, n) == theirs.randrange(n)
+        assert mine.getstate() == theirs.getstate()
+
+
+def test_a_reseeded_player_draws_as_a_new_one():
+    for name in ("random", "easy"):
+        player = make_player(name, 3)
+        player.rng.random()
+        player.reseed(12345)
+        assert player.rng.getstate() == random.Random(12345).getstate()
+        assert player.rng.getstate() == make_player(name, 12345).rng.getstate()
+
+
+def test_a_built_in_seat_plays_the_same_through_the_table_as_through_the_protocol():
+    """``Table._turn`` calls a ``BuiltinSeat`` natively; another seat (here the same player behind a protocol seat)
+    plays the same game, card for card."""
+    from referee.bots.spec import parse_bot
+    from referee.table import BuiltinSeat, Table
+
+    class Wrapped:  # any Seat that is not a BuiltinSeat takes the protocol path
+        def __init__(self, inner: BuiltinSeat) -> None:
+            self.inner, self.name, self.by, self.sandbox, self.clock = inner, inner.name, "builtin", None, None
+
+        def begin(self, table, index):
+            self.inner.begin(table, index)
+
+        def decide(self, table, index, legal):
+            return self.inner.decide(table, index, legal)
+
+        def finish(self, table, index):
+            pass
+
+    rules = get_ruleset("family", {"target": "round"})
+    for seed in range(8):
+        specs = [parse_bot(f"builtin:{n}") for n in ("easy", "medium", "hard", "random")]
+        native = Table(rules, [BuiltinSeat(s) for s in specs], seed).play()
+        wrapped = Table(rules, [Wrapped(BuiltinSeat(s)) for s in specs], seed).play()
+        assert native.actions == wrapped.actions and native.placements == wrapped.placements
+        assert native.to_json() | {"wall_ms": 0} == wrapped.to_json() | {"wall_ms": 0}
+
+
+@pytest.mark.parametrize("house,options", [("family", {"target": "round"}), ("family", {}), ("compact", {}),
+                                           ("arcade", {})])
+def test_a_game_that_logs_no_events_plays_the_same_game(house, options):
+    """``Game(log_events=False)``: the same legal moves, outcome and generator state, and no events kept."""
+    rules = get_ruleset(house, options)
+    for seed in range(12):
+        n = 2 + seed % 5
+        mine, theirs = random.Random(seed), random.Random(seed)
+        logged, quiet = Game(rules, n, theirs), Game(rules, n, mine, log_events=False)
+        players = [make_player("random", seed * 10 + i) for i in range(n)]
+        while not logged.over:
+            legal = logged.legal_actions()
+            assert quiet.legal_actions() == legal and quiet.current == logged.current
+            action = players[logged.current].choose(SeatView(logged, logged.current), legal)
+            logged.apply(action, theirs)
+            quiet.apply(action, mine)
+        assert quiet.over and quiet.outcome == logged.outcome and mine.getstate() == theirs.getstate()
+        assert logged.events and quiet.events == []
+
+
+def test_a_job_of_built_in_seats_logs_events_only_when_recorded(monkeypatch):
+    """``run_job``: no events for built-in seats alone without a record (nobody reads them), the same result."""
+    from referee import jobs
+    from referee.bots.pool import BotPool
+    from referee.bots.spec import parse_bot
+    from referee.table import BuiltinSeat, Table
+
+    made = []
+
+    def spy(*args, **kwargs):
+        made.append(Table(*args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(jobs, "Table", spy)
+    rules = get_ruleset("family", {"target": "round"})
+    specs = tuple(parse_bot(f"builtin:{n}") for n in ("easy", "medium", "hard", "random"))
+    for seed in range(5):
+        quiet, _ = jobs.run_job(jobs.GameJob(f"g{seed}", seed, rules, specs), BotPool())
+        assert made[-1].game.events == []
+        recorded, lines = jobs.run_job(jobs.GameJob(f"g{seed}", seed, rules, specs, record=True), BotPool())
+        assert made[-1].game.events and any(line["t"] == "events" and line["events"] for line in lines)
+        logged = Table(rules, [BuiltinSeat(s) for s in specs], seed, f"g{seed}").play()
+        untimed = {"wall_ms": 0}
+        assert quiet.to_json() | untimed == recorded.to_json() | untimed == logged.to_json() | untimed

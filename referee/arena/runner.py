@@ -257,6 +257,7 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
     planner, finished, arena = run.planner, run.finished, run.arena
     specs = run.specs
     tally = _LeaderBoard(planner, finished)
+    keep_actions = run.store.keep_games  # nothing else reads a result's actions (the collector keeps sums)
     played_now = 0
     t0 = time.monotonic()
     progress.start(planner.total, len(finished))
@@ -271,7 +272,7 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
             for p in games:
                 if p.game_id not in finished:
                     in_play[p.game_id] = p
-                    yield job_for(arena, p, specs, stage)
+                    yield job_for(arena, p, specs, stage, keep_actions)
 
         def store(job: GameJob, result: GameResult, in_play: dict[str, PlannedGame] = in_play) -> bool:
             nonlocal played_now

@@ -208,13 +208,14 @@ class Planner:
         return all(self.reached.get(n, (-1, 0))[0] == last for n in self.names)
 
 
-def job_for(arena: Arena, planned: PlannedGame, specs: Mapping[str, Any], stage: Stage) -> GameJob:
-    """The executor's job for a planned game: plain data, runnable anywhere."""
+def job_for(arena: Arena, planned: PlannedGame, specs: Mapping[str, Any], stage: Stage,
+            actions: bool = True) -> GameJob:
+    """The executor's job for a planned game: plain data, runnable anywhere (``actions``: see ``GameJob.actions``)."""
     seats = tuple(specs[name] for name in planned.seating)
     # A process bot's game is recorded even without ``records``: kept if it has a fault (its exact bytes).
     process = any(s.builtin is None for s in seats)
     return GameJob(planned.game_id, planned.seed, stage.rules, seats, arena.policy, arena.records or process,
-                   faults_only=not arena.records)
+                   faults_only=not arena.records, actions=actions)
 
 
 class LazyGames(Sequence[PlannedGame]):

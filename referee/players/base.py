@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
+from ..game import seeded
+
 if TYPE_CHECKING:
     from ..actions import Action
     from ..cards import Card
@@ -125,11 +127,11 @@ class Player:
     name = "player"
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self.rng = seeded(None, seed)
 
     def reseed(self, seed: int) -> None:
         """Start a new game deterministically."""
-        self.rng.seed(seed)
+        self.rng = seeded(self.rng, seed)
 
     def choose(self, view: SeatView, legal: list[Action]) -> Action:
         raise NotImplementedError
