@@ -192,3 +192,20 @@ def test_the_cluster_s_per_game_write_keeps_an_entry_for_a_built_in_game_and_lin
     write_record(str(tmp_path), "b1", [{"t": "game", "game": "b1"}], with_bot)
     assert [e[:2] for e in _entries(tmp_path)] == [[built_in.game_id, "rebuild:forfeit"], ["b1", "0"]]
     assert read_record(str(tmp_path), "b1") == [{"t": "game", "game": "b1"}]
+
+
+def test_a_run_of_built_in_games_ends_without_waiting_on_its_idle_worker(monkeypatch):
+    """With one worker the built-in games are played here; once they are, the run ends at once (it used to wait
+    a second for the idle worker's pipe at the end of every such run)."""
+    real = executor_module.wait
+    timeouts = []
+
+    def watched(conns, timeout=None):
+        timeouts.append(timeout)
+        return real(conns, timeout)
+
+    monkeypatch.setattr(executor_module, "wait", watched)
+    with LocalExecutor(1, pin=False) as ex:
+        got = list(ex.run(_jobs()))
+    assert len(got) == GAMES
+    assert all(t == 0 for t in timeouts), timeouts

@@ -255,6 +255,8 @@ class LocalExecutor:
                 for w in range(len(self._workers)):
                     feed(w)
                 feed_here()
+            if not here and not any(outstanding.values()):
+                break  # all played: waiting on the idle workers would cost a second at the end of every run
             conns: dict[Any, int] = {conn: w for w, (_, conn) in enumerate(self._workers)}
             ready: list[Any] = wait(list(conns), timeout=0 if here else 1.0)
             for conn in ready:
