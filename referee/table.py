@@ -7,6 +7,7 @@ module: it becomes a recorded ``Fault``, and the fault policy says what it costs
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -126,16 +127,24 @@ class BotSeat:
         self.cpu_ms: float | None = None  # the CPU time of the last answer (``None``: not measured)
 
     def begin(self, table: Table, index: int) -> None:
+        self.prepare(table, index)
+        if not self.client.alive:
+            self.client.start(index)  # a failed start raises: the seat then ran under no walls at all
+        self.started()
+
+    def prepare(self, table: Table, index: int) -> None:
+        """``begin`` up to starting the process (``Table.start`` starts several side by side)."""
         client = self.client
         client.new_game(table.game_id, index)
         self.relay = Relay(index, table.game_id, table.names, scores=[0] * len(table.names))
         if table.recorder is not None:
             client.record_to(table.recorder.messages_of(index))
         self.sandbox = self.clock = None
-        if not client.alive:
-            client.start(index)  # a failed start raises: the seat then ran under no walls at all
-        self.sandbox = client.sandbox_level
-        self.clock = client.clock_source
+
+    def started(self) -> None:
+        """``begin`` once the process runs: what walls and clock it got."""
+        self.sandbox = self.client.sandbox_level
+        self.clock = self.client.clock_source
 
     def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
         client = self.client
@@ -312,16 +321,49 @@ class Table:
         """Seat everybody and deal (``play`` does it; an environment stepping a game by hand too)."""
         self._t0 = time.monotonic()
         self._record_start()
+        launched = self._start_together()
         for index, seat in enumerate(self.seats):
             if isinstance(seat, BuiltinSeat):  # called natively (see ``_turn``): a built-in player always begins
                 seat.begin(self, index)
                 continue
             try:
-                seat.begin(self, index)
+                if index not in launched:
+                    seat.begin(self, index)
+                elif (failed := launched[index]) is not None:
+                    raise failed  # as if its own begin had raised it: a BotFault is the seat's, anything else a bug
+                elif isinstance(seat, BotSeat):
+                    seat.started()
             except BotFault as bf:
                 self._lose(index, bf.fault)
         self.game = game = Game(self.ruleset, len(self.seats), self.rng, log_events=self.log_events)
         return game
+
+    def _start_together(self) -> dict[int, Exception | None]:
+        """Start the processes of the bot seats that have none, side by side when there are several (a
+        worker's first game, a bot restarted every game): a start mostly waits on the bot's runtime, so
+        they take the slowest one's time, not the sum. Each seat's failure, to be charged in seat order."""
+        waiting = [(index, seat) for index, seat in enumerate(self.seats)
+                   if isinstance(seat, BotSeat) and not seat.client.alive]
+        if len(waiting) < 2 or len({id(seat.client) for _, seat in waiting}) < len(waiting):
+            return {}  # one to start, or a process shared by two seats: started in its seat's turn
+        for index, seat in waiting:
+            seat.prepare(self, index)
+        outcome: dict[int, Exception | None] = {}
+
+        def launch(index: int, client: BotClient) -> None:
+            try:
+                client.start(index)
+                outcome[index] = None
+            except Exception as exc:  # noqa: BLE001 - handed to the game's thread, which raises it
+                outcome[index] = exc
+
+        threads = [threading.Thread(target=launch, args=(index, seat.client), name=f"lastcard-start-{index}",
+                                    daemon=True) for index, seat in waiting]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return outcome
 
     def step(self, forced: Action | None = None) -> None:
         """One decision: the seat to act chooses (or a fault stands in for it), and the game moves on.
