@@ -7,7 +7,6 @@ module: it becomes a recorded ``Fault``, and the fault policy says what it costs
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -330,7 +329,7 @@ class Table:
                 if index not in launched:
                     seat.begin(self, index)
                 elif (failed := launched[index]) is not None:
-                    raise failed  # as if its own begin had raised it: a BotFault is the seat's, anything else a bug
+                    raise failed  # as if its own begin had raised it
                 elif isinstance(seat, BotSeat):
                     seat.started()
             except BotFault as bf:
@@ -338,7 +337,7 @@ class Table:
         self.game = game = Game(self.ruleset, len(self.seats), self.rng, log_events=self.log_events)
         return game
 
-    def _start_together(self) -> dict[int, Exception | None]:
+    def _start_together(self) -> dict[int, BotFault | None]:
         """Start the processes of the bot seats that have none, side by side when there are several (a
         worker's first game, a bot restarted every game): a start mostly waits on the bot's runtime, so
         they take the slowest one's time, not the sum. Each seat's failure, to be charged in seat order."""
@@ -348,21 +347,19 @@ class Table:
             return {}  # one to start, or a process shared by two seats: started in its seat's turn
         for index, seat in waiting:
             seat.prepare(self, index)
-        outcome: dict[int, Exception | None] = {}
-
-        def launch(index: int, client: BotClient) -> None:
+        outcome: dict[int, BotFault | None] = {}
+        for index, seat in waiting:  # every process launched first, in this thread (see ``BotClient.launch``)
             try:
-                client.start(index)
+                seat.client.launch(index)
                 outcome[index] = None
-            except Exception as exc:  # noqa: BLE001 - handed to the game's thread, which raises it
-                outcome[index] = exc
-
-        threads = [threading.Thread(target=launch, args=(index, seat.client), name=f"lastcard-start-{index}",
-                                    daemon=True) for index, seat in waiting]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+            except BotFault as bf:
+                outcome[index] = bf
+        for index, seat in waiting:  # then each ready read: the others start meanwhile
+            if outcome[index] is None:
+                try:
+                    seat.client.handshake()
+                except BotFault as bf:
+                    outcome[index] = bf
         return outcome
 
     def step(self, forced: Action | None = None) -> None:

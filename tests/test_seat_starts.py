@@ -53,3 +53,18 @@ def test_a_seat_whose_start_fails_beside_another_is_charged_its_own_fault(tmp_pa
                                     (broken, good)), pool)
     assert [(f.seat, f.kind.value) for f in result.faults] == [(0, "startup")]
     assert "exited during startup" in result.faults[0].message
+
+
+def test_bots_started_side_by_side_under_the_sandbox_live_on_between_games(tmp_path):
+    """Under the default sandbox (bubblewrap dies with the thread that started it) the processes started
+    together outlive their first game: the second game reuses them, with no fault."""
+    (tmp_path / "player.py").write_text(PLAYER)
+    seats = tuple(BotSpec(f"p{i}", f"{sys.executable} player.py", cwd=str(tmp_path)) for i in range(3))
+    rules = get_ruleset("family", {"target": "round"})
+    with BotPool() as pool:
+        first, _ = run_job(GameJob("g1", game_seed(2, 1), rules, seats), pool)
+        pids = [pool.client(spec).last_pid for spec in seats]
+        assert all(pool.client(spec).alive for spec in seats)
+        second, _ = run_job(GameJob("g2", game_seed(2, 2), rules, seats), pool)
+        assert [pool.client(spec).last_pid for spec in seats] == pids
+    assert not first.faults and not second.faults

@@ -82,6 +82,7 @@ class BotClient:
         self.last_cpu_ms: float | None = None
         self._meter: CpuMeter | None = None
         self._fresh = False  # the meter has not looked for the bot's processes since it started
+        self._hello: tuple[dict[str, Any], float, float] | None = None  # launched: hello, its time, the deadline
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -107,6 +108,13 @@ class BotClient:
 
     def start(self, seat: int = 0) -> dict[str, Any]:
         """Launch the bot and do the handshake; raises ``BotFault`` (kind ``startup``)."""
+        self.launch(seat)
+        return self.handshake()
+
+    def launch(self, seat: int = 0) -> None:
+        """Start the process and send it ``hello``; ``handshake`` reads the answer. Several bots launched before
+        their handshakes start side by side, in this thread (a sandbox kills a bot when the thread that
+        started it ends: bubblewrap's ``--die-with-parent``). Raises ``BotFault`` (kind ``startup``)."""
         spec = self.spec
         t0 = time.monotonic()
         try:
@@ -123,11 +131,20 @@ class BotClient:
         self.last_pid = self.transport.pid
         self._meter = getattr(self.transport, "cpu_meter", None)  # a scripted test transport has none
         self._fresh = True
-        limits = spec.limits
         hello = hello_message(spec, seat)
-        deadline = t0 + limits.startup_ms / 1000
+        deadline = t0 + spec.limits.startup_ms / 1000
+        self._hello = (hello, t0, deadline)
         try:
             self._write(encode(hello), deadline)
+        except (ReadTimeout, WriteTimeout, NoNewline, Closed, LineTooLong) as failure:
+            raise self._start_failed(failure, t0) from None
+
+    def handshake(self) -> dict[str, Any]:
+        """Read the launched bot's ``ready`` (its start-up limit counted from its launch); raises ``BotFault``."""
+        assert self._hello is not None, "launch the bot first"
+        hello, t0, deadline = self._hello
+        self._hello = None
+        try:
             while True:
                 line = self._read(deadline)
                 msg = self._parse(line, hello, t0, startup=True, deadline=deadline)
@@ -143,17 +160,20 @@ class BotClient:
                     raise self._startup(text, t0, line)
                 self.ready = msg
                 return msg
-        except (ReadTimeout, WriteTimeout):
-            raise self._startup(f"no ready within the startup limit of {limits.startup_ms} ms; "
-                                + self._waited(len(self.logs)), t0) from None
-        except NoNewline as unended:
-            raise self._startup(no_newline(unended.head, self.language, before_ready=True).message, t0,
-                                unended.head) from None
-        except Closed:
-            raise self._startup(f"the bot exited during startup ({self.transport.exit_description()})", t0) from None
-        except LineTooLong as long_line:
-            raise self._startup(f"line longer than {spec.line_limit} bytes during startup", t0,
-                                long_line.head) from None
+        except (ReadTimeout, WriteTimeout, NoNewline, Closed, LineTooLong) as failure:
+            raise self._start_failed(failure, t0) from None
+
+    def _start_failed(self, failure: Exception, t0: float) -> BotFault:
+        """The start-up fault for a transport's exception during the handshake."""
+        if isinstance(failure, (ReadTimeout, WriteTimeout)):
+            return self._startup(f"no ready within the startup limit of {self.spec.limits.startup_ms} ms; "
+                                 + self._waited(len(self.logs)), t0)
+        if isinstance(failure, NoNewline):
+            return self._startup(no_newline(failure.head, self.language, before_ready=True).message, t0, failure.head)
+        if isinstance(failure, LineTooLong):
+            return self._startup(f"line longer than {self.spec.line_limit} bytes during startup", t0, failure.head)
+        assert self.transport is not None
+        return self._startup(f"the bot exited during startup ({self.transport.exit_description()})", t0)
 
     def _startup(self, message: str, t0: float, line: bytes | None = None) -> BotFault:
         return BotFault(Fault(FaultKind.STARTUP, message, snippet(line), {"type": "hello"},
