@@ -64,6 +64,17 @@ def test_one_worker_plays_built_in_games_in_the_collecting_process(monkeypatch, 
     assert len(got) == GAMES and set(here) == {os.getpid()} and len(here) == GAMES
 
 
+def _failing_run_job(victim: str):
+    """``run_job`` with a referee bug on ``victim``."""
+    real = executor_module.run_job
+
+    def run(job, pool):
+        if job.game_id == victim:
+            raise RuntimeError("a referee bug")
+        return real(job, pool)
+    return run
+
+
 def _killing_run_job(victim: str, marker: str | None):
     """``run_job`` that kills its worker on ``victim`` (once, leaving ``marker``; every time without one)."""
     real = executor_module.run_job
@@ -100,14 +111,7 @@ def test_a_game_that_kills_its_worker_every_time_is_the_only_one_lost(monkeypatc
 def test_a_referee_failure_in_a_batch_names_its_game(monkeypatch, workers):
     from referee.arena.executor import ExecutorError
 
-    real = executor_module.run_job
-
-    def failing(job, pool):
-        if job.game_id == "g040":
-            raise RuntimeError("a referee bug")
-        return real(job, pool)
-
-    monkeypatch.setattr(executor_module, "run_job", failing)
+    monkeypatch.setattr(executor_module, "run_job", _failing_run_job("g040"))
     with pytest.raises(ExecutorError, match=r"(?s)game g040:.*a referee bug"):
         with LocalExecutor(workers, pin=False) as ex:
             list(ex.run(_jobs()))
@@ -166,14 +170,7 @@ def test_a_dead_worker_s_batch_is_recorded_once_by_its_replay(tmp_path, monkeypa
 def test_a_referee_failure_keeps_the_records_of_the_games_before_it(tmp_path, monkeypatch):
     from referee.arena.executor import ExecutorError
 
-    real = executor_module.run_job
-
-    def failing(job, pool):
-        if job.game_id == "g040":
-            raise RuntimeError("a referee bug")
-        return real(job, pool)
-
-    monkeypatch.setattr(executor_module, "run_job", failing)
+    monkeypatch.setattr(executor_module, "run_job", _failing_run_job("g040"))
     stored = []
     with pytest.raises(ExecutorError, match=r"(?s)game g040:.*a referee bug"):
         with LocalExecutor(1, pin=False, records_dir=str(tmp_path)) as ex:
