@@ -91,9 +91,9 @@ def _extensions() -> list:
     _say(f"compiling {len(COMPILED)} modules with mypyc (LASTCARD_COMPILE=0 for the pure build)")
     # The shared library goes inside the package (referee/_engine__mypyc*.so), not beside it, so whatever
     # carries the package (an editable path, a sandbox's mounts, a cluster's upload) carries it too.
-    # --follow-imports=silent: the modules ``table`` imports (the bot-process path) are not compiled and do not
-    # type-check yet (bench/README.md); the compiled ones must, and what they get from the others is checked
-    # at run time.
+    # --follow-imports=silent: the interpreted modules the compiled ones import (the sandbox, the pool, the wire,
+    # replay) are read for their types but their own errors are not this build's; the compiled ones must
+    # type-check, and what they get from the others is checked at run time.
     return mypycify(["--follow-imports=silent", *COMPILED], opt_level="3", debug_level="0",
                     group_name="referee._engine")
 
