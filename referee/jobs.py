@@ -119,6 +119,6 @@ def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any
     seats = _seats(job.seats, pool)
     # Only a record and a bot's relay read the game's events: built-in seats alone, unrecorded, log none.
     log_events = recorder is not None or not all(isinstance(seat, BuiltinSeat) for seat in seats)
-    actions = job.actions or recorder is not None  # a record's result line keeps them
+    actions = job.actions or job.record  # a record, stored or rebuilt from games.jsonl, needs them
     result = Table(job.rules, seats, job.seed, job.game_id, job.policy, recorder, log_events, actions).play()
     return result, recorder.lines if recorder else None

@@ -295,12 +295,13 @@ def test_a_game_that_logs_no_events_plays_the_same_game(house, options):
         assert logged.events and quiet.events == []
 
 
-def test_a_job_of_built_in_seats_logs_events_only_when_recorded(monkeypatch):
-    """``run_job``: no events for built-in seats alone without a record (nobody reads them), the same result."""
+def test_a_job_of_built_in_seats_logs_no_events_and_a_recorder_gets_them(monkeypatch):
+    """``run_job``: no events for built-in seats alone (nobody reads them: their record, if kept, is rebuilt
+    from games.jsonl when read), the same result; a table with a recorder logs them."""
     from referee import jobs
     from referee.bots.pool import BotPool
     from referee.bots.spec import parse_bot
-    from referee.table import BuiltinSeat, Table
+    from referee.table import BuiltinSeat, Recorder, Table
 
     made = []
 
@@ -315,7 +316,10 @@ def test_a_job_of_built_in_seats_logs_events_only_when_recorded(monkeypatch):
         quiet, _ = jobs.run_job(jobs.GameJob(f"g{seed}", seed, rules, specs), BotPool())
         assert made[-1].game.events == []
         recorded, lines = jobs.run_job(jobs.GameJob(f"g{seed}", seed, rules, specs, record=True), BotPool())
-        assert made[-1].game.events and any(line["t"] == "events" and line["events"] for line in lines)
-        logged = Table(rules, [BuiltinSeat(s) for s in specs], seed, f"g{seed}").play()
+        assert lines is None and made[-1].game.events == [] and recorded.actions
+        recorder = Recorder()
+        table = Table(rules, [BuiltinSeat(s) for s in specs], seed, f"g{seed}", recorder=recorder)
+        logged = table.play()
+        assert table.game.events and any(line["t"] == "events" and line["events"] for line in recorder.lines)
         untimed = {"wall_ms": 0}
         assert quiet.to_json() | untimed == recorded.to_json() | untimed == logged.to_json() | untimed
