@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
@@ -181,28 +182,35 @@ def test_the_wall_backstop_defaults_to_a_multiple_of_the_cpu_limit():
     assert limits.wall_limit_ms(300) == 1500 and replace(limits, wall_ms=700).wall_limit_ms(300) == 700
 
 
+@contextmanager
+def _python(source: str, says: bytes) -> Iterator[subprocess.Popen[bytes]]:
+    """A Python process running ``source`` (in a session of its own), once it has written ``says``; it and
+    anything it forked are killed and reaped on leaving."""
+    child = subprocess.Popen([PY, "-c", source], stdout=subprocess.PIPE, start_new_session=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == says
+        yield child
+    finally:
+        try:
+            os.killpg(child.pid, 9)
+        except OSError:
+            pass
+        child.wait()  # reaped: its clock can no longer be read
+        child.stdout.close()  # type: ignore[union-attr]
+
+
 def test_the_process_meter_sums_a_process_and_its_children():
     # Each of the two processes burns 150 ms of CPU, then sleeps; the parent says when it has forked.
     source = ("import os, sys, time\npid = os.fork()\nif pid: print('forked', flush=True)\n"
               "end = time.process_time() + 0.15\nwhile time.process_time() < end: pass\ntime.sleep(30)")
-    child = subprocess.Popen([PY, "-c", source], stdout=subprocess.PIPE)
-    meter = ProcessMeter(child.pid)
-    try:
-        assert child.stdout is not None and child.stdout.readline() == b"forked\n"
+    with _python(source, b"forked\n") as child:
+        meter = ProcessMeter(child.pid)
         meter.refresh()  # finds the child the bot started
         assert len(meter._clocks) == 2
         deadline = time.monotonic() + 10
         while meter.read_ns() < 2 * 145_000_000 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert 2 * 145_000_000 <= meter.read_ns() < 2 * 300_000_000
-    finally:
-        for pid in list(meter._clocks):
-            try:
-                os.kill(pid, 9)
-            except OSError:
-                pass
-        child.wait()
-        child.stdout.close()  # type: ignore[union-attr]
     assert process_clock_id(1) < 0  # the kernel's encoding: negative, the pid inverted
 
 
@@ -210,16 +218,10 @@ def test_a_bot_alone_that_ends_keeps_the_cpu_time_read_from_it_last():
     """The meter's one-clock path: a bot that ended is not an error, its last reading stays counted."""
     source = ("import time\nend = time.process_time() + 0.05\nwhile time.process_time() < end: pass\n"
               "print('done', flush=True)\ntime.sleep(30)")
-    child = subprocess.Popen([PY, "-c", source], stdout=subprocess.PIPE)
-    meter = ProcessMeter(child.pid)
-    try:
-        assert child.stdout is not None and child.stdout.readline() == b"done\n"
+    with _python(source, b"done\n") as child:
+        meter = ProcessMeter(child.pid)
         burnt = meter.read_ns()
         assert burnt >= 45_000_000
-    finally:
-        child.kill()
-        child.wait()  # reaped: its clock can no longer be read
-        child.stdout.close()  # type: ignore[union-attr]
     assert meter.read_ns() == burnt and meter.read_ns() == burnt
     with pytest.raises(OSError):
         ProcessMeter(child.pid)  # a clock never readable is an error, as before
