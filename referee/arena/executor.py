@@ -15,6 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import time
 import traceback
 from contextlib import contextmanager
@@ -386,11 +387,36 @@ def _stop_signals_blocked() -> Iterator[None]:
 
 
 class _Terminated(BaseException):
-    """SIGTERM in a worker: stop now."""
+    """SIGTERM in a worker between games (``_play``'s wait for a job): stop now."""
+
+
+#: The worker's bots, for its SIGTERM handler (None outside a worker, or before its pool exists).
+_WORKER_POOL: BotPool | None = None
+#: Whether the worker is waiting for a job (in interpreted code, where the handler may raise).
+_WAITING = True
 
 
 def _on_term(signum: int, frame: object) -> None:
-    raise _Terminated()
+    """SIGTERM in a worker: kill its bots and exit at once, wherever it is.
+
+    Not by raising into a game: the table and the bot client are compiled with mypyc, and an exception a
+    signal handler raises in the middle of their primitive operations is taken for a failed allocation
+    ("fatal: out of memory", then SIGABRT) instead of unwinding (tests/test_worker_stop.py). Between games
+    the worker is in ``_play``'s interpreted wait, where ``_Terminated`` unwinds as any exception does.
+    """
+    if _WAITING:
+        raise _Terminated()
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        if _WORKER_POOL is not None:
+            _WORKER_POOL.kill_all()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
+        os._exit(0)  # as a stopped worker always ended: nothing half-written, nobody waits for its results
 
 
 def _term_when_orphaned() -> None:
@@ -430,6 +456,7 @@ def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | No
 def _play(conn: Connection, stderr_dir: str | None, records_dir: str | None, parent: int, idle_bots: int,
           cpu: int | None) -> None:
     """The worker's loop: a job in, its result out, until ``None``, end of file or the referee is gone."""
+    global _WORKER_POOL, _WAITING
     try:
         # Its own session, as each bot has: where the kernel shares CPU time out per session
         # (Linux autogroup), N workers then get N shares on a busy machine, not one between them.
@@ -441,15 +468,17 @@ def _play(conn: Connection, stderr_dir: str | None, records_dir: str | None, par
             os.sched_setaffinity(0, {cpu})  # the bots this worker starts inherit it
         except OSError:
             pass
-    pool = BotPool(stderr_dir=stderr_dir)
+    pool = _WORKER_POOL = BotPool(stderr_dir=stderr_dir)
     graceful = True
     try:
         while True:
+            _WAITING = True
             if not conn.poll(1.0):
                 if os.getppid() != parent:
                     return  # the referee is gone: nobody wants the results
                 continue
             message = conn.recv()
+            _WAITING = False  # from here to the next wait a SIGTERM kills the bots and exits (``_on_term``)
             if message is None or os.getppid() != parent:
                 return
             done, failed = _play_batch([GameJob.from_json(data) for data in message], pool, records_dir)
@@ -487,8 +516,6 @@ def _play_batch(jobs: list[GameJob], pool: BotPool, records_dir: str | None
                     rebuilt.append((job.game_id, job.policy.to_json()))
                 elif lines is not None:
                     records.append((job.game_id, encode_record(lines)))
-        except _Terminated:
-            raise
         except Exception:  # noqa: BLE001 - a referee bug: report it with the game, keep nothing half-done
             failed = job.game_id, traceback.format_exc()
             break

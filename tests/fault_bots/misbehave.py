@@ -46,6 +46,10 @@ for line in sys.stdin:
             continue
         if MODE == "timeout":
             time.sleep(60)
+        elif MODE == "stall":  # says so on stderr (the referee's log of it), then never answers
+            sys.stderr.write("stalling\n")
+            sys.stderr.flush()
+            time.sleep(600)
         elif MODE == "crash":
             os._exit(7)
         elif MODE == "non_json":
