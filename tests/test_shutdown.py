@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from cli_cut import invoke_cut
-from procs import alive, children, wait_until
+from procs import alive, children, cmdline, wait_until
 
 from referee.arena import runner
 from tests.conftest import ROOT
@@ -60,7 +60,7 @@ def test_a_signal_during_a_build_stops_it_and_says_how_to_resume(tmp_path):
                                          "  - {name: slow, command: 'true', build: 'sleep 120 # lastcard-build'}\n")
     proc = _start(["arena", "arena.yaml", "--out", "out", "--no-report"], tmp_path)
     assert wait_until(lambda: [p for p in children(proc.pid) if alive(p)] and
-                      any(b"sleep" in open(f"/proc/{c}/cmdline", "rb").read()
+                      any(b"sleep" in cmdline(c)  # b"" once gone
                           for c in _descendants(proc.pid)), within=60)
     proc.send_signal(signal.SIGINT)
     _, err = _ended(proc)

@@ -23,7 +23,7 @@ from referee.bots.spec import TimeLimits, parse_bot, unique_names
 from referee.jobs import GameJob, game_seed
 from referee.names import stderr_log
 from referee.rules import get_ruleset
-from tests.procs import groups_running, wait_until
+from procs import groups_running, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"

@@ -11,7 +11,7 @@ import shutil
 import signal
 import subprocess
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -85,7 +85,13 @@ def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
             os.makedirs(log_dir, exist_ok=True)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             try:
-                list(pool.map(build, list(groups)))
+                pending = {pool.submit(build, key) for key in groups}
+                while pending:
+                    # Woken every so often: a Ctrl-C the kernel handed to a build's thread (rather than this
+                    # one, blocked in a lock) only runs Python's handler when this thread next runs code.
+                    done, pending = wait(pending, timeout=0.25)
+                    for future in done:
+                        future.result()
             except BaseException:  # Ctrl-C: no build outlives the arena
                 pool.shutdown(wait=False, cancel_futures=True)
                 for proc in list(live):
