@@ -4,6 +4,7 @@
     .venv/bin/python bench/arena_scaling.py --rounds 3 --no-report    # without report.html
     .venv/bin/python bench/arena_scaling.py --rounds 3 --cold         # builds from scratch in every run
     .venv/bin/python bench/arena_scaling.py --rounds 3 --machine      # the machine's own cost of two busy cores
+    .venv/bin/python bench/arena_scaling.py --rounds 3 --with-machine # the ratio beside the machine's own gain
 
 Runs alternate (1, 2, then 2, 1, ...) so that a neighbour's load hits both alike. Each run is
 ``lastcard arena arenas/sample.yaml --out DIR --jobs J --fresh -q`` in a fresh process that stamps,
@@ -206,6 +207,21 @@ def machine_check(rounds: int, report: bool) -> None:
           f"{t / a:.2f}x; so two cores can give at most {2 * a / t:.2f}x on this machine, serial parts aside")
 
 
+def machine_gain(r: int, out: str, report: bool) -> float:
+    """What two cores give this command on this machine right now: one ``--jobs 1`` copy pinned to a CPU
+    alone, then two at once, one a CPU (sharing nothing but the machine); ``2 x alone / together``, wall.
+
+    Two copies do twice the work in the pair's wall time, serial parts included, so no ``--jobs 2`` run of
+    one copy can beat ``alone / (together / 2)`` on the same machine in the same minutes.
+    """
+    alone = finish_run(start_run(1, out + "a", report, False, r % 2))["wall"]
+    pair = [start_run(1, out + f"t{cpu}", report, False, cpu) for cpu in (0, 1)]
+    together = max(finish_run(started)["wall"] for started in pair)
+    print(f"round {r + 1} machine: one pinned copy alone {alone:.2f} s, two at once {together:.2f} s: "
+          f"{2 * alone / together:.2f}x, load {os.getloadavg()[0]:.2f}", flush=True)
+    return 2 * alone / together
+
+
 def main() -> None:
     if sys.argv[1:2] == ["--child"]:
         child(sys.argv[2:])
@@ -217,13 +233,19 @@ def main() -> None:
     ap.add_argument("--json", help="also write every run's figures here")
     ap.add_argument("--machine", action="store_true",
                     help="instead: one --jobs 1 run alone against two at once, one per CPU (the machine's own cost)")
+    ap.add_argument("--with-machine", action="store_true",
+                    help="also, each round, the machine's own two-core gain for this command: one --jobs 1 copy "
+                         "pinned to a CPU alone, then two at once (one a CPU), wall clock")
     args = ap.parse_args()
     if args.machine:
         machine_check(args.rounds, not args.no_report)
         return
     runs: list[dict] = []
+    gains: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
+            if args.with_machine:
+                gains.append(machine_gain(r, os.path.join(tmp, "m"), not args.no_report))
             for jobs in ((1, 2) if r % 2 == 0 else (2, 1)):
                 run = run_once(jobs, os.path.join(tmp, f"j{jobs}"), not args.no_report, args.cold)
                 p = {k: v[1] + v[2] for k, v in run["phases"].items()}
@@ -257,6 +279,11 @@ def main() -> None:
     same = med(2, lambda r: idle_seconds({**r["phases"], "play": (0.0, 0.0, g1 + START_UPS_S)}, 2))
     print(f"games CPU at --jobs 2 against --jobs 1: {g2 / g1:.2f}x; with --jobs 1's games CPU (+{START_UPS_S} s of "
           f"start-ups) at --jobs 2: {same:.2f} s, {i1 / same:.2f}x")
+    if gains:
+        gain = statistics.median(gains)
+        print(f"the machine's two-core gain for this command, median of {len(gains)}: {gain:.2f}x "
+              f"(rounds: {', '.join(f'{g:.2f}' for g in gains)}); --jobs 2 against --jobs 1: {w1 / w2:.2f}x, "
+              f"{w1 / w2 / gain:.0%} of what the machine gives two independent copies")
     if args.json:
         Path(args.json).write_text(json.dumps(runs, indent=1))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from cli_cut import invoke_cut
-from procs import alive, children, cmdline, wait_until
+from procs import alive, children, cmdline, groups_running, wait_until
 
 from referee.arena import runner
 from tests.conftest import ROOT
@@ -68,6 +68,24 @@ def test_a_signal_during_a_build_stops_it_and_says_how_to_resume(tmp_path):
     _clean(err)
     assert err.strip().splitlines()[-1] == ("interrupted: the games played saved; resume with: lastcard arena "
                                             "arena.yaml --out out --no-report --resume")
+
+
+def test_a_signal_while_the_probe_waits_for_a_bot_stops_it_at_once(tmp_path):
+    """The probe starts each bot before the games; a bot that never says ``ready`` (here within ten minutes)
+    must not hold a Ctrl-C up: the bot is killed and the run stops with the resume command."""
+    marker = f"probe-{os.getpid()}-{tmp_path.name}"  # this test's bot only
+    bot = f"{sys.executable} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} never_ready {marker}"
+    (tmp_path / "arena.yaml").write_text(f"name: p\nseats: 2\ngames: 2\nlimits: {{startup_ms: 600000}}\n"
+                                         f"bots:\n  - builtin:random\n  - {{name: mute, command: '{bot}'}}\n")
+    proc = _start(["arena", "arena.yaml", "--out", "out", "--no-report"], tmp_path)
+    assert wait_until(lambda: any(b"never_ready" in cmdline(c) for c in _descendants(proc.pid)), within=60)
+    proc.send_signal(signal.SIGINT)
+    _, err = _ended(proc)  # before: the probe waited out the bot's ten minutes (the test's 120 s ran out first)
+    assert proc.returncode == 130, err
+    _clean(err)
+    assert err.strip().splitlines()[-1] == ("interrupted: the games played saved; resume with: lastcard arena "
+                                            "arena.yaml --out out --no-report --resume")
+    assert wait_until(lambda: not groups_running(marker.encode()), within=30), "the probe left its bot running"
 
 
 def _descendants(pid: int) -> list[int]:

@@ -11,7 +11,6 @@ import shutil
 import signal
 import subprocess
 import time
-from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -19,6 +18,7 @@ from ..bots.reaper import reaper
 from ..bots.transport import describe_exit
 from ..names import build_log
 from .config import BotEntry
+from .side_by_side import map_side_by_side
 
 #: Lines of a failed build's output shown in the terminal (all of it is in the build log).
 TAIL_LINES = 6
@@ -83,20 +83,12 @@ def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
     if groups:
         if log_dir:
             os.makedirs(log_dir, exist_ok=True)
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            try:
-                pending = {pool.submit(build, key) for key in groups}
-                while pending:
-                    # Woken every so often: a Ctrl-C the kernel handed to a build's thread (rather than this
-                    # one, blocked in a lock) only runs Python's handler when this thread next runs code.
-                    done, pending = wait(pending, timeout=0.25)
-                    for future in done:
-                        future.result()
-            except BaseException:  # Ctrl-C: no build outlives the arena
-                pool.shutdown(wait=False, cancel_futures=True)
-                for proc in list(live):
-                    _kill(proc)
-                raise
+
+        def stop() -> None:  # no build outlives the arena
+            for proc in list(live):
+                _kill(proc)
+
+        map_side_by_side(build, list(groups), jobs, stop)
     kept = [e for e in entries if outcome.get(e.spec.name) is None]
     left = [f for e in entries if (f := outcome.get(e.spec.name)) is not None]
     return kept, left

@@ -10,7 +10,6 @@ first start fails, and leaves out a bot whose two starts failed alike, with that
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -18,6 +17,7 @@ from ..bots.faults import BotFault, FaultKind
 from ..bots.pool import BotPool
 from ..bots.spec import BotSpec
 from ..results import GameResult
+from .side_by_side import map_side_by_side
 
 #: Games in a row a never-started bot may fail to start, the same way, before a match stops.
 TRIES = 3
@@ -83,15 +83,22 @@ def probe(specs: Sequence[BotSpec], log_dir: str | None, workers: int = 4) -> di
     process = [s for s in specs if s.builtin is None]
     if not process:
         return {}
-    with ThreadPoolExecutor(max_workers=max(1, min(max(workers, PROBE_AT_ONCE), len(process)))) as pool:
-        found = list(pool.map(lambda spec: _probe_one(spec, log_dir), process))
+    pools: list[BotPool] = []  # every start's pool, for a Ctrl-C to kill the bots still starting
+
+    def stop() -> None:
+        for pool in list(pools):
+            pool.kill_all()
+
+    found = map_side_by_side(lambda spec: _probe_one(spec, log_dir, pools), process,
+                             min(max(workers, PROBE_AT_ONCE), len(process)), stop)
     return {item.bot: item for item in found if item is not None}
 
 
-def _probe_one(spec: BotSpec, log_dir: str | None) -> CannotStart | None:
+def _probe_one(spec: BotSpec, log_dir: str | None, pools: list[BotPool]) -> CannotStart | None:
     messages = []
     for _ in range(2):
         with BotPool(stderr_dir=log_dir) as pool:
+            pools.append(pool)
             client = pool.client(spec)
             try:
                 client.start(0)

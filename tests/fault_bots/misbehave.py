@@ -21,6 +21,8 @@ for line in sys.stdin:
     if kind == "hello":
         if MODE == "no_ready":
             time.sleep(60)
+        if MODE == "never_ready":  # longer than any test waits
+            time.sleep(600)
         if MODE == "startup_crash":
             sys.exit(3)
         if MODE == "startup_long_line":

@@ -1,0 +1,39 @@
+"""``map_side_by_side``: calls on threads, results in the items' order, stopped at once by a failure."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from referee.arena.side_by_side import map_side_by_side
+
+
+def test_results_come_in_the_items_order_whatever_order_the_calls_end_in():
+    gates = [threading.Event() for _ in range(4)]
+
+    def call(i: int) -> int:
+        if i < 3:
+            gates[i + 1].wait(10)  # item i ends only after item i + 1 has started: the last ends first
+        gates[i].set()
+        return i * i
+
+    gates[0].clear()
+    assert map_side_by_side(call, range(4), at_once=4) == [0, 1, 4, 9]
+
+
+def test_a_failing_call_stops_the_others_and_is_raised():
+    stopped = threading.Event()
+    started: list[int] = []
+
+    def call(i: int) -> int:
+        started.append(i)
+        if i == 0:
+            raise ValueError("no toolchain")
+        stopped.wait(10)  # the running call waits on what ``stop`` ends (a build, a bot)
+        return i
+
+    with pytest.raises(ValueError, match="no toolchain"):
+        map_side_by_side(call, range(10), at_once=2, stop=stopped.set)
+    assert stopped.is_set()
+    assert len(started) <= 3  # the queued calls were cancelled, not run
