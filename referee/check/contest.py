@@ -4,10 +4,10 @@ policy, and the bot's own command, folder and environment)."""
 from __future__ import annotations
 
 import difflib
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Sequence
 
 from ..arena.model import Arena, BotEntry
+from ..arena.side_by_side import map_side_by_side
 from ..bots.cpuclock import Clock
 from ..rules import get_ruleset
 from .runner import CheckConfig, run_check_spec
@@ -73,5 +73,4 @@ def run_contest_checks(arena: Arena, entries: Sequence[BotEntry], *, games: int,
         return entry.spec.name, run_check_spec(entry.spec, config).to_json()
 
     programs = [e for e in entries if e.spec.builtin is None and not e.unusable]
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        return dict(pool.map(one, programs))
+    return dict(map_side_by_side(one, programs, jobs))
