@@ -115,6 +115,24 @@ class BuildExtOrPure(build_ext):
             return
         if self.extensions:
             self._record_sources()
+            if self.inplace:
+                self._byte_compile_in_place()
+
+    def _byte_compile_in_place(self) -> None:
+        """Byte-compile the package's interpreted modules in the tree (``__pycache__``), as installing a wheel does.
+
+        An editable tree gets them only when Python writes them at an import, which it never does where
+        ``PYTHONDONTWRITEBYTECODE`` is set (as on this project's VMs): every command then compiled each module
+        it imports, 0.1-0.2 s of every start-up (bench/README.md, "Two cores"). Checked-hash files: Python
+        compares each with its source's hash at the import, so an edited source is compiled afresh, never
+        run stale (an mtime could miss an edit within the same second).
+        """
+        import compileall
+        import py_compile
+
+        package = os.path.dirname(self.get_ext_fullpath("referee._engine__mypyc"))
+        compileall.compile_dir(package, quiet=1, force=True,  # force: what Python wrote before may be mtime-checked
+                               invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
 
     def _record_sources(self) -> None:
         """Write what each compiled module was compiled from beside the shared library (``SOURCES``).

@@ -38,6 +38,24 @@ def test_lastcard_version_names_the_build():
     assert referee.build() == ("compiled with mypyc" if referee.compiled() else "pure Python")
 
 
+def test_a_tree_compiled_in_place_holds_its_modules_bytecode():
+    """``LASTCARD_COMPILE=1 pip install -e .`` byte-compiles the interpreted modules beside their sources, checked
+    against the source's hash: where PYTHONDONTWRITEBYTECODE is set, Python would otherwise compile each one at
+    every start-up, and an edited source is still compiled afresh (the check), never run stale."""
+    import importlib.util
+
+    from referee.arena import config
+
+    package = os.path.dirname(os.path.abspath(referee.__file__))
+    if not referee.compiled() or os.path.basename(os.path.dirname(package)) in ("site-packages", "dist-packages"):
+        pytest.skip("not a tree compiled in place (a wheel's install byte-compiles it; a pure tree is not built)")
+    cached = importlib.util.cache_from_source(config.__file__)
+    assert os.path.exists(cached), f"no {cached}: re-run LASTCARD_COMPILE=1 pip install -e ."
+    with open(cached, "rb") as pyc:
+        flags = int.from_bytes(pyc.read(8)[4:8], "little")
+    assert flags == 0b11, "a hash-based .pyc, checked against its source at each import (PEP 552)"
+
+
 def test_the_per_decision_path_is_compiled_with_the_engine():
     """The referee's side of a move (the events told, the turn line, the bot client, the pipes) is in the
     compiled set."""

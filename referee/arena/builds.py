@@ -17,7 +17,7 @@ from typing import Callable, Iterable
 from ..bots.reaper import reaper
 from ..bots.transport import describe_exit
 from ..names import build_log
-from .config import BotEntry
+from .model import BotEntry
 from .side_by_side import map_side_by_side
 
 #: Lines of a failed build's output shown in the terminal (all of it is in the build log).

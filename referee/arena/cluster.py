@@ -15,7 +15,7 @@ from typing import Any, Iterable, Iterator
 from ..jobs import GameJob
 from ..results import GameResult
 from .cluster_options import ClusterOptions
-from .config import Arena
+from .model import Arena
 from .executor import ExecutorError, write_record, lost_game
 from .lead import Lead
 from .shipping import BotBundle, ShippingError, pack_bots

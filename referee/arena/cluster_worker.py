@@ -25,7 +25,7 @@ from ..bots.pool import BotPool
 from ..bots.spec import BotSpec
 from ..jobs import GameJob, run_job
 from .builds import run_builds
-from .config import BotEntry
+from .model import BotEntry
 from .shipping import BotBundle, relocate, relocate_build, runtime_problem, unpack
 
 #: Bot processes one worker thread keeps alive between games; the least recently used beyond this are quit.

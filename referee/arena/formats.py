@@ -61,7 +61,7 @@ class Format(ABC):
     #: True when the stage is rounds of tables that knock bots out.
     knockout: ClassVar[bool] = False
     #: True when only the tables are held and each game is a formula of its index (``schedule.LazyGames``);
-    #: False when the format must see all its games at once (so at most ``config.MAX_GAMES`` of them).
+    #: False when the format must see all its games at once (so at most ``pool_check.MAX_GAMES`` of them).
     lazy: ClassVar[bool] = False
 
     @classmethod

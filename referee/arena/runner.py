@@ -22,10 +22,11 @@ from ..results import GameLine, GameResult
 from ..standings import LeftOutEntry, Standings
 from .builds import LeftOut, check_requires, run_builds
 from .collect import Collected
-from .config import Arena, ArenaFileError, BotEntry, pool_problems
 from .executor import Executor, ExecutorFactory, default_jobs, local_executor, max_jobs, worker_count
-from .model import Stage
+from .model import Arena, BotEntry, Stage
 from .placements import PlacedRow
+from .pool_check import pool_problems
+from .problems import ArenaFileError
 from .ranking import ordered, standings_for
 from .ratings import start_warm_up, warm_up
 from .report import timing, write_reports

@@ -29,7 +29,7 @@ from typing import Iterable, Sequence
 from .. import __version__
 from ..bots.command_files import Trace, command_files, folder_of, inside, split_command, tree
 from ..bots.spec import BotSpec
-from .config import BotEntry
+from .model import BotEntry
 
 #: Folder names never shipped: version control and bytecode caches a worker rebuilds itself.
 SKIP_NAMES = frozenset({".git", ".hg", ".svn", "__pycache__"})

@@ -13,7 +13,7 @@ import click
 
 from ..arena.bot_reports import write_bot_reports
 from ..arena.builds import check_requires
-from ..arena.config import Arena
+from ..arena.model import Arena
 from ..arena.executor import default_jobs, max_jobs
 from ..arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from ..arena.schedule import stage_game_counts

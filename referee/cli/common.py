@@ -14,19 +14,14 @@ import signal
 import sys
 import time
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, NoReturn, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence, TextIO
 
 import click
 
-from ..arena.config import Arena, ArenaFileError, load_arena
-from ..arena.executor import ExecutorError, ExecutorFactory
-from ..arena.runner import Leader
-from ..arena.shipping import ShippingError
-from ..arena.store import StoreError
-from ..ladder.store import LadderError
-from ..records import ReplayMismatch
-from ..replay import InvalidReplayError
-from ..rules import RulesetError
+if TYPE_CHECKING:
+    from ..arena.executor import ExecutorFactory
+    from ..arena.model import Arena
+    from ..arena.runner import Leader
 
 F = Callable[..., Any]
 
@@ -52,19 +47,28 @@ class RunError(click.ClickException):
         return self.message
 
 
-#: Domain errors by the exit status they get (the first match wins).
-INPUT_ERRORS: tuple[type[Exception], ...] = (ArenaFileError, StoreError, LadderError, RulesetError,
-                                             InvalidReplayError, ShippingError)
+#: The domain errors that mean bad input (exit status 2), as (module, class). They are looked up when an error
+#: reaches the boundary, not imported with this module: importing them would import most of the package (the
+#: arena's config brings the YAML reader and jsonschema) into every command, ``--version`` and ``--help`` included.
+INPUT_ERRORS = (("referee.arena.problems", "ArenaFileError"), ("referee.arena.store", "StoreError"),
+                ("referee.ladder.store", "LadderError"), ("referee.rules", "RulesetError"),
+                ("referee.replay", "InvalidReplayError"), ("referee.arena.shipping", "ShippingError"),
+                ("referee.html_report.page", "ReportError"), ("referee.compare.twins", "CompareError"),
+                ("referee.compare.sprt", "SprtError"), ("referee.bots.sandbox", "SandboxUnavailable"))
+#: The run could not do what was asked (exit status 1): the workers failed; a replay contradicts its record.
+EXECUTOR_ERROR = ("referee.arena.executor", "ExecutorError")
+REPLAY_MISMATCH = ("referee.records", "ReplayMismatch")
+
+
+def _loaded(errors: Sequence[tuple[str, str]]) -> tuple[type[Exception], ...]:
+    """The classes of ``errors`` whose modules are loaded: an error whose module was never imported cannot
+    have been raised (nor can a subclass of it, which imports it), so nothing is imported to catch it."""
+    return tuple(getattr(sys.modules[module], name) for module, name in errors if module in sys.modules)
 
 
 def _input_errors() -> tuple[type[Exception], ...]:
-    """Every domain error that means bad input, those of modules imported only by some commands included."""
-    from ..bots.sandbox import SandboxUnavailable
-    from ..compare.sprt import SprtError
-    from ..compare.twins import CompareError
-    from ..html_report import ReportError
-
-    return INPUT_ERRORS + (ReportError, CompareError, SprtError, SandboxUnavailable)
+    """Every domain error that means bad input, of the modules loaded."""
+    return _loaded(INPUT_ERRORS)
 
 
 class LastcardGroup(click.Group):
@@ -99,9 +103,9 @@ class LastcardGroup(click.Group):
         except _input_errors() as exc:
             option = getattr(exc, "option", None)  # compare names the option at fault
             raise InputError(f"--{option}: {exc}" if option and not str(exc).startswith("--") else str(exc)) from None
-        except ExecutorError as exc:
+        except _loaded([EXECUTOR_ERROR]) as exc:
             raise RunError(f"{exc}\nthe games finished so far are saved; --resume continues") from None
-        except ReplayMismatch as exc:  # a stored game its replay contradicts: the run's finding, not bad input
+        except _loaded([REPLAY_MISMATCH]) as exc:  # a stored game its replay contradicts: the run's finding
             raise RunError(f"the replay differs from the record: {exc}") from None
 
 
@@ -166,6 +170,8 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 def load_arena_file(path: str) -> Arena:
     """The arena of ``path``, or an ``InputError`` listing every mistake in it."""
+    from ..arena.config import ArenaFileError, load_arena  # the YAML reader and jsonschema: arena files only
+
     try:
         return load_arena(path)
     except ArenaFileError as exc:
@@ -195,6 +201,7 @@ def cluster_executor(cluster: str | None, ca: str | None, cert: str | None, key:
         if arena.cluster is None:
             return None
     from ..arena.cluster import ClusterOptions, cluster_factory
+    from ..arena.executor import ExecutorError
 
     options = ClusterOptions(cluster, ca, cert, key, build_on_workers) if cluster else arena.cluster
     assert options is not None

@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 import click
 
-from ..arena.config import Arena, BotEntry
+from ..arena.model import Arena, BotEntry
 from ..bots.spec import BotSpec, TimeLimits, parse_bot
 from ..compare.display import header_line, summary_lines, verdict_line
 from ..compare.run import CompareRun, run_compare

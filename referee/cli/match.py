@@ -15,7 +15,7 @@ from typing import Sequence
 
 import click
 
-from ..arena.config import Arena, BotEntry
+from ..arena.model import Arena, BotEntry
 from ..arena.formats import RoundRobin
 from ..arena.model import Stage
 from ..arena.runner import NeverStarted, run_arena

@@ -9,7 +9,7 @@ from typing import Callable, Iterable, TypeVar
 
 import click
 
-from ..arena.config import Arena
+from ..arena.model import Arena
 from ..bots import sandbox
 from ..bots.cpuclock import Clock, process_meter
 from ..bots.sandbox import Mode, SandboxUnavailable

@@ -24,7 +24,7 @@ from itertools import count
 from typing import Any, Iterator, Protocol, cast
 
 from ..record_file import keep_only
-from ..arena.config import Arena
+from ..arena.model import Arena
 from ..arena.executor import Executor, ExecutorFactory, local_executor
 from ..arena.ranking import standings_for
 from ..arena.ratings import warm_up

@@ -16,7 +16,7 @@ import os
 from collections import Counter
 from typing import Iterable, Sequence
 
-from ..arena.config import BotEntry
+from ..arena.model import BotEntry
 from ..bots.command_files import command_files, split_command
 
 #: Names never part of a submission's content: caches, version control, editors' files, logs.

@@ -18,7 +18,8 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence, cast
 
 from ..arena.bot_reports import write_bot_reports
 from ..arena.builds import LeftOut
-from ..arena.config import Arena, ArenaFileError, Problem
+from ..arena.model import Arena
+from ..arena.problems import ArenaFileError, Problem
 from ..arena.executor import Executor, ExecutorFactory, default_jobs, local_executor
 from ..arena.collect import Collected
 from ..arena.ranking import standings_for
