@@ -11,13 +11,15 @@ Rows (each a ratio of two things measured in the same round, so the machine's lo
   out       the same command with ``--out`` (records kept) against without: the cost of writing, on the wall
             clock and in CPU time (and the CPU time it adds a game).
   referee   the referee per decision: 4-seat family rounds between four trivial C bots, one core,
-            ``--sandbox none`` and the default, against the raw C pipe round trip (bench/pingpong.c).
+            ``--sandbox none`` and the default, against the raw C pipe round trip (bench/pingpong.c);
+            beside them the floor: the referee's own system calls on the same bots with the same bytes,
+            replayed from C with no work between them (bench/referee_floor.py, .c; needs strace).
   arena     the sample arena (arenas/sample.yaml), ``--jobs 2`` against ``--jobs 1``, whole command.
   engine    bench/engine_bench.py --seconds 3 --reps 3 (one core): decisions/s against OpenSpiel's
             crazy_eights with random players, and play-first games/s against RLCard.
 
 ``--compare CHECKOUT`` measures a second tree (a git worktree of main, say) in the same rounds, for
-before/after. Needs the bench extra (rlcard, open_spiel), gcc for the referee row, taskset. Medians
+before/after. Needs the bench extra (rlcard, open_spiel), gcc and strace for the referee row, taskset. Medians
 over the rounds are shown; quote them with the load the run reports.
 """
 
@@ -27,6 +29,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -34,9 +37,13 @@ import tempfile
 import time
 from pathlib import Path
 
+import referee_floor  # bench/, beside this file
+
 HERE = Path(__file__).resolve()
 REPO = HERE.parent.parent
 ROWS = ("match", "out", "referee", "arena", "engine")
+#: How ``--measure-referee ... --marks`` labels what it writes to /dev/null for bench/referee_floor.py.
+MARK = "lastcard-floor:"
 
 
 def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
@@ -88,8 +95,12 @@ def referee_row(tree: Path, decisions: int, sandbox: str, exe: dict[str, str]) -
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def measure_referee(tree: str, trivial: str, decisions: int, sandbox: str) -> None:
-    """In a fresh process, with ``tree`` first on the path: us per decision of 4-seat family rounds."""
+def measure_referee(tree: str, trivial: str, decisions: int, sandbox: str, marks: bool = False) -> None:
+    """In a fresh process, with ``tree`` first on the path: us per decision of 4-seat family rounds.
+
+    With ``marks``, writes to /dev/null say which descriptors and process each seat's bot has, and where
+    the timed games start and end: bench/referee_floor.py finds them in an ``strace`` of this process.
+    """
     sys.path.insert(0, tree)
     from dataclasses import replace
 
@@ -104,12 +115,21 @@ def measure_referee(tree: str, trivial: str, decisions: int, sandbox: str) -> No
     rules = get_ruleset("family", {"target": "round"})
     with BotPool() as pool:
         play_game(rules, [seat_for(s, pool) for s in specs], 0)  # the bots started, outside the timing
+        mark = os.open(os.devnull, os.O_WRONLY) if marks else -1
+        if marks:
+            for i, spec in enumerate(specs):
+                proc = pool.clients[spec].transport.proc  # type: ignore[union-attr]
+                os.write(mark, f"{MARK}seat {i} {proc.stdin.fileno()} {proc.stdout.fileno()} {proc.pid}".encode())
+            os.write(mark, f"{MARK}timed".encode())
         done, seed = 0, 1
         t0 = time.perf_counter()
         while done < decisions:
             done += play_game(rules, [seat_for(s, pool) for s in specs], seed)["decisions"]
             seed += 1
         elapsed = time.perf_counter() - t0
+        if marks:
+            os.write(mark, f"{MARK}end {done}".encode())
+            os.close(mark)
     print(elapsed / done * 1e6)
 
 
@@ -142,16 +162,36 @@ def engine_ratios(tree: Path, tmp: str) -> dict[str, float]:
 
 def build(tmp: str) -> dict[str, str]:
     out = {}
-    for name, src in (("pingpong", REPO / "bench" / "pingpong.c"), ("trivial", REPO / "sample_bots/c/trivial.c")):
+    for name, src in (("pingpong", REPO / "bench" / "pingpong.c"), ("trivial", REPO / "sample_bots/c/trivial.c"),
+                      ("floor", REPO / "bench" / "referee_floor.c")):
         exe = os.path.join(tmp, name)
         subprocess.run(["gcc", "-O2", "-std=gnu99", "-o", exe, str(src)], check=True)
         out[name] = exe
     return out
 
 
+def floor_replay(tmp: str, exe: dict[str, str], decisions: int) -> Path | None:
+    """The referee row's games captured for bench/referee_floor.c (``None``, said, without strace)."""
+    if shutil.which("strace") is None:
+        print("no strace: the referee row is shown without its floor", file=sys.stderr)
+        return None
+    replay = Path(tmp) / "floor.replay"
+    referee_floor.capture(REPO, exe["trivial"], decisions, replay)
+    return replay
+
+
+def print_floor(med: dict[str, float], label: str) -> None:
+    """The floor's variants against the raw pipe, and the referee (``sandbox none``) against the floor."""
+    raw, referee = med["raw pipe us"], med[f"{label} referee none us"]
+    print("  the floor, the referee's system calls alone (bench/referee_floor.c: its bytes, the same bots, no work):")
+    for name, what in referee_floor.VARIANTS.items():
+        us = med[f"floor {name} us"]
+        print(f"    {name} ({what}): {us:.1f} us, {us / raw:.1f}x the raw pipe; the referee {referee / us:.2f}x it")
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--measure-referee":
-        measure_referee(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
+        measure_referee(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], "--marks" in sys.argv[6:])
         return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=2)
@@ -170,6 +210,7 @@ def main() -> None:
     load0 = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         exe = build(tmp) if "referee" in args.only else {}
+        replay = floor_replay(tmp, exe, args.decisions) if "referee" in args.only else None
         for _ in range(args.rounds):
             if "match" in args.only or "out" in args.only:
                 rw, rc = rlcard_rate(args.rlcard_seconds)
@@ -188,6 +229,9 @@ def main() -> None:
                     add(f"{label} out us a game", 1e6 * (co - cn) / args.games)
                 if "referee" in args.only:
                     add("raw pipe us", raw_pipe_us(exe, args.decisions))
+                    if replay is not None and label == "now":  # the floor does not depend on the tree
+                        for name, us in referee_floor.floor_us(exe, replay).items():
+                            add(f"floor {name} us", us)
                     for sandbox in ("none", "auto"):
                         add(f"{label} referee {sandbox} us", referee_row(tree, args.decisions, sandbox, exe))
                 if "arena" in args.only:
@@ -222,6 +266,8 @@ def main() -> None:
             print(f"  the default sandbox against none: "
                   f"{med[f'{label} referee auto us'] / med[f'{label} referee none us']:.2f}x   goal < 1.2x "
                   "(goal for none: <= 3x the raw pipe)")
+            if "floor full us" in med:
+                print_floor(med, label)
         if "arena" in args.only:
             print(f"sample arena whole command: --jobs 1 {med[f'{label} arena j1 s']:.1f} s, --jobs 2 "
                   f"{med[f'{label} arena j2 s']:.1f} s: {med[f'{label} arena ratio']:.2f}x   goal >= 1.8x")

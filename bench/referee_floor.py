@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""The floor under the referee per decision: its system calls on the bots replayed from C, nothing else.
+
+    python bench/referee_floor.py [--decisions 20000] [--rounds 3] [--keep DIR]
+
+Runs the referee row of bench/speed_table.py (4 trivial C bots, family single rounds, ``--sandbox none``,
+the same games) once under ``strace``, turns the trace of its main thread into a replay (every byte
+written to each seat, in order, and the polls, reads, CPU clock readings and ``wait4`` around them),
+then has bench/referee_floor.c do exactly those calls to four freshly started trivial bots, without the
+engine, the turn line or the catch-up. Printed per round, pinned to core 0 beside the raw pipe
+(bench/pingpong.c): microseconds per decision of each variant (referee_floor.c says what each leaves
+out). speed_table.py's referee row prints the same beside the referee itself.
+
+Needs strace and gcc (and taskset). A trace is the referee's own calls, so only the main thread is
+followed: the bots and the referee's stderr threads are not traced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+REPO = HERE.parent.parent
+#: The replay's first bytes (referee_floor.c checks them).
+MAGIC = b"LCFLOOR1"
+#: What speed_table.py's ``--marks`` writes start with (its ``MARK``).
+MARK = b"lastcard-floor:"
+#: referee_floor.c's variants, in the order it runs them, and what each does per decision.
+VARIANTS = {
+    "full": "poll(0), write, poll, read, 2 CPU clocks, wait4 between games",
+    "noclock": "without the CPU clocks",
+    "noclock-nopoll0": "without the clocks and the poll(0)s",
+    "bare": "write and a blocking read only",
+}
+_CALL = re.compile(r"^(\w+)\((.*)\)\s+=\s+(-?\d+|0x[0-9a-f]+)")
+_BYTES = re.compile(r'"((?:\\x[0-9a-f]{2})*)"')
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One bot as the referee held it: its stdin and stdout descriptors and its process id."""
+
+    stdin: int
+    stdout: int
+    pid: int
+
+    @property
+    def clock(self) -> int:
+        """Its CPU clock as ``clock_gettime`` is given it (``cpuclock.process_clock_id``), as strace prints it."""
+        return (((~self.pid) << 3) | 2) & 0xFFFFFFFF
+
+
+def _hex(field: str) -> bytes:
+    """The bytes of a ``-xx`` quoted string."""
+    return bytes.fromhex(field.replace("\\x", ""))
+
+
+def parse(trace: Path) -> tuple[bytes, int]:
+    """The replay (referee_floor.c's format) of an ``strace -xx`` of ``--measure-referee ... --marks``, and the
+    number of timed decisions (answers read between the marks)."""
+    calls: list[tuple[str, str, int]] = []
+    seats: dict[int, Seat] = {}
+    with open(trace, encoding="ascii", errors="replace") as fh:
+        for line in fh:
+            m = _CALL.match(line)
+            if m is None:  # a signal, an unfinished call, the exit
+                continue
+            name, args, ret = m.group(1), m.group(2), int(m.group(3), 0)
+            if name == "write" and MARK.hex() in args.replace("\\x", ""):
+                words = _hex(_BYTES.search(args).group(1))[len(MARK):].decode().split()  # type: ignore[union-attr]
+                if words[0] == "seat":
+                    seats[int(words[1])] = Seat(*map(int, words[2:5]))
+                calls.append(("mark", " ".join(words), ret))
+                continue
+            calls.append((name, args, ret))
+    if not seats:
+        raise SystemExit(f"{trace}: no seat marks (was the referee run with --marks?)")
+    by_in = {s.stdin: i for i, s in seats.items()}
+    by_out = {s.stdout: i for i, s in seats.items()}
+    by_pid = {s.pid: i for i, s in seats.items()}
+    by_clock = {s.clock: i for i, s in seats.items()}
+    out = bytearray(MAGIC)
+    pending = {i: b"" for i in seats}  # what was read from each seat past its last line
+    decisions = timed = 0
+    end_said = -1
+    for name, args, ret in calls:
+        first = args.split(",", 1)[0].split()[0] if args else ""  # "5", or "0xfffe8c22 /* CLOCK_??? */"
+        if name == "mark":
+            if args == "timed":
+                out += b"T\0"
+                timed = 1
+            elif args.startswith("end"):
+                out += b"E\0"
+                end_said = int(args.split()[1])
+                break
+        elif name == "write" and first.isdigit() and int(first) in by_in and ret > 0:
+            data = _hex(_BYTES.search(args).group(1))[:ret]  # type: ignore[union-attr]
+            out += b"W" + bytes([by_in[int(first)]]) + struct.pack("<I", len(data)) + data
+        elif name == "read" and first.isdigit() and int(first) in by_out and ret > 0:
+            seat = by_out[int(first)]
+            buf = pending[seat] + _hex(_BYTES.search(args).group(1))[:ret]  # type: ignore[union-attr]
+            *lines, pending[seat] = buf.split(b"\n")
+            for answer in lines:
+                out += b"R" + bytes([seat]) + struct.pack("<I", len(answer)) + answer
+                decisions += timed
+        elif name == "poll":
+            fd = re.match(r"\[\{fd=(\d+), events=POLLIN\}\], 1, 0$", args)
+            if fd and int(fd.group(1)) in by_out:  # the waiting polls are part of a read (R)
+                out += b"P" + bytes([by_out[int(fd.group(1))]])
+        elif name == "clock_gettime" and first.startswith("0x") and int(first, 16) in by_clock:
+            out += b"C" + bytes([by_clock[int(first, 0)]])
+        elif name == "wait4" and first.isdigit() and int(first) in by_pid:
+            out += b"X" + bytes([by_pid[int(first)]])
+    if end_said != decisions:
+        raise SystemExit(f"{trace}: {decisions} answers read in the timed games, the referee counted {end_said}")
+    return bytes(out), decisions
+
+
+def capture(tree: Path, trivial: str, decisions: int, replay: Path) -> int:
+    """Run the referee row's games under strace and write their replay to ``replay``; the timed decisions."""
+    trace = replay.with_suffix(".strace")
+    cmd = ["strace", "-o", str(trace), "-xx", "-s", str(1 << 20), "-e",
+           "trace=write,read,poll,clock_gettime,wait4", sys.executable, str(HERE.parent / "speed_table.py"),
+           "--measure-referee", str(tree), trivial, str(decisions), "none", "--marks"]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    data, count = parse(trace)
+    replay.write_bytes(data)
+    trace.unlink()
+    return count
+
+
+def build(tmp: str) -> dict[str, str]:
+    """referee_floor.c, pingpong.c and the trivial bot, compiled into ``tmp``."""
+    out = {}
+    for name, src in (("floor", HERE.parent / "referee_floor.c"), ("pingpong", HERE.parent / "pingpong.c"),
+                      ("trivial", REPO / "sample_bots/c/trivial.c")):
+        exe = os.path.join(tmp, name)
+        subprocess.run(["gcc", "-O2", "-std=gnu99", "-o", exe, str(src)], check=True)
+        out[name] = exe
+    return out
+
+
+@dataclass(frozen=True)
+class Run:
+    """One variant's microseconds per decision: the wall clock, the floor's own CPU, the four bots' CPU."""
+
+    wall: float
+    cpu: float
+    bots_cpu: float
+
+
+def floor_runs(exe: dict[str, str], replay: Path, variants: list[str] | None = None) -> dict[str, Run]:
+    """Each variant run once, pinned to core 0 with its bots (``exe``: from ``build``)."""
+    out = subprocess.run(["taskset", "-c", "0", exe["floor"], str(replay), exe["trivial"], *(variants or VARIANTS)],
+                         check=True, capture_output=True, text=True).stdout
+    result = {}
+    for line in out.splitlines():
+        name, wall, cpu, bots_cpu, _decisions, mismatches = line.split()
+        if int(mismatches):
+            raise SystemExit(f"referee_floor {name}: {mismatches} answers differ from the referee's")
+        result[name] = Run(float(wall), float(cpu), float(bots_cpu))
+    return result
+
+
+def floor_us(exe: dict[str, str], replay: Path) -> dict[str, float]:
+    """Wall microseconds per decision of each variant (``floor_runs``)."""
+    return {name: run.wall for name, run in floor_runs(exe, replay).items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--decisions", type=int, default=20_000, help="as speed_table.py's (the same games)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--tree", default=str(REPO), help="the referee's tree to capture (its bytes)")
+    ap.add_argument("--keep", metavar="DIR", help="build and capture into DIR and leave them there")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        where = args.keep or tmp
+        os.makedirs(where, exist_ok=True)
+        exe = build(where)
+        replay = Path(where) / "floor.replay"
+        count = capture(Path(args.tree), exe["trivial"], args.decisions, replay)
+        print(f"{count} decisions captured; load average {os.getloadavg()[0]:.1f}")
+        raws: list[float] = []
+        runs: dict[str, list[Run]] = {}
+        for _ in range(args.rounds):
+            raws.append(float(subprocess.run(["taskset", "-c", "0", exe["pingpong"], str(args.decisions), "700"],
+                                             capture_output=True, text=True, check=True).stdout))
+            for name, run in floor_runs(exe, replay).items():
+                runs.setdefault(name, []).append(run)
+            print(f"raw {raws[-1]:.2f}  " + "  ".join(f"{k} {v[-1].wall:.2f}" for k, v in runs.items()))
+        raw = statistics.median(raws)
+        print(f"medians over {args.rounds} rounds, us a decision (load average {os.getloadavg()[0]:.1f} at the end):")
+        print(f"  raw pipe (pingpong.c, 700 bytes): {raw:.2f}")
+        for name, what in VARIANTS.items():
+            wall, cpu, bots = (statistics.median(getattr(r, f) for r in runs[name]) for f in ("wall", "cpu", "bots_cpu"))
+            print(f"  floor {name} ({what}): {wall:.2f} wall, {wall / raw:.2f}x the raw pipe "
+                  f"(CPU: the floor {cpu:.2f}, the bots {bots:.2f})")
+
+
+if __name__ == "__main__":
+    main()
