@@ -64,9 +64,17 @@ def _hex(field: str) -> bytes:
     return bytes.fromhex(field.replace("\\x", ""))
 
 
-def parse(trace: Path) -> tuple[bytes, int]:
-    """The replay (referee_floor.c's format) of an ``strace -xx`` of ``--measure-referee ... --marks``, and the
-    number of timed decisions (answers read between the marks)."""
+def _data(args: str, ret: int) -> bytes:
+    """The bytes a ``read`` or ``write`` moved (``ret`` of them), from its printed arguments."""
+    quoted = _BYTES.search(args)
+    data = _hex(quoted.group(1))[:ret] if quoted else b""
+    if len(data) != ret:
+        raise SystemExit(f"a {ret}-byte read or write printed short: raise strace's -s")
+    return data
+
+
+def _calls(trace: Path) -> tuple[list[tuple[str, str, int]], dict[int, Seat]]:
+    """The calls of an ``strace -xx`` (name, arguments, result; a mark is named ``mark``) and the seats marked."""
     calls: list[tuple[str, str, int]] = []
     seats: dict[int, Seat] = {}
     with open(trace, encoding="ascii", errors="replace") as fh:
@@ -76,53 +84,85 @@ def parse(trace: Path) -> tuple[bytes, int]:
                 continue
             name, args, ret = m.group(1), m.group(2), int(m.group(3), 0)
             if name == "write" and MARK.hex() in args.replace("\\x", ""):
-                words = _hex(_BYTES.search(args).group(1))[len(MARK):].decode().split()  # type: ignore[union-attr]
+                words = _data(args, ret)[len(MARK):].decode().split()
                 if words[0] == "seat":
                     seats[int(words[1])] = Seat(*map(int, words[2:5]))
-                calls.append(("mark", " ".join(words), ret))
-                continue
+                name, args = "mark", " ".join(words)
             calls.append((name, args, ret))
     if not seats:
         raise SystemExit(f"{trace}: no seat marks (was the referee run with --marks?)")
-    by_in = {s.stdin: i for i, s in seats.items()}
-    by_out = {s.stdout: i for i, s in seats.items()}
-    by_pid = {s.pid: i for i, s in seats.items()}
-    by_clock = {s.clock: i for i, s in seats.items()}
-    out = bytearray(MAGIC)
-    pending = {i: b"" for i in seats}  # what was read from each seat past its last line
-    decisions = timed = 0
-    end_said = -1
-    for name, args, ret in calls:
+    return calls, seats
+
+
+class _Replay:
+    """Builds the replay from the calls, call by call: those on the seats' bots become ops, the rest go."""
+
+    def __init__(self, seats: dict[int, Seat]) -> None:
+        self.by_in = {s.stdin: i for i, s in seats.items()}
+        self.by_out = {s.stdout: i for i, s in seats.items()}
+        self.by_pid = {s.pid: i for i, s in seats.items()}
+        self.by_clock = {s.clock: i for i, s in seats.items()}
+        self.out = bytearray(MAGIC)
+        self.pending = {i: b"" for i in seats}  # what was read from each seat past its last line
+        self.timed = False
+        self.decisions = 0  # answers read in the timed games
+        self.end_said = -1  # the decisions the referee counted (its ``end`` mark)
+
+    def op(self, kind: bytes, seat: int, data: bytes | None = None) -> None:
+        self.out += kind + bytes([seat])
+        if data is not None:
+            self.out += struct.pack("<I", len(data)) + data
+
+    def add(self, name: str, args: str, ret: int) -> bool:
+        """Take one call; whether the timed games are over."""
         first = args.split(",", 1)[0].split()[0] if args else ""  # "5", or "0xfffe8c22 /* CLOCK_??? */"
+        fd = int(first) if first.isdigit() else -1
         if name == "mark":
-            if args == "timed":
-                out += b"T\0"
-                timed = 1
-            elif args.startswith("end"):
-                out += b"E\0"
-                end_said = int(args.split()[1])
-                break
-        elif name == "write" and first.isdigit() and int(first) in by_in and ret > 0:
-            data = _hex(_BYTES.search(args).group(1))[:ret]  # type: ignore[union-attr]
-            out += b"W" + bytes([by_in[int(first)]]) + struct.pack("<I", len(data)) + data
-        elif name == "read" and first.isdigit() and int(first) in by_out and ret > 0:
-            seat = by_out[int(first)]
-            buf = pending[seat] + _hex(_BYTES.search(args).group(1))[:ret]  # type: ignore[union-attr]
-            *lines, pending[seat] = buf.split(b"\n")
-            for answer in lines:
-                out += b"R" + bytes([seat]) + struct.pack("<I", len(answer)) + answer
-                decisions += timed
-        elif name == "poll":
-            fd = re.match(r"\[\{fd=(\d+), events=POLLIN\}\], 1, 0$", args)
-            if fd and int(fd.group(1)) in by_out:  # the waiting polls are part of a read (R)
-                out += b"P" + bytes([by_out[int(fd.group(1))]])
-        elif name == "clock_gettime" and first.startswith("0x") and int(first, 16) in by_clock:
-            out += b"C" + bytes([by_clock[int(first, 0)]])
-        elif name == "wait4" and first.isdigit() and int(first) in by_pid:
-            out += b"X" + bytes([by_pid[int(first)]])
-    if end_said != decisions:
-        raise SystemExit(f"{trace}: {decisions} answers read in the timed games, the referee counted {end_said}")
-    return bytes(out), decisions
+            return self.mark(args)
+        if name == "write" and fd in self.by_in and ret > 0:
+            self.op(b"W", self.by_in[fd], _data(args, ret))
+        elif name == "read" and fd in self.by_out and ret > 0:
+            self.answers(self.by_out[fd], _data(args, ret))
+        elif name == "poll":  # only the poll(0)s: the waiting ones are part of a read (R)
+            m = re.match(r"\[\{fd=(\d+), events=POLLIN\}\], 1, 0$", args)
+            if m and int(m.group(1)) in self.by_out:
+                self.op(b"P", self.by_out[int(m.group(1))])
+        elif name == "clock_gettime" and first.startswith("0x") and int(first, 16) in self.by_clock:
+            self.op(b"C", self.by_clock[int(first, 16)])
+        elif name == "wait4" and fd in self.by_pid:
+            self.op(b"X", self.by_pid[fd])
+        return False
+
+    def mark(self, text: str) -> bool:
+        if text == "timed":
+            self.op(b"T", 0)
+            self.timed = True
+        elif text.startswith("end"):
+            self.op(b"E", 0)
+            self.end_said = int(text.split()[1])
+            return True
+        return False
+
+    def answers(self, seat: int, chunk: bytes) -> None:
+        """A read from a seat: an R for each line it completes."""
+        *lines, self.pending[seat] = (self.pending[seat] + chunk).split(b"\n")
+        for answer in lines:
+            self.op(b"R", seat, answer)
+            self.decisions += self.timed
+
+
+def parse(trace: Path) -> tuple[bytes, int]:
+    """The replay (referee_floor.c's format) of an ``strace -xx`` of ``--measure-referee ... --marks``, and the
+    number of timed decisions (answers read between the marks)."""
+    calls, seats = _calls(trace)
+    replay = _Replay(seats)
+    for call in calls:
+        if replay.add(*call):
+            break
+    if replay.end_said != replay.decisions:
+        raise SystemExit(f"{trace}: {replay.decisions} answers read in the timed games, the referee counted "
+                         f"{replay.end_said}")
+    return bytes(replay.out), replay.decisions
 
 
 def capture(tree: Path, trivial: str, decisions: int, replay: Path) -> int:
@@ -202,7 +242,8 @@ def main() -> None:
         print(f"medians over {args.rounds} rounds, us a decision (load average {os.getloadavg()[0]:.1f} at the end):")
         print(f"  raw pipe (pingpong.c, 700 bytes): {raw:.2f}")
         for name, what in VARIANTS.items():
-            wall, cpu, bots = (statistics.median(getattr(r, f) for r in runs[name]) for f in ("wall", "cpu", "bots_cpu"))
+            wall, cpu, bots = (statistics.median(getattr(run, field) for run in runs[name])
+                               for field in ("wall", "cpu", "bots_cpu"))
             print(f"  floor {name} ({what}): {wall:.2f} wall, {wall / raw:.2f}x the raw pipe "
                   f"(CPU: the floor {cpu:.2f}, the bots {bots:.2f})")
 
