@@ -88,11 +88,14 @@ def rlcard_rate(seconds: float) -> tuple[float, float]:
     return wall, cpu
 
 
-def referee_row(tree: Path, decisions: int, sandbox: str, exe: dict[str, str]) -> float:
-    """Microseconds per decision of the referee with four trivial C bots, measured in ``tree``."""
+def referee_row(tree: Path, decisions: int, sandbox: str, exe: dict[str, str]) -> tuple[float, float, float]:
+    """Microseconds per decision of the referee with four trivial C bots, measured in ``tree``: the wall clock,
+    the referee process's CPU and the bots' CPU (``nan`` under a sandbox, where their clocks are not read)."""
     out = subprocess.run(["taskset", "-c", "0", sys.executable, str(HERE), "--measure-referee", str(tree),
                           exe["trivial"], str(decisions), sandbox], check=True, capture_output=True, text=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    lines = out.stdout.strip().splitlines()
+    cpu = lines[-2].split() if len(lines) > 1 and lines[-2].startswith("cpu ") else ["cpu", "nan", "nan"]
+    return float(lines[-1]), float(cpu[1]), float(cpu[2])
 
 
 def measure_referee(tree: str, trivial: str, decisions: int, sandbox: str, marks: bool = False) -> None:
@@ -115,28 +118,44 @@ def measure_referee(tree: str, trivial: str, decisions: int, sandbox: str, marks
     rules = get_ruleset("family", {"target": "round"})
     with BotPool() as pool:
         play_game(rules, [seat_for(s, pool) for s in specs], 0)  # the bots started, outside the timing
+        # Without a sandbox each bot is the process started: its CPU clock (cpuclock.process_clock_id) is its own.
+        pids = [pool.clients[s].transport.proc.pid for s in specs] if sandbox == "none" else []  # type: ignore
+        done, seed = 0, 1
+        b0 = _cpu_ns(pids)  # before the timing mark: outside what the floor times
         mark = os.open(os.devnull, os.O_WRONLY) if marks else -1
         if marks:
             for i, spec in enumerate(specs):
                 proc = pool.clients[spec].transport.proc  # type: ignore[union-attr]
                 os.write(mark, f"{MARK}seat {i} {proc.stdin.fileno()} {proc.stdout.fileno()} {proc.pid}".encode())
             os.write(mark, f"{MARK}timed".encode())
-        done, seed = 0, 1
+        c0 = time.process_time()
         t0 = time.perf_counter()
         while done < decisions:
             done += play_game(rules, [seat_for(s, pool) for s in specs], seed)["decisions"]
             seed += 1
         elapsed = time.perf_counter() - t0
+        cpu = time.process_time() - c0
         if marks:
             os.write(mark, f"{MARK}end {done}".encode())
             os.close(mark)
+        bots = (_cpu_ns(pids) - b0) / 1e3 / done if pids else float("nan")
+    print(f"cpu {cpu / done * 1e6} {bots}")
     print(elapsed / done * 1e6)
 
 
-def raw_pipe_us(exe: dict[str, str], n: int) -> float:
+def _cpu_ns(pids: list[int]) -> int:
+    """The CPU nanoseconds the processes ``pids`` have used (their clocks, as referee/bots/cpuclock.py reads them)."""
+    return sum(time.clock_gettime_ns(((~pid) << 3) | 2) for pid in pids)
+
+
+def raw_pipe_us(exe: dict[str, str], n: int) -> tuple[float, float]:
+    """bench/pingpong.c's median round trip in microseconds, and the CPU of both its processes a round trip."""
     size = 700  # about a 4-seat turn request
-    return float(subprocess.run(["taskset", "-c", "0", exe["pingpong"], str(n), str(size)], capture_output=True,
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = float(subprocess.run(["taskset", "-c", "0", exe["pingpong"], str(n), str(size)], capture_output=True,
                                 text=True, check=True).stdout)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) / n * 1e6
 
 
 def arena_wall(tree: Path, jobs: int, out: str) -> float:
@@ -187,6 +206,11 @@ def print_floor(med: dict[str, float], label: str) -> None:
     for name, what in referee_floor.VARIANTS.items():
         us = med[f"floor {name} us"]
         print(f"    {name} ({what}): {us:.1f} us, {us / raw:.1f}x the raw pipe; the referee {referee / us:.2f}x it")
+    raw_cpu, floor_cpu = med["raw pipe cpu us"], med["floor full cpu us"]
+    referee_cpu = med[f"{label} referee none cpu us"]
+    print(f"  CPU a decision, all processes (the load moves it less than the wall clock): raw pipe {raw_cpu:.1f} us;\n"
+          f"    the floor (full) {floor_cpu:.1f} us, {floor_cpu / raw_cpu:.1f}x the raw pipe; the referee (none) "
+          f"{referee_cpu:.1f} us, {referee_cpu / raw_cpu:.1f}x the raw pipe, {referee_cpu / floor_cpu:.2f}x the floor")
 
 
 def main() -> None:
@@ -228,12 +252,17 @@ def main() -> None:
                     add(f"{label} out cpu cost", co / cn - 1)
                     add(f"{label} out us a game", 1e6 * (co - cn) / args.games)
                 if "referee" in args.only:
-                    add("raw pipe us", raw_pipe_us(exe, args.decisions))
+                    raw_wall, raw_cpu = raw_pipe_us(exe, args.decisions)
+                    add("raw pipe us", raw_wall)
+                    add("raw pipe cpu us", raw_cpu)
                     if replay is not None and label == "now":  # the floor does not depend on the tree
-                        for name, us in referee_floor.floor_us(exe, replay).items():
-                            add(f"floor {name} us", us)
+                        for name, run in referee_floor.floor_runs(exe, replay).items():
+                            add(f"floor {name} us", run.wall)
+                            add(f"floor {name} cpu us", run.cpu + run.bots_cpu)
                     for sandbox in ("none", "auto"):
-                        add(f"{label} referee {sandbox} us", referee_row(tree, args.decisions, sandbox, exe))
+                        wall, cpu, bots = referee_row(tree, args.decisions, sandbox, exe)
+                        add(f"{label} referee {sandbox} us", wall)
+                        add(f"{label} referee {sandbox} cpu us", cpu + bots)
                 if "arena" in args.only:
                     w1 = arena_wall(tree, 1, os.path.join(tmp, "a1"))
                     w2 = arena_wall(tree, 2, os.path.join(tmp, "a2"))
