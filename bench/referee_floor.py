@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The floor under the referee per decision: its system calls on the bots replayed from C, nothing else.
 
-    python bench/referee_floor.py [--decisions 20000] [--rounds 3] [--keep DIR]
+    python bench/referee_floor.py [--decisions 20000] [--rounds 3] [--one-bot] [--keep DIR]
 
 Runs the referee row of bench/speed_table.py (4 trivial C bots, family single rounds, ``--sandbox none``,
 the same games) once under ``strace``, turns the trace of its main thread into a replay (every byte
@@ -211,9 +211,18 @@ def floor_runs(exe: dict[str, str], replay: Path, variants: list[str] | None = N
     return result
 
 
-def floor_us(exe: dict[str, str], replay: Path) -> dict[str, float]:
-    """Wall microseconds per decision of each variant (``floor_runs``)."""
-    return {name: run.wall for name, run in floor_runs(exe, replay).items()}
+def one_bot(replay: bytes) -> bytes:
+    """The same replay with every op on seat 0: the same bytes and calls, to one bot rather than four."""
+    out, at = bytearray(replay[:len(MAGIC)]), len(MAGIC)
+    while at < len(replay):
+        kind = replay[at:at + 1]
+        out += kind + b"\0"
+        at += 2
+        if kind in (b"W", b"R"):
+            (size,) = struct.unpack_from("<I", replay, at)
+            out += replay[at:at + 4 + size]
+            at += 4 + size
+    return bytes(out)
 
 
 def main() -> None:
@@ -222,6 +231,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--tree", default=str(REPO), help="the referee's tree to capture (its bytes)")
     ap.add_argument("--keep", metavar="DIR", help="build and capture into DIR and leave them there")
+    ap.add_argument("--one-bot", action="store_true",
+                    help="also full and bare with every seat's lines to one bot: what four processes cost")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         where = args.keep or tmp
@@ -230,6 +241,9 @@ def main() -> None:
         replay = Path(where) / "floor.replay"
         count = capture(Path(args.tree), exe["trivial"], args.decisions, replay)
         print(f"{count} decisions captured; load average {os.getloadavg()[0]:.1f}")
+        single = Path(where) / "one-bot.replay"
+        if args.one_bot:
+            single.write_bytes(one_bot(replay.read_bytes()))
         raws: list[float] = []
         runs: dict[str, list[Run]] = {}
         for _ in range(args.rounds):
@@ -237,13 +251,17 @@ def main() -> None:
                                              capture_output=True, text=True, check=True).stdout))
             for name, run in floor_runs(exe, replay).items():
                 runs.setdefault(name, []).append(run)
+            if args.one_bot:
+                for name, run in floor_runs(exe, single, ["full", "bare"]).items():
+                    runs.setdefault(f"{name}/one-bot", []).append(run)
             print(f"raw {raws[-1]:.2f}  " + "  ".join(f"{k} {v[-1].wall:.2f}" for k, v in runs.items()))
         raw = statistics.median(raws)
         print(f"medians over {args.rounds} rounds, us a decision (load average {os.getloadavg()[0]:.1f} at the end):")
         print(f"  raw pipe (pingpong.c, 700 bytes): {raw:.2f}")
-        for name, what in VARIANTS.items():
+        for name in runs:
             wall, cpu, bots = (statistics.median(getattr(run, field) for run in runs[name])
                                for field in ("wall", "cpu", "bots_cpu"))
+            what = VARIANTS[name] if name in VARIANTS else f"{VARIANTS[name.split('/')[0]]}, to one bot"
             print(f"  floor {name} ({what}): {wall:.2f} wall, {wall / raw:.2f}x the raw pipe "
                   f"(CPU: the floor {cpu:.2f}, the bots {bots:.2f})")
 
