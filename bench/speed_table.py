@@ -195,7 +195,11 @@ def floor_replay(tmp: str, exe: dict[str, str], decisions: int) -> Path | None:
         print("no strace: the referee row is shown without its floor", file=sys.stderr)
         return None
     replay = Path(tmp) / "floor.replay"
-    referee_floor.capture(REPO, exe["trivial"], decisions, replay)
+    try:
+        referee_floor.capture(REPO, exe["trivial"], decisions, replay)
+    except (subprocess.CalledProcessError, SystemExit) as exc:  # strace not allowed to trace here, say
+        print(f"the floor's capture failed ({exc}): the referee row is shown without its floor", file=sys.stderr)
+        return None
     return replay
 
 
