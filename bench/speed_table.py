@@ -11,13 +11,15 @@ Rows (each a ratio of two things measured in the same round, so the machine's lo
   out       the same command with ``--out`` (records kept) against without: the cost of writing, on the wall
             clock and in CPU time (and the CPU time it adds a game).
   referee   the referee per decision: 4-seat family rounds between four trivial C bots, one core,
-            ``--sandbox none`` and the default, against the raw C pipe round trip (bench/pingpong.c).
+            ``--sandbox none`` and the default, against the raw C pipe round trip (bench/pingpong.c);
+            beside them the floor: the referee's own system calls on the same bots with the same bytes,
+            replayed from C with no work between them (bench/referee_floor.py, .c; needs strace).
   arena     the sample arena (arenas/sample.yaml), ``--jobs 2`` against ``--jobs 1``, whole command.
   engine    bench/engine_bench.py --seconds 3 --reps 3 (one core): decisions/s against OpenSpiel's
             crazy_eights with random players, and play-first games/s against RLCard.
 
 ``--compare CHECKOUT`` measures a second tree (a git worktree of main, say) in the same rounds, for
-before/after. Needs the bench extra (rlcard, open_spiel), gcc for the referee row, taskset. Medians
+before/after. Needs the bench extra (rlcard, open_spiel), gcc and strace for the referee row, taskset. Medians
 over the rounds are shown; quote them with the load the run reports.
 """
 
@@ -27,6 +29,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -34,9 +37,13 @@ import tempfile
 import time
 from pathlib import Path
 
+import referee_floor  # bench/, beside this file
+
 HERE = Path(__file__).resolve()
 REPO = HERE.parent.parent
 ROWS = ("match", "out", "referee", "arena", "engine")
+#: How ``--measure-referee ... --marks`` labels what it writes to /dev/null for bench/referee_floor.py.
+MARK = "lastcard-floor:"
 
 
 def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
@@ -81,15 +88,22 @@ def rlcard_rate(seconds: float) -> tuple[float, float]:
     return wall, cpu
 
 
-def referee_row(tree: Path, decisions: int, sandbox: str, exe: dict[str, str]) -> float:
-    """Microseconds per decision of the referee with four trivial C bots, measured in ``tree``."""
+def referee_row(tree: Path, decisions: int, sandbox: str, exe: dict[str, str]) -> tuple[float, float, float]:
+    """Microseconds per decision of the referee with four trivial C bots, measured in ``tree``: the wall clock,
+    the referee process's CPU and the bots' CPU (``nan`` under a sandbox, where their clocks are not read)."""
     out = subprocess.run(["taskset", "-c", "0", sys.executable, str(HERE), "--measure-referee", str(tree),
                           exe["trivial"], str(decisions), sandbox], check=True, capture_output=True, text=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    lines = out.stdout.strip().splitlines()
+    cpu = lines[-2].split() if len(lines) > 1 and lines[-2].startswith("cpu ") else ["cpu", "nan", "nan"]
+    return float(lines[-1]), float(cpu[1]), float(cpu[2])
 
 
-def measure_referee(tree: str, trivial: str, decisions: int, sandbox: str) -> None:
-    """In a fresh process, with ``tree`` first on the path: us per decision of 4-seat family rounds."""
+def measure_referee(tree: str, trivial: str, decisions: int, sandbox: str, marks: bool = False) -> None:
+    """In a fresh process, with ``tree`` first on the path: us per decision of 4-seat family rounds.
+
+    With ``marks``, writes to /dev/null say which descriptors and process each seat's bot has, and where
+    the timed games start and end: bench/referee_floor.py finds them in an ``strace`` of this process.
+    """
     sys.path.insert(0, tree)
     from dataclasses import replace
 
@@ -104,19 +118,44 @@ def measure_referee(tree: str, trivial: str, decisions: int, sandbox: str) -> No
     rules = get_ruleset("family", {"target": "round"})
     with BotPool() as pool:
         play_game(rules, [seat_for(s, pool) for s in specs], 0)  # the bots started, outside the timing
+        # Without a sandbox each bot is the process started: its CPU clock (cpuclock.process_clock_id) is its own.
+        pids = [pool.clients[s].transport.proc.pid for s in specs] if sandbox == "none" else []  # type: ignore
         done, seed = 0, 1
+        b0 = _cpu_ns(pids)  # before the timing mark: outside what the floor times
+        mark = os.open(os.devnull, os.O_WRONLY) if marks else -1
+        if marks:
+            for i, spec in enumerate(specs):
+                proc = pool.clients[spec].transport.proc  # type: ignore[union-attr]
+                os.write(mark, f"{MARK}seat {i} {proc.stdin.fileno()} {proc.stdout.fileno()} {proc.pid}".encode())
+            os.write(mark, f"{MARK}timed".encode())
+        c0 = time.process_time()
         t0 = time.perf_counter()
         while done < decisions:
             done += play_game(rules, [seat_for(s, pool) for s in specs], seed)["decisions"]
             seed += 1
         elapsed = time.perf_counter() - t0
+        cpu = time.process_time() - c0
+        if marks:
+            os.write(mark, f"{MARK}end {done}".encode())
+            os.close(mark)
+        bots = (_cpu_ns(pids) - b0) / 1e3 / done if pids else float("nan")
+    print(f"cpu {cpu / done * 1e6} {bots}")
     print(elapsed / done * 1e6)
 
 
-def raw_pipe_us(exe: dict[str, str], n: int) -> float:
+def _cpu_ns(pids: list[int]) -> int:
+    """The CPU nanoseconds the processes ``pids`` have used (their clocks, as referee/bots/cpuclock.py reads them)."""
+    return sum(time.clock_gettime_ns(((~pid) << 3) | 2) for pid in pids)
+
+
+def raw_pipe_us(exe: dict[str, str], n: int) -> tuple[float, float]:
+    """bench/pingpong.c's median round trip in microseconds, and the CPU of both its processes a round trip."""
     size = 700  # about a 4-seat turn request
-    return float(subprocess.run(["taskset", "-c", "0", exe["pingpong"], str(n), str(size)], capture_output=True,
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = float(subprocess.run(["taskset", "-c", "0", exe["pingpong"], str(n), str(size)], capture_output=True,
                                 text=True, check=True).stdout)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) / n * 1e6
 
 
 def arena_wall(tree: Path, jobs: int, out: str) -> float:
@@ -142,16 +181,45 @@ def engine_ratios(tree: Path, tmp: str) -> dict[str, float]:
 
 def build(tmp: str) -> dict[str, str]:
     out = {}
-    for name, src in (("pingpong", REPO / "bench" / "pingpong.c"), ("trivial", REPO / "sample_bots/c/trivial.c")):
+    for name, src in (("pingpong", REPO / "bench" / "pingpong.c"), ("trivial", REPO / "sample_bots/c/trivial.c"),
+                      ("floor", REPO / "bench" / "referee_floor.c")):
         exe = os.path.join(tmp, name)
         subprocess.run(["gcc", "-O2", "-std=gnu99", "-o", exe, str(src)], check=True)
         out[name] = exe
     return out
 
 
+def floor_replay(tmp: str, exe: dict[str, str], decisions: int) -> Path | None:
+    """The referee row's games captured for bench/referee_floor.c (``None``, said, without strace)."""
+    if shutil.which("strace") is None:
+        print("no strace: the referee row is shown without its floor", file=sys.stderr)
+        return None
+    replay = Path(tmp) / "floor.replay"
+    try:
+        referee_floor.capture(REPO, exe["trivial"], decisions, replay)
+    except (subprocess.CalledProcessError, SystemExit) as exc:  # strace not allowed to trace here, say
+        print(f"the floor's capture failed ({exc}): the referee row is shown without its floor", file=sys.stderr)
+        return None
+    return replay
+
+
+def print_floor(med: dict[str, float], label: str) -> None:
+    """The floor's variants against the raw pipe, and the referee (``sandbox none``) against the floor."""
+    raw, referee = med["raw pipe us"], med[f"{label} referee none us"]
+    print("  the floor, the referee's system calls alone (bench/referee_floor.c: its bytes, the same bots, no work):")
+    for name, what in referee_floor.VARIANTS.items():
+        us = med[f"floor {name} us"]
+        print(f"    {name} ({what}): {us:.1f} us, {us / raw:.1f}x the raw pipe; the referee {referee / us:.2f}x it")
+    raw_cpu, floor_cpu = med["raw pipe cpu us"], med["floor full cpu us"]
+    referee_cpu = med[f"{label} referee none cpu us"]
+    print(f"  CPU a decision, all processes (the load moves it less than the wall clock): raw pipe {raw_cpu:.1f} us;\n"
+          f"    the floor (full) {floor_cpu:.1f} us, {floor_cpu / raw_cpu:.1f}x the raw pipe; the referee (none) "
+          f"{referee_cpu:.1f} us, {referee_cpu / raw_cpu:.1f}x the raw pipe, {referee_cpu / floor_cpu:.2f}x the floor")
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--measure-referee":
-        measure_referee(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
+        measure_referee(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], "--marks" in sys.argv[6:])
         return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=2)
@@ -170,6 +238,7 @@ def main() -> None:
     load0 = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         exe = build(tmp) if "referee" in args.only else {}
+        replay = floor_replay(tmp, exe, args.decisions) if "referee" in args.only else None
         for _ in range(args.rounds):
             if "match" in args.only or "out" in args.only:
                 rw, rc = rlcard_rate(args.rlcard_seconds)
@@ -187,9 +256,17 @@ def main() -> None:
                     add(f"{label} out cpu cost", co / cn - 1)
                     add(f"{label} out us a game", 1e6 * (co - cn) / args.games)
                 if "referee" in args.only:
-                    add("raw pipe us", raw_pipe_us(exe, args.decisions))
+                    raw_wall, raw_cpu = raw_pipe_us(exe, args.decisions)
+                    add("raw pipe us", raw_wall)
+                    add("raw pipe cpu us", raw_cpu)
+                    if replay is not None and label == "now":  # the floor does not depend on the tree
+                        for name, run in referee_floor.floor_runs(exe, replay).items():
+                            add(f"floor {name} us", run.wall)
+                            add(f"floor {name} cpu us", run.cpu + run.bots_cpu)
                     for sandbox in ("none", "auto"):
-                        add(f"{label} referee {sandbox} us", referee_row(tree, args.decisions, sandbox, exe))
+                        wall, cpu, bots = referee_row(tree, args.decisions, sandbox, exe)
+                        add(f"{label} referee {sandbox} us", wall)
+                        add(f"{label} referee {sandbox} cpu us", cpu + bots)
                 if "arena" in args.only:
                     w1 = arena_wall(tree, 1, os.path.join(tmp, "a1"))
                     w2 = arena_wall(tree, 2, os.path.join(tmp, "a2"))
@@ -222,6 +299,8 @@ def main() -> None:
             print(f"  the default sandbox against none: "
                   f"{med[f'{label} referee auto us'] / med[f'{label} referee none us']:.2f}x   goal < 1.2x "
                   "(goal for none: <= 3x the raw pipe)")
+            if "floor full us" in med:
+                print_floor(med, label)
         if "arena" in args.only:
             print(f"sample arena whole command: --jobs 1 {med[f'{label} arena j1 s']:.1f} s, --jobs 2 "
                   f"{med[f'{label} arena j2 s']:.1f} s: {med[f'{label} arena ratio']:.2f}x   goal >= 1.8x")
