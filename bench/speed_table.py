@@ -14,7 +14,8 @@ Rows (each a ratio of two things measured in the same round, so the machine's lo
             ``--sandbox none`` and the default, against the raw C pipe round trip (bench/pingpong.c);
             beside them the floor: the referee's own system calls on the same bots with the same bytes,
             replayed from C with no work between them (bench/referee_floor.py, .c; needs strace).
-  arena     the sample arena (arenas/sample.yaml), ``--jobs 2`` against ``--jobs 1``, whole command.
+  arena     the sample arena (arenas/sample.yaml), ``--jobs 2`` against ``--jobs 1``, whole command, beside
+            the machine's own two-core gain for it (two pinned ``--jobs 1`` copies at once against one alone).
   engine    bench/engine_bench.py --seconds 3 --reps 3 (one core): decisions/s against OpenSpiel's
             crazy_eights with random players, and play-first games/s against RLCard.
 
@@ -164,6 +165,22 @@ def arena_wall(tree: Path, jobs: int, out: str) -> float:
     return timed(cmd, tree)[0]
 
 
+def machine_gain(tree: Path, out: str) -> float:
+    """The machine's own two-core gain for the arena's command right now: one ``--jobs 1`` copy pinned to CPU 0
+    alone, then two at once, one a CPU, sharing nothing but the machine: ``2 x alone / together``, wall. No
+    ``--jobs 2`` run of one copy can beat it in the same minutes (``arena_scaling.py --with-machine``)."""
+    def cmd(cpu: int) -> list[str]:
+        return ["taskset", "-c", str(cpu), sys.executable, "-m", "referee.cli.main", "arena", "arenas/sample.yaml",
+                "--jobs", "1", "--fresh", "--no-report", "--out", f"{out}{cpu}"]
+
+    alone = timed(cmd(0), tree)[0]
+    t0 = time.perf_counter()
+    pair = [subprocess.Popen(cmd(cpu), cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for cpu in (0, 1)]
+    if any(proc.wait() != 0 for proc in pair):
+        raise SystemExit("the machine's check: an arena run failed")
+    return 2 * alone / (time.perf_counter() - t0)
+
+
 def engine_ratios(tree: Path, tmp: str) -> dict[str, float]:
     path = os.path.join(tmp, "engine.json")
     subprocess.run([sys.executable, "bench/engine_bench.py", "--seconds", "3", "--reps", "3", "--only",
@@ -273,6 +290,8 @@ def main() -> None:
                     add(f"{label} arena j1 s", w1)
                     add(f"{label} arena j2 s", w2)
                     add(f"{label} arena ratio", w1 / w2)
+                    if label == "now":  # the machine's gain does not depend on the tree
+                        add("machine gain", machine_gain(tree, os.path.join(tmp, "m")))
                 if "engine" in args.only:
                     for key, value in engine_ratios(tree, tmp).items():
                         add(f"{label} engine {key}", value)
@@ -304,6 +323,9 @@ def main() -> None:
         if "arena" in args.only:
             print(f"sample arena whole command: --jobs 1 {med[f'{label} arena j1 s']:.1f} s, --jobs 2 "
                   f"{med[f'{label} arena j2 s']:.1f} s: {med[f'{label} arena ratio']:.2f}x   goal >= 1.8x")
+            gain = med["machine gain"]
+            print(f"  the machine's own two-core gain for the command (two pinned --jobs 1 copies at once against "
+                  f"one alone): {gain:.2f}x; the arena gets {med[f'{label} arena ratio'] / gain:.0%} of it")
         if "engine" in args.only:
             for n in (2, 4):
                 print(f"engine {n}p: {med[f'{label} engine {n}p vs OpenSpiel d/s']:.2f}x OpenSpiel decisions/s "

@@ -85,7 +85,11 @@ class BuiltinSeat:
         self.player = None
 
     def begin(self, table: Table, index: int) -> None:
-        seed = table.seed * 7 + index
+        # seed * 7 + index, without `*`. Compiled, a product with a factor of 2**30 or more is CPython's long
+        # multiplication, which runs pending signal handlers; a Ctrl-C raised there is taken by mypyc for a
+        # failed allocation ("fatal: out of memory") and aborts the process. So no `*` on large ints in the
+        # compiled modules (tests/test_compiled_interrupts.py).
+        seed = (table.seed << 3) - table.seed + index
         player = self.player
         if player is None:
             self.player = make_player(self._builtin, seed)

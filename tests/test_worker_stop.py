@@ -2,7 +2,9 @@
 
 The worker's referee code (the table, the bot client) is compiled with mypyc on the compiled build. It used
 to stop by raising an exception from the signal handler into that code, which now and then aborted the
-worker (SIGABRT, "Fatal Python error: Aborted") instead of unwinding it.
+worker (SIGABRT, "fatal: out of memory") instead of unwinding it: where the compiled code multiplied large
+ints, CPython ran the handler inside an operation mypyc takes for infallible (tests/test_compiled_interrupts.py).
+Now the handler kills the bots and exits during a game, and raises only in the worker's interpreted wait.
 """
 
 from __future__ import annotations
