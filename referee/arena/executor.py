@@ -400,9 +400,11 @@ def _on_term(signum: int, frame: object) -> None:
     """SIGTERM in a worker: kill its bots and exit at once, wherever it is.
 
     Not by raising into a game: the table and the bot client are compiled with mypyc, and an exception a
-    signal handler raises in the middle of their primitive operations is taken for a failed allocation
-    ("fatal: out of memory", then SIGABRT) instead of unwinding (tests/test_worker_stop.py). Between games
-    the worker is in ``_play``'s interpreted wait, where ``_Terminated`` unwinds as any exception does.
+    signal handler raised inside an operation mypyc takes for infallible (CPython's long multiplication
+    runs handlers) was taken for a failed allocation ("fatal: out of memory", then SIGABRT) instead of
+    unwinding. Those operations are gone from a game's path (tests/test_compiled_interrupts.py); a stop
+    does not rely on it (tests/test_worker_stop.py). Between games the worker is in ``_play``'s interpreted
+    wait, where ``_Terminated`` unwinds as any exception does.
     """
     if _WAITING:
         raise _Terminated()
