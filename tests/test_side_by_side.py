@@ -37,3 +37,29 @@ def test_a_failing_call_stops_the_others_and_is_raised():
         map_side_by_side(call, range(10), at_once=2, stop=stopped.set)
     assert stopped.is_set()
     assert len(started) <= 3  # the queued calls were cancelled, not run
+
+
+def test_stop_is_called_again_for_what_a_call_started_after_the_first_stop():
+    """A bot whose process is not yet its client's when ``stop`` first looks is killed on a later pass."""
+    stops: list[bool] = []
+    started_late = threading.Event()
+    ended = threading.Event()
+
+    def stop() -> None:
+        stops.append(started_late.is_set())
+        if started_late.is_set():
+            ended.set()
+
+    def call(i: int) -> int:
+        if i == 0:
+            raise ValueError("a failed start")
+        while not stops:  # what this call starts, it starts only after the first stop
+            threading.Event().wait(0.01)
+        started_late.set()
+        ended.wait(10)
+        return i
+
+    with pytest.raises(ValueError):
+        map_side_by_side(call, range(2), at_once=2, stop=stop)
+    assert ended.is_set()
+    assert stops[0] is False and stops[-1] is True

@@ -406,9 +406,12 @@ def _on_term(signum: int, frame: object) -> None:
     does not rely on it (tests/test_worker_stop.py). Between games the worker is in ``_play``'s interpreted
     wait, where ``_Terminated`` unwinds as any exception does.
     """
+    # One stop is enough: a second SIGTERM (a terminal's to the group, then the referee's own) must not find
+    # this handler again, in the clean-up or once ``_worker_main`` has returned (a traceback from
+    # multiprocessing's bootstrap, seen in CI).
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if _WAITING:
         raise _Terminated()
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:
         if _WORKER_POOL is not None:
             _WORKER_POOL.kill_all()

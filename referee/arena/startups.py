@@ -10,9 +10,11 @@ first start fails, and leaves out a bot whose two starts failed alike, with that
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from ..bots.client import BotClient
 from ..bots.faults import BotFault, FaultKind
 from ..bots.pool import BotPool
 from ..bots.spec import BotSpec
@@ -83,23 +85,28 @@ def probe(specs: Sequence[BotSpec], log_dir: str | None, workers: int = 4) -> di
     process = [s for s in specs if s.builtin is None]
     if not process:
         return {}
-    pools: list[BotPool] = []  # every start's pool, for a Ctrl-C to kill the bots still starting
+    stopping = threading.Event()
+    clients: list[BotClient] = []  # every start's, for a Ctrl-C to kill the bots still starting
 
     def stop() -> None:
-        for pool in list(pools):
-            pool.kill_all()
+        stopping.set()  # no second start once stopped
+        for client in list(clients):
+            client.kill()  # nothing yet if its process is not yet its own: map_side_by_side calls again
 
-    found = map_side_by_side(lambda spec: _probe_one(spec, log_dir, pools), process,
+    found = map_side_by_side(lambda spec: _probe_one(spec, log_dir, clients, stopping), process,
                              min(max(workers, PROBE_AT_ONCE), len(process)), stop)
     return {item.bot: item for item in found if item is not None}
 
 
-def _probe_one(spec: BotSpec, log_dir: str | None, pools: list[BotPool]) -> CannotStart | None:
+def _probe_one(spec: BotSpec, log_dir: str | None, clients: list[BotClient],
+               stopping: threading.Event) -> CannotStart | None:
     messages = []
     for _ in range(2):
+        if stopping.is_set():
+            return None
         with BotPool(stderr_dir=log_dir) as pool:
-            pools.append(pool)
             client = pool.client(spec)
+            clients.append(client)
             try:
                 client.start(0)
                 return None
