@@ -38,7 +38,8 @@ import tempfile
 import time
 from pathlib import Path
 
-import referee_floor  # bench/, beside this file
+import arena_scaling  # bench/, beside this file
+import referee_floor
 
 HERE = Path(__file__).resolve()
 REPO = HERE.parent.parent
@@ -165,22 +166,6 @@ def arena_wall(tree: Path, jobs: int, out: str) -> float:
     return timed(cmd, tree)[0]
 
 
-def machine_gain(tree: Path, out: str) -> float:
-    """The machine's own two-core gain for the arena's command right now: one ``--jobs 1`` copy pinned to CPU 0
-    alone, then two at once, one a CPU, sharing nothing but the machine: ``2 x alone / together``, wall. No
-    ``--jobs 2`` run of one copy can beat it in the same minutes (``arena_scaling.py --with-machine``)."""
-    def cmd(cpu: int) -> list[str]:
-        return ["taskset", "-c", str(cpu), sys.executable, "-m", "referee.cli.main", "arena", "arenas/sample.yaml",
-                "--jobs", "1", "--fresh", "--no-report", "--out", f"{out}{cpu}"]
-
-    alone = timed(cmd(0), tree)[0]
-    t0 = time.perf_counter()
-    pair = [subprocess.Popen(cmd(cpu), cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for cpu in (0, 1)]
-    if any(proc.wait() != 0 for proc in pair):
-        raise SystemExit("the machine's check: an arena run failed")
-    return 2 * alone / (time.perf_counter() - t0)
-
-
 def engine_ratios(tree: Path, tmp: str) -> dict[str, float]:
     path = os.path.join(tmp, "engine.json")
     subprocess.run([sys.executable, "bench/engine_bench.py", "--seconds", "3", "--reps", "3", "--only",
@@ -193,16 +178,6 @@ def engine_ratios(tree: Path, tmp: str) -> dict[str, float]:
         pf = res[f"lastcard/family-round+playfirst/{n}p"]["median_games_per_s"]
         out[f"{n}p vs OpenSpiel d/s"] = lc / res[f"openspiel/crazy_eights/{n}p"]["median_decisions_per_s"]
         out[f"{n}p play-first vs RLCard g/s"] = pf / res[f"rlcard/uno/{n}p"]["median_games_per_s"]
-    return out
-
-
-def build(tmp: str) -> dict[str, str]:
-    out = {}
-    for name, src in (("pingpong", REPO / "bench" / "pingpong.c"), ("trivial", REPO / "sample_bots/c/trivial.c"),
-                      ("floor", REPO / "bench" / "referee_floor.c")):
-        exe = os.path.join(tmp, name)
-        subprocess.run(["gcc", "-O2", "-std=gnu99", "-o", exe, str(src)], check=True)
-        out[name] = exe
     return out
 
 
@@ -254,7 +229,7 @@ def main() -> None:
 
     load0 = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
-        exe = build(tmp) if "referee" in args.only else {}
+        exe = referee_floor.build(tmp) if "referee" in args.only else {}
         replay = floor_replay(tmp, exe, args.decisions) if "referee" in args.only else None
         for _ in range(args.rounds):
             if "match" in args.only or "out" in args.only:
@@ -291,7 +266,7 @@ def main() -> None:
                     add(f"{label} arena j2 s", w2)
                     add(f"{label} arena ratio", w1 / w2)
                     if label == "now":  # the machine's gain does not depend on the tree
-                        add("machine gain", machine_gain(tree, os.path.join(tmp, "m")))
+                        add("machine gain", arena_scaling.machine_gain(0, os.path.join(tmp, "m"), report=False))
                 if "engine" in args.only:
                     for key, value in engine_ratios(tree, tmp).items():
                         add(f"{label} engine {key}", value)

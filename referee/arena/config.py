@@ -32,6 +32,7 @@ from .schema import arena_schema, kind, schema_check, without
 from .source import LineMap, load_yaml, read_text
 from .stages import STAGE_KEYS, StageResolver
 
+
 def load_arena(path: str) -> Arena:
     """Read, check and resolve an arena file; raises ``ArenaFileError`` listing every mistake."""
     text, problems = read_text(path)
