@@ -112,8 +112,8 @@ def measure_referee(tree: str, trivial: str, decisions: int, sandbox: str, marks
     from referee.bots.pool import BotPool
     from referee.bots.sandbox import SandboxSettings, parse_mode
     from referee.bots.spec import parse_bot
-    from referee.rules import get_ruleset
-    from referee.table import play_game, seat_for
+    from referee.engine.rules import get_ruleset
+    from referee.table.table import play_game, seat_for
 
     specs = [replace(parse_bot(f"c{i}={trivial}"), sandbox=SandboxSettings(mode=parse_mode(sandbox)))
              for i in range(4)]

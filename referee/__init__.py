@@ -10,7 +10,7 @@ PROTOCOL_VERSIONS = (1,)
 
 def compiled() -> bool:
     """Whether the engine and the built-in players run compiled (the mypyc build, setup.py), not from ``.py``."""
-    from . import game
+    from referee.engine import game
 
     return not (game.__file__ or "").endswith(".py")
 

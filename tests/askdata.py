@@ -9,7 +9,7 @@ from pathlib import Path
 
 from referee.bots.pool import BotPool
 from referee.bots.spec import parse_bot
-from referee.policy import FaultPolicy
+from referee.table.policy import FaultPolicy
 from tests.conftest import PY, ROOT
 from tests.replaydata import FAST, MISBEHAVE, play_stored, write_results_dir
 

@@ -1,4 +1,4 @@
-"""A slow, obviously correct legal-move generator written from the rule documents, not from ``referee/game.py``.
+"""A slow, obviously correct legal-move generator written from the rule documents, not from ``referee/engine/game.py``.
 
 It plays the part of python-chess's perft data: ``legal_actions()`` is fast, cached and inlined; this is
 none of those. It reads only the position (the hand of the seat to act, the top card, the colour in play,

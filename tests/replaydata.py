@@ -11,10 +11,10 @@ from referee.arena.ranking import standings_for
 from referee.arena.results_doc import HeadToHead, ResultsDoc, rating_info
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.policy import FaultPolicy
-from referee.results import GameLine
-from referee.rules import get_ruleset
-from referee.table import Recorder, Table, seat_for
+from referee.table.policy import FaultPolicy
+from referee.store.results import GameLine
+from referee.engine.rules import get_ruleset
+from referee.table.table import Recorder, Table, seat_for
 from tests.conftest import PY, ROOT
 
 MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"

@@ -32,10 +32,10 @@ from typing import Any, Callable, Iterable, Sequence
 
 import pytest
 
-from referee.actions import COLOUR, DRAW, PASS, PLAY, Action, IllegalActionError
-from referee.cards import ALL_COLOURS, DECKS, Card
-from referee.game import Game, Phase, card_count
-from referee.rules import Ruleset, RulesetError, check_players, get_ruleset
+from referee.engine.actions import COLOUR, DRAW, PASS, PLAY, Action, IllegalActionError
+from referee.engine.cards import ALL_COLOURS, DECKS, Card
+from referee.engine.game import Game, Phase, card_count
+from referee.engine.rules import Ruleset, RulesetError, check_players, get_ruleset
 
 # ---------------------------------------------------------------------------------------- citations
 

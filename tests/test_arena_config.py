@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from referee.arena.config import ArenaFileError, arena_schema, load_arena, parse_arena, pool_problems
 from referee.cli.main import cli
 from referee.players import BUILTINS
-from referee.rules import PRESETS
+from referee.engine.rules import PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 ARENAS = ROOT / "arenas"

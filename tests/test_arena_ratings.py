@@ -10,10 +10,11 @@ import choix
 import numpy as np
 import pytest
 
-from referee.arena.ratings import CENTER, ELO, _Top1Data, choices, fit_ratings
+from referee.standings.placements import choices
+from referee.standings.ratings import CENTER, ELO, _Top1Data, fit_ratings
 from referee.arena.results_doc import HeadToHead
-from referee.results import GameResult
-from referee.standings import Tally, rank_order, wilson_interval
+from referee.store.results import GameResult
+from referee.standings.model import Tally, rank_order, wilson_interval
 
 
 def result(data: dict) -> GameResult:
@@ -62,7 +63,7 @@ def test_untied_choices_are_the_plackett_luce_ranking_likelihood():
 def test_the_stationary_distribution_is_choixs_on_numpy_alone():
     """``_statdist`` solves choix's system with numpy's solver instead of scipy.linalg's LU: the same answer
     to rounding, on random chains of several sizes (seeded)."""
-    from referee.arena.ratings import _statdist
+    from referee.standings.ratings import _statdist
 
     rng = np.random.default_rng(7)
     for n in (2, 3, 8, 40):
@@ -74,7 +75,7 @@ def test_the_stationary_distribution_is_choixs_on_numpy_alone():
 
 
 def test_a_chain_with_two_absorbing_classes_has_no_stationary_distribution():
-    from referee.arena.ratings import _statdist
+    from referee.standings.ratings import _statdist
 
     generator = np.array([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [1.0, 1.0, -2.0]])
     with pytest.raises(ValueError, match="more than one absorbing class"):
@@ -159,7 +160,7 @@ def test_the_fit_loads_numpy_with_one_blas_thread_and_leaves_the_environment_as_
     # numpy's OpenBLAS says how many threads it has (when the wheel's library exports the call).
     code = """
 import ctypes, os
-from referee.arena.ratings import _import_numeric
+from referee.standings.ratings import _import_numeric
 _import_numeric()
 threads = "unknown"
 for line in open("/proc/self/maps"):
@@ -188,8 +189,8 @@ def test_the_fit_loads_neither_choix_nor_scipy():
 
     code = """
 import sys
-from referee.arena.ratings import fit_ratings
-from referee.results import GameResult
+from referee.standings.ratings import fit_ratings
+from referee.store.results import GameResult
 games = [GameResult.from_json({"game": f"g{i}", "seed": i, "ruleset": "compact", "seating": ["a", "b", "c"],
                                "placements": [1 + (i + k) % 3 for k in range(3)], "scores": [0, 0, 0]})
          for i in range(30)]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.bots.transport import FakeTransport, PipeTransport, Transport
-from referee.bots.wire import encode
+from referee.bots.pipes.transport import FakeTransport, PipeTransport, Transport
+from referee.protocol.wire import encode
 
 
 def _ready(msg: dict) -> list:

@@ -12,7 +12,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from referee.arena.bot_reports import stderr_by_game
-from referee.bots.transport import STDERR_MARK, StderrSink
+from referee.bots.pipes.transport import STDERR_MARK, StderrSink
 from referee.cli.main import cli
 
 CRASHY = textwrap.dedent("""\

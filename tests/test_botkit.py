@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 
 from referee import botkit
-from referee.actions import Action
-from referee.bots.messages import hello_message, turn_line
+from referee.engine.actions import Action
+from referee.protocol.messages import hello_message, turn_line
 from referee.bots.spec import parse_bot
-from referee.cards import DECK_COLOURS, DECKS
-from referee.relay import PublicWire, Relay
-from referee.rules import PRESETS, get_ruleset
-from tests.conftest import PY, ROOT, SAMPLES
+from referee.engine.cards import DECK_COLOURS, DECKS
+from referee.protocol.relay import PublicWire, Relay
+from referee.engine.rules import PRESETS, get_ruleset
+from tests.conftest import ROOT, SAMPLES
 
 HELLO = {"type": "hello", "protocol": 1, "versions": [1], "name": "kit", "seat": 1,
          "limits": {"startup_ms": 1000, "move_ms": 1000, "bank_ms": 0, "line_bytes": 65536}}

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from referee.check import CheckConfig, Status, run_check
 from referee.cli.main import cli
-from referee.rules import PRESETS
+from referee.engine.rules import PRESETS
 from tests.conftest import PY, ROOT, SAMPLES
 
 POLICY_BOT = f"{PY} {SAMPLES}/python/policy_bot.py"

@@ -15,11 +15,11 @@ import sys
 import pytest
 
 import referee
-from referee.actions import PLAY, Action, InvalidActionError
-from referee.cards import Card, InvalidCardError
-from referee.game import Game, shuffle
+from referee.engine.actions import PLAY, Action, InvalidActionError
+from referee.engine.cards import Card, InvalidCardError
+from referee.engine.game import Game, shuffle
 from referee.players import Player, SeatView, make_player
-from referee.rules import RulesetError, check_players, get_ruleset
+from referee.engine.rules import RulesetError, check_players, get_ruleset
 
 
 def test_the_build_in_use_is_the_one_expected():
@@ -59,8 +59,9 @@ def test_a_tree_compiled_in_place_holds_its_modules_bytecode():
 def test_the_per_decision_path_is_compiled_with_the_engine():
     """The referee's side of a move (the events told, the turn line, the bot client, the pipes) is in the
     compiled set."""
-    from referee import relay
-    from referee.bots import client, lines, messages, transport
+    from referee.protocol import relay
+    from referee.bots.pipes import client, lines, transport
+    from referee.protocol import messages
 
     for module in (relay, messages, client, lines, transport):
         assert (module.__file__ or "").endswith(".py") is not referee.compiled(), module.__name__
@@ -68,7 +69,7 @@ def test_the_per_decision_path_is_compiled_with_the_engine():
 
 def test_a_bad_answer_line_gets_the_same_fault_on_both_builds():
     """A line that is not one message is judged by the same words whichever build reads it."""
-    from referee.bots.lines import Mistake, judge
+    from referee.bots.pipes.lines import Mistake, judge
 
     problem = judge(b'{"type": "draw", "id": 1}{"type": "pass", "id": 1}', "python")
     assert not isinstance(problem, dict) and problem.mistake is Mistake.SEVERAL

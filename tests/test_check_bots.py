@@ -14,9 +14,9 @@ from typing import Any, Iterator
 
 import pytest
 
-from referee.bots.schemas import validate_message
-from referee.bots import transport
-from referee.bots.transport import PipeTransport
+from referee.protocol.schemas import validate_message
+from referee.bots.pipes import transport
+from referee.bots.pipes.transport import PipeTransport
 from referee.check import CheckConfig, Report, Status, run_check
 from referee.check import suite as S
 from referee.check.fuzz import fuzz_check_name

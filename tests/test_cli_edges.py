@@ -12,7 +12,7 @@ from cli_cut import invoke_cut
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from referee.arena.executor import JOBS_PER_CPU, max_jobs
+from referee.run.executor import JOBS_PER_CPU, max_jobs
 
 BOT = f"{sys.executable} {os.path.join(os.path.dirname(__file__), '..', 'sample_bots', 'python', 'random_bot.py')}"
 

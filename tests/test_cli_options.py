@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
-from referee.outdir import filesystem_of, out_dir_problem
+from referee.store.outdir import filesystem_of, out_dir_problem
 
 NEGATIVE_SEED = [
     pytest.param(["match", "builtin:random", "builtin:easy", "--games", "1"], id="match"),

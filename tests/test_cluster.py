@@ -24,7 +24,7 @@ from distributed import Client  # noqa: E402
 from procs import wait_until  # noqa: E402
 from referee.arena import load_arena, run_arena  # noqa: E402
 from referee.arena.cluster import ClusterOptions, cluster_factory  # noqa: E402
-from referee.arena.executor import ExecutorError  # noqa: E402
+from referee.run.executor import ExecutorError  # noqa: E402
 from referee.cli.main import cli  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

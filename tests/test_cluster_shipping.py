@@ -19,8 +19,8 @@ from referee.arena.shipping import pack_bots, relocate, runtime_problem, unpack
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
 from referee.cli.main import cli
-from referee.rules import get_ruleset
-from referee.jobs import GameJob, run_job
+from referee.engine.rules import get_ruleset
+from referee.run.jobs import GameJob, run_job
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_bots" / "python"

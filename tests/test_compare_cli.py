@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from referee.cli.main import cli
 from referee.compare.sprt import Ptnml, SprtSettings
-from referee.record_file import recorded_ids
+from referee.store.record_file import recorded_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS_SCHEMA = json.loads((ROOT / "protocol" / "schemas" / "results.schema.json").read_text())
@@ -280,7 +280,7 @@ def test_a_comparison_holds_only_the_games_ahead_of_its_count(tmp_path):
     from referee.cli.compare import compare_arena
     from referee.compare.run import NoDisplay, run_compare
     from referee.compare.twins import CompareSettings
-    from referee.results import GameLine
+    from referee.store.results import GameLine
 
     class Watch(NoDisplay):
         pairs = 0

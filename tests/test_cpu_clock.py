@@ -23,12 +23,13 @@ import pytest
 
 from referee.bots import sandbox
 from referee.bots.cgroups import BotGroup
-from referee.bots.client import BotClient
+from referee.bots.pipes.client import BotClient
 from referee.bots.cpuclock import Clock, ProcessMeter, process_clock_id
-from referee.bots.faults import BotFault, FaultKind
+from referee.protocol.faults import BotFault, FaultKind
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import BotSpec, TimeLimits
-from referee.record_file import read_record, recorded_ids
+from referee.store.game_record import read_record
+from referee.store.record_file import recorded_ids
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parent.parent

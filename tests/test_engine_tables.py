@@ -7,15 +7,15 @@ import random
 
 import pytest
 
-from referee import game as engine
-from referee.bots.messages import event_message
-from referee.actions import Action
-from referee.cards import _BY_CODE, ALL_COLOURS, CARD_KINDS, COMPACT_COLOURS, STANDARD_COLOURS, Card
-from referee.game import Game, event_for, plays_on
+from referee.engine import game as engine
+from referee.protocol.messages import event_message
+from referee.engine.actions import Action
+from referee.engine.cards import _BY_CODE, ALL_COLOURS, CARD_KINDS, COMPACT_COLOURS, STANDARD_COLOURS, Card
+from referee.engine.game import Game, event_for, plays_on
 from referee.players import SeatView, make_player
-from referee.relay import PublicWire, Relay
-from referee.replay_text import all_seeing_events
-from referee.rules import MAX_PLAYERS, get_ruleset
+from referee.protocol.relay import PublicWire, Relay
+from referee.replay.text import all_seeing_events
+from referee.engine.rules import MAX_PLAYERS, get_ruleset
 
 
 def test_every_card_has_its_own_index_and_a_card_made_elsewhere_has_none():
@@ -151,7 +151,7 @@ def test_the_players_choice_draws_as_random_choice_does():
 
 
 def test_a_deck_is_a_new_list_each_time():
-    from referee.cards import compact_deck, standard_deck
+    from referee.engine.cards import compact_deck, standard_deck
 
     assert standard_deck() is not standard_deck() and standard_deck() == standard_deck()
     assert len(standard_deck()) == 108 and len(compact_deck(4)) == 54 and compact_deck(6) == compact_deck(4) * 2
@@ -195,7 +195,7 @@ SEEDS = [0, 1, 7, -5, 2**31, 2**63 - 1, 6254789123456789123 * 7 + 3, 2**100]
 
 def test_seeding_without_random_py_gives_the_generator_random_random_gives():
     """``game.seeded``: what ``Random(seed)`` and ``rng.seed(seed)`` give (state, ``gauss_next``), without random.py."""
-    from referee.game import seeded
+    from referee.engine.game import seeded
 
     for seed in SEEDS:
         theirs = random.Random(seed)
@@ -210,7 +210,7 @@ def test_seeding_without_random_py_gives_the_generator_random_random_gives():
 
 
 def test_a_generator_subclass_is_seeded_its_own_way():
-    from referee.game import randbelow, seeded
+    from referee.engine.game import randbelow, seeded
 
     class Counting(random.Random):
         seeds: list[object] = []
@@ -229,7 +229,7 @@ def test_a_generator_subclass_is_seeded_its_own_way():
 
 def test_randbelow_draws_as_randrange_does():
     """``game.randbelow`` (the first dealer, a buried card's place): the same number and generator state after."""
-    from referee.game import randbelow
+    from referee.engine.game import randbelow
 
     for seed in range(10):
         mine, theirs = random.Random(seed), random.Random(seed)
@@ -251,7 +251,7 @@ def test_a_built_in_seat_plays_the_same_through_the_table_as_through_the_protoco
     """``Table._turn`` calls a ``BuiltinSeat`` natively; another seat (here the same player behind a protocol seat)
     plays the same game, card for card."""
     from referee.bots.spec import parse_bot
-    from referee.table import BuiltinSeat, Table
+    from referee.table.table import BuiltinSeat, Table
 
     class Wrapped:  # any Seat that is not a BuiltinSeat takes the protocol path
         def __init__(self, inner: BuiltinSeat) -> None:
@@ -298,10 +298,10 @@ def test_a_game_that_logs_no_events_plays_the_same_game(house, options):
 def test_a_job_of_built_in_seats_logs_no_events_and_a_recorder_gets_them(monkeypatch):
     """``run_job``: no events for built-in seats alone (nobody reads them: their record, if kept, is rebuilt
     from games.jsonl when read), the same result; a table with a recorder logs them."""
-    from referee import jobs
+    from referee.run import jobs
     from referee.bots.pool import BotPool
     from referee.bots.spec import parse_bot
-    from referee.table import BuiltinSeat, Recorder, Table
+    from referee.table.table import BuiltinSeat, Recorder, Table
 
     made = []
 

@@ -18,8 +18,8 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from referee.bots.spec import parse_bot  # noqa: E402
 from referee.env import GYM_ID, SingleAgentEnv  # noqa: E402
-from referee.game import Game  # noqa: E402
-from referee.table import BuiltinSeat, Table  # noqa: E402
+from referee.engine.game import Game  # noqa: E402
+from referee.table.table import BuiltinSeat, Table  # noqa: E402
 from tests.conftest import PY, SAMPLES  # noqa: E402
 
 RANDOM_BOT = f"{PY} {SAMPLES}/python/random_bot.py"

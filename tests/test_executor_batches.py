@@ -9,13 +9,14 @@ from dataclasses import replace
 
 import pytest
 
-from referee.arena import executor as executor_module
-from referee.arena.executor import BATCH, LocalExecutor
+from referee.run import executor as executor_module
+from referee.run.executor import BATCH, LocalExecutor
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
-from referee.jobs import GameJob, game_seed, run_job
-from referee.record_file import INDEX_FILE, RECORDS_FILE, encode_record, read_record, recorded_ids
-from referee.results import GameLine
-from referee.rules import get_ruleset
+from referee.run.jobs import GameJob, game_seed, run_job
+from referee.store.game_record import read_record
+from referee.store.record_file import INDEX_FILE, RECORDS_FILE, encode_record, recorded_ids
+from referee.store.results import GameLine
+from referee.engine.rules import get_ruleset
 
 pytestmark = pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(),
                                 reason="the killing run_job reaches the workers only through fork")
@@ -109,7 +110,7 @@ def test_a_game_that_kills_its_worker_every_time_is_the_only_one_lost(monkeypatc
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_referee_failure_in_a_batch_names_its_game(monkeypatch, workers):
-    from referee.arena.executor import ExecutorError
+    from referee.run.executor import ExecutorError
 
     monkeypatch.setattr(executor_module, "run_job", _failing_run_job("g040"))
     with pytest.raises(ExecutorError, match=r"(?s)game g040:.*a referee bug"):
@@ -128,7 +129,7 @@ def _entries(out) -> list[list[str]]:
 def _table_record(job: GameJob) -> list[dict]:
     """The record the table itself writes of ``job``, as read back from a record file (through JSON)."""
     from referee.bots.pool import BotPool
-    from referee.table import Recorder, Table, seat_for
+    from referee.table.table import Recorder, Table, seat_for
 
     recorder = Recorder()
     Table(job.rules, [seat_for(s, BotPool()) for s in job.seats], job.seed, job.game_id, job.policy, recorder).play()
@@ -168,7 +169,7 @@ def test_a_dead_worker_s_batch_is_recorded_once_by_its_replay(tmp_path, monkeypa
 
 
 def test_a_referee_failure_keeps_the_records_of_the_games_before_it(tmp_path, monkeypatch):
-    from referee.arena.executor import ExecutorError
+    from referee.run.executor import ExecutorError
 
     monkeypatch.setattr(executor_module, "run_job", _failing_run_job("g040"))
     stored = []
@@ -181,7 +182,7 @@ def test_a_referee_failure_keeps_the_records_of_the_games_before_it(tmp_path, mo
 
 def test_the_cluster_s_per_game_write_keeps_an_entry_for_a_built_in_game_and_lines_for_a_bot_s(tmp_path):
     """``write_record`` (the Dask client writes each game's record as its result comes back)."""
-    from referee.arena.executor import write_record
+    from referee.run.executor import write_record
 
     built_in = _recorded_jobs()[0]
     with_bot = replace(built_in, game_id="b1", seats=(parse_bot("python3 bot.py", TimeLimits()), *built_in.seats[1:]))

@@ -15,10 +15,10 @@ from procs import group_members, groups_running, wait_group_gone, wait_until
 
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.rules import get_ruleset
+from referee.engine.rules import get_ruleset
 from referee.bots.pool import BotPool
-from referee.policy import FaultPolicy
-from referee.table import play_game, seat_for
+from referee.table.policy import FaultPolicy
+from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT
 
 MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"

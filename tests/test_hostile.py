@@ -25,9 +25,9 @@ from referee.bots import sandbox
 from referee.bots.pool import BotPool
 from referee.bots.sandbox import Level, Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.policy import FaultPolicy
-from referee.rules import get_ruleset
-from referee.table import play_game, seat_for
+from referee.table.policy import FaultPolicy
+from referee.engine.rules import get_ruleset
+from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT
 
 HOSTILE = ROOT / "tests" / "hostile" / "hostile.py"

@@ -3,16 +3,16 @@ built-in name) changes nothing about the games: the same seed gives the same gam
 
 from __future__ import annotations
 
-from referee import jobs as jobs_module
-from referee import replay
-from referee.actions import Action
+from referee.run import jobs as jobs_module
+from referee.engine import notation as replay
+from referee.engine.actions import Action
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
-from referee.cards import Card
-from referee.jobs import GameJob, game_seed, run_job
-from referee.replay import decode_action, encode_action, encode_actions
-from referee.rules import get_ruleset
-from referee.table import Table, seat_for
+from referee.engine.cards import Card
+from referee.run.jobs import GameJob, game_seed, run_job
+from referee.engine.notation import decode_action, encode_action, encode_actions
+from referee.engine.rules import get_ruleset
+from referee.table.table import Table, seat_for
 
 
 def _job(i: int, names: tuple[str, ...] = ("easy", "medium", "random", "hard")) -> GameJob:
@@ -96,9 +96,9 @@ def test_a_spec_names_its_builtin_however_often_asked():
 
 
 def test_untimed_seats_and_options_come_out_as_computed_afresh():
-    from referee.results import SeatTimes
-    from referee.bots.messages import ruleset_options as _options
-    from referee.table import _Clock, _seat_times
+    from referee.store.results import SeatTimes
+    from referee.protocol.messages import ruleset_options as _options
+    from referee.table.table import _Clock, _seat_times
 
     clocks = [_Clock() for _ in range(3)]
     assert _seat_times(clocks) == SeatTimes.of(clocks)
@@ -118,8 +118,8 @@ def test_untimed_seats_and_options_come_out_as_computed_afresh():
 
 
 def test_a_store_that_keeps_no_games_writes_no_games_file(tmp_path):
-    from referee.arena.store import GameStore
-    from referee.results import GameLine
+    from referee.store.run_store import GameStore
+    from referee.store.results import GameLine
 
     store = GameStore(str(tmp_path), keep_games=False)
     store.prepare(fresh=True)
@@ -130,7 +130,7 @@ def test_a_store_that_keeps_no_games_writes_no_games_file(tmp_path):
 
 
 def test_plan_ids_read_without_the_pattern_as_the_pattern_reads_them():
-    from referee.arena.placements import _LETTERS, _PLAN_ID, PlacementLog
+    from referee.standings.placements import _LETTERS, _PLAN_ID, PlacementLog
 
     def by_pattern(prefix, game_id):
         m = _PLAN_ID.fullmatch(game_id)
@@ -149,8 +149,8 @@ def test_plan_ids_read_without_the_pattern_as_the_pattern_reads_them():
 
 def test_stage_tallies_are_each_stages_games_alone_whether_one_stage_or_several():
     from referee.arena.collect import Collected
-    from referee.results import GameLine, Slot
-    from referee.standings import Tally
+    from referee.store.results import GameLine, Slot
+    from referee.standings.model import Tally
 
     results = [run_job(_job(i, ("easy", "random", "hard")), BotPool())[0] for i in range(9)]
     names = ["easy", "random", "hard", "idle"]  # "idle" is entered but never plays

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from referee.arena import load_arena
 from referee.cli.main import cli
 from referee.ladder.run import LadderOptions, run_ladder
-from referee.ladder.store import LadderBusy, open_ladder
+from referee.ladder.store import open_ladder
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS_SCHEMA = json.loads((ROOT / "protocol" / "schemas" / "results.schema.json").read_text())

@@ -7,7 +7,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -15,8 +14,8 @@ import pytest
 from referee.arena.config import BotEntry
 from referee.bots.spec import BotSpec
 from referee.ladder.fingerprint import submission_hash, submission_hashes
-from referee.results import GameLine, GameResult
-from referee.standings import StandingRow
+from referee.store.results import GameLine, GameResult
+from referee.standings.model import StandingRow
 from referee.ladder.scheduler import coverage_tables, pair_uncertainty, separated, uncertain_tables
 from referee.ladder.store import LadderBusy, LadderError, open_ladder
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from referee.arena.executor import LocalExecutor
-from referee.arena.lead import Lead
+from referee.run.executor import LocalExecutor
+from referee.run.lead import Lead
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
-from referee.jobs import GameJob, game_seed
-from referee.rules import get_ruleset
+from referee.run.jobs import GameJob, game_seed
+from referee.engine.rules import get_ruleset
 
 
 def test_a_lead_frees_as_the_earliest_games_finish_in_any_order():

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from referee.results import LINE_KEYS
+from referee.store.results import LINE_KEYS
 
 from referee.cli.main import cli
 
@@ -231,7 +231,7 @@ def test_a_bot_that_never_starts_is_shown_with_its_own_words(tmp_path):
 
 
 def test_match_without_out_keeps_no_games_file_and_shows_the_same_standings(tmp_path, monkeypatch):
-    from referee.arena import store as store_module
+    from referee.store import run_store as store_module
 
     made = []
     real = store_module.GameStore.__init__

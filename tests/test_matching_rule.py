@@ -1,4 +1,4 @@
-"""The matching rule stated once (``referee.game.plays_on``), and the fast paths agreeing with it."""
+"""The matching rule stated once (``referee.engine.game.plays_on``), and the fast paths agreeing with it."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from referee.actions import DRAW, PLAY
-from referee.cards import Card
-from referee.game import PHASE_DRAWN, PHASE_PLAY, Game, plays_on
+from referee.engine.actions import DRAW, PLAY
+from referee.engine.cards import Card
+from referee.engine.game import PHASE_DRAWN, PHASE_PLAY, Game, plays_on
 from referee.players import SeatView, make_player
-from referee.rules import get_ruleset
+from referee.engine.rules import get_ruleset
 
 
 @pytest.mark.parametrize("card, colour, rank, wd4_ok, plays", [

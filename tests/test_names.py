@@ -6,8 +6,8 @@ import pytest
 
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
-from referee.game_source import stderr_path
-from referee.names import build_log, safe_name, stderr_log
+from referee.store.game_source import stderr_path
+from referee.bots.names import build_log, safe_name, stderr_log
 
 
 @pytest.mark.parametrize("name, safe", [

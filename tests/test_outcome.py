@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from referee.game import Game
-from referee.outcome import EndReason, Outcome
+from referee.engine.game import Game
+from referee.engine.outcome import EndReason, Outcome
 from referee.players import SeatView, make_player
-from referee.rules import get_ruleset
+from referee.engine.rules import get_ruleset
 
 
 def _play(house: str, options: dict, players: int, seed: int) -> Game:

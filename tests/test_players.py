@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from referee.cards import Card
-from referee.game import Game, Phase
+from referee.engine.cards import Card
+from referee.engine.game import Game, Phase
 from referee.players import SeatView, make_player
-from referee.rules import get_ruleset
+from referee.engine.rules import get_ruleset
 
 SHORT = {"compact": {"target": 500}, "family": {"target": "round"}, "arcade": {}}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
-from referee.arena.startups import PROBE_AT_ONCE, probe
+from referee.run.startups import PROBE_AT_ONCE, probe
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import BotSpec, TimeLimits
 
@@ -43,7 +43,7 @@ def test_the_probe_starts_its_bots_side_by_side_even_with_one_worker(tmp_path):
 
 def test_bots_that_must_start_together_fail_the_probe_one_at_a_time(tmp_path, monkeypatch):
     """The check above can fail: with one start at a time each bot waits for its partner in vain."""
-    import referee.arena.startups as startups
+    import referee.run.startups as startups
 
     monkeypatch.setattr(startups, "PROBE_AT_ONCE", 1)
     broken = probe(_specs(tmp_path, 2), None, workers=1)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from referee.bots.client import BotClient
-from referee.bots.faults import BotFault, FaultKind
+from referee.bots.pipes.client import BotClient
+from referee.protocol.faults import BotFault, FaultKind
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.bots.transport import FakeTransport
+from referee.bots.pipes.transport import FakeTransport
 
 TURN = {"type": "turn", "legal": [{"type": "draw"}]}  # as much of a turn as the client looks at
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from referee.bots.client import BotClient
-from referee.bots.faults import BotFault
+from referee.bots.pipes.client import BotClient
+from referee.protocol.faults import BotFault
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.bots.transport import FakeTransport
-from referee.bots.wire import encode
-from referee.rules import get_ruleset
+from referee.bots.pipes.transport import FakeTransport
+from referee.protocol.wire import encode
+from referee.engine.rules import get_ruleset
 from referee.bots.pool import BotPool
-from referee.policy import FaultPolicy
-from referee.table import play_game, seat_for
+from referee.table.policy import FaultPolicy
+from referee.table.table import play_game, seat_for
 
 
 def first_legal(msg: dict) -> list:
@@ -204,7 +204,7 @@ def test_stray_answers_between_games_restart_the_bot_for_a_clean_game():
 
 
 def test_transport_errors_share_one_base():
-    from referee.bots import transport as t
+    from referee.bots.pipes import transport as t
 
     for cls in (t.ReadTimeout, t.WriteTimeout, t.LineTooLong, t.Closed):
         assert issubclass(cls, t.TransportError)

@@ -7,14 +7,14 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.bots.faults import FaultKind
+from referee.protocol.faults import FaultKind
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.bots.transport import FakeTransport
-from referee.bots.wire import encode
-from referee.policy import FaultPolicy
-from referee.rules import get_ruleset
-from referee.table import play_game, seat_for
+from referee.bots.pipes.transport import FakeTransport
+from referee.protocol.wire import encode
+from referee.table.policy import FaultPolicy
+from referee.engine.rules import get_ruleset
+from referee.table.table import play_game, seat_for
 
 KINDS = {k.value for k in FaultKind}
 JSON_VALUES = st.recursive(

@@ -9,9 +9,9 @@ import zlib
 
 import pytest
 
-from referee.jsonl import encode_line
-from referee.record_file import INDEX_FILE, RECORDS_FILE, append_record, append_records, encode_record, has_records, \
-    keep_only, read_record, recorded_ids
+from referee.store.jsonl import encode_line
+from referee.store.record_file import (INDEX_FILE, RECORDS_FILE, append_record, append_records, encode_record,
+    has_records, keep_only, read_record, recorded_ids)
 
 
 def record(game: str, n: int) -> list[dict]:
@@ -183,11 +183,11 @@ def test_a_built_in_game_s_rebuilt_record_is_what_the_table_writes(tmp_path, hou
     not the default (the index keeps it: games.jsonl does not)."""
     from referee.bots.pool import BotPool
     from referee.bots.spec import BotSpec
-    from referee.jobs import GameJob, game_seed, run_job
-    from referee.policy import FaultPolicy
-    from referee.results import GameLine
-    from referee.rules import get_ruleset
-    from referee.table import Recorder, Table, seat_for
+    from referee.run.jobs import GameJob, game_seed, run_job
+    from referee.table.policy import FaultPolicy
+    from referee.store.results import GameLine
+    from referee.engine.rules import get_ruleset
+    from referee.table.table import Recorder, Table, seat_for
 
     rules, policy, pool = get_ruleset(house, options), FaultPolicy.parse("strikes:2"), BotPool()
     specs = tuple(BotSpec(name, f"builtin:{name}") for name in ("easy", "medium", "random"))
@@ -226,7 +226,7 @@ def test_a_record_rebuilt_from_games_jsonl_names_the_runs_policy(tmp_path):
     from click.testing import CliRunner
 
     from referee.cli.main import cli
-    from referee.game_record import record_lines
+    from referee.store.game_record import record_lines
 
     out = tmp_path / "out"
     res = CliRunner().invoke(cli, ["match", "builtin:easy", "builtin:hard", "-n", "2", "--policy", "strikes:2",

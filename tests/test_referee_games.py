@@ -9,12 +9,12 @@ from click.testing import CliRunner
 
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.cli.main import cli
-from referee.jobs import GameJob, run_job
-from referee.record_file import recorded_ids
-from referee.records import replay
-from referee.rules import get_ruleset
+from referee.run.jobs import GameJob, run_job
+from referee.store.record_file import recorded_ids
+from referee.replay.recheck import replay
+from referee.engine.rules import get_ruleset
 from referee.bots.pool import BotPool
-from referee.table import play_game, seat_for
+from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT, resolve_sample, sample_commands
 
 RULESETS = ["compact", "family", "arcade"]

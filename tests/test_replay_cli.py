@@ -8,10 +8,10 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from referee.cardfaces import label, use_colour
+from referee.engine.cardfaces import label, use_colour
 from referee.cli.main import cli
-from referee.game_source import load
-from referee.replay import decode_actions, rebuild
+from referee.store.game_record import load
+from referee.engine.notation import decode_actions, rebuild
 from tests.replaydata import small_results_dir
 
 

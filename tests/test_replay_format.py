@@ -6,15 +6,15 @@ import random
 
 import pytest
 
-from referee.actions import COLOUR, DRAW_ACTION, PASS_ACTION, PLAY, Action
+from referee.engine.actions import COLOUR, DRAW_ACTION, PASS_ACTION, PLAY, Action
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
-from referee.cards import Card
-from referee.game import Game
-from referee.replay import (InvalidReplayError, StoredGame, decode_action, decode_actions, encode_action,
-                            encode_actions, rebuild, stand_in_turns)
-from referee.rules import get_ruleset
-from referee.table import Table, seat_for
+from referee.engine.cards import Card
+from referee.engine.game import Game
+from referee.engine.notation import (InvalidReplayError, StoredGame, decode_action, decode_actions, encode_action,
+    encode_actions, rebuild, stand_in_turns)
+from referee.engine.rules import get_ruleset
+from referee.table.table import Table, seat_for
 
 C = Card.from_code
 
@@ -124,7 +124,7 @@ def test_rebuild_refuses_an_illegal_action_naming_it():
 
 
 def test_a_full_record_gives_the_same_stored_game_as_the_result():
-    from referee.table import Recorder
+    from referee.table.table import Recorder
 
     recorder = Recorder()
     with BotPool() as pool:

@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
-from referee.game_source import load
+from referee.store.game_record import load
 from referee.html_report import ReportError, write_report
 from referee.html_report.tape import tape
-from referee.replay import rebuild
+from referee.engine.notation import rebuild
 from tests.replaydata import small_results_dir
 
 

@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from referee.actions import Action, InvalidActionError
-from referee.cards import ALL_COLOURS, DECKS, Card, InvalidCardError, hand_points, standard_deck
-from referee.rules import PRESETS, RulesetError, check_players, get_ruleset, parse_option
+from referee.engine.actions import Action, InvalidActionError
+from referee.engine.cards import ALL_COLOURS, DECKS, Card, InvalidCardError, hand_points, standard_deck
+from referee.engine.rules import PRESETS, RulesetError, check_players, get_ruleset, parse_option
 
 from rulecases import A, C, F, R, case, find_opening, opening_top, run, table
 
@@ -234,7 +234,7 @@ def test_overrides(c):
 
 def test_seeded_games_differ_by_seed_only():
     """Ruling 2 in small: the deal is a function of the seed."""
-    from referee.game import Game
+    from referee.engine.game import Game
 
     a = Game(get_ruleset("family"), 4, random.Random(11)).events
     b = Game(get_ruleset("family"), 4, random.Random(11)).events

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee.actions import KINDS
-from referee.cards import COMPACT_COLOURS, compact_deck
-from referee.game import Game, card_count
-from referee.rules import RulesetError, get_ruleset
+from referee.engine.actions import KINDS
+from referee.engine.cards import COMPACT_COLOURS, compact_deck
+from referee.engine.game import Game, card_count
+from referee.engine.rules import RulesetError, get_ruleset
 
 from rulecases import (players_ok, C, R, all_cards, case, deck_of, find_opening, opening_top, run, table)
 

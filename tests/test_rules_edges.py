@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from referee.outcome import EndReason
+from referee.engine.outcome import EndReason
 from tests.rulecases import act, find_opening, make_state, opening_top
 
 UNDER = ["teal:2", "coral:3", "amber:4", "violet:5", "teal:6", "coral:7", "amber:8", "violet:9", "teal:10",

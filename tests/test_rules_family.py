@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from referee.cards import SHAPES, STANDARD_COLOURS, Card, standard_deck
-from referee.game import Game, event_for
+from referee.engine.cards import SHAPES, STANDARD_COLOURS, Card, standard_deck
+from referee.engine.game import Game, event_for
 from referee.players import SeatView, make_player
-from referee.rules import RulesetError, get_ruleset
+from referee.engine.rules import RulesetError, get_ruleset
 
 from rulecases import (players_ok, F, R, act, all_cards, case, deck_of, find_opening, make_state, opening_top, run, show,
                        table)

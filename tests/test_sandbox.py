@@ -12,7 +12,7 @@ import pytest
 from referee.bots import cgroups, sandbox
 from referee.bots.sandbox import Launch, Level, Machine, Mode, SandboxSettings, SandboxUnavailable
 from referee.bots.spec import BotSpec, parse_bot
-from referee.bots.transport import PipeTransport
+from referee.bots.pipes.transport import PipeTransport
 from tests.conftest import PY, ROOT, need
 
 MACHINE = sandbox.machine()
@@ -65,8 +65,8 @@ def test_strict_refuses_a_machine_without_walls_saying_what_is_missing() -> None
 
 
 def test_a_strict_bot_on_a_machine_without_walls_is_a_startup_fault(monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.bots.client import BotClient
-    from referee.bots.faults import BotFault
+    from referee.bots.pipes.client import BotClient
+    from referee.protocol.faults import BotFault
 
     monkeypatch.setattr(sandbox, "machine", lambda: BARE)
     client = BotClient(replace(parse_bot(f"{PY} {ROOT}/sample_bots/python/random_bot.py"),
@@ -235,7 +235,7 @@ def test_a_walled_bot_that_exits_left_nothing_behind_it():
     """bubblewrap's own process inside holds the bot's stdout a moment after the bot's exit is seen: that is no
     process the bot left running, so the exit is described plainly (it was "leaving processes it started that held
     its pipes" about one time in ten). Twenty bots that exit at once, each without a trace."""
-    from referee.bots.transport import Closed
+    from referee.bots.pipes.transport import Closed
 
     described = []
     for _ in range(20):

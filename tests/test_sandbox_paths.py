@@ -13,7 +13,7 @@ from referee.bots import sandbox
 from referee.bots.command_files import candidates, command_files, trace
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import parse_bot
-from referee.bots.transport import PipeTransport
+from referee.bots.pipes.transport import PipeTransport
 from tests.conftest import PY
 
 MACHINE = sandbox.machine()

@@ -24,16 +24,16 @@ from jsonschema import Draft202012Validator
 from referencing.jsonschema import DRAFT202012
 
 from referee import PROTOCOL_VERSIONS
-from referee.bots.schemas import (ANSWERS, BASE_URI, FROM_BOT, TO_BOT, load_schema, registry, schema_names,
-                                  validate_message, validator)
+from referee.protocol.schemas import (ANSWERS, BASE_URI, FROM_BOT, TO_BOT, load_schema, registry, schema_names,
+    validate_message, validator)
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
-from referee.bots.transport import FakeTransport
-from referee.bots.wire import answer_problem
-from referee.game import Game
-from referee.rules import get_ruleset
+from referee.bots.pipes.transport import FakeTransport
+from referee.protocol.wire import answer_problem
+from referee.engine.game import Game
+from referee.engine.rules import get_ruleset
 from referee.bots.pool import BotPool
-from referee.policy import FaultPolicy
-from referee.table import Recorder, play_game, seat_for
+from referee.table.policy import FaultPolicy
+from referee.table.table import Recorder, play_game, seat_for
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "protocol" / "PROTOCOL.md"
@@ -522,7 +522,7 @@ def test_the_cli_transcript_command_of_the_doc_validates(tmp_path):
     run = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "1", "--seed", "368", "--out", str(out), "--records",
                                    bot, "builtin:hard"])
     assert run.exit_code == 0, run.output
-    from referee.record_file import read_record
+    from referee.store.game_record import read_record
 
     lines = read_record(str(out), "g0001")
     _validate_record(lines)
@@ -651,9 +651,9 @@ def test_the_answer_schema_is_what_message_json_says_a_bot_sends():
 
 def test_the_engine_enums_are_the_schemas_vocabularies():
     """Phases, action kinds and end reasons are enums whose values are exactly the wire strings."""
-    from referee.actions import ActionKind
-    from referee.game import Phase
-    from referee.outcome import EndReason
+    from referee.engine.actions import ActionKind
+    from referee.engine.game import Phase
+    from referee.engine.outcome import EndReason
 
     assert {p.value for p in Phase} - {"over"} == set(load_schema("defs")["$defs"]["phase"]["enum"])
     assert {k.value for k in ActionKind} == set(ANSWERS)

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from referee.arena.side_by_side import map_side_by_side
+from referee.run.side_by_side import map_side_by_side
 
 
 def test_results_come_in_the_items_order_whatever_order_the_calls_end_in():

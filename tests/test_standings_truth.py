@@ -9,8 +9,8 @@ import pytest
 from referee.arena.report import MD_MATRIX_LIMIT, standings_md
 from referee.arena.results_doc import HeadToHead, ResultsDoc, order_rule, stage_rulesets
 from referee.arena.runner import _LeaderBoard as _Tally
-from referee.standings import StandingRow, Standings, rank_ranges, with_rank_ranges
-from referee.standings_render import column_notes, format_rank, format_rating, text_table
+from referee.standings.model import StandingRow, Standings, rank_ranges, with_rank_ranges
+from referee.standings.render import column_notes, format_rank, format_rating, text_table
 
 
 def row(bot: str, rank: int, rating: float | None, low: float | None, high: float | None, **extra) -> StandingRow:
@@ -139,8 +139,8 @@ def test_the_progress_leader_is_the_final_orders_first():
 def test_a_forfeited_game_adds_no_points():
     """The seat of a bot that forfeited is played on by a stand-in (the first legal action), which may win the match:
     its score is not the bot's (a bot that never started once showed 1080 points beside a winner's 57)."""
-    from referee.results import GameResult
-    from referee.standings import Tally
+    from referee.store.results import GameResult
+    from referee.standings.model import Tally
 
     def game(gid: str, scores: list[int], forfeited: list[int]) -> GameResult:
         return GameResult.from_json({"game": gid, "seed": 1, "ruleset": "compact", "seating": ["bot", "ok"],

@@ -62,9 +62,9 @@ def test_the_arena_package_names_resolve_when_asked_for() -> None:
     assert set(arena.__all__) <= set(dir(arena))
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         arena.nothing  # noqa: B018
-    from referee.arena import store  # a submodule is still imported by name
+    from referee.store import run_store as store  # a submodule is still imported by name
 
-    assert store.__name__ == "referee.arena.store"
+    assert store.__name__ == "referee.store.run_store"
 
 
 def _raising(exc: Exception) -> click.Group:
@@ -82,11 +82,11 @@ def _raising(exc: Exception) -> click.Group:
 def test_the_boundary_maps_each_domain_error_without_importing_them_first() -> None:
     """The errors are looked up among the loaded modules when one reaches the boundary: each still gets its
     exit status and message (2: bad input; 1: the run could not do what was asked)."""
-    from referee.arena.executor import ExecutorError
+    from referee.run.executor import ExecutorError
     from referee.arena.problems import ArenaFileError, Problem
     from referee.ladder.store import LadderError
-    from referee.records import ReplayMismatch
-    from referee.rules import RulesetError
+    from referee.replay.recheck import ReplayMismatch
+    from referee.engine.rules import RulesetError
 
     cases = [(ArenaFileError("a.yaml", [Problem("seats", "too many")]), 2, "a.yaml: 1 problem"),
              (LadderError("no such ladder"), 2, "no such ladder"), (RulesetError("bad option"), 2, "bad option"),

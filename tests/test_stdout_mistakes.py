@@ -11,17 +11,17 @@ from typing import Any
 import pytest
 
 from referee.bots import hints
-from referee.bots.lines import Mistake, diagnose, gather, judge, while_waiting
+from referee.bots.pipes.lines import Mistake, diagnose, gather, judge, while_waiting
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.bots.transport import ReadTimeout
+from referee.bots.pipes.transport import ReadTimeout
 from referee.check import CheckConfig, Report, Status, run_check
 from referee.check import suite as S
 from referee.check.output import format_text
 from referee.check.report import CheckResult
-from referee.policy import FaultPolicy
-from referee.rules import get_ruleset
-from referee.table import play_game, seat_for
+from referee.table.policy import FaultPolicy
+from referee.engine.rules import get_ruleset
+from referee.table.table import play_game, seat_for
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "tests" / "stdout_bots"

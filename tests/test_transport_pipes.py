@@ -13,13 +13,13 @@ import pytest
 
 from procs import group_members, wait_group_gone, wait_until
 
-from referee.bots.client import BotClient
-from referee.bots.faults import BotFault
+from referee.bots.pipes.client import BotClient
+from referee.protocol.faults import BotFault
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
-from referee.bots.transport import Closed, LineTooLong, PipeTransport, ReadTimeout, WriteTimeout
-from referee.rules import get_ruleset
-from referee.table import play_game, seat_for
+from referee.bots.pipes.transport import Closed, LineTooLong, PipeTransport, ReadTimeout, WriteTimeout
+from referee.engine.rules import get_ruleset
+from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT
 
 MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from referee.arena.executor import _worker_main
+from referee.run.executor import _worker_main
 from referee.bots import sandbox
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
-from referee.jobs import GameJob, game_seed
-from referee.names import stderr_log
-from referee.rules import get_ruleset
+from referee.run.jobs import GameJob, game_seed
+from referee.bots.names import stderr_log
+from referee.engine.rules import get_ruleset
 from procs import groups_running, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,8 +14,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .config import Arena, ArenaFileError, BotEntry, Problem, Stage, load_arena, parse_arena
-    from .runner import ArenaRun, run_arena
+    from referee.arena.config import Arena, ArenaFileError, BotEntry, Problem, Stage, load_arena, parse_arena
+    from referee.arena.runner import ArenaRun, run_arena
 
 #: Each name this package offers, by the module that defines or re-exports it.
 _LAZY = {"Arena": "config", "ArenaFileError": "config", "BotEntry": "config", "Problem": "config", "Stage": "config",

@@ -12,16 +12,16 @@ import os
 import shlex
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..ask import ask_command, fault_turns
-from ..bots.faults import Fault
-from ..bots.transport import STDERR_MARK
-from ..names import build_log, safe_name, stderr_log
-from ..results import GameLine
-from ..standings import StandingRow
-from ..standings_render import format_faults, format_rating
-from .builds import LeftOut
-from .model import BotEntry
-from .results_doc import ResultsDoc
+from referee.replay.ask import ask_command, fault_turns
+from referee.protocol.faults import Fault
+from referee.bots.pipes.transport import STDERR_MARK
+from referee.bots.names import build_log, safe_name, stderr_log
+from referee.store.results import GameLine
+from referee.standings.model import StandingRow
+from referee.standings.render import format_faults, format_rating
+from referee.arena.builds import LeftOut
+from referee.arena.model import BotEntry
+from referee.arena.results_doc import ResultsDoc
 
 #: Faults shown in full (request, answer, stderr, replay); the rest are listed one a line.
 FAULTS_SHOWN = 10
@@ -218,7 +218,7 @@ def _parse_mark(text: str) -> tuple[str, int | None]:
 
 def request_line(out_dir: str, game_id: str, seat: int | None, request_id: Any) -> str | None:
     """The request a fault answered, from the game's record (a game with a fault keeps its record)."""
-    from ..record_file import read_record
+    from referee.store.game_record import read_record
 
     record = read_record(out_dir, game_id) if request_id is not None else None
     if record is None:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import uuid
 from typing import Any, Iterable, Iterator
 
-from ..jobs import GameJob
-from ..results import GameResult
-from .cluster_options import ClusterOptions
-from .model import Arena
-from .executor import ExecutorError, write_record, lost_game
-from .lead import Lead
-from .shipping import BotBundle, ShippingError, pack_bots
+from referee.run.jobs import GameJob
+from referee.store.results import GameResult
+from referee.arena.cluster_options import ClusterOptions
+from referee.arena.model import Arena
+from referee.run.executor import ExecutorError, write_record, lost_game
+from referee.run.lead import Lead
+from referee.arena.shipping import BotBundle, ShippingError, pack_bots
 
 #: Games handed to the scheduler ahead of those finished, per worker thread (at least ``MIN_WINDOW``):
 #: enough that no worker waits, few enough that Ctrl-C has little to cancel and memory stays flat.
@@ -59,7 +59,7 @@ class ClusterExecutor:
         require_distributed()
         from distributed import Client
 
-        from .cluster_worker import ArenaPlugin, report
+        from referee.arena.cluster_worker import ArenaPlugin, report
 
         address = self.options.address
         try:
@@ -94,7 +94,7 @@ class ClusterExecutor:
         self.start()
         from distributed import as_completed
 
-        from .cluster_worker import play
+        from referee.arena.cluster_worker import play
 
         upcoming = iter(jobs)
         by_id: dict[str, GameJob] = {}  # the games handed to the scheduler and not yet back

@@ -20,13 +20,13 @@ from typing import Any
 from distributed import get_worker
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from .. import __version__
-from ..bots.pool import BotPool
-from ..bots.spec import BotSpec
-from ..jobs import GameJob, run_job
-from .builds import run_builds
-from .model import BotEntry
-from .shipping import BotBundle, relocate, relocate_build, runtime_problem, unpack
+from referee import __version__
+from referee.bots.pool import BotPool
+from referee.bots.spec import BotSpec
+from referee.run.jobs import GameJob, run_job
+from referee.arena.builds import run_builds
+from referee.arena.model import BotEntry
+from referee.arena.shipping import BotBundle, relocate, relocate_build, runtime_problem, unpack
 
 #: Bot processes one worker thread keeps alive between games; the least recently used beyond this are quit.
 IDLE_BOTS = 48

@@ -19,18 +19,18 @@ import os
 import re
 from typing import Any, Mapping
 
-from ..bots.spec import TimeLimits
-from ..outdir import out_dir_problem
-from ..policy import FaultPolicy
-from .bot_entries import BotResolver, limits_from
-from .cluster_options import ClusterOptions
-from .formats import FORMATS
-from .model import DEFAULT_BOOTSTRAP, DEFAULT_BUILD_TIMEOUT_S, Arena, BotEntry, Stage
-from .pool_check import MAX_GAMES, pool_problems
-from .problems import ArenaFileError, Problem, Problems, format_path
-from .schema import arena_schema, kind, schema_check, without
-from .source import LineMap, load_yaml, read_text
-from .stages import STAGE_KEYS, StageResolver
+from referee.bots.spec import TimeLimits
+from referee.store.outdir import out_dir_problem
+from referee.table.policy import FaultPolicy
+from referee.arena.bot_entries import BotResolver, limits_from
+from referee.arena.cluster_options import ClusterOptions
+from referee.arena.formats import FORMATS
+from referee.arena.model import DEFAULT_BOOTSTRAP, DEFAULT_BUILD_TIMEOUT_S, Arena, BotEntry, Stage
+from referee.arena.pool_check import MAX_GAMES, pool_problems
+from referee.arena.problems import ArenaFileError, Problem, Problems, format_path
+from referee.arena.schema import arena_schema, kind, schema_check, without
+from referee.arena.source import LineMap, load_yaml, read_text
+from referee.arena.stages import STAGE_KEYS, StageResolver
 
 
 def load_arena(path: str) -> Arena:

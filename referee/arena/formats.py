@@ -14,14 +14,14 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Mapping, Sequence
 
-from ..jobs import game_seed
-from ..standings import Tally
+from referee.run.jobs import game_seed
+from referee.standings.model import Tally
 
 if TYPE_CHECKING:
-    from ..results import GameLine
-    from .model import Stage
-from .tables import (SAMPLE_WINDOW, Table, advancing, gauntlet, knockout_sizes, knockout_tables, round_robin,
-                     rotations, sampled, sampled_table_count, seating, seatings, table_games)
+    from referee.store.results import GameLine
+    from referee.arena.model import Stage
+from referee.arena.tables import (SAMPLE_WINDOW, Table, advancing, gauntlet, knockout_sizes, knockout_tables,
+    round_robin, rotations, sampled, sampled_table_count, seating, seatings, table_games)
 
 
 @dataclass(frozen=True)

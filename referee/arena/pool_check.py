@@ -8,9 +8,9 @@ from __future__ import annotations
 import difflib
 from typing import Iterable, Sequence
 
-from .formats import Gauntlet
-from .model import Arena, Stage
-from .problems import Problem
+from referee.arena.formats import Gauntlet
+from referee.arena.model import Arena, Stage
+from referee.arena.problems import Problem
 
 #: The most games an arena may plan: more is a mistake (a round robin of a whole school), not a contest.
 MAX_GAMES = 1_000_000

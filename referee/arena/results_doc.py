@@ -13,9 +13,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from ..rules import Ruleset, RulesetError, get_ruleset
-from ..standings import LeftOutEntry, StageRecord, StageSummary, StandingRow, Standings
-from .ratings import ALPHA, INTERVAL
+from referee.engine.rules import Ruleset, RulesetError, get_ruleset
+from referee.standings.model import LeftOutEntry, StageRecord, StageSummary, StandingRow, Standings
+from referee.standings.ratings import ALPHA, INTERVAL
 
 #: A title longer than this names fewer bots (and says how many more).
 TITLE_WIDTH = 80

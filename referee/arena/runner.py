@@ -14,27 +14,27 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeAlias, cast
 
-from ..bots.spec import BotSpec
-from ..bots.transport import STDERR_MARK
-from ..jobs import GameJob
-from ..names import stderr_log
-from ..results import GameLine, GameResult
-from ..standings import LeftOutEntry, Standings
-from .builds import LeftOut, check_requires, run_builds
-from .collect import Collected
-from .executor import Executor, ExecutorFactory, default_jobs, local_executor, max_jobs, worker_count
-from .model import Arena, BotEntry, Stage
-from .placements import PlacedRow
-from .pool_check import pool_problems
-from .problems import ArenaFileError
-from .ranking import ordered, standings_for
-from .ratings import start_warm_up, warm_up
-from .report import timing, write_reports
-from .results_doc import ResultsDoc, order_rule, rating_info
-from .run_loop import RunLoop
-from .schedule import PlannedGame, Planner, Round, games_at_once, job_for
-from .startups import CannotStart, StartupWatch, probe
-from .store import GameStore, StoredGames
+from referee.bots.spec import BotSpec
+from referee.bots.pipes.transport import STDERR_MARK
+from referee.run.jobs import GameJob
+from referee.bots.names import stderr_log
+from referee.store.results import GameLine, GameResult
+from referee.standings.model import LeftOutEntry, Standings
+from referee.arena.builds import LeftOut, check_requires, run_builds
+from referee.arena.collect import Collected
+from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor, max_jobs, worker_count
+from referee.arena.model import Arena, BotEntry, Stage
+from referee.standings.placements import PlacedRow
+from referee.arena.pool_check import pool_problems
+from referee.arena.problems import ArenaFileError
+from referee.arena.ranking import ordered, standings_for
+from referee.standings.ratings import start_warm_up, warm_up
+from referee.arena.report import timing, write_reports
+from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
+from referee.run.loop import RunLoop
+from referee.arena.schedule import PlannedGame, Planner, Round, games_at_once, job_for
+from referee.run.startups import CannotStart, StartupWatch, probe
+from referee.store.run_store import GameStore, StoredGames
 
 #: The progress display's leader: a bot's name, or a function that finds it (a rating fit: only when shown).
 Leader: TypeAlias = "str | Callable[[], str | None] | None"

@@ -18,10 +18,10 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence, overload
 
-from ..jobs import GameJob, game_seed
-from ..results import GameLine, Slot
-from .formats import Entry, RoundPlan, Table, rotations, seating
-from .model import Arena, Stage
+from referee.run.jobs import GameJob, game_seed
+from referee.store.results import GameLine, Slot
+from referee.arena.formats import Entry, RoundPlan, Table, rotations, seating
+from referee.arena.model import Arena, Stage
 
 #: ``order(games, names)``: the names ranked best first on the games so far.
 Order = Callable[[Sequence[GameLine], Sequence[str]], list[str]]

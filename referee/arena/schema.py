@@ -10,8 +10,8 @@ from typing import Any, Callable, Iterable
 
 import jsonschema
 
-from .problems import Path, Problem, format_path
-from .source import LineMap
+from referee.arena.problems import Path, Problem, format_path
+from referee.arena.source import LineMap
 
 
 @lru_cache(maxsize=1)

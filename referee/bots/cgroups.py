@@ -15,7 +15,7 @@ import signal
 import time
 from dataclasses import dataclass
 
-from .cpuclock import CgroupMeter
+from referee.bots.cpuclock import CgroupMeter
 
 ROOT = "/sys/fs/cgroup"
 #: A group name holds the referee's pid, so groups left by a referee killed outright can be swept.

@@ -22,8 +22,8 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any, Sequence
 
-from . import cgroups
-from .command_files import Tree, command_files, find_program, folder_of, inside, split_command, tree
+from referee.bots import cgroups
+from referee.bots.command_files import Tree, command_files, find_program, folder_of, inside, split_command, tree
 
 
 class Mode(str, Enum):

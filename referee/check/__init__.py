@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .report import CheckResult, Report, Status
-from .runner import CheckConfig, run_check
+from referee.check.report import CheckResult, Report, Status
+from referee.check.runner import CheckConfig, run_check
 
 __all__ = ["CheckConfig", "CheckResult", "Report", "Status", "run_check"]

@@ -6,11 +6,11 @@ from __future__ import annotations
 import difflib
 from typing import Any, Sequence
 
-from ..arena.model import Arena, BotEntry
-from ..arena.side_by_side import map_side_by_side
-from ..bots.cpuclock import Clock
-from ..rules import get_ruleset
-from .runner import CheckConfig, run_check_spec
+from referee.arena.model import Arena, BotEntry
+from referee.run.side_by_side import map_side_by_side
+from referee.bots.cpuclock import Clock
+from referee.engine.rules import get_ruleset
+from referee.check.runner import CheckConfig, run_check_spec
 
 
 def contest_bots(arena: Arena, name: str | None = None) -> list[BotEntry]:

@@ -13,18 +13,18 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..ask import ask_command
-from ..bots.spec import BotSpec
-from ..bots.wire import JSONDecodeError, loads
-from ..jobs import game_seed
-from ..names import stderr_log
-from ..rules import get_ruleset
-from ..bots.pool import BotPool
-from ..policy import FaultPolicy
-from ..table import Recorder, play_game, seat_for
-from .report import CheckResult, Report
-from .timing import MoveTimes
-from ..jsonl import write_jsonl
+from referee.replay.ask import ask_command
+from referee.bots.spec import BotSpec
+from referee.protocol.wire import JSONDecodeError, loads
+from referee.run.jobs import game_seed
+from referee.bots.names import stderr_log
+from referee.engine.rules import get_ruleset
+from referee.bots.pool import BotPool
+from referee.table.policy import FaultPolicy
+from referee.table.table import Recorder, play_game, seat_for
+from referee.check.report import CheckResult, Report
+from referee.check.timing import MoveTimes
+from referee.store.jsonl import write_jsonl
 
 OPPONENTS = ("random", "easy", "medium", "hard")
 

@@ -6,7 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Callable
 
-from .report import CheckResult, Report, Status, clip
+from referee.check.report import CheckResult, Report, Status, clip
 
 #: Marks per status: Unicode, and the ASCII fallback for terminals that cannot show it.
 MARKS = {True: {Status.PASSED: "✓", Status.FAILED: "✗", Status.SKIPPED: "-"},

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from ..actions import COLOUR, DRAW, PASS, PLAY, Action
-from ..cards import DECKS, Card
-from ..game import PHASE_PLAY, Event, Game, Phase
-from ..rules import Ruleset
+from referee.engine.actions import COLOUR, DRAW, PASS, PLAY, Action
+from referee.engine.cards import DECKS, Card
+from referee.engine.game import PHASE_PLAY, Event, Game, Phase
+from referee.engine.rules import Ruleset
 
 
 def cards(codes: Sequence[str]) -> list[Card]:
@@ -101,7 +101,7 @@ def action(text: str) -> Action:
 
 def example(legal: list[Action], request_id: int, **prefer: Any) -> str:
     """One legal answer written out, preferring a given kind or a wild play, for ``expected`` texts."""
-    from ..bots.wire import dumps
+    from referee.protocol.wire import dumps
 
     pick = legal[0]
     if prefer.get("kind"):

@@ -1,6 +1,6 @@
 """The checker's end of a conversation with one bot process.
 
-Lines are read and judged by the referee's own rules (``referee.bots.lines``, as ``BotClient`` reads
+Lines are read and judged by the referee's own rules (``referee.bots.pipes.lines``, as ``BotClient`` reads
 them in ``match`` and ``arena``), so a line means the same to both and a mistake gets the same name
 and fix. On top, the probe observes more: where the arena stops at the first fault, it reads on past
 a debug print (noted, with the message it followed) so the answer after it is still judged, tells an
@@ -16,12 +16,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots.lines import LineProblem, Mistake, gather, judge, no_newline, read_line, while_waiting
-from ..bots.messages import hello_message
-from ..bots.spec import BotSpec
-from ..bots.transport import Closed, LineTooLong, NoNewline, PipeTransport, ReadTimeout, Transport, WriteTimeout
-from ..bots.wire import JSONDecodeError, encode, loads
-from .report import clip
+from referee.bots.pipes.lines import LineProblem, Mistake, gather, judge, no_newline, read_line, while_waiting
+from referee.protocol.messages import hello_message
+from referee.bots.spec import BotSpec
+from referee.bots.pipes.transport import (Closed, LineTooLong, NoNewline, PipeTransport, ReadTimeout, Transport,
+    WriteTimeout)
+from referee.protocol.wire import JSONDecodeError, encode, loads
+from referee.check.report import clip
 
 #: After a line with a wrong or missing id, how long to wait for a line with the right one before
 #: taking the wrong line as the answer (a bot answering an event writes it just before its answer).

@@ -7,17 +7,17 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from ..bots.sandbox import SandboxSettings, parse_mode
-from ..bots.cpuclock import Clock
-from ..bots.spec import DEFAULT_CLOCK, BotSpec, TimeLimits, parse_bot
-from ..policy import FaultPolicy
+from referee.bots.sandbox import SandboxSettings, parse_mode
+from referee.bots.cpuclock import Clock
+from referee.bots.spec import DEFAULT_CLOCK, BotSpec, TimeLimits, parse_bot
+from referee.table.policy import FaultPolicy
 
-from ..rules import PRESETS
-from .fuzz import Contest, run_fuzz
-from .probe import Probe
-from .report import Report, Status
-from .suite import Settings, Suite, check_names
-from .timing import MoveTimes
+from referee.engine.rules import PRESETS
+from referee.check.fuzz import Contest, run_fuzz
+from referee.check.probe import Probe
+from referee.check.report import Report, Status
+from referee.check.suite import Settings, Suite, check_names
+from referee.check.timing import MoveTimes
 
 
 @dataclass(frozen=True)

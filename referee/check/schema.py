@@ -1,13 +1,13 @@
-"""Schema checks for what a bot writes: the protocol's JSON Schemas (``referee.bots.schemas``), then the
+"""Schema checks for what a bot writes: the protocol's JSON Schemas (``referee.protocol.schemas``), then the
 referee's own checks of answers (``wire.answer_problem``) and of ``ready`` (``ready_problem``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .. import PROTOCOL_VERSIONS
-from ..bots.schemas import validate_message
-from ..bots.wire import answer_problem
+from referee import PROTOCOL_VERSIONS
+from referee.protocol.schemas import validate_message
+from referee.protocol.wire import answer_problem
 
 
 def from_bot_problem(msg: Any) -> str | None:

@@ -1,6 +1,6 @@
 """The scripted suite: situations built as real engine positions, each a named check.
 
-Every situation is a position of ``referee.game.Game`` (see ``positions.build``). The bot gets the
+Every situation is a position of ``referee.engine.game.Game`` (see ``positions.build``). The bot gets the
 ``start`` of that round, the events that lead to its turn, and a ``turn`` whose legal list the engine
 wrote; its answer is checked for the echoed id, the schema, legality (``Action.from_wire`` and
 ``Game.check``), the situation's own expectation and the time. Then the answer (or, after a wrong
@@ -13,20 +13,20 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..actions import PLAY, Action, IllegalActionError, InvalidActionError
-from ..bots.client import UNASKED_FIX
-from ..bots.hints import stderr_hint
-from ..bots.messages import start_message, turn_request
-from ..bots.wire import dumps
-from ..cards import DECK_COLOURS
-from ..game import PHASE_COLOUR, PHASE_DRAWN, Game
-from ..policy import FaultPolicy, replacement_action
-from ..rules import get_ruleset
-from ..relay import Relay
-from .positions import action, build, deal_event, example
-from .probe import Probe, Reply, Stray
-from .report import CheckResult, Report, Status, clip
-from .schema import from_bot_problem, ready_problem
+from referee.engine.actions import PLAY, Action, IllegalActionError, InvalidActionError
+from referee.bots.pipes.client import UNASKED_FIX
+from referee.bots.hints import stderr_hint
+from referee.protocol.messages import start_message, turn_request
+from referee.protocol.wire import dumps
+from referee.engine.cards import DECK_COLOURS
+from referee.engine.game import PHASE_COLOUR, PHASE_DRAWN, Game
+from referee.table.policy import FaultPolicy, replacement_action
+from referee.engine.rules import get_ruleset
+from referee.protocol.relay import Relay
+from referee.check.positions import action, build, deal_event, example
+from referee.check.probe import Probe, Reply, Stray
+from referee.check.report import CheckResult, Report, Status, clip
+from referee.check.schema import from_bot_problem, ready_problem
 
 # The checks, in the order they run. Names are stable: tests, CI and autograders key on them.
 HANDSHAKE_TIME = "handshake: ready within the startup limit"
@@ -380,7 +380,7 @@ class Suite:
             check.fail(f"still running {limit} ms after quit (it is killed)", sent='{"type":"quit"}',
                        expected=expected + ": on quit, stop reading and exit")
         elif code != 0:
-            from ..bots.transport import describe_exit
+            from referee.bots.pipes.transport import describe_exit
 
             check.fail(f"the bot ended with {describe_exit(code)} after quit", sent='{"type":"quit"}',
                        expected=expected, elapsed_ms=elapsed)

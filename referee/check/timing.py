@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..bots.cpuclock import Clock
-from ..bots.spec import TimeLimits
-from .report import CheckResult
+from referee.bots.cpuclock import Clock
+from referee.bots.spec import TimeLimits
+from referee.check.report import CheckResult
 
 #: The check's name in the report.
 CHECK_NAME = "time per move"

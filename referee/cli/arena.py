@@ -11,18 +11,18 @@ from typing import Any
 
 import click
 
-from ..arena.bot_reports import write_bot_reports
-from ..arena.builds import check_requires
-from ..arena.model import Arena
-from ..arena.executor import default_jobs, max_jobs
-from ..arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
-from ..arena.schedule import stage_game_counts
-from ..outdir import out_dir_problem
-from ..standings_render import text_table
-from .common import (InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs, interrupted,
-                     load_arena_file, sigterm_as_interrupt, warn_never_started)
-from .options import clock_options, jobs_option, out_option, report_option, with_clock, write_html_report
-from .sandbox_option import sandbox_option, sandboxed
+from referee.arena.bot_reports import write_bot_reports
+from referee.arena.builds import check_requires
+from referee.arena.model import Arena
+from referee.run.executor import default_jobs, max_jobs
+from referee.arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
+from referee.arena.schedule import stage_game_counts
+from referee.store.outdir import out_dir_problem
+from referee.standings.render import text_table
+from referee.cli.common import (InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
+    interrupted, load_arena_file, sigterm_as_interrupt, warn_never_started)
+from referee.cli.options import clock_options, jobs_option, out_option, report_option, with_clock, write_html_report
+from referee.cli.sandbox_option import sandbox_option, sandboxed
 
 
 #: Bots listed one by one by ``validate``; beyond this, the first few and a count.
@@ -110,7 +110,7 @@ def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int
     checks: dict[str, dict[str, Any]] = {}
     if check_games and played and run.complete:
         progress.note(f"checking {len(played)} bot(s) for their reports ({check_games} fuzz games each)...")
-        from ..check.contest import run_contest_checks  # here: a run without checks need not import them
+        from referee.check.contest import run_contest_checks  # here: a run without checks need not import them
 
         checks = run_contest_checks(arena, played, games=check_games, jobs=jobs)
     paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks)

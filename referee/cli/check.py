@@ -8,14 +8,14 @@ from dataclasses import replace
 
 import click
 
-from ..bots.spec import parse_bot
-from ..check import CheckConfig, run_check
-from ..check.output import format_text, to_junit
-from ..rules import PRESETS
-from ..bots.cpuclock import Clock
-from ..bots.spec import DEFAULT_CLOCK
-from .options import clock_options, seed_option
-from .sandbox_option import announce, sandbox_option
+from referee.bots.spec import parse_bot
+from referee.check import CheckConfig, run_check
+from referee.check.output import format_text, to_junit
+from referee.engine.rules import PRESETS
+from referee.bots.cpuclock import Clock
+from referee.bots.spec import DEFAULT_CLOCK
+from referee.cli.options import clock_options, seed_option
+from referee.cli.sandbox_option import announce, sandbox_option
 
 
 def _rulesets(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -83,7 +83,7 @@ def check_cmd(bot_command: str | None, arena_file: str | None, bot_names: tuple[
             if ctx.get_parameter_source(option) is click.core.ParameterSource.COMMANDLINE:
                 raise click.UsageError(f"{flag} does not go with --arena: the arena file decides it (change the "
                                        "file, or check BOT_COMMAND instead)")
-        from .check_arena import check_arena
+        from referee.cli.check_arena import check_arena
         check_arena(arena_file, bot_names, games=games, seed=seed, quiet_ms=quiet_ms, as_json=as_json, junit=junit,
                     verbose=verbose, records_dir=records_dir, unicode=_unicode_ok())
         return

@@ -8,13 +8,13 @@ from typing import Sequence
 
 import click
 
-from ..arena.builds import LeftOut, check_requires, run_builds
-from ..arena.model import Arena, BotEntry
-from ..check.contest import contest_bots, contest_config, describe_contest
-from ..check.output import format_text, to_junit
-from ..check.report import Report
-from ..check.runner import run_check_spec
-from .common import load_arena_file
+from referee.arena.builds import LeftOut, check_requires, run_builds
+from referee.arena.model import Arena, BotEntry
+from referee.check.contest import contest_bots, contest_config, describe_contest
+from referee.check.output import format_text, to_junit
+from referee.check.report import Report
+from referee.check.runner import run_check_spec
+from referee.cli.common import load_arena_file
 
 
 def check_arena(arena_file: str, bot_names: Sequence[str] = (), *, games: int, seed: int, quiet_ms: int,

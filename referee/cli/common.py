@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence, T
 import click
 
 if TYPE_CHECKING:
-    from ..arena.executor import ExecutorFactory
-    from ..arena.model import Arena
-    from ..arena.runner import Leader
+    from referee.run.executor import ExecutorFactory
+    from referee.arena.model import Arena
+    from referee.arena.runner import Leader
 
 F = Callable[..., Any]
 
@@ -50,14 +50,14 @@ class RunError(click.ClickException):
 #: The domain errors that mean bad input (exit status 2), as (module, class). They are looked up when an error
 #: reaches the boundary, not imported with this module: importing them would import most of the package (the
 #: arena's config brings the YAML reader and jsonschema) into every command, ``--version`` and ``--help`` included.
-INPUT_ERRORS = (("referee.arena.problems", "ArenaFileError"), ("referee.arena.store", "StoreError"),
-                ("referee.ladder.store", "LadderError"), ("referee.rules", "RulesetError"),
-                ("referee.replay", "InvalidReplayError"), ("referee.arena.shipping", "ShippingError"),
+INPUT_ERRORS = (("referee.arena.problems", "ArenaFileError"), ("referee.store.run_store", "StoreError"),
+                ("referee.ladder.store", "LadderError"), ("referee.engine.rules", "RulesetError"),
+                ("referee.engine.notation", "InvalidReplayError"), ("referee.arena.shipping", "ShippingError"),
                 ("referee.html_report.page", "ReportError"), ("referee.compare.twins", "CompareError"),
                 ("referee.compare.sprt", "SprtError"), ("referee.bots.sandbox", "SandboxUnavailable"))
 #: The run could not do what was asked (exit status 1): the workers failed; a replay contradicts its record.
-EXECUTOR_ERROR = ("referee.arena.executor", "ExecutorError")
-REPLAY_MISMATCH = ("referee.records", "ReplayMismatch")
+EXECUTOR_ERROR = ("referee.run.executor", "ExecutorError")
+REPLAY_MISMATCH = ("referee.replay.recheck", "ReplayMismatch")
 
 
 def _loaded(errors: Sequence[tuple[str, str]]) -> tuple[type[Exception], ...]:
@@ -170,7 +170,7 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 def load_arena_file(path: str) -> Arena:
     """The arena of ``path``, or an ``InputError`` listing every mistake in it."""
-    from ..arena.config import ArenaFileError, load_arena  # the YAML reader and jsonschema: arena files only
+    from referee.arena.config import ArenaFileError, load_arena  # the YAML reader and jsonschema: arena files only
 
     try:
         return load_arena(path)
@@ -200,8 +200,8 @@ def cluster_executor(cluster: str | None, ca: str | None, cert: str | None, key:
             raise click.UsageError("--tls-ca-file, --tls-cert, --tls-key and --build-on-workers need --cluster")
         if arena.cluster is None:
             return None
-    from ..arena.cluster import ClusterOptions, cluster_factory
-    from ..arena.executor import ExecutorError
+    from referee.arena.cluster import ClusterOptions, cluster_factory
+    from referee.run.executor import ExecutorError
 
     options = ClusterOptions(cluster, ca, cert, key, build_on_workers) if cluster else arena.cluster
     assert options is not None

@@ -24,7 +24,7 @@ def main() -> NoReturn:
     """Run the ``lastcard`` command group."""
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        from .main import cli
+        from referee.cli.main import cli
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)

@@ -6,8 +6,8 @@ import importlib
 
 import click
 
-from .. import __version__, build
-from .common import LastcardGroup
+from referee import __version__, build
+from referee.cli.common import LastcardGroup
 
 #: Each command's module (in this package) and object, imported when that command is asked for: a run
 #: of one command does not import the others (``compare`` alone loads numpy, a fifth of the start-up,

@@ -7,11 +7,11 @@ from typing import Any, Callable
 
 import click
 
-from ..arena.executor import JOBS_PER_CPU, max_jobs
-from ..bots.cpuclock import WALL_FACTOR, Clock
-from ..bots.spec import TimeLimits
-from ..outdir import out_dir_problem
-from ..rules import PRESETS, Ruleset, RulesetError, get_ruleset, parse_option
+from referee.run.executor import JOBS_PER_CPU, max_jobs
+from referee.bots.cpuclock import WALL_FACTOR, Clock
+from referee.bots.spec import TimeLimits
+from referee.store.outdir import out_dir_problem
+from referee.engine.rules import PRESETS, Ruleset, RulesetError, get_ruleset, parse_option
 
 F = Callable[..., Any]
 
@@ -146,7 +146,7 @@ def report_option(f: F) -> F:
 def write_html_report(out_dir: str, jobs: int = 1) -> None:
     """Write OUT/report.html (its games replayed by ``jobs`` processes) and say where; a report that cannot be
     written is said, never fatal."""
-    from ..html_report import ReportError, write_report
+    from referee.html_report import ReportError, write_report
 
     try:
         click.echo(f"report: {write_report(out_dir, jobs=jobs)}")

@@ -8,14 +8,14 @@ import sys
 
 import click
 
-from ..bots.pool import BotPool
-from ..bots.spec import TimeLimits, parse_bot, unique_names
-from ..cardfaces import use_colour
-from ..human import HumanSeat, LeftTheGame
-from ..rules import MAX_PLAYERS
-from ..table import Recorder, Table, seat_for
-from .options import build_ruleset, clock_options, ruleset_options, with_clock
-from ..jsonl import write_jsonl
+from referee.bots.pool import BotPool
+from referee.bots.spec import TimeLimits, parse_bot, unique_names
+from referee.engine.cardfaces import use_colour
+from referee.table.human import HumanSeat, LeftTheGame
+from referee.engine.rules import MAX_PLAYERS
+from referee.table.table import Recorder, Table, seat_for
+from referee.cli.options import build_ruleset, clock_options, ruleset_options, with_clock
+from referee.store.jsonl import write_jsonl
 
 #: Practice mode's "no clock": a day per move, so a bot can sit at a breakpoint.
 

@@ -7,7 +7,7 @@ import time
 
 import click
 
-from ..html_report import ReportError, write_report
+from referee.html_report import ReportError, write_report
 
 
 @click.command("report")

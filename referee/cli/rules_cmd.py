@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..rules import OPTIONS, PRESETS, TARGETS
+from referee.engine.rules import OPTIONS, PRESETS, TARGETS
 
 
 @click.command("rules")

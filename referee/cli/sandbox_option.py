@@ -9,11 +9,11 @@ from typing import Callable, Iterable, TypeVar
 
 import click
 
-from ..arena.model import Arena
-from ..bots import sandbox
-from ..bots.cpuclock import Clock, process_meter
-from ..bots.sandbox import Mode, SandboxUnavailable
-from ..bots.spec import BotSpec
+from referee.arena.model import Arena
+from referee.bots import sandbox
+from referee.bots.cpuclock import Clock, process_meter
+from referee.bots.sandbox import Mode, SandboxUnavailable
+from referee.bots.spec import BotSpec
 
 F = TypeVar("F", bound=Callable[..., object])
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..compare.display import summary_lines, verdict_line
-from ..compare.sprt import MODELS, Ptnml, SprtError, SprtSettings
+from referee.compare.display import summary_lines, verdict_line
+from referee.compare.sprt import MODELS, Ptnml, SprtError, SprtSettings
 
 
 @click.command("sprt")

@@ -13,7 +13,7 @@ Pure text: the caller prints. ``summary_lines`` is the live block (reprinted as 
 
 from __future__ import annotations
 
-from .sprt import Estimates, PairTally, Ptnml, Sprt, SprtSettings, Verdict
+from referee.compare.sprt import Estimates, PairTally, Ptnml, Sprt, SprtSettings, Verdict
 
 
 def _f(x: float, places: int = 2) -> str:

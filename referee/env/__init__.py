@@ -15,10 +15,10 @@ except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ModuleNotFoundError(f"referee.env needs PettingZoo and Gymnasium ({exc}): pip install -e '.[rl]'",
                               name=exc.name) from None
 
-from ..botkit import Encoding
-from .aec import env, raw_env
-from .single import SingleAgentEnv
-from .view import Observer, place_rewards, seat_fields
+from referee.botkit import Encoding
+from referee.env.aec import env, raw_env
+from referee.env.single import SingleAgentEnv
+from referee.env.view import Observer, place_rewards, seat_fields
 
 #: ``gymnasium.make(GYM_ID, ruleset=..., seats=..., opponents=[...])`` builds a ``SingleAgentEnv``.
 GYM_ID = "lastcard/LastCard-v0"

@@ -16,9 +16,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ..game import Game
-from ..rules import Ruleset, check_players, get_ruleset
-from .view import REWARD_MODES, Observer, place_rewards, round_rewards, table_text
+from referee.engine.game import Game
+from referee.engine.rules import Ruleset, check_players, get_ruleset
+from referee.env.view import REWARD_MODES, Observer, place_rewards, round_rewards, table_text
 
 
 def ruleset_of(ruleset: str | Ruleset, options: Mapping[str, Any] | None) -> Ruleset:

@@ -12,16 +12,16 @@ from typing import Any, Mapping, Sequence
 import gymnasium as gym
 import numpy as np
 
-from ..actions import Action
-from ..bots.faults import Fault
-from ..bots.pool import BotPool
-from ..bots.spec import BotSpec, parse_bot, unique_names
-from ..policy import FaultPolicy
-from ..results import GameResult
-from ..rules import Ruleset, check_players
-from ..table import Table, seat_for
-from .aec import check_reward, ruleset_of, spaces_for
-from .view import Observer, place_rewards, round_rewards, table_text
+from referee.engine.actions import Action
+from referee.protocol.faults import Fault
+from referee.bots.pool import BotPool
+from referee.bots.spec import BotSpec, parse_bot, unique_names
+from referee.table.policy import FaultPolicy
+from referee.store.results import GameResult
+from referee.engine.rules import Ruleset, check_players
+from referee.table.table import Table, seat_for
+from referee.env.aec import check_reward, ruleset_of, spaces_for
+from referee.env.view import Observer, place_rewards, round_rewards, table_text
 
 LEARNER = "learner"
 

@@ -2,7 +2,7 @@
 
 Nothing here imports PettingZoo or Gymnasium: both environments (and their tests) build on it. A seat's
 observation is made from the fields of the ``turn`` message the referee would send it
-(``referee.bots.messages.turn_fields``), encoded by ``referee.botkit``: a bot in a real match computes
+(``referee.protocol.messages.turn_fields``), encoded by ``referee.botkit``: a bot in a real match computes
 the same numbers from the message it receives.
 """
 
@@ -12,13 +12,13 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..actions import Action, IllegalActionError
-from ..bots.messages import turn_fields
-from ..botkit import FIELDS, KINDS, OFFSETS, SIZE, Encoding
-from ..cardfaces import colour_label, label
-from ..cards import DECKS, hand_points
-from ..game import Game, placements
-from ..rules import MAX_PLAYERS, TARGETS, Ruleset
+from referee.engine.actions import Action, IllegalActionError
+from referee.protocol.messages import turn_fields
+from referee.botkit import FIELDS, KINDS, OFFSETS, SIZE, Encoding
+from referee.engine.cardfaces import colour_label, label
+from referee.engine.cards import DECKS, hand_points
+from referee.engine.game import Game, placements
+from referee.engine.rules import MAX_PLAYERS, TARGETS, Ruleset
 
 #: What a reward is given for: ``game`` (once, by the final placements) or ``round`` (at every round's end).
 REWARD_MODES = ("game", "round")

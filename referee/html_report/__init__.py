@@ -5,6 +5,6 @@
 
 from __future__ import annotations
 
-from .page import ReportError, write_report
+from referee.html_report.page import ReportError, write_report
 
 __all__ = ["ReportError", "write_report"]

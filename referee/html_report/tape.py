@@ -15,7 +15,7 @@ nine bytes an action, built by replaying the compact actions through the engine:
                                                 enough: a reshuffle in the middle of a draw)
             | "E" round "," winner "," reason "," points "," gained "," scores     numbers joined by ":"
             | "G" reason "," winner "," places "," scores
-Cards and actions use the compact codes of ``referee.replay``. The events of a step are those since the
+Cards and actions use the compact codes of ``referee.engine.notation``. The events of a step are those since the
 previous action (its consequences), so the table before action k is steps 0..k applied, less action k.
 """
 
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from ..cards import DECKS
-from ..replay import _TOKENS, StoredGame, ruleset_of, walk
+from referee.engine.cards import DECKS
+from referee.engine.notation import _TOKENS, StoredGame, ruleset_of, walk
 
 _CARD: Final = {card.code: token for card, token in _TOKENS.items()}
 _SKIP_KINDS: Final = frozenset({"play", "colour"})  # the action itself says these

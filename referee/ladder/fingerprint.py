@@ -16,8 +16,8 @@ import os
 from collections import Counter
 from typing import Iterable, Sequence
 
-from ..arena.model import BotEntry
-from ..bots.command_files import command_files, split_command
+from referee.arena.model import BotEntry
+from referee.bots.command_files import command_files, split_command
 
 #: Names never part of a submission's content: caches, version control, editors' files, logs.
 SKIP_DIRS = frozenset({"__pycache__", "node_modules", ".git", ".hg", ".svn", ".mypy_cache", ".pytest_cache"})

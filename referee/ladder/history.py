@@ -8,8 +8,8 @@ import io
 import os
 from typing import Any, Mapping, Sequence
 
-from ..standings import StandingRow
-from ..standings_render import format_rating
+from referee.standings.model import StandingRow
+from referee.standings.render import format_rating
 
 HISTORY_KEYS = ("run", "finished", "status", "bot", "rank", "rank_best", "rank_worst", "games", "rating", "rating_low",
                 "rating_high", "avg_place")

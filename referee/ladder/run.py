@@ -16,26 +16,26 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Mapping, Sequence, cast
 
-from ..arena.bot_reports import write_bot_reports
-from ..arena.builds import LeftOut
-from ..arena.model import Arena
-from ..arena.problems import ArenaFileError, Problem
-from ..arena.executor import Executor, ExecutorFactory, default_jobs, local_executor
-from ..arena.collect import Collected
-from ..arena.ranking import standings_for
-from ..arena.ratings import warm_up
-from ..arena.report import timing, write_reports
-from ..arena.results_doc import ResultsDoc, order_rule, rating_info
-from ..arena.run_loop import RunLoop
-from ..arena.runner import NeverStarted, Progress, Quiet, never_started, prepare_bots
-from ..jobs import GameJob, game_seed
-from ..results import GameLine, GameResult, Slot
-from ..standings import LeftOutEntry, Standings
-from .fingerprint import submission_hashes
-from .history import write_history
-from .scheduler import coverage_tables, separated, uncertain_tables
-from .store import LadderStore, open_ladder
-from ..jsonl import write_jsonl
+from referee.arena.bot_reports import write_bot_reports
+from referee.arena.builds import LeftOut
+from referee.arena.model import Arena
+from referee.arena.problems import ArenaFileError, Problem
+from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor
+from referee.arena.collect import Collected
+from referee.arena.ranking import standings_for
+from referee.standings.ratings import warm_up
+from referee.arena.report import timing, write_reports
+from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
+from referee.run.loop import RunLoop
+from referee.arena.runner import NeverStarted, Progress, Quiet, never_started, prepare_bots
+from referee.run.jobs import GameJob, game_seed
+from referee.store.results import GameLine, GameResult, Slot
+from referee.standings.model import LeftOutEntry, Standings
+from referee.ladder.fingerprint import submission_hashes
+from referee.ladder.history import write_history
+from referee.ladder.scheduler import coverage_tables, separated, uncertain_tables
+from referee.ladder.store import LadderStore, open_ladder
+from referee.store.jsonl import write_jsonl
 
 #: Games planned together from one set of standings (fixed, not the number of workers: the same plan
 #: whatever the concurrency).
@@ -165,7 +165,7 @@ def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[Gam
     """Everything a teacher hands out after a run: results.json, the standings files, history, games.jsonl,
     a report per student (bots/NAME.md) and report.html (``games``: the kept games' sums; ``lines``: the
     same games read again from the ladder file, a line at a time)."""
-    from ..html_report import write_report
+    from referee.html_report import write_report
 
     paths = write_reports(out_dir, doc, timing(doc.standings, games, wall_s=wall, played_now=played, jobs=jobs),
                           notes=notes)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Mapping, Sequence
 
-from ..standings import StandingRow
+from referee.standings.model import StandingRow
 
 #: How much less a pair below the top places counts than one inside them.
 LOWER_WEIGHT = 0.25

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from ..results import GameLine
+from referee.store.results import GameLine
 
 FORMAT = "lastcard-ladder"
 #: Ladder files this process holds: a POSIX lock does not stop the process that holds it from locking again.

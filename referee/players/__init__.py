@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .base import Player, SeatView
-from .heuristic import EasyPlayer, HardPlayer, MediumPlayer
-from .random_player import RandomPlayer
+from referee.players.base import Player, SeatView
+from referee.players.heuristic import EasyPlayer, HardPlayer, MediumPlayer
+from referee.players.random_player import RandomPlayer
 
 BUILTINS: dict[str, type[Player]] = {
     "random": RandomPlayer,

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
-from ..game import seeded
+from referee.engine.game import seeded
 
 if TYPE_CHECKING:
-    from ..actions import Action
-    from ..cards import Card
-    from ..game import Game
-    from ..rules import Ruleset
+    from referee.engine.actions import Action
+    from referee.engine.cards import Card
+    from referee.engine.game import Game
+    from referee.engine.rules import Ruleset
 
 
 class SeatView:

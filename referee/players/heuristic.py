@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..actions import COLOUR, PLAY
-from .base import Player, SeatView, choice
+from referee.engine.actions import COLOUR, PLAY
+from referee.players.base import Player, SeatView, choice
 
 if TYPE_CHECKING:
-    from ..actions import Action
+    from referee.engine.actions import Action
 
 
 def _colour_counts(view: SeatView) -> dict[str, int]:

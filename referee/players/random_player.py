@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Callable
 
-from .base import Player, SeatView
+from referee.players.base import Player, SeatView
 
 if TYPE_CHECKING:
-    from ..actions import Action
+    from referee.engine.actions import Action
 
 
 class RandomPlayer(Player):

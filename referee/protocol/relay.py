@@ -1,0 +1,237 @@
+"""What each seat is told: the engine's events turned into the messages one seat may see.
+
+The table and the checker both use ``Relay``: a seat's messages are built only when the seat is about
+to be asked for a move (or the game ends), so the events of several moves travel in the same write as
+the request that follows them, and a bot is woken once per turn of its own rather than once per move.
+The order of the lines a bot reads is the same as if each event were sent as it happened.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import TYPE_CHECKING, Any
+
+from referee.protocol.messages import event_message, start_message
+from referee.protocol.wire import dumps, encode
+from referee.engine.game import event_for
+
+if TYPE_CHECKING:
+    from referee.engine.events import DealEvent, Event
+    from referee.engine.game import Game
+
+#: The referee's final word on placements, merged into ``game_end`` (forfeits move seats last).
+EndPatch = dict[str, Any]
+
+
+class PublicWire:
+    """The encoded public copy of each event, made once per game and shared by every seat.
+
+    ``sync`` encodes the events added since the last call; ``seat_bound`` lists (in order) the events
+    a seat's catch-up must look at (a deal, a draw's secret cards, a round's end, whose scores the next
+    deal states, and the game's end, with the referee's placements), so a seat's catch-up is a few
+    slices of shared lines joined, not a message built per event per seat. Only a deal and a drawer's
+    own draw are encoded per seat: a round's end is the same line for every seat, and so is the game's
+    end for the same placements (``end_line``).
+    """
+
+    __slots__ = ("chunks", "seat_bound", "secrets", "_end_key", "_end_line")
+
+    def __init__(self) -> None:
+        #: The public line of each event (``b""`` for one that is never sent as is).
+        self.chunks: list[bytes] = []
+        #: The indices of the events whose message depends on the seat, ascending.
+        self.seat_bound: list[int] = []
+        #: Beside each of ``seat_bound``: the event's ``secret`` when the public line serves every seat it does not
+        #: name (a draw), ``None`` for a deal, a round's end and the game's end.
+        self.secrets: list[dict[int, Any] | None] = []
+        # The last game_end line made, and the event and placements (encoded) it was made for.
+        self._end_key: tuple[int, bytes] | None = None
+        self._end_line = b""
+
+    def sync(self, events: list[Event]) -> list[bytes]:
+        """Encode the events not seen yet; the lines of every event so far."""
+        chunks = self.chunks
+        for index in range(len(chunks), len(events)):
+            told = _told(events[index])
+            if told.bound:
+                self.seat_bound.append(index)
+                self.secrets.append(told.secret)
+            chunks.append(told.line)
+        return chunks
+
+    def end_line(self, index: int, ev: Event, end: EndPatch | None) -> bytes:
+        """The ``game_end`` line (event ``index``) with the referee's ``end`` merged in: the same for every
+        seat told with the same ``end``, so made once (``end`` is compared by its encoding, not its identity)."""
+        key = (index, dumps(end) if end else b"")
+        if key != self._end_key:
+            self._end_line = encode({**event_message(ev, None), **(end or {})})
+            self._end_key = key
+        return self._end_line
+
+
+class _Told:
+    """What a seat's catch-up needs of an event, made once: its public line, and whether the seat changes it."""
+
+    __slots__ = ("event", "line", "bound", "secret")
+
+    def __init__(self, event: Event, line: bytes, bound: bool, secret: dict[int, Any] | None) -> None:
+        self.event = event  # kept, so that its id stays its own while cached
+        #: The public line (``b""`` for a deal and the game's end, never sent as is).
+        self.line = line
+        #: Whether the message depends on the seat (``PublicWire.seat_bound``).
+        self.bound = bound
+        #: A draw's secret cards by seat (``None``: no secret, or a deal's, a round's or the game's end).
+        self.secret = secret
+
+
+#: What each event seen says, by ``id(event)``, and the drawer's own line of a draw by ``id(event) * 8 + seat``,
+#: the event kept beside. The engine shares its recurring events between games (``game._SeatEvents``), so most
+#: lines are made once per process, not once per game; events are read-only.
+_TOLD: dict[int, _Told] = {}
+_OWN_LINES: dict[int, tuple[Event, bytes]] = {}
+#: A bound on each (events made per game, a deal's or a penalty's, come and go).
+_LINES_MAX = 4096
+
+
+def _told(ev: Event) -> _Told:
+    key = id(ev)
+    hit = _TOLD.get(key)
+    if hit is not None:
+        return hit
+    kind = ev["kind"]
+    secret = ev.get("secret")
+    if kind in _SEAT_KINDS:
+        # A round's end has no secret: one line for every seat (the relay reads its scores).
+        told = _Told(ev, encode(event_message(ev, None)) if kind == "round_end" else b"", True, None)
+    elif isinstance(secret, dict):  # the public copy serves every seat but those the secret names
+        told = _Told(ev, _EVENT_HEAD + dumps(event_for(ev, None))[1:] + b"\n", True, secret)
+    else:  # {"type":"event", **ev}, without copying the event
+        told = _Told(ev, _EVENT_HEAD + dumps(ev)[1:] + b"\n", False, None)
+    if len(_TOLD) >= _LINES_MAX:
+        _TOLD.clear()
+    _TOLD[key] = told
+    return told
+
+
+def public_line(ev: Event) -> bytes:
+    """The line a seat that the event holds no secret for reads (an event no seat's own message replaces)."""
+    return _told(ev).line
+
+
+def own_line(ev: Event, seat: int) -> bytes:
+    """The line of an event (a draw) for the seat its secret is for: the event with the seat's secret merged."""
+    key = (id(ev) << 3) | seat  # seats are 0 to 5; a shift, not `* 8`: see BuiltinSeat.begin in table.py
+    hit = _OWN_LINES.get(key)
+    if hit is not None:
+        return hit[1]
+    line = _EVENT_HEAD + dumps(event_for(ev, seat))[1:] + b"\n"
+    if len(_OWN_LINES) >= _LINES_MAX:
+        _OWN_LINES.clear()
+    _OWN_LINES[key] = (ev, line)
+    return line
+
+
+_EVENT_HEAD = b'{"type":"event",'
+#: Events whose message is built for each seat (and, for a round's end, updates its scores).
+_SEAT_KINDS = frozenset({"deal", "round_end", "game_end"})
+
+
+class Relay:
+    """One seat's place in the event log: ``catch_up`` returns what it has not been told yet."""
+
+    __slots__ = ("seat", "game_id", "names", "told", "_scores")
+
+    def __init__(self, seat: int, game_id: str, names: list[str], *, told: int = 0,
+                 scores: list[int] | None = None) -> None:
+        self.seat = seat
+        self.game_id = game_id
+        self.names = names
+        self.told = told
+        # The scores the next round starts with: the game's start (given) or the last round_end's.
+        self._scores = scores
+
+    def catch_up(self, game: Game, wire: PublicWire | None = None, end: EndPatch | None = None) -> list[Any]:
+        """The messages (dicts or encoded lines) for every event since the last call, in order."""
+        events = game.events
+        start, self.told = self.told, len(events)
+        chunks = wire.sync(events) if wire is not None else None
+        out: list[Any] = []
+        for index in range(start, len(events)):
+            ev = events[index]
+            msg = self._own(game, ev, end)
+            if msg is not None:
+                out.append(msg)
+            elif chunks is not None:
+                out.append(chunks[index])
+            else:
+                out.append(public_line(ev))
+        return out
+
+    def lines(self, game: Game, wire: PublicWire, end: EndPatch | None = None) -> bytes:
+        """``catch_up`` encoded as the lines to write, in one piece (``b""`` when nothing is new)."""
+        events = game.events
+        stop = len(events)
+        start = self.told
+        if start == stop:
+            return b""
+        chunks = wire.sync(events)
+        bound = wire.seat_bound
+        self.told = stop
+        at = bisect_left(bound, start)
+        if at == len(bound) or bound[at] >= stop:  # the usual case: public events only
+            return b"".join(chunks[start:stop])
+        secrets = wire.secrets
+        seat = self.seat
+        parts: list[bytes] = []
+        pos = start
+        for k in range(at, len(bound)):
+            index = bound[k]
+            if index >= stop:
+                break
+            secret = secrets[k]
+            if secret is not None and not secret.get(seat):  # another seat's draw: the public line, in the run
+                continue
+            parts.extend(chunks[pos:index])
+            parts.append(self._own_line(game, wire, index, end))
+            pos = index + 1
+        parts.extend(chunks[pos:stop])
+        return b"".join(parts)
+
+    def _own_line(self, game: Game, wire: PublicWire, index: int, end: EndPatch | None) -> bytes:
+        """The line this seat reads for seat-bound event ``index``: shared where the seat adds nothing."""
+        ev = game.events[index]
+        if ev["kind"] == "round_end":
+            self._scores = ev["scores"]
+            return wire.chunks[index]
+        if ev["kind"] == "game_end":
+            return wire.end_line(index, ev, end)
+        if ev["kind"] == "deal":
+            return encode(self._deal(game, ev))
+        secret = ev.get("secret")
+        if isinstance(secret, dict) and secret.get(self.seat):  # the drawer: the draw with its cards
+            return own_line(ev, self.seat)
+        return wire.chunks[index]
+
+    def _deal(self, game: Game, ev: DealEvent) -> dict[str, Any]:
+        """This seat's ``start`` message for a deal."""
+        # The start message carries the scores the round began with, which the round_end before it
+        # states; a seat told late (after its own turnless round) must not see later scores.
+        msg = start_message(game, ev, self.seat, self.game_id, self.names)
+        if self._scores is not None:
+            msg["scores"] = list(self._scores)
+        return msg
+
+    def _own(self, game: Game, ev: Event, end: EndPatch | None) -> dict[str, Any] | None:
+        """The message this seat gets for ``ev`` when it is not the public one; ``None`` when it is."""
+        # ``ev["kind"]`` each time, not a local: it is what tells the type checker which event this is.
+        if ev["kind"] == "deal":
+            return self._deal(game, ev)
+        if ev["kind"] == "game_end":
+            return {**event_message(ev, self.seat), **(end or {})}
+        if ev["kind"] == "round_end":
+            self._scores = ev["scores"]
+            return event_message(ev, self.seat)
+        secret = ev.get("secret")
+        if isinstance(secret, dict) and secret.get(self.seat):  # a draw's cards (a deal's hands are above)
+            return event_message(ev, self.seat)
+        return None

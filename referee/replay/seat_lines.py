@@ -1,0 +1,337 @@
+"""What one seat's bot was sent in a stored game, line for line: from its record, or rebuilt by the referee.
+
+``seat_script`` is the one place that answers "which bytes did seat N read in game G". Where the game
+was recorded (``records/G.jsonl``) they are the recorded lines. Where it was not, the game is played
+again through the referee's own ``Table`` with seats that make the stored moves and the stored faults,
+and the seat's lines are built as ``BotSeat`` builds them (``Relay`` for the events, ``turn_line`` for
+the requests, the same ``error`` lines after a fault), so they are the same bytes but for two things a
+results line does not keep: request ids count from ``first_id`` (a fresh process's 1; a process that
+played earlier games had higher ones) and the clock fields show the seat's full time bank.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from referee.store.game_record import read_record
+from referee.engine.actions import Action, InvalidActionError
+from referee.protocol.faults import BotFault, Fault, FaultKind
+from referee.protocol.messages import turn_line
+from referee.bots.spec import TimeLimits
+from referee.protocol.wire import encode, loads
+from referee.engine.game import Game
+from referee.store.game_source import SourceGame, read_jsonl
+from referee.table.policy import FaultPolicy
+from referee.protocol.relay import Relay
+from referee.engine.notation import InvalidReplayError, decode_actions, ruleset_of, walk
+from referee.replay.text import turn_of_faults
+from referee.table.table import KILL_KINDS, Table
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRequest:
+    """One request the seat got: the lines before it, the request line itself and what was played."""
+
+    number: int
+    """1 for the seat's first request of the game."""
+    turn: int
+    """The game's action index (how ``replay --seat`` numbers turns)."""
+    request_id: int
+    before: bytes
+    """The information lines (start, events, errors) delivered in the same write, ahead of the request."""
+    line: bytes
+    action: Action
+    """The stored action taken at this turn (a stand-in after a fault, when ``stand_in``)."""
+    stand_in: bool
+    legal: tuple[Action, ...]
+
+    @property
+    def request(self) -> dict[str, Any]:
+        """The request as the bot read it."""
+        return loads(self.line)  # type: ignore[no-any-return]
+
+    def judge(self, answer: dict[str, Any]) -> Action | None:
+        """The action an answer names if it is legal here, else ``None``."""
+        try:
+            action = Action.from_wire(answer)
+        except (InvalidActionError, KeyError, TypeError, ValueError):
+            return None
+        key = action.key
+        return next((a for a in self.legal if a.key == key), None)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScript:
+    """Every line a seat was sent in one game (the hello aside, which starting a bot sends), in order."""
+
+    game: str
+    seat: int
+    name: str
+    requests: tuple[SeatRequest, ...]
+    tail: bytes
+    """What came after the last request (the game's end), for a bot still listening."""
+    recorded: bool
+    """``True``: the bytes are the record's; ``False``: rebuilt (ids from 1, full clocks)."""
+    hello: bytes | None = None
+    """The recorded ``hello`` where the game was the process's first (records only)."""
+
+    def lines(self, upto: int | None = None) -> bytes:
+        """The bytes the seat read up to and including request number ``upto`` (all of them: ``None``)."""
+        parts: list[bytes] = []
+        for req in self.requests:
+            if upto is not None and req.number > upto:
+                return b"".join(parts)
+            parts += [req.before, req.line]
+        return b"".join(parts + [self.tail])
+
+    def at_turn(self, turn: int) -> SeatRequest:
+        """The request at ``turn``; ``InvalidReplayError`` naming the seat's turns when it has none there."""
+        for req in self.requests:
+            if req.turn == turn:
+                return req
+        if not self.requests:
+            raise InvalidReplayError(f"seat {self.seat} ({self.name}) was never asked for a move in game {self.game}")
+        turns = [r.turn for r in self.requests]
+        if turn > turns[-1]:
+            raise InvalidReplayError(f"turn {turn} is past seat {self.seat}'s last request in game {self.game}: "
+                                     f"its requests are at turns {_span(turns)} (last {turns[-1]})")
+        near = min(turns, key=lambda t: abs(t - turn))
+        raise InvalidReplayError(f"seat {self.seat} ({self.name}) was not asked at turn {turn} of game {self.game}: "
+                                 f"its requests are at turns {_span(turns)} (the nearest is {near}); "
+                                 f"`lastcard replay ... --seat {self.seat}` lists them")
+
+
+def _span(turns: Sequence[int]) -> str:
+    return ", ".join(map(str, turns)) if len(turns) <= 8 else f"{', '.join(map(str, turns[:6]))}, ..., {turns[-1]}"
+
+
+def check_seat(source: SourceGame, seat: int) -> None:
+    """``InvalidReplayError`` for a seat that is not at the stored game's table."""
+    names = source.stored.seating
+    if not 0 <= seat < len(names):
+        raise InvalidReplayError(f"seat {seat} is not at the table of game {source.stored.game}: its seats are 0 to "
+                                 f"{len(names) - 1} ({', '.join(names)})")
+
+
+def seat_script(source: SourceGame, seat: int, *, limits: TimeLimits | None = None, policy: str | None = None,
+                first_id: int = 1) -> SeatScript:
+    """What ``seat`` was sent in the stored game: the recorded lines, else the referee's rebuild.
+
+    ``limits`` (the seat's bot's, for the clock fields) and ``policy`` (for the error lines after a
+    forgiven fault) matter only to a rebuild; ``first_id`` is the rebuilt first request's id.
+    """
+    check_seat(source, seat)
+    record = recorded_lines(source)
+    if record is not None and not _played_by_referee(record, seat):
+        return from_record(source, record, seat)
+    return rebuilt(source, seat, limits or TimeLimits(), FaultPolicy.parse(policy or stored_policy(source)),
+                   first_id)
+
+
+# ---------------------------------------------------------------------------------------- records
+def record_entries(source: SourceGame) -> list[dict[str, Any]] | None:
+    """The stored game's record entries (the record file named, or the run's kept record), or ``None``."""
+    if source.events is not None and os.path.isfile(source.where):
+        return [entry for _, entry in read_jsonl(source.where)]  # the source is a record file
+    if source.out_dir is not None:
+        return read_record(source.out_dir, source.stored.game)
+    return None
+
+
+def recorded_lines(source: SourceGame) -> list[dict[str, Any]] | None:
+    """The stored game's record entries, or ``None`` where it was not recorded (or not with messages)."""
+    lines = record_entries(source)
+    if lines is None:
+        return None
+    if not any(entry.get("t") == "out" for entry in lines) and any(entry.get("by") == "bot" for entry in lines):
+        return None  # a record without the messages: rebuild them
+    return lines
+
+
+def _played_by_referee(record: list[dict[str, Any]], seat: int) -> bool:
+    """Whether a built-in (or a person) played the seat: nothing was sent to it, so its lines are rebuilt."""
+    return any(entry.get("t") == "action" and entry.get("seat") == seat and entry.get("by") in ("builtin", "human")
+               for entry in record)
+
+
+def from_record(source: SourceGame, record: list[dict[str, Any]], seat: int) -> SeatScript:
+    """The seat's lines as recorded, each request paired with the seat's next action in the record.
+
+    A seat action with no request since the previous one was not asked (a forfeited seat, or a fault
+    found before the request went out).
+    """
+    turns = {t[0]: t for t in _turns_of(source, seat)}
+    requests: list[SeatRequest] = []
+    pending: list[bytes] = []
+    asked: tuple[int, bytes, bytes] | None = None  # request id, the lines before it, its line
+    hello = None
+    turn = 0
+    for entry in record:
+        kind = entry.get("t")
+        if kind == "action":
+            if entry.get("seat") == seat and asked is not None:
+                request_id, before, data = asked
+                _, action, stand_in, legal = turns[turn]
+                requests.append(SeatRequest(len(requests) + 1, turn, request_id, before, data, action, stand_in, legal))
+                asked = None
+            turn += 1
+            continue
+        if kind != "out" or entry.get("seat") != seat:
+            continue
+        data = entry["line"].encode() + b"\n"
+        msg = loads(data)
+        if msg.get("type") == "hello":
+            hello = data
+        elif msg.get("type") == "turn":
+            asked = (int(msg["id"]), b"".join(pending), data)
+            pending = []
+        else:
+            pending.append(data)
+    return SeatScript(source.stored.game, seat, source.stored.seating[seat], tuple(requests), b"".join(pending),
+                      True, hello)
+
+
+def _turns_of(source: SourceGame, seat: int) -> list[tuple[int, Action, bool, tuple[Action, ...]]]:
+    """The seat's turns in order: (action index, stored action, stand-in?, the legal actions)."""
+    return [(i, action, stand_in, tuple(game.legal_actions()))
+            for i, game, action, stand_in in walk(source.stored) if action is not None and game.current == seat]
+
+
+# ---------------------------------------------------------------------------------------- rebuilding
+def stored_policy(source: SourceGame) -> str:
+    """The fault policy the game was played under: its record's, its results', else ``forfeit``."""
+    if "policy" in source.result:
+        return str(source.result["policy"])
+    record = record_entries(source)
+    if record is not None:
+        head = next((entry for entry in record if entry.get("t") == "game"), {})
+        if head.get("policy"):
+            return str(head["policy"])
+    if source.out_dir is not None:
+        path = os.path.join(source.out_dir, "results.json")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as fh:
+                policy = json.load(fh).get("policy")
+            if policy:
+                return str(policy)
+    return "forfeit"
+
+
+class _Scripted:
+    """A seat that makes the stored moves and faults, writing what a bot in it would have been sent.
+
+    It mirrors ``table.BotSeat`` line for line (news before each request in the same write, the
+    ``error`` line after a fault, nothing more once the referee stopped the bot); the byte-for-byte
+    tests against records keep the two in step.
+    """
+
+    by: str = "bot"
+    sandbox: str | None = None
+    clock: str | None = None
+
+    def __init__(self, name: str, actions: Sequence[Action], faults: dict[int, Fault], startup: Fault | None,
+                 limits: TimeLimits, first_id: int) -> None:
+        self.name = name
+        self.actions = actions
+        self.faults = faults
+        self.startup = startup
+        self.limits = limits
+        self.next_id = first_id
+        self.relay: Relay | None = None
+        self.listening = True
+        self.out: list[bytes] = []
+        self.requests: list[tuple[int, int, int, bytes, tuple[Action, ...]]] = []  # turn, id, index into out, line, legal
+
+    def begin(self, table: Any, index: int) -> None:
+        self.relay = Relay(index, table.game_id, table.names, scores=[0] * len(table.names))
+        if self.startup is not None:
+            raise BotFault(self.startup)
+
+    def decide(self, table: Any, index: int, legal: list[Action]) -> tuple[Action, float | None]:
+        turn = len(table.actions)
+        assert self.relay is not None
+        self.out.append(self.relay.lines(table.game, table.wire))
+        request_id, self.next_id = self.next_id, self.next_id + 1
+        bank = self.limits.bank_ms
+        line, _ = turn_line(table.game, index, legal, request_id, int(self.limits.move_ms + bank), int(bank))
+        fault = self.faults.get(turn)
+        if fault is not None and _unsent(fault):
+            # An answer was waiting before the request went out: the client refused it unsent, news and all.
+            self.out.pop()
+        else:
+            self.requests.append((turn, request_id, len(self.out), line, tuple(legal)))
+            self.out.append(line)
+        if fault is not None:
+            raise BotFault(Fault(fault.kind, fault.message, fault.line, loads(line), fault.elapsed_ms))
+        return self.actions[turn], None
+
+    def warn(self, fault: Fault, note: str) -> None:
+        self._error(fault, f"{fault.message} ({note})")
+
+    def forfeit(self, fault: Fault) -> None:
+        if fault.kind not in (FaultKind.CRASH, FaultKind.STARTUP):  # a dead process is told nothing
+            self._error(fault, fault.message)
+        if fault.kind in KILL_KINDS:  # the referee stopped the bot: it is told nothing more
+            self.listening = False
+
+    def finish(self, table: Any, index: int) -> None:
+        if self.listening and self.relay is not None:
+            self.out.append(self.relay.lines(table.game, table.wire, table.end_patch))
+
+    def _error(self, fault: Fault, message: str) -> None:
+        msg: dict[str, Any] = {"type": "error", "fault": fault.kind.value, "message": message}
+        request_id = (fault.request or {}).get("id")
+        if request_id is not None:
+            msg["request_id"] = request_id
+        self.out.append(encode(msg))
+
+
+def _unsent(fault: Fault) -> bool:
+    """Whether the client found the fault before writing the request (``BotClient._unasked``): the bot
+    had written an answer, or a stray line, before it was asked, so the request was never sent."""
+    return fault.kind is FaultKind.EARLY or (fault.kind in (FaultKind.STALE_ID, FaultKind.MISSING_ID)
+                                             and "before" in fault.message and "was sent" in fault.message)
+
+
+def rebuilt(source: SourceGame, seat: int, limits: TimeLimits, policy: FaultPolicy, first_id: int = 1) -> SeatScript:
+    """The seat's lines built by the referee: the stored game played again through a ``Table``."""
+    stored = source.stored
+    actions = decode_actions(stored.actions)
+    faults: list[dict[str, Any]] = list(source.result.get("faults") or [])
+    by_seat: list[dict[int, Fault]] = [{} for _ in stored.seating]
+    startup: list[Fault | None] = [None] * len(stored.seating)
+    for fault, turn in zip(faults, turn_of_faults(source)):
+        value = Fault(FaultKind(fault["kind"]), str(fault.get("message", "")), fault.get("line"), None,
+                      fault.get("elapsed_ms"))
+        who = fault.get("seat")
+        if not isinstance(who, int) or not 0 <= who < len(stored.seating):
+            continue
+        if fault["kind"] == FaultKind.STARTUP.value:
+            startup[who] = value
+        elif turn is not None:
+            by_seat[who][turn] = value
+    seats = [_Scripted(name, actions, by_seat[i], startup[i], limits, first_id)
+             for i, name in enumerate(stored.seating)]
+    table = Table(ruleset_of(stored), list[Any](seats), stored.seed, stored.game, policy)
+    game: Game = table.start()
+    while not game.over:
+        if len(table.actions) >= len(actions):
+            raise InvalidReplayError(f"game {stored.game}: the stored actions end before the game does")
+        table.step()
+    table.finish()
+    if table.actions != actions:
+        at = next((i for i, (a, b) in enumerate(zip(table.actions, actions)) if a != b), len(table.actions))
+        raise InvalidReplayError(f"game {stored.game}: rebuilding seat {seat}'s messages gave another game from "
+                                 f"action {at} on (the stored faults do not line up with the stand-in moves)")
+    me = seats[seat]
+    marked = set(i for i, token in enumerate(stored.actions.split()) if token.endswith("!"))
+    requests = []
+    start = 0
+    for number, (turn, request_id, at, line, legal) in enumerate(me.requests, 1):
+        requests.append(SeatRequest(number, turn, request_id, b"".join(me.out[start:at]), line, actions[turn],
+                                    turn in marked, legal))
+        start = at + 1
+    return SeatScript(stored.game, seat, stored.seating[seat], tuple(requests), b"".join(me.out[start:]), False)

@@ -1,0 +1,236 @@
+"""A replayed game in readable form: the all-seeing view (every hand) or what one seat was told.
+
+The seat's view is built with the referee's own message builders (``Relay`` and ``turn_request``), so
+it shows exactly the information the bot had; only the request ids and clocks, which a replay cannot
+know, are left out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Callable, Iterator, Sequence
+
+from referee.protocol.messages import turn_request
+from referee.engine.cardfaces import colour_label, label
+from referee.engine.describe import action_text, cards_text, describe_event, seat_name
+from referee.engine.game import event_for
+from referee.store.game_source import SourceGame
+from referee.protocol.relay import Relay
+from referee.table.table import KILL_KINDS
+from referee.engine.notation import Frame, InvalidReplayError, rebuild, walk
+
+#: Fault kinds after which the referee stops the bot: it hears nothing more.
+KILLED = frozenset(kind.value for kind in KILL_KINDS)
+
+
+def header(source: SourceGame) -> list[str]:
+    """Who played what: the game's id, rules, seed and seating."""
+    s = source.stored
+    seats = ", ".join(f"{i} {n}" for i, n in enumerate(s.seating))
+    options = " ".join(f"{k}={v}" for k, v in s.options.items())
+    return [f"game {s.game} · {s.ruleset} · seed {s.seed} · seats: {seats}", f"options: {options or '(preset)'}",
+            f"from {source.where}"]
+
+
+def render_all(source: SourceGame, styled: bool = False) -> Iterator[str]:
+    """The all-seeing view: before every action, every hand; then the action and what followed."""
+    names = source.stored.seating
+    yield from header(source)
+    faults = fault_turns(source)
+    _, frames = rebuild(source.stored, frames=True)
+    for frame in frames:
+        for ev in consequences(all_seeing_events(frame.events)):
+            yield "    · " + describe_event(ev, names, styled)
+        if frame.action is None:
+            break
+        yield ""
+        yield _state_line(frame, names, styled)
+        for seat, hand in enumerate(frame.hands):
+            pointer = ">" if seat == frame.seat else " "
+            yield f"  {pointer}{seat} {names[seat]:<12} ({len(hand):>2}) {cards_text(hand, styled)}"
+        note = ""
+        if frame.turn in faults:
+            note = f"   <- FAULT: {faults[frame.turn]}"
+        elif frame.stand_in:
+            note = "   (played for a forfeited seat)"
+        yield f"  => {seat_name(names, frame.seat)} {action_text(frame.action, styled)}{note}"
+
+
+def consequences(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events after an action, less the echo of the action itself (its play, a wild's colour)."""
+    out = list(events)
+    if out and out[0]["kind"] == "play":
+        wild = out[0].get("colour") is not None and out[0]["cards"][-1].startswith("wild")
+        del out[:2 if wild and len(out) > 1 and out[1]["kind"] == "colour" else 1]
+    elif out and out[0]["kind"] == "colour" and len(events) == 1:
+        del out[0]  # naming the opening colour
+    return out
+
+
+def _state_line(frame: Frame, names: Sequence[str], styled: bool) -> str:
+    arrow = "clockwise" if frame.direction == 1 else "anticlockwise"
+    pending = f" · pending penalty {frame.pending}" if frame.pending else ""
+    return (f"turn {frame.turn} · round {frame.round} · {seat_name(names, frame.seat)} to act ({frame.phase}) · "
+            f"top {label(frame.top, styled)} · colour {colour_label(frame.colour, styled)} · "
+            f"draw pile {frame.draw_pile} · {arrow}{pending} · scores {list(frame.scores)}")
+
+
+SeatsOf = Callable[[list[int]], dict[int, int]]
+
+
+def fault_turns(source: SourceGame, seats_of: SeatsOf | None = None) -> dict[int, str]:
+    """Turn index -> the fault that happened there (see ``turn_of_faults``)."""
+    faults = source.result.get("faults") or []
+    return {turn: f"{fault.get('kind')}: {fault.get('message', '')}"
+            for fault, turn in zip(faults, turn_of_faults(source, seats_of)) if turn is not None}
+
+
+def turn_of_faults(source: SourceGame, seats_of: SeatsOf | None = None) -> list[int | None]:
+    """For each fault of the stored result, in order, the turn (action index) where it happened.
+
+    A fault recorded with its ``turn`` is placed there; otherwise at the faulting seat's first stand-in
+    action not yet claimed (a replacement, or the first fallback move after a forfeit; a startup fault
+    lands on the seat's first turn). ``None`` for a fault that no action stood in for. ``seats_of`` gives
+    the seat to act at some turns when the caller knows them already (else the game is replayed for them).
+    """
+    faults = source.result.get("faults") or []
+    if not faults:
+        return []
+    marked = [i for i, token in enumerate(source.stored.actions.split()) if token.endswith("!")]
+    seats = (seats_of or (lambda turns: _seat_of_turns(source, turns)))(marked)
+    out: list[int | None] = []
+    claimed: set[int] = set()
+    for fault in faults:
+        turn = fault.get("turn")
+        if not isinstance(turn, int):
+            turn = next((t for t in marked if seats.get(t) == fault.get("seat") and t not in claimed), None)
+        if turn is not None:
+            claimed.add(turn)
+        out.append(turn)
+    return out
+
+
+def _seat_of_turns(source: SourceGame, turns: list[int]) -> dict[int, int]:
+    wanted = set(turns)
+    out = {}
+    for i, game, _action, _stand_in in walk(source.stored):
+        if i in wanted:
+            out[i] = game.current
+    return out
+
+
+def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool = False) -> Iterator[str]:
+    """What ``seat`` was told: the messages it read before each of its turns, the request, its answer."""
+    stored = source.stored
+    names = list(stored.seating)
+    if not 0 <= seat < len(names):
+        raise InvalidReplayError(f"seat {seat} is not at this table: the seats are 0 to {len(names) - 1} "
+                                 f"({', '.join(names)})")
+    if raw and _in_results_dir(source):
+        # A results directory's game: the lines the seat was sent, exactly (recorded, else rebuilt by the relay).
+        from referee.store.game_record import told
+
+        yield from told(source.out_dir, stored.game, seat)
+        return
+    if not raw:
+        yield from header(source)
+        yield f"the view of {seat_name(names, seat)}: what it was told, each request and its answer"
+    relay = Relay(seat, stored.game, names, scores=[0] * len(names))
+    faults = fault_turns(source)
+    lost_at, killed = _forfeit_of(source, seat, faults)
+    asked = 0
+    for i, game, action, stand_in in walk(stored):
+        if action is not None and game.current != seat:
+            continue
+        if lost_at is not None and (action is None or i > lost_at):
+            # A forfeited seat is asked nothing more; a killed bot is not even told the events.
+            if killed:
+                if not raw:
+                    yield f"    (the bot was stopped at turn {lost_at}; the referee played the rest for it)"
+                break
+            if action is not None:
+                for msg in relay.catch_up(game):
+                    yield _shown(msg, names, styled, raw)
+                if not raw:
+                    yield f"  turn {i}: {action_text(action, styled)} (played for the forfeited seat)"
+                continue
+        end = _game_end(source) if action is None else None
+        for msg in relay.catch_up(game, None, end):
+            yield _shown(msg, names, styled, raw)
+        if action is None:
+            break
+        asked += 1
+        legal = game.legal_actions()
+        request = turn_request(game, seat, legal, asked, 0, 0)
+        # A replay cannot know the request id the bot saw, nor its clock: leave those out rather than guess.
+        for key in ("time_left_ms", "bank_ms"):
+            request.pop(key)
+        if raw:
+            yield json.dumps(request)
+            yield json.dumps({"answer": action.to_wire(), "turn": i, "stand_in": stand_in})
+            continue
+        yield ""
+        yield (f"turn {i} · your turn ({request['phase']}) · top {label(request['top'], styled)} · colour "
+               f"{colour_label(request['colour'], styled)} · hands {request['hands']} · draw pile "
+               f"{request['draw_pile']}" + (f" · pending {request['pending']}" if request["pending"] else ""))
+        yield f"  your hand: {cards_text(request['hand'], styled)}"
+        yield "  legal: " + " | ".join(f"{n}) {action_text(a, styled)}" for n, a in enumerate(legal, 1))
+        note = f"   <- FAULT: {faults[i]}; the referee played this for you" if i in faults else ""
+        yield f"  => {action_text(action, styled)}{note}"
+
+
+def _in_results_dir(source: SourceGame) -> bool:
+    """Whether the game was read from a results directory (not from a record file named alone)."""
+    return source.out_dir is not None and os.path.isdir(source.out_dir) and not source.where.endswith(".jsonl")
+
+
+def _game_end(source: SourceGame) -> dict[str, Any]:
+    """What the game's end message tells beyond the events: the places, forfeits and match places."""
+    result = source.result
+    return {k: result[k] for k in ("placements", "forfeited", "game_placements") if k in result}
+
+
+def _forfeit_of(source: SourceGame, seat: int, faults: dict[int, str]) -> tuple[int | None, bool]:
+    """The turn where ``seat`` forfeited (its last fault), and whether its bot was stopped there."""
+    if seat not in (source.result.get("forfeited") or []):
+        return None, False
+    mine = [f for f in source.result.get("faults") or [] if f.get("seat") == seat]
+    turns = sorted(t for t in faults if _seat_of_fault(source, t) == seat)
+    if not mine or not turns:
+        return None, False
+    return turns[-1], mine[-1].get("kind") in KILLED
+
+
+def _seat_of_fault(source: SourceGame, turn: int) -> int | None:
+    return _seat_of_turns(source, [turn]).get(turn)
+
+
+def _shown(msg: Any, names: Sequence[str], styled: bool, raw: bool) -> str:
+    msg = json.loads(msg) if isinstance(msg, bytes) else msg
+    return json.dumps(msg) if raw else _message_text(msg, names, styled)
+
+
+def _message_text(msg: dict[str, Any], names: Sequence[str], styled: bool) -> str:
+    kind = msg.get("type")
+    if kind == "start":
+        return (f"    · start of round {msg['round']}: you are seat {msg['you']}; your hand "
+                f"{cards_text(msg['hand'], styled)}; top {label(msg['top'], styled)}; scores {msg['scores']}")
+    if kind in ("round_end", "game_end"):
+        return "    · " + describe_event({"kind": kind, **msg}, names, styled)
+    return "    · " + describe_event(msg, names, styled)
+
+
+def all_seeing_events(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Events with every secret shown (the all-seeing copy): each seat's secret merged in."""
+    out = []
+    for ev in events:
+        secret = ev.get("secret")
+        if not secret or ev.get("kind") == "deal":  # a deal's hands are shown as hands, not merged
+            out.append(ev)
+            continue
+        merged = event_for(ev, None)
+        for part in secret.values():
+            merged.update(part)
+        out.append(merged)
+    return out

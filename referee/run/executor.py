@@ -1,0 +1,569 @@
+"""Running game jobs: a local pool of worker processes, each keeping its bot processes alive between games.
+
+Jobs travel as plain data (``GameJob.to_json()``), so any other executor (a cluster queue, say) can
+run the same schedule. Results come back as each game finishes. Stopping (Ctrl-C) terminates the
+workers; a terminated worker kills its bot processes before it exits.
+
+Games between built-in players only (nothing in them can fault, hang or kill a process) travel in
+batches, one message each way for up to ``BATCH`` games: a game takes about 400 us, and a message
+with its pickling about a fifth of that. With one worker they are played in this process instead,
+with no message at all. A game with a bot process in it always travels alone.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import time
+import traceback
+from contextlib import contextmanager
+from multiprocessing.connection import Connection, wait
+
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence
+
+from referee.protocol.faults import Fault, FaultKind
+from referee.bots.pipes.transport import describe_exit
+from referee.store.record_file import append_record, append_records, encode_record
+from referee.run.jobs import GameJob, run_job
+from referee.store.results import GameResult, SeatTimes
+from referee.bots.pool import BotPool
+from referee.run.lead import Lead
+
+if TYPE_CHECKING:
+    from referee.arena.model import Arena
+
+#: Jobs handed to a worker ahead of the one it plays, so it never waits for the next.
+DEPTH = 2
+#: Bot processes a worker keeps alive between games; the least recently used beyond this are quit.
+IDLE_BOTS = 48
+#: Workers per CPU at most: beyond a few per CPU more workers only add start-up time and memory
+#: (a worker per job of ``--jobs 100000`` took 72 s to start and played nothing).
+JOBS_PER_CPU = 4
+#: Built-in-only games per message to a worker (about 15 ms of play: small against a run, large
+#: against the message's own cost).
+BATCH = 32
+
+
+class ExecutorError(Exception):
+    """The referee itself failed on a game (a bug, not a bot fault) or a worker died."""
+
+
+def usable_cpus() -> list[int]:
+    """The CPUs this process may run on (all of them where the platform cannot say)."""
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return list(range(os.cpu_count() or 1))
+
+
+def default_jobs() -> int:
+    """One worker per core this process may use."""
+    return max(1, len(usable_cpus()))
+
+
+def max_jobs() -> int:
+    """The most workers a local run starts: ``JOBS_PER_CPU`` per CPU of the machine."""
+    return JOBS_PER_CPU * (os.cpu_count() or 1)
+
+
+def worker_count(requested: int, at_once: int) -> tuple[int, str | None]:
+    """Workers to start for ``requested`` when at most ``at_once`` games can be in play: never more than
+    either, nor than ``max_jobs()``; and a note saying why when the request was cut down."""
+    cap = max_jobs()
+    workers = max(1, min(requested, cap, at_once))
+    if workers == requested:
+        return workers, None
+    why = (f"only {at_once:,} game{'s' if at_once != 1 else ''} can be played at once" if at_once < min(requested, cap)
+           else f"at most {JOBS_PER_CPU} per CPU ({os.cpu_count() or 1} CPUs here)")
+    return workers, f"note: {workers} worker{'s' if workers != 1 else ''}, not {requested:,}: {why}"
+
+
+def local_executor(arena: Arena, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
+                   pin: bool | None) -> LocalExecutor:
+    """The default executor factory: ``jobs`` worker processes on this machine."""
+    return LocalExecutor(jobs, stderr_dir=stderr_dir, records_dir=records_dir, pin=pin)
+
+
+class Executor(Protocol):
+    """Plays game jobs somewhere (worker processes here, a Dask cluster) and hands back their results."""
+
+    def start(self) -> None:
+        """Get ready to play (``run`` does it when needed)."""
+
+    def run(self, jobs: Iterable[GameJob], *, lead: int | None = None) -> Iterator[tuple[str, GameResult]]:
+        """Play ``jobs`` (read lazily); yield each game's id and result as it finishes, each game once.
+
+        With ``lead``, no job is read while ``lead`` jobs have been read since the earliest game not yet
+        finished (``Lead``): a caller that counts games in planned order holds at most that many."""
+
+    def close(self, kill: bool = False) -> None:
+        """Stop: politely (quit the bots), or with ``kill`` at once."""
+
+
+class ExecutorFactory(Protocol):
+    """Makes the executor of a run (``local_executor``, or a cluster's ``cluster_factory``)."""
+
+    def __call__(self, arena: Arena, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
+                 pin: bool | None) -> Executor: ...
+
+
+class LocalExecutor:
+    """``jobs`` worker processes; ``run`` yields ``(game_id, result)`` as games finish."""
+
+    def __init__(self, jobs: int, *, stderr_dir: str | None = None, records_dir: str | None = None,
+                 idle_bots: int = IDLE_BOTS, pin: bool | None = None) -> None:
+        self.jobs = max(1, min(jobs, max_jobs()))
+        cpus = usable_cpus()
+        # Pinning a worker (its bots inherit it) to one CPU makes each move's hand-over between referee
+        # and bot a same-CPU switch instead of a wake-up of an idle CPU, which costs more than the move
+        # itself on many virtual machines (measured: C bots 2.3x faster with one job). It pays with as
+        # many workers as CPUs too, each worker and its bots on a CPU of their own (the sample arena on 2
+        # cores: 1.25x the games/s of unpinned workers, see bench/README.md); not with more workers than CPUs.
+        if pin is None:
+            pin = self.jobs <= len(cpus) and hasattr(os, "sched_setaffinity")
+        self.cpus: list[int | None] = [cpus[w % len(cpus)] if pin else None for w in range(self.jobs)]
+        self.stderr_dir = stderr_dir
+        self.records_dir = records_dir
+        self.idle_bots = idle_bots
+        methods = multiprocessing.get_all_start_methods()
+        self._ctx: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self._workers: list[tuple[Any, Connection]] = []
+        self._pool: BotPool | None = None  # for the built-in games played here (no process in it)
+        self._closed = False
+        self._told = False  # the workers were told to quit (``stop_soon``)
+
+    def start(self) -> None:
+        """Fork the workers now (``run`` does it when needed)."""
+        if self._workers or self._closed:
+            return
+        for wid in range(self.jobs):
+            with _stop_signals_blocked():  # a Ctrl-C now comes once the worker is listed, to be stopped with the rest
+                self._workers.append(self._spawn(wid))
+
+    def _spawn(self, wid: int) -> tuple[Any, Connection]:
+        mine, theirs = self._ctx.Pipe()
+        proc = self._ctx.Process(target=_worker_main, name=f"lastcard-worker-{wid + 1}", daemon=True,
+                                 args=(theirs, self.stderr_dir, self.records_dir, os.getpid(), self.idle_bots,
+                                       self.cpus[wid]))
+        with _stop_signals_blocked():  # the worker starts with them blocked, until its own handlers are set
+            proc.start()
+        theirs.close()  # only the worker holds its end: its death reads as end-of-file here
+        return proc, mine
+
+    def run(self, jobs: Iterable[GameJob], *, lead: int | None = None) -> Iterator[tuple[str, GameResult]]:
+        """Play ``jobs`` on the workers; yield each game's id and result as it finishes.
+
+        ``jobs`` is read lazily, a few ahead of the workers (and with ``lead``, never more than that ahead of
+        the earliest unfinished game): a plan of any length is never held whole. A
+        worker that dies (a bot that killed it, the kernel's OOM killer) is replaced; its games in flight
+        are played again once on the new worker, and a game that kills its worker twice is recorded as
+        lost to that cause (``lost_game``). A batch whose worker died is played again game by game, so
+        that a second death is traced to one game.
+        """
+        if self._closed or self._told:
+            raise RuntimeError("the executor is closed")
+        self.start()
+        upcoming = iter(jobs)
+        again: list[GameJob] = []  # games of a dead worker, to play first (last in, first out)
+        held: list[GameJob] = []  # a job read ahead that did not fit the batch being made
+        alone: set[str] = set()  # games of a batch whose worker died: from now on each travels alone
+        in_flight: dict[str, GameJob] = {}
+        outstanding: dict[int, list[list[str]]] = {w: [] for w in range(len(self._workers))}
+        died_in: dict[str, str] = {}  # game -> how its first worker died
+        here: list[GameJob] = []  # built-in games this process plays itself (one worker)
+        ahead = Lead(lead) if lead is not None else None
+
+        def next_job() -> GameJob | None:
+            if again:
+                return again.pop()
+            if held:
+                return held.pop()
+            if ahead is None:
+                return next(upcoming, None)
+            if not ahead.may_read():
+                return None  # read again once the earliest game in play has finished
+            job = next(upcoming, None)
+            if job is not None:
+                ahead.read(job.game_id)
+            return job
+
+        def handed(results: Iterable[tuple[str, GameResult]]) -> Iterator[tuple[str, GameResult]]:
+            # A game counts as finished for the lead once the caller has taken it (and, say, counted it).
+            for played in results:
+                yield played
+                if ahead is not None:
+                    ahead.finished(played[0])
+
+        def batchable(job: GameJob) -> bool:
+            return job.game_id not in alone and all(s.builtin is not None for s in job.seats)
+
+        def next_batch() -> list[GameJob]:
+            first = next_job()
+            if first is None:
+                return []
+            batch = [first]
+            if batchable(first):
+                while len(batch) < BATCH:
+                    job = next_job()
+                    if job is None:
+                        break
+                    if not batchable(job):
+                        held.append(job)
+                        break
+                    batch.append(job)
+            return batch
+
+        def feed_here() -> None:
+            # One worker: built-in games are played here, process bots' games go to the worker.
+            while not here and not held:
+                batch = next_batch()
+                if not batch:
+                    return
+                if batchable(batch[0]):
+                    here.extend(batch)
+                else:
+                    held.extend(reversed(batch))
+
+        def feed(w: int) -> None:
+            conn = self._workers[w][1]
+            while len(outstanding[w]) < DEPTH:
+                batch = next_batch()
+                if not batch:
+                    return
+                if inline and batchable(batch[0]):
+                    here.extend(batch)
+                    return
+                try:
+                    conn.send([job.to_json() for job in batch])
+                except OSError:
+                    again.extend(reversed(batch))
+                    return  # the worker is dead: its end-of-file comes next and replaces it
+                for job in batch:
+                    in_flight[job.game_id] = job
+                outstanding[w].append([job.game_id for job in batch])
+
+        inline = len(self._workers) == 1
+        for w in range(len(self._workers)):
+            feed(w)
+        if inline:
+            feed_here()
+        while here or any(outstanding.values()):
+            if here:
+                yield from handed(self._play_here(here))
+                here.clear()
+                for w in range(len(self._workers)):
+                    feed(w)
+                feed_here()
+            if not here and not any(outstanding.values()):
+                break  # all played: waiting on the idle workers would cost a second at the end of every run
+            conns: dict[Any, int] = {conn: w for w, (_, conn) in enumerate(self._workers)}
+            ready: list[Any] = wait(list(conns), timeout=0 if here else 1.0)
+            for conn in ready:
+                w = conns[conn]
+                try:
+                    message = conn.recv()
+                except (EOFError, OSError):
+                    yield from handed(self._replace(w, outstanding[w], died_in, in_flight, again, alone))
+                    outstanding[w] = []
+                    feed(w)
+                    continue
+                if message[0] == "error":
+                    raise ExecutorError(f"the referee failed on game {message[1]}:\n{message[2]}")
+                outstanding[w].pop(0)
+                done: list[tuple[str, GameResult]] = message[1]
+                for game_id, _ in done:
+                    in_flight.pop(game_id, None)
+                if ahead is None:  # fed first, so the worker never waits on the caller
+                    feed(w)
+                yield from handed(done)
+                if ahead is not None:  # fed once these count as finished: a lead they held up frees every
+                    for v in range(len(self._workers)):  # worker, idle ones included
+                        feed(v)
+                if inline:
+                    feed_here()
+
+    def _play_here(self, jobs: list[GameJob]) -> Iterator[tuple[str, GameResult]]:
+        """Play built-in-only games in this process, as a worker would: the batch's records are written in
+        one go, before any of its results is handed on (a result stored is a record kept, for --resume)."""
+        if self._pool is None:
+            self._pool = BotPool()
+        done, failed = _play_batch(jobs, self._pool, self.records_dir)
+        yield from done
+        if failed is not None:
+            raise ExecutorError(f"the referee failed on game {failed[0]}:\n{failed[1]}")
+
+    def _replace(self, w: int, lost: list[list[str]], died_in: dict[str, str], in_flight: dict[str, GameJob],
+                 again: list[GameJob], alone: set[str]) -> list[tuple[str, GameResult]]:
+        """Worker ``w`` died: start a fresh one; its games go back in the queue once, then count as lost.
+
+        A batch in play goes back game by game (``alone``): which of its games killed the worker is
+        not known, so none is charged for this death.
+        """
+        proc, conn = self._workers[w]
+        proc.join(1.0)
+        conn.close()
+        cause = f"the worker playing this game died ({describe_exit(proc.exitcode)})"
+        with _stop_signals_blocked():
+            self._workers[w] = self._spawn(w)
+        given_up = []
+        # Only the first batch was in play (a worker plays its games in order); the rest were queued.
+        for k, batch in reversed(list(enumerate(lost))):  # put back so the first is played first
+            if k == 0 and len(batch) > 1:
+                alone.update(batch)
+            for game_id in reversed(batch):
+                job = in_flight.pop(game_id)
+                if k == 0 and len(batch) == 1 and game_id in died_in:
+                    given_up.append((game_id, lost_game(job, f"{died_in[game_id]}, twice")))
+                    continue
+                if k == 0 and len(batch) == 1:
+                    died_in[game_id] = cause
+                again.append(job)
+        return given_up
+
+    def stop_soon(self) -> None:
+        """Tell the workers to quit their bots and exit, without waiting for them (``close`` waits): the
+        caller can do its own work meanwhile. Nothing more can be played."""
+        if self._closed or self._told:
+            return
+        self._told = True
+        for _, conn in self._workers:
+            try:
+                conn.send(None)
+            except (OSError, ValueError):
+                pass
+
+    def close(self, kill: bool = False) -> None:
+        """Stop the workers: politely (finish nothing new, quit the bots) or, with ``kill``, at once."""
+        if self._closed:
+            return
+        if not kill:
+            self.stop_soon()
+        self._closed = True
+        if self._pool is not None:  # built-in players only: nothing to quit, but keep the pool's promise
+            self._pool.close()
+        for proc, conn in self._workers:
+            if kill and proc.is_alive():
+                proc.terminate()  # SIGTERM: the worker kills its bots, then exits
+        deadline = time.monotonic() + (5.0 if kill else 30.0)
+        for proc, conn in self._workers:
+            proc.join(max(0.0, deadline - time.monotonic()))
+            if proc.is_alive():
+                proc.kill()
+                proc.join(5.0)
+            conn.close()
+        self._workers.clear()
+
+    def __enter__(self) -> LocalExecutor:
+        return self
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        self.close(kill=exc_type is not None)
+
+
+#: The signals that stop a run: blocked while a worker is forked (``_stop_signals_blocked``).
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextmanager
+def _stop_signals_blocked() -> Iterator[None]:
+    """SIGINT and SIGTERM held back (not lost) while the block runs.
+
+    A forked worker inherits the referee's Python handlers, which turn both into ``KeyboardInterrupt``:
+    a signal between the fork and the worker's own handlers would print a traceback from inside
+    ``multiprocessing``. Forked with them blocked, the worker sets its handlers and then takes them;
+    the referee takes any that came meanwhile when the block ends.
+    """
+    try:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+class _Terminated(BaseException):
+    """SIGTERM in a worker between games (``_play``'s wait for a job): stop now."""
+
+
+#: The worker's bots, for its SIGTERM handler (None outside a worker, or before its pool exists).
+_WORKER_POOL: BotPool | None = None
+#: Whether the worker is waiting for a job (in interpreted code, where the handler may raise).
+_WAITING = True
+
+
+def _on_term(signum: int, frame: object) -> None:
+    """SIGTERM in a worker: kill its bots and exit at once, wherever it is.
+
+    Not by raising into a game: the table and the bot client are compiled with mypyc, and an exception a
+    signal handler raised inside an operation mypyc takes for infallible (CPython's long multiplication
+    runs handlers) was taken for a failed allocation ("fatal: out of memory", then SIGABRT) instead of
+    unwinding. Those operations are gone from a game's path (tests/test_compiled_interrupts.py); a stop
+    does not rely on it (tests/test_worker_stop.py). Between games the worker is in ``_play``'s interpreted
+    wait, where ``_Terminated`` unwinds as any exception does.
+    """
+    # One stop is enough: a second SIGTERM (a terminal's to the group, then the referee's own) must not find
+    # this handler again, in the clean-up or once ``_worker_main`` has returned (a traceback from
+    # multiprocessing's bootstrap, seen in CI).
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if _WAITING:
+        raise _Terminated()
+    try:
+        if _WORKER_POOL is not None:
+            _WORKER_POOL.kill_all()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
+        os._exit(0)  # as a stopped worker always ended: nothing half-written, nobody waits for its results
+
+
+def _term_when_orphaned() -> None:
+    """Ask Linux for SIGTERM when the referee dies, however it dies (``kill -9`` too).
+
+    A worker in the middle of a game may wait a whole move limit for a bot before it looks at its
+    parent again; with this it stops at once and kills its bots (elsewhere the watchdog of each bot
+    still kills the bots when the worker goes).
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+
+
+def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | None, parent: int,
+                 idle_bots: int, cpu: int | None = None) -> None:
+    """A worker: play jobs from ``conn`` with one ``BotPool`` until told to stop or orphaned.
+
+    Stopped at any moment (SIGTERM, the referee gone), it kills its bots and exits without a traceback.
+    """
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+        signal.signal(signal.SIGTERM, _on_term)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # forked with them blocked: take any now
+        _term_when_orphaned()
+        if os.getppid() != parent:  # the referee died before the line above took effect
+            return
+        _play(conn, stderr_dir, records_dir, parent, idle_bots, cpu)
+    except (_Terminated, KeyboardInterrupt, EOFError, OSError):
+        pass  # stopped before or between games: _play killed any bots it had started
+
+
+def _play(conn: Connection, stderr_dir: str | None, records_dir: str | None, parent: int, idle_bots: int,
+          cpu: int | None) -> None:
+    """The worker's loop: a job in, its result out, until ``None``, end of file or the referee is gone."""
+    global _WORKER_POOL, _WAITING
+    try:
+        # Its own session, as each bot has: where the kernel shares CPU time out per session
+        # (Linux autogroup), N workers then get N shares on a busy machine, not one between them.
+        os.setsid()
+    except OSError:
+        pass
+    if cpu is not None:
+        try:
+            os.sched_setaffinity(0, {cpu})  # the bots this worker starts inherit it
+        except OSError:
+            pass
+    pool = _WORKER_POOL = BotPool(stderr_dir=stderr_dir)
+    graceful = True
+    try:
+        while True:
+            _WAITING = True
+            if not conn.poll(1.0):
+                if os.getppid() != parent:
+                    return  # the referee is gone: nobody wants the results
+                continue
+            message = conn.recv()
+            _WAITING = False  # from here to the next wait a SIGTERM kills the bots and exits (``_on_term``)
+            if message is None or os.getppid() != parent:
+                return
+            done, failed = _play_batch([GameJob.from_json(data) for data in message], pool, records_dir)
+            conn.send(("done", done) if failed is None else ("error", *failed))
+            pool.evict_idle(idle_bots)
+    except _Terminated:
+        graceful = False
+    except (EOFError, OSError, KeyboardInterrupt):
+        graceful = False
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # do not die half-way through the clean-up
+        if graceful:
+            pool.close()
+        else:
+            pool.kill_all()
+
+
+def _play_batch(jobs: list[GameJob], pool: BotPool, records_dir: str | None
+                ) -> tuple[list[tuple[str, GameResult]], tuple[str, str] | None]:
+    """Play ``jobs`` in order and write their records kept in one go (``write_records``) at the end.
+
+    The games played and, when the referee failed on one (a bug, not a bot fault), that game's id and
+    traceback: the games after it are not played, those before keep their records. A worker that dies
+    before the end writes none of the batch's records; the executor plays the whole batch again.
+    """
+    done: list[tuple[str, GameResult]] = []
+    records: list[tuple[str, bytes]] = []
+    rebuilt: list[tuple[str, str]] = []  # built-in games: (id, policy), their records rebuilt when read
+    failed = None
+    for job in jobs:
+        try:
+            result, lines = run_job(job, pool)
+            if records_dir and job.keeps(result):
+                if job.rebuilds_record:
+                    rebuilt.append((job.game_id, job.policy.to_json()))
+                elif lines is not None:
+                    records.append((job.game_id, encode_record(lines)))
+        except Exception:  # noqa: BLE001 - a referee bug: report it with the game, keep nothing half-done
+            failed = job.game_id, traceback.format_exc()
+            break
+        done.append((job.game_id, result))
+    if (records or rebuilt) and records_dir:
+        try:
+            write_records(records_dir, records, rebuilt)
+        except Exception:  # noqa: BLE001 - a full disk, say: the run cannot keep what it promised
+            return [], ((records or rebuilt)[0][0], traceback.format_exc())
+    return done, failed
+
+
+def write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]] | None, job: GameJob | None = None
+                 ) -> None:
+    """Append a game's record to the run's one record file in ``records_dir`` (the output directory): its
+    lines, or for ``job`` rebuilding its record (``GameJob.rebuilds_record``) an index entry."""
+    if job is not None and job.rebuilds_record:
+        append_records(records_dir, [], [(game_id, job.policy.to_json())])
+    elif lines is not None:
+        append_record(records_dir, game_id, lines)
+
+
+def write_records(records_dir: str, records: Sequence[tuple[str, bytes]],
+                  rebuilt: Sequence[tuple[str, str]] = ()) -> None:
+    """Append a batch of encoded records (``encode_record``) to the run's record file, in one member, and the
+    index entries of the records rebuilt when read (id, policy)."""
+    append_records(records_dir, records, rebuilt)
+
+
+def lost_game(job: GameJob, cause: str) -> GameResult:
+    """The result of a game that could not be played because its worker died, twice.
+
+    Nobody can tell which seat did it, so every process bot is charged a crash and placed last; built-in
+    players (which cannot kill anything) keep the places ahead of them.
+    """
+    names = tuple(s.name for s in job.seats)
+    bots = tuple(i for i, s in enumerate(job.seats) if s.builtin is None)
+    places = tuple(len(names) - len(bots) + 1 if i in bots else 1 for i in range(len(names)))
+    zeros = (0,) * len(names)
+    # The same record every played game makes, so the two can never disagree on their keys.
+    return GameResult(
+        game=job.game_id, seed=job.seed, ruleset=job.rules.house, options=job.rules.options, seating=names,
+        placements=places, game_placements=places, reason="lost", winner=None, scores=zeros, hand_points=zeros,
+        rounds=0, decisions=0, moves=0, faults=tuple(Fault(FaultKind.CRASH, cause, seat=i, bot=names[i]) for i in bots),
+        forfeited=bots, times=SeatTimes.zero(len(names)), wall_ms=0.0, sandbox=(None,) * len(names),
+        clock=(None,) * len(names))

@@ -1,0 +1,124 @@
+"""A game as a job: everything needed to play it (seed, seating, ruleset, bot specs), runnable by any executor.
+
+A job travels between processes and machines as ``to_json()``; ``from_json`` parses its ruleset and
+policy through a small cache, so a worker checks each distinct ruleset once, not once per game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Mapping
+
+from referee.bots.pool import BotPool
+from referee.bots.spec import BotSpec
+from referee.table.policy import FaultPolicy
+from referee.store.results import GameResult
+from referee.engine.rules import Ruleset, get_ruleset
+from referee.table.table import BuiltinSeat, Recorder, Seat, Table, seat_for
+
+
+def game_seed(base_seed: int, index: int, salt: str = "") -> int:
+    """The seed of the ``index``-th game of a run: independent of order and concurrency."""
+    digest = hashlib.sha256(f"lastcard:{base_seed}:{salt}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@lru_cache(maxsize=64)
+def _ruleset(house: str, options: tuple[tuple[str, Any], ...]) -> Ruleset:
+    return get_ruleset(house, dict(options))
+
+
+@lru_cache(maxsize=16)
+def _policy(text: str) -> FaultPolicy:
+    return FaultPolicy.parse(text)
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """Everything needed to play one game, and nothing else."""
+
+    game_id: str
+    seed: int
+    rules: Ruleset
+    seats: tuple[BotSpec, ...]
+    policy: FaultPolicy = FaultPolicy()
+    record: bool = False
+    faults_only: bool = False
+    """With ``record``: keep the record only when the game has a fault (a run that did not ask for records)."""
+    actions: bool = True
+    """False: the result's ``actions`` is left empty (a run that writes no games.jsonl, where nothing reads it)."""
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"game": self.game_id, "seed": self.seed, "ruleset": self.rules.house, "options": self.rules.options,
+                "seats": [s.to_json() for s in self.seats], "policy": self.policy.to_json(), "record": self.record,
+                "faults_only": self.faults_only}
+        if not self.actions:  # only then: a job's message is otherwise what it was
+            data["actions"] = False
+        return data
+
+    def keeps(self, result: GameResult) -> bool:
+        """Whether this game's record is written, now that it is over."""
+        return self.record and (not self.faults_only or bool(result.faults))
+
+    @property
+    def rebuilds_record(self) -> bool:
+        """Whether this game's record is kept as an index entry, rebuilt from games.jsonl when read
+        (``record_file``): a game between built-in players only, whose record holds nothing games.jsonl does
+        not give back byte for byte (no bot wrote a byte, no answer was timed, nothing can fault)."""
+        return self.record and all(s.builtin is not None for s in self.seats)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> GameJob:
+        return cls(data["game"], data["seed"], _ruleset(data["ruleset"], tuple(sorted(data["options"].items()))),
+                   tuple(BotSpec.from_json(s) for s in data["seats"]), _policy(data.get("policy", "forfeit")),
+                   data.get("record", False), data.get("faults_only", False), data.get("actions", True))
+
+
+#: The built-in seats ``run_job`` played last, by place, name and command, per thread: a seat begins each
+#: game afresh (its player reseeded for the game), so one serves game after game and its player is made
+#: once, not per game (making one cost more than seeding it). A thread plays one game at a time (``run_job``
+#: returns at the game's end), and a cluster worker's threads each play their own: per thread, no two games
+#: share a seat.
+_LOCAL = threading.local()
+_SEATS_KEPT = 64
+
+
+def _kept_seats() -> dict[tuple[int, str, str], BuiltinSeat]:
+    kept: dict[tuple[int, str, str], BuiltinSeat] | None = getattr(_LOCAL, "seats", None)
+    if kept is None:
+        kept = _LOCAL.seats = {}
+    return kept
+
+
+def _seats(specs: tuple[BotSpec, ...], pool: BotPool) -> list[Seat]:
+    """The job's seats: built-in ones reused from this thread's last games (``_LOCAL``), the others from
+    ``pool``."""
+    kept = _kept_seats()
+    seats: list[Seat] = []
+    for index, spec in enumerate(specs):
+        if spec.builtin is None:
+            seats.append(seat_for(spec, pool))
+            continue
+        key = (index, spec.name, spec.command)
+        seat = kept.get(key)
+        if seat is None:
+            if len(kept) >= _SEATS_KEPT:  # a ladder of many built-ins: keep the memory bounded
+                kept.clear()
+            seat = kept[key] = BuiltinSeat(spec)
+        seats.append(seat)
+    return seats
+
+
+def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any]] | None]:
+    """Play ``job`` with bot processes from ``pool``; the result and, if asked, the game record (``None`` for a
+    record rebuilt when read, ``GameJob.rebuilds_record``: recording it cost a built-in game a third of its time)."""
+    recorder = Recorder() if job.record and not job.rebuilds_record else None
+    seats = _seats(job.seats, pool)
+    # Only a record and a bot's relay read the game's events: built-in seats alone, unrecorded, log none.
+    log_events = recorder is not None or not all(isinstance(seat, BuiltinSeat) for seat in seats)
+    actions = job.actions or job.record  # a record, stored or rebuilt from games.jsonl, needs them
+    result = Table(job.rules, seats, job.seed, job.game_id, job.policy, recorder, log_events, actions).play()
+    return result, recorder.lines if recorder else None

@@ -1,0 +1,309 @@
+"""Full game records in one compressed append-only file per run, with an index to find one game fast.
+
+``OUT/records.jsonl.gz`` is a series of gzip members, each the record of one game or of a batch of games,
+as JSON lines one game after the other (``zcat records.jsonl.gz`` prints every record); ``OUT/records.idx``
+has a line a game: ``GAME OFFSET LENGTH`` for a member of its own, or ``GAME OFFSET LENGTH START SIZE``
+for a game at bytes ``START`` to ``START + SIZE`` of its batch's member once inflated. A reader seeks to
+the member and inflates it only up to the game. Workers append side by side: each holds an exclusive
+``flock`` on the index while it writes its member and its index lines, so members never interleave.
+
+A game between built-in players only has no member: its index line is ``GAME rebuild:POLICY`` and
+``read_record`` gives back its lines rebuilt from games.jsonl (``game_record.rebuilt``, with the run's
+policy from the index), the very lines the table would have written: such a record holds no byte a bot
+sent and no answer time, only the actions, the events and the result, and recording, encoding and
+compressing them cost more than playing the game (issue 23). ``zcat`` shows only the other games.
+
+A game is kept by every run that records (``records: true``, ``--records``) and, whatever the setting,
+when it has a fault: the exact bytes a bot sent matter there, and only the record has them.
+
+Measured (issue 25) on a 2-seat record of 1,303 lines, 299 KB, one process: gzip level 6 keeps 7.7%
+in 3.1 ms (level 1: 12% in 1.1 ms; level 9: 7.1% in 9.7 ms), bz2 4.4% in 26 ms, lzma 5.9% in 51 ms.
+Level 6 costs a worker little beside a game with a bot process in it (those travel alone: a member a
+game). For small records written in batches, one member a batch shares one dictionary and one deflate
+set-up: 13 KB built-in records (4 seats) took 305 us and 1,660 bytes a game one a member, 281 us and
+893 bytes 32 a member, 119 us and 1,221 bytes at level 3 (issue 23; built-in games now keep no member).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import zlib
+from typing import Any, Container, Iterable, Iterator, Sequence, cast
+
+import orjson
+
+RECORDS_FILE = "records.jsonl.gz"
+INDEX_FILE = "records.idx"
+LEVEL = 6
+_PLAIN = orjson.OPT_APPEND_NEWLINE
+_ANY_KEYS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
+
+#: Where a game's record is: its member (offset, length) and, in a batch's member, its bytes there once
+#: inflated (start, size; ``None`` for a member of its own).
+Where = tuple[int, int, int, int | None]
+#: An index entry: where the record is, or the run's policy (a string) for a record rebuilt when read.
+Entry = Where | str
+#: The index line of a record rebuilt when read: ``GAME rebuild:POLICY``.
+REBUILD = "rebuild:"
+
+
+def encode_record(lines: Iterable[dict[str, Any] | bytes]) -> bytes:
+    """A game's record as JSON lines (``bytes`` pass through as lines already encoded).
+
+    Keys that are not strings (a seat's secrets in the events) need orjson's slower path: only the lines
+    that have them take it (a fifth of a built-in game's encoding time, against all of them).
+    """
+    out = []
+    for line in lines:
+        if isinstance(line, bytes):
+            out.append(line)
+            continue
+        try:
+            out.append(orjson.dumps(line, option=_PLAIN))
+        except TypeError:
+            out.append(orjson.dumps(line, option=_ANY_KEYS))
+    return b"".join(out)
+
+
+def append_record(out_dir: str, game_id: str, lines: Iterable[dict[str, Any] | bytes]) -> None:
+    """Append one game's record (its lines) to ``out_dir``'s record file and index, in a member of its own."""
+    append_records(out_dir, [(game_id, encode_record(lines))])
+
+
+def append_records(out_dir: str, records: Sequence[tuple[str, bytes]], rebuilt: Sequence[tuple[str, str]] = ()
+                   ) -> None:
+    """Append the records of a batch of games (id, ``encode_record``'s bytes) as one member, and the index
+    entries of the records rebuilt when read (id, policy), with one lock.
+
+    A batch of one is written as before batches (``GAME OFFSET LENGTH``), which any reader reads.
+    """
+    if not records and not rebuilt:
+        return
+    # The index is the lock: a batch of rebuilt records only (built-in games) does not open the record file.
+    fd = os.open(os.path.join(out_dir, INDEX_FILE), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        lines = _append_member(out_dir, records) if records else ""
+        _write_all(fd, (lines + "".join(f"{game} {REBUILD}{policy}\n" for game, policy in rebuilt)).encode())
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _append_member(out_dir: str, records: Sequence[tuple[str, bytes]]) -> str:
+    """Append ``records`` as one member to the record file (the index locked); their index lines."""
+    member = zlib.compress(b"".join(data for _, data in records), LEVEL, 31)  # 31: a gzip member, so zcat reads it
+    fd = os.open(os.path.join(out_dir, RECORDS_FILE), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        offset = os.fstat(fd).st_size
+        _write_all(fd, member)
+    finally:
+        os.close(fd)
+    return _index_lines([(game, len(data)) for game, data in records], offset, len(member))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:  # a regular file takes it whole; a signal could cut one write short
+        view = view[os.write(fd, view):]
+
+
+def _index_lines(sizes: Sequence[tuple[str, int]], offset: int, length: int) -> str:
+    """The index lines of a member at ``offset`` holding the games of ``sizes`` (id, bytes inflated), in order."""
+    if len(sizes) == 1:
+        return f"{sizes[0][0]} {offset} {length}\n"
+    lines, start = [], 0
+    for game_id, size in sizes:
+        lines.append(f"{game_id} {offset} {length} {start} {size}\n")
+        start += size
+    return "".join(lines)
+
+
+def _parse(parts: list[str]) -> Entry | None:
+    """An index line's entry (``None`` for a line cut short by a killed run)."""
+    if len(parts) == 3:
+        return int(parts[1]), int(parts[2]), 0, None
+    if len(parts) == 5:
+        return int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4])
+    if len(parts) == 2 and parts[1].startswith(REBUILD):
+        return parts[1][len(REBUILD):]
+    return None
+
+
+def keep_only(out_dir: str, keep: Container[str]) -> None:
+    """Rewrite the record file with the records of ``keep`` only (each game's last), in the order stored.
+
+    A member of one game is copied as it is; the kept games of a batch's member are inflated and deflated
+    again, a slice at a time, into a member of their own. Memory holds the index and one member's
+    compressed bytes, never the records (a long comparison with ``--records`` keeps most of its games). A
+    member cut short by a killed run is left out.
+    """
+    index_path, records_path = os.path.join(out_dir, INDEX_FILE), os.path.join(out_dir, RECORDS_FILE)
+    if not os.path.exists(index_path):
+        return
+    where: dict[str, Entry | None] = {}  # first stored order, last entry wins (as ``find``)
+    clean = True
+    with open(index_path, encoding="utf-8") as fh:
+        for line in fh:
+            parts = line.split()
+            if not parts:
+                continue
+            clean = clean and parts[0] in keep and parts[0] not in where
+            at = _parse(parts)
+            where[parts[0]] = at if at is not None else where.get(parts[0])
+    if clean:
+        return
+    kept = 0
+    if not os.path.exists(records_path):  # rebuilt records only: no member was ever written
+        open(records_path, "wb").close()
+    with open(records_path, "rb") as src, open(records_path + ".new", "wb") as dst, \
+            open(index_path + ".new", "w", encoding="utf-8") as idx:
+        for group in _member_groups((game, at) for game, at in where.items() if at is not None and game in keep):
+            kept += _copy_group(src, dst, idx, group)
+    if kept:
+        os.replace(records_path + ".new", records_path)
+        os.replace(index_path + ".new", index_path)
+    else:  # no record left: no record file, as ``has_records`` reads it
+        for path in (records_path, index_path, records_path + ".new", index_path + ".new"):
+            os.remove(path)
+
+
+def _member_groups(entries: Iterable[tuple[str, Entry]]) -> Iterator[list[tuple[str, Entry]]]:
+    """The kept entries, those next to each other in one member grouped (a batch's kept games stay together)."""
+    group: list[tuple[str, Entry]] = []
+    for game, at in entries:
+        last = group[-1][1] if group else None
+        if group and (isinstance(at, str) or isinstance(last, str) or last[:2] != at[:2] or at[3] is None):
+            yield group
+            group = []
+        group.append((game, at))
+    if group:
+        yield group
+
+
+def _copy_group(src: Any, dst: Any, idx: Any, entries: list[tuple[str, Entry]]) -> int:
+    """Write ``entries`` (games of one member, or one rebuilt record) to ``dst`` and their lines to ``idx``; how
+    many were written."""
+    if isinstance(entries[0][1], str):
+        idx.write(f"{entries[0][0]} {REBUILD}{entries[0][1]}\n")
+        return 1
+    group = cast(list[tuple[str, Where]], entries)
+    offset, length, _, size = group[0][1]
+    src.seek(offset)
+    member = src.read(length)
+    if size is None:  # a member of its own: copied as it is, once known whole
+        if not _whole(member, length):
+            return 0
+        idx.write(f"{group[0][0]} {dst.tell()} {len(member)}\n")
+        dst.write(member)
+        return 1
+    group = sorted(group, key=lambda entry: entry[1][2])
+    repacked = _repack(member, length, [(at[2], at[2] + (at[3] or 0)) for _, at in group])
+    if repacked is None:
+        return 0
+    # The kept slices follow each other in the new member: their sizes give the new starts.
+    idx.write(_index_lines([(game, at[3] or 0) for game, at in group], dst.tell(), len(repacked)))
+    dst.write(repacked)
+    return len(group)
+
+
+def _repack(member: bytes, length: int, spans: list[tuple[int, int]]) -> bytes | None:
+    """A new member holding the inflated bytes of ``spans`` (sorted, not overlapping) of ``member``, inflated
+    and deflated a slice at a time; ``None`` when ``member`` is not whole."""
+    if len(member) != length:
+        return None
+    inflate = zlib.decompressobj(31)
+    pack = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)
+    out, at = [], 0
+    try:
+        while member and not inflate.eof:
+            chunk = inflate.decompress(member, 1 << 16)
+            member = inflate.unconsumed_tail
+            for first, end in spans:
+                lo, hi = max(first, at), min(end, at + len(chunk))
+                if lo < hi:
+                    out.append(pack.compress(chunk[lo - at:hi - at]))
+            at += len(chunk)
+    except zlib.error:
+        return None
+    if not inflate.eof:
+        return None
+    out.append(pack.flush())
+    return b"".join(out)
+
+
+def _whole(member: bytes, length: int) -> bool:
+    """Whether ``member`` is a whole gzip member of ``length`` bytes (not one a killed run cut short)."""
+    if len(member) != length:
+        return False
+    inflate = zlib.decompressobj(31)
+    try:
+        while member and not inflate.eof:  # in slices: the inflated record is never held whole
+            inflate.decompress(member, 1 << 16)
+            member = inflate.unconsumed_tail
+    except zlib.error:
+        return False
+    return inflate.eof
+
+
+def has_records(out_dir: str) -> bool:
+    """Whether the run kept any record (its index: a run of built-in games only has no record file)."""
+    return os.path.exists(os.path.join(out_dir, INDEX_FILE)) or os.path.exists(os.path.join(out_dir, RECORDS_FILE))
+
+
+def find(out_dir: str, game_id: str) -> Entry | None:
+    """Where ``game_id``'s record is in the record file (``Where``; the policy for a record rebuilt when read),
+    or None (its last entry wins: a game played again after a crash was recorded again)."""
+    path = os.path.join(out_dir, INDEX_FILE)
+    if not os.path.exists(path):
+        return None
+    found = None
+    prefix = game_id + " "
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith(prefix):
+                found = _parse(line.split()) or found
+    return found
+
+
+def read_record(out_dir: str, game_id: str) -> list[dict[str, Any]] | str | None:
+    """``game_id``'s recorded lines; None when the run kept no record of it; the run's fault policy (a ``str``)
+    for a built-in game whose record is rebuilt when read (``game_record.read_record`` does that)."""
+    where = find(out_dir, game_id)
+    if where is None:
+        return _legacy(out_dir, game_id)
+    if isinstance(where, str):
+        return where
+    offset, length, start, size = where
+    with open(os.path.join(out_dir, RECORDS_FILE), "rb") as fh:
+        fh.seek(offset)
+        member = fh.read(length)
+    try:
+        if size is None:
+            text = zlib.decompress(member, 31)
+        else:  # a batch's member: inflated up to the game's end, not further
+            text = zlib.decompressobj(31).decompress(member, start + size)[start:]
+            if len(text) != size:
+                return None  # cut short by a killed run: as if not recorded
+    except zlib.error:
+        return None  # a member cut short by a killed run: as if not recorded
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def recorded_ids(out_dir: str) -> set[str]:
+    """The games with a record (for reports that link them)."""
+    path = os.path.join(out_dir, INDEX_FILE)
+    if not os.path.exists(path):
+        return set()
+    with open(path, encoding="utf-8") as fh:
+        return {line.split(" ", 1)[0] for line in fh if line.strip()}
+
+
+def _legacy(out_dir: str, game_id: str) -> list[dict[str, Any]] | None:
+    """A record file of a run from before records were kept in one file: ``records/GAME.jsonl``."""
+    path = os.path.join(out_dir, "records", f"{game_id}.jsonl")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]

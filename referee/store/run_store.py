@@ -1,0 +1,179 @@
+"""The results store: ``games.jsonl`` appended as each game ends (flushed every ``FLUSH_S``), read back to resume.
+
+``arena.json`` beside it holds what decides the games (bots, stages, seed) and its fingerprint, so
+``--resume`` refuses to mix the games of two different arenas in one directory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from typing import Any, BinaryIO, Callable, Iterator, Mapping
+
+from referee.store.results import GameLine
+
+RUN_FORMAT = "lastcard-arena-run"
+#: Longest time a finished game waits in the buffer: a flush per game cost more than a built-in game's
+#: share of the collecting process; a killed referee loses at most this much play, which --resume replays.
+FLUSH_S = 0.25
+
+
+class StoreError(Exception):
+    """An output directory that cannot be used as asked (say why, and what to do)."""
+
+    changed: tuple[str, ...] = ()
+    """With a resume that does not match: the keys of arena.json that differ."""
+
+
+def fingerprint(description: Mapping[str, Any]) -> str:
+    """A short hash of what decides an arena's games."""
+    text = json.dumps(description, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class GameStore:
+    """``OUT/games.jsonl`` and ``OUT/arena.json``: open (fresh or resuming), append, close."""
+
+    def __init__(self, out_dir: str, keep_games: bool = True) -> None:
+        """``keep_games`` false: games.jsonl is not written (a run into a scratch directory that nothing reads
+        back, such as ``match`` without ``--out``: encoding each game was a tenth of a built-in game's cost)."""
+        self.out_dir = out_dir
+        self.keep_games = keep_games
+        self.games_path = os.path.join(out_dir, "games.jsonl")
+        self.run_path = os.path.join(out_dir, "arena.json")
+        self.results_path = os.path.join(out_dir, "results.json")
+        self._fh: BinaryIO | None = None
+        self._resuming = False
+        self._started = False
+        self._flushed = 0.0
+
+    def prepare(self, *, resume: bool = False, fresh: bool = False) -> None:
+        """Check the directory can be used, and empty it unless resuming (before builds write their logs)."""
+        os.makedirs(self.out_dir, exist_ok=True)
+        self._resuming = resume and self._has_games()
+        if not self._resuming:
+            if self._has_games() and not fresh and not self._complete():
+                with open(self.games_path, encoding="utf-8") as fh:
+                    count = sum(1 for _ in fh)
+                raise StoreError(f"{self.out_dir} holds an unfinished arena ({count} games played): add --resume "
+                                 "to finish it, or --fresh to start it over (or give another --out)")
+            self._clear()
+
+    def start(self, description: Mapping[str, Any], keep: Callable[[GameLine], Any] | None = None) -> int:
+        """Record which arena this is; when resuming, hand each game already finished to ``keep`` (read a line
+        at a time, so memory does not grow with the file). The number of lines read back."""
+        key = fingerprint(description)
+        count = 0
+        if self._resuming:
+            self._check_same(description, key)
+            count = self._read(keep or (lambda line: None))
+        with open(self.run_path, "w", encoding="utf-8") as fh:
+            json.dump({"format": RUN_FORMAT, "version": 1, "fingerprint": key, "arena": description}, fh, indent=2)
+            fh.write("\n")
+        self._started = True
+        if self.keep_games:
+            # A large buffer: the file is written when flushed (every FLUSH_S), not every 8 KiB.
+            self._fh = open(self.games_path, "ab", buffering=1 << 20)
+        return count
+
+    def _has_games(self) -> bool:
+        return os.path.exists(self.games_path) and os.path.getsize(self.games_path) > 0
+
+    def append(self, line: GameLine) -> None:
+        """Write one finished game, flushed within ``FLUSH_S``: a killed referee loses only the games since."""
+        assert self._started, "open the store first"
+        if self._fh is None:  # not keeping the games (or closed)
+            return
+        self._fh.write(line.encode())
+        now = time.monotonic()
+        if now - self._flushed >= FLUSH_S:
+            self._fh.flush()
+            self._flushed = now
+
+    def close(self) -> None:
+        """Close games.jsonl (flushing what is buffered)."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    # ------------------------------------------------------------------ helpers
+    def _complete(self) -> bool:
+        try:
+            with open(self.results_path, encoding="utf-8") as fh:
+                return bool(json.load(fh).get("complete"))
+        except (OSError, ValueError, AttributeError):
+            return False
+
+    def _check_same(self, description: Mapping[str, Any], key: str) -> None:
+        try:
+            with open(self.run_path, encoding="utf-8") as fh:
+                stored = json.load(fh)
+        except (OSError, ValueError):
+            raise StoreError(f"{self.out_dir} has games.jsonl but no readable arena.json, so it cannot tell which "
+                             "arena they belong to; use --fresh to start over") from None
+        if stored.get("fingerprint") == key:
+            return
+        before = stored.get("arena", {})
+        changed = [k for k in sorted(set(before) | set(description)) if before.get(k) != description.get(k)]
+        error = StoreError(f"the arena changed since {self.out_dir} was started (different "
+                           f"{', '.join(changed) or 'settings'}); --resume needs the same arena file, bots and seed. "
+                           "Use --fresh to start over, or another --out")
+        error.changed = tuple(changed)  # for a command to say it in its own words (match: its options)
+        raise error
+
+    def _read(self, keep: Callable[[GameLine], Any]) -> int:
+        good = 0
+        count = 0
+        size = os.path.getsize(self.games_path)
+        with open(self.games_path, "rb") as fh:
+            number = 0
+            for raw in fh:
+                number += 1
+                end = good + len(raw)
+                try:
+                    if not raw.endswith(b"\n"):
+                        raise ValueError("unterminated")
+                    line = GameLine.from_json(json.loads(raw))
+                except (ValueError, KeyError, TypeError):
+                    if end < size:
+                        raise StoreError(f"{self.games_path}: line {number} is not a game result; fix or remove "
+                                         "it, or use --fresh") from None
+                    break  # a referee killed mid-write leaves half a line: drop it, that game is played again
+                keep(line)
+                count += 1
+                good = end
+        if good < size:
+            with open(self.games_path, "r+b") as fh:
+                fh.truncate(good)
+        return count
+
+    def _clear(self) -> None:
+        for name in ("games.jsonl", "records.jsonl.gz", "records.idx", "results.json", "standings.csv", "standings.md", "head_to_head.csv",
+                     "timing.json"):
+            path = os.path.join(self.out_dir, name)
+            if os.path.exists(path):
+                os.remove(path)
+        for folder in ("records", "logs"):
+            path = os.path.join(self.out_dir, folder)
+            if os.path.isdir(path):
+                shutil.rmtree(path)
+
+
+class StoredGames:
+    """The games of ``games.jsonl`` read a line at a time, each time it is iterated (a half-written last line
+    left out). The store writes each game once, so no line repeats an id."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __iter__(self) -> Iterator[GameLine]:
+        if not os.path.exists(self.path):
+            return
+        with open(self.path, "rb") as fh:
+            for raw in fh:
+                if not raw.endswith(b"\n"):
+                    return
+                yield GameLine.from_json(json.loads(raw))
