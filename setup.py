@@ -38,16 +38,23 @@ COMPILED_PACKAGES = [
 #: The one module compiled outside those packages: a bot's CPU clock, read twice a decision. It sits beside the
 #: sandbox (whose cgroup meter it defines) rather than in ``bots/pipes``, which the sandbox's spec imports.
 COMPILED_MODULES = ["referee/bots/cpuclock.py"]
+#: The packages whose ``__init__.py`` is compiled too: it imports every module of its package itself.
+INIT_COMPILED = {"referee/players"}
 
 
 def _compiled_sources() -> list[str]:
     """Every file mypyc compiles: the packages' modules, sorted (the build is the same whatever the file system's
-    order), then the single modules."""
+    order), then the single modules.
+
+    A package's ``__init__.py`` stays interpreted, except where it holds code of the hot path (``players``:
+    ``make_player``): mypyc gives a compiled package a ``__path__`` one folder too deep, so a submodule the
+    ``__init__`` does not import itself (``referee.engine.game``) would not be found.
+    """
     here = os.path.dirname(os.path.abspath(__file__))
     found = []
     for package in COMPILED_PACKAGES:
         for name in sorted(os.listdir(os.path.join(here, package))):
-            if name.endswith(".py"):
+            if name.endswith(".py") and (name != "__init__.py" or package in INIT_COMPILED):
                 found.append(f"{package}/{name}")
     return found + COMPILED_MODULES
 

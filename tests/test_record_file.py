@@ -9,6 +9,7 @@ import zlib
 
 import pytest
 
+from referee.store.game_record import read_record as read_rebuilt
 from referee.store.jsonl import encode_line
 from referee.store.record_file import (INDEX_FILE, RECORDS_FILE, append_record, append_records, encode_record,
     has_records, keep_only, read_record, recorded_ids)
@@ -205,8 +206,10 @@ def test_a_built_in_game_s_rebuilt_record_is_what_the_table_writes(tmp_path, hou
     append_records(str(tmp_path), [], [(job.game_id, policy.to_json()) for job in jobs])
     assert index_lines(tmp_path)[0] == "g1 rebuild:strikes:2"
     for job in jobs:
-        assert read_record(str(tmp_path), job.game_id) == tables[job.game_id]
-    assert read_record(str(tmp_path), "g2") is None
+        # the record file says "rebuild with this policy"; game_record.read_record rebuilds it
+        assert read_record(str(tmp_path), job.game_id) == policy.to_json()
+        assert read_rebuilt(str(tmp_path), job.game_id) == tables[job.game_id]
+    assert read_rebuilt(str(tmp_path), "g2") is None
 
 
 def test_keep_only_keeps_the_index_entries_of_rebuilt_records(tmp_path):
