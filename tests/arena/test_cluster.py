@@ -21,13 +21,13 @@ pytest.importorskip("distributed", reason="needs the distributed extra: pip inst
 from click.testing import CliRunner  # noqa: E402
 from distributed import Client  # noqa: E402
 
-from procs import wait_until  # noqa: E402
+from tests.support.procs import wait_until  # noqa: E402
 from referee.arena import load_arena, run_arena  # noqa: E402
 from referee.arena.cluster import ClusterOptions, cluster_factory  # noqa: E402
 from referee.run.executor import ExecutorError  # noqa: E402
 from referee.cli.main import cli  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_bots" / "python"
 DASK = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
 WORKER = [sys.executable, "-m", "distributed.cli.dask_worker"]
@@ -272,7 +272,7 @@ def test_a_worker_without_a_bots_runtime_names_the_bot_before_any_game(tmp_path,
 
 
 def test_a_game_that_keeps_killing_its_workers_is_recorded_as_lost(tmp_path):
-    killer = ROOT / "tests" / "fault_bots" / "parent_killer.py"  # kills its worker at its third turn
+    killer = ROOT / "tests" / "support" / "fault_bots" / "parent_killer.py"  # kills its worker at its third turn
     file = tmp_path / "arena.yaml"
     file.write_text("name: killer\nseed: 3\nruleset: compact\nseats: 2\ngames: 1\nbootstrap: 0\nbots:\n"
                     f"  - {{name: killer, command: '{{python}} {killer}', sandbox: none}}\n  - builtin:hard\n")
@@ -379,7 +379,7 @@ def test_compare_on_the_cluster_stops_at_the_pair_a_local_run_stops_at(tmp_path,
 
 
 def test_the_cluster_executor_never_reads_past_its_lead(cluster):
-    from test_lead import Watched, _jobs
+    from tests.run.test_lead import Watched, _jobs
 
     from referee.bots.spec import parse_bot
     from referee.cli.compare import compare_arena

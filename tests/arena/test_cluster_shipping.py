@@ -22,7 +22,7 @@ from referee.cli.main import cli
 from referee.engine.rules import get_ruleset
 from referee.run.jobs import GameJob, run_job
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_bots" / "python"
 
 

@@ -16,7 +16,7 @@ from referee.cli.main import cli
 from referee.players import BUILTINS
 from referee.engine.rules import PRESETS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ARENAS = ROOT / "arenas"
 
 GOOD = """\

@@ -17,7 +17,7 @@ from referee.arena.schedule import Planner, count_games
 from referee.arena.schema import arena_schema
 from referee.cli.main import cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GOOD = [p.read_text() for p in sorted((ROOT / "arenas").glob("*.yaml"))] + [
     "name: t\nruleset: arcade\nseats: 3\nbots:\n  - builtin:hard\n  - builtin:random\n  - {name: mid, command: "
     "\"builtin:medium\"}\n",

@@ -16,7 +16,7 @@ from referee.arena.config import ArenaFileError, parse_arena
 from referee.arena.languages import DEFAULT_LANGUAGES, MANIFEST, detect, language_table, read_manifest
 from referee.cli.main import cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TABLE = DEFAULT_LANGUAGES
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from plans import all_plans
+from tests.support.plans import all_plans
 
 from referee.arena import schedule
 from referee.arena.config import MAX_GAMES, ArenaFileError, parse_arena

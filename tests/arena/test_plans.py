@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from plans import GOLDEN, all_plans, summary
+from tests.support.plans import GOLDEN, all_plans, summary
 
 
 @pytest.fixture(scope="module")
@@ -17,7 +17,7 @@ def test_every_arena_plans_the_same_games_as_before(plans):
     golden = json.loads(GOLDEN.read_text())
     assert set(summary(plans)) == set(golden)
     changed = {name: (golden[name], item) for name, item in summary(plans).items() if item != golden[name]}
-    # A difference here means a seating, seed or game id moved: diff `python tests/plans.py --full F`
+    # A difference here means a seating, seed or game id moved: diff `python tests/support/plans.py --full F`
     # output from before and after the change to see where.
     assert not changed, changed
 

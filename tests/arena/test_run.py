@@ -16,15 +16,15 @@ from click.testing import CliRunner
 
 import jsonschema
 
-from procs import alive as _alive
-from procs import children, cmdline, wait_until
+from tests.support.procs import alive as _alive
+from tests.support.procs import children, cmdline, wait_until
 
 from referee.arena import load_arena, run_arena
 from referee.store.run_store import StoreError
 from referee.cli.main import cli
 from referee.store.record_file import recorded_ids
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RESULTS_SCHEMA = json.loads((ROOT / "protocol" / "schemas" / "results.schema.json").read_text())
 
 # Two stages, sampled then knockout, duplicate deals in the knockout: every part of the schedule.

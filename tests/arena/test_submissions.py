@@ -14,7 +14,7 @@ from referee.arena import load_arena, run_arena
 from referee.arena.config import ArenaFileError
 from referee.cli.main import cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot.py"
 
 ARENA = """\
@@ -92,12 +92,12 @@ def test_a_build_running_when_the_arena_is_killed_outright_is_killed_too(tmp_pat
     import subprocess
     import sys
 
-    from procs import groups_running, wait_group_gone, wait_until
+    from tests.support.procs import groups_running, wait_group_gone, wait_until
 
     marker = f"lastcard-build-probe-{os.getpid()}"
     path = classroom(tmp_path, {"ada": f"{sys.executable} -c 'import time; time.sleep(30)' {marker}\n"})
     arena = subprocess.Popen([sys.executable, "-m", "referee.cli.main", "arena", str(path), "--out",
-                              str(tmp_path / "out")], cwd=Path(__file__).resolve().parent.parent,
+                              str(tmp_path / "out")], cwd=Path(__file__).resolve().parents[2],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     found = wait_until(lambda: groups_running(marker.encode()), within=20, step=0.02)
     try:

@@ -32,8 +32,8 @@ from referee.store.game_record import read_record
 from referee.store.record_file import recorded_ids
 
 PY = sys.executable
-ROOT = Path(__file__).resolve().parent.parent
-BOT = ROOT / "tests" / "fault_bots" / "cpu_bot.py"
+ROOT = Path(__file__).resolve().parents[2]
+BOT = ROOT / "tests" / "support" / "fault_bots" / "cpu_bot.py"
 BUDGET = 200
 #: The wall backstop where the test wants it out of the way (a bot at a quarter of a core needs 4x).
 ROOMY_WALL = 4000

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from procs import group_members, groups_running, wait_group_gone, wait_until
+from tests.support.procs import group_members, groups_running, wait_group_gone, wait_until
 
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot
@@ -21,7 +21,7 @@ from referee.table.policy import FaultPolicy
 from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT
 
-MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"
+MISBEHAVE = ROOT / "tests" / "support" / "fault_bots" / "misbehave.py"
 # The wall clock: these bots fault by sleeping, which a CPU clock only stops at its backstop (test_cpu_clock.py).
 FAST = TimeLimits(startup_ms=3000, move_ms=400, bank_ms=0, quit_ms=500, clock="wall")
 
@@ -193,7 +193,7 @@ def _hanging_match(tmp_path):
     """
     proc = subprocess.Popen(
         [sys.executable, "-m", "referee.cli.main", "match", "-r", "arcade", "-n", "3", "--move-ms", "60000",
-         "--sandbox", "none",  # the process-group model; tests/test_hostile.py kills sandboxed referees
+         "--sandbox", "none",  # the process-group model; tests/bots/test_hostile.py kills sandboxed referees
          "--out", str(tmp_path), f"{PY} {MISBEHAVE} spawn_and_hang", "builtin:random"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

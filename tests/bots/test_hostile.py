@@ -1,4 +1,4 @@
-"""Hostile bots (tests/hostile/hostile.py) against the sandbox: each attack is stopped or bounded.
+"""Hostile bots (tests/bots/hostile/hostile.py) against the sandbox: each attack is stopped or bounded.
 
 Each test plays a real game with the attacker, a well-behaved rival bot and a built-in player, and
 asserts that the referee survives, the right fault (or none) is recorded, the limit held, no process
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from procs import cmdline, wait_until
+from tests.support.procs import cmdline, wait_until
 
 from referee.bots import sandbox
 from referee.bots.pool import BotPool
@@ -30,7 +30,7 @@ from referee.engine.rules import get_ruleset
 from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT
 
-HOSTILE = ROOT / "tests" / "hostile" / "hostile.py"
+HOSTILE = ROOT / "tests" / "bots" / "hostile" / "hostile.py"
 # Generous: a loaded CI machine must not turn a slow answer into a fault the test would blame on an attack.
 FAST = TimeLimits(startup_ms=20_000, move_ms=3_000, bank_ms=0, quit_ms=500)
 #: For the bombs: time to reach the limit on a loaded machine, so the fault is the limit's, not a timeout.

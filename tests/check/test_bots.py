@@ -1,4 +1,4 @@
-"""``lastcard check`` against real processes: each broken bot in ``tests/broken_bots`` fails exactly the checks
+"""``lastcard check`` against real processes: each broken bot in ``tests/support/broken_bots`` fails exactly the checks
 of its mistake, every sample bot passes everything, and no bot process outlives a test."""
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from referee.bots.pipes.transport import PipeTransport
 from referee.check import CheckConfig, Report, Status, run_check
 from referee.check import suite as S
 from referee.check.fuzz import fuzz_check_name
-from procs import pid_alive
+from tests.support.procs import pid_alive
 
-ROOT = Path(__file__).resolve().parent.parent
-BROKEN = ROOT / "tests" / "broken_bots"
+ROOT = Path(__file__).resolve().parents[2]
+BROKEN = ROOT / "tests" / "support" / "broken_bots"
 PY = sys.executable  # the venv's interpreter starts faster than a pyenv shim
 ALL = ("compact", "family", "arcade")
 

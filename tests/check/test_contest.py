@@ -52,7 +52,7 @@ def contest(tmp_path: Path) -> Path:
     for name in ("noisy", "quiet one"):
         (tmp_path / "students" / name).mkdir(parents=True)
     (tmp_path / "students" / "noisy" / "bot.py").write_text(NOISY)
-    ada = Path(__file__).resolve().parent.parent / "arenas" / "students" / "ada" / "bot.py"
+    ada = Path(__file__).resolve().parents[2] / "arenas" / "students" / "ada" / "bot.py"
     (tmp_path / "students" / "quiet one" / "bot.py").write_text(ada.read_text())
     (tmp_path / "arena.yaml").write_text(ARENA)
     return tmp_path / "arena.yaml"

@@ -13,7 +13,7 @@ from referee.store.results import LINE_KEYS
 
 from referee.cli.main import cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RANDOM_PY = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
 ARENA_GAME_KEYS = list(LINE_KEYS)
 
@@ -83,7 +83,7 @@ def test_match_without_out_writes_nothing(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------------ a worker that dies
 
-KILLER = ROOT / "tests" / "fault_bots" / "parent_killer.py"
+KILLER = ROOT / "tests" / "support" / "fault_bots" / "parent_killer.py"
 
 
 def _killer_arena(tmp_path: Path, *args: str) -> Path:
@@ -154,7 +154,7 @@ def test_match_and_arena_write_report_html_unless_told_not_to(tmp_path):
 
 
 def test_practice_mode_has_no_clock(tmp_path):
-    slow = f"{sys.executable} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} slow_once"  # 0.3 s at its third turn
+    slow = f"{sys.executable} {ROOT / 'tests' / 'support' / 'fault_bots' / 'misbehave.py'} slow_once"  # 0.3 s at its third turn
 
     def faults(*extra: str) -> list[str]:
         out = tmp_path / str(len(extra))

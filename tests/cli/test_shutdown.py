@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_cut import invoke_cut
-from procs import alive, children, cmdline, groups_running, wait_until
+from tests.support.cli_cut import invoke_cut
+from tests.support.procs import alive, children, cmdline, groups_running, wait_until
 
 from referee.arena import runner
 from tests.conftest import ROOT
@@ -74,7 +74,7 @@ def test_a_signal_while_the_probe_waits_for_a_bot_stops_it_at_once(tmp_path):
     """The probe starts each bot before the games; a bot that never says ``ready`` (here within ten minutes)
     must not hold a Ctrl-C up: the bot is killed and the run stops with the resume command."""
     marker = f"probe-{os.getpid()}-{tmp_path.name}"  # this test's bot only
-    bot = f"{sys.executable} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} never_ready {marker}"
+    bot = f"{sys.executable} {ROOT / 'tests' / 'support' / 'fault_bots' / 'misbehave.py'} never_ready {marker}"
     (tmp_path / "arena.yaml").write_text(f"name: p\nseats: 2\ngames: 2\nlimits: {{startup_ms: 600000}}\n"
                                          f"bots:\n  - builtin:random\n  - {{name: mute, command: '{bot}'}}\n")
     proc = _start(["arena", "arena.yaml", "--out", "out", "--no-report"], tmp_path)

@@ -17,12 +17,12 @@ from referee.cli.main import cli
 from referee.compare.sprt import Ptnml, SprtSettings
 from referee.store.record_file import recorded_ids
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RESULTS_SCHEMA = json.loads((ROOT / "protocol" / "schemas" / "results.schema.json").read_text())
 PY = sys.executable
 RANDOM_PY = f"{PY} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
 STRONG_PY = f"{PY} {ROOT / 'sample_bots' / 'python' / 'strong_bot.py'}"
-MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"
+MISBEHAVE = ROOT / "tests" / "support" / "fault_bots" / "misbehave.py"
 #: hard against medium, logistic bounds [0, 100]: decided (H0) after some 70 pairs with every kind of pair.
 DECIDED = ["builtin:hard", "builtin:medium", "--model", "logistic", "--elo1", "100", "--seed", "1", "-q"]
 

@@ -1,4 +1,4 @@
-"""``legal_actions()`` against the reference generator (tests/reference_moves.py) at every step of seeded games.
+"""``legal_actions()`` against the reference generator (tests/support/reference_moves.py) at every step of seeded games.
 
 Every ruleset with every combination of the options that change what is legal (Wild Draw Four rule,
 multi-card plays, stacking, draw until playable, last-card call, match or tender), the opening and the
@@ -17,7 +17,7 @@ import pytest
 from referee.engine.game import Game
 from referee.players import SeatView, make_player
 from referee.engine.rules import get_ruleset, option_grid
-from tests.reference_moves import engine_moves, reference_moves
+from tests.support.reference_moves import engine_moves, reference_moves
 
 SOAK = os.environ.get("LASTCARD_SOAK") == "1"
 _MIXES = (("random",) * 6, ("easy", "medium", "hard", "random", "hard", "medium"), ("hard",) * 6)

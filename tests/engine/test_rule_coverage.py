@@ -12,10 +12,11 @@ import re
 
 import pytest
 
-import rulecases
-from rulecases import doc_text, norm, sentences
+from tests.support import rulecases
+from tests.support.rulecases import doc_text, norm, sentences
 
-CASE_MODULES = ("test_rules_compact", "test_rules_family", "test_rules_arcade", "test_rulings", "test_rule_cases")
+CASE_MODULES = tuple(f"tests.engine.{name}" for name in (
+    "test_rules_compact", "test_rules_family", "test_rules_arcade", "test_rulings", "test_rule_cases"))
 
 #: Sentences that state no rule the referee can check, per document, with the reason.
 NOT_RULES: dict[str, dict[str, str]] = {

@@ -9,7 +9,7 @@ from referee.engine.cards import COMPACT_COLOURS, compact_deck
 from referee.engine.game import Game, card_count
 from referee.engine.rules import RulesetError, get_ruleset
 
-from rulecases import (players_ok, C, R, all_cards, case, deck_of, find_opening, opening_top, run, table)
+from tests.support.rulecases import (players_ok, C, R, all_cards, case, deck_of, find_opening, opening_top, run, table)
 
 import random
 

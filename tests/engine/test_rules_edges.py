@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from referee.engine.outcome import EndReason
-from tests.rulecases import act, find_opening, make_state, opening_top
+from tests.support.rulecases import act, find_opening, make_state, opening_top
 
 UNDER = ["teal:2", "coral:3", "amber:4", "violet:5", "teal:6", "coral:7", "amber:8", "violet:9", "teal:10",
          "coral:2", "amber:3", "violet:4", "teal:5", "coral:6", "amber:7", "violet:8", "teal:9", "coral:10"]

@@ -10,8 +10,8 @@ from referee.engine.game import Game, event_for
 from referee.players import SeatView, make_player
 from referee.engine.rules import RulesetError, get_ruleset
 
-from rulecases import (players_ok, F, R, act, all_cards, case, deck_of, find_opening, make_state, opening_top, run, show,
-                       table)
+from tests.support.rulecases import (players_ok, F, R, act, all_cards, case, deck_of, find_opening, make_state,
+                                     opening_top, run, show, table)
 
 
 def st(**kw):

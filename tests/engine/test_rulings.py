@@ -8,7 +8,7 @@ from referee.engine.game import Game, placements
 from referee.players import SeatView, make_player
 from referee.engine.rules import get_ruleset
 
-from rulecases import (D, R, act, case, find_opening, make_state, opening_top, run, show, table)
+from tests.support.rulecases import (D, R, act, case, find_opening, make_state, opening_top, run, show, table)
 
 
 def st(ruleset, **kw):

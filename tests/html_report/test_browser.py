@@ -15,8 +15,8 @@ from referee.cli.main import cli
 from referee.store.game_record import load
 from referee.html_report import write_report
 from referee.engine.notation import rebuild
-from tests.browser import chromium, errors, open_page
-from tests.replaydata import small_results_dir, write_results_dir
+from tests.support.browser import chromium, errors, open_page
+from tests.support.replaydata import small_results_dir, write_results_dir
 
 
 @pytest.fixture(scope="module")
@@ -159,7 +159,7 @@ VARIANTS = [("compact", {}), ("family", {}), ("arcade", {}), ("family", {"stacki
 def test_viewer_follows_the_engine_in_every_ruleset_and_table_size(browser, tmp_path):
     """Stacked penalties, draw-until-playable, reshuffles at six seats, move limits: the page's table is the engine's."""
     from referee.bots.pool import BotPool
-    from tests.replaydata import play_stored
+    from tests.support.replaydata import play_stored
 
     lines = []
     with BotPool() as pool:

@@ -16,7 +16,7 @@ from referee.store.game_record import load
 from referee.html_report import ReportError, write_report
 from referee.html_report.tape import tape
 from referee.engine.notation import rebuild
-from tests.replaydata import small_results_dir
+from tests.support.replaydata import small_results_dir
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +77,7 @@ def test_each_fault_shows_request_answer_stderr_and_command(page, results):
     _, frames = rebuild(stored, frames=True)
     turn = int(re.search(r"seat 0, turn (\d+):", section).group(1))
     assert frames[turn].seat == 0 and request["hand"] == list(frames[turn].hands[0])
-    # and the command that puts the author's bot of today at that turn (replay --ask, tested in test_replay_ask)
+    # and the command that puts the author's bot of today at that turn (replay --ask: tests/replay/test_ask.py)
     assert f"lastcard replay {results} g0007 --seat 0 --turn {turn} --ask &quot;YOUR BOT COMMAND&quot;" in section
 
 
@@ -300,7 +300,7 @@ def test_a_long_run_replays_its_first_games_and_those_with_faults_only(results, 
     ``taped_faulted`` more with faults): the others' rows carry their turns, counted from their actions, and no
     tape, and the page says how to replay them."""
     from referee.html_report import page as page_module
-    from tests.replaydata import write_results_dir
+    from tests.support.replaydata import write_results_dir
 
     lines = [json.loads(line) for line in open(results / "games.jsonl")]
     clean = [line for line in lines if not line["faults"]]

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from referee.cli.main import cli
 from referee.html_report import write_report
-from tests.browser import chromium, errors, open_page
+from tests.support.browser import chromium, errors, open_page
 
 MATCH_BOTS = ["builtin:hard", "builtin:medium", "builtin:random"]
 CUP = """\

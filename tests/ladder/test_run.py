@@ -19,7 +19,7 @@ from referee.cli.main import cli
 from referee.ladder.run import LadderOptions, run_ladder
 from referee.ladder.store import open_ladder
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RESULTS_SCHEMA = json.loads((ROOT / "protocol" / "schemas" / "results.schema.json").read_text())
 
 BUILTINS = """\
@@ -212,7 +212,7 @@ def test_a_run_killed_with_sigkill_loses_no_finished_game_and_frees_the_file(tmp
     import signal
     import subprocess
 
-    from procs import wait_until
+    from tests.support.procs import wait_until
 
     path = arena_file(tmp_path)
     db = tmp_path / "l.sqlite"

@@ -19,7 +19,7 @@ from referee.standings.model import StandingRow
 from referee.ladder.scheduler import coverage_tables, pair_uncertainty, separated, uncertain_tables
 from referee.ladder.store import LadderBusy, LadderError, open_ladder
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 # ------------------------------------------------------------------ scheduler

@@ -19,9 +19,9 @@ import pytest
 
 from referee.bots import sandbox
 
-ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "tests" / "interrupted_games.py"
-GOOD_BOT = f"{sys.executable} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} good"
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "tests" / "support" / "interrupted_games.py"
+GOOD_BOT = f"{sys.executable} {ROOT / 'tests' / 'support' / 'fault_bots' / 'misbehave.py'} good"
 
 
 def _interrupted(*args: str) -> int:

@@ -13,7 +13,7 @@ import pytest
 radon_complexity = pytest.importorskip("radon.complexity", reason="radon is not installed (pip install -e '.[test]')")
 
 CAP = 25
-REFEREE = Path(__file__).resolve().parent.parent / "referee"
+REFEREE = Path(__file__).resolve().parents[2] / "referee"
 
 
 def _functions(blocks: list[Any]) -> Iterator[Any]:

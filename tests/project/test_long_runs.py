@@ -156,7 +156,7 @@ def test_a_rebuilt_record_is_what_the_table_wrote(tmp_path, ruleset, options):
 
 
 def test_without_records_only_a_game_with_a_fault_keeps_its_record(tmp_path):
-    bad = f"misbehave={PY} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} illegal"
+    bad = f"misbehave={PY} {ROOT / 'tests' / 'support' / 'fault_bots' / 'misbehave.py'} illegal"
     good = f"{PY} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
     out = tmp_path / "out"
     res = CliRunner().invoke(cli, ["match", "-r", "family", "-o", "target=round", "-n", "2", "--move-ms", "2000",

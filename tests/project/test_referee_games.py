@@ -120,7 +120,7 @@ def test_missing_bot_program_is_a_startup_fault_not_a_crash():
 
 def test_an_illegal_answer_is_a_recorded_fault_in_every_output(tmp_path):
     # The offending line travels as text into games.jsonl and results.json, never as raw bytes.
-    bot = f"{PY} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} illegal"
+    bot = f"{PY} {ROOT / 'tests' / 'support' / 'fault_bots' / 'misbehave.py'} illegal"
     res = CliRunner().invoke(cli, ["match", "-r", "family", "-o", "target=round", "-n", "2", "--move-ms", "2000",
                                    "--out", str(tmp_path), bot, "builtin:random"])
     assert res.exit_code == 0, res.output

@@ -13,7 +13,7 @@ import pytest
 
 from referee.arena import load_arena, run_arena
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("gcc", "javac", "java", "node")
 
 

@@ -35,7 +35,7 @@ from referee.bots.pool import BotPool
 from referee.table.policy import FaultPolicy
 from referee.table.table import Recorder, play_game, seat_for
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "protocol" / "PROTOCOL.md"
 #: The protocol's own schema files (the folder may hold others, e.g. the arena file's schema).
 PROTOCOL_SCHEMAS = sorted({f"{t}.json" for t in TO_BOT + FROM_BOT} | {"answer.json", "defs.json", "message.json"})

@@ -16,9 +16,9 @@ from referee.store.game_record import read_record
 from referee.table.policy import FaultPolicy
 from referee.engine.notation import decode_actions
 from referee.replay.seat_lines import rebuilt, seat_script, stored_policy
-from tests.askdata import GAMES, GOOD, TAPE, ask_results_dir
+from tests.support.askdata import GAMES, GOOD, TAPE, ask_results_dir
 from tests.conftest import PY
-from tests.replaydata import FAST, MISBEHAVE
+from tests.support.replaydata import FAST, MISBEHAVE
 
 
 @pytest.fixture(scope="module")

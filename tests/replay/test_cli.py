@@ -12,7 +12,7 @@ from referee.engine.cardfaces import label, use_colour
 from referee.cli.main import cli
 from referee.store.game_record import load
 from referee.engine.notation import decode_actions, rebuild
-from tests.replaydata import small_results_dir
+from tests.support.replaydata import small_results_dir
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
-from test_probe import MEETING
+from tests.run.test_probe import MEETING
 
 from referee.bots.pool import BotPool
 from referee.bots.sandbox import Mode, SandboxSettings

@@ -3,7 +3,7 @@
 The worker's referee code (the table, the bot client) is compiled with mypyc on the compiled build. It used
 to stop by raising an exception from the signal handler into that code, which now and then aborted the
 worker (SIGABRT, "fatal: out of memory") instead of unwinding it: where the compiled code multiplied large
-ints, CPython ran the handler inside an operation mypyc takes for infallible (tests/test_compiled_interrupts.py).
+ints, CPython ran the handler inside an operation mypyc takes for infallible (tests/project/test_compiled_interrupts.py).
 Now the handler kills the bots and exits during a game, and raises only in the worker's interpreted wait.
 """
 
@@ -25,10 +25,10 @@ from referee.bots.spec import TimeLimits, parse_bot, unique_names
 from referee.run.jobs import GameJob, game_seed
 from referee.bots.names import stderr_log
 from referee.engine.rules import get_ruleset
-from procs import groups_running, wait_until
+from tests.support.procs import groups_running, wait_until
 
-ROOT = Path(__file__).resolve().parent.parent
-MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"
+ROOT = Path(__file__).resolve().parents[2]
+MISBEHAVE = ROOT / "tests" / "support" / "fault_bots" / "misbehave.py"
 
 pytestmark = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
                                 reason="the worker is forked, as the local executor forks it")

@@ -11,9 +11,9 @@ from referee.bots.pool import BotPool
 from referee.bots.spec import parse_bot
 from referee.table.policy import FaultPolicy
 from tests.conftest import PY, ROOT
-from tests.replaydata import FAST, MISBEHAVE, play_stored, write_results_dir
+from tests.support.replaydata import FAST, MISBEHAVE, play_stored, write_results_dir
 
-TAPE = ROOT / "tests" / "ask_bots" / "tape.py"
+TAPE = ROOT / "tests" / "support" / "ask_bots" / "tape.py"
 GOOD = f"good={PY} {MISBEHAVE} good"
 
 

@@ -1,6 +1,6 @@
 """Plays games while a timer raises ``KeyboardInterrupt`` wherever the game is, as a Ctrl-C would (a script).
 
-    python tests/interrupted_games.py GAMES INTERVAL_S [BOT_COMMAND SANDBOX]
+    python tests/support/interrupted_games.py GAMES INTERVAL_S [BOT_COMMAND SANDBOX]
 
 With no bot, four built-in seats; with one, that bot and three built-ins. Prints ``interrupted N of GAMES``.
 An interrupt that lands in compiled code where mypyc does not expect an exception aborts the process.

@@ -3,12 +3,12 @@
 The schedule must plan exactly the same games whatever shape its code takes. This module plans every
 arena in ``arenas/`` and a set of test arenas covering each format, duplicate deals, byes, later
 stages with entrants, and a gauntlet field, with made-up results (a seeded function of the game's
-seed and seating) where a knockout needs them, and dumps the lot. ``tests/data/arena_plans.json``
-holds the digests taken before the formats became objects; ``test_arena_plans.py`` compares.
+seed and seating) where a knockout needs them, and dumps the lot. ``tests/support/data/arena_plans.json``
+holds the digests taken before the formats became objects; ``tests/arena/test_plans.py`` compares.
 
-    python tests/plans.py            # print each arena's digest and game count
-    python tests/plans.py --full F   # write every plan in full to F (to diff two versions)
-    python tests/plans.py --golden   # rewrite tests/data/arena_plans.json (only when a change is meant)
+    python tests/support/plans.py            # print each arena's digest and game count
+    python tests/support/plans.py --full F   # write every plan in full to F (to diff two versions)
+    python tests/support/plans.py --golden   # rewrite tests/support/data/arena_plans.json (only when a change is meant)
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).resolve().parent / "data" / "arena_plans.json"
 
 if str(ROOT) not in sys.path:

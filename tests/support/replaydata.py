@@ -17,7 +17,7 @@ from referee.engine.rules import get_ruleset
 from referee.table.table import Recorder, Table, seat_for
 from tests.conftest import PY, ROOT
 
-MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"
+MISBEHAVE = ROOT / "tests" / "support" / "fault_bots" / "misbehave.py"
 FAST = TimeLimits(startup_ms=5000, move_ms=2000, bank_ms=0, quit_ms=500)
 
 

@@ -91,7 +91,7 @@ def _first_existing(*candidates: Path | None) -> Path | None:
     return None
 
 
-_REPO = Path(__file__).resolve().parent.parent
+_REPO = Path(__file__).resolve().parents[2]
 
 
 def seeds_dir() -> Path | None:

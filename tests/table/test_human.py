@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from procs import alive, children, wait_until
+from tests.support.procs import alive, children, wait_until
 from referee.engine.actions import PLAY
 from referee.engine.game import Game
 from referee.table.human import HumanSeat, LeftTheGame, menu
@@ -154,7 +154,7 @@ def test_cards_carry_colour_and_shape_on_a_terminal():
 def test_practice_mode_has_no_clock():
     # 0.3 s at its third turn, then quick: one move over the limit tells a clock from none (a bot slow at every
     # move made this test take 35 s in practice mode, where nothing cuts it short)
-    slow = f"{PY} {ROOT / 'tests' / 'fault_bots' / 'misbehave.py'} slow_once"
+    slow = f"{PY} {ROOT / 'tests' / 'support' / 'fault_bots' / 'misbehave.py'} slow_once"
     args = ["--ruleset", "family", "--option", "target=round", "--vs", slow, "--seed", "9", "--pace", "0",
             "--move-ms", "100", "--clock", "wall"]  # wall: the bot sleeps, a CPU clock stops it only at its backstop
     timed = spawn(*args)

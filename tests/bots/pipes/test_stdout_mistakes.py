@@ -1,4 +1,4 @@
-"""A beginner's stdout mistakes, each a small bot in ``tests/stdout_bots``: ``lastcard check`` and the match's
+"""A beginner's stdout mistakes, each a small bot in ``tests/bots/pipes/stdout_bots``: ``lastcard check`` and the match's
 table (``play_game``, as ``match`` and ``arena`` play) both name the real mistake first, at once (no startup or
 move limit waited out, by the reported timing), with its fix; the harmless quirks keep passing."""
 
@@ -23,8 +23,8 @@ from referee.table.policy import FaultPolicy
 from referee.engine.rules import get_ruleset
 from referee.table.table import play_game, seat_for
 
-ROOT = Path(__file__).resolve().parent.parent
-BOTS = ROOT / "tests" / "stdout_bots"
+ROOT = Path(__file__).resolve().parents[3]
+BOTS = ROOT / "tests" / "bots" / "pipes" / "stdout_bots"
 PY = sys.executable
 #: Limits long enough that waiting one out shows in the reported time, short enough to keep a failing test quick.
 STARTUP_MS = 6000
@@ -254,7 +254,7 @@ def test_an_arena_reports_the_mistake_with_the_fix_in_each_submissions_language(
 
 def test_a_limit_waited_out_says_what_the_bot_wrote_meanwhile() -> None:
     """Where nothing names the mistake sooner, the timeout says what came in that time, and the flush fix."""
-    never = f"{PY} {ROOT / 'tests' / 'broken_bots' / 'never_answers.py'}"
+    never = f"{PY} {ROOT / 'tests' / 'support' / 'broken_bots' / 'never_answers.py'}"
     # clock="wall": a bot that waits uses no CPU, so under the CPU clock only the (later) backstop would end it
     bot = parse_bot(never, TimeLimits(startup_ms=STARTUP_MS, move_ms=300, quit_ms=500, clock="wall"))
     with BotPool() as pool:

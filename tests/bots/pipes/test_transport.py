@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from procs import group_members, wait_group_gone, wait_until
+from tests.support.procs import group_members, wait_group_gone, wait_until
 
 from referee.bots.pipes.client import BotClient
 from referee.protocol.faults import BotFault
@@ -22,7 +22,7 @@ from referee.engine.rules import get_ruleset
 from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT
 
-MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"
+MISBEHAVE = ROOT / "tests" / "support" / "fault_bots" / "misbehave.py"
 #: A ceiling for reads that should succeed at once: generous, so a loaded machine is never a failure.
 SOON = 30.0
 

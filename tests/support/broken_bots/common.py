@@ -1,7 +1,7 @@
 """The loop every broken bot shares: a correct bot (answer legal[0]) unless a hook changes one thing.
 
-Each bot in this folder is one classic mistake, for ``lastcard check`` to find (tests/test_check_bots.py).
-Run one as ``python3 tests/broken_bots/NAME.py``.
+Each bot in this folder is one classic mistake, for ``lastcard check`` to find (tests/check/test_bots.py).
+Run one as ``python3 tests/support/broken_bots/NAME.py``.
 """
 import json
 import os

@@ -1,7 +1,7 @@
 """The loop the stdout bots share: a correct bot (it answers legal[0]) that writes its lines with ``write``.
 
 Each bot in this folder makes one classic stdout mistake (or a harmless quirk) of a beginner, for
-``lastcard check`` and ``lastcard match`` to name (tests/test_stdout_mistakes.py).
+``lastcard check`` and ``lastcard match`` to name (tests/bots/pipes/test_stdout_mistakes.py).
 """
 import json
 import sys
