@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from procs import children
+from tests.support.procs import children
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_bots"

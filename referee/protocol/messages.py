@@ -120,7 +120,7 @@ def _ints_json(values: list[int]) -> str:
 def turn_head(game: Game, seat: int, request_id: int, time_left_ms: int, bank_ms: int) -> str:
     """``turn_fields`` as orjson encodes them, written out without building the dict, less the closing brace.
 
-    The same text byte for byte (tests/test_relay.py compares them over every house): the keys in the
+    The same text byte for byte (tests/protocol/test_relay.py compares them over every house): the keys in the
     same order, ints as ``str`` writes them, strings through orjson.
     """
     hands = game.hands

@@ -402,8 +402,8 @@ def _on_term(signum: int, frame: object) -> None:
     Not by raising into a game: the table and the bot client are compiled with mypyc, and an exception a
     signal handler raised inside an operation mypyc takes for infallible (CPython's long multiplication
     runs handlers) was taken for a failed allocation ("fatal: out of memory", then SIGABRT) instead of
-    unwinding. Those operations are gone from a game's path (tests/test_compiled_interrupts.py); a stop
-    does not rely on it (tests/test_worker_stop.py). Between games the worker is in ``_play``'s interpreted
+    unwinding. Those operations are gone from a game's path (tests/project/test_compiled_interrupts.py); a stop
+    does not rely on it (tests/run/test_worker_stop.py). Between games the worker is in ``_play``'s interpreted
     wait, where ``_Terminated`` unwinds as any exception does.
     """
     # One stop is enough: a second SIGTERM (a terminal's to the group, then the referee's own) must not find

@@ -88,7 +88,7 @@ class BuiltinSeat:
         # seed * 7 + index, without `*`. Compiled, a product with a factor of 2**30 or more is CPython's long
         # multiplication, which runs pending signal handlers; a Ctrl-C raised there is taken by mypyc for a
         # failed allocation ("fatal: out of memory") and aborts the process. So no `*` on large ints in the
-        # compiled modules (tests/test_compiled_interrupts.py).
+        # compiled modules (tests/project/test_compiled_interrupts.py).
         seed = (table.seed << 3) - table.seed + index
         player = self.player
         if player is None:
@@ -514,7 +514,7 @@ def _seat_times(clocks: list[_Clock]) -> SeatTimes:
 
 
 def _timed(clocks: list[_Clock]) -> SeatTimes:
-    """``SeatTimes.of(clocks)`` (tests/test_job_reuse.py compares them)."""
+    """``SeatTimes.of(clocks)`` (tests/run/test_job_reuse.py compares them)."""
     walls = (tuple([c.decisions for c in clocks]), tuple([round(c.total_ms, 3) for c in clocks]),
              tuple([round(c.max_ms, 3) for c in clocks]))
     for clock in clocks:
