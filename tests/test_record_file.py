@@ -188,6 +188,7 @@ def test_a_built_in_game_s_rebuilt_record_is_what_the_table_writes(tmp_path, hou
     from referee.store.results import GameLine
     from referee.engine.rules import get_ruleset
     from referee.table.table import Recorder, Table, seat_for
+    from referee.store.game_record import read_record as read_kept  # record_file gives the policy: this rebuilds
 
     rules, policy, pool = get_ruleset(house, options), FaultPolicy.parse("strikes:2"), BotPool()
     specs = tuple(BotSpec(name, f"builtin:{name}") for name in ("easy", "medium", "random"))
@@ -205,8 +206,8 @@ def test_a_built_in_game_s_rebuilt_record_is_what_the_table_writes(tmp_path, hou
     append_records(str(tmp_path), [], [(job.game_id, policy.to_json()) for job in jobs])
     assert index_lines(tmp_path)[0] == "g1 rebuild:strikes:2"
     for job in jobs:
-        assert read_record(str(tmp_path), job.game_id) == tables[job.game_id]
-    assert read_record(str(tmp_path), "g2") is None
+        assert read_kept(str(tmp_path), job.game_id) == tables[job.game_id]
+    assert read_kept(str(tmp_path), "g2") is None
 
 
 def test_keep_only_keeps_the_index_entries_of_rebuilt_records(tmp_path):
