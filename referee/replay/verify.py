@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from referee.engine.actions import Action
 from referee.engine.game import Game

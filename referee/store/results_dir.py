@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar
 
-from referee.bots.names import build_log, safe_name, stderr_log
+from referee.bots.names import build_log, stderr_log
 from referee.engine.notation import InvalidReplayError
 
 
@@ -104,9 +105,6 @@ class ResultsDir:
 
     def build_log(self, bot: str) -> str:
         return build_log(self.logs, bot)
-
-    def bot_report(self, bot: str) -> str:
-        return os.path.join(self.bot_reports, f"{safe_name(bot)}.md")
 
     @classmethod
     def of_record(cls, record_path: str) -> ResultsDir | None:
