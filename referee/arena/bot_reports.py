@@ -15,8 +15,9 @@ from typing import Any, Iterable, Mapping, Sequence
 from referee.replay.ask import ask_command, fault_turns
 from referee.protocol.faults import Fault
 from referee.bots.pipes.transport import STDERR_MARK
-from referee.bots.names import build_log, safe_name, stderr_log
+from referee.bots.names import safe_name
 from referee.store.results import GameLine
+from referee.store.results_dir import ResultsDir
 from referee.standings.model import StandingRow
 from referee.standings.render import format_faults, format_rating
 from referee.arena.builds import LeftOut
@@ -36,7 +37,7 @@ QUOTE_LIMIT = 8000
 
 def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
                       entries: Sequence[BotEntry], left_out: Sequence[LeftOut] = (),
-                      checks: Mapping[str, Mapping[str, Any]] | None = None, folder: str = "bots") -> list[str]:
+                      checks: Mapping[str, Mapping[str, Any]] | None = None, folder: str = ResultsDir.BOT_REPORTS) -> list[str]:
     """Write ``OUT/bots/NAME.md`` for every entrant in ``entries`` (the arena's bots before builds) and
     ``OUT/bots/index.md``; the paths written. ``checks`` maps a bot's name to its check report's JSON."""
     target = os.path.join(out_dir, folder)
@@ -125,7 +126,7 @@ def _record(row: StandingRow, field: int) -> list[str]:
 
 
 def _build_log(name: str, entry: BotEntry, out_dir: str) -> list[str]:
-    path = build_log(os.path.join(out_dir, "logs"), name)
+    path = ResultsDir(out_dir).build_log(name)
     if not entry.build or not os.path.exists(path):
         return []
     with open(path, encoding="utf-8", errors="replace") as fh:
@@ -140,7 +141,7 @@ def _faults(name: str, faults: Sequence[tuple[str, Fault]], out_dir: str, comman
         return ["", "## Faults", "", "None: every answer was on time, valid and legal."]
     turns = fault_turns(out_dir, {game_id for game_id, _ in faults[:FAULTS_SHOWN]})
     out = ["", f"## Faults ({len(faults)})", ""]
-    stderr = stderr_by_game(stderr_log(os.path.join(out_dir, "logs"), name))
+    stderr = stderr_by_game(ResultsDir(out_dir).stderr_log(name))
     for game_id, fault in faults[:FAULTS_SHOWN]:
         seat = fault.seat
         request_id = (fault.request or {}).get("id")

@@ -12,6 +12,7 @@ import os
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.standings.model import Standings
+from referee.store.results_dir import ResultsDir
 from referee.standings.render import column_notes, csv_text, markdown_table
 from referee.arena.results_doc import HeadToHead, ResultsDoc
 
@@ -51,12 +52,12 @@ def write_reports(out_dir: str, doc: ResultsDoc, timing_doc: Mapping[str, Any] |
                   notes: Sequence[str] = ()) -> list[str]:
     """Write every report file of ``doc``; their paths."""
     os.makedirs(out_dir, exist_ok=True)
-    files = [("results.json", doc.dumps()), ("standings.csv", csv_text(doc.standings)),
-             ("head_to_head.csv", head_to_head_csv(doc.head_to_head)),
-             ("standings.md", standings_md(doc, notes=notes))]
+    files = [(ResultsDir.RESULTS, doc.dumps()), (ResultsDir.STANDINGS_CSV, csv_text(doc.standings)),
+             (ResultsDir.HEAD_TO_HEAD_CSV, head_to_head_csv(doc.head_to_head)),
+             (ResultsDir.STANDINGS_MD, standings_md(doc, notes=notes))]
     if timing_doc is not None:
-        files.append(("timing.json", json.dumps(timing_doc, indent=2) + "\n"))
-    return [write_text(os.path.join(out_dir, name), text) for name, text in files]
+        files.append((ResultsDir.TIMING, json.dumps(timing_doc, indent=2) + "\n"))
+    return [write_text(ResultsDir(out_dir).file(name), text) for name, text in files]
 
 
 def head_to_head_csv(h2h: HeadToHead) -> str:

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from referee.engine.rules import Ruleset, RulesetError, get_ruleset
 from referee.standings.model import LeftOutEntry, StageRecord, StageSummary, StandingRow, Standings
 from referee.standings.ratings import ALPHA, INTERVAL
+from referee.store.results_dir import ResultsDir
 
 #: A title longer than this names fewer bots (and says how many more).
 TITLE_WIDTH = 80
@@ -223,13 +224,14 @@ def standings_from_json(data: Mapping[str, Any], timing: Mapping[str, Any] | Non
 
 def read_results_doc(out_dir: str) -> ResultsDoc | None:
     """The results document of a results directory (with its timing.json), or None while none is written."""
-    path = os.path.join(out_dir, "results.json")
+    folder = ResultsDir(out_dir)
+    path = folder.results
     if not os.path.exists(path):
         return None
     with open(path, encoding="utf-8") as fh:
         data = json.load(fh)
     timing = None
-    tpath = os.path.join(out_dir, "timing.json")
+    tpath = folder.timing
     if os.path.exists(tpath):
         try:
             with open(tpath, encoding="utf-8") as fh:

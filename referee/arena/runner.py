@@ -34,6 +34,7 @@ from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
 from referee.run.loop import RunLoop
 from referee.arena.schedule import PlannedGame, Planner, Round, games_at_once, job_for
 from referee.run.startups import CannotStart, StartupWatch, probe
+from referee.store.results_dir import ResultsDir
 from referee.store.run_store import GameStore, StoredGames
 
 #: The progress display's leader: a bot's name, or a function that finds it (a rating fit: only when shown).
@@ -101,7 +102,7 @@ class ArenaRun:
     @property
     def games(self) -> StoredGames:
         """Every game's line of games.jsonl, read from the file each time it is iterated (never all in memory)."""
-        return StoredGames(os.path.join(self.out_dir, "games.jsonl"))
+        return StoredGames(ResultsDir(self.out_dir).games)
 
 
 def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progress,
@@ -227,7 +228,7 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     workers = min(asked or default_jobs(), max_jobs())
     store = GameStore(out_dir, keep_games=keep_games)
     store.prepare(resume=resume, fresh=fresh)
-    log_dir = os.path.join(out_dir, "logs")
+    log_dir = ResultsDir(out_dir).logs
     os.makedirs(log_dir, exist_ok=True)  # bots' stderr logs, build logs
     records_dir = out_dir  # records.jsonl.gz: every game with records, else only games with a fault
     entrants = arena.bots

@@ -18,6 +18,7 @@ from referee.run.executor import default_jobs, max_jobs
 from referee.arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from referee.arena.schedule import stage_game_counts
 from referee.store.outdir import out_dir_problem
+from referee.store.results_dir import ResultsDir
 from referee.standings.render import text_table
 from referee.cli.common import (InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
     interrupted, load_arena_file, sigterm_as_interrupt, warn_never_started)
@@ -90,7 +91,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     click.echo(f"{arena.name}: {doc.games} of {doc.games_planned} games{state}, seed {arena.seed}, "
                f"{run.wall_s:.1f} s{rate}")
     click.echo(text_table(run.standings))
-    click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
+    click.echo(f"results: {ResultsDir(run.out_dir).results}")
     _bot_reports(arena, run, check_games, workers, progress)
     if html_report:
         write_html_report(run.out_dir, jobs=workers)  # the run's workers are gone: as many processes

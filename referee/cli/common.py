@@ -57,7 +57,7 @@ INPUT_ERRORS = (("referee.arena.problems", "ArenaFileError"), ("referee.store.ru
                 ("referee.compare.sprt", "SprtError"), ("referee.bots.sandbox", "SandboxUnavailable"))
 #: The run could not do what was asked (exit status 1): the workers failed; a replay contradicts its record.
 EXECUTOR_ERROR = ("referee.run.executor", "ExecutorError")
-REPLAY_MISMATCH = ("referee.replay.recheck", "ReplayMismatch")
+REPLAY_MISMATCH = ("referee.replay.verify", "ReplayMismatch")
 
 
 def _loaded(errors: Sequence[tuple[str, str]]) -> tuple[type[Exception], ...]:

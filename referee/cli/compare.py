@@ -20,6 +20,7 @@ from referee.compare.display import header_line, summary_lines, verdict_line
 from referee.compare.run import CompareRun, run_compare
 from referee.compare.sprt import MODELS, PairTally, Sprt, SprtError, SprtSettings
 from referee.compare.twins import CompareError, CompareSettings
+from referee.store.results_dir import ResultsDir
 from referee.table.policy import FaultPolicy
 from referee.cli.common import (RunError, interrupted, cluster_executor, cluster_options, executor_kwargs,
     sigterm_as_interrupt, warn_never_started)
@@ -158,7 +159,7 @@ def compare_cmd(new: str, base: str, field_bots: tuple[str, ...], seats: int | N
                           **executor_kwargs(factory))
     print_result(run, header)
     if out and run.out_dir:
-        click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
+        click.echo(f"results: {ResultsDir(run.out_dir).results}")
         if html_report:
             write_html_report(run.out_dir)
     if run.never_started:

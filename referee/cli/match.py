@@ -19,6 +19,7 @@ from referee.arena.model import Arena, BotEntry
 from referee.arena.formats import RoundRobin
 from referee.arena.model import Stage
 from referee.arena.runner import NeverStarted, run_arena
+from referee.store.results_dir import ResultsDir
 from referee.store.run_store import StoreError
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
 from referee.table.policy import FaultPolicy
@@ -109,7 +110,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     click.echo(f"{rules.house}, {run.doc.games} games, {len(specs)} seats, seed {seed}, {run.wall_s:.1f} s")
     click.echo(text_table(run.standings))
     if out:
-        click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
+        click.echo(f"results: {ResultsDir(run.out_dir).results}")
         if html_report:
             write_html_report(run.out_dir, jobs=jobs)
     if run.never_started:

@@ -33,6 +33,7 @@ from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
 from referee.run.loop import RunLoop
 from referee.arena.collect import Collected
 from referee.arena.runner import NeverStarted, never_started
+from referee.store.results_dir import ResultsDir
 from referee.store.run_store import GameStore
 from referee.run.jobs import GameJob
 from referee.store.results import GameLine, GameResult, Slot
@@ -187,7 +188,7 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
     if out_dir is not None:
         store = GameStore(out_dir)
         store.prepare(resume=resume, fresh=fresh)
-        log_dir = os.path.join(out_dir, "logs")
+        log_dir = ResultsDir(out_dir).logs
         os.makedirs(log_dir, exist_ok=True)
         records_dir = out_dir  # the run's one record file: every game with --records, else games with a fault
 
@@ -288,7 +289,7 @@ def _keep_only(out_dir: str, records_dir: str | None, pairs: int) -> None:
     """games.jsonl (and records) of the first ``pairs`` pairs only, in planned order: games other workers finished
     past the deciding pair are dropped, so the directory is what a serial run leaves. Read and written a line at
     a time (an offset a game in memory)."""
-    path = os.path.join(out_dir, "games.jsonl")
+    path = ResultsDir(out_dir).games
     offsets = array("q", [-1]) * (2 * pairs)
     with open(path, "rb") as fh:
         at = 0

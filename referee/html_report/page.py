@@ -31,8 +31,9 @@ from referee.replay.ask import ask_command
 from referee.protocol.messages import turn_request
 from referee.engine.cardfaces import CSS, MARKS, WILD_MARK
 from referee.arena.bot_reports import request_line, stderr_by_game
-from referee.store.game_source import (STDERR_TAIL_LINES, stderr_path, SourceGame, complete_line, game_defaults,
-    read_results, stderr_tail, stored_for)
+from referee.store.game_source import STDERR_TAIL_LINES, stderr_path, SourceGame, stderr_tail, stored_for
+from referee.store.results import complete_line
+from referee.store.results_dir import ResultsDir
 from referee.engine.notation import InvalidReplayError, walk
 from referee.replay.text import fault_turns, turn_of_faults
 from referee.arena.results_doc import ResultsDoc
@@ -56,7 +57,7 @@ SHARD_GAMES = 2000
 TAPED_GAMES = 10_000
 #: Games with faults replayed for the page beyond ``TAPED_GAMES`` (their faults' turns come from the replay).
 TAPED_FAULTED = 2_000
-REPORT_NAME = "report.html"
+REPORT_NAME = ResultsDir.REPORT
 #: Games a report process replays per message (``_tapes``).
 TAPE_CHUNK = 8
 #: JavaScript reads integers beyond this as the nearest double: the page carries them as strings.
@@ -78,13 +79,14 @@ def write_report(out_dir: str, path: str | None = None, *, inline_games: int = I
     write the page stays bounded whatever the run's length. ``jobs`` processes replay them (the page is the
     same, byte for byte, for any number).
     """
-    results = read_results(out_dir)
-    games_path = os.path.join(out_dir, "games.jsonl")
+    folder = ResultsDir(out_dir)
+    results = folder.read_results()
+    games_path = folder.games
     if not results and not os.path.exists(games_path):
         raise ReportError(f"{out_dir} has neither results.json nor games.jsonl: give the output directory of "
                           "`lastcard arena` or `lastcard match --out`")
-    target = path or os.path.join(out_dir, REPORT_NAME)
-    games = GameFile(games_path, game_defaults(results))
+    target = path or folder.report
+    games = GameFile(games_path, folder.line_defaults())
     shards = None
     if len(games) > inline_games:
         shards = ShardWriter(target, sample_games, shard_games)
@@ -326,7 +328,7 @@ def _replay_command(out_dir: str) -> str:
 # ---------------------------------------------------------------------------------------- standings
 def _read_timing(out_dir: str) -> dict[str, Any] | None:
     try:
-        with open(os.path.join(out_dir, "timing.json"), encoding="utf-8") as fh:
+        with open(ResultsDir(out_dir).timing, encoding="utf-8") as fh:
             return json.load(fh)
     except (OSError, ValueError):
         return None

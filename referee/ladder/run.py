@@ -36,6 +36,7 @@ from referee.ladder.history import write_history
 from referee.ladder.scheduler import coverage_tables, separated, uncertain_tables
 from referee.ladder.store import LadderStore, open_ladder
 from referee.store.jsonl import write_jsonl
+from referee.store.results_dir import ResultsDir
 
 #: Games planned together from one set of standings (fixed, not the number of workers: the same plan
 #: whatever the concurrency).
@@ -110,7 +111,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
     seats = stage.seats
     with open_ladder(db) as store:
         store.check_settings(game_settings(arena))
-        log_dir = os.path.join(out_dir, "logs")
+        log_dir = ResultsDir(out_dir).logs
         os.makedirs(log_dir, exist_ok=True)
         if len(arena.stages) > 1:
             progress.note(f"a ladder plays one ruleset: stage {stage.name!r} ({stage.ruleset}, {seats} seats); "
@@ -267,7 +268,7 @@ def _next_tables(store: LadderStore, arena: Arena, names: list[str], options: La
 
 def _write_games(out_dir: str, games: Iterable[GameLine]) -> str:
     """games.jsonl of the games that count, as an arena writes it (so ``lastcard replay REPORT GAME`` works)."""
-    return write_jsonl(os.path.join(out_dir, "games.jsonl"), (line.encode() for line in games))
+    return write_jsonl(ResultsDir(out_dir).games, (line.encode() for line in games))
 
 
 def _kept(store: LadderStore, names: Sequence[str]) -> Collected:

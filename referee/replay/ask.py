@@ -20,7 +20,9 @@ from referee.engine.actions import Action
 from referee.bots.pipes.client import BotClient
 from referee.protocol.faults import BotFault, Fault, FaultKind
 from referee.bots.spec import BotSpec
-from referee.store.game_source import SourceGame, complete_line, game_defaults, read_jsonl, read_results, stored_for
+from referee.store.game_source import SourceGame, stored_for
+from referee.store.results import complete_line
+from referee.store.results_dir import ResultsDir
 from referee.engine.notation import InvalidReplayError
 from referee.replay.text import turn_of_faults
 from referee.replay.seat_lines import SeatRequest, SeatScript
@@ -151,12 +153,13 @@ def fault_turns(out_dir: str, games: Collection[str]) -> dict[tuple[str, Any, An
     Keyed by (game, seat, request id, kind); games.jsonl is read once, whatever the number of games.
     """
     out: dict[tuple[str, Any, Any, Any], int | None] = {}
-    path = os.path.join(out_dir, "games.jsonl")
+    folder = ResultsDir(out_dir)
+    path = folder.games
     wanted = set(games)
-    if not wanted or not os.path.exists(path):
+    if not wanted or not folder.has_games():
         return out
-    defaults = game_defaults(read_results(out_dir))
-    for _, line in read_jsonl(path):
+    defaults = folder.line_defaults()
+    for _, line in folder.game_lines():
         game = line.get("game")
         if game not in wanted:
             continue

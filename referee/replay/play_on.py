@@ -4,8 +4,8 @@ The stored moves before K are played as they were, every seat still being asked 
 so each bot and built-in player has the history it had; from K on the seats play. The others are
 played by their original players: built-ins exactly (same seed, same seat, same draws of their
 generator), process bots by the command given for their seat or the one the stored arena names.
-The game keeps its id and seed, and is written as a results folder of one game (games.jsonl, records/, logs/), so ``lastcard
-replay`` and ``lastcard report`` show it.
+The game keeps its id and seed, and is written as a results folder of one game (games.jsonl, the record
+file, logs/: see ``results_dir``), so ``lastcard replay`` and ``lastcard report`` show it.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from referee.players import BUILTINS
 from referee.table.policy import FaultPolicy
 from referee.engine.notation import InvalidReplayError, decode_actions, ruleset_of
 from referee.store.results import GameLine, GameResult
+from referee.store.results_dir import ResultsDir
 from referee.store.record_file import append_record
 from referee.replay.seat_lines import check_seat, record_entries, stored_policy
 from referee.table.table import Recorder, Table, seat_for
@@ -41,7 +42,7 @@ def stored_specs(source: SourceGame) -> dict[str, BotSpec]:
     """Bot name -> how the stored arena started it (``arena.json`` of the results folder), if it is there."""
     if source.out_dir is None:
         return {}
-    path = os.path.join(source.out_dir, "arena.json")
+    path = ResultsDir(source.out_dir).run
     if not os.path.isfile(path):
         return {}
     with open(path, encoding="utf-8") as fh:
@@ -115,9 +116,10 @@ def play_on(source: SourceGame, seat: int, start: int, player: BotSpec, others: 
     if len(set(names)) != len(names):  # seat names tell seats apart in records and results
         specs[seat] = player = replace(player, name=f"{player.name}#new")
     game_id = stored.game  # bots see the game's id (some seed from it): the same game, played on
-    os.makedirs(os.path.join(out_dir, "logs"), exist_ok=True)
+    folder = ResultsDir(out_dir)
+    os.makedirs(folder.logs, exist_ok=True)
     recorder = Recorder()
-    with BotPool(stderr_dir=os.path.join(out_dir, "logs")) as pool:
+    with BotPool(stderr_dir=folder.logs) as pool:
         seats = [seat_for(spec, pool) for spec in specs]
         table = Table(ruleset_of(stored), seats, stored.seed, game_id,
                       FaultPolicy.parse(policy or stored_policy(source)), recorder)
@@ -129,7 +131,7 @@ def play_on(source: SourceGame, seat: int, start: int, player: BotSpec, others: 
         result = table.finish()
     # One game a folder, written as an arena writes its games (playing on again replaces it).
     append_record(out_dir, game_id, recorder.lines)
-    write_jsonl(os.path.join(out_dir, "games.jsonl"), [GameLine(result).encode()])
+    write_jsonl(folder.games, [GameLine(result).encode()])
     return PlayedOn(result, out_dir, game_id)
 
 

@@ -11,7 +11,6 @@ played earlier games had higher ones) and the clock fields show the seat's full 
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -23,7 +22,8 @@ from referee.protocol.messages import turn_line
 from referee.bots.spec import TimeLimits
 from referee.protocol.wire import encode, loads
 from referee.engine.game import Game
-from referee.store.game_source import SourceGame, read_jsonl
+from referee.store.game_source import SourceGame
+from referee.store.results_dir import ResultsDir, read_jsonl
 from referee.table.policy import FaultPolicy
 from referee.protocol.relay import Relay
 from referee.engine.notation import InvalidReplayError, decode_actions, ruleset_of, walk
@@ -211,12 +211,9 @@ def stored_policy(source: SourceGame) -> str:
         if head.get("policy"):
             return str(head["policy"])
     if source.out_dir is not None:
-        path = os.path.join(source.out_dir, "results.json")
-        if os.path.isfile(path):
-            with open(path, encoding="utf-8") as fh:
-                policy = json.load(fh).get("policy")
-            if policy:
-                return str(policy)
+        policy = ResultsDir(source.out_dir).read_results().get("policy")
+        if policy:
+            return str(policy)
     return "forfeit"
 
 

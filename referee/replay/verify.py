@@ -1,16 +1,53 @@
-"""``--verify``: replay a stored game through today's engine and name the first way it differs."""
+"""The one replay checker: a stored game replayed through today's engine, compared with what was stored.
+
+``first_difference`` is ``replay --verify``'s (a stored game: its result and recorded events, the first way
+they differ); ``replay`` checks a record's lines move for move and raises ``ReplayMismatch``.
+"""
 
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Iterable
 from typing import Any
 
-from referee.store.game_source import SourceGame
+from referee.engine.actions import Action
+from referee.engine.game import Game
 from referee.engine.notation import InvalidReplayError, rebuild
+from referee.engine.rules import get_ruleset
+from referee.store.game_source import SourceGame
 
 #: Result keys compared with the replayed game, in the order a difference is reported.
 COMPARED = ("game_placements", "placements", "reason", "winner", "scores", "hand_points", "points", "rounds", "moves",
             "decisions")
+
+
+class ReplayMismatch(ValueError):
+    """A record whose actions do not reproduce its events."""
+
+
+def replay(lines: Iterable[dict[str, Any]]) -> Game:
+    """Rebuild the game from a record's seed, ruleset, seating and actions; check it gives the same events."""
+    lines = list(lines)
+    head = next((l for l in lines if l["t"] == "game"), None)
+    if head is None:
+        raise ReplayMismatch("the record has no 'game' line (seed, seating, ruleset)")
+    rng = random.Random(head["seed"])
+    game = Game(get_ruleset(head["ruleset"], head["options"]), len(head["seating"]), rng)
+    for entry in lines:
+        if entry["t"] != "action":
+            continue
+        if game.over:
+            raise ReplayMismatch("the record has actions after the game ended")
+        if entry["seat"] != game.current:
+            raise ReplayMismatch(f"the record has seat {entry['seat']} acting where seat {game.current} is to act")
+        action = Action.from_wire(entry["action"])
+        game.check(action)
+        game.apply(action, rng)
+    recorded = next((l["events"] for l in lines if l["t"] == "events"), None)
+    if recorded is not None and _plain(recorded) != _plain(game.events):
+        raise ReplayMismatch("replaying the actions gives different events than the record holds")
+    return game
 
 
 def first_difference(source: SourceGame) -> str | None:

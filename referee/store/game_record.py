@@ -19,13 +19,13 @@ import os
 from typing import Any, Iterator, Mapping
 
 from referee.protocol.messages import turn_line
-from referee.store.game_source import (SourceGame, _from_record, check_played, complete_line, game_defaults, read_jsonl,
-                                       read_results)
+from referee.store.game_source import SourceGame, _from_record, check_played
 from referee.store import record_file
 from referee.store.record_file import encode_record
 from referee.protocol.relay import PublicWire, Relay
 from referee.engine.notation import InvalidReplayError, StoredGame, walk
-from referee.store.results import GameResult
+from referee.store.results import GameResult, complete_line
+from referee.store.results_dir import ResultsDir
 
 def record_lines(out_dir: str, game_id: str) -> Iterator[dict[str, Any]]:
     """``game_id``'s record lines: as recorded when the run kept them, else rebuilt from games.jsonl.
@@ -61,7 +61,7 @@ def _with_run_policy(out_dir: str, line: dict[str, Any]) -> dict[str, Any]:
     none, and a rebuilt record's head must not say ``forfeit`` of a ``strikes`` run."""
     if "policy" in line:
         return line
-    policy = read_results(out_dir).get("policy")
+    policy = ResultsDir(out_dir).read_results().get("policy")
     return dict(line, policy=policy) if isinstance(policy, str) else line
 
 
@@ -74,34 +74,20 @@ def seat_lines(lines: Iterator[dict[str, Any]] | list[dict[str, Any]], seat: int
 
 def find_line(out_dir: str, game_id: str) -> dict[str, Any]:
     """``game_id``'s games.jsonl line, with its stage's ruleset and options filled in."""
-    path = os.path.join(out_dir, "games.jsonl")
-    if not os.path.exists(path):
-        raise InvalidReplayError(f"{out_dir} has no games.jsonl: is it the output directory of an arena or "
-                                 "`lastcard match --out`?")
-    # Only the lines holding the id's text are parsed (a built-in game's record is read through here: the
-    # last of 3,000 games took 75 ms parsing every line before it); an id written escaped is found below.
-    needle = game_id.encode()
-    with open(path, "rb") as fh:
-        for raw in fh:
-            if needle in raw and raw.endswith(b"\n"):
-                try:
-                    line = json.loads(raw)
-                except ValueError:
-                    break  # not JSON: the scan below says where
-                if line.get("game") == game_id:
-                    return complete_line(line, game_defaults(read_results(out_dir)))
-    for _, line in read_jsonl(path):
-        if line.get("game") == game_id:
-            return complete_line(line, game_defaults(read_results(out_dir)))
-    raise InvalidReplayError(f"no game {game_id!r} in {path}")
+    folder = ResultsDir(out_dir)
+    if not folder.has_games():
+        raise folder.missing_games()
+    found = folder.find_game(game_id)  # a built-in game's record is read through here: the fast scan matters
+    if found is None:
+        raise InvalidReplayError(f"no game {game_id!r} in {folder.games}")
+    return complete_line(found[1], folder.line_defaults())
 
 
 def bot_limits(out_dir: str) -> dict[str, dict[str, Any]]:
     """Each bot's spec as arena.json has it (name -> ``BotSpec.to_json``); ``{}`` when there is none."""
     try:
-        with open(os.path.join(out_dir, "arena.json"), encoding="utf-8") as fh:
-            bots = json.load(fh).get("arena", {}).get("bots") or []
-    except (OSError, ValueError, AttributeError):
+        bots = (ResultsDir(out_dir).read_run() or {}).get("arena", {}).get("bots") or []
+    except AttributeError:
         return {}
     out = {}
     for entry in bots:
@@ -191,34 +177,31 @@ def load(source: str, game_id: str | None = None) -> SourceGame:
     return _from_record(source, None)
 
 
+def _first_ids(folder: ResultsDir, count: int) -> list[str]:
+    """The ids of the first ``count`` games of games.jsonl (for a message naming what is there)."""
+    if not folder.has_games():
+        return []
+    return [str(line.get("game")) for _, (_, line) in zip(range(count), folder.game_lines())]
+
+
 def _first_id(out_dir: str) -> str | None:
-    path = os.path.join(out_dir, "games.jsonl")
-    if os.path.exists(path):
-        for _, line in read_jsonl(path):
-            return str(line.get("game"))
-    return None
+    return next(iter(_first_ids(ResultsDir(out_dir), 1)), None)
 
 
 def _from_dir(out_dir: str, game_id: str) -> SourceGame:
-    path = os.path.join(out_dir, "games.jsonl")
-    record = os.path.join(out_dir, "records", f"{game_id}.jsonl")
-    if not os.path.exists(path):
+    folder = ResultsDir(out_dir)
+    path = folder.games
+    record = folder.legacy_record(game_id)
+    if not folder.has_games():
         if os.path.exists(record):
             return _from_record(record, out_dir)
-        raise InvalidReplayError(f"{out_dir} has no games.jsonl: is it the output directory of an arena or "
-                                 "`lastcard match --out`?")
-    found = None
-    ids = []
-    for number, line in read_jsonl(path):
-        if line.get("game") == game_id:
-            found = number, line
-            break
-        if len(ids) < 5:
-            ids.append(str(line.get("game")))
+        raise folder.missing_games()
+    found = folder.find_game(game_id)
     if found is None:
+        ids = _first_ids(folder, 5)
         raise InvalidReplayError(f"no game {game_id!r} in {path}; its games are named like {', '.join(ids) or '(none)'}")
     number, line = found
-    line = complete_line(line, game_defaults(read_results(out_dir)))
+    line = complete_line(line, folder.line_defaults())
     check_played(line)
     if "actions" not in line and os.path.exists(record):  # results from before games kept their actions
         return _from_record(record, out_dir)

@@ -1,21 +1,17 @@
-"""Finding one stored game: by its id in a results directory, or in a record file.
+"""A stored game and where it came from: a line of a results folder's games.jsonl, or a record file.
 
-A results directory is what ``lastcard arena`` and ``match --out`` write: ``games.jsonl`` (one line per
-game, with its compact actions), ``results.json`` (the ruleset and options of a match, the stages of an
-arena), ``records.jsonl.gz`` with the full records kept (see ``record_file``; ``records/GAME.jsonl`` in
-results of earlier versions) and ``logs/`` with each bot's stderr. ``game_record.record_lines`` gives a
-game's record lines whether kept or not.
+A results folder's layout (games.jsonl, results.json, the record file, logs/) is ``results_dir``'s;
+``game_record.record_lines`` gives a game's record lines whether kept or not.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
-from referee.bots.names import stderr_log
 from referee.engine.notation import InvalidReplayError, StoredGame
+from referee.store.results_dir import ResultsDir, read_jsonl
 
 #: How much of a bot's stderr log a report or a replay shows.
 STDERR_TAIL_LINES = 20
@@ -36,45 +32,6 @@ class SourceGame:
     """A description of the source for messages (``results/x/games.jsonl line 12``)."""
 
 
-def read_jsonl(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The (line number, object) pairs of a JSON-lines file, skipping blank lines."""
-    with open(path, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if line.strip():
-                try:
-                    yield number, json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise InvalidReplayError(f"{path} line {number} is not JSON ({exc.msg}): is it a game file?") \
-                        from None
-
-
-def read_results(out_dir: str) -> dict[str, Any]:
-    """``results.json`` of a results directory (``{}`` while an arena is still running)."""
-    path = os.path.join(out_dir, "results.json")
-    if not os.path.exists(path):
-        return {}
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
-
-
-def game_defaults(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Stage name -> the ruleset and options its games were played with (``""``: a match's own)."""
-    out: dict[str, dict[str, Any]] = {}
-    if "ruleset" in results:
-        out[""] = {"ruleset": results["ruleset"], "options": results.get("options") or {}}
-    for stage in results.get("stages") or []:
-        out[stage.get("name", "")] = {"ruleset": stage.get("ruleset"), "options": stage.get("options") or {}}
-    return out
-
-
-def complete_line(line: dict[str, Any], defaults: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """A games.jsonl line with the ruleset and options its stage (or match) says, where the line has none."""
-    if "ruleset" in line and "options" in line:
-        return line
-    base = defaults.get(line.get("stage") or "") or defaults.get("") or {}
-    return {**base, **{k: v for k, v in line.items() if v is not None}}
-
-
 def check_played(line: dict[str, Any]) -> None:
     """Raise ``InvalidReplayError`` for a game that was never played (its worker died, twice)."""
     if line.get("reason") == "lost":
@@ -86,7 +43,7 @@ def stored_for(out_dir: str, line: dict[str, Any]) -> StoredGame:
     """The stored game of a games.jsonl line: its own actions, or its record file's when it has none."""
     check_played(line)
     if "actions" not in line:
-        record = os.path.join(out_dir, "records", f"{line.get('game')}.jsonl")
+        record = ResultsDir(out_dir).legacy_record(str(line.get("game")))
         if os.path.exists(record):
             return StoredGame.from_record([entry for _, entry in read_jsonl(record)])
     return StoredGame.from_json(line)
@@ -98,14 +55,14 @@ def _from_record(path: str, out_dir: str | None) -> SourceGame:
     result = next((line for line in lines if line.get("t") == "result"), {})
     events = next((line["events"] for line in lines if line.get("t") == "events"), None)
     if out_dir is None:  # a record inside a results directory: its logs are next to it
-        parent = os.path.dirname(os.path.dirname(os.path.abspath(path)))
-        out_dir = parent if os.path.isdir(os.path.join(parent, "logs")) else None
+        folder = ResultsDir.of_record(path)
+        out_dir = folder.path if folder is not None else None
     return SourceGame(stored, {k: v for k, v in result.items() if k != "t"}, events, out_dir, path)
 
 
 def stderr_path(out_dir: str | None, bot: str) -> str:
     """Where ``bot``'s stderr log is in a results directory (named as ``BotPool`` names it)."""
-    return stderr_log(os.path.join(out_dir or ".", "logs"), bot)
+    return ResultsDir(out_dir or ".").stderr_log(bot)
 
 
 def stderr_tail(out_dir: str | None, bot: str) -> str | None:

@@ -34,8 +34,10 @@ from typing import Any, Container, Iterable, Iterator, Sequence, cast
 
 import orjson
 
-RECORDS_FILE = "records.jsonl.gz"
-INDEX_FILE = "records.idx"
+from referee.store.results_dir import ResultsDir
+
+RECORDS_FILE = ResultsDir.RECORDS
+INDEX_FILE = ResultsDir.RECORDS_INDEX
 LEVEL = 6
 _PLAIN = orjson.OPT_APPEND_NEWLINE
 _ANY_KEYS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
@@ -302,7 +304,7 @@ def recorded_ids(out_dir: str) -> set[str]:
 
 def _legacy(out_dir: str, game_id: str) -> list[dict[str, Any]] | None:
     """A record file of a run from before records were kept in one file: ``records/GAME.jsonl``."""
-    path = os.path.join(out_dir, "records", f"{game_id}.jsonl")
+    path = ResultsDir(out_dir).legacy_record(game_id)
     if not os.path.exists(path):
         return None
     with open(path, encoding="utf-8") as fh:

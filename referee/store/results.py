@@ -169,6 +169,15 @@ class Slot:
     deal: int | None = None
 
 
+def complete_line(line: Mapping[str, Any], defaults: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """A games.jsonl line with the ruleset and options its stage (or match: ``""``) says, where the line has none
+    (lines of older files); ``defaults`` as ``ResultsDir.line_defaults`` gives them. The one filler of a line."""
+    if "ruleset" in line and "options" in line:
+        return dict(line) if not isinstance(line, dict) else line
+    base = defaults.get(line.get("stage") or "") or defaults.get("") or {}
+    return {**base, **{k: v for k, v in line.items() if v is not None}}
+
+
 #: games.jsonl keys, in order: the game, where it sat in the schedule, then its result.
 LINE_KEYS = ("game", "stage", "round", "table", "deal", "seed", "ruleset", "options", "seating", "placements",
              "game_placements", "scores", "hand_points", "reason", "winner", "rounds", "moves", "decisions",
@@ -214,10 +223,10 @@ class GameLine:
         return encode_line(self.to_json())
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], defaults: Mapping[str, Any] | None = None) -> GameLine:
-        """A line read back; ``defaults`` (ruleset, options) fills what lines of older files lack."""
-        if defaults and ("ruleset" not in data or "options" not in data):
-            data = {**defaults, **{k: v for k, v in data.items() if v is not None}}
+    def from_json(cls, data: Mapping[str, Any], defaults: Mapping[str, Mapping[str, Any]] | None = None) -> GameLine:
+        """A line read back; ``defaults`` (``ResultsDir.line_defaults``) fills what lines of older files lack."""
+        if defaults:
+            data = complete_line(data, defaults)
         return cls(GameResult.from_json(data),
                    Slot(data.get("stage"), data.get("round"), data.get("table"), data.get("deal")))
 

@@ -14,6 +14,7 @@ import time
 from typing import Any, BinaryIO, Callable, Iterator, Mapping
 
 from referee.store.results import GameLine
+from referee.store.results_dir import ResultsDir
 
 RUN_FORMAT = "lastcard-arena-run"
 #: Longest time a finished game waits in the buffer: a flush per game cost more than a built-in game's
@@ -42,9 +43,10 @@ class GameStore:
         back, such as ``match`` without ``--out``: encoding each game was a tenth of a built-in game's cost)."""
         self.out_dir = out_dir
         self.keep_games = keep_games
-        self.games_path = os.path.join(out_dir, "games.jsonl")
-        self.run_path = os.path.join(out_dir, "arena.json")
-        self.results_path = os.path.join(out_dir, "results.json")
+        self.folder = ResultsDir(out_dir)
+        self.games_path = self.folder.games
+        self.run_path = self.folder.run
+        self.results_path = self.folder.results
         self._fh: BinaryIO | None = None
         self._resuming = False
         self._started = False
@@ -151,13 +153,12 @@ class GameStore:
         return count
 
     def _clear(self) -> None:
-        for name in ("games.jsonl", "records.jsonl.gz", "records.idx", "results.json", "standings.csv", "standings.md", "head_to_head.csv",
-                     "timing.json"):
-            path = os.path.join(self.out_dir, name)
+        for name in ResultsDir.RUN_FILES:
+            path = self.folder.file(name)
             if os.path.exists(path):
                 os.remove(path)
-        for folder in ("records", "logs"):
-            path = os.path.join(self.out_dir, folder)
+        for folder in ResultsDir.RUN_FOLDERS:
+            path = self.folder.file(folder)
             if os.path.isdir(path):
                 shutil.rmtree(path)
 

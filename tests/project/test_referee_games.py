@@ -11,7 +11,7 @@ from referee.bots.spec import TimeLimits, parse_bot
 from referee.cli.main import cli
 from referee.run.jobs import GameJob, run_job
 from referee.store.record_file import recorded_ids
-from referee.replay.recheck import replay
+from referee.replay.verify import replay
 from referee.engine.rules import get_ruleset
 from referee.bots.pool import BotPool
 from referee.table.table import play_game, seat_for

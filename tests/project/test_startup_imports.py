@@ -85,7 +85,7 @@ def test_the_boundary_maps_each_domain_error_without_importing_them_first() -> N
     from referee.run.executor import ExecutorError
     from referee.arena.problems import ArenaFileError, Problem
     from referee.ladder.store import LadderError
-    from referee.replay.recheck import ReplayMismatch
+    from referee.replay.verify import ReplayMismatch
     from referee.engine.rules import RulesetError
 
     cases = [(ArenaFileError("a.yaml", [Problem("seats", "too many")]), 2, "a.yaml: 1 problem"),
