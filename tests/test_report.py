@@ -279,7 +279,7 @@ def test_a_match_report_names_its_house_options(tmp_path):
 ])
 def test_a_fault_outside_a_turn_names_its_message(tmp_path, fault, want):
     """A bot that never answers hello is shown the message it got, not "(hello request None)"."""
-    from referee.html_report.page import _fault_request
+    from referee.replay.requests import fault_request as _fault_request
 
     assert _fault_request(str(tmp_path), {"game": "g0001", "faults": [fault]}, fault) == (None, want)
 

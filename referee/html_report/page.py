@@ -27,14 +27,12 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from referee.replay.ask import ask_command
-from referee.protocol.messages import turn_request
+from referee.replay.requests import ask_command, fault_request
 from referee.engine.cardfaces import CSS, MARKS, WILD_MARK
 from referee.arena.bot_reports import request_line, stderr_by_game
 from referee.store.game_source import (STDERR_TAIL_LINES, stderr_path, SourceGame, complete_line, game_defaults,
     read_results, stderr_tail, stored_for)
-from referee.engine.notation import InvalidReplayError, walk
-from referee.replay.text import fault_turns, turn_of_faults
+from referee.replay.locate import fault_turns
 from referee.arena.results_doc import ResultsDoc
 from referee.engine.rules import PRESETS
 from referee.standings.model import StandingRow, Standings
@@ -587,7 +585,7 @@ def _fault_detail(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) -> 
     seat = fault.get("seat")
     game_id = line.get("game", "?")
     command = f"{_replay_command(out_dir)} {shlex.quote(str(game_id))}" + (f" --seat {seat}" if seat is not None else "")
-    turn, request = _fault_request(out_dir, line, fault)
+    turn, request = fault_request(out_dir, line, fault)
     # A game with a fault keeps its full record: the request exactly as the bot got it, clock and id included.
     exact = request_line(out_dir, str(game_id), seat, fault.get("request_id")) if fault.get("request_id") else None
     if exact is not None:
@@ -603,29 +601,6 @@ def _fault_detail(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) -> 
             f"<p>Replay it: <code>{_e(command)}</code></p>"
             + (f"<p>Ask your bot of today the same: <code>{_e(ask_command(out_dir, str(game_id), seat, turn))}</code></p>"
                if seat is not None else "") + "</div>")
-
-
-def _fault_request(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) -> tuple[int | None, str]:
-    """The turn of a fault and the request the bot got there, rebuilt with the referee's own builder."""
-    kind, request_id = fault.get("request_type"), fault.get("request_id")
-    if kind not in (None, "turn"):  # a hello has no id: say which message, not "request None"
-        return None, f"(the {kind} message" + (f", request {request_id})" if request_id is not None else ")")
-    try:
-        stored = stored_for(out_dir, line)
-        faults = line.get("faults") or []
-        turns = turn_of_faults(SourceGame(stored, line, None, None, ""))
-        turn = next((t for f, t in zip(faults, turns) if f is fault), None)
-        if turn is None:
-            return None, "(startup: the hello message)" if fault.get("kind") == "startup" else "(no request)"
-        for i, game, _action, _stand_in in walk(stored):
-            if i == turn:
-                request = turn_request(game, game.current, game.legal_actions(), fault.get("request_id") or 0, 0, 0)
-                for key in ("time_left_ms", "bank_ms"):  # a replay does not know the clock
-                    request.pop(key)
-                return turn, json.dumps(request)
-    except InvalidReplayError as exc:
-        return None, f"(cannot be rebuilt: {exc})"
-    return None, "(no request)"
 
 
 # ---------------------------------------------------------------------------------------- games

@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
-from referee.protocol.messages import turn_request
 from referee.engine.cardfaces import colour_label, label
 from referee.engine.describe import action_text, cards_text, describe_event, seat_name
 from referee.engine.game import event_for
 from referee.store.game_source import SourceGame
 from referee.protocol.relay import Relay
-from referee.table.table import KILL_KINDS
+from referee.protocol.faults import KILL_KINDS
 from referee.engine.notation import Frame, InvalidReplayError, rebuild, walk
+from referee.replay.locate import fault_turns, seat_of_turns
+from referee.replay.requests import replayed_request
 
 #: Fault kinds after which the referee stops the bot: it hears nothing more.
 KILLED = frozenset(kind.value for kind in KILL_KINDS)
@@ -76,50 +77,6 @@ def _state_line(frame: Frame, names: Sequence[str], styled: bool) -> str:
             f"draw pile {frame.draw_pile} · {arrow}{pending} · scores {list(frame.scores)}")
 
 
-SeatsOf = Callable[[list[int]], dict[int, int]]
-
-
-def fault_turns(source: SourceGame, seats_of: SeatsOf | None = None) -> dict[int, str]:
-    """Turn index -> the fault that happened there (see ``turn_of_faults``)."""
-    faults = source.result.get("faults") or []
-    return {turn: f"{fault.get('kind')}: {fault.get('message', '')}"
-            for fault, turn in zip(faults, turn_of_faults(source, seats_of)) if turn is not None}
-
-
-def turn_of_faults(source: SourceGame, seats_of: SeatsOf | None = None) -> list[int | None]:
-    """For each fault of the stored result, in order, the turn (action index) where it happened.
-
-    A fault recorded with its ``turn`` is placed there; otherwise at the faulting seat's first stand-in
-    action not yet claimed (a replacement, or the first fallback move after a forfeit; a startup fault
-    lands on the seat's first turn). ``None`` for a fault that no action stood in for. ``seats_of`` gives
-    the seat to act at some turns when the caller knows them already (else the game is replayed for them).
-    """
-    faults = source.result.get("faults") or []
-    if not faults:
-        return []
-    marked = [i for i, token in enumerate(source.stored.actions.split()) if token.endswith("!")]
-    seats = (seats_of or (lambda turns: _seat_of_turns(source, turns)))(marked)
-    out: list[int | None] = []
-    claimed: set[int] = set()
-    for fault in faults:
-        turn = fault.get("turn")
-        if not isinstance(turn, int):
-            turn = next((t for t in marked if seats.get(t) == fault.get("seat") and t not in claimed), None)
-        if turn is not None:
-            claimed.add(turn)
-        out.append(turn)
-    return out
-
-
-def _seat_of_turns(source: SourceGame, turns: list[int]) -> dict[int, int]:
-    wanted = set(turns)
-    out = {}
-    for i, game, _action, _stand_in in walk(source.stored):
-        if i in wanted:
-            out[i] = game.current
-    return out
-
-
 def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool = False) -> Iterator[str]:
     """What ``seat`` was told: the messages it read before each of its turns, the request, its answer."""
     stored = source.stored
@@ -129,7 +86,7 @@ def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool =
                                  f"({', '.join(names)})")
     if raw and _in_results_dir(source):
         # A results directory's game: the lines the seat was sent, exactly (recorded, else rebuilt by the relay).
-        from referee.store.game_record import told
+        from referee.replay.record import told
 
         yield from told(source.out_dir, stored.game, seat)
         return
@@ -162,10 +119,8 @@ def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool =
             break
         asked += 1
         legal = game.legal_actions()
-        request = turn_request(game, seat, legal, asked, 0, 0)
-        # A replay cannot know the request id the bot saw, nor its clock: leave those out rather than guess.
-        for key in ("time_left_ms", "bank_ms"):
-            request.pop(key)
+        # A replay cannot know the request id the bot saw: its count of the seat's requests stands in.
+        request = replayed_request(game, seat, legal, asked)
         if raw:
             yield json.dumps(request)
             yield json.dumps({"answer": action.to_wire(), "turn": i, "stand_in": stand_in})
@@ -203,7 +158,7 @@ def _forfeit_of(source: SourceGame, seat: int, faults: dict[int, str]) -> tuple[
 
 
 def _seat_of_fault(source: SourceGame, turn: int) -> int | None:
-    return _seat_of_turns(source, [turn]).get(turn)
+    return seat_of_turns(source, [turn]).get(turn)
 
 
 def _shown(msg: Any, names: Sequence[str], styled: bool, raw: bool) -> str:
