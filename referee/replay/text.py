@@ -11,6 +11,7 @@ import json
 import os
 from typing import Any, Iterator, Sequence
 
+from referee.engine.actions import Action
 from referee.engine.cardfaces import colour_label, label
 from referee.engine.describe import action_text, cards_text, describe_event, seat_name
 from referee.engine.game import event_for
@@ -85,7 +86,7 @@ def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool =
         raise InvalidReplayError(f"seat {seat} is not at this table: the seats are 0 to {len(names) - 1} "
                                  f"({', '.join(names)})")
     if raw and _in_results_dir(source):
-        # A results directory's game: the lines the seat was sent, exactly (recorded, else rebuilt by the relay).
+        # A results directory's game: the lines the seat was sent, exactly (recorded, else rebuilt by the table).
         from referee.replay.record import told
 
         yield from told(source.out_dir, stored.game, seat)
@@ -93,6 +94,13 @@ def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool =
     if not raw:
         yield from header(source)
         yield f"the view of {seat_name(names, seat)}: what it was told, each request and its answer"
+    yield from _seat_turns(source, seat, styled, raw)
+
+
+def _seat_turns(source: SourceGame, seat: int, styled: bool, raw: bool) -> Iterator[str]:
+    """The seat's game replayed: the messages it read before each of its turns, the request, its answer."""
+    stored = source.stored
+    names = list(stored.seating)
     relay = Relay(seat, stored.game, names, scores=[0] * len(names))
     faults = fault_turns(source)
     lost_at, killed = _forfeit_of(source, seat, faults)
@@ -121,18 +129,24 @@ def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool =
         legal = game.legal_actions()
         # A replay cannot know the request id the bot saw: its count of the seat's requests stands in.
         request = replayed_request(game, seat, legal, asked)
-        if raw:
-            yield json.dumps(request)
-            yield json.dumps({"answer": action.to_wire(), "turn": i, "stand_in": stand_in})
-            continue
-        yield ""
-        yield (f"turn {i} · your turn ({request['phase']}) · top {label(request['top'], styled)} · colour "
-               f"{colour_label(request['colour'], styled)} · hands {request['hands']} · draw pile "
-               f"{request['draw_pile']}" + (f" · pending {request['pending']}" if request["pending"] else ""))
-        yield f"  your hand: {cards_text(request['hand'], styled)}"
-        yield "  legal: " + " | ".join(f"{n}) {action_text(a, styled)}" for n, a in enumerate(legal, 1))
-        note = f"   <- FAULT: {faults[i]}; the referee played this for you" if i in faults else ""
-        yield f"  => {action_text(action, styled)}{note}"
+        yield from _turn_lines(i, request, legal, action, stand_in, faults.get(i), styled, raw)
+
+
+def _turn_lines(turn: int, request: dict[str, Any], legal: Sequence[Action], action: Action, stand_in: bool,
+                fault: str | None, styled: bool, raw: bool) -> Iterator[str]:
+    """One request of the seat and its answer: as JSON lines (``raw``), else as text."""
+    if raw:
+        yield json.dumps(request)
+        yield json.dumps({"answer": action.to_wire(), "turn": turn, "stand_in": stand_in})
+        return
+    yield ""
+    yield (f"turn {turn} · your turn ({request['phase']}) · top {label(request['top'], styled)} · colour "
+           f"{colour_label(request['colour'], styled)} · hands {request['hands']} · draw pile "
+           f"{request['draw_pile']}" + (f" · pending {request['pending']}" if request["pending"] else ""))
+    yield f"  your hand: {cards_text(request['hand'], styled)}"
+    yield "  legal: " + " | ".join(f"{n}) {action_text(a, styled)}" for n, a in enumerate(legal, 1))
+    note = f"   <- FAULT: {fault}; the referee played this for you" if fault is not None else ""
+    yield f"  => {action_text(action, styled)}{note}"
 
 
 def _in_results_dir(source: SourceGame) -> bool:
