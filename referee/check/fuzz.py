@@ -222,7 +222,7 @@ def save_record(folder: str, game_id: str, lines: list[dict[str, Any]]) -> str:
 def _fault_turns(recorder: Recorder, seat: int) -> list[int | None]:
     """The turn (action index) of each of the seat's faults, in the order the game recorded them."""
     lines = recorder.lines
-    result = next((entry for entry in reversed(lines) if entry.get("t") == "result"), {})
+    result: dict[str, Any] = next((entry for entry in reversed(lines) if entry.get("t") == "result"), {})
     source = SourceGame(StoredGame.from_record(lines), {k: v for k, v in result.items() if k != "t"}, None, None, "")
     return seat_faults(source, seat)
 

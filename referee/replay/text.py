@@ -85,7 +85,7 @@ def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool =
     if not 0 <= seat < len(names):
         raise InvalidReplayError(f"seat {seat} is not at this table: the seats are 0 to {len(names) - 1} "
                                  f"({', '.join(names)})")
-    if raw and _in_results_dir(source):
+    if raw and source.out_dir is not None and _in_results_dir(source):
         # A results directory's game: the lines the seat was sent, exactly (recorded, else rebuilt by the table).
         from referee.replay.record import told
 

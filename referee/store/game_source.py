@@ -3,7 +3,7 @@
 A results directory is what ``lastcard arena`` and ``match --out`` write: ``games.jsonl`` (one line per
 game, with its compact actions), ``results.json`` (the ruleset and options of a match, the stages of an
 arena), ``records.jsonl.gz`` with the full records kept (see ``record_file``; ``records/GAME.jsonl`` in
-results of earlier versions) and ``logs/`` with each bot's stderr. ``game_record.record_lines`` gives a
+results of earlier versions) and ``logs/`` with each bot's stderr. ``replay.record.record_lines`` gives a
 game's record lines whether kept or not.
 """
 
