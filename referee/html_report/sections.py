@@ -66,8 +66,8 @@ def stages_section(stages: Sequence[StageRow], bots: Sequence[str]) -> str:
         after = stages[i + 1] if i + 1 < len(stages) else None
         several = len(stage.rounds) > 1
         head = (f"<th rowspan={len(stage.rounds)} class=stage><a href='#games' class=stage-filter "
-                f"data-filter='{esc(stage.name)}'>{esc(stage.name)}</a><small>{esc(stage.format)} · {esc(stage.ruleset)}"
-                "</small></th>")
+                f"data-filter='{esc(stage.name)}'>{esc(stage.name)}</a>"
+                f"<small>{esc(stage.format)} · {esc(stage.ruleset)}</small></th>")
         for j, r in enumerate(stage.rounds):
             key = f"{stage.name}|{r.number}" if several else stage.name
             through = _went_through(stage, r, after, names) if j == len(stage.rounds) - 1 or r.advanced else "-"
@@ -168,5 +168,6 @@ def _fault_detail(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) -> 
             f"<p>The request:</p><pre>{esc(request)}</pre>"
             f"<p>What it sent back:</p><pre>{esc(sent if sent is not None else '(nothing)')}</pre>"
             f"<p>Replay it: <code>{esc(command)}</code></p>"
-            + (f"<p>Ask your bot of today the same: <code>{esc(ask_command(out_dir, str(game_id), seat, turn))}</code></p>"
+            + (f"<p>Ask your bot of today the same: "
+               f"<code>{esc(ask_command(out_dir, str(game_id), seat, turn))}</code></p>"
                if seat is not None else "") + "</div>")
