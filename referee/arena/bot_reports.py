@@ -12,7 +12,8 @@ import os
 import shlex
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.replay.ask import ask_command, fault_turns
+from referee.replay.locate import faults_in
+from referee.replay.requests import ask_command
 from referee.protocol.faults import Fault
 from referee.bots.pipes.transport import STDERR_MARK
 from referee.bots.names import safe_name
@@ -139,7 +140,7 @@ def _build_log(name: str, entry: BotEntry, out_dir: str) -> list[str]:
 def _faults(name: str, faults: Sequence[tuple[str, Fault]], out_dir: str, command: str | None = None) -> list[str]:
     if not faults:
         return ["", "## Faults", "", "None: every answer was on time, valid and legal."]
-    turns = fault_turns(out_dir, {game_id for game_id, _ in faults[:FAULTS_SHOWN]})
+    turns = faults_in(out_dir, {game_id for game_id, _ in faults[:FAULTS_SHOWN]})
     out = ["", f"## Faults ({len(faults)})", ""]
     stderr = stderr_by_game(ResultsDir(out_dir).stderr_log(name))
     for game_id, fault in faults[:FAULTS_SHOWN]:
@@ -219,7 +220,7 @@ def _parse_mark(text: str) -> tuple[str, int | None]:
 
 def request_line(out_dir: str, game_id: str, seat: int | None, request_id: Any) -> str | None:
     """The request a fault answered, from the game's record (a game with a fault keeps its record)."""
-    from referee.store.game_record import read_record
+    from referee.replay.record import read_record
 
     record = read_record(out_dir, game_id) if request_id is not None else None
     if record is None:

@@ -13,7 +13,10 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from referee.replay.ask import ask_command
+from referee.engine.notation import StoredGame
+from referee.replay.locate import seat_faults
+from referee.replay.requests import ask_command
+from referee.store.game_source import SourceGame
 from referee.bots.spec import BotSpec
 from referee.protocol.wire import JSONDecodeError, loads
 from referee.run.jobs import game_seed
@@ -216,15 +219,12 @@ def save_record(folder: str, game_id: str, lines: list[dict[str, Any]]) -> str:
     return write_jsonl(os.path.join(folder, f"{game_id}.jsonl"), lines)
 
 
-def _fault_turns(recorder: Recorder, seat: int) -> list[int]:
+def _fault_turns(recorder: Recorder, seat: int) -> list[int | None]:
     """The turn (action index) of each of the seat's faults, in the order the game recorded them."""
-    turns, actions = [], 0
-    for entry in recorder.lines:
-        if entry["t"] == "action":
-            actions += 1
-        elif entry["t"] == "fault" and entry.get("seat") == seat:
-            turns.append(actions)
-    return turns
+    lines = recorder.lines
+    result: dict[str, Any] = next((entry for entry in reversed(lines) if entry.get("t") == "result"), {})
+    source = SourceGame(StoredGame.from_record(lines), {k: v for k, v in result.items() if k != "t"}, None, None, "")
+    return seat_faults(source, seat)
 
 
 def _builtin(name: str, limits: Any) -> BotSpec:

@@ -16,7 +16,7 @@ from referee.store.game_source import SourceGame
 from referee.replay.play_on import original_specs, outcome_line, play_on, seat_terms
 from referee.engine.describe import action_text, cards_text, seat_name
 from referee.engine.cardfaces import colour_label, label
-from referee.replay.text import fault_turns
+from referee.replay.locate import fault_turns
 from referee.replay.seat_lines import SeatRequest, check_seat, seat_script
 from referee.cli.sandbox_option import announce, with_mode
 

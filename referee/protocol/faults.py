@@ -32,6 +32,11 @@ class FaultKind(str, enum.Enum):
     """An answer that arrived before its request was sent (the bot predicted the id instead of reading)."""
 
 
+#: Faults after which the process cannot be trusted to be in step: it is killed (and restarted next game).
+KILL_KINDS = frozenset({FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.NON_JSON, FaultKind.LINE_TOO_LONG,
+                        FaultKind.STARTUP})
+
+
 #: Longest piece of an offending line kept in a record.
 SNIPPET = 300
 

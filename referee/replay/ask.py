@@ -10,23 +10,16 @@ refuses) is reported at its turn; after one that leaves the bot out of step, ask
 from __future__ import annotations
 
 import os
-import shlex
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Any, Collection
+from typing import Any
 
 from referee.engine.actions import Action
 from referee.bots.pipes.client import BotClient
-from referee.protocol.faults import BotFault, Fault, FaultKind
+from referee.protocol.faults import KILL_KINDS, BotFault, Fault, FaultKind
 from referee.bots.spec import BotSpec
-from referee.store.game_source import SourceGame, stored_for
-from referee.store.results import complete_line
-from referee.store.results_dir import ResultsDir
-from referee.engine.notation import InvalidReplayError
-from referee.replay.text import turn_of_faults
 from referee.replay.seat_lines import SeatRequest, SeatScript
-from referee.table.table import KILL_KINDS
 
 #: Faults after which the bot cannot be asked further: those the referee stops a bot for, and an answer
 #: sent ahead of its request (every later request would find one waiting).
@@ -133,44 +126,6 @@ def ask(script: SeatScript, spec: BotSpec, *, until_turn: int | None = None) -> 
             final = asked[-1]
             asked[-1] = Asked(final.request, final.answer, final.action, final.fault, _read_from(log, offset))
         return AskRun(script, tuple(asked))
-
-
-def ask_command(source: str, game: str | None, seat: int, turn: int | None, command: str | None = None) -> str:
-    """The ``replay --ask`` command that puts a bot of today where a stored fault happened.
-
-    ``source`` is a results folder (with ``game``) or a record file; without ``turn`` (a failed start)
-    every request is asked. ``command`` is the bot's (a placeholder when not known).
-    """
-    where = f"--turn {turn}" if turn is not None else "--all"
-    game_arg = f" {shlex.quote(str(game))}" if game is not None else ""
-    bot = shlex.quote(command) if command else '"YOUR BOT COMMAND"'
-    return f"lastcard replay {shlex.quote(source)}{game_arg} --seat {seat} {where} --ask {bot}"
-
-
-def fault_turns(out_dir: str, games: Collection[str]) -> dict[tuple[str, Any, Any, Any], int | None]:
-    """The turn (action index) of each fault of the named games, as ``replay --seat`` marks it.
-
-    Keyed by (game, seat, request id, kind); games.jsonl is read once, whatever the number of games.
-    """
-    out: dict[tuple[str, Any, Any, Any], int | None] = {}
-    folder = ResultsDir(out_dir)
-    path = folder.games
-    wanted = set(games)
-    if not wanted or not folder.has_games():
-        return out
-    defaults = folder.line_defaults()
-    for _, line in folder.game_lines():
-        game = line.get("game")
-        if game not in wanted:
-            continue
-        try:
-            line = complete_line(line, defaults)
-            source = SourceGame(stored_for(out_dir, line), line, None, out_dir, path)
-            for fault, turn in zip(line.get("faults") or [], turn_of_faults(source)):
-                out[(str(game), fault.get("seat"), fault.get("request_id"), fault.get("kind"))] = turn
-        except InvalidReplayError:
-            continue
-    return out
 
 
 def _tell_the_end(client: BotClient, tail: bytes) -> None:

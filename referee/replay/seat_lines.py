@@ -3,10 +3,10 @@
 ``seat_script`` is the one place that answers "which bytes did seat N read in game G". Where the game
 was recorded (``records/G.jsonl``) they are the recorded lines. Where it was not, the game is played
 again through the referee's own ``Table`` with seats that make the stored moves and the stored faults,
-and the seat's lines are built as ``BotSeat`` builds them (``Relay`` for the events, ``turn_line`` for
-the requests, the same ``error`` lines after a fault), so they are the same bytes but for two things a
-results line does not keep: request ids count from ``first_id`` (a fresh process's 1; a process that
-played earlier games had higher ones) and the clock fields show the seat's full time bank.
+and the seat's lines are built as ``BotSeat`` builds them (``scripted``: ``Relay`` for the events,
+``turn_line`` for the requests, the same ``error`` lines after a fault), so they are the same bytes but
+for two things a results line does not keep: request ids count from ``first_id`` (a fresh process's 1;
+a process that played earlier games had higher ones) and the clock fields show the seat's full time bank.
 """
 
 from __future__ import annotations
@@ -15,20 +15,15 @@ import os
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from referee.store.game_record import read_record
 from referee.engine.actions import Action, InvalidActionError
-from referee.protocol.faults import BotFault, Fault, FaultKind
-from referee.protocol.messages import turn_line
 from referee.bots.spec import TimeLimits
-from referee.protocol.wire import encode, loads
-from referee.engine.game import Game
+from referee.protocol.wire import loads
 from referee.store.game_source import SourceGame
 from referee.store.results_dir import ResultsDir, read_jsonl
 from referee.table.policy import FaultPolicy
-from referee.protocol.relay import Relay
-from referee.engine.notation import InvalidReplayError, decode_actions, ruleset_of, walk
-from referee.replay.text import turn_of_faults
-from referee.table.table import KILL_KINDS, Table
+from referee.engine.notation import InvalidReplayError, walk
+from referee.replay.record import read_record
+from referee.replay.scripted import play_again
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,118 +212,15 @@ def stored_policy(source: SourceGame) -> str:
     return "forfeit"
 
 
-class _Scripted:
-    """A seat that makes the stored moves and faults, writing what a bot in it would have been sent.
-
-    It mirrors ``table.BotSeat`` line for line (news before each request in the same write, the
-    ``error`` line after a fault, nothing more once the referee stopped the bot); the byte-for-byte
-    tests against records keep the two in step.
-    """
-
-    by: str = "bot"
-    sandbox: str | None = None
-    clock: str | None = None
-
-    def __init__(self, name: str, actions: Sequence[Action], faults: dict[int, Fault], startup: Fault | None,
-                 limits: TimeLimits, first_id: int) -> None:
-        self.name = name
-        self.actions = actions
-        self.faults = faults
-        self.startup = startup
-        self.limits = limits
-        self.next_id = first_id
-        self.relay: Relay | None = None
-        self.listening = True
-        self.out: list[bytes] = []
-        self.requests: list[tuple[int, int, int, bytes, tuple[Action, ...]]] = []  # turn, id, index into out, line, legal
-
-    def begin(self, table: Any, index: int) -> None:
-        self.relay = Relay(index, table.game_id, table.names, scores=[0] * len(table.names))
-        if self.startup is not None:
-            raise BotFault(self.startup)
-
-    def decide(self, table: Any, index: int, legal: list[Action]) -> tuple[Action, float | None]:
-        turn = len(table.actions)
-        assert self.relay is not None
-        self.out.append(self.relay.lines(table.game, table.wire))
-        request_id, self.next_id = self.next_id, self.next_id + 1
-        bank = self.limits.bank_ms
-        line, _ = turn_line(table.game, index, legal, request_id, int(self.limits.move_ms + bank), int(bank))
-        fault = self.faults.get(turn)
-        if fault is not None and _unsent(fault):
-            # An answer was waiting before the request went out: the client refused it unsent, news and all.
-            self.out.pop()
-        else:
-            self.requests.append((turn, request_id, len(self.out), line, tuple(legal)))
-            self.out.append(line)
-        if fault is not None:
-            raise BotFault(Fault(fault.kind, fault.message, fault.line, loads(line), fault.elapsed_ms))
-        return self.actions[turn], None
-
-    def warn(self, fault: Fault, note: str) -> None:
-        self._error(fault, f"{fault.message} ({note})")
-
-    def forfeit(self, fault: Fault) -> None:
-        if fault.kind not in (FaultKind.CRASH, FaultKind.STARTUP):  # a dead process is told nothing
-            self._error(fault, fault.message)
-        if fault.kind in KILL_KINDS:  # the referee stopped the bot: it is told nothing more
-            self.listening = False
-
-    def finish(self, table: Any, index: int) -> None:
-        if self.listening and self.relay is not None:
-            self.out.append(self.relay.lines(table.game, table.wire, table.end_patch))
-
-    def _error(self, fault: Fault, message: str) -> None:
-        msg: dict[str, Any] = {"type": "error", "fault": fault.kind.value, "message": message}
-        request_id = (fault.request or {}).get("id")
-        if request_id is not None:
-            msg["request_id"] = request_id
-        self.out.append(encode(msg))
-
-
-def _unsent(fault: Fault) -> bool:
-    """Whether the client found the fault before writing the request (``BotClient._unasked``): the bot
-    had written an answer, or a stray line, before it was asked, so the request was never sent."""
-    return fault.kind is FaultKind.EARLY or (fault.kind in (FaultKind.STALE_ID, FaultKind.MISSING_ID)
-                                             and "before" in fault.message and "was sent" in fault.message)
-
-
 def rebuilt(source: SourceGame, seat: int, limits: TimeLimits, policy: FaultPolicy, first_id: int = 1) -> SeatScript:
     """The seat's lines built by the referee: the stored game played again through a ``Table``."""
     stored = source.stored
-    actions = decode_actions(stored.actions)
-    faults: list[dict[str, Any]] = list(source.result.get("faults") or [])
-    by_seat: list[dict[int, Fault]] = [{} for _ in stored.seating]
-    startup: list[Fault | None] = [None] * len(stored.seating)
-    for fault, turn in zip(faults, turn_of_faults(source)):
-        value = Fault(FaultKind(fault["kind"]), str(fault.get("message", "")), fault.get("line"), None,
-                      fault.get("elapsed_ms"))
-        who = fault.get("seat")
-        if not isinstance(who, int) or not 0 <= who < len(stored.seating):
-            continue
-        if fault["kind"] == FaultKind.STARTUP.value:
-            startup[who] = value
-        elif turn is not None:
-            by_seat[who][turn] = value
-    seats = [_Scripted(name, actions, by_seat[i], startup[i], limits, first_id)
-             for i, name in enumerate(stored.seating)]
-    table = Table(ruleset_of(stored), list[Any](seats), stored.seed, stored.game, policy)
-    game: Game = table.start()
-    while not game.over:
-        if len(table.actions) >= len(actions):
-            raise InvalidReplayError(f"game {stored.game}: the stored actions end before the game does")
-        table.step()
-    table.finish()
-    if table.actions != actions:
-        at = next((i for i, (a, b) in enumerate(zip(table.actions, actions)) if a != b), len(table.actions))
-        raise InvalidReplayError(f"game {stored.game}: rebuilding seat {seat}'s messages gave another game from "
-                                 f"action {at} on (the stored faults do not line up with the stand-in moves)")
-    me = seats[seat]
+    me = play_again(source, [limits] * len(stored.seating), policy, first_id, seat=seat)[seat]
     marked = set(i for i, token in enumerate(stored.actions.split()) if token.endswith("!"))
     requests = []
     start = 0
     for number, (turn, request_id, at, line, legal) in enumerate(me.requests, 1):
-        requests.append(SeatRequest(number, turn, request_id, b"".join(me.out[start:at]), line, actions[turn],
+        requests.append(SeatRequest(number, turn, request_id, b"".join(me.out[start:at]), line, me.actions[turn],
                                     turn in marked, legal))
         start = at + 1
     return SeatScript(stored.game, seat, stored.seating[seat], tuple(requests), b"".join(me.out[start:]), False)

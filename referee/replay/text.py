@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
-from referee.protocol.messages import turn_request
+from referee.engine.actions import Action
 from referee.engine.cardfaces import colour_label, label
 from referee.engine.describe import action_text, cards_text, describe_event, seat_name
 from referee.engine.game import event_for
 from referee.store.game_source import SourceGame
 from referee.protocol.relay import Relay
-from referee.table.table import KILL_KINDS
+from referee.protocol.faults import KILL_KINDS
 from referee.engine.notation import Frame, InvalidReplayError, rebuild, walk
+from referee.replay.locate import fault_turns, seat_of_turns
+from referee.replay.requests import replayed_request
 
 #: Fault kinds after which the referee stops the bot: it hears nothing more.
 KILLED = frozenset(kind.value for kind in KILL_KINDS)
@@ -76,50 +78,6 @@ def _state_line(frame: Frame, names: Sequence[str], styled: bool) -> str:
             f"draw pile {frame.draw_pile} · {arrow}{pending} · scores {list(frame.scores)}")
 
 
-SeatsOf = Callable[[list[int]], dict[int, int]]
-
-
-def fault_turns(source: SourceGame, seats_of: SeatsOf | None = None) -> dict[int, str]:
-    """Turn index -> the fault that happened there (see ``turn_of_faults``)."""
-    faults = source.result.get("faults") or []
-    return {turn: f"{fault.get('kind')}: {fault.get('message', '')}"
-            for fault, turn in zip(faults, turn_of_faults(source, seats_of)) if turn is not None}
-
-
-def turn_of_faults(source: SourceGame, seats_of: SeatsOf | None = None) -> list[int | None]:
-    """For each fault of the stored result, in order, the turn (action index) where it happened.
-
-    A fault recorded with its ``turn`` is placed there; otherwise at the faulting seat's first stand-in
-    action not yet claimed (a replacement, or the first fallback move after a forfeit; a startup fault
-    lands on the seat's first turn). ``None`` for a fault that no action stood in for. ``seats_of`` gives
-    the seat to act at some turns when the caller knows them already (else the game is replayed for them).
-    """
-    faults = source.result.get("faults") or []
-    if not faults:
-        return []
-    marked = [i for i, token in enumerate(source.stored.actions.split()) if token.endswith("!")]
-    seats = (seats_of or (lambda turns: _seat_of_turns(source, turns)))(marked)
-    out: list[int | None] = []
-    claimed: set[int] = set()
-    for fault in faults:
-        turn = fault.get("turn")
-        if not isinstance(turn, int):
-            turn = next((t for t in marked if seats.get(t) == fault.get("seat") and t not in claimed), None)
-        if turn is not None:
-            claimed.add(turn)
-        out.append(turn)
-    return out
-
-
-def _seat_of_turns(source: SourceGame, turns: list[int]) -> dict[int, int]:
-    wanted = set(turns)
-    out = {}
-    for i, game, _action, _stand_in in walk(source.stored):
-        if i in wanted:
-            out[i] = game.current
-    return out
-
-
 def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool = False) -> Iterator[str]:
     """What ``seat`` was told: the messages it read before each of its turns, the request, its answer."""
     stored = source.stored
@@ -127,15 +85,22 @@ def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool =
     if not 0 <= seat < len(names):
         raise InvalidReplayError(f"seat {seat} is not at this table: the seats are 0 to {len(names) - 1} "
                                  f"({', '.join(names)})")
-    if raw and _in_results_dir(source):
-        # A results directory's game: the lines the seat was sent, exactly (recorded, else rebuilt by the relay).
-        from referee.store.game_record import told
+    if raw and source.out_dir is not None and _in_results_dir(source):
+        # A results directory's game: the lines the seat was sent, exactly (recorded, else rebuilt by the table).
+        from referee.replay.record import told
 
         yield from told(source.out_dir, stored.game, seat)
         return
     if not raw:
         yield from header(source)
         yield f"the view of {seat_name(names, seat)}: what it was told, each request and its answer"
+    yield from _seat_turns(source, seat, styled, raw)
+
+
+def _seat_turns(source: SourceGame, seat: int, styled: bool, raw: bool) -> Iterator[str]:
+    """The seat's game replayed: the messages it read before each of its turns, the request, its answer."""
+    stored = source.stored
+    names = list(stored.seating)
     relay = Relay(seat, stored.game, names, scores=[0] * len(names))
     faults = fault_turns(source)
     lost_at, killed = _forfeit_of(source, seat, faults)
@@ -162,22 +127,26 @@ def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool =
             break
         asked += 1
         legal = game.legal_actions()
-        request = turn_request(game, seat, legal, asked, 0, 0)
-        # A replay cannot know the request id the bot saw, nor its clock: leave those out rather than guess.
-        for key in ("time_left_ms", "bank_ms"):
-            request.pop(key)
-        if raw:
-            yield json.dumps(request)
-            yield json.dumps({"answer": action.to_wire(), "turn": i, "stand_in": stand_in})
-            continue
-        yield ""
-        yield (f"turn {i} · your turn ({request['phase']}) · top {label(request['top'], styled)} · colour "
-               f"{colour_label(request['colour'], styled)} · hands {request['hands']} · draw pile "
-               f"{request['draw_pile']}" + (f" · pending {request['pending']}" if request["pending"] else ""))
-        yield f"  your hand: {cards_text(request['hand'], styled)}"
-        yield "  legal: " + " | ".join(f"{n}) {action_text(a, styled)}" for n, a in enumerate(legal, 1))
-        note = f"   <- FAULT: {faults[i]}; the referee played this for you" if i in faults else ""
-        yield f"  => {action_text(action, styled)}{note}"
+        # A replay cannot know the request id the bot saw: its count of the seat's requests stands in.
+        request = replayed_request(game, seat, legal, asked)
+        yield from _turn_lines(i, request, legal, action, stand_in, faults.get(i), styled, raw)
+
+
+def _turn_lines(turn: int, request: dict[str, Any], legal: Sequence[Action], action: Action, stand_in: bool,
+                fault: str | None, styled: bool, raw: bool) -> Iterator[str]:
+    """One request of the seat and its answer: as JSON lines (``raw``), else as text."""
+    if raw:
+        yield json.dumps(request)
+        yield json.dumps({"answer": action.to_wire(), "turn": turn, "stand_in": stand_in})
+        return
+    yield ""
+    yield (f"turn {turn} · your turn ({request['phase']}) · top {label(request['top'], styled)} · colour "
+           f"{colour_label(request['colour'], styled)} · hands {request['hands']} · draw pile "
+           f"{request['draw_pile']}" + (f" · pending {request['pending']}" if request["pending"] else ""))
+    yield f"  your hand: {cards_text(request['hand'], styled)}"
+    yield "  legal: " + " | ".join(f"{n}) {action_text(a, styled)}" for n, a in enumerate(legal, 1))
+    note = f"   <- FAULT: {fault}; the referee played this for you" if fault is not None else ""
+    yield f"  => {action_text(action, styled)}{note}"
 
 
 def _in_results_dir(source: SourceGame) -> bool:
@@ -203,7 +172,7 @@ def _forfeit_of(source: SourceGame, seat: int, faults: dict[int, str]) -> tuple[
 
 
 def _seat_of_fault(source: SourceGame, turn: int) -> int | None:
-    return _seat_of_turns(source, [turn]).get(turn)
+    return seat_of_turns(source, [turn]).get(turn)
 
 
 def _shown(msg: Any, names: Sequence[str], styled: bool, raw: bool) -> str:

@@ -1,75 +1,21 @@
-"""One game's record lines, wherever they come from: the run's record file, or rebuilt from games.jsonl.
-
-``record_lines(out_dir, game_id)`` is the one way every reader (``replay --raw``, ``replay --ask``,
-``check``, the report, the bots' reports) gets a game's record. A run keeps full records only when
-asked (``records: true``, ``--records``) or for a game with a fault; for any other game the lines are
-rebuilt here by replaying the game through the engine and the referee's own relay and request builder
-(``Relay.lines``, ``turn_line``), so what each seat was sent comes out byte for byte as the table
-wrote it. What a rebuild cannot know is marked by its absence: no ``at_ms`` or answer times, no ``in``
-lines (what the bots wrote: only the actions they amount to), no start-up handshake. Two fields of a
-``turn`` request depend on the bot process rather than the game: its ``id`` (numbered on from 1 over a
-process's life, so it is the game's own count only in the process's first game) and the clock fields
-(``time_left_ms``, ``bank_ms``: the limits with a full bank, as long as the bot did not dip into it).
+"""A stored game of a results folder: its completed games.jsonl line (``find_line``), the bots' specs
+(``bot_limits``), and the game to replay (``load``). The game's record lines, kept or rebuilt, are
+``replay.record``'s.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterator, Mapping
+from typing import Any
 
-from referee.protocol.messages import turn_line
 from referee.store.game_source import SourceGame, _from_record, check_played
 from referee.store import record_file
 from referee.store.record_file import encode_record
-from referee.protocol.relay import PublicWire, Relay
 from referee.engine.notation import InvalidReplayError, StoredGame, walk
-from referee.store.results import GameResult, complete_line
+from referee.store.results import complete_line
 from referee.store.results_dir import ResultsDir
 
-def record_lines(out_dir: str, game_id: str) -> Iterator[dict[str, Any]]:
-    """``game_id``'s record lines: as recorded when the run kept them, else rebuilt from games.jsonl.
-
-    Raises ``InvalidReplayError`` when the directory has no such game.
-    """
-    recorded = read_record(out_dir, game_id)
-    if recorded is not None:
-        yield from recorded
-        return
-    line = find_line(out_dir, game_id)
-    yield from rebuilt(_with_run_policy(out_dir, line), bot_limits(out_dir))
-
-
-def is_recorded(out_dir: str, game_id: str) -> bool:
-    """Whether the run kept ``game_id``'s full record (else ``record_lines`` rebuilds it)."""
-    return read_record(out_dir, game_id) is not None
-
-
-def told(out_dir: str, game_id: str, seat: int) -> Iterator[str]:
-    """The lines ``seat`` was sent in ``game_id`` (its start-up handshake left out): recorded, else rebuilt; for a
-    built-in player's seat, what a bot there would have been sent."""
-    lines = [line for line in seat_lines(record_lines(out_dir, game_id), seat) if not line.startswith('{"type":"hello"')]
-    if lines:
-        yield from lines
-        return
-    line = _with_run_policy(out_dir, find_line(out_dir, game_id))
-    yield from seat_lines(rebuilt(line, bot_limits(out_dir), every_seat=True), seat)
-
-
-def _with_run_policy(out_dir: str, line: dict[str, Any]) -> dict[str, Any]:
-    """The line with the run's fault policy (results.json's) when it does not carry its own: games.jsonl has
-    none, and a rebuilt record's head must not say ``forfeit`` of a ``strikes`` run."""
-    if "policy" in line:
-        return line
-    policy = ResultsDir(out_dir).read_results().get("policy")
-    return dict(line, policy=policy) if isinstance(policy, str) else line
-
-
-def seat_lines(lines: Iterator[dict[str, Any]] | list[dict[str, Any]], seat: int) -> Iterator[str]:
-    """The lines ``seat``'s bot was sent, in order, from a game's record lines."""
-    for entry in lines:
-        if entry.get("t") == "out" and entry.get("seat") == seat:
-            yield str(entry["line"])
 
 
 def find_line(out_dir: str, game_id: str) -> dict[str, Any]:
@@ -95,73 +41,6 @@ def bot_limits(out_dir: str) -> dict[str, dict[str, Any]]:
         if isinstance(spec, dict) and "name" in spec:
             out[str(spec["name"])] = spec
     return out
-
-
-def rebuilt(line: Mapping[str, Any], specs: Mapping[str, Mapping[str, Any]], *, every_seat: bool = False
-            ) -> Iterator[dict[str, Any]]:
-    """The record the table would have written of the game on ``line`` (see the module's note); ``every_seat``:
-    with the lines a bot would have been sent in the built-in players' seats too."""
-    stored = StoredGame.from_json(dict(line))
-    names = list(stored.seating)
-    yield {"t": "game", "game": stored.game, "seed": stored.seed, "seating": names, "ruleset": stored.ruleset,
-           "options": stored.options, "policy": line.get("policy", "forfeit")}
-    sandbox = list(line.get("sandbox") or [None] * len(names))
-    process = [i for i, name in enumerate(names)
-               if every_seat or _is_process(specs.get(name), sandbox[i] if i < len(sandbox) else None)]
-    relays = {i: Relay(i, stored.game, names, scores=[0] * len(names)) for i in process}
-    asked = {i: 0 for i in process}
-    wire = PublicWire()
-    game = None
-    for _, game, action, stand_in in walk(stored):
-        if action is None:
-            break
-        seat = game.current
-        relay = relays.get(seat)
-        if relay is not None and not stand_in:
-            limits = (specs.get(names[seat]) or {}).get("limits") or {}
-            move_ms, bank_ms = int(limits.get("move_ms", 0)), int(limits.get("bank_ms", 0))
-            asked[seat] += 1
-            news = relay.lines(game, wire)
-            request, _ = turn_line(game, seat, game.legal_actions(), asked[seat], move_ms + bank_ms, bank_ms)
-            yield from _outs(seat, news + request)
-        by = "fallback" if stand_in else ("bot" if relay is not None else "builtin")
-        yield {"t": "action", "seat": seat, "action": action.to_wire(), "by": by, "ms": None}
-    assert game is not None
-    end = {k: line[k] for k in ("placements", "forfeited", "game_placements") if k in line}
-    for seat, relay in relays.items():
-        yield from _outs(seat, relay.lines(game, wire, end))  # type: ignore[arg-type]
-    yield {"t": "events", "events": game.events}
-    yield {"t": "result", **{k: v for k, v in GameResult.from_json(line).to_json().items() if k != "wall_ms"}}
-
-
-def _is_process(spec: Mapping[str, Any] | None, sandbox: str | None) -> bool:
-    if spec is not None:
-        return not str(spec.get("command", "")).startswith("builtin:")
-    return sandbox is not None
-
-
-def _outs(seat: int, data: bytes) -> Iterator[dict[str, Any]]:
-    if not data:
-        return
-    for text in data.decode("utf-8", "replace").rstrip("\n").split("\n"):
-        yield {"t": "out", "seat": seat, "line": text}
-
-
-def read_record(out_dir: str, game_id: str) -> list[dict[str, Any]] | None:
-    """``game_id``'s record lines when the run kept them (a built-in game's rebuilt as read back from the record
-    file), or None when it kept none."""
-    kept = record_file.read_record(out_dir, game_id)
-    return _rebuilt(out_dir, game_id, kept) if isinstance(kept, str) else kept
-
-
-def _rebuilt(out_dir: str, game_id: str, policy: str) -> list[dict[str, Any]] | None:
-    """A built-in game's record rebuilt from its games.jsonl line, as read back from the record file would give
-    it (through JSON); None when the line is missing (a run killed between the two: as if not recorded)."""
-    try:
-        line = find_line(out_dir, game_id)
-        return [json.loads(encode_record([entry])) for entry in rebuilt(dict(line, policy=policy), bot_limits(out_dir))]
-    except InvalidReplayError:
-        return None
 
 
 def load(source: str, game_id: str | None = None) -> SourceGame:
@@ -205,6 +84,20 @@ def _from_dir(out_dir: str, game_id: str) -> SourceGame:
     check_played(line)
     if "actions" not in line and os.path.exists(record):  # results from before games kept their actions
         return _from_record(record, out_dir)
-    kept = read_record(out_dir, game_id)  # a full record (records: true, or a game with a fault): its events
-    events = next((entry["events"] for entry in kept or () if entry.get("t") == "events"), None)
-    return SourceGame(StoredGame.from_json(line), line, events, out_dir, f"{path} line {number}")
+    stored = StoredGame.from_json(line)
+    return SourceGame(stored, line, _kept_events(out_dir, game_id, stored), out_dir, f"{path} line {number}")
+
+
+def _kept_events(out_dir: str, game_id: str, stored: StoredGame) -> list[dict[str, Any]] | None:
+    """The events of a game whose record the run kept (records: true, or a game with a fault), else None.
+
+    A built-in game is kept as its games.jsonl line: its events are the engine's, as read back from a record.
+    """
+    kept = record_file.read_record(out_dir, game_id)
+    if isinstance(kept, str):
+        game = None
+        for _, game, _action, _stand_in in walk(stored):
+            pass
+        assert game is not None
+        return json.loads(encode_record([{"events": game.events}]))["events"]  # type: ignore[no-any-return]
+    return next((entry["events"] for entry in kept or () if entry.get("t") == "events"), None)

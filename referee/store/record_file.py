@@ -8,7 +8,7 @@ the member and inflates it only up to the game. Workers append side by side: eac
 ``flock`` on the index while it writes its member and its index lines, so members never interleave.
 
 A game between built-in players only has no member: its index line is ``GAME rebuild:POLICY`` and
-``read_record`` gives back its lines rebuilt from games.jsonl (``game_record.rebuilt``, with the run's
+``read_record`` gives back its lines rebuilt from games.jsonl (``replay.record.rebuilt_record``, with the run's
 policy from the index), the very lines the table would have written: such a record holds no byte a bot
 sent and no answer time, only the actions, the events and the result, and recording, encoding and
 compressing them cost more than playing the game (issue 23). ``zcat`` shows only the other games.
@@ -271,7 +271,7 @@ def find(out_dir: str, game_id: str) -> Entry | None:
 
 def read_record(out_dir: str, game_id: str) -> list[dict[str, Any]] | str | None:
     """``game_id``'s recorded lines; None when the run kept no record of it; the run's fault policy (a ``str``)
-    for a built-in game whose record is rebuilt when read (``game_record.read_record`` does that)."""
+    for a built-in game whose record is rebuilt when read (``replay.record.read_record`` does that)."""
     where = find(out_dir, game_id)
     if where is None:
         return _legacy(out_dir, game_id)

@@ -15,7 +15,7 @@ from mypy_extensions import mypyc_attr
 
 from referee.engine.actions import Action, IllegalActionError, InvalidActionError
 from referee.bots.pipes.client import BotClient
-from referee.protocol.faults import BotFault, Fault, FaultKind, snippet
+from referee.protocol.faults import KILL_KINDS, BotFault, Fault, FaultKind, snippet
 from referee.protocol.messages import ruleset_options, turn_line
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
@@ -28,10 +28,6 @@ from referee.protocol.relay import EndPatch, PublicWire, Relay
 from referee.engine.notation import ACTION_CODES, code_of, encode_actions
 from referee.store.results import GameResult, SeatTimes
 from referee.engine.rules import Ruleset
-
-#: Faults after which the process cannot be trusted to be in step: it is killed (and restarted next game).
-KILL_KINDS = frozenset({FaultKind.TIMEOUT, FaultKind.CRASH, FaultKind.NON_JSON, FaultKind.LINE_TOO_LONG,
-                        FaultKind.STARTUP})
 
 
 class Seat(Protocol):

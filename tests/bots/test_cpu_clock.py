@@ -28,7 +28,7 @@ from referee.bots.cpuclock import Clock, ProcessMeter, process_clock_id
 from referee.protocol.faults import BotFault, FaultKind
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import BotSpec, TimeLimits
-from referee.store.game_record import read_record
+from referee.replay.record import read_record
 from referee.store.record_file import recorded_ids
 
 PY = sys.executable

@@ -248,7 +248,7 @@ def test_a_match_title_names_its_ruleset_and_bots(ruleset, names, want):
 
 def test_stages_without_rounds_in_results_take_them_from_the_games(results):
     """An interrupted arena's results.json may not list a round yet: the games it played still show."""
-    from referee.html_report.page import _stage_rounds
+    from referee.html_report.tally import stage_rounds as _stage_rounds
 
     lines = [{"game": f"g{i}", "stage": stage, "round": number, "seating": seats}
              for i, (stage, number, seats) in enumerate([("league", 1, ["a", "b"]), ("league", 1, ["b", "c"]),
@@ -279,7 +279,7 @@ def test_a_match_report_names_its_house_options(tmp_path):
 ])
 def test_a_fault_outside_a_turn_names_its_message(tmp_path, fault, want):
     """A bot that never answers hello is shown the message it got, not "(hello request None)"."""
-    from referee.html_report.page import _fault_request
+    from referee.replay.requests import fault_request as _fault_request
 
     assert _fault_request(str(tmp_path), {"game": "g0001", "faults": [fault]}, fault) == (None, want)
 
@@ -299,7 +299,7 @@ def test_a_long_run_replays_its_first_games_and_those_with_faults_only(results, 
     """Writing a long run's page replays a bounded number of games (the first ``taped_games``, and
     ``taped_faulted`` more with faults): the others' rows carry their turns, counted from their actions, and no
     tape, and the page says how to replay them."""
-    from referee.html_report import page as page_module
+    from referee.html_report import rows as page_module
     from tests.support.replaydata import write_results_dir
 
     lines = [json.loads(line) for line in open(results / "games.jsonl")]

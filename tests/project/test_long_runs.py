@@ -22,8 +22,8 @@ from referee.run.startups import StartupWatch, same_way
 from referee.protocol.faults import Fault, FaultKind
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.cli.main import cli
-from referee.store.game_record import bot_limits, find_line, rebuilt, record_lines, seat_lines
-from referee.store.game_record import read_record
+from referee.store.game_record import bot_limits, find_line
+from referee.replay.record import read_record, rebuilt_record, record_lines, sent_lines
 from referee.store.record_file import append_record, recorded_ids
 from referee.store.results import GameLine, GameResult, SeatTimes, Slot
 from tests.conftest import PY, ROOT
@@ -136,7 +136,7 @@ def test_workers_append_records_side_by_side_and_each_reads_back_whole(tmp_path)
 @pytest.mark.parametrize("ruleset, options", [("compact", []), ("family", ["-o", "target=round"]),
                                               ("arcade", ["-o", "stacking=true"])])
 def test_a_rebuilt_record_is_what_the_table_wrote(tmp_path, ruleset, options):
-    """Every line each seat was sent, rebuilt from games.jsonl by the referee's own relay, byte for byte (the
+    """Every line each seat was sent, rebuilt from games.jsonl by the referee's own table, byte for byte (the
     bot's first game: its request ids count from 1); the actions, the events and the result likewise."""
     bot = f"{PY} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
     out = tmp_path / "out"
@@ -145,9 +145,9 @@ def test_a_rebuilt_record_is_what_the_table_wrote(tmp_path, ruleset, options):
     assert res.exit_code == 0, res.output
     recorded = read_record(str(out), "g0001")
     assert recorded is not None
-    again = [json.loads(json.dumps(x)) for x in rebuilt(find_line(str(out), "g0001"), bot_limits(str(out)))]
-    told = [line for line in seat_lines(recorded, 0) if '"type":"hello"' not in line]
-    assert len(told) > 10 and list(seat_lines(again, 0)) == told
+    again = [json.loads(json.dumps(x)) for x in rebuilt_record(find_line(str(out), "g0001"), bot_limits(str(out)))]
+    told = [line for line in sent_lines(recorded, 0) if '"type":"hello"' not in line]
+    assert len(told) > 10 and list(sent_lines(again, 0)) == told
     timings = ("ms", "cpu_ms")  # how long a bot took (wall and CPU) is the one thing a rebuild cannot know
     acted = [{k: v for k, v in x.items() if k not in timings} for x in recorded if x["t"] == "action"]
     assert acted == [{k: v for k, v in x.items() if k not in timings} for x in again if x["t"] == "action"]

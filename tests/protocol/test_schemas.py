@@ -522,7 +522,7 @@ def test_the_cli_transcript_command_of_the_doc_validates(tmp_path):
     run = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "1", "--seed", "368", "--out", str(out), "--records",
                                    bot, "builtin:hard"])
     assert run.exit_code == 0, run.output
-    from referee.store.game_record import read_record
+    from referee.replay.record import read_record
 
     lines = read_record(str(out), "g0001")
     _validate_record(lines)

@@ -12,7 +12,7 @@ from referee.bots import sandbox
 from referee.cli.main import cli
 from referee.store.game_record import load
 from referee.store.game_source import read_jsonl
-from referee.store.game_record import read_record
+from referee.replay.record import read_record
 from referee.table.policy import FaultPolicy
 from referee.engine.notation import decode_actions
 from referee.replay.seat_lines import rebuilt, seat_script, stored_policy

@@ -189,6 +189,7 @@ def test_a_built_in_game_s_rebuilt_record_is_what_the_table_writes(tmp_path, hou
     from referee.store.results import GameLine
     from referee.engine.rules import get_ruleset
     from referee.table.table import Recorder, Table, seat_for
+    from referee.replay.record import read_record  # the record file's entry rebuilt, as every reader gets it
 
     rules, policy, pool = get_ruleset(house, options), FaultPolicy.parse("strikes:2"), BotPool()
     specs = tuple(BotSpec(name, f"builtin:{name}") for name in ("easy", "medium", "random"))
@@ -229,7 +230,7 @@ def test_a_record_rebuilt_from_games_jsonl_names_the_runs_policy(tmp_path):
     from click.testing import CliRunner
 
     from referee.cli.main import cli
-    from referee.store.game_record import record_lines
+    from referee.replay.record import record_lines
 
     out = tmp_path / "out"
     res = CliRunner().invoke(cli, ["match", "builtin:easy", "builtin:hard", "-n", "2", "--policy", "strikes:2",

@@ -1,0 +1,285 @@
+"""The games list's data: one row and one tape per game, made by a pool of processes, paged into shards.
+
+Each game's row is a ``GameRow`` (the page's script reads it as a JSON array, ``GameRow.to_json``);
+its replay is a compact text (``tape``). Past ``Paging.sample`` games the rows and tapes go to shard
+files beside the page (``ShardWriter``), a script each, loaded when the reader pages on.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import os
+import signal
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+from referee.html_report.tally import StageRow
+from referee.html_report.tape import tape
+from referee.replay.locate import fault_turns
+from referee.store.game_source import SourceGame, stored_for
+
+#: The games whose replays the page and its shards carry: the first, in id order. Each replay costs the referee
+#: about 3 ms (a million-game page would take an hour); past these, a game's row says who played and how it
+#: ended, and ``lastcard replay`` shows it.
+TAPED_GAMES = 10_000
+#: Games with faults replayed for the page beyond ``TAPED_GAMES`` (their faults' turns come from the replay).
+TAPED_FAULTED = 2_000
+#: Games a report process replays per message (``_tapes``).
+TAPE_CHUNK = 8
+#: JavaScript reads integers beyond this as the nearest double: the page carries them as strings.
+JS_SAFE_INT = 2**53 - 1
+#: The note of a game that was never played.
+LOST = "it was not played (its worker died, twice)"
+
+
+@dataclass(frozen=True, slots=True)
+class Tape:
+    """One game made ready for the viewer (or left out of it)."""
+
+    text: str
+    """Its replay as a tape (``""``: not replayed)."""
+    turns: Any
+    """The turns the viewer steps through (the whole game's, every round)."""
+    faults: tuple[tuple[int, int | None, str], ...]
+    """Each fault the replay placed: (turn, seat, ``kind: message``)."""
+    note: str
+    problem: str | None
+    """Why the game could not be replayed (None when it was, or was not asked to be)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One game of the games list, as the page's script reads it."""
+
+    game: str
+    label: Any
+    """The stage's round label, else the stage, else the ruleset."""
+    ruleset: Any
+    seed: Any
+    """Exact for JavaScript (``js_exact``): a seed past 2^53 is its decimal string."""
+    seats: list[int]
+    """Each seat's bot, as its number in the page's list of bots."""
+    placements: Any
+    fault_count: int
+    turns: Any
+    faults: tuple[tuple[int, int | None, str], ...]
+    note: str
+    stage: Any
+    round: Any
+
+    def to_json(self) -> list[Any]:
+        """The row as the page carries it: an array, in the order ``report.js`` reads it."""
+        return [self.game, self.label, self.ruleset, self.seed, self.seats, self.placements, self.fault_count,
+                self.turns, [list(f) for f in self.faults], self.note, self.stage, self.round]
+
+
+@dataclass(frozen=True, slots=True)
+class ShardFile:
+    """One shard file as the page lists it: its src (relative to the page), its games, the first and last id."""
+
+    src: str
+    games: int
+    first: str
+    last: str
+
+    def to_json(self) -> list[Any]:
+        return [self.src, self.games, self.first, self.last]
+
+
+class ShardWriter:
+    """The shard files of a sharded page: ``NAME_files/games-NNNNN.js``, each ``lastcardShard(rows, tapes)``."""
+
+    def __init__(self, target: str, sample: int, size: int) -> None:
+        stem = os.path.splitext(os.path.basename(target))[0]
+        self.folder_name = f"{stem}_files"
+        self.folder = os.path.join(os.path.dirname(os.path.abspath(target)), self.folder_name)
+        self.sample = sample
+        self.size = size
+        self.files: list[ShardFile] = []
+        if os.path.isdir(self.folder):
+            for name in os.listdir(self.folder):
+                if name.startswith("games-") and name.endswith(".js"):
+                    os.remove(os.path.join(self.folder, name))
+        os.makedirs(self.folder, exist_ok=True)
+
+    def write(self, rows: list[GameRow], tapes: list[str]) -> None:
+        name = f"games-{len(self.files) + 1:05d}.js"
+        with open(os.path.join(self.folder, name), "w", encoding="utf-8") as fh:
+            # A row's one number past 2^53 is its seed, made exact as the row was built (``game_rows``): the rows
+            # are written as they are, not walked value by value (a third of a long run's page time).
+            rows_text = json.dumps([row.to_json() for row in rows], separators=(",", ":")).replace("<", "\\u003c")
+            fh.write(f"lastcardShard({rows_text},{json.dumps('#'.join(tapes))});\n")
+        self.files.append(ShardFile(f"{self.folder_name}/{name}", len(rows), rows[0].game, rows[-1].game))
+
+
+class Taping:
+    """Which games are replayed for the viewer: the first ``first``, and up to ``faulted`` more with faults."""
+
+    def __init__(self, first: int = TAPED_GAMES, faulted: int = TAPED_FAULTED) -> None:
+        self.first = first
+        self.faulted = faulted
+        self.left_out = 0
+
+    def wanted(self, count: int, line: Mapping[str, Any]) -> bool:
+        if count < self.first:
+            return True
+        if line.get("faults") and self.faulted > 0:
+            self.faulted -= 1
+            return True
+        self.left_out += 1
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class GameRows:
+    """The games list as the page carries it, and the games that could not be replayed."""
+
+    rows: list[GameRow]
+    """The games the page carries itself (all of them, or the sample of a sharded page)."""
+    tapes: list[str]
+    problems: list[str]
+
+
+class _Paging:
+    """Where each row goes: the page, until ``shards`` takes over past its sample, a shard file at a time."""
+
+    def __init__(self, shards: ShardWriter | None) -> None:
+        self.shards = shards
+        self.page_rows: list[GameRow] = []
+        self.page_tapes: list[str] = []
+        self.rows, self.tapes = self.page_rows, self.page_tapes
+
+    def add(self, count: int, row: GameRow, text: str) -> None:
+        shards = self.shards
+        if shards is not None and count >= shards.sample and (count - shards.sample) % shards.size == 0:
+            self.flush()
+            self.rows, self.tapes = [], []  # from here on, each game goes to a shard file
+        self.rows.append(row)
+        self.tapes.append(text)
+
+    def flush(self) -> None:
+        if self.shards is not None and self.rows is not self.page_rows and self.rows:
+            self.shards.write(self.rows, self.tapes)
+
+
+def game_rows(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stages: Sequence[StageRow] = (),
+              shards: ShardWriter | None = None, taping: Taping | None = None, jobs: int = 1) -> GameRows:
+    """The games list (one short row per game), each game's tape, and the games that could not be replayed.
+
+    A game ``taping`` leaves out has no tape (and no faults' turns): its row only.
+    """
+    taping = taping or Taping()
+    paging = _Paging(shards)
+    problems: list[str] = []
+    position = {name: i for i, name in enumerate(bots)}
+    labels = {(s.name, r.number): r.label for s in stages if len(s.rounds) > 1 for r in s.rounds}
+    wanted = ((line, taping.wanted(count, line)) for count, line in enumerate(lines))
+    for count, (line, made) in enumerate(_tapes(out_dir, wanted, jobs, taping.first)):
+        if made.problem:
+            problems.append(made.problem)
+        paging.add(count, _row(line, made, position, labels), made.text)
+    paging.flush()
+    if len(problems) > 100:
+        problems = problems[:100] + [f"... and {len(problems) - 100} more"]
+    return GameRows(paging.page_rows, paging.page_tapes, problems)
+
+
+def _row(line: Mapping[str, Any], made: Tape, position: Mapping[str, int], labels: Mapping[tuple[str, int], str]
+         ) -> GameRow:
+    stage, number = line.get("stage"), line.get("round")
+    label = labels.get((str(stage), int(number or 1))) or stage or line.get("ruleset")
+    return GameRow(str(line.get("game")), label, line.get("ruleset"), js_exact(line.get("seed")),
+                   [position[name] for name in line.get("seating") or []], line.get("placements"),
+                   len(line.get("faults") or []), made.turns, made.faults, made.note, stage, number)
+
+
+def _tapes(out_dir: str, lines: Iterable[tuple[dict[str, Any], bool]], jobs: int = 1, pooled: int | None = None
+           ) -> Iterator[tuple[dict[str, Any], Tape]]:
+    """Each line with its ``_game_tape`` (a wanted game) or its ``_untaped`` row, in the order of ``lines``: the
+    first ``pooled`` (all: None) made by ``jobs`` forked processes, the rest here.
+
+    Replaying games is most of a report's time (540 games of the sample arena: about 1.5 s of CPU), all
+    of it after the games: with ``jobs`` workers it scales as they do. Lines go to the processes a few at
+    a time through pipes that hold a few hundred, so memory stays flat however many games there are. Past
+    the games a long run's page replays in a row (``Taping.first``), a row costs less to make than to ship
+    to a process and back, and the few faulted games replayed there are replayed here.
+    """
+    items = iter(lines)
+    context = _fork_context() if jobs > 1 else None
+    if context is not None:
+        with context.Pool(jobs, initializer=_report_process) as pool:
+            # imap's feeder thread reads ``items`` (its own file handle) while results come back in order; it
+            # has taken exactly ``pooled`` of them when the last result is here.
+            made = pool.imap(functools.partial(_game_tape_of, out_dir), itertools.islice(items, pooled),
+                             chunksize=TAPE_CHUNK)
+            yield from made
+            pool.close()  # all done: let them exit (leaving the block would terminate them)
+            pool.join()
+    for item in items:
+        yield _game_tape_of(out_dir, item)
+
+
+def _report_process() -> None:
+    """A report process: Ctrl-C and SIGTERM are the command's to handle (it may have made SIGTERM a Ctrl-C),
+    and the pool's own SIGTERM ends it quietly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _fork_context() -> Any:
+    """multiprocessing's fork context, or None where there is no fork (spawn would import everything again)."""
+    import multiprocessing
+
+    return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+
+
+def _game_tape_of(out_dir: str, item: tuple[dict[str, Any], bool]) -> tuple[dict[str, Any], Tape]:
+    line, wanted = item
+    return line, (_game_tape(out_dir, line) if wanted else _untaped(line))
+
+
+def _game_tape(out_dir: str, line: dict[str, Any]) -> Tape:
+    """One game for the viewer: its tape, its turns, its faults, or the problem that kept it from being replayed."""
+    turns = line.get("decisions")  # every action of every round (``moves`` is the last round's move counter)
+    if line.get("reason") == "lost":
+        return Tape("", turns, (), LOST, None)
+    try:
+        stored = stored_for(out_dir, line)
+        text = tape(stored)
+        faults: tuple[tuple[int, int | None, str], ...] = ()
+        if line.get("faults"):
+            steps = text.split("\n")
+            found = fault_turns(SourceGame(stored, line, None, None, ""),
+                                lambda wanted: {t: seat for t in wanted if (seat := _seat_at(steps, t)) is not None})
+            faults = tuple((turn, _seat_at(steps, turn), message) for turn, message in sorted(found.items()))
+        return Tape(text, len(stored.actions.split()), faults, "", None)  # the turns the viewer steps through
+    except Exception as exc:  # noqa: BLE001 - one unreadable game must not cost the whole report
+        return Tape("", turns, (), str(exc), f"{line.get('game')}: {exc}")
+
+
+def _untaped(line: dict[str, Any]) -> Tape:
+    """A game's row without its replay: its turns counted from its actions (as the replay would step them)."""
+    actions = line.get("actions")
+    turns = len(actions.split()) if isinstance(actions, str) else line.get("decisions")
+    return Tape("", turns, (), LOST if line.get("reason") == "lost" else "", None)
+
+
+def _seat_at(steps: list[str], turn: int) -> int | None:
+    """The seat to act at ``turn``, read from a tape's step head (``2t7``)."""
+    head = steps[turn] if turn < len(steps) else "-"
+    return int(head[0]) if head[:1].isdigit() else None
+
+
+def js_exact(value: Any) -> Any:
+    """``value`` with every integer JavaScript cannot hold exactly (past 2^53) as its decimal string."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value if -JS_SAFE_INT <= value <= JS_SAFE_INT else str(value)
+    if isinstance(value, dict):
+        return {k: js_exact(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [js_exact(v) for v in value]
+    return value
