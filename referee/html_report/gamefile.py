@@ -8,7 +8,7 @@ import re
 from array import array
 from typing import Any, Iterable, Iterator, Mapping
 
-from referee.store.game_source import complete_line
+from referee.store.results import complete_line
 
 
 class GameFile:

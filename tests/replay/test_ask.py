@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from referee.bots import sandbox
 from referee.cli.main import cli
 from referee.store.game_record import load
-from referee.store.game_source import read_jsonl
+from referee.store.results_dir import read_jsonl
 from referee.replay.record import read_record
 from referee.table.policy import FaultPolicy
 from referee.engine.notation import decode_actions

@@ -9,7 +9,7 @@ import zlib
 
 import pytest
 
-from referee.store.game_record import read_record as read_rebuilt
+from referee.replay.record import read_record as read_rebuilt
 from referee.store.jsonl import encode_line
 from referee.store.record_file import (INDEX_FILE, RECORDS_FILE, append_record, append_records, encode_record,
     has_records, keep_only, read_record, recorded_ids)
@@ -189,7 +189,7 @@ def test_a_built_in_game_s_rebuilt_record_is_what_the_table_writes(tmp_path, hou
     from referee.store.results import GameLine
     from referee.engine.rules import get_ruleset
     from referee.table.table import Recorder, Table, seat_for
-    from referee.replay.record import read_record  # the record file's entry rebuilt, as every reader gets it
+
 
     rules, policy, pool = get_ruleset(house, options), FaultPolicy.parse("strikes:2"), BotPool()
     specs = tuple(BotSpec(name, f"builtin:{name}") for name in ("easy", "medium", "random"))
