@@ -41,6 +41,7 @@ from referee.standings.model import StandingRow, Standings
 from referee.standings.render import column_notes, columns, format_rating
 from referee.html_report.sprt_chart import sprt_section
 from referee.html_report.tape import tape
+from referee.errors import BAD_INPUT, LastcardError
 
 #: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
 FAULT_DETAILS = 20
@@ -63,8 +64,10 @@ TAPE_CHUNK = 8
 JS_SAFE_INT = 2**53 - 1
 
 
-class ReportError(ValueError):
+class ReportError(LastcardError, ValueError):
     """A results directory the report cannot be made from (named, with what is missing)."""
+
+    exit_code = BAD_INPUT
 
 
 def write_report(out_dir: str, path: str | None = None, *, inline_games: int = INLINE_GAMES,

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from referee.store.results import GameLine
+from referee.errors import BAD_INPUT, LastcardError
 
 FORMAT = "lastcard-ladder"
 #: Ladder files this process holds: a POSIX lock does not stop the process that holds it from locking again.
@@ -65,8 +66,10 @@ CREATE TABLE IF NOT EXISTS runs (
 """
 
 
-class LadderError(Exception):
+class LadderError(LastcardError):
     """A ladder file that cannot be used as asked (says why, and what to do)."""
+
+    exit_code = BAD_INPUT
 
 
 class LadderBusy(LadderError):

@@ -9,10 +9,16 @@ from typing import Any, Iterable
 from referee.engine.actions import Action
 from referee.engine.game import Game
 from referee.engine.rules import get_ruleset
+from referee.errors import RUN_FAILED, LastcardError
 
 
-class ReplayMismatch(ValueError):
+class ReplayMismatch(LastcardError, ValueError):
     """A record whose actions do not reproduce its events."""
+
+    exit_code = RUN_FAILED
+
+    def cli_message(self) -> str:  # a stored game its replay contradicts: the run's finding
+        return f"the replay differs from the record: {self}"
 
 
 def replay(lines: Iterable[dict[str, Any]]) -> Game:

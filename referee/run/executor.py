@@ -30,6 +30,7 @@ from referee.run.jobs import GameJob, run_job
 from referee.store.results import GameResult, SeatTimes
 from referee.bots.pool import BotPool
 from referee.run.lead import Lead
+from referee.errors import RUN_FAILED, LastcardError
 
 if TYPE_CHECKING:
     from referee.arena.model import Arena
@@ -46,8 +47,13 @@ JOBS_PER_CPU = 4
 BATCH = 32
 
 
-class ExecutorError(Exception):
+class ExecutorError(LastcardError):
     """The referee itself failed on a game (a bug, not a bot fault) or a worker died."""
+
+    exit_code = RUN_FAILED
+
+    def cli_message(self) -> str:
+        return f"{self}\nthe games finished so far are saved; --resume continues"
 
 
 def usable_cpus() -> list[int]:
