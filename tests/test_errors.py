@@ -8,7 +8,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from referee.cli.common import LastcardGroup
+from referee.cli.common import FAILURES, LastcardGroup
 from referee.errors import BAD_INPUT, RUN_FAILED, LastcardError, OptionError
 
 #: Every domain error the command line reports, with its status (README, "Exit status").
@@ -33,7 +33,7 @@ DOMAIN_ERRORS = [
 def test_each_domain_error_carries_its_status(module: str, name: str, status: int) -> None:
     cls = getattr(importlib.import_module(module), name)
     assert issubclass(cls, LastcardError)
-    assert cls.exit_code == status
+    assert cls.exit_code == status and status in FAILURES
 
 
 def _group_raising(error: Exception) -> LastcardGroup:

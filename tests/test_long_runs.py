@@ -22,7 +22,7 @@ from referee.run.startups import StartupWatch, same_way
 from referee.protocol.faults import Fault, FaultKind
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.cli.main import cli
-from referee.store.game_record import bot_limits, find_line, rebuilt, record_lines, seat_lines
+from referee.store.game_record import bot_limits, find_line, lines_sent_to, rebuilt, record_lines
 from referee.store.game_record import read_record
 from referee.store.record_file import append_record, recorded_ids
 from referee.store.results import GameLine, GameResult, SeatTimes, Slot
@@ -146,8 +146,8 @@ def test_a_rebuilt_record_is_what_the_table_wrote(tmp_path, ruleset, options):
     recorded = read_record(str(out), "g0001")
     assert recorded is not None
     again = [json.loads(json.dumps(x)) for x in rebuilt(find_line(str(out), "g0001"), bot_limits(str(out)))]
-    told = [line for line in seat_lines(recorded, 0) if '"type":"hello"' not in line]
-    assert len(told) > 10 and list(seat_lines(again, 0)) == told
+    told = [line for line in lines_sent_to(recorded, 0) if '"type":"hello"' not in line]
+    assert len(told) > 10 and list(lines_sent_to(again, 0)) == told
     timings = ("ms", "cpu_ms")  # how long a bot took (wall and CPU) is the one thing a rebuild cannot know
     acted = [{k: v for k, v in x.items() if k not in timings} for x in recorded if x["t"] == "action"]
     assert acted == [{k: v for k, v in x.items() if k not in timings} for x in again if x["t"] == "action"]

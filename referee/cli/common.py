@@ -32,11 +32,7 @@ INTERRUPTED = 130
 
 
 class Failure(click.ClickException):
-    """A message as it is and an exit status: what a domain error becomes at the boundary."""
-
-    def __init__(self, message: str, exit_code: int = RUN_FAILED) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+    """A message printed as it is, and an exit status (the subclass's)."""
 
     def format_message(self) -> str:
         return self.message
@@ -45,15 +41,17 @@ class Failure(click.ClickException):
 class InputError(Failure):
     """Bad input (an arena file, an option, a directory): the message as it is, exit status 2."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, BAD_INPUT)
+    exit_code = BAD_INPUT
 
 
 class RunError(Failure):
     """The run could not do what was asked: the message, exit status 1."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, RUN_FAILED)
+    exit_code = RUN_FAILED
+
+
+#: What a domain error becomes at the boundary, by its exit status.
+FAILURES: dict[int, type[Failure]] = {BAD_INPUT: InputError, RUN_FAILED: RunError}
 
 
 class LastcardGroup(click.Group):
@@ -86,7 +84,7 @@ class LastcardGroup(click.Group):
         except KeyboardInterrupt:
             interrupted(ctx)
         except LastcardError as exc:  # every domain error, whichever module raised it
-            raise Failure(exc.cli_message(), exc.exit_code) from None
+            raise FAILURES[exc.exit_code](exc.cli_message()) from None
 
 
 def resume_command(ctx: click.Context | None = None) -> str | None:

@@ -48,12 +48,13 @@ def is_recorded(out_dir: str, game_id: str) -> bool:
 def told(out_dir: str, game_id: str, seat: int) -> Iterator[str]:
     """The lines ``seat`` was sent in ``game_id`` (its start-up handshake left out): recorded, else rebuilt; for a
     built-in player's seat, what a bot there would have been sent."""
-    lines = [line for line in seat_lines(record_lines(out_dir, game_id), seat) if not line.startswith('{"type":"hello"')]
+    lines = [line for line in lines_sent_to(record_lines(out_dir, game_id), seat)
+             if not line.startswith('{"type":"hello"')]
     if lines:
         yield from lines
         return
     line = _with_run_policy(out_dir, find_line(out_dir, game_id))
-    yield from seat_lines(rebuilt(line, bot_limits(out_dir), every_seat=True), seat)
+    yield from lines_sent_to(rebuilt(line, bot_limits(out_dir), every_seat=True), seat)
 
 
 def _with_run_policy(out_dir: str, line: dict[str, Any]) -> dict[str, Any]:
@@ -65,7 +66,7 @@ def _with_run_policy(out_dir: str, line: dict[str, Any]) -> dict[str, Any]:
     return dict(line, policy=policy) if isinstance(policy, str) else line
 
 
-def seat_lines(lines: Iterator[dict[str, Any]] | list[dict[str, Any]], seat: int) -> Iterator[str]:
+def lines_sent_to(lines: Iterator[dict[str, Any]] | list[dict[str, Any]], seat: int) -> Iterator[str]:
     """The lines ``seat``'s bot was sent, in order, from a game's record lines."""
     for entry in lines:
         if entry.get("t") == "out" and entry.get("seat") == seat:
