@@ -184,13 +184,7 @@ class BotResolver:
         build = found.build
         spec: BotSpec | None = None
         if found.problem is None and found.manifest is not None:
-            # A student's manifest: {python} is the only placeholder, and a mistake leaves them out.
-            command = (found.command or "").replace("{python}", shlex.quote(sys.executable))
-            build = build.replace("{python}", shlex.quote(sys.executable)) if build else build
-            try:
-                spec = parse_bot(command, limits) if command else None
-            except ValueError as exc:
-                found = replace(found, problem=f"{shown}/lastcard.yaml: run: {exc}")
+            found, spec, build = _from_manifest(found, shown, limits)
         elif found.problem is None:
             spec = self.command(found.command or "", where, limits, values)
             if spec is None:
@@ -237,6 +231,18 @@ class BotResolver:
                                   f"missing: how to start a {lang.name} submission, e.g. \"./bot\"")
                 ok = False
         return ok
+
+
+def _from_manifest(found: Detected, shown: str, limits: TimeLimits) -> tuple[Detected, BotSpec | None, str | None]:
+    """A student's manifest (lastcard.yaml): its command and build, ``{python}`` the only placeholder; a command
+    that does not parse leaves the student out, the reason in ``problem``."""
+    command = (found.command or "").replace("{python}", shlex.quote(sys.executable))
+    build = found.build.replace("{python}", shlex.quote(sys.executable)) if found.build else found.build
+    try:
+        spec = parse_bot(command, limits) if command else None
+    except ValueError as exc:
+        return replace(found, problem=f"{shown}/lastcard.yaml: run: {exc}"), None, build
+    return found, spec, build
 
 
 def limits_from(data: Mapping[str, Any], base: TimeLimits) -> TimeLimits:

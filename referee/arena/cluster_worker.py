@@ -31,7 +31,7 @@ from referee.arena.shipping import BotBundle, relocate, relocate_build, runtime_
 #: Bot processes one worker thread keeps alive between games; the least recently used beyond this are quit.
 IDLE_BOTS = 48
 #: What a task returns: ("done", result, record lines), ("unavailable", message) or ("error", traceback).
-Outcome = tuple[Any, ...]
+TaskReply = tuple[Any, ...]
 
 
 class ArenaPlugin(WorkerPlugin):
@@ -89,7 +89,7 @@ class ArenaPlugin(WorkerPlugin):
         """What keeps each bot from running on this worker (bot name, or "*" for all of them -> the reason)."""
         return dict(self.problems)
 
-    def play(self, job_json: dict[str, Any]) -> Outcome:
+    def play(self, job_json: dict[str, Any]) -> TaskReply:
         """Play one game with this thread's pool; an unavailable bot or a referee bug comes back as a value."""
         job = GameJob.from_json(job_json)
         if "*" in self.problems:
@@ -142,7 +142,7 @@ class ArenaPlugin(WorkerPlugin):
             pool.close()
 
 
-def play(job_json: dict[str, Any], plugin: str) -> Outcome:
+def play(job_json: dict[str, Any], plugin: str) -> TaskReply:
     """The task: play ``job_json`` on this worker with the arena's plugin named ``plugin``."""
     return get_worker().plugins[plugin].play(job_json)
 

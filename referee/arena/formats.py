@@ -20,7 +20,7 @@ from referee.standings.model import Tally
 if TYPE_CHECKING:
     from referee.store.results import GameLine
     from referee.arena.model import Stage
-from referee.arena.tables import (SAMPLE_WINDOW, Table, advancing, gauntlet, knockout_sizes, knockout_tables,
+from referee.arena.tables import (SAMPLE_WINDOW, Lineup, advancing, gauntlet, knockout_sizes, knockout_tables,
     round_robin, rotations, sampled, sampled_table_count, seating, seatings, table_games)
 
 
@@ -38,13 +38,13 @@ class Entry:
 class RoundPlan:
     """The tables of one round and how many games each plays."""
 
-    tables: tuple[Table, ...]
+    tables: tuple[Lineup, ...]
     games: tuple[int, ...]
     final: bool = False
 
 
 @dataclass(frozen=True)
-class Outcome:
+class RoundOutcome:
     """What a finished round decided: each bot's place at its table (0: not ranked) and who goes on."""
 
     places: Mapping[str, int]
@@ -91,13 +91,13 @@ class Format(ABC):
     def first(self, stage: Stage, entry: Entry) -> RoundPlan:
         """The stage's first round."""
 
-    def after(self, stage: Stage, tables: Sequence[Table], played: Sequence[Sequence[str]],
+    def after(self, stage: Stage, tables: Sequence[Lineup], played: Sequence[Sequence[str]],
               results: Callable[[int], list[GameLine]], rank: Callable[[], Mapping[str, int]],
-              final: bool) -> Outcome:
+              final: bool) -> RoundOutcome:
         """What the finished round decided: ``played`` is each game's seat order, ``results(t)`` table t's
         games, ``rank()`` each bot's place in the standings so far (costly: call it only when needed).
         One round and no places, unless the format overrides this."""
-        return Outcome({name: 0 for seating_ in played for name in seating_})
+        return RoundOutcome({name: 0 for seating_ in played for name in seating_})
 
     def label(self, stage: Stage, number: int, final: bool, stages: int) -> str:
         """The round's name in results.json and the standings."""
@@ -119,7 +119,7 @@ class Format(ABC):
         """The settings only this format has, as results.json and arena.json show them."""
         return {}
 
-    def _per_table(self, stage: Stage, tables: Sequence[Table], games: int | None = None) -> RoundPlan:
+    def _per_table(self, stage: Stage, tables: Sequence[Lineup], games: int | None = None) -> RoundPlan:
         count = stage.games if games is None else games
         return RoundPlan(tuple(tables), tuple(table_games(len(t), count, stage.duplicate, stage.seats)
                                               for t in tables))
@@ -262,9 +262,9 @@ class Knockout(Format):
         plan = self._per_table(stage, tables, self.final_count(stage) if final else stage.games)
         return RoundPlan(plan.tables, plan.games, final)
 
-    def after(self, stage: Stage, tables: Sequence[Table], played: Sequence[Sequence[str]],
+    def after(self, stage: Stage, tables: Sequence[Lineup], played: Sequence[Sequence[str]],
               results: Callable[[int], list[GameLine]], rank: Callable[[], Mapping[str, int]],
-              final: bool) -> Outcome:
+              final: bool) -> RoundOutcome:
         """Places at each table by average place (ties: wins, points, the ranking); a bye goes through."""
         order = rank()
         places: dict[str, int] = {}
@@ -283,7 +283,7 @@ class Knockout(Format):
                     through.append((place, row.avg_place, order.get(row.bot, 0), row.bot))
         through.sort()
         advanced = () if final else tuple(b for *_, b in through)
-        return Outcome(places, advanced, None if final else self.round(stage, advanced))
+        return RoundOutcome(places, advanced, None if final else self.round(stage, advanced))
 
     def label(self, stage: Stage, number: int, final: bool, stages: int) -> str:
         label = "final" if final else f"round {number}"
@@ -309,7 +309,7 @@ def sampled_deals(pool: int, seats: int, games_per_bot: int) -> int:
 FORMATS: dict[str, type[Format]] = {f.name: f for f in (RoundRobin, Gauntlet, Sampled, Knockout)}
 
 
-__all__ = ["Entry", "FORMATS", "Format", "Gauntlet", "Knockout", "Outcome", "RoundPlan", "RoundRobin",
-           "SAMPLE_WINDOW", "Sampled", "Table", "advancing", "gauntlet", "knockout_sizes",
+__all__ = ["Entry", "FORMATS", "Format", "Gauntlet", "Knockout", "Lineup", "RoundOutcome", "RoundPlan",
+           "RoundRobin", "SAMPLE_WINDOW", "Sampled", "advancing", "gauntlet", "knockout_sizes",
            "knockout_tables", "rotations", "round_robin", "sampled", "sampled_deals", "sampled_table_count", "seating",
            "seatings", "table_games"]

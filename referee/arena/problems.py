@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from referee.errors import BAD_INPUT, LastcardError
+
 Path = tuple[str | int, ...]
 #: The longest message shown for one problem: a message quotes values, and a file's values can be long.
 MAX_MESSAGE = 1000
@@ -26,8 +28,10 @@ class Problem:
         return f"{self.path or 'arena file'}: {message}{where}"
 
 
-class ArenaFileError(ValueError):
+class ArenaFileError(LastcardError, ValueError):
     """An arena file that cannot be run; ``problems`` lists every mistake found, in file order."""
+
+    exit_code = BAD_INPUT
 
     def __init__(self, source: str, problems: Iterable[Problem]) -> None:
         self.source = source

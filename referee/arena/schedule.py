@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, overload
 
 from referee.run.jobs import GameJob, game_seed
 from referee.store.results import GameLine, Slot
-from referee.arena.formats import Entry, RoundPlan, Table, rotations, seating
+from referee.arena.formats import Entry, Lineup, RoundPlan, rotations, seating
 from referee.arena.model import Arena, Stage
 
 #: ``order(games, names)``: the names ranked best first on the games so far.
@@ -54,7 +54,7 @@ class Round:
     stage: Stage
     number: int
     label: str
-    tables: tuple[Table, ...]
+    tables: tuple[Lineup, ...]
     games: Sequence[PlannedGame]
     """Every game in plan order: a tuple, or a ``LazyGames`` that computes each when asked."""
     knockout: bool = False
@@ -160,7 +160,7 @@ class Planner:
         label = fmt.label(stage, number, plan.final, len(self.arena.stages))
         return Round(i, stage, number, label, tables, games, fmt.knockout, plan.final)
 
-    def _listed(self, stage: Stage, number: int, tables: Sequence[Table], counts: Sequence[int],
+    def _listed(self, stage: Stage, number: int, tables: Sequence[Lineup], counts: Sequence[int],
                 turns: Sequence[tuple[int, bool]]) -> tuple[PlannedGame, ...]:
         """Every game of a round whose tables differ, in plan order."""
         planned: list[PlannedGame] = []
@@ -223,7 +223,7 @@ class LazyGames(Sequence[PlannedGame]):
     same size), computed from the index when asked: game ``k`` is game ``k // tables`` of table
     ``k % tables``, exactly as ``Planner._listed`` would list it, and nothing is held."""
 
-    def __init__(self, seed: int, stage: str, number: int, tables: Sequence[Table], per_table: int,
+    def __init__(self, seed: int, stage: str, number: int, tables: Sequence[Lineup], per_table: int,
                  turns: Sequence[tuple[int, bool]], duplicate: bool, first_index: int, first_deal: int,
                  width: int) -> None:
         self.seed, self.stage, self.number = seed, stage, number
@@ -234,7 +234,7 @@ class LazyGames(Sequence[PlannedGame]):
         self.total = per_table * len(self.tables)
 
     @staticmethod
-    def fits(tables: Sequence[Table], counts: Sequence[int], duplicate: bool) -> bool:
+    def fits(tables: Sequence[Lineup], counts: Sequence[int], duplicate: bool) -> bool:
         """Whether a round's games are a formula of the index: the same games at every table (and, with
         duplicate deals, tables of one size, so every table's deals start together)."""
         if not tables or len(set(counts)) != 1:

@@ -30,6 +30,7 @@ from referee import __version__
 from referee.bots.command_files import Trace, command_files, folder_of, inside, split_command, tree
 from referee.bots.spec import BotSpec
 from referee.arena.model import BotEntry
+from referee.errors import BAD_INPUT, LastcardError
 
 #: Folder names never shipped: version control and bytecode caches a worker rebuilds itself.
 SKIP_NAMES = frozenset({".git", ".hg", ".svn", "__pycache__"})
@@ -37,8 +38,10 @@ SKIP_NAMES = frozenset({".git", ".hg", ".svn", "__pycache__"})
 MAX_BUNDLE_BYTES = 512 * 1024 * 1024
 
 
-class ShippingError(ValueError):
+class ShippingError(LastcardError, ValueError):
     """The bots cannot be packed (a bundle too large, a folder that cannot be read)."""
+
+    exit_code = BAD_INPUT
 
 
 @dataclass(frozen=True)

@@ -12,18 +12,19 @@ import math
 import random
 from typing import Iterable, Sequence
 
-Table = tuple[str, ...]
+#: The bots at one table of a round, in seat order (the table of a game is ``referee.table.table.Table``).
+Lineup = tuple[str, ...]
 
 #: How many of the least-played bots ``sampled`` considers for each seat; bounds its cost on large pools.
 SAMPLE_WINDOW = 48
 
 
-def round_robin(pool: Sequence[str], seats: int) -> list[Table]:
+def round_robin(pool: Sequence[str], seats: int) -> list[Lineup]:
     """Every table of ``seats`` bots from the pool (``C(n, seats)`` tables)."""
     return [tuple(t) for t in itertools.combinations(pool, seats)]
 
 
-def gauntlet(challengers: Sequence[str], field: Sequence[str], seats: int) -> list[Table]:
+def gauntlet(challengers: Sequence[str], field: Sequence[str], seats: int) -> list[Lineup]:
     """Each challenger against every group of ``seats - 1`` bots from the field."""
     return [(c, *group) for c in challengers for group in itertools.combinations(field, seats - 1)]
 
@@ -33,7 +34,7 @@ def sampled_table_count(pool_size: int, seats: int, games_per_bot: int) -> int:
     return math.ceil(pool_size * games_per_bot / seats)
 
 
-def sampled(pool: Sequence[str], seats: int, tables: int, rng: random.Random) -> list[Table]:
+def sampled(pool: Sequence[str], seats: int, tables: int, rng: random.Random) -> list[Lineup]:
     """``tables`` random tables in which every bot plays as often as any other (give or take one game)
     and meets as many different opponents as it can.
 
@@ -43,7 +44,7 @@ def sampled(pool: Sequence[str], seats: int, tables: int, rng: random.Random) ->
     n = len(pool)
     played = [0] * n
     met = [[0] * n for _ in range(n)]
-    out: list[Table] = []
+    out: list[Lineup] = []
     for _ in range(tables):
         order = list(range(n))
         rng.shuffle(order)
@@ -65,7 +66,7 @@ def sampled(pool: Sequence[str], seats: int, tables: int, rng: random.Random) ->
     return out
 
 
-def knockout_tables(ordered: Sequence[str], seats: int) -> list[Table]:
+def knockout_tables(ordered: Sequence[str], seats: int) -> list[Lineup]:
     """Split bots, strongest first, into ``ceil(n / seats)`` tables by snake seeding.
 
     Snake seeding (1 8 9 16 / 2 7 10 15 / ...) spreads the strong bots over the tables. A table of
@@ -105,7 +106,7 @@ def table_games(size: int, games: int, duplicate: bool, seats: int) -> int:
     return max(1, games // seats) * size if duplicate else games
 
 
-def seating(table: Table, j: int, offset: int, reverse: bool) -> Table:
+def seating(table: Lineup, j: int, offset: int, reverse: bool) -> Lineup:
     """The seat order of a table's ``j``-th game: rotation ``offset + j`` of the base order, which is the
     table's order in even cycles of ``len(table)`` games and its reverse in odd ones (``reverse`` swaps)."""
     size = len(table)
@@ -115,8 +116,8 @@ def seating(table: Table, j: int, offset: int, reverse: bool) -> Table:
     return base[r:] + base[:r]
 
 
-def seatings(tables: Iterable[Table], games: Sequence[int], counts: dict[str, list[int]] | None = None
-             ) -> list[list[Table]]:
+def seatings(tables: Iterable[Lineup], games: Sequence[int], counts: dict[str, list[int]] | None = None
+             ) -> list[list[Lineup]]:
     """Seat orders for each table's games, balancing every bot's seats across all the tables.
 
     Within a table, ``len(table)`` consecutive games are its rotations, so every bot sits in every
@@ -128,7 +129,7 @@ def seatings(tables: Iterable[Table], games: Sequence[int], counts: dict[str, li
             for table, g, (offset, reverse) in zip(tables, games, rotations(tables, games, counts))]
 
 
-def rotations(tables: Iterable[Table], games: Sequence[int], counts: dict[str, list[int]] | None = None
+def rotations(tables: Iterable[Lineup], games: Sequence[int], counts: dict[str, list[int]] | None = None
               ) -> list[tuple[int, bool]]:
     """Each table's first rotation and direction (``seating``'s ``offset`` and ``reverse``), as ``seatings``
     chooses them, in time independent of the games per table (``counts`` updated in place).

@@ -24,6 +24,7 @@ from typing import Any, Sequence
 
 from referee.bots import cgroups
 from referee.bots.command_files import Tree, command_files, find_program, folder_of, inside, split_command, tree
+from referee.errors import BAD_INPUT, LastcardError
 
 
 class Mode(str, Enum):
@@ -50,8 +51,10 @@ class Level(str, Enum):
     """Nothing: ``sandbox: none``."""
 
 
-class SandboxUnavailable(ValueError):
+class SandboxUnavailable(LastcardError, ValueError):
     """``strict`` was asked for and this machine cannot build the walls."""
+
+    exit_code = BAD_INPUT
 
 
 MIB = 1 << 20

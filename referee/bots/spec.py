@@ -129,14 +129,17 @@ def parse_bot(text: str, limits: TimeLimits | None = None) -> BotSpec:
         raise ValueError(f"cannot split the bot command {text!r}: {exc}") from None
     if not argv:
         raise ValueError(f"empty bot command {text!r}")
-    if name is None:
-        # The script, not the interpreter, names a bot: "python3 bots/alice.py" -> "alice".
-        files = [a for a in argv[1:] if not a.startswith("-") and ("/" in a or "." in a)]
-        path = (files[0] if files else argv[0]).rstrip("/").split("/")
-        base = path[-1].rsplit(".", 1)[0] if "." in path[-1] else path[-1]
-        # "sample_bots/js/bot.js" -> "js-bot": a generic file name says less than its folder.
-        name = f"{path[-2]}-{base}" if base.lower() in _GENERIC and len(path) > 1 else base
-    return BotSpec(name, text, limits=limits or TimeLimits())
+    return BotSpec(name or command_name(argv), text, limits=limits or TimeLimits())
+
+
+def command_name(argv: list[str]) -> str:
+    """The name a bot's command gives it: its script's (not its interpreter's) file name without extension."""
+    # The script, not the interpreter, names a bot: "python3 bots/alice.py" -> "alice".
+    files = [a for a in argv[1:] if not a.startswith("-") and ("/" in a or "." in a)]
+    path = (files[0] if files else argv[0]).rstrip("/").split("/")
+    base = path[-1].rsplit(".", 1)[0] if "." in path[-1] else path[-1]
+    # "sample_bots/js/bot.js" -> "js-bot": a generic file name says less than its folder.
+    return f"{path[-2]}-{base}" if base.lower() in _GENERIC and len(path) > 1 else base
 
 
 def unique_names(specs: list[BotSpec]) -> list[BotSpec]:

@@ -261,6 +261,20 @@ class Probe:
                 reply.elapsed_ms = (now - t0) * 1000
                 break
             suspects.append((line, value, now))
+        self._settle(reply, suspects, before, req_id, t0)
+        if reply.fatal:
+            reply.elapsed_ms = (time.monotonic() - t0) * 1000
+            self.dead = reply.fatal
+        elif reply.elapsed_ms > limit_ms:
+            reply.problems.append(("timeout", f"answered in {reply.elapsed_ms:.0f} ms, over the move limit of "
+                                              f"{limit_ms:.0f} ms"))
+        return reply
+
+    def _settle(self, reply: Reply, suspects: list[tuple[bytes, dict[str, Any], float]], before: str | None,
+                req_id: Any, t0: float) -> None:
+        """The lines with a wrong id that came before the real answer (or none came): without an answer and a
+        fatal problem, the last of them is taken for the answer and its id reported; the rest were answers to
+        information (``unsolicited``)."""
         if suspects and reply.answer is None and not reply.fatal:
             for s_line, _, _ in suspects[:-1]:
                 self.unsolicited.append(Stray(s_line, before, UNASKED_WORDS))
@@ -274,13 +288,6 @@ class Probe:
         elif suspects and reply.fatal:
             for s_line, _, _ in suspects:
                 self.unsolicited.append(Stray(s_line, before, UNASKED_WORDS))
-        if reply.fatal:
-            reply.elapsed_ms = (time.monotonic() - t0) * 1000
-            self.dead = reply.fatal
-        elif reply.elapsed_ms > limit_ms:
-            reply.problems.append(("timeout", f"answered in {reply.elapsed_ms:.0f} ms, over the move limit of "
-                                              f"{limit_ms:.0f} ms"))
-        return reply
 
     def _after(self) -> str | None:
         return clip(self.last_line)

@@ -202,10 +202,10 @@ class Suite:
                                 'an optional protocol from hello\'s versions')
             raise self.stop("the arena refuses this ready")
 
-    # ------------------------------------------------------------------ one table
-    def table(self, game: Game, game_id: str, seat: int) -> Table:
+    # ------------------------------------------------------------- one scripted round
+    def scripted_round(self, game: Game, game_id: str, seat: int) -> ScriptedRound:
         names = [self.bot if s == seat else ("random", "easy", "medium", "hard")[s % 4] for s in range(game.n)]
-        return Table(self, game, game_id, seat, names)
+        return ScriptedRound(self, game, game_id, seat, names)
 
     def quiet(self, check: CheckResult, expected: str) -> None:
         """Wait a moment while no answer is due; anything that comes is a failure of ``check``."""
@@ -242,7 +242,7 @@ class Suite:
         check = self.begin(C_DRAW)
         g = build(rules, seats=3, hands={1: ["amber:5", "violet:9", "coral:2"]}, top="teal:7", draw=["teal:4"],
                   current=1, seed=seed)
-        t = self.table(g, "check-compact", 1)
+        t = self.scripted_round(g, "check-compact", 1)
         t.start()
         t.turn(check, "the only legal answer: a draw (nothing in the hand matches teal or 7)")
         assert g.phase == PHASE_DRAWN and g.current == 1, "script: the drawn teal:4 plays"
@@ -252,7 +252,7 @@ class Suite:
         check = self.begin(C_DEAD_DRAW)
         g = build(rules, seats=3, hands={1: ["amber:4", "violet:10", "coral:3"]}, top="teal:6", draw=["coral:9"],
                   current=1, round_=2, seed=seed + 1)
-        t = self.table(g, "check-compact", 1)
+        t = self.scripted_round(g, "check-compact", 1)
         t.start()
         t.turn(check, "the only legal answer: a draw")
         assert g.current != 1, "script: the drawn coral:9 does not play"
@@ -264,7 +264,7 @@ class Suite:
         g = build(rules, seats=3, hands={0: ["wild", "violet:2", "amber:10", "teal:10"],
                                          1: ["wild4", "coral:3", "amber:5"]},
                   top="teal:8", current=0, round_=3, seed=seed + 2)
-        t = self.table(g, "check-compact", 1)
+        t = self.scripted_round(g, "check-compact", 1)
         t.start()
         t.others("play wild coral")
         t.turn(check, "the colour in play is coral and the hand holds coral:3, so the Wild Draw Four may not be "
@@ -275,7 +275,7 @@ class Suite:
         g = build(rules, seats=3, hands={0: ["amber:2", "coral:4"], 1: ["amber:5", "violet:9"],
                                          2: ["violet:3", "coral:10", "amber:8"]},
                   top="teal:7", empty_pile=True, current=2, scores=[480, 0, 0], round_=4, seed=seed + 3)
-        t = self.table(g, "check-compact", 1)
+        t = self.scripted_round(g, "check-compact", 1)
         t.start()
         t.others("pass", "pass")
         self.quiet_information()  # two pass events
@@ -292,7 +292,7 @@ class Suite:
         g = build(rules, seats=4, hands={2: ["red:3", "red:8", "blue:5", "green:skip", "yellow:1", "red:reverse",
                                              "blue:9"]},
                   top="wild", phase=PHASE_COLOUR, current=2, dealer=1, seed=seed + 4)
-        t = self.table(g, "check-family", 2)
+        t = self.scripted_round(g, "check-family", 2)
         t.start()
         t.turn(check, 'a colour answer, e.g. {"type":"colour","id":N,"colour":"red"}')
         if g.current == 2 and not g.over:
@@ -302,7 +302,7 @@ class Suite:
         check = self.begin(F_WILD)
         g = build(rules, seats=4, hands={2: ["wild", "red:3", "yellow:5"]}, top="blue:8", empty_pile=True,
                   current=2, round_=2, seed=seed + 5)
-        t = self.table(g, "check-family", 2)
+        t = self.scripted_round(g, "check-family", 2)
         t.start()
         t.turn(check, "a play of the wild that names its colour, e.g. "
                + example(g.legal_actions(), self.next_id, wild=True))
@@ -311,7 +311,7 @@ class Suite:
         check = self.begin(F_STACK)
         g = build(rules, seats=4, hands={1: ["red:draw2", "green:6", "blue:1"], 2: ["yellow:draw2", "red:9", "green:4"]},
                   top="red:5", current=1, round_=3, seed=seed + 6)
-        t = self.table(g, "check-family", 2)
+        t = self.scripted_round(g, "check-family", 2)
         t.start()
         t.others("play red:draw2")
         t.turn(check, "facing a pending Draw Two: answer with a Draw Two (yellow:draw2) or take the penalty with a "
@@ -322,7 +322,7 @@ class Suite:
         g = build(rules, seats=4, hands={1: ["wild4", "blue:2", "yellow:7"], 2: ["green:3", "green:draw2", "blue:5"],
                                          3: ["green:7"]},
                   top="blue:6", current=1, scores=[0, 0, 0, 290], round_=4, seed=seed + 7)
-        t = self.table(g, "check-family", 2)
+        t = self.scripted_round(g, "check-family", 2)
         t.start()
         t.others("play wild4 green")
         t.turn(check, "the only legal answer: a draw, which takes the 4 pending cards")
@@ -340,7 +340,7 @@ class Suite:
         check = self.begin(A_MULTI)
         g = build(rules, seats=2, hands={0: ["blue:7", "red:7", "green:7", "yellow:2", "blue:9"], 1: ["wild"]},
                   top="red:4", draw=["yellow:8"], current=0, seed=seed + 8)
-        t = self.table(g, "check-arcade-1", 0)
+        t = self.scripted_round(g, "check-arcade-1", 0)
         t.start()
         t.turn(check, "one element of legal: red:7 alone, or a stack of 7s that starts with red:7")
         t.others(f"play wild {g.colours[0]}")  # the opponent goes out: the game ends
@@ -350,7 +350,7 @@ class Suite:
         check = self.begin(A_CALL)
         g = build(rules, seats=2, hands={0: ["red:7", "blue:9"], 1: ["wild"]}, top="red:3", draw=["yellow:8"],
                   current=0, seed=seed + 9)
-        t = self.table(g, "check-arcade-2", 0)
+        t = self.scripted_round(g, "check-arcade-2", 0)
         t.start()
         t.turn(check, 'a play that leaves one card carries "call":true, e.g. '
                + example(g.legal_actions(), self.next_id, call=True))
@@ -363,7 +363,7 @@ class Suite:
         a, b, c = DECK_COLOURS[rules.deck][:3]
         g = build(rules, seats=4, hands={3: [f"{a}:5", f"{b}:9", "wild", f"{c}:3"]}, top=f"{a}:2", current=3,
                   dealer=2, seed=self.settings.seed + 10)
-        t = self.table(g, "check-new", 3)
+        t = self.scripted_round(g, "check-new", 3)
         t.start()
         t.turn(self.begin(NEW_GAME), "one element of legal, in a new game with 4 seats where the bot sits in seat 3")
 
@@ -388,7 +388,7 @@ class Suite:
         self.probe.close()
 
 
-class Table:
+class ScriptedRound:
     """One scripted round: the engine position, the bot's seat, and what the bot has been told so far."""
 
     def __init__(self, suite: Suite, game: Game, game_id: str, seat: int, names: list[str]) -> None:
@@ -492,4 +492,4 @@ def _missing_call(game: Game, act: Action) -> str | None:
     return None
 
 
-__all__ = ["BLOCKS", "Settings", "Stop", "Suite", "Table", "check_names", "judge"]
+__all__ = ["BLOCKS", "Settings", "Stop", "ScriptedRound", "Suite", "check_names", "judge"]

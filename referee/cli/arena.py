@@ -65,15 +65,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     """
     if resume and fresh:
         raise click.UsageError("--resume and --fresh contradict each other: pick one")
-    arena = load_arena_file(file)
-    if clock is not None or wall_ms is not None:  # every bot's clock, as --sandbox sets every bot's walls
-        arena = arena.with_bots([replace(b, spec=replace(b.spec, limits=with_clock(b.spec.limits, clock, wall_ms)))
-                                 for b in arena.bots])
-    arena = sandboxed(arena, sandbox_mode)
-    if records:
-        arena = dataclasses.replace(arena, records=True)
-    if out is None and (trouble := out_dir_problem(arena.out)) is not None:
-        raise InputError(f"{file}: out: {trouble}")
+    arena = _arena_as_asked(file, out, sandbox_mode, clock, wall_ms, records)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, build_on_workers, arena)
     cluster = cluster or (arena.cluster.address if arena.cluster else None)
     progress = TerminalProgress(quiet=quiet)
@@ -99,6 +91,22 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
         click.echo(line, err=True)
     if not run.complete:
         interrupted(games=f"{doc.games:,} of {doc.games_planned:,} games")
+
+
+def _arena_as_asked(file: str, out: str | None, sandbox_mode: str | None, clock: str | None, wall_ms: int | None,
+                    records: bool) -> Arena:
+    """FILE's arena with the command line's clock, sandbox and records; an ``InputError`` for an ``out:`` that
+    cannot be written (unless --out replaces it)."""
+    arena = load_arena_file(file)
+    if clock is not None or wall_ms is not None:  # every bot's clock, as --sandbox sets every bot's walls
+        arena = arena.with_bots([replace(b, spec=replace(b.spec, limits=with_clock(b.spec.limits, clock, wall_ms)))
+                                 for b in arena.bots])
+    arena = sandboxed(arena, sandbox_mode)
+    if records:
+        arena = dataclasses.replace(arena, records=True)
+    if out is None and (trouble := out_dir_problem(arena.out)) is not None:
+        raise InputError(f"{file}: out: {trouble}")
+    return arena
 
 
 def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int,

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence, T
 
 import click
 
+from referee.errors import BAD_INPUT, RUN_FAILED, LastcardError
+
 if TYPE_CHECKING:
     from referee.run.executor import ExecutorFactory
     from referee.arena.model import Arena
@@ -29,46 +31,27 @@ F = Callable[..., Any]
 INTERRUPTED = 130
 
 
-class InputError(click.ClickException):
+class Failure(click.ClickException):
+    """A message printed as it is, and an exit status (the subclass's)."""
+
+    def format_message(self) -> str:
+        return self.message
+
+
+class InputError(Failure):
     """Bad input (an arena file, an option, a directory): the message as it is, exit status 2."""
 
-    exit_code = 2
-
-    def format_message(self) -> str:
-        return self.message
+    exit_code = BAD_INPUT
 
 
-class RunError(click.ClickException):
+class RunError(Failure):
     """The run could not do what was asked: the message, exit status 1."""
 
-    exit_code = 1
-
-    def format_message(self) -> str:
-        return self.message
+    exit_code = RUN_FAILED
 
 
-#: The domain errors that mean bad input (exit status 2), as (module, class). They are looked up when an error
-#: reaches the boundary, not imported with this module: importing them would import most of the package (the
-#: arena's config brings the YAML reader and jsonschema) into every command, ``--version`` and ``--help`` included.
-INPUT_ERRORS = (("referee.arena.problems", "ArenaFileError"), ("referee.store.run_store", "StoreError"),
-                ("referee.ladder.store", "LadderError"), ("referee.engine.rules", "RulesetError"),
-                ("referee.engine.notation", "InvalidReplayError"), ("referee.arena.shipping", "ShippingError"),
-                ("referee.html_report.page", "ReportError"), ("referee.compare.twins", "CompareError"),
-                ("referee.compare.sprt", "SprtError"), ("referee.bots.sandbox", "SandboxUnavailable"))
-#: The run could not do what was asked (exit status 1): the workers failed; a replay contradicts its record.
-EXECUTOR_ERROR = ("referee.run.executor", "ExecutorError")
-REPLAY_MISMATCH = ("referee.replay.verify", "ReplayMismatch")
-
-
-def _loaded(errors: Sequence[tuple[str, str]]) -> tuple[type[Exception], ...]:
-    """The classes of ``errors`` whose modules are loaded: an error whose module was never imported cannot
-    have been raised (nor can a subclass of it, which imports it), so nothing is imported to catch it."""
-    return tuple(getattr(sys.modules[module], name) for module, name in errors if module in sys.modules)
-
-
-def _input_errors() -> tuple[type[Exception], ...]:
-    """Every domain error that means bad input, of the modules loaded."""
-    return _loaded(INPUT_ERRORS)
+#: What a domain error becomes at the boundary, by its exit status.
+FAILURES: dict[int, type[Failure]] = {BAD_INPUT: InputError, RUN_FAILED: RunError}
 
 
 class LastcardGroup(click.Group):
@@ -100,13 +83,8 @@ class LastcardGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             interrupted(ctx)
-        except _input_errors() as exc:
-            option = getattr(exc, "option", None)  # compare names the option at fault
-            raise InputError(f"--{option}: {exc}" if option and not str(exc).startswith("--") else str(exc)) from None
-        except _loaded([EXECUTOR_ERROR]) as exc:
-            raise RunError(f"{exc}\nthe games finished so far are saved; --resume continues") from None
-        except _loaded([REPLAY_MISMATCH]) as exc:  # a stored game its replay contradicts: the run's finding
-            raise RunError(f"the replay differs from the record: {exc}") from None
+        except LastcardError as exc:  # every domain error, whichever module raised it
+            raise FAILURES[exc.exit_code](exc.cli_message()) from None
 
 
 def resume_command(ctx: click.Context | None = None) -> str | None:

@@ -18,7 +18,7 @@ import click
 from referee.arena.model import Arena, BotEntry
 from referee.arena.formats import RoundRobin
 from referee.arena.model import Stage
-from referee.arena.runner import NeverStarted, run_arena
+from referee.arena.runner import ArenaRun, NeverStarted, run_arena
 from referee.store.results_dir import ResultsDir
 from referee.store.run_store import StoreError
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
@@ -101,13 +101,19 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     finally:
         if scratch is not None:
             scratch.cleanup()
+    _show(run, rules, len(specs), seed, out, html_report, jobs)
+
+
+def _show(run: ArenaRun, rules: Ruleset, seats: int, seed: int, out: str | None, html_report: bool, jobs: int) -> None:
+    """What a match prints once played (or interrupted): the standings, where the results are, the bots that
+    never started; the exit status of a match that could not be played or was cut short."""
     if run.cannot_start is not None:
         if out and html_report:
             write_html_report(run.out_dir)
         raise RunError(run.cannot_start.text())
     if not run.complete:
         click.echo(f"interrupted after {run.doc.games} games; standings so far:", err=True)
-    click.echo(f"{rules.house}, {run.doc.games} games, {len(specs)} seats, seed {seed}, {run.wall_s:.1f} s")
+    click.echo(f"{rules.house}, {run.doc.games} games, {seats} seats, seed {seed}, {run.wall_s:.1f} s")
     click.echo(text_table(run.standings))
     if out:
         click.echo(f"results: {ResultsDir(run.out_dir).results}")

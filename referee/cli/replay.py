@@ -105,6 +105,16 @@ def _check_modes(seat: int | None, raw: bool, verify: bool, ask_cmd: str | None,
                                "(--from ... --play); give one")
     if (ask_cmd is not None or from_turn is not None) and (raw or verify):
         raise click.UsageError("--raw and --verify show the stored game: leave them out with --ask or --from")
+    _check_ask(seat, ask_cmd, turn, all_turns, as_json)
+    _check_play_on(seat, from_turn, play_cmd, seat_cmds, out)
+    if ask_cmd is None and from_turn is None:
+        for name, given in (("--practice", practice), ("--sandbox", sandbox_mode is not None)):
+            if given:
+                raise click.UsageError(f"{name} starts a bot: it goes with --ask or --from")
+
+
+def _check_ask(seat: int | None, ask_cmd: str | None, turn: int | None, all_turns: bool, as_json: bool) -> None:
+    """--ask's options: a seat and which requests; without --ask, none of them."""
     if ask_cmd is not None:
         if seat is None:
             raise click.UsageError("--ask puts the bot in a seat: give --seat N as well")
@@ -115,6 +125,11 @@ def _check_modes(seat: int | None, raw: bool, verify: bool, ask_cmd: str | None,
         for name, given in (("--turn", turn is not None), ("--all", all_turns), ("--json", as_json)):
             if given:
                 raise click.UsageError(f"{name} goes with --ask \"COMMAND\"")
+
+
+def _check_play_on(seat: int | None, from_turn: int | None, play_cmd: str | None, seat_cmds: tuple[str, ...],
+                   out: str | None) -> None:
+    """--from's options: a seat and the bot to play it; without --from, none of them."""
     if from_turn is not None:
         if seat is None or play_cmd is None:
             raise click.UsageError("--from K plays the game on with another bot in a seat: give --seat N and "
@@ -123,7 +138,3 @@ def _check_modes(seat: int | None, raw: bool, verify: bool, ask_cmd: str | None,
         for name, given in (("--play", play_cmd is not None), ("--seat-cmd", bool(seat_cmds)), ("--out", out is not None)):
             if given:
                 raise click.UsageError(f"{name} goes with --from K")
-    if ask_cmd is None and from_turn is None:
-        for name, given in (("--practice", practice), ("--sandbox", sandbox_mode is not None)):
-            if given:
-                raise click.UsageError(f"{name} starts a bot: it goes with --ask or --from")

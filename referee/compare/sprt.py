@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from referee.compare.gsprt import REGULARIZER, llr_one, NELO_PER_T
+from referee.errors import OptionError
 
 Model = Literal["normalized", "logistic"]
 Verdict = Literal["H0", "H1"]
@@ -35,12 +36,8 @@ Z95 = 1.959963984540054
 BINS = ("LL", "LD", "WL+DD", "WD", "WW")
 
 
-class SprtError(ValueError):
+class SprtError(OptionError, ValueError):
     """Settings or counts that make no test; ``option`` names the setting at fault (``elo0``, ``ptnml``, ...)."""
-
-    def __init__(self, message: str, option: str) -> None:
-        super().__init__(message)
-        self.option = option
 
 
 def pair_bin(score_a: float, score_b: float) -> int:

@@ -24,6 +24,7 @@ from referee.run.jobs import GameJob, game_seed
 from referee.table.policy import FaultPolicy
 from referee.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset, get_ruleset
 from referee.compare.sprt import SprtSettings
+from referee.errors import OptionError
 
 #: The ruleset of a comparison that names none.
 COMPACT = get_ruleset("compact")
@@ -36,12 +37,8 @@ SEED_SALT = "compare"
 _GAME_ID = re.compile(r"p(\d{6,})([ab])")
 
 
-class CompareError(ValueError):
+class CompareError(OptionError, ValueError):
     """Settings that make no comparison; ``option`` names the command-line option at fault."""
-
-    def __init__(self, message: str, option: str) -> None:
-        super().__init__(message)
-        self.option = option
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import Any, Final, Sequence
 
 from referee.engine.cardfaces import colour_label, label
 
@@ -35,12 +35,9 @@ def action_text(action: Any, styled: bool) -> str:
 def describe_event(ev: dict[str, Any], names: Sequence[str], styled: bool) -> str:
     """One engine event (or the event part of a message) in a sentence."""
     kind = ev.get("kind") or ev.get("type")
+    if kind in _ROUND_EVENTS:
+        return _round_event(kind, ev, names, styled)
     who = seat_name(names, ev.get("seat")) if isinstance(ev.get("seat"), int) else ""
-    if kind == "deal":
-        return (f"round {ev['round']}: {seat_name(names, ev['dealer'])} deals; the top card is "
-                f"{label(ev['top'], styled)}; {seat_name(names, ev['first'])} plays first")
-    if kind == "bury":
-        return f"a turned-up {label(ev['card'], styled)} is buried in the draw pile"
     if kind == "play":
         cards = [label(c, styled) for c in ev["cards"]]
         return f"{who} plays {', '.join(cards)}" + (" and calls last card" if ev.get("call") else "")
@@ -57,19 +54,31 @@ def describe_event(ev: dict[str, Any], names: Sequence[str], styled: bool) -> st
         return f"{who} draws {ev['count']} {reason}{what}".replace("  ", " ")
     if kind == "skip":
         return f"{who} is skipped"
-    if kind == "reverse":
-        return "play reverses: now " + ("clockwise" if ev["direction"] == 1 else "anticlockwise")
     if kind == "penalty":
         if ev.get("pending"):
             return f"{label(ev['card'], styled)}: {who} faces a stacked penalty of {ev['count']}"
         return f"{label(ev['card'], styled)}: {who} must draw {ev['count']}"
     if kind == "pass":
         return f"{who} passes" + (" and keeps the drawn card" if ev.get("kept") else ": nothing to play or draw")
+    return json.dumps(ev)
+
+
+#: The events of the table rather than of a seat's move: ``_round_event`` says them.
+_ROUND_EVENTS: Final = frozenset({"deal", "bury", "reverse", "reshuffle", "round_end", "game_end"})
+
+
+def _round_event(kind: str, ev: dict[str, Any], names: Sequence[str], styled: bool) -> str:
+    """A deal, a buried card, a change of direction, a reshuffle, or the end of a round or of the game."""
+    if kind == "deal":
+        return (f"round {ev['round']}: {seat_name(names, ev['dealer'])} deals; the top card is "
+                f"{label(ev['top'], styled)}; {seat_name(names, ev['first'])} plays first")
+    if kind == "bury":
+        return f"a turned-up {label(ev['card'], styled)} is buried in the draw pile"
+    if kind == "reverse":
+        return "play reverses: now " + ("clockwise" if ev["direction"] == 1 else "anticlockwise")
     if kind == "reshuffle":
         return f"the discard pile is shuffled into a new draw pile of {ev['count']}"
     if kind == "round_end":
         return (f"round {ev['round']} ends ({ev['reason']}); winner {seat_name(names, ev['winner'])}; "
                 f"points left {ev['points']}; scores {ev['scores']}")
-    if kind == "game_end":
-        return f"game over ({ev['reason']}): places {ev['placements']}, scores {ev['scores']}"
-    return json.dumps(ev)
+    return f"game over ({ev['reason']}): places {ev['placements']}, scores {ev['scores']}"

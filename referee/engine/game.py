@@ -494,6 +494,10 @@ class Game:
             elif not out:
                 out.append(PASS_ACTION)  # blocked: nothing plays, nothing to draw
             return out
+        return self._other_phase_actions(phase, hand, call)
+
+    def _other_phase_actions(self, phase: Phase, hand: list[Card], call: bool) -> list[Action]:
+        """``legal_actions`` outside a normal turn: the game over, a colour to name, a drawn card, a penalty."""
         if phase is PHASE_OVER:
             return []
         colours = self.colours
@@ -680,48 +684,18 @@ class Game:
         self.passes = 0
         left = len(hand)
         if left == 1:
-            if self._auto_call or action.call:
-                self._log(cast(Event, _SEAT_EVENTS[seat].calls["referee" if self._auto_call else "player"]))
-            else:
-                self._log({"kind": "forfeit", "seat": seat, "count": 1, "reason": "missed last-card call"})
-                # Never finds nothing: the card just covered is under the top, so a reshuffle has it.
-                self._take(seat, 1, "forfeit", rng)
+            self._one_left(seat, action.call, rng)
         if left and last.is_plain:  # a number card or a Wild: the turn just passes on (most moves)
             self._pass_on((seat + self.direction) % self.n, rng)
             return
         k = len(cards)
         rank = last.rank
-        n = self.n
         if rank == "draw2" or rank == "wild4":
-            amount = (2 if rank == "draw2" else 4) * k
-            victim = self._next(seat)
-            if self._stacking:
-                self.pending += amount
-                self.pending_rank = rank
-                self._log({"kind": "penalty", "seat": victim, "count": self.pending, "card": last.code,
-                           "pending": True})
-                if left == 0:  # ruling 8: the stack is still drawn before the round is scored
-                    amount, self.pending, self.pending_rank = self.pending, 0, None
-                    self._take(victim, amount, "penalty", rng)
-                    self._end_round(seat, EndReason.OUT, rng)
-                    return
-                self._advance(victim, rng)
-                return
-            self._log({"kind": "penalty", "seat": victim, "count": amount, "card": last.code, "pending": False})
-            got = self._take(victim, amount, "penalty", rng)
-            if left == 0:
-                self._end_round(seat, EndReason.OUT, rng)
-                return
-            if self._drew_nothing(got):
-                return
-            self._log(cast(Event, _SEAT_EVENTS[victim].skip))
-            self._advance(self._next(victim), rng)
-            return
-        if left == 0:
+            self._penalty(seat, last, (2 if rank == "draw2" else 4) * k, left, rng)
+        elif left == 0:
             self._end_round(seat, EndReason.OUT, rng)
-            return
-        if acts_as_skip(rank, n):
-            skipped = min(k, n - 1)
+        elif acts_as_skip(rank, self.n):
+            skipped = min(k, self.n - 1)
             for i in range(1, skipped + 1):
                 self._log(cast(Event, _SEAT_EVENTS[self._next(seat, i)].skip))
             self._advance(self._next(seat, skipped + 1), rng)
@@ -731,6 +705,41 @@ class Game:
             self._log(_REVERSE_ONE[self.direction] if k == 1 else
                       cast(Event, {"kind": "reverse", "direction": self.direction, "count": k}))
             self._advance(self._next(seat), rng)
+
+    def _one_left(self, seat: int, called: bool, rng: random.Random) -> None:
+        """A play left ``seat`` one card: the last-card call (the referee's, or the player's), or its forfeit."""
+        if self._auto_call or called:
+            self._log(cast(Event, _SEAT_EVENTS[seat].calls["referee" if self._auto_call else "player"]))
+        else:
+            self._log({"kind": "forfeit", "seat": seat, "count": 1, "reason": "missed last-card call"})
+            # Never finds nothing: the card just covered is under the top, so a reshuffle has it.
+            self._take(seat, 1, "forfeit", rng)
+
+    def _penalty(self, seat: int, last: Card, amount: int, left: int, rng: random.Random) -> None:
+        """A Draw Two or Wild Draw Four (``amount`` cards in all) played by ``seat``, ``left`` cards left in its hand:
+        stacked on the next seat's pending penalty, or drawn by it at once (then it loses its turn)."""
+        victim = self._next(seat)
+        if self._stacking:
+            self.pending += amount
+            self.pending_rank = last.rank
+            self._log({"kind": "penalty", "seat": victim, "count": self.pending, "card": last.code,
+                       "pending": True})
+            if left == 0:  # ruling 8: the stack is still drawn before the round is scored
+                amount, self.pending, self.pending_rank = self.pending, 0, None
+                self._take(victim, amount, "penalty", rng)
+                self._end_round(seat, EndReason.OUT, rng)
+                return
+            self._advance(victim, rng)
+            return
+        self._log({"kind": "penalty", "seat": victim, "count": amount, "card": last.code, "pending": False})
+        got = self._take(victim, amount, "penalty", rng)
+        if left == 0:
+            self._end_round(seat, EndReason.OUT, rng)
+            return
+        if self._drew_nothing(got):
+            return
+        self._log(cast(Event, _SEAT_EVENTS[victim].skip))
+        self._advance(self._next(victim), rng)
 
     def _play_events(self, seat: int, action: Action, last: Card, colour: str, drawn: bool) -> None:
         """The play's event, and the colour it names after a wild."""

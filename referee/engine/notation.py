@@ -26,6 +26,7 @@ from referee.engine.actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION,
 from referee.engine.cards import ALL_COLOURS, Card
 from referee.engine.game import Game
 from referee.engine.rules import Ruleset, RulesetError, get_ruleset
+from referee.errors import BAD_INPUT, LastcardError
 
 _COLOUR_LETTER: Final = {c: c[0] for c in ALL_COLOURS}
 _LETTER_COLOUR: Final = {c[0]: c for c in ALL_COLOURS}
@@ -36,8 +37,10 @@ _CODE_RANK: Final = {v: k for k, v in _RANK_CODE.items()}
 STAND_IN: Final = "!"
 
 
-class InvalidReplayError(ValueError):
+class InvalidReplayError(LastcardError, ValueError):
     """Compact action text that does not parse, or a stored game that cannot be rebuilt."""
+
+    exit_code = BAD_INPUT
 
 
 def _card_token(card: Card) -> str:

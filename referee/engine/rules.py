@@ -7,9 +7,13 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Final, Iterable, Mapping
 
+from referee.errors import BAD_INPUT, LastcardError
 
-class RulesetError(ValueError):
+
+class RulesetError(LastcardError, ValueError):
     """An unknown ruleset, an unknown option or a value the option does not allow."""
+
+    exit_code = BAD_INPUT
 
 
 MIN_PLAYERS: Final = 2

@@ -31,6 +31,7 @@ from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, ShardWriter, Ta
 from referee.html_report.sections import faults_section, h2h_section, stages_section, standings_section
 from referee.html_report.sprt_chart import sprt_section
 from referee.html_report.tally import Faulted, RoundCounts, has_breakdown, stage_filter, stage_rounds
+from referee.errors import BAD_INPUT, LastcardError
 from referee.store.results_dir import ResultsDir
 
 __all__ = ["INLINE_GAMES", "REPORT_NAME", "SAMPLE_GAMES", "SHARD_GAMES", "ReportError", "in_id_order", "js_exact",
@@ -52,8 +53,10 @@ SHARD_GAMES = 2000
 REPORT_NAME = ResultsDir.REPORT
 
 
-class ReportError(ValueError):
+class ReportError(LastcardError, ValueError):
     """A results directory the report cannot be made from (named, with what is missing)."""
+
+    exit_code = BAD_INPUT
 
 
 def write_report(out_dir: str, path: str | None = None, *, inline_games: int = INLINE_GAMES,

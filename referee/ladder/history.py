@@ -39,26 +39,32 @@ def history_md(runs: Sequence[Mapping[str, Any]], *, last: int = 12) -> str:
                      f"{run.get('stop_reason') or '-'} | {leader} |")
     shown = [r for r in runs if r.get("standings")][-last:]
     if shown:
-        latest = shown[-1]["standings"]
-        bots = [r["bot"] for r in latest] + sorted({row["bot"] for run in shown for row in run["standings"]}
-                                                   - {r["bot"] for r in latest})
-        ranks = {run["id"]: {row["bot"]: StandingRow.from_json(row) for row in run["standings"]} for run in shown}
-        lines += ["", "## Rank by run", "", "The rank each bot held at the end of each run, as a range where the 95% "
-                  "rating intervals did not separate it from others (- : not in that run's standings). A move "
-                  "marked ↑ or ↓ is one the intervals support (the two runs' ranges do not overlap); ≈ marks a "
-                  "change of rank within the ranges, which the games do not tell from noise. history.csv has "
-                  "every run's ratings.", ""]
-        lines.append("| bot | " + " | ".join(f"run {run['id']}" for run in shown) + " |")
-        lines.append("|---|" + "|".join("---:" for _ in shown) + "|")
-        for bot in bots:
-            cells = []
-            before: StandingRow | None = None
-            for run in shown:
-                row = ranks[run["id"]].get(bot)
-                cells.append("-" if row is None else row.rank_text + _move(before, row))
-                before = row if row is not None else before
-            lines.append(f"| {bot.replace('|', chr(92) + '|')} | " + " | ".join(cells) + " |")
+        lines += _rank_table(shown)
     return "\n".join(lines) + "\n"
+
+
+def _rank_table(shown: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The "Rank by run" section: a row per bot (the latest run's standings first), a column per run shown."""
+    latest = shown[-1]["standings"]
+    bots = [r["bot"] for r in latest] + sorted({row["bot"] for run in shown for row in run["standings"]}
+                                               - {r["bot"] for r in latest})
+    ranks = {run["id"]: {row["bot"]: StandingRow.from_json(row) for row in run["standings"]} for run in shown}
+    lines = ["", "## Rank by run", "", "The rank each bot held at the end of each run, as a range where the 95% "
+             "rating intervals did not separate it from others (- : not in that run's standings). A move "
+             "marked ↑ or ↓ is one the intervals support (the two runs' ranges do not overlap); ≈ marks a "
+             "change of rank within the ranges, which the games do not tell from noise. history.csv has "
+             "every run's ratings.", ""]
+    lines.append("| bot | " + " | ".join(f"run {run['id']}" for run in shown) + " |")
+    lines.append("|---|" + "|".join("---:" for _ in shown) + "|")
+    for bot in bots:
+        cells = []
+        before: StandingRow | None = None
+        for run in shown:
+            row = ranks[run["id"]].get(bot)
+            cells.append("-" if row is None else row.rank_text + _move(before, row))
+            before = row if row is not None else before
+        lines.append(f"| {bot.replace('|', chr(92) + '|')} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def _move(before: StandingRow | None, now: StandingRow) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from referee.store.results import GameLine
+from referee.errors import BAD_INPUT, LastcardError
 
 FORMAT = "lastcard-ladder"
 #: Ladder files this process holds: a POSIX lock does not stop the process that holds it from locking again.
@@ -65,8 +66,10 @@ CREATE TABLE IF NOT EXISTS runs (
 """
 
 
-class LadderError(Exception):
+class LadderError(LastcardError):
     """A ladder file that cannot be used as asked (says why, and what to do)."""
+
+    exit_code = BAD_INPUT
 
 
 class LadderBusy(LadderError):
@@ -74,7 +77,7 @@ class LadderBusy(LadderError):
 
 
 @dataclass(frozen=True)
-class StoredGame:
+class LadderGame:
     """A planned or played game of the ladder."""
 
     seq: int
@@ -225,11 +228,11 @@ class LadderStore:
         with self.conn:
             self.conn.execute("UPDATE games SET line = ? WHERE game = ?", (line.encode().decode().rstrip("\n"), game))
 
-    def games(self, *, played: bool | None = None, retired: bool = False) -> list[StoredGame]:
+    def games(self, *, played: bool | None = None, retired: bool = False) -> list[LadderGame]:
         """Games in order: kept ones (``retired`` false) or all; only played (True), only planned (False), or both."""
         return list(self.iter_games(played=played, retired=retired))
 
-    def iter_games(self, *, played: bool | None = None, retired: bool = False) -> Iterator[StoredGame]:
+    def iter_games(self, *, played: bool | None = None, retired: bool = False) -> Iterator[LadderGame]:
         """``games``, read a row at a time (a long ladder's games need not all be in memory at once)."""
         sql = "SELECT seq, game, batch, seed, seating, hashes, line FROM games"
         where = [] if retired else ["retired_run IS NULL"]
@@ -241,7 +244,7 @@ class LadderStore:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY seq"
         for seq, game, batch, seed, seating, hashes, line in self.conn.execute(sql):
-            yield StoredGame(seq, game, batch, seed, tuple(json.loads(seating)), tuple(json.loads(hashes)),
+            yield LadderGame(seq, game, batch, seed, tuple(json.loads(seating)), tuple(json.loads(hashes)),
                              GameLine.from_json(json.loads(line)) if line else None)
 
     def count(self, where: str = "1") -> int:

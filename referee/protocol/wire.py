@@ -73,20 +73,26 @@ def _problem(msg: Any) -> str | None:
         if isinstance(rid, bool) or not (isinstance(rid, int) or (isinstance(rid, float) and rid.is_integer())):
             return f"'id' must be an integer, got {rid!r}"
     if kind == "play":
-        cards = msg.get("cards")
-        if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
-            return f"'cards' must be a non-empty list of card codes, got {cards!r}"
-        for code in cards:
-            if code not in _BY_CODE:
-                return (f"{code!r} is not a card code: use 'colour:rank' (ranks 0-10, skip, reverse, draw2) "
-                        "or 'wild' / 'wild4'")
-        colour = msg.get("colour")
-        if colour is not None and not (isinstance(colour, str) and colour in _COLOURS):
-            return f"'colour' must be one of {', '.join(ALL_COLOURS)}, got {colour!r}"
-        if "call" in msg and not isinstance(msg["call"], bool):
-            return f"'call' must be true or false, got {msg['call']!r}"
-    elif kind == "colour":
+        return _play_problem(msg)
+    if kind == "colour":
         colour = msg.get("colour")
         if not (isinstance(colour, str) and colour in _COLOURS):
             return f"'colour' must be one of {', '.join(ALL_COLOURS)}, got {colour!r}"
+    return None
+
+
+def _play_problem(msg: dict[str, Any]) -> str | None:
+    """What is wrong with the fields of a ``play`` answer (its keys are already known to be allowed)."""
+    cards = msg.get("cards")
+    if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
+        return f"'cards' must be a non-empty list of card codes, got {cards!r}"
+    for code in cards:
+        if code not in _BY_CODE:
+            return (f"{code!r} is not a card code: use 'colour:rank' (ranks 0-10, skip, reverse, draw2) "
+                    "or 'wild' / 'wild4'")
+    colour = msg.get("colour")
+    if colour is not None and not (isinstance(colour, str) and colour in _COLOURS):
+        return f"'colour' must be one of {', '.join(ALL_COLOURS)}, got {colour!r}"
+    if "call" in msg and not isinstance(msg["call"], bool):
+        return f"'call' must be true or false, got {msg['call']!r}"
     return None

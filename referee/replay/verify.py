@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
+from referee.errors import RUN_FAILED, LastcardError
 from referee.engine.actions import Action
 from referee.engine.game import Game
 from referee.engine.notation import InvalidReplayError, rebuild
@@ -22,8 +23,13 @@ COMPARED = ("game_placements", "placements", "reason", "winner", "scores", "hand
             "decisions")
 
 
-class ReplayMismatch(ValueError):
+class ReplayMismatch(LastcardError, ValueError):
     """A record whose actions do not reproduce its events."""
+
+    exit_code = RUN_FAILED
+
+    def cli_message(self) -> str:  # a stored game its replay contradicts: the run's finding
+        return f"the replay differs from the record: {self}"
 
 
 def replay(lines: Iterable[dict[str, Any]]) -> Game:

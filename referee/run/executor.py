@@ -30,6 +30,7 @@ from referee.run.jobs import GameJob, run_job
 from referee.store.results import GameResult, SeatTimes
 from referee.bots.pool import BotPool
 from referee.run.lead import Lead
+from referee.errors import RUN_FAILED, LastcardError
 
 if TYPE_CHECKING:
     from referee.arena.model import Arena
@@ -46,8 +47,13 @@ JOBS_PER_CPU = 4
 BATCH = 32
 
 
-class ExecutorError(Exception):
+class ExecutorError(LastcardError):
     """The referee itself failed on a game (a bug, not a bot fault) or a worker died."""
+
+    exit_code = RUN_FAILED
+
+    def cli_message(self) -> str:
+        return f"{self}\nthe games finished so far are saved; --resume continues"
 
 
 def usable_cpus() -> list[int]:
@@ -165,124 +171,7 @@ class LocalExecutor:
         if self._closed or self._told:
             raise RuntimeError("the executor is closed")
         self.start()
-        upcoming = iter(jobs)
-        again: list[GameJob] = []  # games of a dead worker, to play first (last in, first out)
-        held: list[GameJob] = []  # a job read ahead that did not fit the batch being made
-        alone: set[str] = set()  # games of a batch whose worker died: from now on each travels alone
-        in_flight: dict[str, GameJob] = {}
-        outstanding: dict[int, list[list[str]]] = {w: [] for w in range(len(self._workers))}
-        died_in: dict[str, str] = {}  # game -> how its first worker died
-        here: list[GameJob] = []  # built-in games this process plays itself (one worker)
-        ahead = Lead(lead) if lead is not None else None
-
-        def next_job() -> GameJob | None:
-            if again:
-                return again.pop()
-            if held:
-                return held.pop()
-            if ahead is None:
-                return next(upcoming, None)
-            if not ahead.may_read():
-                return None  # read again once the earliest game in play has finished
-            job = next(upcoming, None)
-            if job is not None:
-                ahead.read(job.game_id)
-            return job
-
-        def handed(results: Iterable[tuple[str, GameResult]]) -> Iterator[tuple[str, GameResult]]:
-            # A game counts as finished for the lead once the caller has taken it (and, say, counted it).
-            for played in results:
-                yield played
-                if ahead is not None:
-                    ahead.finished(played[0])
-
-        def batchable(job: GameJob) -> bool:
-            return job.game_id not in alone and all(s.builtin is not None for s in job.seats)
-
-        def next_batch() -> list[GameJob]:
-            first = next_job()
-            if first is None:
-                return []
-            batch = [first]
-            if batchable(first):
-                while len(batch) < BATCH:
-                    job = next_job()
-                    if job is None:
-                        break
-                    if not batchable(job):
-                        held.append(job)
-                        break
-                    batch.append(job)
-            return batch
-
-        def feed_here() -> None:
-            # One worker: built-in games are played here, process bots' games go to the worker.
-            while not here and not held:
-                batch = next_batch()
-                if not batch:
-                    return
-                if batchable(batch[0]):
-                    here.extend(batch)
-                else:
-                    held.extend(reversed(batch))
-
-        def feed(w: int) -> None:
-            conn = self._workers[w][1]
-            while len(outstanding[w]) < DEPTH:
-                batch = next_batch()
-                if not batch:
-                    return
-                if inline and batchable(batch[0]):
-                    here.extend(batch)
-                    return
-                try:
-                    conn.send([job.to_json() for job in batch])
-                except OSError:
-                    again.extend(reversed(batch))
-                    return  # the worker is dead: its end-of-file comes next and replaces it
-                for job in batch:
-                    in_flight[job.game_id] = job
-                outstanding[w].append([job.game_id for job in batch])
-
-        inline = len(self._workers) == 1
-        for w in range(len(self._workers)):
-            feed(w)
-        if inline:
-            feed_here()
-        while here or any(outstanding.values()):
-            if here:
-                yield from handed(self._play_here(here))
-                here.clear()
-                for w in range(len(self._workers)):
-                    feed(w)
-                feed_here()
-            if not here and not any(outstanding.values()):
-                break  # all played: waiting on the idle workers would cost a second at the end of every run
-            conns: dict[Any, int] = {conn: w for w, (_, conn) in enumerate(self._workers)}
-            ready: list[Any] = wait(list(conns), timeout=0 if here else 1.0)
-            for conn in ready:
-                w = conns[conn]
-                try:
-                    message = conn.recv()
-                except (EOFError, OSError):
-                    yield from handed(self._replace(w, outstanding[w], died_in, in_flight, again, alone))
-                    outstanding[w] = []
-                    feed(w)
-                    continue
-                if message[0] == "error":
-                    raise ExecutorError(f"the referee failed on game {message[1]}:\n{message[2]}")
-                outstanding[w].pop(0)
-                done: list[tuple[str, GameResult]] = message[1]
-                for game_id, _ in done:
-                    in_flight.pop(game_id, None)
-                if ahead is None:  # fed first, so the worker never waits on the caller
-                    feed(w)
-                yield from handed(done)
-                if ahead is not None:  # fed once these count as finished: a lead they held up frees every
-                    for v in range(len(self._workers)):  # worker, idle ones included
-                        feed(v)
-                if inline:
-                    feed_here()
+        yield from _Dispatch(self, jobs, lead).play()
 
     def _play_here(self, jobs: list[GameJob]) -> Iterator[tuple[str, GameResult]]:
         """Play built-in-only games in this process, as a worker would: the batch's records are written in
@@ -293,34 +182,6 @@ class LocalExecutor:
         yield from done
         if failed is not None:
             raise ExecutorError(f"the referee failed on game {failed[0]}:\n{failed[1]}")
-
-    def _replace(self, w: int, lost: list[list[str]], died_in: dict[str, str], in_flight: dict[str, GameJob],
-                 again: list[GameJob], alone: set[str]) -> list[tuple[str, GameResult]]:
-        """Worker ``w`` died: start a fresh one; its games go back in the queue once, then count as lost.
-
-        A batch in play goes back game by game (``alone``): which of its games killed the worker is
-        not known, so none is charged for this death.
-        """
-        proc, conn = self._workers[w]
-        proc.join(1.0)
-        conn.close()
-        cause = f"the worker playing this game died ({describe_exit(proc.exitcode)})"
-        with _stop_signals_blocked():
-            self._workers[w] = self._spawn(w)
-        given_up = []
-        # Only the first batch was in play (a worker plays its games in order); the rest were queued.
-        for k, batch in reversed(list(enumerate(lost))):  # put back so the first is played first
-            if k == 0 and len(batch) > 1:
-                alone.update(batch)
-            for game_id in reversed(batch):
-                job = in_flight.pop(game_id)
-                if k == 0 and len(batch) == 1 and game_id in died_in:
-                    given_up.append((game_id, lost_game(job, f"{died_in[game_id]}, twice")))
-                    continue
-                if k == 0 and len(batch) == 1:
-                    died_in[game_id] = cause
-                again.append(job)
-        return given_up
 
     def stop_soon(self) -> None:
         """Tell the workers to quit their bots and exit, without waiting for them (``close`` waits): the
@@ -360,6 +221,174 @@ class LocalExecutor:
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
         self.close(kill=exc_type is not None)
+
+
+class _Dispatch:
+    """One ``LocalExecutor.run``: the queues between the caller's jobs and the workers, and the steps that move
+    games along them (read, batch, send, receive, replace a dead worker)."""
+
+    def __init__(self, executor: LocalExecutor, jobs: Iterable[GameJob], lead: int | None) -> None:
+        self.executor = executor
+        self.upcoming = iter(jobs)
+        self.again: list[GameJob] = []  # games of a dead worker, to play first (last in, first out)
+        self.held: list[GameJob] = []  # a job read ahead that did not fit the batch being made
+        self.alone: set[str] = set()  # games of a batch whose worker died: from now on each travels alone
+        self.in_flight: dict[str, GameJob] = {}
+        self.outstanding: dict[int, list[list[str]]] = {w: [] for w in range(len(executor._workers))}
+        self.died_in: dict[str, str] = {}  # game -> how its first worker died
+        self.here: list[GameJob] = []  # built-in games this process plays itself (one worker)
+        self.ahead = Lead(lead) if lead is not None else None
+        # One worker: built-in games are played here, process bots' games go to the worker.
+        self.inline = len(executor._workers) == 1
+
+    @property
+    def workers(self) -> list[tuple[Any, Connection]]:
+        return self.executor._workers
+
+    def play(self) -> Iterator[tuple[str, GameResult]]:
+        """Every game's id and result, as each finishes."""
+        self.feed_all()
+        if self.inline:
+            self.feed_here()
+        while self.here or any(self.outstanding.values()):
+            if self.here:
+                yield from self.handed(self.executor._play_here(self.here))
+                self.here.clear()
+                self.feed_all()
+                self.feed_here()
+            if not self.here and not any(self.outstanding.values()):
+                break  # all played: waiting on the idle workers would cost a second at the end of every run
+            conns: dict[Any, int] = {conn: w for w, (_, conn) in enumerate(self.workers)}
+            ready: list[Any] = wait(list(conns), timeout=0 if self.here else 1.0)
+            for conn in ready:
+                yield from self.receive(conns[conn], conn)
+
+    def receive(self, w: int, conn: Any) -> Iterator[tuple[str, GameResult]]:
+        """Worker ``w``'s next message: a batch's results, a referee failure, or its death (end of file)."""
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            yield from self.handed(self.replace(w))
+            self.feed(w)
+            return
+        if message[0] == "error":
+            raise ExecutorError(f"the referee failed on game {message[1]}:\n{message[2]}")
+        self.outstanding[w].pop(0)
+        done: list[tuple[str, GameResult]] = message[1]
+        for game_id, _ in done:
+            self.in_flight.pop(game_id, None)
+        if self.ahead is None:  # fed first, so the worker never waits on the caller
+            self.feed(w)
+        yield from self.handed(done)
+        if self.ahead is not None:  # fed once these count as finished: a lead they held up frees every
+            self.feed_all()  # worker, idle ones included
+        if self.inline:
+            self.feed_here()
+
+    def replace(self, w: int) -> list[tuple[str, GameResult]]:
+        """Worker ``w`` died: start a fresh one; its games go back in the queue once, then count as lost (the
+        results of those given up are returned).
+
+        A batch in play goes back game by game (``alone``): which of its games killed the worker is
+        not known, so none is charged for this death.
+        """
+        proc, conn = self.workers[w]
+        proc.join(1.0)
+        conn.close()
+        cause = f"the worker playing this game died ({describe_exit(proc.exitcode)})"
+        with _stop_signals_blocked():
+            self.workers[w] = self.executor._spawn(w)
+        lost, self.outstanding[w] = self.outstanding[w], []
+        given_up = []
+        # Only the first batch was in play (a worker plays its games in order); the rest were queued.
+        for k, batch in reversed(list(enumerate(lost))):  # put back so the first is played first
+            if k == 0 and len(batch) > 1:
+                self.alone.update(batch)
+            for game_id in reversed(batch):
+                job = self.in_flight.pop(game_id)
+                if k == 0 and len(batch) == 1 and game_id in self.died_in:
+                    given_up.append((game_id, lost_game(job, f"{self.died_in[game_id]}, twice")))
+                    continue
+                if k == 0 and len(batch) == 1:
+                    self.died_in[game_id] = cause
+                self.again.append(job)
+        return given_up
+
+    def next_job(self) -> GameJob | None:
+        """The next job to play: a dead worker's first, then one held back, then the caller's (within the lead)."""
+        if self.again:
+            return self.again.pop()
+        if self.held:
+            return self.held.pop()
+        if self.ahead is None:
+            return next(self.upcoming, None)
+        if not self.ahead.may_read():
+            return None  # read again once the earliest game in play has finished
+        job = next(self.upcoming, None)
+        if job is not None:
+            self.ahead.read(job.game_id)
+        return job
+
+    def handed(self, results: Iterable[tuple[str, GameResult]]) -> Iterator[tuple[str, GameResult]]:
+        """``results``, each counted as finished for the lead once the caller has taken it (and, say, counted it)."""
+        for played in results:
+            yield played
+            if self.ahead is not None:
+                self.ahead.finished(played[0])
+
+    def batchable(self, job: GameJob) -> bool:
+        return job.game_id not in self.alone and all(s.builtin is not None for s in job.seats)
+
+    def next_batch(self) -> list[GameJob]:
+        """Up to ``BATCH`` built-in games, or one game with a bot process in it; [] when there is none to read."""
+        first = self.next_job()
+        if first is None:
+            return []
+        batch = [first]
+        if self.batchable(first):
+            while len(batch) < BATCH:
+                job = self.next_job()
+                if job is None:
+                    break
+                if not self.batchable(job):
+                    self.held.append(job)
+                    break
+                batch.append(job)
+        return batch
+
+    def feed_here(self) -> None:
+        """One worker: the next built-in games to play in this process (process bots' games wait, held)."""
+        while not self.here and not self.held:
+            batch = self.next_batch()
+            if not batch:
+                return
+            if self.batchable(batch[0]):
+                self.here.extend(batch)
+            else:
+                self.held.extend(reversed(batch))
+
+    def feed_all(self) -> None:
+        for w in range(len(self.workers)):
+            self.feed(w)
+
+    def feed(self, w: int) -> None:
+        """Send worker ``w`` batches until it has ``DEPTH`` of them queued."""
+        conn = self.workers[w][1]
+        while len(self.outstanding[w]) < DEPTH:
+            batch = self.next_batch()
+            if not batch:
+                return
+            if self.inline and self.batchable(batch[0]):
+                self.here.extend(batch)
+                return
+            try:
+                conn.send([job.to_json() for job in batch])
+            except OSError:
+                self.again.extend(reversed(batch))
+                return  # the worker is dead: its end-of-file comes next and replaces it
+            for job in batch:
+                self.in_flight[job.game_id] = job
+            self.outstanding[w].append([job.game_id for job in batch])
 
 
 #: The signals that stop a run: blocked while a worker is forked (``_stop_signals_blocked``).

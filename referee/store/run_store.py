@@ -15,6 +15,7 @@ from typing import Any, BinaryIO, Callable, Iterator, Mapping
 
 from referee.store.results import GameLine
 from referee.store.results_dir import ResultsDir
+from referee.errors import BAD_INPUT, LastcardError
 
 RUN_FORMAT = "lastcard-arena-run"
 #: Longest time a finished game waits in the buffer: a flush per game cost more than a built-in game's
@@ -22,8 +23,10 @@ RUN_FORMAT = "lastcard-arena-run"
 FLUSH_S = 0.25
 
 
-class StoreError(Exception):
+class StoreError(LastcardError):
     """An output directory that cannot be used as asked (say why, and what to do)."""
+
+    exit_code = BAD_INPUT
 
     changed: tuple[str, ...] = ()
     """With a resume that does not match: the keys of arena.json that differ."""

@@ -253,7 +253,7 @@ class Recorder:
         return rec
 
 
-class _Clock:
+class _SeatClock:
     """One seat's answer times in a game."""
 
     __slots__ = ("decisions", "total_ms", "max_ms", "strikes", "cpu_decisions", "cpu_total_ms", "cpu_max_ms")
@@ -301,7 +301,7 @@ class Table:
         self.wire = PublicWire()
         self.faults: list[Fault] = []
         self.forfeited: set[int] = set()
-        self.clocks = [_Clock() for _ in seats]
+        self.clocks = [_SeatClock() for _ in seats]
         self.actions: list[Action] = []
         self.stand_ins: list[int] = []  # actions played for a seat after its fault
         self.end_patch: EndPatch = {}
@@ -496,11 +496,11 @@ def play_game(ruleset: Ruleset, seats: list[Seat], seed: int, game_id: str = "g1
 _UNTIMED: dict[int, SeatTimes] = {}
 
 
-def _seat_times(clocks: list[_Clock]) -> SeatTimes:
+def _seat_times(clocks: list[_SeatClock]) -> SeatTimes:
     """``SeatTimes.of(clocks)``, its tuples made here (compiled: ``of`` is interpreted, a thousand instructions a
     decision in short games); when no answer was timed (built-in players), the shared all-zero one."""
     for clock in clocks:
-        if clock.decisions:  # a CPU time is only ever read with a wall time (``_Clock.add``)
+        if clock.decisions:  # a CPU time is only ever read with a wall time (``_SeatClock.add``)
             return _timed(clocks)
     n = len(clocks)
     zero = _UNTIMED.get(n)
@@ -509,7 +509,7 @@ def _seat_times(clocks: list[_Clock]) -> SeatTimes:
     return zero
 
 
-def _timed(clocks: list[_Clock]) -> SeatTimes:
+def _timed(clocks: list[_SeatClock]) -> SeatTimes:
     """``SeatTimes.of(clocks)`` (tests/run/test_job_reuse.py compares them)."""
     walls = (tuple([c.decisions for c in clocks]), tuple([round(c.total_ms, 3) for c in clocks]),
              tuple([round(c.max_ms, 3) for c in clocks]))

@@ -248,7 +248,7 @@ def _encoding(deck: str, multi_play: bool, colour_phase: bool) -> Encoding:
 
 
 # ---------------------------------------------------------------------- the protocol
-class Table:
+class TableView:
     """What the bot knows of the game it sits in, from ``start`` and the events since."""
 
     def __init__(self) -> None:
@@ -262,10 +262,14 @@ class Table:
         self.encoding: Encoding | None = None
 
 
+#: The class's former name, kept so that bots written against it (``botkit.Table`` in an annotation) still run.
+Table = TableView
+
+
 class Turn:
     """One ``turn`` request: its fields, ``legal``, and the environment's ``observation`` and ``action_mask``."""
 
-    def __init__(self, message: dict[str, Any], table: Table) -> None:
+    def __init__(self, message: dict[str, Any], table: TableView) -> None:
         self.message = message
         self.table = table
         #: Every legal answer, complete (with the turn's id): return one of these.
@@ -325,14 +329,14 @@ class Session:
     """The protocol's conversation without I/O: one message in, the lines to send out (pure, so it tests alone)."""
 
     def __init__(self, choose: Choose, name: str, *, ready: Mapping[str, Any] | None = None,
-                 on_message: Callable[[dict[str, Any], Table], None] | None = None,
+                 on_message: Callable[[dict[str, Any], TableView], None] | None = None,
                  log: Callable[[str], None] | None = None) -> None:
         self.choose = choose
         self.name = name
         self.ready = dict(ready or {})
         self.on_message = on_message
         self.log = log or (lambda text: None)
-        self.table = Table()
+        self.table = TableView()
         self.done = False
 
     def receive(self, msg: Any) -> list[dict[str, Any]]:
@@ -387,7 +391,7 @@ class Session:
 
 
 def run(choose: Choose, name: str = "python-bot", *, ready: Mapping[str, Any] | None = None,
-        on_message: Callable[[dict[str, Any], Table], None] | None = None,
+        on_message: Callable[[dict[str, Any], TableView], None] | None = None,
         stdin: IO[str] | None = None, stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> None:
     """Play as a bot until ``quit`` or the end of input: read the referee's lines, answer each ``turn``.
 

@@ -1,6 +1,7 @@
-"""No function in ``referee/`` above cyclomatic complexity 25 (radon's measure, as ``radon cc`` prints it).
+"""No function in ``referee/`` above cyclomatic complexity 20 (radon's measure, as ``radon cc`` prints it).
 
-Issue 19's cap: a function past it is split before it grows further. Skipped when radon is not installed.
+Issue 19's cap (25), lowered by issue 34: a function past it is split before it grows further. Skipped when
+radon is not installed.
 """
 
 from __future__ import annotations
@@ -12,8 +13,12 @@ import pytest
 
 radon_complexity = pytest.importorskip("radon.complexity", reason="radon is not installed (pip install -e '.[test]')")
 
-CAP = 25
+CAP = 20
 REFEREE = Path(__file__).resolve().parents[2] / "referee"
+#: Over the cap while issue 34's other parts rework them (the report's page split into data and rendering; one
+#: rebuilder of what a seat was sent, one request renderer): a folder, or a module and a function. Remove each
+#: once its work is in (``test_no_exemption_outlives_its_function`` says when).
+EXEMPT: tuple[str, ...] = ()
 
 
 def _functions(blocks: list[Any]) -> Iterator[Any]:
@@ -27,14 +32,32 @@ def _functions(blocks: list[Any]) -> Iterator[Any]:
             yield from _functions(block.closures)
 
 
-def test_no_function_above_the_cap() -> None:
+def _over_the_cap() -> dict[str, str]:
+    """Every function above the cap, as ``module function`` -> what the failure shows."""
     files = sorted(REFEREE.rglob("*.py"))
     assert len(files) > 50, f"found only {len(files)} modules under {REFEREE}"
-    over = sorted({f"{path.relative_to(REFEREE.parent)}:{fn.lineno} {fn.fullname} ({fn.complexity})"
-            for path in files
-            for fn in _functions(radon_complexity.cc_visit(path.read_text(encoding="utf-8")))
-            if fn.complexity > CAP})
+    over = {}
+    for path in files:
+        module = path.relative_to(REFEREE.parent).as_posix()
+        for fn in _functions(radon_complexity.cc_visit(path.read_text(encoding="utf-8"))):
+            if fn.complexity > CAP:
+                over[f"{module} {fn.fullname}"] = f"{module}:{fn.lineno} {fn.fullname} ({fn.complexity})"
+    return over
+
+
+def _exempt(key: str) -> bool:
+    return any(key.startswith(e) if e.endswith("/") else key == e for e in EXEMPT)
+
+
+def test_no_function_above_the_cap() -> None:
+    over = sorted(shown for key, shown in _over_the_cap().items() if not _exempt(key))
     assert not over, f"functions above cyclomatic complexity {CAP}: split them: " + "; ".join(over)
+
+
+def test_no_exemption_outlives_its_function() -> None:
+    over = _over_the_cap()
+    stale = [e for e in EXEMPT if not any(key.startswith(e) if e.endswith("/") else key == e for key in over)]
+    assert not stale, f"under the cap now: remove from EXEMPT: {stale}"
 
 
 def test_the_measure_sees_a_complex_function() -> None:

@@ -98,16 +98,16 @@ def test_a_spec_names_its_builtin_however_often_asked():
 def test_untimed_seats_and_options_come_out_as_computed_afresh():
     from referee.store.results import SeatTimes
     from referee.protocol.messages import ruleset_options as _options
-    from referee.table.table import _Clock, _seat_times
+    from referee.table.table import _SeatClock, _seat_times
 
-    clocks = [_Clock() for _ in range(3)]
+    clocks = [_SeatClock() for _ in range(3)]
     assert _seat_times(clocks) == SeatTimes.of(clocks)
     clocks[1].add(2.5, 1.25)
     assert _seat_times(clocks) == SeatTimes.of(clocks) != SeatTimes.zero(3)
     clocks[2].add(1.00049, None)
     clocks[0].add(7.123456, 3.0004999)
     assert _seat_times(clocks) == SeatTimes.of(clocks)
-    clocks = [_Clock() for _ in range(2)]
+    clocks = [_SeatClock() for _ in range(2)]
     clocks[0].add(4.2, None)  # wall times only: no CPU columns
     assert _seat_times(clocks) == SeatTimes.of(clocks) and not _seat_times(clocks).cpu_decisions
     rules = get_ruleset("family", {"target": "round"})

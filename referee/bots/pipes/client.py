@@ -301,28 +301,33 @@ class BotClient:
                 if problem is not None:
                     raise self._fault(FaultKind.SCHEMA, problem, line, request, t0)
                 return answer, self._answered(t0, c0, limit, request)
-        except ReadTimeout:
+        except (ReadTimeout, NoNewline, WriteTimeout, Closed, LineTooLong) as failed:
+            raise self._transport_fault(failed, req_id, request, t0, limit, on_cpu, c0, wall_end, logs) from None
+
+    def _transport_fault(self, failed: TransportError, req_id: Any, request: Request, t0: float, limit: float,
+                         on_cpu: bool, c0: int, wall_end: float, logs: int) -> BotFault:
+        """The fault of a request the transport failed (no answer in time, a crash, a line too long, ...)."""
+        if isinstance(failed, ReadTimeout):
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
             text = self._timeout_text(limit, on_cpu, c0, wall_end - t0)
-            raise self._fault(FaultKind.TIMEOUT, text + "; " + self._waited(logs), None, request, t0) from None
-        except NoNewline as unended:
-            raise self._fault(FaultKind.NON_JSON, no_newline(unended.head, self.language).message, unended.head,
-                              request, t0) from None
-        except WriteTimeout:
+            return self._fault(FaultKind.TIMEOUT, text + "; " + self._waited(logs), None, request, t0)
+        if isinstance(failed, NoNewline):
+            return self._fault(FaultKind.NON_JSON, no_newline(failed.head, self.language).message, failed.head,
+                               request, t0)
+        if isinstance(failed, WriteTimeout):
             self._late_ids.add(req_id)
             self.bank_ms = 0.0
             waited = (wall_end - t0) * 1000
-            raise self._fault(FaultKind.TIMEOUT, f"the bot did not read its input within {waited:.0f} ms (the pipe "
-                              "to it stayed full): read every line as it comes, even while thinking", None, request,
-                              t0) from None
-        except Closed:
+            return self._fault(FaultKind.TIMEOUT, f"the bot did not read its input within {waited:.0f} ms (the pipe "
+                               "to it stayed full): read every line as it comes, even while thinking", None, request,
+                               t0)
+        if isinstance(failed, Closed):
             desc = self.transport.exit_description() if self.transport else "gone"
-            raise self._fault(FaultKind.CRASH, f"the bot process died unexpectedly ({desc})", None, request,
-                              t0) from None
-        except LineTooLong as long_line:
-            raise self._fault(FaultKind.LINE_TOO_LONG, f"a line longer than the limit of {self.spec.line_limit} bytes",
-                              long_line.head, request, t0) from None
+            return self._fault(FaultKind.CRASH, f"the bot process died unexpectedly ({desc})", None, request, t0)
+        assert isinstance(failed, LineTooLong)
+        return self._fault(FaultKind.LINE_TOO_LONG, f"a line longer than the limit of {self.spec.line_limit} bytes",
+                           failed.head, request, t0)
 
     def _answered(self, t0: float, c0: int, limit: float, request: Request) -> float:
         """The wall milliseconds an answer took (its CPU ones in ``last_cpu_ms``); the time charged (CPU time

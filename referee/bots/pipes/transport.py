@@ -338,11 +338,7 @@ class PipeTransport:
                 raise Closed("the bot closed its output")
             until = deadline
             if self._buf and not self._skipping:  # part of a line: a message waiting for its newline?
-                due = self._buf_at + NO_NEWLINE_S
-                if time.monotonic() < due:
-                    until = min(deadline, due)
-                elif _whole_message(self._buf):
-                    raise NoNewline(bytes(self._buf[:300]))
+                until = self._until_newline(deadline)
             left = until - time.monotonic()
             if not watch_exit:
                 ms = int(min(left, _FIRST_WAIT_S) * 1000 + 0.999) if left > 0 else 0
@@ -365,6 +361,16 @@ class PipeTransport:
                     raise LineTooLong(chunk[:300])
                 return chunk[:-1]
             self._take(chunk)
+
+    def _until_newline(self, deadline: float) -> float:
+        """With part of a line buffered: how long to wait for its newline; ``NoNewline`` when the part is a whole
+        message that has waited ``NO_NEWLINE_S`` already (the bot waits for an answer to a line never ended)."""
+        due = self._buf_at + NO_NEWLINE_S
+        if time.monotonic() < due:
+            return min(deadline, due)
+        if _whole_message(self._buf):
+            raise NoNewline(bytes(self._buf[:300]))
+        return deadline
 
     def _wait_watching_exit(self, left: float, deadline: float) -> bool:
         """A wait past the first short one, watching for the bot's exit too: whether stdout is readable.
