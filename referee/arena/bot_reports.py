@@ -95,6 +95,9 @@ def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOu
         lines += [f"- **left out**: {left.reason}", "", "It played no game. "
                   "Fix the reason above and hand the submission in again; `lastcard check --arena ARENA.yaml "
                   f"--bot {shlex.quote(name)}` tells you whether it is ready before the contest."]
+        if left.stderr:
+            lines += ["", "What it wrote on stderr as it failed to start" + (f" (log: `{left.log}`)" if left.log else "")
+                      + ":", "", *_fence("\n".join(left.stderr))]
     elif row is not None:
         lines += _record(row, field)
     lines += _build_log(name, entry, out_dir)

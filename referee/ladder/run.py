@@ -18,6 +18,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence, cast
 
 from referee.arena.bot_reports import write_bot_reports
 from referee.arena.builds import LeftOut
+from referee.standings.first_faults import FirstFaults
 from referee.arena.model import Arena
 from referee.arena.problems import ArenaFileError, Problem
 from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor
@@ -72,6 +73,8 @@ class LadderRun:
     paths: list[str] = field(default_factory=list)
     never_started: list[NeverStarted] = field(default_factory=list)
     """Bots that could not start in any of their kept games, with their own words (as an arena's)."""
+    faults: FirstFaults = field(default_factory=FirstFaults)
+    """Each bot's first fault of each kind, over the kept games."""
 
     @property
     def standings(self) -> Standings:
@@ -156,7 +159,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                             notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
                                    f"{len(games)} kept"])
     return LadderRun(run, status, reason, player.played, retired, len(games), wall, doc, changes, left, paths,
-                     never_started(games, arena.specs, log_dir))
+                     never_started(games, arena.specs, log_dir), games.faults)
 
 
 def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[GameLine],
