@@ -16,6 +16,7 @@ from referee.replay.ask import ask_command, fault_turns
 from referee.protocol.faults import Fault
 from referee.bots.pipes.transport import STDERR_MARK
 from referee.bots.names import build_log, safe_name, stderr_log
+from referee.store.disk import naming
 from referee.store.results import GameLine
 from referee.standings.model import StandingRow
 from referee.standings.render import format_faults, format_rating
@@ -54,14 +55,14 @@ def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
         text = bot_report(name, entry, rows.get(name), left.get(name), faults.get(name, []), out_dir,
                           (checks or {}).get(name), len(rows))
         path = os.path.join(target, f"{safe_name(name)}.md")
-        with open(path, "w", encoding="utf-8") as fh:
+        with naming(path), open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
         paths.append(path)
         row = rows.get(name)
         place = row.rank_text if row else "left out"
         index.append(f"| {place} | {_cell(name)} | {row.games if row else 0} | {row.wins if row else 0} | "
                      f"{len(faults.get(name, []))} | [{safe_name(name)}.md]({_link(safe_name(name) + '.md')}) |")
-    with open(os.path.join(target, "index.md"), "w", encoding="utf-8") as fh:
+    with naming(os.path.join(target, "index.md")), open(os.path.join(target, "index.md"), "w", encoding="utf-8") as fh:
         fh.write("\n".join(index) + "\n")
     paths.append(os.path.join(target, "index.md"))
     return paths

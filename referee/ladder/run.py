@@ -35,7 +35,7 @@ from referee.standings.model import LeftOutEntry, Standings
 from referee.ladder.fingerprint import submission_hashes
 from referee.ladder.history import write_history
 from referee.ladder.scheduler import coverage_tables, separated, uncertain_tables
-from referee.ladder.store import LadderStore, open_ladder
+from referee.ladder.store import LadderStore, disk_errors, open_ladder
 from referee.store.jsonl import write_jsonl
 
 #: Games planned together from one set of standings (fixed, not the number of workers: the same plan
@@ -111,7 +111,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
     workers = jobs or arena.jobs or default_jobs()
     stage = arena.stages[0]
     seats = stage.seats
-    with open_ladder(db) as store:
+    with open_ladder(db) as store, disk_errors(db):
         store.check_settings(game_settings(arena))
         log_dir = os.path.join(out_dir, "logs")
         os.makedirs(log_dir, exist_ok=True)
