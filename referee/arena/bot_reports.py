@@ -16,7 +16,8 @@ from referee.replay.locate import faults_in
 from referee.replay.requests import ask_command
 from referee.protocol.faults import Fault
 from referee.bots.pipes.transport import STDERR_MARK
-from referee.bots.names import safe_name
+from referee.bots.names import build_log, safe_name, stderr_log
+from referee.store.disk import naming
 from referee.store.results import GameLine
 from referee.store.results_dir import ResultsDir
 from referee.standings.model import StandingRow
@@ -56,14 +57,14 @@ def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
         text = bot_report(name, entry, rows.get(name), left.get(name), faults.get(name, []), out_dir,
                           (checks or {}).get(name), len(rows))
         path = os.path.join(target, f"{safe_name(name)}.md")
-        with open(path, "w", encoding="utf-8") as fh:
+        with naming(path), open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
         paths.append(path)
         row = rows.get(name)
         place = row.rank_text if row else "left out"
         index.append(f"| {place} | {_cell(name)} | {row.games if row else 0} | {row.wins if row else 0} | "
                      f"{len(faults.get(name, []))} | [{safe_name(name)}.md]({_link(safe_name(name) + '.md')}) |")
-    with open(os.path.join(target, "index.md"), "w", encoding="utf-8") as fh:
+    with naming(os.path.join(target, "index.md")), open(os.path.join(target, "index.md"), "w", encoding="utf-8") as fh:
         fh.write("\n".join(index) + "\n")
     paths.append(os.path.join(target, "index.md"))
     return paths
@@ -97,6 +98,9 @@ def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOu
         lines += [f"- **left out**: {left.reason}", "", "It played no game. "
                   "Fix the reason above and hand the submission in again; `lastcard check --arena ARENA.yaml "
                   f"--bot {shlex.quote(name)}` tells you whether it is ready before the contest."]
+        if left.stderr:
+            lines += ["", "What it wrote on stderr as it failed to start" + (f" (log: `{left.log}`)" if left.log else "")
+                      + ":", "", *_fence("\n".join(left.stderr))]
     elif row is not None:
         lines += _record(row, field)
     lines += _build_log(name, entry, out_dir)

@@ -32,6 +32,8 @@ class LeftOut:
     reason: str
     detail: str = ""
     log: str | None = None
+    stderr: tuple[str, ...] = ()
+    """A bot that could not start: the last lines it wrote on stderr (``log`` is its stderr log)."""
 
 
 def missing_programs(entry: BotEntry) -> list[str]:

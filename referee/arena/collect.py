@@ -12,6 +12,7 @@ from typing import Iterable, Iterator, Sequence
 
 from referee.protocol.faults import FaultKind
 from referee.store.results import GameLine, GameResult
+from referee.standings.first_faults import FirstFaults
 from referee.standings.model import Tally
 from referee.standings.placements import PlacedRow, PlacementLog
 from referee.arena.results_doc import HeadToHead
@@ -39,6 +40,8 @@ class Collected:
         self.sat: dict[str, int] = {}
         self.startups: dict[str, tuple[int, str]] = {}
         """Per process bot: its games lost to a start-up fault, and the first such fault's message."""
+        self.faults = FirstFaults()
+        """Each bot's first fault of each kind (for the terminal: ``first_faults.fault_lines``)."""
 
     def __len__(self) -> int:
         return len(self.log)
@@ -74,6 +77,8 @@ class Collected:
         for name, clock in zip(result.seating, result.clock):
             if clock is not None:
                 self.clock.setdefault(name, set()).add(clock)
+        if result.faults:
+            self.faults.add(result.game, result.seating, result.faults)
         for fault in result.faults:
             if fault.kind is FaultKind.STARTUP and fault.bot is not None:
                 count, message = self.startups.get(fault.bot, (0, fault.message))

@@ -11,6 +11,7 @@ import json
 import os
 from typing import Any, Iterable, Mapping, Sequence
 
+from referee.store.disk import naming, remove_quietly
 from referee.standings.model import Standings
 from referee.store.results_dir import ResultsDir
 from referee.standings.render import column_notes, csv_text, markdown_table
@@ -42,8 +43,12 @@ def timing(standings: Standings, games: Iterable[Any], *, wall_s: float, played_
 
 def write_text(path: str, text: str) -> str:
     """Write ``text`` to ``path`` atomically (a reader never sees half a file); the path."""
-    with open(path + ".part", "w", encoding="utf-8", newline="") as fh:
-        fh.write(text)
+    try:
+        with naming(path), open(path + ".part", "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    except OSError:
+        remove_quietly(path + ".part")  # a full disk: the half file goes, the last whole one stays
+        raise
     os.replace(path + ".part", path)
     return path
 

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeAlias, cast
 
 from referee.bots.spec import BotSpec
-from referee.bots.pipes.transport import STDERR_MARK
 from referee.run.jobs import GameJob
 from referee.bots.names import stderr_log
 from referee.store.results import GameLine, GameResult
 from referee.standings.model import LeftOutEntry, Standings
+from referee.standings.first_faults import FirstFaults
 from referee.arena.builds import LeftOut, check_requires, run_builds
 from referee.arena.collect import Collected
 from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor, max_jobs, worker_count
@@ -33,7 +33,7 @@ from referee.arena.report import timing, write_reports
 from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
 from referee.run.loop import RunLoop
 from referee.arena.schedule import PlannedGame, Planner, Round, games_at_once, job_for
-from referee.run.startups import CannotStart, StartupWatch, probe
+from referee.run.startups import CannotStart, StartupWatch, last_stderr, probe
 from referee.store.results_dir import ResultsDir
 from referee.store.run_store import GameStore, StoredGames
 
@@ -94,6 +94,8 @@ class ArenaRun:
     never_started: list[NeverStarted] = field(default_factory=list)
     cannot_start: CannotStart | None = None
     """A match's bot that failed to start the same way game after game: the run stopped early for it."""
+    faults: FirstFaults = field(default_factory=FirstFaults)
+    """Each bot's first fault of each kind, over every game stored."""
 
     @property
     def standings(self) -> Standings:
@@ -132,8 +134,8 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
         broken = probe([e.spec for e in kept], log_dir, jobs)
         for name, stuck in broken.items():
             reason = f"could not start (twice, the same way): {stuck.message.splitlines()[0] if stuck.message else ''}"
-            progress.note(f"left out {name}: {reason}")
-            left.append(LeftOut(name, reason, stuck.message))
+            progress.note("\n".join([f"left out {name}: {reason}", *stuck.words()]))
+            left.append(LeftOut(name, reason, "\n".join([stuck.message, *stuck.words()]), stuck.log, stuck.stderr))
         kept = [e for e in kept if e.spec.name not in broken]
     if left:
         names = [e.spec.name for e in kept]
@@ -239,8 +241,10 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     # A match numbers its games g0001, g0002, ... as it always has (bots may seed from the id).
     planner = Planner(arena, names, lambda games, pool: ordered(games, pool, arena.rank_by),
                       id_digits=4 if kind == "match" else 6)
-    progress.note(f"{kind} {arena.name}: {len(names)} bots, {len(arena.stages)} stage"
-                  f"{'s' if len(arena.stages) != 1 else ''}, {planner.total} games planned")
+    # "arena NAME: 5 bots, 2 stages, 120 games planned"; a match is one stage named by its rules: "match: 2 bots, ..."
+    stages = "" if kind == "match" else f"{len(arena.stages)} stage{'s' if len(arena.stages) != 1 else ''}, "
+    progress.note(f"{kind if arena.name == kind else f'{kind} {arena.name}'}: {len(names)} bots, {stages}"
+                  f"{planner.total} games planned")
     if len(finished):
         progress.note(f"resuming: {len(finished)} of {planner.total} games already played")
     # No more workers than games that can be in play (a worker per job of --jobs 100000 never played).
@@ -292,7 +296,7 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
             progress.note(f"interrupted: stopping the workers and their bots ({len(finished)} of {planner.total} "
                           "games played; --resume finishes the arena)")
             return False, played_now
-        run.cannot_start = loop.cannot_start
+        run.cannot_start = loop.cannot_start.with_words(run.log_dir) if loop.cannot_start else None
         if run.cannot_start is not None:
             progress.note(f"stopping: {run.cannot_start.bot} cannot start ({len(finished)} of {planner.total} games "
                           "played)")
@@ -370,7 +374,7 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
     times["phases"] = {k: round(v, 3) for k, v in run.phases.items()}
     paths = write_reports(run.out_dir, doc, times)
     return ArenaRun(doc, complete, run.out_dir, played_now, wall, run.left, paths,
-                    never_started(games, arena.specs, run.log_dir), run.cannot_start)
+                    never_started(games, arena.specs, run.log_dir), run.cannot_start, games.faults)
 
 
 def _unless_empty(items: Iterator[GameJob]) -> Iterator[GameJob] | None:
@@ -419,21 +423,3 @@ def never_started(games: Collected, specs: Sequence[BotSpec], log_dir: str | Non
             words = last_stderr(log) if log else ()
             out.append(NeverStarted(spec.name, played, message, words, log if words else None))
     return out
-
-
-def last_stderr(path: str, lines: int = 12, tail_bytes: int = 8192) -> tuple[str, ...]:
-    """The last non-blank lines of a stderr log's last game (after its last ``--- game`` mark), if any.
-
-    Every game of a bot that cannot start writes the same words, so the last game's say them once.
-    """
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            fh.seek(max(0, fh.tell() - tail_bytes))
-            text = fh.read().decode("utf-8", "replace")
-    except OSError:
-        return ()
-    mark = text.rfind(STDERR_MARK)
-    if mark >= 0:
-        text = text[mark:].partition("\n")[2]
-    return tuple(line for line in text.splitlines() if line.strip())[-lines:]

@@ -20,6 +20,7 @@ from referee.arena.schedule import stage_game_counts
 from referee.store.outdir import out_dir_problem
 from referee.store.results_dir import ResultsDir
 from referee.standings.render import text_table
+from referee.standings.first_faults import fault_lines
 from referee.cli.common import (InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
     interrupted, load_arena_file, sigterm_as_interrupt, warn_never_started)
 from referee.cli.options import clock_options, jobs_option, out_option, report_option, with_clock, write_html_report
@@ -87,6 +88,9 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     _bot_reports(arena, run, check_games, workers, progress)
     if html_report:
         write_html_report(run.out_dir, jobs=workers)  # the run's workers are gone: as many processes
+    for line in fault_lines(run.faults, run.out_dir, order=run.standings.bots,
+                            leave_out=[n.bot for n in run.never_started], report=html_report):
+        click.echo(line, err=True)
     for line in warn_never_started(run.never_started):
         click.echo(line, err=True)
     if not run.complete:

@@ -9,6 +9,7 @@ SIGTERM), with what was played saved.
 
 from __future__ import annotations
 
+import errno
 import shlex
 import signal
 import sys
@@ -85,6 +86,18 @@ class LastcardGroup(click.Group):
             interrupted(ctx)
         except LastcardError as exc:  # every domain error, whichever module raised it
             raise FAILURES[exc.exit_code](exc.cli_message()) from None
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # a full disk, a folder made read-only, a file deleted under the run
+            from referee.store.disk import os_error_text
+            resume = resume_command(ctx)
+            if resume and exc.errno == errno.ENOENT:  # deleted: what was in it is gone
+                kept = f"\nwhat was deleted is lost; to play again what is missing: {resume}"
+            elif resume:
+                kept = f"\nthe games written so far are kept; once that is fixed, finish the run with: {resume}"
+            else:
+                kept = "".join(f"\n{note}" for note in [getattr(exc, "kept", None)] if note)
+            raise RunError(os_error_text(exc) + kept) from None
 
 
 def resume_command(ctx: click.Context | None = None) -> str | None:

@@ -22,6 +22,7 @@ from referee.compare.sprt import MODELS, PairTally, Sprt, SprtError, SprtSetting
 from referee.compare.twins import CompareError, CompareSettings
 from referee.store.results_dir import ResultsDir
 from referee.table.policy import FaultPolicy
+from referee.standings.first_faults import fault_lines
 from referee.cli.common import (RunError, interrupted, cluster_executor, cluster_options, executor_kwargs,
     sigterm_as_interrupt, warn_never_started)
 from referee.cli.options import (build_ruleset, jobs_option, out_option, report_option, ruleset_options, seed_option,
@@ -162,8 +163,15 @@ def compare_cmd(new: str, base: str, field_bots: tuple[str, ...], seats: int | N
         click.echo(f"results: {ResultsDir(run.out_dir).results}")
         if html_report:
             write_html_report(run.out_dir)
-    if run.never_started:
-        raise RunError("\n".join(warn_never_started(run.never_started)))
+    if run.collected is not None:
+        for line in fault_lines(run.collected.faults, run.out_dir if out else None,
+                                order=[s.name for s in specs], leave_out=[n.bot for n in run.never_started],
+                                report=html_report):
+            click.echo(line, err=True)
+    if run.never_started:  # the block as a warning, then exit status 1 (as ``match`` does)
+        lines = warn_never_started(run.never_started)
+        click.echo("\n".join(lines[:-1]), err=True)
+        raise RunError(f"{', '.join(n.bot for n in run.never_started)} never started: {lines[-1]}")
     if not run.complete:
         interrupted(games=f"{run.tally.games} games counted")
 

@@ -13,6 +13,7 @@ from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_
 from referee.ladder.store import open_ladder
 from referee.standings.model import LeftOutEntry, StandingRow, Standings
 from referee.standings.render import text_table
+from referee.standings.first_faults import fault_lines
 from referee.cli.common import (INTERRUPTED, InputError, TerminalProgress, cluster_executor, cluster_options,
     executor_kwargs, load_arena_file, sigterm_as_interrupt, warn_never_started)
 from referee.cli.options import jobs_option
@@ -65,6 +66,9 @@ def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: i
     click.echo(f"order: {result.standings.rule}")
     click.echo(text_table(result.standings))
     click.echo(f"reports: {os.path.dirname(result.paths[0]) if result.paths else '-'}")
+    for line in fault_lines(result.faults, os.path.dirname(result.paths[0]) if result.paths else None,
+                            order=result.standings.bots, leave_out=[n.bot for n in result.never_started]):
+        click.echo(line, err=True)
     for line in warn_never_started(result.never_started):
         click.echo(line, err=True)
     if result.status != "finished":

@@ -25,6 +25,7 @@ from referee.bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
 from referee.table.policy import FaultPolicy
 from referee.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from referee.standings.render import text_table
+from referee.standings.first_faults import fault_lines
 from referee.cli.common import (InputError, RunError, TerminalProgress, cluster_executor, cluster_options,
     executor_kwargs, interrupted, sigterm_as_interrupt, warn_never_started)
 from referee.cli.options import (build_ruleset, jobs_option, out_option, report_option, ruleset_options, seed_option,
@@ -110,7 +111,7 @@ def _show(run: ArenaRun, rules: Ruleset, seats: int, seed: int, out: str | None,
     if run.cannot_start is not None:
         if out and html_report:
             write_html_report(run.out_dir)
-        raise RunError(run.cannot_start.text())
+        raise RunError((run.cannot_start if out else replace(run.cannot_start, log=None)).text())
     if not run.complete:
         click.echo(f"interrupted after {run.doc.games} games; standings so far:", err=True)
     click.echo(f"{rules.house}, {run.doc.games} games, {seats} seats, seed {seed}, {run.wall_s:.1f} s")
@@ -119,6 +120,9 @@ def _show(run: ArenaRun, rules: Ruleset, seats: int, seed: int, out: str | None,
         click.echo(f"results: {ResultsDir(run.out_dir).results}")
         if html_report:
             write_html_report(run.out_dir, jobs=jobs)
+    for line in fault_lines(run.faults, run.out_dir if out else None, order=run.standings.bots,
+                            leave_out=[n.bot for n in run.never_started], report=html_report):
+        click.echo(line, err=True)
     if run.never_started:
         _never_started(run.never_started, logs_kept=out is not None)
     if not run.complete:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -150,5 +151,8 @@ def write_html_report(out_dir: str, jobs: int = 1) -> None:
 
     try:
         click.echo(f"report: {write_report(out_dir, jobs=jobs)}")
-    except (ReportError, OSError) as exc:
+    except ReportError as exc:
         click.echo(f"report.html not written: {exc}", err=True)
+    except OSError as exc:  # a full disk, say: the path and the cause
+        where = exc.filename or os.path.join(out_dir, "report.html")
+        click.echo(f"report.html not written: {where}: {exc.strerror or exc}", err=True)

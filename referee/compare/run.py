@@ -17,11 +17,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import tempfile
 import time
 from array import array
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import count
-from typing import Any, Iterator, Protocol, cast
+from typing import Any, Callable, Iterator, Protocol, cast
 
 from referee.store.record_file import keep_only
 from referee.arena.model import Arena
@@ -229,23 +230,24 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
     def make() -> Executor:
         return executor_factory(arena, jobs=jobs, stderr_dir=log_dir, records_dir=records_dir, pin=pin)
 
-    complete = True
-    with RunLoop(make, on_start=warm_up) as loop:
-        try:
-            if order.advance(display) is None:  # a resumed run may be decided already
-                complete = loop.play_jobs(pairs(), on_result, lead=lead or max(MIN_LEAD, LEAD_PER_JOB * jobs))
-        finally:
-            if store is not None:
-                store.close()
-            display.stop()
-        loop.close()
+    # Without --out the bots' stderr is still kept, in a scratch folder, for a bot that never starts (its own words).
+    scratch = tempfile.TemporaryDirectory(prefix="lastcard-compare-") if log_dir is None else None
+    if scratch is not None:
+        log_dir = scratch.name
+    try:
+        complete, never = _play(make, pairs, on_result, order, display, store, lead or max(MIN_LEAD, LEAD_PER_JOB * jobs),
+                                settings, log_dir)
+    finally:
+        if scratch is not None:
+            scratch.cleanup()
+    if scratch is not None:  # the logs went with the scratch folder: name no path that is gone
+        never = [replace(n, log=None) for n in never]
     wall = time.monotonic() - t0
     stopped = order.decided or "interrupted"
     if stopped == "interrupted":
         complete = False
     counted = order.collected
-    run = CompareRun(settings, order.counter, complete, stopped, played_now, wall, counted, out_dir,
-                     never_started=never_started(counted, [settings.new, settings.base, *settings.field], log_dir))
+    run = CompareRun(settings, order.counter, complete, stopped, played_now, wall, counted, out_dir, never_started=never)
     if out_dir is not None:
         if complete:
             _keep_only(out_dir, records_dir, order.next)
@@ -254,6 +256,24 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
         write_reports(out_dir, run.doc, timing(run.doc.standings, counted if complete else order, wall_s=wall,
                                                played_now=played_now, jobs=jobs))
     return run
+
+
+def _play(make: Callable[[], Executor], pairs: Callable[[], Iterator[GameJob]],
+          on_result: Callable[[GameJob, GameResult], bool], order: _InOrder, display: Display,
+          store: GameStore | None, lead: int, settings: CompareSettings,
+          log_dir: str) -> tuple[bool, list[NeverStarted]]:
+    """Play the pairs until a verdict (or Ctrl-C); whether it ran to the end, and the bots that never started."""
+    complete = True
+    with RunLoop(make, on_start=warm_up) as loop:
+        try:
+            if order.advance(display) is None:  # a resumed run may be decided already
+                complete = loop.play_jobs(pairs(), on_result, lead=lead)
+        finally:
+            if store is not None:
+                store.close()
+            display.stop()
+        loop.close()
+    return complete, never_started(order.collected, [settings.new, settings.base, *settings.field], log_dir)
 
 
 def _collected(settings: CompareSettings) -> Collected:

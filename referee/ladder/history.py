@@ -10,6 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from referee.standings.model import StandingRow
 from referee.standings.render import format_rating
+from referee.arena.report import write_text
 
 HISTORY_KEYS = ("run", "finished", "status", "bot", "rank", "rank_best", "rank_worst", "games", "rating", "rating_low",
                 "rating_high", "avg_place")
@@ -83,8 +84,5 @@ def write_history(out_dir: str, runs: Sequence[Mapping[str, Any]]) -> list[str]:
     paths = []
     for name, text in (("history.csv", history_csv(runs)), ("history.md", history_md(runs))):
         path = os.path.join(out_dir, name)
-        with open(path + ".part", "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(path + ".part", path)
-        paths.append(path)
+        paths.append(write_text(path, text))  # atomically; a full disk names the file
     return paths

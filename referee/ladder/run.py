@@ -18,6 +18,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence, cast
 
 from referee.arena.bot_reports import write_bot_reports
 from referee.arena.builds import LeftOut
+from referee.standings.first_faults import FirstFaults
 from referee.arena.model import Arena
 from referee.arena.problems import ArenaFileError, Problem
 from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor
@@ -34,7 +35,7 @@ from referee.standings.model import LeftOutEntry, Standings
 from referee.ladder.fingerprint import submission_hashes
 from referee.ladder.history import write_history
 from referee.ladder.scheduler import coverage_tables, separated, uncertain_tables
-from referee.ladder.store import LadderStore, open_ladder
+from referee.ladder.store import LadderStore, disk_errors, open_ladder
 from referee.store.jsonl import write_jsonl
 from referee.store.results_dir import ResultsDir
 
@@ -73,6 +74,8 @@ class LadderRun:
     paths: list[str] = field(default_factory=list)
     never_started: list[NeverStarted] = field(default_factory=list)
     """Bots that could not start in any of their kept games, with their own words (as an arena's)."""
+    faults: FirstFaults = field(default_factory=FirstFaults)
+    """Each bot's first fault of each kind, over the kept games."""
 
     @property
     def standings(self) -> Standings:
@@ -109,7 +112,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
     workers = jobs or arena.jobs or default_jobs()
     stage = arena.stages[0]
     seats = stage.seats
-    with open_ladder(db) as store:
+    with open_ladder(db) as store, disk_errors(db):
         store.check_settings(game_settings(arena))
         log_dir = ResultsDir(out_dir).logs
         os.makedirs(log_dir, exist_ok=True)
@@ -157,7 +160,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                             notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
                                    f"{len(games)} kept"])
     return LadderRun(run, status, reason, player.played, retired, len(games), wall, doc, changes, left, paths,
-                     never_started(games, arena.specs, log_dir))
+                     never_started(games, arena.specs, log_dir), games.faults)
 
 
 def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[GameLine],

@@ -9,11 +9,13 @@ kernel releases when the process ends, however it ends (and which forked workers
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
 import sqlite3
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
@@ -263,6 +265,29 @@ class LadderStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+#: SQLite's errors that are the disk's, as the operating-system error they stand for.
+DISK_ERRORS = {"SQLITE_FULL": errno.ENOSPC, "SQLITE_READONLY": errno.EROFS, "SQLITE_IOERR": errno.EIO,
+               "SQLITE_CANTOPEN": errno.ENOENT}
+
+
+@contextmanager
+def disk_errors(path: str) -> Iterator[None]:
+    """SQLite's "database or disk is full" (and the like) raised inside, as an ``OSError`` naming ``path``: the
+    command then says the path and the cause. SQLite rolls the open transaction back: the games recorded
+    before it stay, and the next ``ladder run`` goes on from them."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        code = next((c for prefix, c in DISK_ERRORS.items() if name.startswith(prefix)), None)
+        if code is None:
+            raise
+        error = OSError(code, str(exc), path)
+        error.kept = (f"the games recorded before it are kept in {path}; once that is fixed, "  # type: ignore[attr-defined]
+                      "run the same command again to go on from them")
+        raise error from exc
 
 
 def open_ladder(path: str, *, write: bool = True, create: bool = True) -> LadderStore:

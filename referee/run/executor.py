@@ -12,6 +12,7 @@ with no message at all. A game with a bot process in it always travels alone.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import signal
@@ -181,7 +182,7 @@ class LocalExecutor:
         done, failed = _play_batch(jobs, self._pool, self.records_dir)
         yield from done
         if failed is not None:
-            raise ExecutorError(f"the referee failed on game {failed[0]}:\n{failed[1]}")
+            raise _failure(*failed)
 
     def stop_soon(self) -> None:
         """Tell the workers to quit their bots and exit, without waiting for them (``close`` waits): the
@@ -272,7 +273,7 @@ class _Dispatch:
             self.feed(w)
             return
         if message[0] == "error":
-            raise ExecutorError(f"the referee failed on game {message[1]}:\n{message[2]}")
+            raise _failure(message[1], message[2])
         self.outstanding[w].pop(0)
         done: list[tuple[str, GameResult]] = message[1]
         for game_id, _ in done:
@@ -557,9 +558,24 @@ def _play_batch(jobs: list[GameJob], pool: BotPool, records_dir: str | None
     if (records or rebuilt) and records_dir:
         try:
             write_records(records_dir, records, rebuilt)
-        except Exception:  # noqa: BLE001 - a full disk, say: the run cannot keep what it promised
+        except OSError as exc:  # a full disk, say: the run cannot keep what it promised; said as that
+            return [], ((records or rebuilt)[0][0], OS_ERROR + json.dumps([exc.errno, exc.strerror, exc.filename]))
+        except Exception:  # noqa: BLE001 - a referee bug
             return [], ((records or rebuilt)[0][0], traceback.format_exc())
     return done, failed
+
+
+#: How a worker's failure to write records (an ``OSError``) starts, to be raised again as one by the executor.
+OS_ERROR = "OSError "
+
+
+def _failure(game_id: str, text: str) -> Exception:
+    """The exception for a batch that failed: the ``OSError`` a worker could not write its records for (a full
+    disk, a folder made read-only: the command says the path and the cause), else ``ExecutorError``."""
+    if text.startswith(OS_ERROR):
+        code, cause, path = json.loads(text[len(OS_ERROR):])
+        return OSError(code, cause, path) if path is not None else OSError(code, cause)
+    return ExecutorError(f"the referee failed on game {game_id}:\n{text}")
 
 
 def write_record(records_dir: str, game_id: str, lines: list[dict[str, Any]] | None, job: GameJob | None = None

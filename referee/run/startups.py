@@ -9,14 +9,17 @@ first start fails, and leaves out a bot whose two starts failed alike, with that
 
 from __future__ import annotations
 
+import os
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
 from referee.bots.pipes.client import BotClient
 from referee.protocol.faults import BotFault, FaultKind
 from referee.bots.pool import BotPool
+from referee.bots.names import stderr_log
+from referee.bots.pipes.transport import STDERR_MARK
 from referee.bots.spec import BotSpec
 from referee.store.results import GameResult
 from referee.run.side_by_side import map_side_by_side
@@ -41,11 +44,31 @@ class CannotStart:
     bot: str
     tries: int
     message: str
+    stderr: tuple[str, ...] = ()
+    """The bot's own words: the last lines it wrote to stderr in its last try."""
+    log: str | None = None
+    """Its stderr log, if it is kept."""
 
     def text(self) -> str:
         return (f"{self.bot} could not start, the same way {self.tries} times, so the run stopped early "
                 f"instead of trying it at every game:\n" + "\n".join(f"    {line}" for line in self.message.splitlines())
+                + "".join(f"\n{line}" for line in self.words())
                 + "\nfix the bot's command (try it in a shell from its folder, then `lastcard check`)")
+
+    def words(self) -> list[str]:
+        """``  its stderr (the end of LOG):`` and its lines, each ``    | ...``; nothing if it wrote nothing."""
+        if not self.stderr:
+            return []
+        return ["  its stderr" + (f" (the end of {self.log})" if self.log else "") + ":"] + [
+            f"    | {line}" for line in self.stderr]
+
+    def with_words(self, log_dir: str | None) -> CannotStart:
+        """This failure with the end of the bot's stderr log in ``log_dir`` (its last game's part)."""
+        if log_dir is None or self.stderr:
+            return self
+        log = stderr_log(log_dir, self.bot)
+        words = last_stderr(log)
+        return replace(self, stderr=words, log=log) if words else self
 
 
 class StartupWatch:
@@ -101,9 +124,12 @@ def probe(specs: Sequence[BotSpec], log_dir: str | None, workers: int = 4) -> di
 def _probe_one(spec: BotSpec, log_dir: str | None, clients: list[BotClient],
                stopping: threading.Event) -> CannotStart | None:
     messages = []
+    log = stderr_log(log_dir, spec.name) if log_dir else None
+    words: tuple[str, ...] = ()
     for _ in range(2):
         if stopping.is_set():
             return None
+        before = _size(log)
         with BotPool(stderr_dir=log_dir) as pool:
             client = pool.client(spec)
             clients.append(client)
@@ -112,7 +138,45 @@ def _probe_one(spec: BotSpec, log_dir: str | None, clients: list[BotClient],
                 return None
             except BotFault as bf:
                 messages.append(bf.fault.message)
-                client.kill()
+                client.kill()  # waits for its stderr to be written
+        words = _lines(_read_from(log, before)) if log else ()
     if same_way(messages[0]) != same_way(messages[1]):
         return None  # not the same way twice: it may start in a game
-    return CannotStart(spec.name, 2, messages[0])
+    return CannotStart(spec.name, 2, messages[0], words, log if words else None)
+
+
+def last_stderr(path: str, lines: int = 12, tail_bytes: int = 8192) -> tuple[str, ...]:
+    """The last non-blank lines of a stderr log's last game (after its last ``--- game`` mark), if any.
+
+    Every game of a bot that cannot start writes the same words, so the last game's say them once.
+    """
+    text = _read_from(path, -tail_bytes)
+    mark = text.rfind(STDERR_MARK)
+    if mark >= 0:
+        text = text[mark:].partition("\n")[2]
+    return _lines(text, lines)
+
+
+def _lines(text: str, lines: int = 12) -> tuple[str, ...]:
+    return tuple(line for line in text.splitlines() if line.strip())[-lines:]
+
+
+def _size(path: str | None) -> int:
+    try:
+        return os.path.getsize(path) if path else 0
+    except OSError:
+        return 0
+
+
+def _read_from(path: str | None, offset: int, most: int = 8192) -> str:
+    """The text of ``path`` from ``offset`` (negative: that many bytes before its end), its last ``most`` bytes."""
+    if path is None:
+        return ""
+    try:
+        with open(path, "rb") as fh:
+            end = fh.seek(0, os.SEEK_END)
+            start = max(0, end + offset if offset < 0 else offset, end - most)
+            fh.seek(start)
+            return fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ""

@@ -7,6 +7,8 @@ from typing import Any, Iterable
 
 import orjson
 
+from referee.store.disk import naming, remove_quietly
+
 _OPTIONS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
 
 
@@ -20,8 +22,12 @@ def write_jsonl(path: str, items: Iterable[Any]) -> str:
     folder = os.path.dirname(path)
     if folder:
         os.makedirs(folder, exist_ok=True)
-    with open(path + ".part", "wb") as fh:
-        for item in items:
-            fh.write(encode_line(item))
+    try:
+        with naming(path), open(path + ".part", "wb") as fh:
+            for item in items:
+                fh.write(encode_line(item))
+    except OSError:
+        remove_quietly(path + ".part")  # a full disk: the half file goes, the last whole one stays
+        raise
     os.replace(path + ".part", path)
     return path

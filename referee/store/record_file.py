@@ -34,6 +34,7 @@ from typing import Any, Container, Iterable, Iterator, Sequence, cast
 
 import orjson
 
+from referee.store.disk import naming
 from referee.store.results_dir import ResultsDir
 
 RECORDS_FILE = ResultsDir.RECORDS
@@ -88,7 +89,8 @@ def append_records(out_dir: str, records: Sequence[tuple[str, bytes]], rebuilt: 
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         lines = _append_member(out_dir, records) if records else ""
-        _write_all(fd, (lines + "".join(f"{game} {REBUILD}{policy}\n" for game, policy in rebuilt)).encode())
+        with naming(os.path.join(out_dir, INDEX_FILE)):  # a full disk: the error names the file
+            _write_all(fd, (lines + "".join(f"{game} {REBUILD}{policy}\n" for game, policy in rebuilt)).encode())
     finally:
         os.close(fd)  # closing releases the lock
 
@@ -99,7 +101,8 @@ def _append_member(out_dir: str, records: Sequence[tuple[str, bytes]]) -> str:
     fd = os.open(os.path.join(out_dir, RECORDS_FILE), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         offset = os.fstat(fd).st_size
-        _write_all(fd, member)
+        with naming(os.path.join(out_dir, RECORDS_FILE)):
+            _write_all(fd, member)
     finally:
         os.close(fd)
     return _index_lines([(game, len(data)) for game, data in records], offset, len(member))

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -13,6 +14,7 @@ import shutil
 import time
 from typing import Any, BinaryIO, Callable, Iterator, Mapping
 
+from referee.store.disk import naming
 from referee.store.results import GameLine
 from referee.store.results_dir import ResultsDir
 from referee.errors import BAD_INPUT, LastcardError
@@ -75,7 +77,7 @@ class GameStore:
         if self._resuming:
             self._check_same(description, key)
             count = self._read(keep or (lambda line: None))
-        with open(self.run_path, "w", encoding="utf-8") as fh:
+        with naming(self.run_path), open(self.run_path, "w", encoding="utf-8") as fh:
             json.dump({"format": RUN_FORMAT, "version": 1, "fingerprint": key, "arena": description}, fh, indent=2)
             fh.write("\n")
         self._started = True
@@ -92,17 +94,32 @@ class GameStore:
         assert self._started, "open the store first"
         if self._fh is None:  # not keeping the games (or closed)
             return
-        self._fh.write(line.encode())
-        now = time.monotonic()
-        if now - self._flushed >= FLUSH_S:
-            self._fh.flush()
-            self._flushed = now
+        with naming(self.games_path):
+            self._fh.write(line.encode())
+            now = time.monotonic()
+            if now - self._flushed >= FLUSH_S:
+                self._fh.flush()
+                self._flushed = now
+                self._still_there()
+
+    def _still_there(self) -> None:
+        """Raise ``FileNotFoundError`` if games.jsonl was deleted under the run (its games would go nowhere)."""
+        assert self._fh is not None
+        if os.fstat(self._fh.fileno()).st_nlink == 0:
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), self.games_path)  # deleted
 
     def close(self) -> None:
-        """Close games.jsonl (flushing what is buffered)."""
+        """Close games.jsonl (flushing what is buffered). A failed write (a full disk) still closes the file; the
+        games written before it are kept whole (``--resume`` drops a half-written last line)."""
         if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+            fh = self._fh
+            with naming(self.games_path):
+                try:
+                    fh.flush()
+                    self._still_there()
+                finally:
+                    self._fh = None
+                    fh.close()
 
     # ------------------------------------------------------------------ helpers
     def _complete(self) -> bool:
