@@ -16,7 +16,7 @@ from referee.replay.locate import faults_in
 from referee.replay.requests import ask_command
 from referee.protocol.faults import Fault
 from referee.bots.pipes.transport import STDERR_MARK
-from referee.bots.names import build_log, safe_name, stderr_log
+from referee.bots.names import safe_name
 from referee.store.disk import naming
 from referee.store.results import GameLine
 from referee.store.results_dir import ResultsDir
