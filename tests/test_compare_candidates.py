@@ -249,3 +249,22 @@ def test_real_play_accepts_hard_and_stops_the_base_itself_the_same_whatever_jobs
 def test_bad_input_is_a_usage_error(args, words):
     code, out = invoke("compare", *args)
     assert code == 2 and words in out, out
+
+
+def test_the_report_draws_every_candidates_llr_on_one_chart():
+    from referee.compare.candidates_run import candidates_block
+    from referee.html_report.sprt_chart import candidates_section
+
+    s = settings(sprt=SprtSettings(0, 100, model="logistic"))
+    fam = Family(s)
+    while not fam.done:
+        k = fam.round
+        for i, _ in list(fam.needed()):
+            fam.add(i, *{0: (1, 1), 1: (k % 2, k % 2), 2: (0, 0)}[i])
+    block = candidates_block(s, fam)
+    assert block["winner"] == "hard" and [t["stopped"] for t in block["tests"]] == ["H1", "behind", "H0"]
+    page = candidates_section(block)
+    assert "winner hard" in page and page.count("<svg") == 1
+    for t in block["tests"]:
+        assert f"data-candidate='{t['new']}'" in page and t["status"] in page
+        assert len(t["llr_trace"]) == t["pairs"]

@@ -39,7 +39,7 @@ from referee.arena.results_doc import ResultsDoc
 from referee.engine.rules import PRESETS
 from referee.standings.model import StandingRow, Standings
 from referee.standings.render import column_notes, columns, format_rating
-from referee.html_report.sprt_chart import sprt_section
+from referee.html_report.sprt_chart import candidates_section, sprt_section
 from referee.html_report.tape import tape
 
 #: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
@@ -231,7 +231,7 @@ def render(out_dir: str, results: Mapping[str, Any], lines: Iterable[dict[str, A
         "<nav><a href='#standings'>Standings</a> "
         + ("<a href='#stages'>Stages</a> " if _has_breakdown(stages) else "")
         + "<a href='#h2h'>Head to head</a> <a href='#faults'>Faults</a> <a href='#games'>Games</a></nav></header>",
-        sprt_section(results.get("sprt")),
+        sprt_section(results.get("sprt")) or candidates_section(results.get("candidates")),
         _standings_section(standings),
         _stages_section(stages, bots),
         _h2h_section(results.get("head_to_head") or {}),
