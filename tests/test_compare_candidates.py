@@ -268,3 +268,21 @@ def test_the_report_draws_every_candidates_llr_on_one_chart():
     for t in block["tests"]:
         assert f"data-candidate='{t['new']}'" in page and t["status"] in page
         assert len(t["llr_trace"]) == t["pairs"]
+
+
+def test_the_live_display_draws_every_candidates_block_and_status():
+    import io
+
+    from referee.cli.compare import FamilyLive
+
+    fam = Family(settings(sprt=SprtSettings(0, 100, model="logistic")))
+    for i, _ in list(fam.needed()):
+        fam.add(i, 1, 0)
+    stream = io.StringIO()
+    live = FamilyLive("compact, 2 seats", stream=stream)
+    live.LINE_EVERY = 0.0
+    live.update(fam)
+    text = stream.getvalue()
+    for name in ("hard", "easy", "random"):
+        assert f"Results of {name} vs medium (compact, 2 seats):" in text and f"{name}: running (2 games)" in text
+    assert text.count("LLR: ") == 3
