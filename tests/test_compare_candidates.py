@@ -285,3 +285,26 @@ def test_the_live_display_draws_every_candidates_block_and_status():
     for name in ("hard", "easy", "random"):
         assert f"Results of {name} vs medium (compact, 2 seats):" in text and f"{name}: running (2 games)" in text
     assert text.count("LLR: ") == 3
+
+
+def test_four_seats_with_a_field_every_candidate_at_the_same_seats_and_records_of_counted_games(tmp_path):
+    from referee.store.record_file import recorded_ids
+
+    out = tmp_path / "out"
+    code, text = invoke("compare", "builtin:easy", "--candidate", "builtin:hard", "--candidate", "builtin:medium",
+                        "--field", "builtin:random", "--seats", "4", "--max-games", "20", "--out", str(out),
+                        "--records", "--no-report", "--jobs", "2", "-q")
+    assert code == 0, text
+    assert "field: random, medium#2 (filled)" in text and text.count("inconclusive after 20 games") <= 2
+    games = game_lines(out)
+    block = json.loads((out / "results.json").read_text())["candidates"]
+    assert len(games) == block["games"] == sum(t["games"] for t in block["tests"])
+    by_deal: dict[int, list[dict]] = {}
+    for g in games:
+        by_deal.setdefault(pair_of(g["game"])[1], []).append(g)
+    for deal in by_deal.values():
+        assert len({g["seed"] for g in deal}) == 1
+        # the field sits at the same seats for every candidate; the candidate and the base share the other two
+        field_seats = [{i for i, name in enumerate(g["seating"]) if name in ("random", "medium#2")} for g in deal]
+        assert all(seats == field_seats[0] for seats in field_seats)
+    assert recorded_ids(str(out)) == {g["game"] for g in games}
