@@ -33,7 +33,7 @@ from referee.bots.spec import BotSpec, parse_bot, unique_names
 from referee.compare.gsprt import REGULARIZER
 from referee.compare.sprt import Sprt, SprtSettings, Z95
 from referee.compare.twins import COMPACT, FILLER, CompareError, CompareSettings, TwinPair, twin_pair
-from referee.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
+from referee.engine.rules import Ruleset
 from referee.run.jobs import GameJob
 from referee.table.policy import FaultPolicy
 
