@@ -201,7 +201,7 @@ class ResultsDoc:
                    rating=get("rating") or {}, bots=tuple(get("bots") or ()), stages=tuple(get("stages") or ()),
                    games_planned=get("games_planned"), sandbox_levels=get("sandbox_levels") or {},
                    clock_levels=get("clock_levels") or {}, table=table,
-                   blocks={k: data[k] for k in ("ladder", "sprt") if k in data})
+                   blocks={k: data[k] for k in ("ladder", "sprt", "candidates") if k in data})
 
 
 def standings_from_json(data: Mapping[str, Any], timing: Mapping[str, Any] | None = None) -> Standings:

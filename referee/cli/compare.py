@@ -16,7 +16,9 @@ import click
 
 from referee.arena.model import Arena, BotEntry
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
-from referee.compare.display import header_line, summary_lines, verdict_line
+from referee.compare.candidates import CandidateSettings
+from referee.compare.candidates_run import run_candidates
+from referee.compare.display import family_lines, header_line, summary_lines, verdict_line, winner_line
 from referee.compare.run import CompareRun, run_compare
 from referee.compare.sprt import MODELS, PairTally, Sprt, SprtError, SprtSettings
 from referee.compare.twins import CompareError, CompareSettings
@@ -76,7 +78,10 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
 
 @click.command("compare")
 @click.argument("new", metavar="NEW")
-@click.argument("base", metavar="BASE")
+@click.argument("base", metavar="BASE", required=False)
+@click.option("--candidate", "candidates", multiple=True, metavar="BOT",
+              help="Several candidates against one base: `compare BASE --candidate NEW --candidate NEW2 ...` "
+                   "(repeatable; each its own test, alpha and beta family-wise by Bonferroni).")
 @click.option("--field", "field_bots", multiple=True, metavar="BOT",
               help="Another bot at the table (repeatable): 3-6 seats, NEW and BASE swap seats, the field stays.")
 @click.option("--seats", type=int, default=None, help="Players per game (default 2 plus the field; the rest "
@@ -107,7 +112,7 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
 @report_option
 @time_options
 @sandbox_option
-def compare_cmd(new: str, base: str, field_bots: tuple[str, ...], seats: int | None, ruleset: str,
+def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_bots: tuple[str, ...], seats: int | None, ruleset: str,
                 options: tuple[str, ...], elo0: float, elo1: float, alpha: float, beta: float, model: str,
                 max_games: int | None, fixed_games: int | None, seed: int, policy: str, jobs: int,
                 cluster: str | None, tls_ca_file: str | None, tls_cert: str | None, tls_key: str | None,
@@ -120,8 +125,20 @@ def compare_cmd(new: str, base: str, field_bots: tuple[str, ...], seats: int | N
     NEW and BASE are bots as `match` takes them: builtin:NAME or a command line in quotes; NAME=COMMAND
     names one. The last line is "H1 accepted" (NEW is at least --elo1 stronger), "H0 accepted" (at most
     --elo0) or "inconclusive after N games". Exit status 0 whatever the verdict. See docs/compare.md.
+
+    `compare BASE --candidate NEW [--candidate NEW ...]` tests several candidates at once on shared deals:
+    each candidate's block and status (accepted, dropped, stopped, inconclusive), then the winner.
     """
     rules = build_ruleset(ruleset, options)
+    if candidates and base is not None:
+        raise click.UsageError(f"with --candidate, give BASE alone: `compare {new} --candidate ...` "
+                               f"(not NEW and BASE {new!r} {base!r})")
+    if not candidates and base is None:
+        raise click.UsageError("give NEW and BASE (`compare NEW BASE`), or BASE and candidates "
+                               "(`compare BASE --candidate NEW ...`)")
+    if candidates and fixed_games is not None:
+        raise click.BadParameter("--games plays a fixed number without a test; candidates are stopped by "
+                                 "their tests: use --max-games", param_hint="--games")
     if resume and fresh:
         raise click.UsageError("--resume and --fresh contradict each other: pick one")
     if resume and not out:
@@ -139,6 +156,13 @@ def compare_cmd(new: str, base: str, field_bots: tuple[str, ...], seats: int | N
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint=hint) from None
 
+    if candidates:
+        _candidates(new, candidates, bot, field_bots, seats=seats, seed=seed, rules=rules, policy=fault_policy,
+                    record=bool(out and record), elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model,
+                    max_games=max_games, jobs=jobs, out=out, resume=resume, fresh=fresh, quiet=quiet,
+                    html_report=html_report, cluster=(cluster, tls_ca_file, tls_cert, tls_key))
+        return
+    assert base is not None
     try:
         sprt = None if fixed_games is not None else SprtSettings(elo0, elo1, alpha, beta, model)  # type: ignore[arg-type]
         settings = CompareSettings.build(bot(new, "NEW"), bot(base, "BASE"), [bot(b, "--field") for b in field_bots],
@@ -195,3 +219,63 @@ def print_result(run: CompareRun, header: str) -> None:
         click.echo(verdict_line(run.sprt.result, run.sprt.games))
     elif run.complete:
         click.echo(f"{run.tally.games} games played (--games: no test)")
+
+
+class FamilyLive(LiveDisplay):
+    """Every candidate's block and status, redrawn as pairs come in."""
+
+    def update(self, family: Any) -> None:  # type: ignore[override]
+        now = time.monotonic()
+        if self.quiet or now - self.last < (self.TTY_EVERY if self.tty else self.LINE_EVERY):
+            return
+        self.last = now
+        lines = family_lines(family, self.header)
+        self._clear()
+        self.stream.write("".join(line + ("\x1b[K\n" if self.tty else "\n") for line in lines))
+        self.stream.flush()
+        self.drawn = len(lines) if self.tty else 0
+
+
+def _candidates(base: str, candidates: tuple[str, ...], bot: Any, field_bots: tuple[str, ...], *, seats: int | None,
+                seed: int, rules: Any, policy: FaultPolicy, record: bool, elo0: float, elo1: float, alpha: float,
+                beta: float, model: str, max_games: int | None, jobs: int, out: str | None, resume: bool,
+                fresh: bool, quiet: bool, html_report: bool, cluster: tuple[Any, ...]) -> None:
+    """``compare BASE --candidate NEW ...``: the family of tests, its blocks and statuses, the winner."""
+    try:
+        sprt = SprtSettings(elo0, elo1, alpha, beta, model)  # type: ignore[arg-type]
+        settings = CandidateSettings.build([bot(c, "--candidate") for c in candidates], bot(base, "BASE"),
+                                           [bot(b, "--field") for b in field_bots], seats=seats, seed=seed,
+                                           rules=rules, policy=policy, record=record, sprt=sprt,
+                                           max_games=max_games)
+    except (CompareError, SprtError) as exc:
+        raise _usage(exc) from None
+    for warning in settings.warnings:
+        click.echo(f"note: {warning}", err=True)
+    specs = [settings.base, *settings.candidates, *settings.field]
+    announce(specs)
+    arena = Arena(name="compare", source="lastcard compare", base_dir=os.getcwd(), out=os.getcwd(), seed=seed,
+                  stages=(), bots=tuple(BotEntry(s, "compare") for s in specs), policy=policy, records=record)
+    factory = cluster_executor(*cluster, False, arena)
+    detail = settings.describe()
+    display = FamilyLive(detail, quiet=quiet)
+    with sigterm_as_interrupt():
+        run = run_candidates(settings, arena, out=out, jobs=jobs, resume=resume, fresh=fresh, display=display,
+                             **executor_kwargs(factory))
+    rate = run.played_now / 2 / run.wall_s if run.wall_s > 0 else 0.0
+    per = settings.per_test
+    click.echo(f"{run.played_now} games played in {run.wall_s:.1f} s ({rate:.1f} pairs/s), seed {seed}; "
+               f"{len(candidates)} candidates, each test at alpha {per.alpha:g}, beta {per.beta:g} (Bonferroni)",
+               err=True)
+    for line in family_lines(run.family, detail):
+        click.echo(line)
+    if run.complete:
+        click.echo(f"{run.family.games} games in all")
+        click.echo(winner_line(run.family))
+    if out and run.out_dir:
+        click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
+        if html_report:
+            write_html_report(run.out_dir)
+    if run.never_started:
+        raise RunError("\n".join(warn_never_started(run.never_started)))
+    if not run.complete:
+        interrupted(games=f"{run.family.games} games counted")

@@ -13,7 +13,9 @@ Pure text: the caller prints. ``summary_lines`` is the live block (reprinted as 
 
 from __future__ import annotations
 
+from referee.compare.candidates import Family, status_text
 from referee.compare.sprt import Estimates, PairTally, Ptnml, Sprt, SprtSettings, Verdict
+
 
 
 def _f(x: float, places: int = 2) -> str:
@@ -87,3 +89,28 @@ def summary_lines(run: Sprt | PairTally | Ptnml, settings: SprtSettings | None =
     if settings is not None:
         lines.append(llr_line(settings, llr))
     return lines
+
+
+def family_lines(family: Family, detail: str) -> list[str]:
+    """A candidates run: fastchess's block once per candidate, each followed by its status line, then the winner.
+
+    ``candidate: accepted after 24 games (H1)``, ``dropped after 60 games (H0)``, ``stopped after 40 games: cannot
+    catch up with hard``, ``inconclusive after N games`` or ``running (N games)``.
+    """
+    settings = family.settings
+    lines = []
+    for i, spec in enumerate(settings.candidates):
+        lines.append(header_line(spec.name, settings.base.name, detail))
+        lines.extend(summary_lines(family.tests[i]))
+        lines.append(f"{spec.name}: {status_text(family, i)}")
+        lines.append("")
+    return lines
+
+
+def winner_line(family: Family) -> str:
+    """``winner: hard (accepted: hard, medium; ordered by estimated Elo)`` or ``no candidate accepted``."""
+    names = [family.settings.candidates[i].name for i in family.accepted]
+    if not names:
+        return "no candidate accepted"
+    extra = f" (accepted: {', '.join(names)}; ordered by estimated Elo, not tested)" if len(names) > 1 else ""
+    return f"winner: {names[0]}{extra}"

@@ -29,7 +29,7 @@ from referee.html_report.gamefile import GameFile, in_id_order
 from referee.html_report.markup import esc, replay_command
 from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, ShardWriter, Taping, game_rows, js_exact
 from referee.html_report.sections import faults_section, h2h_section, stages_section, standings_section
-from referee.html_report.sprt_chart import sprt_section
+from referee.html_report.sprt_chart import candidates_section, sprt_section
 from referee.html_report.tally import Faulted, RoundCounts, has_breakdown, stage_filter, stage_rounds
 from referee.errors import BAD_INPUT, LastcardError
 from referee.store.results_dir import ResultsDir
@@ -123,7 +123,7 @@ def render(out_dir: str, results: Mapping[str, Any], lines: Iterable[dict[str, A
         "<nav><a href='#standings'>Standings</a> "
         + ("<a href='#stages'>Stages</a> " if has_breakdown(stages) else "")
         + "<a href='#h2h'>Head to head</a> <a href='#faults'>Faults</a> <a href='#games'>Games</a></nav></header>",
-        sprt_section(results.get("sprt")),
+        sprt_section(results.get("sprt")) or candidates_section(results.get("candidates")),
         standings_section(standings),
         stages_section(stages, bots),
         h2h_section(results.get("head_to_head") or {}),

@@ -81,3 +81,63 @@ def sprt_section(block: Mapping[str, Any] | None) -> str:
              if block.get("upper") is not None else "")
     return (f"<section id=sprt><h2>Comparison: {html.escape(verdict_text(block))}</h2>"
             f"<table>{table}</table>{chart}</section>")
+
+
+#: Line colours of the candidates' traces, in the order given (then round again).
+COLOURS = ("#2456a6", "#d9730d", "#7b3fa0", "#1b8a8a", "#c2185b", "#6d6d00", "#5d4037", "#455a64")
+
+
+def traces_svg(traces: Sequence[tuple[str, Sequence[float]]], lower: float, upper: float) -> str:
+    """Every candidate's LLR after each of its pairs on one chart, against the (shared) bounds, with a legend."""
+    longest = max([len(t) for _, t in traces] + [1])
+    values = [v for _, t in traces for v in t]
+    low, high = min([lower, *values]) * 1.1, max([upper, *values]) * 1.1
+    right = WIDTH - RIGHT
+
+    def x(i: float) -> float:
+        return PAD + (right - PAD) * i / longest
+
+    def y(v: float) -> float:
+        return HEIGHT - PAD + (v - low) / (high - low) * (2 * PAD - HEIGHT)
+
+    def hline(v: float, colour: str, label: str, dash: str = "6 4") -> str:
+        return (f"<line x1={x(0):.1f} x2={x(longest):.1f} y1={y(v):.1f} y2={y(v):.1f} stroke='{colour}' "
+                f"stroke-dasharray='{dash}'/><text x={x(longest) + 4:.1f} y={y(v) + 4:.1f} font-size=11 "
+                f"fill='{colour}'>{html.escape(label)}</text>")
+
+    lines, legend = [], []
+    for n, (name, trace) in enumerate(traces):
+        colour = COLOURS[n % len(COLOURS)]
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in [(0, 0.0), *_thin(trace)])
+        lines.append(f"<polyline class=trace data-candidate='{html.escape(name, quote=True)}' fill=none "
+                     f"stroke='{colour}' stroke-width=1.5 points='{points}'/>")
+        legend.append(f"<text x={PAD + 8:.1f} y={PAD - 20 + 13 * n:.1f} font-size=11 fill='{colour}'>"
+                      f"{html.escape(name)}</text>")
+    height = HEIGHT
+    return (f"<svg class=llr-traces viewBox='0 0 {WIDTH} {height}' width={WIDTH} height={height} role=img "
+            f"aria-label='Each candidate&#39;s LLR after every pair against the bounds'>"
+            + hline(upper, "#2a7d2a", f"H1 {upper:.2f}") + hline(lower, "#b03030", f"H0 {lower:.2f}")
+            + hline(0.0, "#999", "0", "2 3") + "".join(lines) + "".join(legend)
+            + f"<text x={x(0):.1f} y={HEIGHT - 8} font-size=11>pair 0</text>"
+            + f"<text x={x(longest) - 40:.1f} y={HEIGHT - 8} font-size=11>pair {longest}</text></svg>")
+
+
+def candidates_section(block: Mapping[str, Any] | None) -> str:
+    """A candidates run's section: the winner, a row per candidate (status, estimates), every LLR on one chart."""
+    if not block:
+        return ""
+    tests = block.get("tests") or []
+    winner = block.get("winner")
+    title = f"Candidates against {block.get('base')}: " + (f"winner {winner}" if winner else "no candidate accepted")
+    head = "<tr><th>candidate</th><th>status</th><th>Ptnml(0-2)</th><th>Elo</th><th>nElo</th><th>LLR</th></tr>"
+    rows = "".join(
+        f"<tr><td>{html.escape(str(t.get('new')))}</td><td>{html.escape(str(t.get('status')))}</td>"
+        f"<td>{html.escape(str(t.get('ptnml')))}</td>"
+        f"<td>{(t.get('elo') or {}).get('value', 0):.2f} ± {(t.get('elo') or {}).get('error', 0):.2f}</td>"
+        f"<td>{(t.get('nelo') or {}).get('value', 0):.2f} ± {(t.get('nelo') or {}).get('error', 0):.2f}</td>"
+        f"<td>{t.get('llr', 0):.2f}</td></tr>" for t in tests)
+    note = (f"<p>Each test at alpha {tests[0]['alpha']:g}, beta {tests[0]['beta']:g} (Bonferroni: family-wise "
+            f"{block.get('alpha'):g} and {block.get('beta'):g}); {block.get('games')} games in all.</p>") if tests else ""
+    chart = (traces_svg([(str(t.get("new")), t.get("llr_trace") or []) for t in tests], tests[0]["lower"],
+                        tests[0]["upper"]) if tests else "")
+    return (f"<section id=sprt><h2>{html.escape(title)}</h2>{note}<table>{head}{rows}</table>{chart}</section>")

@@ -1,0 +1,272 @@
+"""Playing several candidates against one base on the one run loop, counted in planned order (``Family``).
+
+As ``run.py`` for one candidate: the pairs as lazy jobs, each result stored as it ends, pairs counted strictly
+in planned order (round by round, candidates in the order given), so the tests stop at the same pairs whatever
+``--jobs``, a cluster or ``--resume`` did. The executor is fed ahead of the count: a candidate not yet known to
+be stopped gets its next rounds' games, and those a stop then makes useless (at most the lead) are not counted
+and, once the run is complete, not kept: the directory is what a serial run leaves.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from itertools import count
+from typing import Any, Iterator, cast
+
+from referee.arena.collect import Collected
+from referee.arena.model import Arena
+from referee.arena.ranking import standings_for
+from referee.arena.report import timing, write_reports
+from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
+from referee.arena.runner import NeverStarted, never_started
+from referee.compare.candidates import CandidateSettings, Family, game_ids, pair_of, status_text
+from referee.compare.run import BOOTSTRAP, LEAD_PER_JOB, MIN_LEAD, STAGE
+from referee.run.executor import Executor, ExecutorFactory, local_executor
+from referee.run.jobs import GameJob
+from referee.run.loop import RunLoop
+from referee.standings.ratings import warm_up
+from referee.store.record_file import keep_only
+from referee.store.results import GameLine, GameResult, Slot
+from referee.store.run_store import GameStore
+
+
+class FamilyDisplay:
+    """What a candidates run tells the person watching it (the CLI's is live; this one is silent)."""
+
+    def note(self, text: str) -> None:
+        pass
+
+    def update(self, family: Family) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+@dataclass
+class CandidatesRun:
+    settings: CandidateSettings
+    family: Family
+    complete: bool
+    played_now: int
+    wall_s: float
+    out_dir: str | None = None
+    doc: ResultsDoc | None = None
+    never_started: list[NeverStarted] = field(default_factory=list)
+
+    @property
+    def stopped(self) -> str:
+        return "done" if self.family.done else "interrupted"
+
+
+class _InOrder:
+    """The games finished in any order, counted into the family in planned order."""
+
+    def __init__(self, settings: CandidateSettings) -> None:
+        self.settings = settings
+        self.family = Family(settings)
+        self.collected = Collected([s.name for s in (settings.base, *settings.candidates, *settings.field)])
+        self.waiting: dict[str, GameLine] = {}
+        self.finished = 0
+        self.bot_ms = 0.0
+        self.decisions = 0
+
+    def offer(self, line: GameLine) -> None:
+        i, k, _ = pair_of(line.game)
+        self.finished += 1
+        self.bot_ms += sum(line.result.times.total)
+        self.decisions += sum(line.result.times.decisions)
+        if self.family.plays(i, k):  # else a game a stop made useless: never counted
+            self.waiting[line.game] = line
+
+    def __contains__(self, game_id: str) -> bool:
+        return game_id in self.waiting
+
+    def advance(self, display: FamilyDisplay) -> bool:
+        """Count every pair whose twins have finished, in order; True once the run is done."""
+        family = self.family
+        while (nxt := family.next_pair()) is not None:
+            i, k = nxt
+            id_a, id_b = game_ids(i, k)
+            if id_a not in self.waiting or id_b not in self.waiting:
+                return False
+            a, b = self.waiting.pop(id_a), self.waiting.pop(id_b)
+            before = list(family.status)
+            family.add(i, *self.settings.pair(i, k).scores(a.placements, b.placements))
+            self.collected.add(a)
+            self.collected.add(b)
+            if family.status != before:  # some test stopped: its games read ahead are useless
+                for game in [g for g in self.waiting if not family.plays(*pair_of(g)[:2])]:
+                    del self.waiting[game]
+            display.update(family)
+        return True
+
+
+def run_candidates(settings: CandidateSettings, arena: Arena, *, out: str | None = None, jobs: int = 1,
+                   resume: bool = False, fresh: bool = False, display: FamilyDisplay | None = None,
+                   executor_factory: ExecutorFactory = local_executor, pin: bool | None = None,
+                   stop_after: int | None = None, lead: int | None = None) -> CandidatesRun:
+    """Play the candidates' pairs until every test has stopped (or the cap); with ``out``, write what an arena
+    writes plus results.json's ``candidates`` block. Ctrl-C returns with ``complete`` false, every game stored;
+    ``stop_after`` does the same after that many new games (tests)."""
+    display = display or FamilyDisplay()
+    out_dir = os.path.abspath(out) if out else None
+    store: GameStore | None = None
+    log_dir = records_dir = None
+    order = _InOrder(settings)
+    if out_dir is not None:
+        store = GameStore(out_dir)
+        store.prepare(resume=resume, fresh=fresh)
+        log_dir = os.path.join(out_dir, "logs")
+        os.makedirs(log_dir, exist_ok=True)
+        records_dir = out_dir
+
+        def resumed(line: GameLine) -> None:
+            if _is_candidate_game(line.game):
+                order.offer(line)
+                order.advance(FamilyDisplay())
+
+        store.start(settings.to_json(), keep=resumed)
+        if order.finished:
+            display.note(f"resuming: {order.finished} games already played")
+            display.update(order.family)
+    played_now = 0
+    t0 = time.monotonic()
+    family = order.family
+
+    def pairs() -> Iterator[GameJob]:
+        cap = settings.max_pairs
+        start = family.round
+        for k in count(start):
+            if family.done or (cap is not None and k >= cap):
+                return
+            for i in range(len(settings.candidates)):
+                if k == start and (i not in family.playing or i in family.counted):
+                    continue
+                if k > start and not family.plays(i, k):
+                    continue
+                for job in settings.jobs(i, k):
+                    if job.game_id not in order:
+                        yield job
+
+    def on_result(job: GameJob, result: GameResult) -> bool:
+        nonlocal played_now
+        i, k, _ = pair_of(job.game_id)
+        line = GameLine(result, Slot(STAGE, None, None, k))
+        if store is not None:
+            store.append(line)
+        order.offer(line)
+        played_now += 1
+        if order.advance(display):
+            return True
+        if stop_after is not None and played_now >= stop_after:
+            raise KeyboardInterrupt
+        return False
+
+    def make() -> Executor:
+        return executor_factory(arena, jobs=jobs, stderr_dir=log_dir, records_dir=records_dir, pin=pin)
+
+    complete = True
+    with RunLoop(make, on_start=warm_up) as loop:
+        try:
+            if not order.advance(display):
+                complete = loop.play_jobs(pairs(), on_result, lead=lead or max(MIN_LEAD, LEAD_PER_JOB * jobs))
+        finally:
+            if store is not None:
+                store.close()
+            display.stop()
+        loop.close()
+    wall = time.monotonic() - t0
+    if not family.done:
+        complete = False
+    specs = [settings.base, *settings.candidates, *settings.field]
+    run = CandidatesRun(settings, family, complete, played_now, wall, out_dir,
+                        never_started=never_started(order.collected, specs, log_dir))
+    if out_dir is not None:
+        if complete:
+            _keep_only(out_dir, records_dir, family)
+        run.doc = results_doc(settings, family, order.collected, complete)
+        write_reports(out_dir, run.doc, timing(run.doc.standings, order.collected if complete else order,
+                                               wall_s=wall, played_now=played_now, jobs=jobs))
+    return run
+
+
+def _is_candidate_game(game_id: str) -> bool:
+    try:
+        pair_of(game_id)
+    except ValueError:
+        return False
+    return True
+
+
+class _Counted:
+    """The ids of the games counted: candidate ``i``'s first ``pairs`` deals."""
+
+    def __init__(self, family: Family) -> None:
+        self.pairs = [t.pairs for t in family.tests]
+
+    def __contains__(self, game_id: object) -> bool:
+        if not isinstance(game_id, str) or not _is_candidate_game(game_id):
+            return False
+        i, k, _ = pair_of(game_id)
+        return i < len(self.pairs) and k < self.pairs[i]
+
+
+def _keep_only(out_dir: str, records_dir: str | None, family: Family) -> None:
+    """games.jsonl (and records) of the pairs counted only, in planned order (deal by deal, candidates in order)."""
+    counted = _Counted(family)
+    path = os.path.join(out_dir, "games.jsonl")
+    offsets: dict[tuple[int, int, str], int] = {}
+    with open(path, "rb") as fh:
+        at = 0
+        for raw in fh:
+            game = str(json.loads(raw).get("game"))
+            if game in counted:
+                i, k, twin = pair_of(game)
+                offsets[(k, i, twin)] = at
+            at += len(raw)
+    with open(path, "rb") as src, open(path + ".part", "wb") as dst:
+        for key in sorted(offsets):
+            src.seek(offsets[key])
+            dst.write(src.readline())
+    os.replace(path + ".part", path)
+    if records_dir is not None:
+        keep_only(records_dir, counted)
+
+
+def candidates_block(settings: CandidateSettings, family: Family) -> dict[str, Any]:
+    """results.json's ``candidates`` block: the family's settings, the winner, and each candidate's ``sprt`` block."""
+    tests = []
+    for i, spec in enumerate(settings.candidates):
+        test = family.tests[i]
+        stopped = family.status[i] if family.status[i] != "running" else "interrupted"
+        tests.append({"new": spec.name, "base": settings.base.name, "field": [s.name for s in settings.field],
+                      "fillers": list(settings.fillers), "stopped": stopped,
+                      "status": status_text(family, i),
+                      "behind": (settings.candidates[family.behind_of[i]].name if i in family.behind_of else None)}
+                     | test.to_json())
+    winner = family.winner
+    return {"base": settings.base.name, "correction": "bonferroni", "alpha": float(settings.sprt.alpha),
+            "beta": float(settings.sprt.beta), "games": family.games,
+            "winner": None if winner is None else settings.candidates[winner].name,
+            "accepted": [settings.candidates[i].name for i in family.accepted], "tests": tests}
+
+
+def results_doc(settings: CandidateSettings, family: Family, games: Collected, complete: bool) -> ResultsDoc:
+    """results.json: the arena's format over the counted games, the table, and the ``candidates`` block."""
+    specs = [settings.base, *settings.candidates, *settings.field]
+    names = [s.name for s in specs]
+    standings = standings_for(cast(Any, games), names, bootstrap=BOOTSTRAP, seed=settings.seed, rank_by="rating",
+                              rule=order_rule([], "rating", complete=complete), complete=complete,
+                              rulesets=[settings.rules])
+    return ResultsDoc(kind="compare", name=f"{len(settings.candidates)} candidates vs {settings.base.name}",
+                      complete=complete, seed=settings.seed, games=len(games), policy=settings.policy.to_json(),
+                      rank_by="rating", standings=standings, head_to_head=games.head_to_head(standings.bots),
+                      rating=rating_info(BOOTSTRAP, settings.seed), bots=tuple(s.to_json() for s in specs),
+                      sandbox_levels=games.sandbox_levels(), clock_levels=games.clock_levels(),
+                      table={"ruleset": settings.rules.house, "options": dict(settings.rules.options),
+                             "seats": settings.seats},
+                      blocks={"candidates": candidates_block(settings, family)})
