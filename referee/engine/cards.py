@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Callable, Final
 
 
 class InvalidCardError(ValueError):
@@ -73,7 +73,7 @@ class Card:
     def __deepcopy__(self, memo: object) -> "Card":
         return self
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[object], Card], tuple[str]]:
         return (Card.from_code, (self.code,))
 
     def __repr__(self) -> str:
