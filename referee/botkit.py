@@ -168,7 +168,8 @@ class Encoding:
             return text + (f" ({answer['colour']})" if "colour" in answer else "")
         if answer["type"] == "colour":
             return f"colour {answer['colour']}"
-        return answer["type"]
+        kind: str = answer["type"]
+        return kind
 
     def action_features(self, index: int) -> list[int]:
         """Features of an action that mean the same in every ruleset (for policies over large catalogues).
@@ -372,7 +373,7 @@ class Session:
         return out
 
     def _answer(self, msg: dict[str, Any]) -> dict[str, Any]:
-        legal = msg.get("legal") or []
+        legal: list[dict[str, Any]] = msg.get("legal") or []
         if not legal:
             raise ValueError(f"turn {msg.get('id')} came with no legal answers")
         try:

@@ -37,7 +37,8 @@ class _LazyRequest:
         self.line = line
 
     def whole(self) -> dict[str, Any]:
-        return loads(self.line)
+        msg: dict[str, Any] = loads(self.line)
+        return msg
 
 
 class Known(Protocol):
