@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from referee.engine.actions import DRAW, PASS, PLAY, Action
 from referee.engine.cards import Card
@@ -125,7 +125,7 @@ class HumanSeat:
     def finish(self, table: Table, index: int) -> None:
         self._catch_up(table, table.end_patch)
 
-    def follow(self, entry: dict) -> None:
+    def follow(self, entry: dict[str, Any]) -> None:
         """A line of the game record as it is written: at each action, show what has happened so far.
 
         The table records an action before applying it, so while a bot thinks the person has already
@@ -136,7 +136,7 @@ class HumanSeat:
             self._catch_up(table)
 
     # ------------------------------------------------------------------ talking
-    def _catch_up(self, table: Table, end: dict | None = None) -> None:
+    def _catch_up(self, table: Table, end: dict[str, Any] | None = None) -> None:
         assert self.relay is not None
         for msg in self.relay.catch_up(table.game, None, end):
             if isinstance(msg, bytes):  # a public event, encoded once for every seat
