@@ -62,14 +62,14 @@ def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
                ) -> tuple[list[BotEntry], list[LeftOut]]:
     """Run every build step (each distinct command and directory once, ``jobs`` at a time)."""
     entries = list(entries)
-    groups: dict[tuple[str, str, tuple], list[BotEntry]] = {}
+    groups: dict[tuple[str, str, tuple[tuple[str, str], ...]], list[BotEntry]] = {}
     for e in entries:
         if e.build:
             groups.setdefault((e.build, e.spec.cwd or os.getcwd(), e.spec.env), []).append(e)
     outcome: dict[str, LeftOut | None] = {}
-    live: set[subprocess.Popen] = set()
+    live: set[subprocess.Popen[bytes]] = set()
 
-    def build(key: tuple[str, str, tuple]) -> None:
+    def build(key: tuple[str, str, tuple[tuple[str, str], ...]]) -> None:
         members = groups[key]
         first = members[0]
         log = build_log(log_dir, first.spec.name) if log_dir else None
@@ -94,7 +94,7 @@ def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
     return kept, left
 
 
-def _run(entry: BotEntry, log: str | None, live: set[subprocess.Popen]) -> LeftOut | None:
+def _run(entry: BotEntry, log: str | None, live: set[subprocess.Popen[bytes]]) -> LeftOut | None:
     env = dict(os.environ)
     env.update(dict(entry.spec.env))
     name = entry.spec.name
@@ -134,7 +134,7 @@ def _run(entry: BotEntry, log: str | None, live: set[subprocess.Popen]) -> LeftO
     return LeftOut(name, reason, tail, log)
 
 
-def _kill(proc: subprocess.Popen) -> None:
+def _kill(proc: subprocess.Popen[bytes]) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):

@@ -106,7 +106,7 @@ class ClusterExecutor:
         ahead = Lead(lead) if lead is not None else None
 
         def top_up() -> None:
-            batch = []
+            batch: list[dict[str, Any]] = []
             while len(self._futures) + len(batch) < window and (ahead is None or ahead.may_read()):
                 job = next(upcoming, None)
                 if job is None:
@@ -121,8 +121,8 @@ class ClusterExecutor:
             # up with another arena's game of the same id.
             keys = [f"{self.plugin}-{job['game']}" for job in batch]
             futures = self._client.map(play, batch, plugin=self.plugin, key=keys, pure=False)
-            for job, future in zip(batch, futures):
-                self._futures[job["game"]] = future
+            for sent, future in zip(batch, futures):
+                self._futures[sent["game"]] = future
             done.update(futures)
 
         top_up()

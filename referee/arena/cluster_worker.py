@@ -15,7 +15,7 @@ import threading
 import traceback
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from distributed import get_worker
 from distributed.diagnostics.plugin import WorkerPlugin
@@ -144,13 +144,13 @@ class ArenaPlugin(WorkerPlugin):
 
 def play(job_json: dict[str, Any], plugin: str) -> Outcome:
     """The task: play ``job_json`` on this worker with the arena's plugin named ``plugin``."""
-    return get_worker().plugins[plugin].play(job_json)
+    return cast(ArenaPlugin, get_worker().plugins[plugin]).play(job_json)
 
 
 def report(plugin: str, dask_worker: Any = None) -> dict[str, str]:
     """For ``Client.run``: this worker's problems with the arena's bots."""
     worker = dask_worker or get_worker()
-    found = worker.plugins.get(plugin)
+    found = cast("ArenaPlugin | None", worker.plugins.get(plugin))
     if found is None:
         return {"*": "the arena's plugin is not set up on this worker"}
     return found.report()

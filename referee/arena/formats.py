@@ -268,7 +268,7 @@ class Knockout(Format):
         """Places at each table by average place (ties: wins, points, the ranking); a bye goes through."""
         order = rank()
         places: dict[str, int] = {}
-        through: list[tuple[int, float, int, str]] = []
+        through: list[tuple[int, float | None, int, str]] = []  # a bot of a table played: its average is a float
         for t, table in enumerate(tables):
             if len(table) == 1:
                 places[table[0]] = 1
