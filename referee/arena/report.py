@@ -9,7 +9,7 @@ import csv
 import io
 import json
 import os
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Protocol, Sequence
 
 from referee.standings.model import Standings
 from referee.standings.render import column_notes, csv_text, markdown_table
@@ -20,7 +20,14 @@ from referee.arena.results_doc import HeadToHead, ResultsDoc
 MD_MATRIX_LIMIT = 24
 
 
-def timing(standings: Standings, games: Iterable[Any], *, wall_s: float, played_now: int, jobs: int
+class TimeSums(Protocol):
+    """A run's collector, with the bots' time and decisions summed already."""
+
+    bot_ms: float
+    decisions: int
+
+
+def timing(standings: Standings, games: Iterable[Any] | TimeSums, *, wall_s: float, played_now: int, jobs: int
            ) -> dict[str, Any]:
     """Durations (which vary from run to run): per bot, and for the run."""
     bot_ms = getattr(games, "bot_ms", 0.0)  # a run's collector has the sums already

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from referee.engine.actions import PLAY, Action, IllegalActionError, InvalidActionError
 from referee.bots.pipes.client import UNASKED_FIX
@@ -399,7 +400,7 @@ class Table:
         self.names = names
         self.relay = Relay(seat, game_id, names)
 
-    def tell(self, msg: dict | bytes) -> None:
+    def tell(self, msg: dict[str, Any] | bytes) -> None:
         if self.suite.probe.tell(msg):
             self.suite.alive()
 
