@@ -56,8 +56,8 @@ class HumanSeat:
     """A person at the table, through ``read`` (one line, without its newline) and ``out``."""
 
     by = "human"
-    sandbox = None  # a person is not a process
-    clock = None
+    sandbox: str | None = None  # a person is not a process
+    clock: str | None = None
 
     def __init__(self, name: str, read: Callable[[str], str], out: TextIO, *, styled: bool = False,
                  pace: float = 0.0) -> None:
