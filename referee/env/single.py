@@ -30,8 +30,8 @@ class LearnerSeat:
     """The learner's place at the table: it plays the action the environment was given."""
 
     by = "learner"
-    sandbox = None
-    clock = None
+    sandbox: str | None = None
+    clock: str | None = None
 
     def __init__(self, name: str = LEARNER) -> None:
         self.name = name
@@ -118,7 +118,7 @@ class SingleAgentEnv(gym.Env):
         table = self._table()
         if self._over:
             raise RuntimeError("the episode is over: call reset() for a new game")
-        chosen = self._legal.get(action) if isinstance(action, (int, np.integer)) else None
+        chosen = self._legal.get(int(action)) if isinstance(action, (int, np.integer)) else None
         if chosen is None:
             self._over = True  # documented penalty: the game is abandoned and the learner loses it
             error = self.observer.illegal(action, self._legal, LEARNER)
