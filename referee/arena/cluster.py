@@ -16,7 +16,7 @@ from referee.run.jobs import GameJob
 from referee.store.results import GameResult
 from referee.arena.cluster_options import ClusterOptions
 from referee.arena.model import Arena
-from referee.run.executor import ExecutorError, write_record, lost_game
+from referee.run.executor import ExecutorError, ExecutorFactory, write_record, lost_game
 from referee.run.lead import Lead
 from referee.arena.shipping import BotBundle, ShippingError, pack_bots
 
@@ -189,7 +189,7 @@ class ClusterExecutor:
         self.close(kill=exc_type is not None)
 
 
-def cluster_factory(options: ClusterOptions) -> Any:
+def cluster_factory(options: ClusterOptions) -> ExecutorFactory:
     """An executor factory for ``run_arena``: pack the arena's bots and run its games on the cluster."""
     problems = options.problems()
     if problems:

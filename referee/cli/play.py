@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import shlex
 import sys
+from typing import Any, Callable
 
 import click
 
@@ -89,12 +90,12 @@ class _Following(Recorder):
         super().__init__()
         self.human = human
 
-    def add(self, entry: dict) -> None:
+    def add(self, entry: dict[str, Any]) -> None:
         super().add(entry)
         self.human.follow(entry)
 
 
-def _reader():
+def _reader() -> Callable[[str], str]:
     def read(prompt: str) -> str:
         sys.stdout.write(prompt)
         sys.stdout.flush()
