@@ -143,7 +143,7 @@ def rebuilt(line: Mapping[str, Any], specs: Mapping[str, Mapping[str, Any]], *, 
     assert game is not None
     end = {k: line[k] for k in ("placements", "forfeited", "game_placements") if k in line}
     for seat, relay in relays.items():
-        yield from _outs(seat, relay.lines(game, wire, end))  # type: ignore[arg-type]
+        yield from _outs(seat, relay.lines(game, wire, end))
     yield {"t": "events", "events": game.events}
     yield {"t": "result", **{k: v for k, v in GameResult.from_json(line).to_json().items() if k != "wall_ms"}}
 
@@ -208,7 +208,7 @@ def _from_dir(out_dir: str, game_id: str) -> SourceGame:
         raise InvalidReplayError(f"{out_dir} has no games.jsonl: is it the output directory of an arena or "
                                  "`lastcard match --out`?")
     found = None
-    ids = []
+    ids: list[str] = []
     for number, line in read_jsonl(path):
         if line.get("game") == game_id:
             found = number, line

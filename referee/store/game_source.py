@@ -54,7 +54,8 @@ def read_results(out_dir: str) -> dict[str, Any]:
     if not os.path.exists(path):
         return {}
     with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
+        results: dict[str, Any] = json.load(fh)
+    return results
 
 
 def game_defaults(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
