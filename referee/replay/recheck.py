@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping, Sequence
 
 from referee.engine.actions import Action
 from referee.engine.game import Game
@@ -39,6 +39,6 @@ def replay(lines: Iterable[dict[str, Any]]) -> Game:
     return game
 
 
-def _plain(events: list[dict[str, Any]]) -> str:
+def _plain(events: Sequence[Mapping[str, object]]) -> str:
     # JSON turns int keys (the seats under "secret") into strings; compare in that form.
     return json.dumps(events, sort_keys=True)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence, cast
 
 from referee.protocol.messages import turn_request
 from referee.engine.cardfaces import colour_label, label
 from referee.engine.describe import action_text, cards_text, describe_event, seat_name
+from referee.engine.events import Event
 from referee.engine.game import event_for
 from referee.store.game_source import SourceGame
 from referee.protocol.relay import Relay
@@ -127,7 +128,7 @@ def render_seat(source: SourceGame, seat: int, styled: bool = False, raw: bool =
     if not 0 <= seat < len(names):
         raise InvalidReplayError(f"seat {seat} is not at this table: the seats are 0 to {len(names) - 1} "
                                  f"({', '.join(names)})")
-    if raw and _in_results_dir(source):
+    if raw and source.out_dir is not None and _in_results_dir(source):
         # A results directory's game: the lines the seat was sent, exactly (recorded, else rebuilt by the relay).
         from referee.store.game_record import told
 
@@ -229,7 +230,7 @@ def all_seeing_events(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         if not secret or ev.get("kind") == "deal":  # a deal's hands are shown as hands, not merged
             out.append(ev)
             continue
-        merged = event_for(ev, None)
+        merged = event_for(cast(Event, ev), None)  # an event read back from JSON
         for part in secret.values():
             merged.update(part)
         out.append(merged)
