@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Callable, Iterator, Sequence, cast
+from typing import Any, Callable, Iterator, Mapping, Sequence, cast
 
 from referee.protocol.messages import turn_request
 from referee.engine.cardfaces import colour_label, label
@@ -77,7 +77,7 @@ def _state_line(frame: Frame, names: Sequence[str], styled: bool) -> str:
             f"draw pile {frame.draw_pile} · {arrow}{pending} · scores {list(frame.scores)}")
 
 
-SeatsOf = Callable[[list[int]], dict[int, int]]
+SeatsOf = Callable[[list[int]], Mapping[int, int | None]]  # the seat to act at each turn (None: not known)
 
 
 def fault_turns(source: SourceGame, seats_of: SeatsOf | None = None) -> dict[int, str]:
