@@ -327,7 +327,8 @@ def _replay_command(out_dir: str) -> str:
 def _read_timing(out_dir: str) -> dict[str, Any] | None:
     try:
         with open(os.path.join(out_dir, "timing.json"), encoding="utf-8") as fh:
-            return json.load(fh)
+            timing: dict[str, Any] = json.load(fh)
+            return timing
     except (OSError, ValueError):
         return None
 
