@@ -67,10 +67,10 @@ class Card:
         return self.code
 
     # Cards are canonical singletons: identity is equality (C-level hash/eq); keep it across copy/pickle.
-    def __copy__(self) -> "Card":
+    def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo: object) -> "Card":
+    def __deepcopy__(self, memo: object) -> Card:
         return self
 
     def __reduce__(self) -> tuple[Callable[[object], Card], tuple[str]]:

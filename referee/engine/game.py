@@ -156,7 +156,7 @@ def seeded(rng: random.Random | None, seed: int) -> random.Random:
         rng.seed(seed)
         return rng
     _SEED(rng, seed)
-    setattr(rng, "gauss_next", None)  # what Random.seed leaves: no Gaussian pending
+    setattr(rng, "gauss_next", None)  # noqa: B010 - not in Random's stubs; what Random.seed leaves: no Gaussian pending
     return rng
 
 
