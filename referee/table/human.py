@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from referee.engine.actions import DRAW, PASS, PLAY, Action
-from referee.engine.cards import Card
-from referee.protocol.faults import Fault
 from referee.engine.cardfaces import colour_label, label
-from referee.protocol.relay import Relay
+from referee.engine.cards import Card
 from referee.engine.describe import action_text, cards_text, describe_event
+from referee.protocol.faults import Fault
+from referee.protocol.relay import Relay
 
 if TYPE_CHECKING:
     from referee.table.table import Table
