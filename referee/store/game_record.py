@@ -18,14 +18,22 @@ import json
 import os
 from typing import Any, Iterator, Mapping
 
-from referee.protocol.messages import turn_line
-from referee.store.game_source import (SourceGame, _from_record, check_played, complete_line, game_defaults, read_jsonl,
-                                       read_results)
-from referee.store import record_file
-from referee.store.record_file import encode_record
-from referee.protocol.relay import PublicWire, Relay
 from referee.engine.notation import InvalidReplayError, StoredGame, walk
+from referee.protocol.messages import turn_line
+from referee.protocol.relay import PublicWire, Relay
+from referee.store import record_file
+from referee.store.game_source import (
+    SourceGame,
+    _from_record,
+    check_played,
+    complete_line,
+    game_defaults,
+    read_jsonl,
+    read_results,
+)
+from referee.store.record_file import encode_record
 from referee.store.results import GameResult
+
 
 def record_lines(out_dir: str, game_id: str) -> Iterator[dict[str, Any]]:
     """``game_id``'s record lines: as recorded when the run kept them, else rebuilt from games.jsonl.
