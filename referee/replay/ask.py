@@ -16,14 +16,14 @@ import time
 from dataclasses import dataclass
 from typing import Any, Collection
 
-from referee.engine.actions import Action
 from referee.bots.pipes.client import BotClient
-from referee.protocol.faults import BotFault, Fault, FaultKind
 from referee.bots.spec import BotSpec
-from referee.store.game_source import SourceGame, complete_line, game_defaults, read_jsonl, read_results, stored_for
+from referee.engine.actions import Action
 from referee.engine.notation import InvalidReplayError
-from referee.replay.text import turn_of_faults
+from referee.protocol.faults import BotFault, Fault, FaultKind
 from referee.replay.seat_lines import SeatRequest, SeatScript
+from referee.replay.text import turn_of_faults
+from referee.store.game_source import SourceGame, complete_line, game_defaults, read_jsonl, read_results, stored_for
 from referee.table.table import KILL_KINDS
 
 #: Faults after which the bot cannot be asked further: those the referee stops a bot for, and an answer

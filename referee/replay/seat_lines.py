@@ -16,18 +16,18 @@ import os
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from referee.store.game_record import read_record
+from referee.bots.spec import TimeLimits
 from referee.engine.actions import Action, InvalidActionError
+from referee.engine.game import Game
+from referee.engine.notation import InvalidReplayError, decode_actions, ruleset_of, walk
 from referee.protocol.faults import BotFault, Fault, FaultKind
 from referee.protocol.messages import turn_line
-from referee.bots.spec import TimeLimits
+from referee.protocol.relay import Relay
 from referee.protocol.wire import encode, loads
-from referee.engine.game import Game
+from referee.replay.text import turn_of_faults
+from referee.store.game_record import read_record
 from referee.store.game_source import SourceGame, read_jsonl
 from referee.table.policy import FaultPolicy
-from referee.protocol.relay import Relay
-from referee.engine.notation import InvalidReplayError, decode_actions, ruleset_of, walk
-from referee.replay.text import turn_of_faults
 from referee.table.table import KILL_KINDS, Table
 
 

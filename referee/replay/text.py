@@ -11,15 +11,15 @@ import json
 import os
 from typing import Any, Callable, Iterator, Mapping, Sequence, cast
 
-from referee.protocol.messages import turn_request
 from referee.engine.cardfaces import colour_label, label
 from referee.engine.describe import action_text, cards_text, describe_event, seat_name
 from referee.engine.events import Event
 from referee.engine.game import event_for
-from referee.store.game_source import SourceGame
-from referee.protocol.relay import Relay
-from referee.table.table import KILL_KINDS
 from referee.engine.notation import Frame, InvalidReplayError, rebuild, walk
+from referee.protocol.messages import turn_request
+from referee.protocol.relay import Relay
+from referee.store.game_source import SourceGame
+from referee.table.table import KILL_KINDS
 
 #: Fault kinds after which the referee stops the bot: it hears nothing more.
 KILLED = frozenset(kind.value for kind in KILL_KINDS)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from referee.store.game_source import SourceGame
 from referee.engine.notation import InvalidReplayError, rebuild
+from referee.store.game_source import SourceGame
 
 #: Result keys compared with the replayed game, in the order a difference is reported.
 COMPARED = ("game_placements", "placements", "reason", "winner", "scores", "hand_points", "points", "rounds", "moves",
