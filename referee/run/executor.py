@@ -20,16 +20,15 @@ import time
 import traceback
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
-
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence
 
-from referee.protocol.faults import Fault, FaultKind
 from referee.bots.pipes.transport import describe_exit
-from referee.store.record_file import append_record, append_records, encode_record
-from referee.run.jobs import GameJob, run_job
-from referee.store.results import GameResult, SeatTimes
 from referee.bots.pool import BotPool
+from referee.protocol.faults import Fault, FaultKind
+from referee.run.jobs import GameJob, run_job
 from referee.run.lead import Lead
+from referee.store.record_file import append_record, append_records, encode_record
+from referee.store.results import GameResult, SeatTimes
 
 if TYPE_CHECKING:
     from referee.arena.model import Arena

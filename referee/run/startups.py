@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from referee.bots.pipes.client import BotClient
-from referee.protocol.faults import BotFault, FaultKind
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
-from referee.store.results import GameResult
+from referee.protocol.faults import BotFault, FaultKind
 from referee.run.side_by_side import map_side_by_side
+from referee.store.results import GameResult
 
 #: Games in a row a never-started bot may fail to start, the same way, before a match stops.
 TRIES = 3
