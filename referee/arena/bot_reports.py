@@ -12,16 +12,16 @@ import os
 import shlex
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.replay.ask import ask_command, fault_turns
-from referee.protocol.faults import Fault
-from referee.bots.pipes.transport import STDERR_MARK
-from referee.bots.names import build_log, safe_name, stderr_log
-from referee.store.results import GameLine
-from referee.standings.model import StandingRow
-from referee.standings.render import format_faults, format_rating
 from referee.arena.builds import LeftOut
 from referee.arena.model import BotEntry
 from referee.arena.results_doc import ResultsDoc
+from referee.bots.names import build_log, safe_name, stderr_log
+from referee.bots.pipes.transport import STDERR_MARK
+from referee.protocol.faults import Fault
+from referee.replay.ask import ask_command, fault_turns
+from referee.standings.model import StandingRow
+from referee.standings.render import format_faults, format_rating
+from referee.store.results import GameLine
 
 #: Faults shown in full (request, answer, stderr, replay); the rest are listed one a line.
 FAULTS_SHOWN = 10

@@ -14,10 +14,10 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from referee.bots.reaper import reaper
-from referee.bots.pipes.transport import describe_exit
-from referee.bots.names import build_log
 from referee.arena.model import BotEntry
+from referee.bots.names import build_log
+from referee.bots.pipes.transport import describe_exit
+from referee.bots.reaper import reaper
 from referee.run.side_by_side import map_side_by_side
 
 #: Lines of a failed build's output shown in the terminal (all of it is in the build log).

@@ -12,13 +12,13 @@ from __future__ import annotations
 import uuid
 from typing import Any, Iterable, Iterator
 
-from referee.run.jobs import GameJob
-from referee.store.results import GameResult
 from referee.arena.cluster_options import ClusterOptions
 from referee.arena.model import Arena
-from referee.run.executor import ExecutorError, ExecutorFactory, write_record, lost_game
-from referee.run.lead import Lead
 from referee.arena.shipping import BotBundle, ShippingError, pack_bots
+from referee.run.executor import ExecutorError, ExecutorFactory, lost_game, write_record
+from referee.run.jobs import GameJob
+from referee.run.lead import Lead
+from referee.store.results import GameResult
 
 #: Games handed to the scheduler ahead of those finished, per worker thread (at least ``MIN_WINDOW``):
 #: enough that no worker waits, few enough that Ctrl-C has little to cancel and memory stays flat.

@@ -18,10 +18,23 @@ from referee.run.jobs import game_seed
 from referee.standings.model import Tally
 
 if TYPE_CHECKING:
-    from referee.store.results import GameLine
     from referee.arena.model import Stage
-from referee.arena.tables import (SAMPLE_WINDOW, Table, advancing, gauntlet, knockout_sizes, knockout_tables,
-    round_robin, rotations, sampled, sampled_table_count, seating, seatings, table_games)
+    from referee.store.results import GameLine
+from referee.arena.tables import (
+    SAMPLE_WINDOW,
+    Table,
+    advancing,
+    gauntlet,
+    knockout_sizes,
+    knockout_tables,
+    rotations,
+    round_robin,
+    sampled,
+    sampled_table_count,
+    seating,
+    seatings,
+    table_games,
+)
 
 
 @dataclass(frozen=True)

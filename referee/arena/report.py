@@ -11,9 +11,9 @@ import json
 import os
 from typing import Any, Iterable, Mapping, Protocol, Sequence
 
+from referee.arena.results_doc import HeadToHead, ResultsDoc
 from referee.standings.model import Standings
 from referee.standings.render import column_notes, csv_text, markdown_table
-from referee.arena.results_doc import HeadToHead, ResultsDoc
 
 #: The head-to-head matrix goes into standings.md up to this many bots (head_to_head.csv always has it all,
 #: and standings.md says so above the limit).

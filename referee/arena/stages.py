@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.engine.rules import Ruleset, RulesetError, get_ruleset
 from referee.arena.formats import FORMATS, Format, Gauntlet, Knockout
 from referee.arena.model import Stage
 from referee.arena.problems import Path, Problems, format_path
 from referee.arena.source import LineMap
+from referee.engine.rules import Ruleset, RulesetError, get_ruleset
 
 #: Keys a stage takes; at the top level they are every stage's defaults.
 STAGE_KEYS = ("ruleset", "options", "seats", "format", "games", "duplicate", "challengers", "advance", "final_games")
