@@ -12,16 +12,16 @@ from typing import Any, Mapping, Sequence
 import gymnasium as gym
 import numpy as np
 
-from referee.engine.actions import Action
-from referee.protocol.faults import Fault
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec, parse_bot, unique_names
-from referee.table.policy import FaultPolicy
-from referee.store.results import GameResult
+from referee.engine.actions import Action
 from referee.engine.rules import Ruleset, check_players
-from referee.table.table import Table, seat_for
 from referee.env.aec import check_reward, ruleset_of, spaces_for
 from referee.env.view import Observer, place_rewards, round_rewards, table_text
+from referee.protocol.faults import Fault
+from referee.store.results import GameResult
+from referee.table.policy import FaultPolicy
+from referee.table.table import Table, seat_for
 
 LEARNER = "learner"
 
