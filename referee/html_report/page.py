@@ -16,31 +16,39 @@ from __future__ import annotations
 import functools
 import html
 import itertools
-from array import array
 import json
 import os
 import re
 import shlex
 import signal
+from array import array
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from referee.replay.ask import ask_command
-from referee.protocol.messages import turn_request
-from referee.engine.cardfaces import CSS, MARKS, WILD_MARK
 from referee.arena.bot_reports import request_line, stderr_by_game
-from referee.store.game_source import (STDERR_TAIL_LINES, stderr_path, SourceGame, complete_line, game_defaults,
-    read_results, stderr_tail, stored_for)
-from referee.engine.notation import InvalidReplayError, walk
-from referee.replay.text import fault_turns, turn_of_faults
 from referee.arena.results_doc import ResultsDoc
+from referee.engine.cardfaces import CSS, MARKS, WILD_MARK
+from referee.engine.notation import InvalidReplayError, walk
 from referee.engine.rules import PRESETS
-from referee.standings.model import StandingRow, Standings
-from referee.standings.render import column_notes, columns, format_rating
 from referee.html_report.sprt_chart import sprt_section
 from referee.html_report.tape import tape
+from referee.protocol.messages import turn_request
+from referee.replay.ask import ask_command
+from referee.replay.text import fault_turns, turn_of_faults
+from referee.standings.model import StandingRow, Standings
+from referee.standings.render import column_notes, columns, format_rating
+from referee.store.game_source import (
+    STDERR_TAIL_LINES,
+    SourceGame,
+    complete_line,
+    game_defaults,
+    read_results,
+    stderr_path,
+    stderr_tail,
+    stored_for,
+)
 
 #: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
 FAULT_DETAILS = 20
