@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence, T
 import click
 
 if TYPE_CHECKING:
-    from referee.run.executor import ExecutorFactory
     from referee.arena.model import Arena
     from referee.arena.runner import Leader
+    from referee.run.executor import ExecutorFactory
 
 F = Callable[..., Any]
 

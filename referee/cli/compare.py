@@ -16,16 +16,32 @@ import click
 
 from referee.arena.model import Arena, BotEntry
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
+from referee.cli.common import (
+    RunError,
+    cluster_executor,
+    cluster_options,
+    executor_kwargs,
+    interrupted,
+    sigterm_as_interrupt,
+    warn_never_started,
+)
+from referee.cli.options import (
+    build_ruleset,
+    jobs_option,
+    out_option,
+    report_option,
+    ruleset_options,
+    seed_option,
+    time_options,
+    with_clock,
+    write_html_report,
+)
+from referee.cli.sandbox_option import announce, sandbox_option, with_mode
 from referee.compare.display import header_line, summary_lines, verdict_line
 from referee.compare.run import CompareRun, run_compare
 from referee.compare.sprt import MODELS, PairTally, Sprt, SprtError, SprtSettings
 from referee.compare.twins import CompareError, CompareSettings
 from referee.table.policy import FaultPolicy
-from referee.cli.common import (RunError, interrupted, cluster_executor, cluster_options, executor_kwargs,
-    sigterm_as_interrupt, warn_never_started)
-from referee.cli.options import (build_ruleset, jobs_option, out_option, report_option, ruleset_options, seed_option,
-    time_options, with_clock, write_html_report)
-from referee.cli.sandbox_option import announce, sandbox_option, with_mode
 
 
 class LiveDisplay:
