@@ -38,12 +38,12 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # measure the working tree, not whatever copy is installed
 
 from referee.engine.actions import DRAW, PASS  # noqa: E402
-from referee.protocol.messages import turn_request  # noqa: E402
-from referee.protocol.wire import encode  # noqa: E402
 from referee.engine.cards import DECK_COLOURS, DECKS, WILD_RANKS, Card  # noqa: E402
 from referee.engine.game import PHASE_PLAY, Game  # noqa: E402
-from referee.players import SeatView, make_player  # noqa: E402
 from referee.engine.rules import Ruleset, get_ruleset  # noqa: E402
+from referee.players import SeatView, make_player  # noqa: E402
+from referee.protocol.messages import turn_request  # noqa: E402
+from referee.protocol.wire import encode  # noqa: E402
 
 
 def position(rs: Ruleset, players: int, hand: list[Card], top: Card, colour: str,

@@ -26,7 +26,7 @@ import json
 import os
 import sys
 import traceback
-from functools import lru_cache
+from functools import cache
 from typing import IO, Any, Callable, Mapping, Sequence
 
 PROTOCOL = 1
@@ -179,7 +179,7 @@ class Encoding:
         """
         return list(self._features(index))
 
-    @lru_cache(maxsize=None)  # noqa: B019 - encodings live as long as the process (one per ruleset)
+    @cache  # noqa: B019 - encodings live as long as the process (one per ruleset)
     def _features(self, index: int) -> tuple[int, ...]:
         answer = self.answers[index]
         out = [0] * FEATURES
@@ -243,7 +243,7 @@ _TO_ACT, _HANDS, _SCORES = OFFSETS["to_act"], OFFSETS["hands"], OFFSETS["scores"
 _DRAW_PILE, _DISCARD_PILE, _MOVE = OFFSETS["draw_pile"], OFFSETS["discard_pile"], OFFSETS["move"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _encoding(deck: str, multi_play: bool, colour_phase: bool) -> Encoding:
     return Encoding(deck, multi_play, colour_phase)
 

@@ -12,13 +12,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.arena.config import parse_arena
-from referee.arena.formats import (gauntlet, knockout_sizes, knockout_tables, round_robin, sampled,
-    sampled_table_count, seating)
+from referee.arena.formats import (
+    gauntlet,
+    knockout_sizes,
+    knockout_tables,
+    round_robin,
+    sampled,
+    sampled_table_count,
+    seating,
+)
 from referee.arena.schedule import Planner, count_games
 from referee.engine.game import Game
+from referee.engine.rules import get_ruleset
 from referee.run.jobs import game_seed
 from referee.store.results import GameLine, GameResult
-from referee.engine.rules import get_ruleset
 
 NAMES = [f"b{i}" for i in range(10)]
 

@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from procs import pid_alive
 
-from referee.protocol.schemas import validate_message
 from referee.bots.pipes import transport
 from referee.bots.pipes.transport import PipeTransport
 from referee.check import CheckConfig, Report, Status, run_check
 from referee.check import suite as S
 from referee.check.fuzz import fuzz_check_name
-from procs import pid_alive
+from referee.protocol.schemas import validate_message
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken_bots"

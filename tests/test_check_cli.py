@@ -11,12 +11,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_check_bots import BROKEN, PY, ROOT, bot_pids  # noqa: F401 - bot_pids: no bot outlives a test
 
 from referee.check import suite as S
 from referee.cli.check import check_cmd
 from referee.cli.main import cli
-
-from test_check_bots import BROKEN, PY, ROOT, bot_pids  # noqa: F401 - bot_pids: no bot outlives a test
 
 STRONG = f"{PY} {ROOT / 'sample_bots/python/strong_bot.py'}"
 NO_COLOUR = f"{PY} {BROKEN / 'no_colour.py'}"

@@ -20,12 +20,12 @@ pytest.importorskip("distributed", reason="needs the distributed extra: pip inst
 
 from click.testing import CliRunner  # noqa: E402
 from distributed import Client  # noqa: E402
-
 from procs import wait_until  # noqa: E402
+
 from referee.arena import load_arena, run_arena  # noqa: E402
 from referee.arena.cluster import ClusterOptions, cluster_factory  # noqa: E402
-from referee.run.executor import ExecutorError  # noqa: E402
 from referee.cli.main import cli  # noqa: E402
+from referee.run.executor import ExecutorError  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_bots" / "python"
@@ -299,7 +299,7 @@ def make_certificates(folder: Path) -> list[str]:
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.x509.oid import NameOID
 
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
 
     def build(subject: str, issuer: x509.Name | None, key, signer, ca: bool) -> x509.Certificate:
         name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject)])

@@ -9,14 +9,14 @@ from dataclasses import replace
 
 import pytest
 
+from referee.bots.spec import TimeLimits, parse_bot, unique_names
+from referee.engine.rules import get_ruleset
 from referee.run import executor as executor_module
 from referee.run.executor import BATCH, LocalExecutor
-from referee.bots.spec import TimeLimits, parse_bot, unique_names
 from referee.run.jobs import GameJob, game_seed, run_job
 from referee.store.game_record import read_record
 from referee.store.record_file import INDEX_FILE, RECORDS_FILE, encode_record, recorded_ids
 from referee.store.results import GameLine
-from referee.engine.rules import get_ruleset
 
 pytestmark = pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(),
                                 reason="the killing run_job reaches the workers only through fork")

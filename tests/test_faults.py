@@ -10,13 +10,12 @@ import time
 from dataclasses import replace
 
 import pytest
-
 from procs import group_members, groups_running, wait_group_gone, wait_until
 
+from referee.bots.pool import BotPool
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.engine.rules import get_ruleset
-from referee.bots.pool import BotPool
 from referee.table.policy import FaultPolicy
 from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT

@@ -14,8 +14,8 @@ from referee.arena.schedule import LazyGames, Planner
 from referee.arena.tables import rotations, seating, seatings
 from referee.bots.spec import parse_bot
 from referee.cli.match import match_arena
-from referee.table.policy import FaultPolicy
 from referee.engine.rules import get_ruleset
+from referee.table.policy import FaultPolicy
 
 
 def _listed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,12 +10,12 @@ import sys
 from types import SimpleNamespace
 
 import pytest
-
 from procs import alive, children, wait_until
+
 from referee.engine.actions import PLAY
 from referee.engine.game import Game
-from referee.table.human import HumanSeat, LeftTheGame, menu
 from referee.engine.rules import get_ruleset
+from referee.table.human import HumanSeat, LeftTheGame, menu
 from tests.conftest import PY, ROOT
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect is not installed: pip install -e '.[test]'")

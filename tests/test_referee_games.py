@@ -7,13 +7,13 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.cli.main import cli
+from referee.engine.rules import get_ruleset
+from referee.replay.recheck import replay
 from referee.run.jobs import GameJob, run_job
 from referee.store.record_file import recorded_ids
-from referee.replay.recheck import replay
-from referee.engine.rules import get_ruleset
-from referee.bots.pool import BotPool
 from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT, resolve_sample, sample_commands
 

@@ -10,12 +10,11 @@ from click.testing import CliRunner
 
 from referee.bots import sandbox
 from referee.cli.main import cli
-from referee.store.game_record import load
-from referee.store.game_source import read_jsonl
-from referee.store.game_record import read_record
-from referee.table.policy import FaultPolicy
 from referee.engine.notation import decode_actions
 from referee.replay.seat_lines import rebuilt, seat_script, stored_policy
+from referee.store.game_record import load, read_record
+from referee.store.game_source import read_jsonl
+from referee.table.policy import FaultPolicy
 from tests.askdata import GAMES, GOOD, TAPE, ask_results_dir
 from tests.conftest import PY
 from tests.replaydata import FAST, MISBEHAVE

@@ -10,11 +10,11 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from referee.engine.cardfaces import label
 from referee.cli.main import cli
-from referee.store.game_record import load
-from referee.html_report import write_report
+from referee.engine.cardfaces import label
 from referee.engine.notation import rebuild
+from referee.html_report import write_report
+from referee.store.game_record import load
 from tests.browser import chromium, errors, open_page
 from tests.replaydata import small_results_dir, write_results_dir
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from rulecases import A, C, F, R, case, find_opening, opening_top, run, table
 
 from referee.engine.actions import Action, InvalidActionError
 from referee.engine.cards import ALL_COLOURS, DECKS, Card, InvalidCardError, hand_points, standard_deck
 from referee.engine.rules import PRESETS, RulesetError, check_players, get_ruleset, parse_option
-
-from rulecases import A, C, F, R, case, find_opening, opening_top, run, table
 
 BUNDLE = R(0, "The rulesets are bundles of options, not three engines: every difference above is one named option")
 OVERRIDE = R(0, "so an arena can take a ruleset and override any option.")

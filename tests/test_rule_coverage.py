@@ -11,7 +11,6 @@ import importlib
 import re
 
 import pytest
-
 import rulecases
 from rulecases import doc_text, norm, sentences
 

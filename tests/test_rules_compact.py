@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+
+from rulecases import C, R, all_cards, case, deck_of, find_opening, opening_top, players_ok, run, table
 
 from referee.engine.actions import KINDS
 from referee.engine.cards import COMPACT_COLOURS, compact_deck
 from referee.engine.game import Game, card_count
 from referee.engine.rules import RulesetError, get_ruleset
-
-from rulecases import (players_ok, C, R, all_cards, case, deck_of, find_opening, opening_top, run, table)
-
-import random
 
 
 def st(**kw):

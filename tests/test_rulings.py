@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from referee.engine.game import Game, placements
-from referee.players import SeatView, make_player
-from referee.engine.rules import get_ruleset
+from rulecases import D, R, act, case, find_opening, make_state, opening_top, run, show, table
 
-from rulecases import (D, R, act, case, find_opening, make_state, opening_top, run, show, table)
+from referee.engine.game import Game, placements
+from referee.engine.rules import get_ruleset
+from referee.players import SeatView, make_player
 
 
 def st(ruleset, **kw):

@@ -11,8 +11,8 @@ from test_probe import MEETING
 from referee.bots.pool import BotPool
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import BotSpec, TimeLimits
-from referee.run.jobs import GameJob, game_seed, run_job
 from referee.engine.rules import get_ruleset
+from referee.run.jobs import GameJob, game_seed, run_job
 
 PLAYER = r"""
 import json, sys

@@ -17,15 +17,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from procs import groups_running, wait_until
 
-from referee.run.executor import _worker_main
 from referee.bots import sandbox
+from referee.bots.names import stderr_log
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
-from referee.run.jobs import GameJob, game_seed
-from referee.bots.names import stderr_log
 from referee.engine.rules import get_ruleset
-from procs import groups_running, wait_until
+from referee.run.executor import _worker_main
+from referee.run.jobs import GameJob, game_seed
 
 ROOT = Path(__file__).resolve().parent.parent
 MISBEHAVE = ROOT / "tests" / "fault_bots" / "misbehave.py"
