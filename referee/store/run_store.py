@@ -129,9 +129,7 @@ class GameStore:
         count = 0
         size = os.path.getsize(self.games_path)
         with open(self.games_path, "rb") as fh:
-            number = 0
-            for raw in fh:
-                number += 1
+            for number, raw in enumerate(fh, 1):
                 end = good + len(raw)
                 try:
                     if not raw.endswith(b"\n"):
