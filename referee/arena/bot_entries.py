@@ -222,7 +222,7 @@ class BotResolver:
             return Detected("command", sub["command"], sub.get("build"), _requires(sub.get("requires"))), \
                 path + ("command",)
         found = detect(match, table, shown) if os.path.isdir(match) else detect_file(match, table)
-        found = replace(found, build=found.build if "build" not in sub else sub["build"],
+        found = replace(found, build=sub.get("build", found.build),
                         requires=found.requires + _requires(sub.get("requires")))
         where = path + ("languages", found.language) if found.language is not None and found.manifest is None \
             else path + ("command",)

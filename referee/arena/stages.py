@@ -53,7 +53,7 @@ class StageResolver:
         advance = merged.get("advance", max(1, seats // 2))
         rules = self.rules(ruleset, merged.get("options") or {}, given, path)
         for other in FORMATS.values():
-            for key in other.keys():
+            for key in other.keys():  # noqa: SIM118 - a format's own keys(), the arena file's keys it reads
                 if key in merged and other.name != fmt:
                     self.problems.add(path + (key,) if key in given else (key,),
                                       f"only means something with format {other.name}; this stage's format is {fmt}")
