@@ -100,9 +100,9 @@ class HumanSeat:
             self._say("Name a colour: " + "  ".join(f"{n}) {colour_label(c, self.styled)}"
                                                     for n, c in enumerate(colours, 1)))
             action = choice.forms[self._ask_number("Colour", len(colours)) - 1]
-        if action.call:  # arcade: this play leaves one card, and calling is up to the player
-            if not self._ask_yes("Call last card? (forgetting costs a card)"):
-                action = Action(action.kind, action.cards, action.colour, False)
+        # arcade: this play leaves one card, and calling is up to the player
+        if action.call and not self._ask_yes("Call last card? (forgetting costs a card)"):
+            action = Action(action.kind, action.cards, action.colour, False)
         return action, None
 
     def _forced(self, table: Table, only: Action) -> str:
