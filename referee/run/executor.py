@@ -342,7 +342,7 @@ class LocalExecutor:
         self._closed = True
         if self._pool is not None:  # built-in players only: nothing to quit, but keep the pool's promise
             self._pool.close()
-        for proc, conn in self._workers:
+        for proc, _conn in self._workers:
             if kill and proc.is_alive():
                 proc.terminate()  # SIGTERM: the worker kills its bots, then exits
         deadline = time.monotonic() + (5.0 if kill else 30.0)
