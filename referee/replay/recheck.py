@@ -18,7 +18,7 @@ class ReplayMismatch(ValueError):
 def replay(lines: Iterable[dict[str, Any]]) -> Game:
     """Rebuild the game from a record's seed, ruleset, seating and actions; check it gives the same events."""
     lines = list(lines)
-    head = next((l for l in lines if l["t"] == "game"), None)
+    head = next((line for line in lines if line["t"] == "game"), None)
     if head is None:
         raise ReplayMismatch("the record has no 'game' line (seed, seating, ruleset)")
     rng = random.Random(head["seed"])
@@ -33,7 +33,7 @@ def replay(lines: Iterable[dict[str, Any]]) -> Game:
         action = Action.from_wire(entry["action"])
         game.check(action)
         game.apply(action, rng)
-    recorded = next((l["events"] for l in lines if l["t"] == "events"), None)
+    recorded = next((line["events"] for line in lines if line["t"] == "events"), None)
     if recorded is not None and _plain(recorded) != _plain(game.events):
         raise ReplayMismatch("replaying the actions gives different events than the record holds")
     return game
