@@ -187,7 +187,7 @@ def openspiel_factory(n: int) -> PlayOne:
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 r = pick.random()
-                for action, prob in outcomes:  # sample by the outcomes' probabilities
+                for action, prob in outcomes:  # noqa: B007 - sample by the outcomes' probabilities: action is used below
                     r -= prob
                     if r < 0:
                         break

@@ -22,7 +22,7 @@ OVERRIDE = R(0, "so an arena can take a ruleset and override any option.")
 # ------------------------------------------------------------------------------------------ cards
 
 def every_deck_card():
-    for name, make in DECKS.items():
+    for _name, make in DECKS.items():
         for n in (2, 5):
             yield from make(n)
 

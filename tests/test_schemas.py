@@ -401,7 +401,7 @@ def test_the_messages_say_what_the_doc_says(played):
     """Facts the schemas cannot say: ids, legal answers' ids, draw cards only to the drawer, phases."""
     phases: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
-    for gid, (_, bots) in played.items():
+    for _gid, (_, bots) in played.items():
         for bot in bots:
             last_id = 0
             you = None
