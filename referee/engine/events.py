@@ -156,4 +156,4 @@ class GameEndEvent(TypedDict):
 
 
 Event = Union[DealEvent, BuryEvent, PlayEvent, ColourEvent, CallEvent, ForfeitEvent, DrawEvent, PassEvent,  # noqa: UP007
-              SkipEvent, ReverseEvent, PenaltyEvent, ReshuffleEvent, RoundEndEvent, GameEndEvent]  # the compiled alias, as it was
+              SkipEvent, ReverseEvent, PenaltyEvent, ReshuffleEvent, RoundEndEvent, GameEndEvent]  # kept: compiled
