@@ -18,7 +18,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHECKS = {
     "mypy": ("mypy", [sys.executable, "-m", "mypy"]),
     "ruff": ("ruff", [sys.executable, "-m", "ruff", "check", "--no-cache"]),
-    "lint-imports": ("importlinter", [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command;"
+    "lint-imports": ("importlinter", [sys.executable, "-c",
+                                      "import sys; from importlinter.cli import lint_imports_command;"
                                       " sys.exit(lint_imports_command())", "--no-cache"]),
 }
 
