@@ -43,6 +43,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # benchmark the working tree
 
 import choix  # noqa: E402,F401 - imported once up front: the arena imports it for the ratings, a one-off second of CPU
+
 from referee.arena import parse_arena, run_arena  # noqa: E402
 
 

@@ -61,10 +61,10 @@ def child(argv: list[str]) -> None:
         setattr(module, attr, stamped)
 
     sys.path.insert(0, str(ROOT))
+    from referee.arena import runner
     from referee.cli import arena as cli_arena
     from referee.cli import entry
     from referee.run import loop as run_loop
-    from referee.arena import runner
 
     wrap(runner, "play_rounds", "play")
     if hasattr(run_loop.RunLoop, "wind_down"):  # the workers are joined after the reports: their CPU is the games'

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.compare.simulate import H0, H1, BEHIND, SCENARIOS, binomial_ceiling, scenario_row  # noqa: E402
+from referee.compare.simulate import BEHIND, H0, H1, SCENARIOS, binomial_ceiling, scenario_row  # noqa: E402
 from referee.compare.sprt import SprtSettings  # noqa: E402
 
 

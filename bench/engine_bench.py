@@ -33,10 +33,10 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # benchmark the working tree, not whatever copy is installed
 
 import referee  # noqa: E402
-from referee.engine.game import Game  # noqa: E402
 from referee.engine.actions import DRAW, PASS, Action  # noqa: E402
-from referee.players import SeatView, make_player  # noqa: E402
+from referee.engine.game import Game  # noqa: E402
 from referee.engine.rules import get_ruleset  # noqa: E402
+from referee.players import SeatView, make_player  # noqa: E402
 
 # A game that is still running after this many decisions is abandoned and counted as "capped".
 # lastcard and OpenSpiel end by their own move limits long before; RLCard's UNO has none.
@@ -187,7 +187,7 @@ def openspiel_factory(n: int) -> PlayOne:
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 r = pick.random()
-                for action, prob in outcomes:  # sample by the outcomes' probabilities
+                for action, prob in outcomes:  # noqa: B007 - sample by the outcomes' probabilities: action is used below
                     r -= prob
                     if r < 0:
                         break

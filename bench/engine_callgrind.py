@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.engine.game import Game  # noqa: E402
-from referee.players import SeatView, make_player  # noqa: E402
 from referee.engine.rules import get_ruleset  # noqa: E402
+from referee.players import SeatView, make_player  # noqa: E402
 
 
 def main() -> None:

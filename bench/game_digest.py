@@ -24,8 +24,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from referee.engine.game import Game  # noqa: E402
-from referee.players import SeatView, make_player  # noqa: E402
 from referee.engine.rules import Ruleset, get_ruleset, option_grid  # noqa: E402
+from referee.players import SeatView, make_player  # noqa: E402
 
 _MIXES = (("random",) * 6, ("easy", "medium", "hard", "random", "hard", "medium"), ("hard",) * 6)
 

@@ -38,12 +38,12 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))  # measure the working tree, not whatever copy is installed
 
 from referee.engine.actions import DRAW, PASS  # noqa: E402
-from referee.protocol.messages import turn_request  # noqa: E402
-from referee.protocol.wire import encode  # noqa: E402
 from referee.engine.cards import DECK_COLOURS, DECKS, WILD_RANKS, Card  # noqa: E402
 from referee.engine.game import PHASE_PLAY, Game  # noqa: E402
-from referee.players import SeatView, make_player  # noqa: E402
 from referee.engine.rules import Ruleset, get_ruleset  # noqa: E402
+from referee.players import SeatView, make_player  # noqa: E402
+from referee.protocol.messages import turn_request  # noqa: E402
+from referee.protocol.wire import encode  # noqa: E402
 
 
 def position(rs: Ruleset, players: int, hand: list[Card], top: Card, colour: str,
@@ -86,13 +86,13 @@ def worst_case(rs: Ruleset, players: int) -> dict[str, Any]:
         cap = sum(pool.values()) - (players - 1)  # every other seat holds at least one card
 
         def value(cards: list[Card]) -> int:
-            return entries(position(rs, players, cards, top, colour, pending, pending_rank))
+            return entries(position(rs, players, cards, top, colour, pending, pending_rank))  # noqa: B023 - called at once, in this iteration
 
         def options(rank: str, forbid_colour: bool) -> list[tuple[int, int, list[Card]]]:
             """(cost, value, cards) for every choice of copies of one rank."""
             kinds = [Card.from_code(f"{c}:{rank}") for c in colours]
             out = []
-            for counts in itertools.product(*(range(pool[k] + 1) for k in kinds)):
+            for counts in itertools.product(*(range(pool[k] + 1) for k in kinds)):  # noqa: B023 - called at once, in this iteration
                 if forbid_colour and counts[0]:
                     continue
                 cards = [k for k, n in zip(kinds, counts) for _ in range(n)]

@@ -32,11 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from referee.bots.pipes.client import BotClient  # noqa: E402
+from referee.bots.pool import BotPool  # noqa: E402
 from referee.bots.spec import parse_bot  # noqa: E402
 from referee.engine.rules import get_ruleset  # noqa: E402
-from referee.bots.pool import BotPool
 from referee.table.table import play_game, seat_for  # noqa: E402
-
 
 #: The sandbox the bots run in: ``none`` measures the referee alone (set by --sandbox).
 SANDBOX = "none"

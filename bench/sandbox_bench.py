@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from referee.bots import sandbox  # noqa: E402
+from referee.bots.pipes.transport import PipeTransport  # noqa: E402
 from referee.bots.sandbox import Mode, SandboxSettings  # noqa: E402
 from referee.bots.spec import parse_bot  # noqa: E402
-from referee.bots.pipes.transport import PipeTransport  # noqa: E402
 
 MODES = {"none": SandboxSettings(mode=Mode.NONE), "default": SandboxSettings()}
 

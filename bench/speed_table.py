@@ -79,7 +79,7 @@ def slope(tree: Path, games: int, out: str | None) -> tuple[float, float]:
 
 def rlcard_rate(seconds: float) -> tuple[float, float]:
     """RLCard raw UNO, 4 players, play-first, pinned to core 0 in a fresh process: games/s (wall, CPU)."""
-    code = ("import sys,time,json; sys.path.insert(0, %r); from engine_bench import rlcard_factory\n"
+    code = ("import sys,time,json; sys.path.insert(0, %r); from engine_bench import rlcard_factory\n"  # noqa: UP031
             "play = rlcard_factory(4); n = 0; w = time.perf_counter(); c = time.process_time()\n"
             "while time.perf_counter() - w < %r:\n    play(n); n += 1\n"
             "print(json.dumps([n / (time.perf_counter() - w), n / (time.process_time() - c)]))"

@@ -26,7 +26,7 @@ import json
 import os
 import sys
 import traceback
-from functools import lru_cache
+from functools import cache
 from typing import IO, Any, Callable, Mapping, Sequence
 
 PROTOCOL = 1
@@ -168,7 +168,8 @@ class Encoding:
             return text + (f" ({answer['colour']})" if "colour" in answer else "")
         if answer["type"] == "colour":
             return f"colour {answer['colour']}"
-        return answer["type"]
+        kind: str = answer["type"]
+        return kind
 
     def action_features(self, index: int) -> list[int]:
         """Features of an action that mean the same in every ruleset (for policies over large catalogues).
@@ -178,7 +179,7 @@ class Encoding:
         """
         return list(self._features(index))
 
-    @lru_cache(maxsize=None)  # noqa: B019 - encodings live as long as the process (one per ruleset)
+    @cache  # noqa: B019 - encodings live as long as the process (one per ruleset)
     def _features(self, index: int) -> tuple[int, ...]:
         answer = self.answers[index]
         out = [0] * FEATURES
@@ -242,7 +243,7 @@ _TO_ACT, _HANDS, _SCORES = OFFSETS["to_act"], OFFSETS["hands"], OFFSETS["scores"
 _DRAW_PILE, _DISCARD_PILE, _MOVE = OFFSETS["draw_pile"], OFFSETS["discard_pile"], OFFSETS["move"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _encoding(deck: str, multi_play: bool, colour_phase: bool) -> Encoding:
     return Encoding(deck, multi_play, colour_phase)
 
@@ -376,7 +377,7 @@ class Session:
         return out
 
     def _answer(self, msg: dict[str, Any]) -> dict[str, Any]:
-        legal = msg.get("legal") or []
+        legal: list[dict[str, Any]] = msg.get("legal") or []
         if not legal:
             raise ValueError(f"turn {msg.get('id')} came with no legal answers")
         try:

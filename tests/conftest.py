@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from tests.support.procs import children
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,13 +13,13 @@ import sys
 from dataclasses import replace
 from typing import Any, Mapping
 
-from referee.bots.sandbox import SandboxSettings, settings_from
-from referee.bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot, unique_names
-from referee.players import BUILTINS
 from referee.arena.languages import Detected, Language, detect, detect_file, language_table
 from referee.arena.model import DEFAULT_BUILD_TIMEOUT_S, BotEntry
 from referee.arena.problems import Path, Problems, format_path
 from referee.arena.source import LineMap
+from referee.bots.sandbox import SandboxSettings, settings_from
+from referee.bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot, unique_names
+from referee.players import BUILTINS
 
 
 class BotResolver:
@@ -216,7 +216,7 @@ class BotResolver:
             return Detected("command", sub["command"], sub.get("build"), _requires(sub.get("requires"))), \
                 path + ("command",)
         found = detect(match, table, shown) if os.path.isdir(match) else detect_file(match, table)
-        found = replace(found, build=found.build if "build" not in sub else sub["build"],
+        found = replace(found, build=sub.get("build", found.build),
                         requires=found.requires + _requires(sub.get("requires")))
         where = path + ("languages", found.language) if found.language is not None and found.manifest is None \
             else path + ("command",)

@@ -12,19 +12,19 @@ import os
 import shlex
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.replay.locate import faults_in
-from referee.replay.requests import ask_command
-from referee.protocol.faults import Fault
-from referee.bots.pipes.transport import STDERR_MARK
-from referee.bots.names import safe_name
-from referee.store.disk import naming
-from referee.store.results import GameLine
-from referee.store.results_dir import ResultsDir
-from referee.standings.model import StandingRow
-from referee.standings.render import format_faults, format_rating
 from referee.arena.builds import LeftOut
 from referee.arena.model import BotEntry
 from referee.arena.results_doc import ResultsDoc
+from referee.bots.names import safe_name
+from referee.bots.pipes.transport import STDERR_MARK
+from referee.protocol.faults import Fault
+from referee.replay.locate import faults_in
+from referee.replay.requests import ask_command
+from referee.standings.model import StandingRow
+from referee.standings.render import format_faults, format_rating
+from referee.store.disk import naming
+from referee.store.results import GameLine
+from referee.store.results_dir import ResultsDir
 
 #: Faults shown in full (request, answer, stderr, replay); the rest are listed one a line.
 FAULTS_SHOWN = 10

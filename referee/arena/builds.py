@@ -14,10 +14,10 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from referee.bots.reaper import reaper
-from referee.bots.pipes.transport import describe_exit
-from referee.bots.names import build_log
 from referee.arena.model import BotEntry
+from referee.bots.names import build_log
+from referee.bots.pipes.transport import describe_exit
+from referee.bots.reaper import reaper
 from referee.run.side_by_side import map_side_by_side
 
 #: Lines of a failed build's output shown in the terminal (all of it is in the build log).
@@ -64,14 +64,14 @@ def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
                ) -> tuple[list[BotEntry], list[LeftOut]]:
     """Run every build step (each distinct command and directory once, ``jobs`` at a time)."""
     entries = list(entries)
-    groups: dict[tuple[str, str, tuple], list[BotEntry]] = {}
+    groups: dict[tuple[str, str, tuple[tuple[str, str], ...]], list[BotEntry]] = {}
     for e in entries:
         if e.build:
             groups.setdefault((e.build, e.spec.cwd or os.getcwd(), e.spec.env), []).append(e)
     outcome: dict[str, LeftOut | None] = {}
-    live: set[subprocess.Popen] = set()
+    live: set[subprocess.Popen[bytes]] = set()
 
-    def build(key: tuple[str, str, tuple]) -> None:
+    def build(key: tuple[str, str, tuple[tuple[str, str], ...]]) -> None:
         members = groups[key]
         first = members[0]
         log = build_log(log_dir, first.spec.name) if log_dir else None
@@ -96,7 +96,7 @@ def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
     return kept, left
 
 
-def _run(entry: BotEntry, log: str | None, live: set[subprocess.Popen]) -> LeftOut | None:
+def _run(entry: BotEntry, log: str | None, live: set[subprocess.Popen[bytes]]) -> LeftOut | None:
     env = dict(os.environ)
     env.update(dict(entry.spec.env))
     name = entry.spec.name
@@ -136,7 +136,7 @@ def _run(entry: BotEntry, log: str | None, live: set[subprocess.Popen]) -> LeftO
     return LeftOut(name, reason, tail, log)
 
 
-def _kill(proc: subprocess.Popen) -> None:
+def _kill(proc: subprocess.Popen[bytes]) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):

@@ -12,13 +12,13 @@ from __future__ import annotations
 import uuid
 from typing import Any, Iterable, Iterator
 
-from referee.run.jobs import GameJob
-from referee.store.results import GameResult
 from referee.arena.cluster_options import ClusterOptions
 from referee.arena.model import Arena
-from referee.run.executor import ExecutorError, write_record, lost_game
-from referee.run.lead import Lead
 from referee.arena.shipping import BotBundle, ShippingError, pack_bots
+from referee.run.executor import ExecutorError, ExecutorFactory, lost_game, write_record
+from referee.run.jobs import GameJob
+from referee.run.lead import Lead
+from referee.store.results import GameResult
 
 #: Games handed to the scheduler ahead of those finished, per worker thread (at least ``MIN_WINDOW``):
 #: enough that no worker waits, few enough that Ctrl-C has little to cancel and memory stays flat.
@@ -106,7 +106,7 @@ class ClusterExecutor:
         ahead = Lead(lead) if lead is not None else None
 
         def top_up() -> None:
-            batch = []
+            batch: list[dict[str, Any]] = []
             while len(self._futures) + len(batch) < window and (ahead is None or ahead.may_read()):
                 job = next(upcoming, None)
                 if job is None:
@@ -121,8 +121,8 @@ class ClusterExecutor:
             # up with another arena's game of the same id.
             keys = [f"{self.plugin}-{job['game']}" for job in batch]
             futures = self._client.map(play, batch, plugin=self.plugin, key=keys, pure=False)
-            for job, future in zip(batch, futures):
-                self._futures[job["game"]] = future
+            for sent, future in zip(batch, futures):
+                self._futures[sent["game"]] = future
             done.update(futures)
 
         top_up()
@@ -189,7 +189,7 @@ class ClusterExecutor:
         self.close(kill=exc_type is not None)
 
 
-def cluster_factory(options: ClusterOptions) -> Any:
+def cluster_factory(options: ClusterOptions) -> ExecutorFactory:
     """An executor factory for ``run_arena``: pack the arena's bots and run its games on the cluster."""
     problems = options.problems()
     if problems:

@@ -15,18 +15,18 @@ import threading
 import traceback
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from distributed import get_worker
 from distributed.diagnostics.plugin import WorkerPlugin
 
 from referee import __version__
-from referee.bots.pool import BotPool
-from referee.bots.spec import BotSpec
-from referee.run.jobs import GameJob, run_job
 from referee.arena.builds import run_builds
 from referee.arena.model import BotEntry
 from referee.arena.shipping import BotBundle, relocate, relocate_build, runtime_problem, unpack
+from referee.bots.pool import BotPool
+from referee.bots.spec import BotSpec
+from referee.run.jobs import GameJob, run_job
 
 #: Bot processes one worker thread keeps alive between games; the least recently used beyond this are quit.
 IDLE_BOTS = 48
@@ -144,13 +144,13 @@ class ArenaPlugin(WorkerPlugin):
 
 def play(job_json: dict[str, Any], plugin: str) -> TaskReply:
     """The task: play ``job_json`` on this worker with the arena's plugin named ``plugin``."""
-    return get_worker().plugins[plugin].play(job_json)
+    return cast(ArenaPlugin, get_worker().plugins[plugin]).play(job_json)
 
 
 def report(plugin: str, dask_worker: Any = None) -> dict[str, str]:
     """For ``Client.run``: this worker's problems with the arena's bots."""
     worker = dask_worker or get_worker()
-    found = worker.plugins.get(plugin)
+    found = cast("ArenaPlugin | None", worker.plugins.get(plugin))
     if found is None:
         return {"*": "the arena's plugin is not set up on this worker"}
     return found.report()

@@ -12,16 +12,12 @@ aliases), ``schema`` turns the JSON Schema's complaints into messages, ``stages`
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import json
 import os
 import re
+from dataclasses import replace
 from typing import Any, Mapping
 
-from referee.bots.spec import TimeLimits
-from referee.store.outdir import out_dir_problem
-from referee.table.policy import FaultPolicy
 from referee.arena.bot_entries import BotResolver, limits_from
 from referee.arena.cluster_options import ClusterOptions
 from referee.arena.formats import FORMATS
@@ -31,6 +27,9 @@ from referee.arena.problems import ArenaFileError, Problem, Problems, format_pat
 from referee.arena.schema import arena_schema, kind, schema_check, without
 from referee.arena.source import LineMap, load_yaml, read_text
 from referee.arena.stages import STAGE_KEYS, StageResolver
+from referee.bots.spec import TimeLimits
+from referee.store.outdir import out_dir_problem
+from referee.table.policy import FaultPolicy
 
 
 def load_arena(path: str) -> Arena:

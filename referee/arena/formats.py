@@ -18,10 +18,23 @@ from referee.run.jobs import game_seed
 from referee.standings.model import Tally
 
 if TYPE_CHECKING:
-    from referee.store.results import GameLine
     from referee.arena.model import Stage
-from referee.arena.tables import (SAMPLE_WINDOW, Lineup, advancing, gauntlet, knockout_sizes, knockout_tables,
-    round_robin, rotations, sampled, sampled_table_count, seating, seatings, table_games)
+    from referee.store.results import GameLine
+from referee.arena.tables import (
+    SAMPLE_WINDOW,
+    Lineup,
+    advancing,
+    gauntlet,
+    knockout_sizes,
+    knockout_tables,
+    rotations,
+    round_robin,
+    sampled,
+    sampled_table_count,
+    seating,
+    seatings,
+    table_games,
+)
 
 
 @dataclass(frozen=True)
@@ -268,7 +281,7 @@ class Knockout(Format):
         """Places at each table by average place (ties: wins, points, the ranking); a bye goes through."""
         order = rank()
         places: dict[str, int] = {}
-        through: list[tuple[int, float, int, str]] = []
+        through: list[tuple[int, float | None, int, str]] = []  # a bot of a table played: its average is a float
         for t, table in enumerate(tables):
             if len(table) == 1:
                 places[table[0]] = 1

@@ -158,7 +158,7 @@ def read_manifest(path: str, table: tuple[Language, ...], shown: str | None = No
     assert isinstance(data, dict)
     base = next((lang for lang in table if lang.name == data.get("language")), None)
     command = data.get("run") or (base.command if base else None)
-    build = data["build"] if "build" in data else (base.build if base else None)
+    build = data.get("build", base.build if base else None)
     requires = data.get("requires", base.requires if base else ())
     requires = (requires,) if isinstance(requires, str) else tuple(requires)
     return Detected(data.get("language") or "manifest", command, build, requires, manifest=path)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
-from referee.bots.spec import BotSpec
-from referee.table.policy import FaultPolicy
-from referee.engine.rules import Ruleset
 from referee.arena.cluster_options import ClusterOptions
 from referee.arena.formats import Format
+from referee.bots.spec import BotSpec
+from referee.engine.rules import Ruleset
+from referee.table.policy import FaultPolicy
 
 DEFAULT_BUILD_TIMEOUT_S = 300.0
 DEFAULT_BOOTSTRAP = 200

@@ -9,11 +9,19 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.store.results import GameLine
 from referee.arena.collect import Collected
-from referee.standings.model import (LeftOutEntry, StageRecord, StageSummary, StandingRow, Standings, Tally,
-    rank_order, with_rank_ranges)
+from referee.standings.model import (
+    LeftOutEntry,
+    StageRecord,
+    StageSummary,
+    StandingRow,
+    Standings,
+    Tally,
+    rank_order,
+    with_rank_ranges,
+)
 from referee.standings.ratings import fit_ratings
+from referee.store.results import GameLine
 
 
 def summed(lines: Iterable[Any]) -> Collected | None:

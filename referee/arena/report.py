@@ -9,20 +9,27 @@ import csv
 import io
 import json
 import os
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Protocol, Sequence
 
-from referee.store.disk import naming, remove_quietly
-from referee.standings.model import Standings
-from referee.store.results_dir import ResultsDir
-from referee.standings.render import column_notes, csv_text, markdown_table
 from referee.arena.results_doc import HeadToHead, ResultsDoc
+from referee.standings.model import Standings
+from referee.standings.render import column_notes, csv_text, markdown_table
+from referee.store.disk import naming, remove_quietly
+from referee.store.results_dir import ResultsDir
 
 #: The head-to-head matrix goes into standings.md up to this many bots (head_to_head.csv always has it all,
 #: and standings.md says so above the limit).
 MD_MATRIX_LIMIT = 24
 
 
-def timing(standings: Standings, games: Iterable[Any], *, wall_s: float, played_now: int, jobs: int
+class TimeSums(Protocol):
+    """A run's collector, with the bots' time and decisions summed already."""
+
+    bot_ms: float
+    decisions: int
+
+
+def timing(standings: Standings, games: Iterable[Any] | TimeSums, *, wall_s: float, played_now: int, jobs: int
            ) -> dict[str, Any]:
     """Durations (which vary from run to run): per bot, and for the run."""
     bot_ms = getattr(games, "bot_ms", 0.0)  # a run's collector has the sums already

@@ -14,26 +14,26 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeAlias, cast
 
-from referee.bots.spec import BotSpec
-from referee.run.jobs import GameJob
-from referee.bots.names import stderr_log
-from referee.store.results import GameLine, GameResult
-from referee.standings.model import LeftOutEntry, Standings
-from referee.standings.first_faults import FirstFaults
 from referee.arena.builds import LeftOut, check_requires, run_builds
 from referee.arena.collect import Collected
-from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor, max_jobs, worker_count
 from referee.arena.model import Arena, BotEntry, Stage
-from referee.standings.placements import PlacedRow
 from referee.arena.pool_check import pool_problems
 from referee.arena.problems import ArenaFileError
 from referee.arena.ranking import ordered, standings_for
-from referee.standings.ratings import start_warm_up, warm_up
 from referee.arena.report import timing, write_reports
 from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
-from referee.run.loop import RunLoop
 from referee.arena.schedule import PlannedGame, Planner, Round, games_at_once, job_for
+from referee.bots.names import stderr_log
+from referee.bots.spec import BotSpec
+from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor, max_jobs, worker_count
+from referee.run.jobs import GameJob
+from referee.run.loop import RunLoop
 from referee.run.startups import CannotStart, StartupWatch, last_stderr, probe
+from referee.standings.first_faults import FirstFaults
+from referee.standings.model import LeftOutEntry, Standings
+from referee.standings.placements import PlacedRow
+from referee.standings.ratings import start_warm_up, warm_up
+from referee.store.results import GameLine, GameResult
 from referee.store.results_dir import ResultsDir
 from referee.store.run_store import GameStore, StoredGames
 

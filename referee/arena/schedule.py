@@ -18,10 +18,10 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Mapping, Sequence, overload
 
-from referee.run.jobs import GameJob, game_seed
-from referee.store.results import GameLine, Slot
 from referee.arena.formats import Entry, Lineup, RoundPlan, rotations, seating
 from referee.arena.model import Arena, Stage
+from referee.run.jobs import GameJob, game_seed
+from referee.store.results import GameLine, Slot
 
 #: ``order(games, names)``: the names ranked best first on the games so far.
 Order = Callable[[Sequence[GameLine], Sequence[str]], list[str]]

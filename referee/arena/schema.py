@@ -6,7 +6,7 @@ import difflib
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, cast
 
 import jsonschema
 
@@ -17,7 +17,9 @@ from referee.arena.source import LineMap
 @lru_cache(maxsize=1)
 def arena_schema() -> dict[str, Any]:
     """The arena file's JSON Schema, shipped with the package (``protocol/schemas/arena.schema.json``)."""
-    return json.loads(resources.files("protocol").joinpath("schemas/arena.schema.json").read_text("utf-8"))
+    text = resources.files("protocol").joinpath("schemas/arena.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 @lru_cache(maxsize=1)
@@ -113,7 +115,7 @@ def describe(error: jsonschema.ValidationError, lines: LineMap) -> list[Problem]
     path = list(error.absolute_path)
     schema = error.schema if isinstance(error.schema, dict) else {}
     if error.validator == "required":
-        return _missing(error.instance, error.validator_value, path, lines)
+        return _missing(error.instance, cast("list[str]", error.validator_value), path, lines)  # "required": names
     if error.validator == "additionalProperties":
         return _unknown(error.instance, list(schema.get("properties", {})), path, lines)
     where, line = format_path(path), lines.line(path)

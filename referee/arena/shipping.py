@@ -27,9 +27,9 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from referee import __version__
+from referee.arena.model import BotEntry
 from referee.bots.command_files import Trace, command_files, folder_of, inside, split_command, tree
 from referee.bots.spec import BotSpec
-from referee.arena.model import BotEntry
 from referee.errors import BAD_INPUT, LastcardError
 
 #: Folder names never shipped: version control and bytecode caches a worker rebuilds itself.

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from referee.engine.rules import Ruleset, RulesetError, get_ruleset
 from referee.arena.formats import FORMATS, Format, Gauntlet, Knockout
 from referee.arena.model import Stage
 from referee.arena.problems import Path, Problems, format_path
 from referee.arena.source import LineMap
+from referee.engine.rules import Ruleset, RulesetError, get_ruleset
 
 #: Keys a stage takes; at the top level they are every stage's defaults.
 STAGE_KEYS = ("ruleset", "options", "seats", "format", "games", "duplicate", "challengers", "advance", "final_games")
@@ -53,7 +53,7 @@ class StageResolver:
         advance = merged.get("advance", max(1, seats // 2))
         rules = self.rules(ruleset, merged.get("options") or {}, given, path)
         for other in FORMATS.values():
-            for key in other.keys():
+            for key in other.keys():  # noqa: SIM118 - a format's own keys(), the arena file's keys it reads
                 if key in merged and other.name != fmt:
                     self.problems.add(path + (key,) if key in given else (key,),
                                       f"only means something with format {other.name}; this stage's format is {fmt}")

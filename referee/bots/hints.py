@@ -149,7 +149,7 @@ def _shebang(path: str) -> str | None:
 def hint(table: dict[str, str], language: str | None, only: tuple[str, ...] | None = None) -> str:
     """The entry of ``table`` for ``language`` ("Python: ..."), or, unknown, every entry (of ``only``)."""
     if language in table:
-        return f"{_LABEL[language]}: {table[language]}"  # type: ignore[index]
+        return f"{_LABEL[language]}: {table[language]}"
     names = only or tuple(lang for lang in LANGUAGES if lang in table)
     return "; ".join(f"{_LABEL[lang]}: {table[lang]}" for lang in names)
 

@@ -424,7 +424,7 @@ class Launch:
         self.snapshots.append(copy)
         target = os.path.join(copy, "d")
         shutil.copytree(folder, target, symlinks=True)
-        for root, dirs, files in os.walk(copy):
+        for root, _dirs, files in os.walk(copy):
             os.chmod(root, 0o755)
             for name in files:
                 path = os.path.join(root, name)

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from referee.players import BUILTINS
-from referee.bots.hints import language_of
 from referee.bots.cpuclock import Clock, parse_clock, wall_limit_ms
+from referee.bots.hints import language_of
 from referee.bots.sandbox import SandboxSettings
+from referee.players import BUILTINS
 
 BUILTIN_PREFIX = "builtin:"
 

@@ -7,10 +7,10 @@ import difflib
 from typing import Any, Sequence
 
 from referee.arena.model import Arena, BotEntry
-from referee.run.side_by_side import map_side_by_side
 from referee.bots.cpuclock import Clock
-from referee.engine.rules import get_ruleset
 from referee.check.runner import CheckConfig, run_check_spec
+from referee.engine.rules import get_ruleset
+from referee.run.side_by_side import map_side_by_side
 
 
 def contest_bots(arena: Arena, name: str | None = None) -> list[BotEntry]:

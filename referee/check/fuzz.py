@@ -13,21 +13,21 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from referee.engine.notation import StoredGame
-from referee.replay.locate import seat_faults
-from referee.replay.requests import ask_command
-from referee.store.game_source import SourceGame
-from referee.bots.spec import BotSpec
-from referee.protocol.wire import JSONDecodeError, loads
-from referee.run.jobs import game_seed
 from referee.bots.names import stderr_log
-from referee.engine.rules import get_ruleset
 from referee.bots.pool import BotPool
-from referee.table.policy import FaultPolicy
-from referee.table.table import Recorder, play_game, seat_for
+from referee.bots.spec import BotSpec
 from referee.check.report import CheckResult, Report
 from referee.check.timing import MoveTimes
+from referee.engine.notation import StoredGame
+from referee.engine.rules import get_ruleset
+from referee.protocol.wire import JSONDecodeError, loads
+from referee.replay.locate import seat_faults
+from referee.replay.requests import ask_command
+from referee.run.jobs import game_seed
+from referee.store.game_source import SourceGame
 from referee.store.jsonl import write_jsonl
+from referee.table.policy import FaultPolicy
+from referee.table.table import Recorder, play_game, seat_for
 
 OPPONENTS = ("random", "easy", "medium", "hard")
 

@@ -12,7 +12,8 @@ from typing import Any, Mapping, Sequence
 
 from referee.engine.actions import COLOUR, DRAW, PASS, PLAY, Action
 from referee.engine.cards import DECKS, Card
-from referee.engine.game import PHASE_PLAY, Event, Game, Phase
+from referee.engine.events import DealEvent
+from referee.engine.game import PHASE_PLAY, Game, Phase
 from referee.engine.rules import Ruleset
 
 
@@ -69,7 +70,7 @@ def build(ruleset: Ruleset, *, seats: int, hands: Mapping[int, Sequence[str]], t
     return game
 
 
-def deal_event(game: Game, seat: int) -> Event:
+def deal_event(game: Game, seat: int) -> DealEvent:
     """The ``deal`` event the position would have started from, for ``start_message``."""
     return {"kind": "deal", "round": game.round, "dealer": game.dealer, "top": game.top.code,
             "colour": game.colour, "first": game.current,

@@ -17,12 +17,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.bots.pipes.lines import LineProblem, Mistake, gather, judge, no_newline, read_line, while_waiting
-from referee.protocol.messages import hello_message
+from referee.bots.pipes.transport import (
+    Closed,
+    LineTooLong,
+    NoNewline,
+    PipeTransport,
+    ReadTimeout,
+    Transport,
+    WriteTimeout,
+)
 from referee.bots.spec import BotSpec
-from referee.bots.pipes.transport import (Closed, LineTooLong, NoNewline, PipeTransport, ReadTimeout, Transport,
-    WriteTimeout)
-from referee.protocol.wire import JSONDecodeError, encode, loads
 from referee.check.report import clip
+from referee.protocol.messages import hello_message
+from referee.protocol.wire import JSONDecodeError, encode, loads
 
 #: After a line with a wrong or missing id, how long to wait for a line with the right one before
 #: taking the wrong line as the answer (a bot answering an event writes it just before its answer).

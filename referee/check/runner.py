@@ -7,17 +7,16 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from referee.bots.sandbox import SandboxSettings, parse_mode
 from referee.bots.cpuclock import Clock
+from referee.bots.sandbox import SandboxSettings, parse_mode
 from referee.bots.spec import DEFAULT_CLOCK, BotSpec, TimeLimits, parse_bot
-from referee.table.policy import FaultPolicy
-
-from referee.engine.rules import PRESETS
 from referee.check.fuzz import Contest, run_fuzz
 from referee.check.probe import Probe
 from referee.check.report import Report, Status
 from referee.check.suite import Settings, Suite, check_names
 from referee.check.timing import MoveTimes
+from referee.engine.rules import PRESETS
+from referee.table.policy import FaultPolicy
 
 
 @dataclass(frozen=True)

@@ -12,21 +12,22 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
-from referee.engine.actions import PLAY, Action, IllegalActionError, InvalidActionError
-from referee.bots.pipes.client import UNASKED_FIX
 from referee.bots.hints import stderr_hint
-from referee.protocol.messages import start_message, turn_request
-from referee.protocol.wire import dumps
-from referee.engine.cards import DECK_COLOURS
-from referee.engine.game import PHASE_COLOUR, PHASE_DRAWN, Game
-from referee.table.policy import FaultPolicy, replacement_action
-from referee.engine.rules import get_ruleset
-from referee.protocol.relay import Relay
+from referee.bots.pipes.client import UNASKED_FIX
 from referee.check.positions import action, build, deal_event, example
 from referee.check.probe import Probe, Reply, Stray
 from referee.check.report import CheckResult, Report, Status, clip
 from referee.check.schema import from_bot_problem, ready_problem
+from referee.engine.actions import PLAY, Action, IllegalActionError, InvalidActionError
+from referee.engine.cards import DECK_COLOURS
+from referee.engine.game import PHASE_COLOUR, PHASE_DRAWN, Game
+from referee.engine.rules import get_ruleset
+from referee.protocol.messages import start_message, turn_request
+from referee.protocol.relay import Relay
+from referee.protocol.wire import dumps
+from referee.table.policy import FaultPolicy, replacement_action
 
 # The checks, in the order they run. Names are stable: tests, CI and autograders key on them.
 HANDSHAKE_TIME = "handshake: ready within the startup limit"
@@ -399,7 +400,7 @@ class ScriptedRound:
         self.names = names
         self.relay = Relay(seat, game_id, names)
 
-    def tell(self, msg: dict | bytes) -> None:
+    def tell(self, msg: dict[str, Any] | bytes) -> None:
         if self.suite.probe.tell(msg):
             self.suite.alive()
 

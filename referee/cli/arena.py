@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-
 import os
 import tempfile
 from dataclasses import replace
@@ -14,18 +13,26 @@ import click
 from referee.arena.bot_reports import write_bot_reports
 from referee.arena.builds import check_requires
 from referee.arena.model import Arena
-from referee.run.executor import default_jobs, max_jobs
 from referee.arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from referee.arena.schedule import stage_game_counts
-from referee.store.outdir import out_dir_problem
-from referee.store.results_dir import ResultsDir
-from referee.standings.render import text_table
-from referee.standings.first_faults import fault_lines
-from referee.cli.common import (InputError, TerminalProgress, cluster_executor, cluster_options, executor_kwargs,
-    interrupted, load_arena_file, sigterm_as_interrupt, warn_never_started)
+from referee.cli.common import (
+    InputError,
+    TerminalProgress,
+    cluster_executor,
+    cluster_options,
+    executor_kwargs,
+    interrupted,
+    load_arena_file,
+    sigterm_as_interrupt,
+    warn_never_started,
+)
 from referee.cli.options import clock_options, jobs_option, out_option, report_option, with_clock, write_html_report
 from referee.cli.sandbox_option import sandbox_option, sandboxed
-
+from referee.run.executor import default_jobs, max_jobs
+from referee.standings.first_faults import fault_lines
+from referee.standings.render import text_table
+from referee.store.outdir import out_dir_problem
+from referee.store.results_dir import ResultsDir
 
 #: Bots listed one by one by ``validate``; beyond this, the first few and a count.
 SHOW_BOTS = 24

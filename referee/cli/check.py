@@ -8,14 +8,13 @@ from dataclasses import replace
 
 import click
 
-from referee.bots.spec import parse_bot
+from referee.bots.cpuclock import Clock
+from referee.bots.spec import DEFAULT_CLOCK, parse_bot
 from referee.check import CheckConfig, run_check
 from referee.check.output import format_text, to_junit
-from referee.engine.rules import PRESETS
-from referee.bots.cpuclock import Clock
-from referee.bots.spec import DEFAULT_CLOCK
 from referee.cli.options import clock_options, seed_option
 from referee.cli.sandbox_option import announce, sandbox_option
+from referee.engine.rules import PRESETS
 
 
 def _rulesets(values: tuple[str, ...]) -> tuple[str, ...]:

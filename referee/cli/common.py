@@ -22,9 +22,9 @@ import click
 from referee.errors import BAD_INPUT, RUN_FAILED, LastcardError
 
 if TYPE_CHECKING:
-    from referee.run.executor import ExecutorFactory
     from referee.arena.model import Arena
     from referee.arena.runner import Leader
+    from referee.run.executor import ExecutorFactory
 
 F = Callable[..., Any]
 
@@ -191,7 +191,8 @@ def cluster_executor(cluster: str | None, ca: str | None, cert: str | None, key:
             raise click.UsageError("--tls-ca-file, --tls-cert, --tls-key and --build-on-workers need --cluster")
         if arena.cluster is None:
             return None
-    from referee.arena.cluster import ClusterOptions, cluster_factory
+    from referee.arena.cluster import cluster_factory
+    from referee.arena.cluster_options import ClusterOptions
     from referee.run.executor import ExecutorError
 
     options = ClusterOptions(cluster, ca, cert, key, build_on_workers) if cluster else arena.cluster

@@ -16,20 +16,36 @@ import click
 
 from referee.arena.model import Arena, BotEntry
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
+from referee.cli.common import (
+    RunError,
+    cluster_executor,
+    cluster_options,
+    executor_kwargs,
+    interrupted,
+    sigterm_as_interrupt,
+    warn_never_started,
+)
+from referee.cli.options import (
+    build_ruleset,
+    jobs_option,
+    out_option,
+    report_option,
+    ruleset_options,
+    seed_option,
+    time_options,
+    with_clock,
+    write_html_report,
+)
+from referee.cli.sandbox_option import announce, sandbox_option, with_mode
 from referee.compare.candidates import CandidateSettings
 from referee.compare.candidates_run import run_candidates
 from referee.compare.display import family_lines, header_line, summary_lines, verdict_line, winner_line
 from referee.compare.run import CompareRun, run_compare
 from referee.compare.sprt import MODELS, PairTally, Sprt, SprtError, SprtSettings
 from referee.compare.twins import CompareError, CompareSettings
+from referee.standings.first_faults import fault_lines
 from referee.store.results_dir import ResultsDir
 from referee.table.policy import FaultPolicy
-from referee.standings.first_faults import fault_lines
-from referee.cli.common import (RunError, interrupted, cluster_executor, cluster_options, executor_kwargs,
-    sigterm_as_interrupt, warn_never_started)
-from referee.cli.options import (build_ruleset, jobs_option, out_option, report_option, ruleset_options, seed_option,
-    time_options, with_clock, write_html_report)
-from referee.cli.sandbox_option import announce, sandbox_option, with_mode
 
 
 class LiveDisplay:
@@ -224,7 +240,7 @@ def print_result(run: CompareRun, header: str) -> None:
 class FamilyLive(LiveDisplay):
     """Every candidate's block and status, redrawn as pairs come in."""
 
-    def update(self, family: Any) -> None:  # type: ignore[override]
+    def update(self, family: Any) -> None:
         now = time.monotonic()
         if self.quiet or now - self.last < (self.TTY_EVERY if self.tty else self.LINE_EVERY):
             return
@@ -239,7 +255,8 @@ class FamilyLive(LiveDisplay):
 def _candidates(base: str, candidates: tuple[str, ...], bot: Any, field_bots: tuple[str, ...], *, seats: int | None,
                 seed: int, rules: Any, policy: FaultPolicy, record: bool, elo0: float, elo1: float, alpha: float,
                 beta: float, model: str, max_games: int | None, jobs: int, out: str | None, resume: bool,
-                fresh: bool, quiet: bool, html_report: bool, cluster: tuple[Any, ...]) -> None:
+                fresh: bool, quiet: bool, html_report: bool,
+                cluster: tuple[str | None, str | None, str | None, str | None]) -> None:
     """``compare BASE --candidate NEW ...``: the family of tests, its blocks and statuses, the winner."""
     try:
         sprt = SprtSettings(elo0, elo1, alpha, beta, model)  # type: ignore[arg-type]

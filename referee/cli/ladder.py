@@ -8,15 +8,24 @@ from typing import Any
 
 import click
 
+from referee.cli.common import (
+    INTERRUPTED,
+    InputError,
+    TerminalProgress,
+    cluster_executor,
+    cluster_options,
+    executor_kwargs,
+    load_arena_file,
+    sigterm_as_interrupt,
+    warn_never_started,
+)
+from referee.cli.options import jobs_option
 from referee.ladder.history import history_md
 from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_ladder
 from referee.ladder.store import open_ladder
+from referee.standings.first_faults import fault_lines
 from referee.standings.model import LeftOutEntry, StandingRow, Standings
 from referee.standings.render import text_table
-from referee.standings.first_faults import fault_lines
-from referee.cli.common import (INTERRUPTED, InputError, TerminalProgress, cluster_executor, cluster_options,
-    executor_kwargs, load_arena_file, sigterm_as_interrupt, warn_never_started)
-from referee.cli.options import jobs_option
 
 DB_HELP = "The ladder file (SQLite; created when missing)."
 

@@ -15,22 +15,39 @@ from typing import Sequence
 
 import click
 
-from referee.arena.model import Arena, BotEntry
 from referee.arena.formats import RoundRobin
-from referee.arena.model import Stage
+from referee.arena.model import Arena, BotEntry, Stage
 from referee.arena.runner import ArenaRun, NeverStarted, run_arena
+from referee.bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
+from referee.cli.common import (
+    InputError,
+    RunError,
+    TerminalProgress,
+    cluster_executor,
+    cluster_options,
+    executor_kwargs,
+    interrupted,
+    sigterm_as_interrupt,
+    warn_never_started,
+)
+from referee.cli.options import (
+    build_ruleset,
+    jobs_option,
+    out_option,
+    report_option,
+    ruleset_options,
+    seed_option,
+    time_options,
+    with_clock,
+    write_html_report,
+)
+from referee.cli.sandbox_option import sandbox_option, sandboxed
+from referee.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
+from referee.standings.first_faults import fault_lines
+from referee.standings.render import text_table
 from referee.store.results_dir import ResultsDir
 from referee.store.run_store import StoreError
-from referee.bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
 from referee.table.policy import FaultPolicy
-from referee.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
-from referee.standings.render import text_table
-from referee.standings.first_faults import fault_lines
-from referee.cli.common import (InputError, RunError, TerminalProgress, cluster_executor, cluster_options,
-    executor_kwargs, interrupted, sigterm_as_interrupt, warn_never_started)
-from referee.cli.options import (build_ruleset, jobs_option, out_option, report_option, ruleset_options, seed_option,
-    time_options, with_clock, write_html_report)
-from referee.cli.sandbox_option import sandbox_option, sandboxed
 
 #: What a match calls the keys of arena.json that a resume compares.
 MATCH_WORDS = {"stages": "--games, --ruleset or --option", "bots": "the BOTs or their time limits",

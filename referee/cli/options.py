@@ -8,11 +8,11 @@ from typing import Any, Callable
 
 import click
 
-from referee.run.executor import JOBS_PER_CPU, max_jobs
 from referee.bots.cpuclock import WALL_FACTOR, Clock
 from referee.bots.spec import TimeLimits
-from referee.store.outdir import out_dir_problem
 from referee.engine.rules import PRESETS, Ruleset, RulesetError, get_ruleset, parse_option
+from referee.run.executor import JOBS_PER_CPU, max_jobs
+from referee.store.outdir import out_dir_problem
 
 F = Callable[..., Any]
 

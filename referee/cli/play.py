@@ -5,17 +5,18 @@ from __future__ import annotations
 import random
 import shlex
 import sys
+from typing import Any, Callable
 
 import click
 
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
-from referee.engine.cardfaces import use_colour
-from referee.table.human import HumanSeat, LeftTheGame
-from referee.engine.rules import MAX_PLAYERS
-from referee.table.table import Recorder, Table, seat_for
 from referee.cli.options import build_ruleset, clock_options, ruleset_options, with_clock
+from referee.engine.cardfaces import use_colour
+from referee.engine.rules import MAX_PLAYERS
 from referee.store.jsonl import write_jsonl
+from referee.table.human import HumanSeat, LeftTheGame
+from referee.table.table import Recorder, Table, seat_for
 
 #: Practice mode's "no clock": a day per move, so a bot can sit at a breakpoint.
 
@@ -89,12 +90,12 @@ class _Following(Recorder):
         super().__init__()
         self.human = human
 
-    def add(self, entry: dict) -> None:
+    def add(self, entry: dict[str, Any]) -> None:
         super().add(entry)
         self.human.follow(entry)
 
 
-def _reader():
+def _reader() -> Callable[[str], str]:
     def read(prompt: str) -> str:
         sys.stdout.write(prompt)
         sys.stdout.flush()

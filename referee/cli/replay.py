@@ -6,13 +6,13 @@ import sys
 
 import click
 
+from referee.cli.replay_ask import run_ask, run_play_on
+from referee.cli.sandbox_option import sandbox_option
 from referee.engine.cardfaces import use_colour
-from referee.store.game_record import load
 from referee.engine.notation import InvalidReplayError
 from referee.replay.text import render_all, render_seat
 from referee.replay.verify import first_difference
-from referee.cli.replay_ask import run_ask, run_play_on
-from referee.cli.sandbox_option import sandbox_option
+from referee.store.game_record import load
 
 
 class BadSource(click.ClickException):

@@ -10,15 +10,15 @@ from typing import Iterator, Sequence
 
 import click
 
-from referee.replay.ask import AskRun, Asked, ask
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
-from referee.store.game_source import SourceGame
-from referee.replay.play_on import original_specs, outcome_line, play_on, seat_terms
-from referee.engine.describe import action_text, cards_text, seat_name
-from referee.engine.cardfaces import colour_label, label
-from referee.replay.locate import fault_turns
-from referee.replay.seat_lines import SeatRequest, check_seat, seat_script
 from referee.cli.sandbox_option import announce, with_mode
+from referee.engine.cardfaces import colour_label, label
+from referee.engine.describe import action_text, cards_text, seat_name
+from referee.replay.ask import Asked, AskRun, ask
+from referee.replay.locate import fault_turns
+from referee.replay.play_on import original_specs, outcome_line, play_on, seat_terms
+from referee.replay.seat_lines import SeatRequest, check_seat, seat_script
+from referee.store.game_source import SourceGame
 
 
 def run_ask(found: SourceGame, seat: int, command: str, turn: int | None, as_json: bool, sandbox_mode: str | None,

@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from referee.bots.spec import BotSpec, parse_bot, unique_names
 from referee.compare.gsprt import REGULARIZER
-from referee.compare.sprt import Sprt, SprtSettings, Z95
+from referee.compare.sprt import Z95, Sprt, SprtSettings
 from referee.compare.twins import COMPACT, FILLER, CompareError, CompareSettings, TwinPair, twin_pair
 from referee.engine.rules import Ruleset
 from referee.run.jobs import GameJob
@@ -84,7 +84,8 @@ def behind(counts: ArrayLike, running: ArrayLike, accepted: ArrayLike) -> NDArra
     score, high = score_bounds(counts)
     acc = np.asarray(accepted, dtype=bool)
     best = np.where(acc, score, -np.inf).max(axis=-1, keepdims=True)
-    return np.asarray(running, dtype=bool) & acc.any(axis=-1, keepdims=True) & (high < best)
+    still: NDArray[np.bool_] = np.asarray(running, dtype=bool) & acc.any(axis=-1, keepdims=True) & (high < best)
+    return still
 
 
 @dataclass(frozen=True)

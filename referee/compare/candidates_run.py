@@ -14,7 +14,7 @@ import os
 import time
 from dataclasses import dataclass, field
 from itertools import count
-from typing import Any, Iterator, cast
+from typing import Any, Iterator, Protocol, cast
 
 from referee.arena.collect import Collected
 from referee.arena.model import Arena
@@ -31,6 +31,16 @@ from referee.standings.ratings import warm_up
 from referee.store.record_file import keep_only
 from referee.store.results import GameLine, GameResult, Slot
 from referee.store.run_store import GameStore
+
+
+class FamilyView(Protocol):
+    """What a candidates run tells: a note, the family after each round, the end."""
+
+    def note(self, text: str) -> None: ...
+
+    def update(self, family: Family) -> None: ...
+
+    def stop(self) -> None: ...
 
 
 class FamilyDisplay:
@@ -85,7 +95,7 @@ class _InOrder:
     def __contains__(self, game_id: str) -> bool:
         return game_id in self.waiting
 
-    def advance(self, display: FamilyDisplay) -> bool:
+    def advance(self, display: FamilyView) -> bool:
         """Count every pair whose twins have finished, in order; True once the run is done."""
         family = self.family
         while (nxt := family.next_pair()) is not None:
@@ -106,7 +116,7 @@ class _InOrder:
 
 
 def run_candidates(settings: CandidateSettings, arena: Arena, *, out: str | None = None, jobs: int = 1,
-                   resume: bool = False, fresh: bool = False, display: FamilyDisplay | None = None,
+                   resume: bool = False, fresh: bool = False, display: FamilyView | None = None,
                    executor_factory: ExecutorFactory = local_executor, pin: bool | None = None,
                    stop_after: int | None = None, lead: int | None = None) -> CandidatesRun:
     """Play the candidates' pairs until every test has stopped (or the cap); with ``out``, write what an arena

@@ -17,7 +17,6 @@ from referee.compare.candidates import Family, status_text
 from referee.compare.sprt import Estimates, PairTally, Ptnml, Sprt, SprtSettings, Verdict
 
 
-
 def _f(x: float, places: int = 2) -> str:
     """``x`` to ``places`` decimals, never ``-0.00``."""
     text = f"{x:.{places}f}"

@@ -24,23 +24,23 @@ from dataclasses import dataclass, field, replace
 from itertools import count
 from typing import Any, Callable, Iterator, Protocol, cast
 
-from referee.store.record_file import keep_only
+from referee.arena.collect import Collected
 from referee.arena.model import Arena
-from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.arena.ranking import standings_for
-from referee.standings.ratings import warm_up
 from referee.arena.report import timing, write_reports
 from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
-from referee.run.loop import RunLoop
-from referee.arena.collect import Collected
 from referee.arena.runner import NeverStarted, never_started
-from referee.store.results_dir import ResultsDir
-from referee.store.run_store import GameStore
-from referee.run.jobs import GameJob
-from referee.store.results import GameLine, GameResult, Slot
-from referee.standings.model import Standings
 from referee.compare.sprt import PairTally, Sprt
 from referee.compare.twins import CompareSettings, game_ids, pair_of, twin_pair
+from referee.run.executor import Executor, ExecutorFactory, local_executor
+from referee.run.jobs import GameJob
+from referee.run.loop import RunLoop
+from referee.standings.model import Standings
+from referee.standings.ratings import warm_up
+from referee.store.record_file import keep_only
+from referee.store.results import GameLine, GameResult, Slot
+from referee.store.results_dir import ResultsDir
+from referee.store.run_store import GameStore
 
 #: Bootstrap samples for the standings' rating interval (as ``match``).
 BOOTSTRAP = 200
@@ -234,6 +234,7 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
     scratch = tempfile.TemporaryDirectory(prefix="lastcard-compare-") if log_dir is None else None
     if scratch is not None:
         log_dir = scratch.name
+    assert log_dir is not None
     try:
         complete, never = _play(make, pairs, on_result, order, display, store, lead or max(MIN_LEAD, LEAD_PER_JOB * jobs),
                                 settings, log_dir)

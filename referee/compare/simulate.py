@@ -37,7 +37,7 @@ def pentanomial_at(model: str, elo: float, shape: Sequence[float] = SHAPE) -> ND
     ``shape`` (``p_i ~ shape_i e^(theta a_i)``) that meets it, by bisection on ``theta``."""
     def tilt(theta: float) -> NDArray[np.float64]:
         w = np.asarray(shape, dtype=float) * np.exp(theta * SCORES)
-        return w / w.sum()
+        return np.asarray(w / w.sum(), dtype=np.float64)
 
     def stat(p: NDArray[np.float64]) -> float:
         mu = float(p @ SCORES)
@@ -67,7 +67,7 @@ class Simulated:
     @property
     def games(self) -> NDArray[np.int64]:
         """Games per run, every candidate's summed."""
-        return 2 * self.pairs.sum(axis=1)
+        return np.asarray(2 * self.pairs.sum(axis=1), dtype=np.int64)
 
     @property
     def mean_games(self) -> float:
@@ -85,13 +85,13 @@ class Simulated:
 
     def share(self, code: int) -> NDArray[np.float64]:
         """Per candidate, the share of runs that ended with status ``code``."""
-        return (self.status == code).mean(axis=0)
+        return np.asarray((self.status == code).mean(axis=0), dtype=np.float64)
 
 
 def _draw(rng: np.random.Generator, cdf: NDArray[np.float64], runs: int) -> NDArray[np.int64]:
     """One pair per run and candidate: bins by inverse CDF (a fixed draw per round, whoever still plays)."""
     u = rng.random((runs, cdf.shape[0]))
-    return (u[:, :, None] > cdf[None, :, :]).sum(axis=2)
+    return np.asarray((u[:, :, None] > cdf[None, :, :]).sum(axis=2), dtype=np.int64)
 
 
 def simulate_family(truths: Sequence[ArrayLike], sprt: SprtSettings, runs: int, seed: int,

@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from referee.compare.gsprt import REGULARIZER, llr_one, NELO_PER_T
+from referee.compare.gsprt import NELO_PER_T, REGULARIZER, llr_one
 from referee.errors import OptionError
 
 Model = Literal["normalized", "logistic"]

@@ -20,11 +20,11 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from referee.bots.spec import BotSpec, parse_bot, unique_names
+from referee.compare.sprt import SprtSettings
+from referee.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset, get_ruleset
+from referee.errors import OptionError
 from referee.run.jobs import GameJob, game_seed
 from referee.table.policy import FaultPolicy
-from referee.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset, get_ruleset
-from referee.compare.sprt import SprtSettings
-from referee.errors import OptionError
 
 #: The ruleset of a comparison that names none.
 COMPACT = get_ruleset("compact")

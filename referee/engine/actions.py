@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from referee.engine.cards import ALL_COLOURS, Card, InvalidCardError
 
+
 class ActionKind(enum.StrEnum):
     """What a seat does with its turn; the value is the answer's wire ``type``."""
 

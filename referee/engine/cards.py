@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Callable, Final
 
 
 class InvalidCardError(ValueError):
@@ -67,13 +67,13 @@ class Card:
         return self.code
 
     # Cards are canonical singletons: identity is equality (C-level hash/eq); keep it across copy/pickle.
-    def __copy__(self) -> "Card":
+    def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo: object) -> "Card":
+    def __deepcopy__(self, memo: object) -> Card:
         return self
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[object], Card], tuple[str]]:
         return (Card.from_code, (self.code,))
 
     def __repr__(self) -> str:

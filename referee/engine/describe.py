@@ -22,7 +22,7 @@ def cards_text(codes: Sequence[str], styled: bool) -> str:
 
 def action_text(action: Any, styled: bool) -> str:
     """An action for people: ``plays ● red 7 + calls last card``, ``draws``, ``names ◆ blue``."""
-    kind = action.kind
+    kind: str = action.kind
     if kind == "play":
         cards = [label(c, styled) for c in action.cards[:-1]]
         cards.append(label(action.cards[-1], styled, action.colour))

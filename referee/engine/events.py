@@ -155,5 +155,5 @@ class GameEndEvent(TypedDict):
     rounds: int
 
 
-Event = Union[DealEvent, BuryEvent, PlayEvent, ColourEvent, CallEvent, ForfeitEvent, DrawEvent, PassEvent,
-              SkipEvent, ReverseEvent, PenaltyEvent, ReshuffleEvent, RoundEndEvent, GameEndEvent]
+Event = Union[DealEvent, BuryEvent, PlayEvent, ColourEvent, CallEvent, ForfeitEvent, DrawEvent, PassEvent,  # noqa: UP007
+              SkipEvent, ReverseEvent, PenaltyEvent, ReshuffleEvent, RoundEndEvent, GameEndEvent]  # kept: compiled

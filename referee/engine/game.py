@@ -156,7 +156,7 @@ def seeded(rng: random.Random | None, seed: int) -> random.Random:
         rng.seed(seed)
         return rng
     _SEED(rng, seed)
-    setattr(rng, "gauss_next", None)  # what Random.seed leaves: no Gaussian pending
+    setattr(rng, "gauss_next", None)  # noqa: B010 - not in Random's stubs; what Random.seed leaves: no Gaussian pending
     return rng
 
 
@@ -312,7 +312,7 @@ _REVERSE_ONE: Final[dict[int, Event]] = {d: {"kind": "reverse", "direction": d, 
 
 def _holds(cards: list[Card], card: Card) -> bool:
     """``card in cards``, by identity (cards are singletons): ``in`` would call the rich comparison per card."""
-    for c in cards:
+    for c in cards:  # noqa: SIM110 - a loop, not any() over a generator: compiled, it is faster
         if c is card:
             return True
     return False

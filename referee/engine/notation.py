@@ -18,8 +18,8 @@ not change the game, it lets a viewer show the turn where the fault happened.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Collection, Final, Iterator, Sequence
 
 from referee.engine.actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION, PLAY, Action, IllegalActionError

@@ -53,7 +53,7 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """Every seat an agent (``player_0`` ... ``player_N-1``, by seat), over the referee's own engine."""
 
-    metadata = {"render_modes": ["ansi"], "name": "lastcard_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "lastcard_v0", "is_parallelizable": False}
 
     def __init__(self, ruleset: str | Ruleset = "family", seats: int = 4, options: Mapping[str, Any] | None = None,
                  render_mode: str | None = None, reward: str = "game") -> None:
@@ -77,12 +77,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._legal: dict[int, Any] = {}
 
     def __str__(self) -> str:
-        return self.metadata["name"]
+        name: str = self.metadata["name"]
+        return name
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -100,7 +101,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._legal = self.observer.legal(self.game)
         self.agent_selection = self.agents[self.game.current]
 
@@ -117,7 +118,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self._was_dead_step(action)
             return
         game = self._game()
-        chosen = self._legal.get(action) if isinstance(action, (int, np.integer)) else None
+        chosen = self._legal.get(int(action)) if isinstance(action, (int, np.integer)) else None
         if chosen is None:
             raise self.observer.illegal(action, self._legal, agent)
         self._cumulative_rewards[agent] = 0.0

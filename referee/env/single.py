@@ -12,16 +12,16 @@ from typing import Any, Mapping, Sequence
 import gymnasium as gym
 import numpy as np
 
-from referee.engine.actions import Action
-from referee.protocol.faults import Fault
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec, parse_bot, unique_names
-from referee.table.policy import FaultPolicy
-from referee.store.results import GameResult
+from referee.engine.actions import Action
 from referee.engine.rules import Ruleset, check_players
-from referee.table.table import Table, seat_for
 from referee.env.aec import check_reward, ruleset_of, spaces_for
 from referee.env.view import Observer, place_rewards, round_rewards, table_text
+from referee.protocol.faults import Fault
+from referee.store.results import GameResult
+from referee.table.policy import FaultPolicy
+from referee.table.table import Table, seat_for
 
 LEARNER = "learner"
 
@@ -30,8 +30,8 @@ class LearnerSeat:
     """The learner's place at the table: it plays the action the environment was given."""
 
     by = "learner"
-    sandbox = None
-    clock = None
+    sandbox: str | None = None
+    clock: str | None = None
 
     def __init__(self, name: str = LEARNER) -> None:
         self.name = name
@@ -118,7 +118,7 @@ class SingleAgentEnv(gym.Env):
         table = self._table()
         if self._over:
             raise RuntimeError("the episode is over: call reset() for a new game")
-        chosen = self._legal.get(action) if isinstance(action, (int, np.integer)) else None
+        chosen = self._legal.get(int(action)) if isinstance(action, (int, np.integer)) else None
         if chosen is None:
             self._over = True  # documented penalty: the game is abandoned and the learner loses it
             error = self.observer.illegal(action, self._legal, LEARNER)

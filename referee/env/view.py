@@ -12,13 +12,13 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from referee.engine.actions import Action, IllegalActionError
-from referee.protocol.messages import turn_fields
 from referee.botkit import FIELDS, KINDS, OFFSETS, SIZE, Encoding
+from referee.engine.actions import Action, IllegalActionError
 from referee.engine.cardfaces import colour_label, label
 from referee.engine.cards import DECKS, hand_points
 from referee.engine.game import Game, placements
 from referee.engine.rules import MAX_PLAYERS, TARGETS, Ruleset
+from referee.protocol.messages import turn_fields
 
 #: What a reward is given for: ``game`` (once, by the final placements) or ``round`` (at every round's end).
 REWARD_MODES = ("game", "round")

@@ -56,7 +56,7 @@ class GameFile:
         with open(self.path, "rb") as fh:
             for offset in self._order:
                 fh.seek(offset)
-                yield complete_line(json.loads(fh.readline()), self.defaults)  # type: ignore[arg-type]
+                yield complete_line(json.loads(fh.readline()), self.defaults)
 
 
 _ID = re.compile(rb'\{"game":\s*"([^"\\]*)"')

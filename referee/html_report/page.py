@@ -25,13 +25,13 @@ from typing import Any, Iterable, Mapping, Sequence
 from referee.arena.results_doc import ResultsDoc
 from referee.engine.cardfaces import CSS, MARKS, WILD_MARK
 from referee.engine.rules import PRESETS
+from referee.errors import BAD_INPUT, LastcardError
 from referee.html_report.gamefile import GameFile, in_id_order
 from referee.html_report.markup import esc, replay_command
 from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, ShardWriter, Taping, game_rows, js_exact
 from referee.html_report.sections import faults_section, h2h_section, stages_section, standings_section
 from referee.html_report.sprt_chart import candidates_section, sprt_section
 from referee.html_report.tally import Faulted, RoundCounts, has_breakdown, stage_filter, stage_rounds
-from referee.errors import BAD_INPUT, LastcardError
 from referee.store.results_dir import ResultsDir
 
 __all__ = ["INLINE_GAMES", "REPORT_NAME", "SAMPLE_GAMES", "SHARD_GAMES", "ReportError", "in_id_order", "js_exact",
@@ -176,7 +176,8 @@ def _summary(results: Mapping[str, Any], count: int) -> str:
 def read_timing(out_dir: str) -> dict[str, Any] | None:
     try:
         with open(ResultsDir(out_dir).timing, encoding="utf-8") as fh:
-            return json.load(fh)
+            timing: dict[str, Any] | None = json.load(fh)
+            return timing
     except (OSError, ValueError):
         return None
 

@@ -7,7 +7,6 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
-
 #: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
 FAULT_DETAILS = 20
 

@@ -21,7 +21,7 @@ previous action (its consequences), so the table before action k is steps 0..k a
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Mapping
 
 from referee.engine.cards import DECKS
 from referee.engine.notation import _TOKENS, StoredGame, ruleset_of, walk
@@ -38,7 +38,7 @@ def _nums(values: list[Any]) -> str:
     return ":".join("" if v is None else str(v) for v in values)
 
 
-def _event(ev: dict[str, Any], pile: int) -> str | None:
+def _event(ev: Mapping[str, Any], pile: int) -> str | None:
     kind = ev["kind"]
     if kind in _SKIP_KINDS:
         return None
@@ -90,9 +90,12 @@ def tape(stored: StoredGame) -> str:
             if code is None:
                 continue
             parts.append(code)
-            kind = ev["kind"]
-            pile = dealt if kind == "deal" else ev["count"] if kind == "reshuffle" else \
-                pile - ev["count"] if kind == "draw" else pile
+            if ev["kind"] == "deal":
+                pile = dealt
+            elif ev["kind"] == "reshuffle":
+                pile = ev["count"]
+            elif ev["kind"] == "draw":
+                pile -= ev["count"]
         seen = len(events)
         if pile != len(game.draw_pile):
             pile = len(game.draw_pile)

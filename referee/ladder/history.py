@@ -8,9 +8,9 @@ import io
 import os
 from typing import Any, Mapping, Sequence
 
+from referee.arena.report import write_text
 from referee.standings.model import StandingRow
 from referee.standings.render import format_rating
-from referee.arena.report import write_text
 
 HISTORY_KEYS = ("run", "finished", "status", "bot", "rank", "rank_best", "rank_worst", "games", "rating", "rating_low",
                 "rating_high", "avg_place")

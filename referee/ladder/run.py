@@ -18,25 +18,25 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence, cast
 
 from referee.arena.bot_reports import write_bot_reports
 from referee.arena.builds import LeftOut
-from referee.standings.first_faults import FirstFaults
+from referee.arena.collect import Collected
 from referee.arena.model import Arena
 from referee.arena.problems import ArenaFileError, Problem
-from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor
-from referee.arena.collect import Collected
 from referee.arena.ranking import standings_for
-from referee.standings.ratings import warm_up
 from referee.arena.report import timing, write_reports
 from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
-from referee.run.loop import RunLoop
 from referee.arena.runner import NeverStarted, Progress, Quiet, never_started, prepare_bots
-from referee.run.jobs import GameJob, game_seed
-from referee.store.results import GameLine, GameResult, Slot
-from referee.standings.model import LeftOutEntry, Standings
 from referee.ladder.fingerprint import submission_hashes
 from referee.ladder.history import write_history
 from referee.ladder.scheduler import coverage_tables, separated, uncertain_tables
 from referee.ladder.store import LadderStore, disk_errors, open_ladder
+from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor
+from referee.run.jobs import GameJob, game_seed
+from referee.run.loop import RunLoop
+from referee.standings.first_faults import FirstFaults
+from referee.standings.model import LeftOutEntry, Standings
+from referee.standings.ratings import warm_up
 from referee.store.jsonl import write_jsonl
+from referee.store.results import GameLine, GameResult, Slot
 from referee.store.results_dir import ResultsDir
 
 #: Games planned together from one set of standings (fixed, not the number of workers: the same plan

@@ -19,8 +19,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from referee.store.results import GameLine
 from referee.errors import BAD_INPUT, LastcardError
+from referee.store.results import GameLine
 
 FORMAT = "lastcard-ladder"
 #: Ladder files this process holds: a POSIX lock does not stop the process that holds it from locking again.

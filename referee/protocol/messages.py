@@ -10,11 +10,11 @@ from referee.engine.game import PHASE_DRAWN, event_for
 from referee.protocol.wire import dumps
 
 if TYPE_CHECKING:
+    from referee.bots.spec import BotSpec
     from referee.engine.actions import Action
     from referee.engine.events import DealEvent, Event
     from referee.engine.game import Game
     from referee.engine.rules import Ruleset
-    from referee.bots.spec import BotSpec
 
 
 def hello_message(spec: BotSpec, seat: int) -> dict[str, Any]:

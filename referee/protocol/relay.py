@@ -11,9 +11,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING, Any
 
+from referee.engine.game import event_for
 from referee.protocol.messages import event_message, start_message
 from referee.protocol.wire import dumps, encode
-from referee.engine.game import event_for
 
 if TYPE_CHECKING:
     from referee.engine.events import DealEvent, Event

@@ -56,7 +56,8 @@ def _load(file_name: str) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise KeyError(f"no schema {file_name!r}; the schemas are: {', '.join(schema_names())}") from None
-    return json.loads(text)
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 def load_schema(name: str) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 
-from referee.engine.cards import ALL_COLOURS, _BY_CODE
+from referee.engine.cards import _BY_CODE, ALL_COLOURS
 
 # orjson: the referee serialises a turn request (with its legal list) and events for every seat on
 # every move; orjson is several times faster than the standard json module on this hot path.

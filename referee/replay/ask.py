@@ -15,10 +15,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine.actions import Action
 from referee.bots.pipes.client import BotClient
-from referee.protocol.faults import KILL_KINDS, BotFault, Fault, FaultKind
 from referee.bots.spec import BotSpec
+from referee.engine.actions import Action
+from referee.protocol.faults import KILL_KINDS, BotFault, Fault, FaultKind
 from referee.replay.seat_lines import SeatRequest, SeatScript
 
 #: Faults after which the bot cannot be asked further: those the referee stops a bot for, and an answer

@@ -17,15 +17,15 @@ from typing import Any, Mapping
 
 from referee.bots.pool import BotPool
 from referee.bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot
+from referee.engine.notation import InvalidReplayError, decode_actions, ruleset_of
+from referee.players import BUILTINS
+from referee.replay.seat_lines import check_seat, record_entries, stored_policy
 from referee.store.game_source import SourceGame
 from referee.store.jsonl import write_jsonl
-from referee.players import BUILTINS
-from referee.table.policy import FaultPolicy
-from referee.engine.notation import InvalidReplayError, decode_actions, ruleset_of
+from referee.store.record_file import append_record
 from referee.store.results import GameLine, GameResult
 from referee.store.results_dir import ResultsDir
-from referee.store.record_file import append_record
-from referee.replay.seat_lines import check_seat, record_entries, stored_policy
+from referee.table.policy import FaultPolicy
 from referee.table.table import Recorder, Table, seat_for
 
 

@@ -15,15 +15,15 @@ import os
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from referee.engine.actions import Action, InvalidActionError
 from referee.bots.spec import TimeLimits
+from referee.engine.actions import Action, InvalidActionError
+from referee.engine.notation import InvalidReplayError, walk
 from referee.protocol.wire import loads
+from referee.replay.record import read_record
+from referee.replay.scripted import play_again
 from referee.store.game_source import SourceGame
 from referee.store.results_dir import ResultsDir, read_jsonl
 from referee.table.policy import FaultPolicy
-from referee.engine.notation import InvalidReplayError, walk
-from referee.replay.record import read_record
-from referee.replay.scripted import play_again
 
 
 @dataclass(frozen=True, slots=True)

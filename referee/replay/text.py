@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator, Sequence, cast
 
 from referee.engine.actions import Action
 from referee.engine.cardfaces import colour_label, label
 from referee.engine.describe import action_text, cards_text, describe_event, seat_name
+from referee.engine.events import Event
 from referee.engine.game import event_for
-from referee.store.game_source import SourceGame
-from referee.protocol.relay import Relay
-from referee.protocol.faults import KILL_KINDS
 from referee.engine.notation import Frame, InvalidReplayError, rebuild, walk
+from referee.protocol.faults import KILL_KINDS
+from referee.protocol.relay import Relay
 from referee.replay.locate import fault_turns, seat_of_turns
 from referee.replay.requests import replayed_request
+from referee.store.game_source import SourceGame
 
 #: Fault kinds after which the referee stops the bot: it hears nothing more.
 KILLED = frozenset(kind.value for kind in KILL_KINDS)
@@ -198,7 +199,7 @@ def all_seeing_events(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
         if not secret or ev.get("kind") == "deal":  # a deal's hands are shown as hands, not merged
             out.append(ev)
             continue
-        merged = event_for(ev, None)
+        merged = event_for(cast(Event, ev), None)  # an event read back from JSON
         for part in secret.values():
             merged.update(part)
         out.append(merged)

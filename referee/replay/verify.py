@@ -11,11 +11,11 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from referee.errors import RUN_FAILED, LastcardError
 from referee.engine.actions import Action
 from referee.engine.game import Game
 from referee.engine.notation import InvalidReplayError, rebuild
 from referee.engine.rules import get_ruleset
+from referee.errors import RUN_FAILED, LastcardError
 from referee.store.game_source import SourceGame
 
 #: Result keys compared with the replayed game, in the order a difference is reported.
@@ -35,7 +35,7 @@ class ReplayMismatch(LastcardError, ValueError):
 def replay(lines: Iterable[dict[str, Any]]) -> Game:
     """Rebuild the game from a record's seed, ruleset, seating and actions; check it gives the same events."""
     lines = list(lines)
-    head = next((l for l in lines if l["t"] == "game"), None)
+    head = next((line for line in lines if line["t"] == "game"), None)
     if head is None:
         raise ReplayMismatch("the record has no 'game' line (seed, seating, ruleset)")
     rng = random.Random(head["seed"])
@@ -50,7 +50,7 @@ def replay(lines: Iterable[dict[str, Any]]) -> Game:
         action = Action.from_wire(entry["action"])
         game.check(action)
         game.apply(action, rng)
-    recorded = next((l["events"] for l in lines if l["t"] == "events"), None)
+    recorded = next((line["events"] for line in lines if line["t"] == "events"), None)
     if recorded is not None and _plain(recorded) != _plain(game.events):
         raise ReplayMismatch("replaying the actions gives different events than the record holds")
     return game

@@ -21,17 +21,16 @@ import time
 import traceback
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
-
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence
 
-from referee.protocol.faults import Fault, FaultKind
 from referee.bots.pipes.transport import describe_exit
-from referee.store.record_file import append_record, append_records, encode_record
-from referee.run.jobs import GameJob, run_job
-from referee.store.results import GameResult, SeatTimes
 from referee.bots.pool import BotPool
-from referee.run.lead import Lead
 from referee.errors import RUN_FAILED, LastcardError
+from referee.protocol.faults import Fault, FaultKind
+from referee.run.jobs import GameJob, run_job
+from referee.run.lead import Lead
+from referee.store.record_file import append_record, append_records, encode_record
+from referee.store.results import GameResult, SeatTimes
 
 if TYPE_CHECKING:
     from referee.arena.model import Arena
@@ -205,7 +204,7 @@ class LocalExecutor:
         self._closed = True
         if self._pool is not None:  # built-in players only: nothing to quit, but keep the pool's promise
             self._pool.close()
-        for proc, conn in self._workers:
+        for proc, _conn in self._workers:
             if kill and proc.is_alive():
                 proc.terminate()  # SIGTERM: the worker kills its bots, then exits
         deadline = time.monotonic() + (5.0 if kill else 30.0)

@@ -14,9 +14,9 @@ from typing import Any, Mapping
 
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
-from referee.table.policy import FaultPolicy
-from referee.store.results import GameResult
 from referee.engine.rules import Ruleset, get_ruleset
+from referee.store.results import GameResult
+from referee.table.policy import FaultPolicy
 from referee.table.table import BuiltinSeat, Recorder, Seat, Table, seat_for
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import signal
 from typing import Callable, Iterable
 
-from referee.run.jobs import GameJob
-from referee.store.results import GameResult
 from referee.run.executor import Executor
+from referee.run.jobs import GameJob
 from referee.run.startups import CannotStart, StartupWatch
+from referee.store.results import GameResult
 
 #: ``on_result(job, result)``: True to stop (the games still in play are abandoned).
 OnResult = Callable[[GameJob, GameResult], "bool | None"]

@@ -15,14 +15,14 @@ import threading
 from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
-from referee.bots.pipes.client import BotClient
-from referee.protocol.faults import BotFault, FaultKind
-from referee.bots.pool import BotPool
 from referee.bots.names import stderr_log
+from referee.bots.pipes.client import BotClient
 from referee.bots.pipes.transport import STDERR_MARK
+from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
-from referee.store.results import GameResult
+from referee.protocol.faults import BotFault, FaultKind
 from referee.run.side_by_side import map_side_by_side
+from referee.store.results import GameResult
 
 #: Games in a row a never-started bot may fail to start, the same way, before a match stops.
 TRIES = 3

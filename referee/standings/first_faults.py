@@ -79,7 +79,7 @@ def fault_lines(faults: FirstFaults | Sequence[FirstFault], out_dir: str | None,
         return []
     lines = ["faults, the first of each kind" + (" and the command that shows it:" if out_dir else ":")]
     shown = 0
-    for bot, kinds in groupby(items, key=lambda f: f.bot):
+    for _bot, kinds in groupby(items, key=lambda f: f.bot):
         entries = [_entry(item, out_dir, i == 0) for i, item in enumerate(kinds)]
         if len(lines) - 1 + sum(map(len, entries)) > limit:  # a bot's block whole, or not at all ...
             for entry in entries if shown == 0 else ():  # ... unless it is the first: then as much as fits

@@ -29,20 +29,32 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
 
 
 class RatingLike(Protocol):
-    """A rating with its interval (``referee.standings.ratings.Rating``)."""
+    """A rating with its interval (``referee.standings.ratings.Rating``), read only."""
 
-    rating: float
-    low: float | None
-    high: float | None
+    @property
+    def rating(self) -> float: ...
+
+    @property
+    def low(self) -> float | None: ...
+
+    @property
+    def high(self) -> float | None: ...
 
 
 class Played(Protocol):
-    """What the tally reads of a game (a ``GameResult``)."""
+    """What the tally reads of a game (a ``GameResult``), read only."""
 
-    seating: tuple[str, ...]
-    placements: tuple[int, ...]
-    scores: tuple[int, ...]
-    forfeited: tuple[int, ...]
+    @property
+    def seating(self) -> tuple[str, ...]: ...
+
+    @property
+    def placements(self) -> tuple[int, ...]: ...
+
+    @property
+    def scores(self) -> tuple[int, ...]: ...
+
+    @property
+    def forfeited(self) -> tuple[int, ...]: ...
 
     @property
     def faults(self) -> Sequence[Any]: ...

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from array import array
-from typing import Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, Iterator, Literal, Sequence, overload
 
 from referee.store.results import Slot
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _PLAN_ID = re.compile(r"([A-Za-z])(\d{1,17})([a-z]?)")
 #: A planner id is kept as its number times this plus its last letter's (g0012: 12 * 27; compare's p000012b: 12 * 27 + 2),
@@ -96,7 +99,7 @@ class PlacementLog:
         self._table = _Column()
         self._deal = _Column()
         self._seats: int | None = None          # the seats of every game so far ...
-        self._start: array | None = None        # ... or, once games differ, where each game's seats begin
+        self._start: array[int] | None = None        # ... or, once games differ, where each game's seats begin
         self._bots = _Column()
         self._places = array("B")
         self._scores = _Column()     # by seat, as _bots
@@ -235,7 +238,7 @@ class PlacementLog:
         return PlacedRow(self.game_id(i), self._seeds[i], tuple(names[b] for b in self._bots[start:end]),
                          tuple(self._places[start:end]), tuple(self._scores[start:end]), slot)
 
-    def order(self, upto: int | None = None) -> Sequence[int]:
+    def order(self, upto: int | None = None) -> Sequence[int] | np.ndarray:
         """The games' positions in game-id order (as the ids sort as text, which the reports have always used);
         ``upto``: only planner ids numbered at most that."""
         import numpy as np
@@ -324,15 +327,15 @@ class PlacementLog:
                 number = np.empty(len(found), dtype=np.int32)
                 number[by_first] = np.arange(len(found), dtype=np.int32)
                 return number[kind], order[first[by_first]].tolist()
-        kind: dict[tuple[tuple[int, ...], bytes], int] = {}
+        numbered: dict[tuple[tuple[int, ...], bytes], int] = {}
         kind_of = array("i")
         firsts: list[int] = []
         for i in order.tolist():
             start, end = self._span(i)
-            key = (tuple(self._bots[start:end]), self._places[start:end].tobytes())
-            n = kind.get(key)
+            seating = (tuple(self._bots[start:end]), self._places[start:end].tobytes())
+            n = numbered.get(seating)
             if n is None:
-                n = kind[key] = len(firsts)
+                n = numbered[seating] = len(firsts)
                 firsts.append(i)
             kind_of.append(n)
         return np.frombuffer(kind_of, dtype=np.int32) if len(kind_of) else np.zeros(0, np.int32), firsts
@@ -368,7 +371,7 @@ class _Column:
     table and round take a byte, its deal four bytes only once deals pass 32,767."""
 
     __slots__ = ("a",)
-    WIDER = {"b": "h", "h": "i", "i": "q"}
+    WIDER: ClassVar[dict[str, Literal["h", "i", "q"]]] = {"b": "h", "h": "i", "i": "q"}
 
     def __init__(self) -> None:
         self.a = array("b")
@@ -376,7 +379,11 @@ class _Column:
     def __len__(self) -> int:
         return len(self.a)
 
-    def __getitem__(self, i: Any) -> Any:
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+    @overload
+    def __getitem__(self, i: slice) -> array[int]: ...
+    def __getitem__(self, i: int | slice) -> int | array[int]:
         return self.a[i]
 
     def append(self, value: int) -> None:
@@ -396,7 +403,7 @@ class _Column:
             self.a.extend(values)
 
     def _widen(self, value: int) -> None:
-        code = self.a.typecode
+        code: str = self.a.typecode
         while True:
             code = self.WIDER[code]  # a KeyError past "q": no game holds a number past 64 bits
             try:

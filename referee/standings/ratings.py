@@ -239,7 +239,8 @@ def _centred_log(weights: np.ndarray) -> np.ndarray:
     import numpy as np
 
     params = np.log(weights)
-    return params - params.mean()
+    centred: np.ndarray = params - params.mean()
+    return centred
 
 
 def _spread(params: np.ndarray) -> np.ndarray:
@@ -248,7 +249,8 @@ def _spread(params: np.ndarray) -> np.ndarray:
 
     params = np.asarray(params)
     weights = np.exp(params - np.mean(params))
-    return (len(weights) / weights.sum()) * weights
+    spread: np.ndarray = (len(weights) / weights.sum()) * weights
+    return spread
 
 
 def _statdist(generator: np.ndarray) -> np.ndarray:
@@ -270,4 +272,5 @@ def _statdist(generator: np.ndarray) -> np.ndarray:
         raise ValueError("stationary distribution could not be computed. "
                          "Perhaps the Markov chain has more than one absorbing class?") from exc
     res = np.append(res, 1.0)
-    return (n / res.sum()) * res
+    stationary: np.ndarray = (n / res.sum()) * res
+    return stationary

@@ -47,7 +47,7 @@ def remove_quietly(path: str) -> None:
 def os_error_text(exc: OSError) -> str:
     """``cannot write PATH: No space left on device`` and what to do, for an error with a path; else the cause."""
     cause = exc.strerror or str(exc)
-    code = f" ({errno.errorcode[exc.errno]})" if exc.errno in errno.errorcode else ""
+    code = f" ({errno.errorcode[exc.errno]})" if exc.errno is not None and exc.errno in errno.errorcode else ""
     path = exc.filename if exc.filename2 is None else f"{exc.filename} -> {exc.filename2}"
     where = f"{os.fsdecode(path)}: " if path is not None else ""
     fix = FIXES.get(exc.errno or -1)

@@ -9,13 +9,12 @@ import json
 import os
 from typing import Any
 
-from referee.store.game_source import SourceGame, _from_record, check_played
-from referee.store import record_file
-from referee.store.record_file import encode_record
 from referee.engine.notation import InvalidReplayError, StoredGame, walk
+from referee.store import record_file
+from referee.store.game_source import SourceGame, _from_record, check_played
+from referee.store.record_file import encode_record
 from referee.store.results import complete_line
 from referee.store.results_dir import ResultsDir
-
 
 
 def find_line(out_dir: str, game_id: str) -> dict[str, Any]:
@@ -96,7 +95,7 @@ def _kept_events(out_dir: str, game_id: str, stored: StoredGame) -> list[dict[st
     kept = record_file.read_record(out_dir, game_id)
     if isinstance(kept, str):
         game = None
-        for _, game, _action, _stand_in in walk(stored):
+        for _, game, _action, _stand_in in walk(stored):  # noqa: B007 - the last game is the one wanted
             pass
         assert game is not None
         return json.loads(encode_record([{"events": game.events}]))["events"]  # type: ignore[no-any-return]

@@ -179,7 +179,8 @@ def _member_groups(entries: Iterable[tuple[str, Entry]]) -> Iterator[list[tuple[
     group: list[tuple[str, Entry]] = []
     for game, at in entries:
         last = group[-1][1] if group else None
-        if group and (isinstance(at, str) or isinstance(last, str) or last[:2] != at[:2] or at[3] is None):
+        if group and (isinstance(at, str) or isinstance(last, str) or last is None or last[:2] != at[:2]
+                      or at[3] is None):
             yield group
             group = []
         group.append((game, at))

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Iterable, Mapping, Protocol
 
-
 from referee.protocol.faults import Fault, FaultKind
 from referee.store.jsonl import encode_line
 

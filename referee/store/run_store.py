@@ -14,10 +14,10 @@ import shutil
 import time
 from typing import Any, BinaryIO, Callable, Iterator, Mapping
 
+from referee.errors import BAD_INPUT, LastcardError
 from referee.store.disk import naming
 from referee.store.results import GameLine
 from referee.store.results_dir import ResultsDir
-from referee.errors import BAD_INPUT, LastcardError
 
 RUN_FORMAT = "lastcard-arena-run"
 #: Longest time a finished game waits in the buffer: a flush per game cost more than a built-in game's
@@ -151,9 +151,7 @@ class GameStore:
         count = 0
         size = os.path.getsize(self.games_path)
         with open(self.games_path, "rb") as fh:
-            number = 0
-            for raw in fh:
-                number += 1
+            for number, raw in enumerate(fh, 1):
                 end = good + len(raw)
                 try:
                     if not raw.endswith(b"\n"):

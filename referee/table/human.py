@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, TextIO
+from typing import TYPE_CHECKING, Any, Callable, TextIO
 
 from referee.engine.actions import DRAW, PASS, PLAY, Action
-from referee.engine.cards import Card
-from referee.protocol.faults import Fault
 from referee.engine.cardfaces import colour_label, label
-from referee.protocol.relay import Relay
+from referee.engine.cards import Card
 from referee.engine.describe import action_text, cards_text, describe_event
+from referee.protocol.faults import Fault
+from referee.protocol.relay import Relay
 
 if TYPE_CHECKING:
     from referee.table.table import Table
@@ -56,8 +56,8 @@ class HumanSeat:
     """A person at the table, through ``read`` (one line, without its newline) and ``out``."""
 
     by = "human"
-    sandbox = None  # a person is not a process
-    clock = None
+    sandbox: str | None = None  # a person is not a process
+    clock: str | None = None
 
     def __init__(self, name: str, read: Callable[[str], str], out: TextIO, *, styled: bool = False,
                  pace: float = 0.0) -> None:
@@ -100,9 +100,9 @@ class HumanSeat:
             self._say("Name a colour: " + "  ".join(f"{n}) {colour_label(c, self.styled)}"
                                                     for n, c in enumerate(colours, 1)))
             action = choice.forms[self._ask_number("Colour", len(colours)) - 1]
-        if action.call:  # arcade: this play leaves one card, and calling is up to the player
-            if not self._ask_yes("Call last card? (forgetting costs a card)"):
-                action = Action(action.kind, action.cards, action.colour, False)
+        # arcade: this play leaves one card, and calling is up to the player
+        if action.call and not self._ask_yes("Call last card? (forgetting costs a card)"):
+            action = Action(action.kind, action.cards, action.colour, False)
         return action, None
 
     def _forced(self, table: Table, only: Action) -> str:
@@ -125,7 +125,7 @@ class HumanSeat:
     def finish(self, table: Table, index: int) -> None:
         self._catch_up(table, table.end_patch)
 
-    def follow(self, entry: dict) -> None:
+    def follow(self, entry: dict[str, Any]) -> None:
         """A line of the game record as it is written: at each action, show what has happened so far.
 
         The table records an action before applying it, so while a bot thinks the person has already
@@ -136,7 +136,7 @@ class HumanSeat:
             self._catch_up(table)
 
     # ------------------------------------------------------------------ talking
-    def _catch_up(self, table: Table, end: dict | None = None) -> None:
+    def _catch_up(self, table: Table, end: dict[str, Any] | None = None) -> None:
         assert self.relay is not None
         for msg in self.relay.catch_up(table.game, None, end):
             if isinstance(msg, bytes):  # a public event, encoded once for every seat

@@ -13,21 +13,21 @@ from typing import Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
-from referee.engine.actions import Action, IllegalActionError, InvalidActionError
 from referee.bots.pipes.client import BotClient
-from referee.protocol.faults import KILL_KINDS, BotFault, Fault, FaultKind, snippet
-from referee.protocol.messages import ruleset_options, turn_line
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
-from referee.protocol.wire import encode, loads
+from referee.engine.actions import Action, IllegalActionError, InvalidActionError
 from referee.engine.game import Game, placements, seeded
+from referee.engine.notation import ACTION_CODES, code_of, encode_actions
+from referee.engine.rules import Ruleset
 from referee.players import BUILTINS, SeatView, make_player
 from referee.players.base import Player
-from referee.table.policy import FaultPolicy, fallback_action, replacement_action
+from referee.protocol.faults import KILL_KINDS, BotFault, Fault, FaultKind, snippet
+from referee.protocol.messages import ruleset_options, turn_line
 from referee.protocol.relay import EndPatch, PublicWire, Relay
-from referee.engine.notation import ACTION_CODES, code_of, encode_actions
+from referee.protocol.wire import encode, loads
 from referee.store.results import GameResult, SeatTimes
-from referee.engine.rules import Ruleset
+from referee.table.policy import FaultPolicy, fallback_action, replacement_action
 
 
 class Seat(Protocol):

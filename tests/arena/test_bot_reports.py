@@ -4,8 +4,8 @@ game's stderr and the replay command), and stderr logs that say which game each 
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import textwrap
 from pathlib import Path
 

@@ -21,11 +21,11 @@ pytest.importorskip("distributed", reason="needs the distributed extra: pip inst
 from click.testing import CliRunner  # noqa: E402
 from distributed import Client  # noqa: E402
 
-from tests.support.procs import wait_until  # noqa: E402
 from referee.arena import load_arena, run_arena  # noqa: E402
 from referee.arena.cluster import ClusterOptions, cluster_factory  # noqa: E402
-from referee.run.executor import ExecutorError  # noqa: E402
 from referee.cli.main import cli  # noqa: E402
+from referee.run.executor import ExecutorError  # noqa: E402
+from tests.support.procs import wait_until  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_bots" / "python"
@@ -299,7 +299,7 @@ def make_certificates(folder: Path) -> list[str]:
     from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.x509.oid import NameOID
 
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
 
     def build(subject: str, issuer: x509.Name | None, key, signer, ca: bool) -> x509.Certificate:
         name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject)])
@@ -379,11 +379,10 @@ def test_compare_on_the_cluster_stops_at_the_pair_a_local_run_stops_at(tmp_path,
 
 
 def test_the_cluster_executor_never_reads_past_its_lead(cluster):
-    from tests.run.test_lead import Watched, _jobs
-
     from referee.bots.spec import parse_bot
     from referee.cli.compare import compare_arena
     from referee.compare.twins import CompareSettings
+    from tests.run.test_lead import Watched, _jobs
 
     arena = compare_arena(CompareSettings.build(parse_bot("builtin:easy"), parse_bot("builtin:easy"), seed=1, games=2))
     plan = Watched(_jobs(120))

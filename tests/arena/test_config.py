@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from referee.arena.config import ArenaFileError, arena_schema, load_arena, parse_arena, pool_problems
 from referee.cli.main import cli
-from referee.players import BUILTINS
 from referee.engine.rules import PRESETS
+from referee.players import BUILTINS
 
 ROOT = Path(__file__).resolve().parents[2]
 ARENAS = ROOT / "arenas"

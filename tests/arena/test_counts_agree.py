@@ -5,7 +5,6 @@ an arena with a warning naming it."""
 from __future__ import annotations
 
 import json
-
 import re
 import shutil
 

@@ -12,13 +12,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.arena.config import parse_arena
-from referee.arena.formats import (gauntlet, knockout_sizes, knockout_tables, round_robin, sampled,
-    sampled_table_count, seating)
+from referee.arena.formats import (
+    gauntlet,
+    knockout_sizes,
+    knockout_tables,
+    round_robin,
+    sampled,
+    sampled_table_count,
+    seating,
+)
 from referee.arena.schedule import Planner, count_games
 from referee.engine.game import Game
+from referee.engine.rules import get_ruleset
 from referee.run.jobs import game_seed
 from referee.store.results import GameLine, GameResult
-from referee.engine.rules import get_ruleset
 
 NAMES = [f"b{i}" for i in range(10)]
 
@@ -163,7 +170,7 @@ def test_knockout_rounds_advance_the_top_places_to_a_final(tmp_path):
     assert entered[2] <= entered[1] <= entered[0]
     order = planner.final_order(games)
     assert set(order[:4]) == entered[2] and set(order[4:8]) == entered[1] - entered[2]
-    for name, seats in seat_counts(p.seating for p in rounds[0].games).items():
+    for _name, seats in seat_counts(p.seating for p in rounds[0].games).items():
         assert set(seats.values()) == {1}
 
 
@@ -230,7 +237,7 @@ def test_every_format_the_schema_allows_is_an_object_and_owns_its_keys():
 
     schema = arena_schema()
     assert list(FORMATS) == schema["$defs"]["format"]["enum"]
-    owned = {key: name for name, f in FORMATS.items() for key in f.keys()}
+    owned = {key: name for name, f in FORMATS.items() for key in f.keys()}  # noqa: SIM118 - a format's own keys()
     assert owned == {"challengers": "gauntlet", "advance": "knockout", "final_games": "knockout"}
     assert all(f.name == name for name, f in FORMATS.items())
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 
 import pytest
-from tests.support.plans import all_plans
 
 from referee.arena import schedule
 from referee.arena.config import MAX_GAMES, ArenaFileError, parse_arena
@@ -14,8 +13,9 @@ from referee.arena.schedule import LazyGames, Planner
 from referee.arena.tables import rotations, seating, seatings
 from referee.bots.spec import parse_bot
 from referee.cli.match import match_arena
-from referee.table.policy import FaultPolicy
 from referee.engine.rules import get_ruleset
+from referee.table.policy import FaultPolicy
+from tests.support.plans import all_plans
 
 
 def _listed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,18 +11,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 
-import jsonschema
-
-from tests.support.procs import alive as _alive
-from tests.support.procs import children, cmdline, wait_until
-
 from referee.arena import load_arena, run_arena
-from referee.store.run_store import StoreError
 from referee.cli.main import cli
 from referee.store.record_file import recorded_ids
+from referee.store.run_store import StoreError
+from tests.support.procs import alive as _alive
+from tests.support.procs import children, cmdline, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS_SCHEMA = json.loads((ROOT / "protocol" / "schemas" / "results.schema.json").read_text())
@@ -322,7 +320,7 @@ def test_a_worker_is_pinned_to_one_cpu_when_cpus_outnumber_workers():
         try:
             (proc, _), = executor._workers  # noqa: SLF001 - the worker process itself
             assert wait_until(lambda: len(os.sched_getaffinity(proc.pid)) == expected, within=5, step=0.02), \
-                os.sched_getaffinity(proc.pid)
+                os.sched_getaffinity(proc.pid)  # noqa: B023 - called at once, in this iteration
         finally:
             executor.close()
 
@@ -330,8 +328,8 @@ def test_a_worker_is_pinned_to_one_cpu_when_cpus_outnumber_workers():
 def test_the_workers_quit_their_bots_while_the_standings_are_fitted_and_are_gone_after(tmp_path, monkeypatch):
     """The final fit and reports no longer wait for every bot to exit: the workers are told first, and
     joined after (each left politely, having quit its bots, not killed)."""
-    from referee.run import executor as executor_module
     from referee.arena import runner as runner_module
+    from referee.run import executor as executor_module
 
     seen: list[str] = []
     workers: list = []

@@ -23,11 +23,11 @@ import pytest
 
 from referee.bots import sandbox
 from referee.bots.cgroups import BotGroup
-from referee.bots.pipes.client import BotClient
 from referee.bots.cpuclock import Clock, ProcessMeter, process_clock_id
-from referee.protocol.faults import BotFault, FaultKind
+from referee.bots.pipes.client import BotClient
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import BotSpec, TimeLimits
+from referee.protocol.faults import BotFault, FaultKind
 from referee.replay.record import read_record
 from referee.store.record_file import recorded_ids
 

@@ -11,15 +11,14 @@ from dataclasses import replace
 
 import pytest
 
-from tests.support.procs import group_members, groups_running, wait_group_gone, wait_until
-
+from referee.bots.pool import BotPool
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.engine.rules import get_ruleset
-from referee.bots.pool import BotPool
 from referee.table.policy import FaultPolicy
 from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT
+from tests.support.procs import group_members, groups_running, wait_group_gone, wait_until
 
 MISBEHAVE = ROOT / "tests" / "support" / "fault_bots" / "misbehave.py"
 # The wall clock: these bots fault by sleeping, which a CPU clock only stops at its backstop (test_cpu_clock.py).

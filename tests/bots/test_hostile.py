@@ -19,16 +19,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.procs import cmdline, wait_until
-
 from referee.bots import sandbox
 from referee.bots.pool import BotPool
 from referee.bots.sandbox import Level, Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.table.policy import FaultPolicy
 from referee.engine.rules import get_ruleset
+from referee.table.policy import FaultPolicy
 from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT
+from tests.support.procs import cmdline, wait_until
 
 HOSTILE = ROOT / "tests" / "bots" / "hostile" / "hostile.py"
 # Generous: a loaded CI machine must not turn a slow answer into a fault the test would blame on an attack.

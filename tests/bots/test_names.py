@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from referee.bots.names import build_log, safe_name, stderr_log
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
 from referee.store.game_source import stderr_path
-from referee.bots.names import build_log, safe_name, stderr_log
 
 
 @pytest.mark.parametrize("name, safe", [

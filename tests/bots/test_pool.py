@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from referee.bots.pipes.transport import FakeTransport, PipeTransport, Transport
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.bots.pipes.transport import FakeTransport, PipeTransport, Transport
 from referee.protocol.wire import encode
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from referee.bots import cgroups, sandbox
+from referee.bots.pipes.transport import PipeTransport
 from referee.bots.sandbox import Launch, Level, Machine, Mode, SandboxSettings, SandboxUnavailable
 from referee.bots.spec import BotSpec, parse_bot
-from referee.bots.pipes.transport import PipeTransport
 from tests.conftest import PY, ROOT, need
 
 MACHINE = sandbox.machine()

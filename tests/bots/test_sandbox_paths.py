@@ -11,9 +11,9 @@ import pytest
 
 from referee.bots import sandbox
 from referee.bots.command_files import candidates, command_files, trace
+from referee.bots.pipes.transport import PipeTransport
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import parse_bot
-from referee.bots.pipes.transport import PipeTransport
 from tests.conftest import PY
 
 MACHINE = sandbox.machine()

@@ -14,12 +14,12 @@ from typing import Any, Iterator
 
 import pytest
 
-from referee.protocol.schemas import validate_message
 from referee.bots.pipes import transport
 from referee.bots.pipes.transport import PipeTransport
 from referee.check import CheckConfig, Report, Status, run_check
 from referee.check import suite as S
 from referee.check.fuzz import fuzz_check_name
+from referee.protocol.schemas import validate_message
 from tests.support.procs import pid_alive
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,6 @@ from click.testing import CliRunner
 from referee.check import suite as S
 from referee.cli.check import check_cmd
 from referee.cli.main import cli
-
 from tests.check.test_bots import BROKEN, PY, ROOT, bot_pids  # noqa: F401 - bot_pids: no bot outlives a test
 
 STRONG = f"{PY} {ROOT / 'sample_bots/python/strong_bot.py'}"

@@ -9,20 +9,20 @@ from typing import Any, Callable
 
 import pytest
 
-from referee.engine.actions import Action
-from referee.protocol.schemas import validate_message
-from referee.bots.spec import parse_bot
+from referee.bots.pipes.lines import judge
 from referee.bots.pipes.transport import FakeTransport
-from referee.protocol.wire import encode
+from referee.bots.spec import parse_bot
 from referee.check import suite as S
 from referee.check.fuzz import VARIANTS, plan, split_games
 from referee.check.output import format_text, to_junit
 from referee.check.positions import action, build
-from referee.bots.pipes.lines import judge
 from referee.check.probe import Probe, Reply
 from referee.check.report import Report, Status, clip
 from referee.check.runner import CheckConfig, new_report, settings
+from referee.engine.actions import Action
 from referee.engine.rules import get_ruleset
+from referee.protocol.schemas import validate_message
+from referee.protocol.wire import encode
 
 ALL = ("compact", "family", "arcade")
 

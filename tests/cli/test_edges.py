@@ -8,11 +8,11 @@ import shutil
 import sys
 
 import pytest
-from tests.support.cli_cut import invoke_cut
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from referee.run.executor import JOBS_PER_CPU, max_jobs
+from tests.support.cli_cut import invoke_cut
 
 BOT = f"{sys.executable} {os.path.join(os.path.dirname(__file__), '..', '..', 'sample_bots', 'python', 'random_bot.py')}"
 

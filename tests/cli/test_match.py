@@ -9,9 +9,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from referee.store.results import LINE_KEYS
-
 from referee.cli.main import cli
+from referee.store.results import LINE_KEYS
 
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM_PY = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"

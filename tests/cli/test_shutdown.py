@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.support.cli_cut import invoke_cut
-from tests.support.procs import alive, children, cmdline, groups_running, wait_until
 
 from referee.arena import runner
 from tests.conftest import ROOT
+from tests.support.cli_cut import invoke_cut
+from tests.support.procs import alive, children, cmdline, groups_running, wait_until
 
 LONG_MATCH = ["match", "-n", "2000000", "builtin:easy", "builtin:random", "--no-report"]
 

@@ -23,7 +23,7 @@ bots: [builtin:random, builtin:easy, builtin:medium, builtin:hard, builtin:rando
 """
 
 
-def _spawn(args: list[str], cwd) -> "pexpect.spawn":
+def _spawn(args: list[str], cwd) -> pexpect.spawn:
     return pexpect.spawn(sys.executable, ["-m", "referee.cli.main", *args], cwd=str(cwd), encoding="utf-8",
                          timeout=120, dimensions=(40, 160), env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
 

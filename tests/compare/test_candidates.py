@@ -15,9 +15,8 @@ from click.testing import CliRunner
 
 from referee.bots.spec import parse_bot
 from referee.cli.main import cli
-from referee.compare.candidates import (CandidateSettings, Family, behind, game_ids, pair_of, score_bounds)
-from referee.compare.simulate import (BEHIND, H0, H1, SCENARIOS, binomial_ceiling, pentanomial_at,
-    simulate_family)
+from referee.compare.candidates import CandidateSettings, Family, behind, game_ids, pair_of, score_bounds
+from referee.compare.simulate import BEHIND, H0, H1, SCENARIOS, binomial_ceiling, pentanomial_at, simulate_family
 from referee.compare.sprt import Ptnml, SprtSettings
 from referee.compare.twins import CompareError, CompareSettings, twin_pair
 from referee.run.jobs import game_seed

@@ -80,7 +80,7 @@ def test_jobs_and_resume_stop_at_the_same_pair_as_a_serial_run(tmp_path):
     assert compare(*DECIDED, "--out", str(two), "--jobs", "2", "--no-report", "--records")[0] == 0
     one = results(serial)["sprt"]
     assert one["result"] in ("H0", "H1") and 20 < one["pairs"] < 200
-    assert 0 < one["ptnml"][0] and 0 < one["ptnml"][4]  # a real test: pairs of every outcome, not one bin
+    assert one["ptnml"][0] > 0 and one["ptnml"][4] > 0  # a real test: pairs of every outcome, not one bin
     assert results(two) == results(serial)  # the verdict, the pair, the trace: the same bytes
     assert game_lines(two) == game_lines(serial)  # games past the deciding pair are not kept
     assert recorded_ids(str(two)) == {g["game"] for g in game_lines(two)}  # and not their records

@@ -10,11 +10,19 @@ import pytest
 from referee.bots.spec import parse_bot
 from referee.compare import twins
 from referee.compare.sprt import SprtSettings
-from referee.compare.twins import (CompareError, CompareSettings, game_ids, game_score, pair_of, rotation, twin_jobs,
-    twin_pair)
-from referee.table.policy import FaultPolicy
+from referee.compare.twins import (
+    CompareError,
+    CompareSettings,
+    game_ids,
+    game_score,
+    pair_of,
+    rotation,
+    twin_jobs,
+    twin_pair,
+)
 from referee.engine.rules import get_ruleset
 from referee.run.jobs import GameJob, game_seed
+from referee.table.policy import FaultPolicy
 
 NEW, BASE = parse_bot("new=builtin:hard"), parse_bot("base=builtin:medium")
 FIELD = [parse_bot("builtin:easy"), parse_bot("builtin:random"), parse_bot("builtin:easy"), parse_bot("builtin:hard")]

@@ -9,8 +9,8 @@ import pytest
 from referee.engine.actions import DRAW, PLAY
 from referee.engine.cards import Card
 from referee.engine.game import PHASE_DRAWN, PHASE_PLAY, Game, plays_on
-from referee.players import SeatView, make_player
 from referee.engine.rules import get_ruleset
+from referee.players import SeatView, make_player
 
 
 @pytest.mark.parametrize("card, colour, rank, wd4_ok, plays", [

@@ -6,13 +6,21 @@ import random
 
 import pytest
 
-from referee.engine.actions import COLOUR, DRAW_ACTION, PASS_ACTION, PLAY, Action
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
+from referee.engine.actions import COLOUR, DRAW_ACTION, PASS_ACTION, PLAY, Action
 from referee.engine.cards import Card
 from referee.engine.game import Game
-from referee.engine.notation import (InvalidReplayError, StoredGame, decode_action, decode_actions, encode_action,
-    encode_actions, rebuild, stand_in_turns)
+from referee.engine.notation import (
+    InvalidReplayError,
+    StoredGame,
+    decode_action,
+    decode_actions,
+    encode_action,
+    encode_actions,
+    rebuild,
+    stand_in_turns,
+)
 from referee.engine.rules import get_ruleset
 from referee.table.table import Table, seat_for
 

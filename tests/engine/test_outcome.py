@@ -9,8 +9,8 @@ import pytest
 
 from referee.engine.game import Game
 from referee.engine.outcome import EndReason, Outcome
-from referee.players import SeatView, make_player
 from referee.engine.rules import get_ruleset
+from referee.players import SeatView, make_player
 
 
 def _play(house: str, options: dict, players: int, seed: int) -> Game:

@@ -22,8 +22,8 @@ import pytest
 from referee.engine.actions import PASS, PLAY, Action, IllegalActionError
 from referee.engine.cards import DECKS
 from referee.engine.game import PHASE_COLOUR, PHASE_DRAWN, PHASE_OVER, PHASE_PLAY, Game, event_for, placements, shuffle
-from referee.players import BUILTINS, SeatView, make_player
 from referee.engine.rules import Ruleset, get_ruleset
+from referee.players import BUILTINS, SeatView, make_player
 
 SOAK = os.environ.get("LASTCARD_SOAK") == "1"
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from referee.engine.game import Game
-from referee.players import SeatView, make_player
 from referee.engine.rules import get_ruleset, option_grid
+from referee.players import SeatView, make_player
 from tests.support.reference_moves import engine_moves, reference_moves
 
 SOAK = os.environ.get("LASTCARD_SOAK") == "1"

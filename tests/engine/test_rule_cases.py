@@ -13,7 +13,6 @@ import pytest
 from referee.engine.actions import Action, InvalidActionError
 from referee.engine.cards import ALL_COLOURS, DECKS, Card, InvalidCardError, hand_points, standard_deck
 from referee.engine.rules import PRESETS, RulesetError, check_players, get_ruleset, parse_option
-
 from tests.support.rulecases import A, C, F, R, case, find_opening, opening_top, run, table
 
 BUNDLE = R(0, "The rulesets are bundles of options, not three engines: every difference above is one named option")
@@ -23,7 +22,7 @@ OVERRIDE = R(0, "so an arena can take a ruleset and override any option.")
 # ------------------------------------------------------------------------------------------ cards
 
 def every_deck_card():
-    for name, make in DECKS.items():
+    for _name, make in DECKS.items():
         for n in (2, 5):
             yield from make(n)
 

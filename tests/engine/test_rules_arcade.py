@@ -8,9 +8,20 @@ from collections import Counter
 from referee.engine.cards import STANDARD_COLOURS, standard_deck
 from referee.engine.game import Game, event_for
 from referee.engine.rules import RulesetError, get_ruleset
-
-from tests.support.rulecases import (A, R, act, all_cards, case, deck_of, find_opening, make_state, opening_top, run,
-                                     show, table)
+from tests.support.rulecases import (
+    A,
+    R,
+    act,
+    all_cards,
+    case,
+    deck_of,
+    find_opening,
+    make_state,
+    opening_top,
+    run,
+    show,
+    table,
+)
 
 
 def st(**kw):

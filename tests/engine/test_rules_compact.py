@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from referee.engine.actions import KINDS
 from referee.engine.cards import COMPACT_COLOURS, compact_deck
 from referee.engine.game import Game, card_count
 from referee.engine.rules import RulesetError, get_ruleset
-
-from tests.support.rulecases import (players_ok, C, R, all_cards, case, deck_of, find_opening, opening_top, run, table)
-
-import random
+from tests.support.rulecases import C, R, all_cards, case, deck_of, find_opening, opening_top, players_ok, run, table
 
 
 def st(**kw):

@@ -7,11 +7,23 @@ from collections import Counter
 
 from referee.engine.cards import SHAPES, STANDARD_COLOURS, Card, standard_deck
 from referee.engine.game import Game, event_for
-from referee.players import SeatView, make_player
 from referee.engine.rules import RulesetError, get_ruleset
-
-from tests.support.rulecases import (players_ok, F, R, act, all_cards, case, deck_of, find_opening, make_state,
-                                     opening_top, run, show, table)
+from referee.players import SeatView, make_player
+from tests.support.rulecases import (
+    F,
+    R,
+    act,
+    all_cards,
+    case,
+    deck_of,
+    find_opening,
+    make_state,
+    opening_top,
+    players_ok,
+    run,
+    show,
+    table,
+)
 
 
 def st(**kw):

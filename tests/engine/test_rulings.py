@@ -5,10 +5,9 @@ from __future__ import annotations
 import random
 
 from referee.engine.game import Game, placements
-from referee.players import SeatView, make_player
 from referee.engine.rules import get_ruleset
-
-from tests.support.rulecases import (D, R, act, case, find_opening, make_state, opening_top, run, show, table)
+from referee.players import SeatView, make_player
+from tests.support.rulecases import D, R, act, case, find_opening, make_state, opening_top, run, show, table
 
 
 def st(ruleset, **kw):

@@ -8,14 +8,14 @@ import random
 import pytest
 
 from referee.engine import game as engine
-from referee.protocol.messages import event_message
 from referee.engine.actions import Action
 from referee.engine.cards import _BY_CODE, ALL_COLOURS, CARD_KINDS, COMPACT_COLOURS, STANDARD_COLOURS, Card
 from referee.engine.game import Game, event_for, plays_on
+from referee.engine.rules import MAX_PLAYERS, get_ruleset
 from referee.players import SeatView, make_player
+from referee.protocol.messages import event_message
 from referee.protocol.relay import PublicWire, Relay
 from referee.replay.text import all_seeing_events
-from referee.engine.rules import MAX_PLAYERS, get_ruleset
 
 
 def test_every_card_has_its_own_index_and_a_card_made_elsewhere_has_none():
@@ -298,9 +298,9 @@ def test_a_game_that_logs_no_events_plays_the_same_game(house, options):
 def test_a_job_of_built_in_seats_logs_no_events_and_a_recorder_gets_them(monkeypatch):
     """``run_job``: no events for built-in seats alone (nobody reads them: their record, if kept, is rebuilt
     from games.jsonl when read), the same result; a table with a recorder logs them."""
-    from referee.run import jobs
     from referee.bots.pool import BotPool
     from referee.bots.spec import parse_bot
+    from referee.run import jobs
     from referee.table.table import BuiltinSeat, Recorder, Table
 
     made = []

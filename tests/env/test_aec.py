@@ -17,13 +17,13 @@ pytest.importorskip("gymnasium", reason="Gymnasium is not installed: pip install
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from referee.engine.actions import Action, IllegalActionError  # noqa: E402
 from referee.botkit import FIELDS, OFFSETS, Encoding  # noqa: E402
 from referee.bots.spec import parse_bot  # noqa: E402
-from referee.env import env, place_rewards, raw_env  # noqa: E402
-from referee.env.view import round_places  # noqa: E402
+from referee.engine.actions import Action, IllegalActionError  # noqa: E402
 from referee.engine.game import Game  # noqa: E402
 from referee.engine.rules import PRESETS, get_ruleset, option_grid  # noqa: E402
+from referee.env import env, place_rewards, raw_env  # noqa: E402
+from referee.env.view import round_places  # noqa: E402
 from referee.table.table import BuiltinSeat, Table  # noqa: E402
 
 RULESETS = list(PRESETS)

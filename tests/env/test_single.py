@@ -17,8 +17,8 @@ pytest.importorskip("pettingzoo", reason="PettingZoo is not installed: pip insta
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from referee.bots.spec import parse_bot  # noqa: E402
-from referee.env import GYM_ID, SingleAgentEnv  # noqa: E402
 from referee.engine.game import Game  # noqa: E402
+from referee.env import GYM_ID, SingleAgentEnv  # noqa: E402
 from referee.table.table import BuiltinSeat, Table  # noqa: E402
 from tests.conftest import PY, SAMPLES  # noqa: E402
 

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import sys
 import html
 import json
 import re
 import shutil
+import sys
 
 import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
-from referee.store.game_record import load
+from referee.engine.notation import rebuild
 from referee.html_report import ReportError, write_report
 from referee.html_report.tape import tape
-from referee.engine.notation import rebuild
+from referee.store.game_record import load
 from tests.support.replaydata import small_results_dir
 
 

@@ -14,10 +14,10 @@ import pytest
 from referee.arena.config import BotEntry
 from referee.bots.spec import BotSpec
 from referee.ladder.fingerprint import submission_hash, submission_hashes
-from referee.store.results import GameLine, GameResult
-from referee.standings.model import StandingRow
 from referee.ladder.scheduler import coverage_tables, pair_uncertainty, separated, uncertain_tables
 from referee.ladder.store import LadderBusy, LadderError, open_ladder
+from referee.standings.model import StandingRow
+from referee.store.results import GameLine, GameResult
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,8 @@ import pytest
 
 from referee.engine.cards import Card
 from referee.engine.game import Game, Phase
-from referee.players import SeatView, make_player
 from referee.engine.rules import get_ruleset
+from referee.players import SeatView, make_player
 
 SHORT = {"compact": {"target": 500}, "family": {"target": "round"}, "arcade": {}}
 

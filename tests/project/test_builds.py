@@ -18,8 +18,8 @@ import referee
 from referee.engine.actions import PLAY, Action, InvalidActionError
 from referee.engine.cards import Card, InvalidCardError
 from referee.engine.game import Game, shuffle
-from referee.players import Player, SeatView, make_player
 from referee.engine.rules import RulesetError, check_players, get_ruleset
+from referee.players import Player, SeatView, make_player
 
 
 def test_the_build_in_use_is_the_one_expected():
@@ -59,9 +59,8 @@ def test_a_tree_compiled_in_place_holds_its_modules_bytecode():
 def test_the_per_decision_path_is_compiled_with_the_engine():
     """The referee's side of a move (the events told, the turn line, the bot client, the pipes) is in the
     compiled set."""
-    from referee.protocol import relay
     from referee.bots.pipes import client, lines, transport
-    from referee.protocol import messages
+    from referee.protocol import messages, relay
 
     for module in (relay, messages, client, lines, transport):
         assert (module.__file__ or "").endswith(".py") is not referee.compiled(), module.__name__

@@ -7,13 +7,13 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.cli.main import cli
+from referee.engine.rules import get_ruleset
+from referee.replay.verify import replay
 from referee.run.jobs import GameJob, run_job
 from referee.store.record_file import recorded_ids
-from referee.replay.verify import replay
-from referee.engine.rules import get_ruleset
-from referee.bots.pool import BotPool
 from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT, resolve_sample, sample_commands
 
@@ -59,10 +59,10 @@ def test_record_replays_exactly():
     with BotPool() as pool:
         result, lines = run_job(_job(7), pool)
     assert lines is not None
-    kinds = {l["t"] for l in lines}
+    kinds = {line["t"] for line in lines}
     assert {"game", "out", "in", "action", "events", "result"} <= kinds
-    answered = [l for l in lines if l["t"] == "action" and l["by"] == "bot"]
-    assert answered and all(l["ms"] is not None for l in answered)
+    answered = [line for line in lines if line["t"] == "action" and line["by"] == "bot"]
+    assert answered and all(line["ms"] is not None for line in answered)
     game = replay(json.loads(json.dumps(lines)))  # through JSON, as read back from disk
     assert tuple(game.result["placements"]) == result.game_placements
 
@@ -72,7 +72,7 @@ def test_same_seed_same_game_whatever_the_process():
         a, la = run_job(_job(3), pool)
     with BotPool() as pool:
         b, lb = run_job(_job(3), pool)
-    events = lambda lines: next(l["events"] for l in lines if l["t"] == "events")  # noqa: E731
+    events = lambda lines: next(line["events"] for line in lines if line["t"] == "events")  # noqa: E731
     assert events(la) == events(lb)
     assert a.placements == b.placements
 
@@ -87,7 +87,7 @@ def test_match_command_writes_standings_and_records(tmp_path):
     assert [r["rank"] for r in doc["standings"]] == [1, 2]
     assert {r["bot"] for r in doc["standings"]} == {"random_bot", "hard"}
     assert sum(r["games"] for r in doc["standings"]) == 8
-    games = [json.loads(l) for l in (out / "games.jsonl").read_text().splitlines()]
+    games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert len(games) == 4
     # Seats rotate: each bot sits in seat 0 in half the games.
     assert sum(g["seating"][0] == "hard" for g in games) == 2

@@ -82,11 +82,11 @@ def _raising(exc: Exception) -> click.Group:
 def test_the_boundary_maps_each_domain_error_without_importing_them_first() -> None:
     """The errors are looked up among the loaded modules when one reaches the boundary: each still gets its
     exit status and message (2: bad input; 1: the run could not do what was asked)."""
-    from referee.run.executor import ExecutorError
     from referee.arena.problems import ArenaFileError, Problem
+    from referee.engine.rules import RulesetError
     from referee.ladder.store import LadderError
     from referee.replay.verify import ReplayMismatch
-    from referee.engine.rules import RulesetError
+    from referee.run.executor import ExecutorError
 
     cases = [(ArenaFileError("a.yaml", [Problem("seats", "too many")]), 2, "a.yaml: 1 problem"),
              (LadderError("no such ladder"), 2, "no such ladder"), (RulesetError("bad option"), 2, "bad option"),

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from referee.protocol.messages import event_message, start_message, turn_line, turn_request
-from referee.protocol.wire import encode
 from referee.engine.game import Game
-from referee.players import SeatView, make_player
-from referee.protocol.relay import PublicWire, Relay
 from referee.engine.rules import get_ruleset, option_grid
+from referee.players import SeatView, make_player
+from referee.protocol.messages import event_message, start_message, turn_line, turn_request
+from referee.protocol.relay import PublicWire, Relay
+from referee.protocol.wire import encode
 
 
 class _Reference:

@@ -24,14 +24,23 @@ from jsonschema import Draft202012Validator
 from referencing.jsonschema import DRAFT202012
 
 from referee import PROTOCOL_VERSIONS
-from referee.protocol.schemas import (ANSWERS, BASE_URI, FROM_BOT, TO_BOT, load_schema, registry, schema_names,
-    validate_message, validator)
-from referee.bots.spec import BotSpec, TimeLimits, parse_bot
 from referee.bots.pipes.transport import FakeTransport
-from referee.protocol.wire import answer_problem
+from referee.bots.pool import BotPool
+from referee.bots.spec import BotSpec, TimeLimits, parse_bot
 from referee.engine.game import Game
 from referee.engine.rules import get_ruleset
-from referee.bots.pool import BotPool
+from referee.protocol.schemas import (
+    ANSWERS,
+    BASE_URI,
+    FROM_BOT,
+    TO_BOT,
+    load_schema,
+    registry,
+    schema_names,
+    validate_message,
+    validator,
+)
+from referee.protocol.wire import answer_problem
 from referee.table.policy import FaultPolicy
 from referee.table.table import Recorder, play_game, seat_for
 
@@ -392,7 +401,7 @@ def test_the_messages_say_what_the_doc_says(played):
     """Facts the schemas cannot say: ids, legal answers' ids, draw cards only to the drawer, phases."""
     phases: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
-    for gid, (_, bots) in played.items():
+    for _gid, (_, bots) in played.items():
         for bot in bots:
             last_id = 0
             you = None

@@ -10,14 +10,14 @@ from click.testing import CliRunner
 
 from referee.bots import sandbox
 from referee.cli.main import cli
+from referee.engine.notation import decode_actions
+from referee.replay.record import read_record
+from referee.replay.seat_lines import rebuilt, seat_script, stored_policy
 from referee.store.game_record import load
 from referee.store.results_dir import read_jsonl
-from referee.replay.record import read_record
 from referee.table.policy import FaultPolicy
-from referee.engine.notation import decode_actions
-from referee.replay.seat_lines import rebuilt, seat_script, stored_policy
-from tests.support.askdata import GAMES, GOOD, TAPE, ask_results_dir
 from tests.conftest import PY
+from tests.support.askdata import GAMES, GOOD, TAPE, ask_results_dir
 from tests.support.replaydata import FAST, MISBEHAVE
 
 

@@ -8,10 +8,10 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from referee.engine.cardfaces import label, use_colour
 from referee.cli.main import cli
-from referee.store.game_record import load
+from referee.engine.cardfaces import label, use_colour
 from referee.engine.notation import decode_actions, rebuild
+from referee.store.game_record import load
 from tests.support.replaydata import small_results_dir
 
 

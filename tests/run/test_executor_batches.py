@@ -9,14 +9,14 @@ from dataclasses import replace
 
 import pytest
 
+from referee.bots.spec import TimeLimits, parse_bot, unique_names
+from referee.engine.rules import get_ruleset
+from referee.replay.record import read_record
 from referee.run import executor as executor_module
 from referee.run.executor import BATCH, LocalExecutor
-from referee.bots.spec import TimeLimits, parse_bot, unique_names
 from referee.run.jobs import GameJob, game_seed, run_job
-from referee.replay.record import read_record
 from referee.store.record_file import INDEX_FILE, RECORDS_FILE, encode_record, recorded_ids
 from referee.store.results import GameLine
-from referee.engine.rules import get_ruleset
 
 pytestmark = pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(),
                                 reason="the killing run_job reaches the workers only through fork")
@@ -113,9 +113,8 @@ def test_a_referee_failure_in_a_batch_names_its_game(monkeypatch, workers):
     from referee.run.executor import ExecutorError
 
     monkeypatch.setattr(executor_module, "run_job", _failing_run_job("g040"))
-    with pytest.raises(ExecutorError, match=r"(?s)game g040:.*a referee bug"):
-        with LocalExecutor(workers, pin=False) as ex:
-            list(ex.run(_jobs()))
+    with pytest.raises(ExecutorError, match=r"(?s)game g040:.*a referee bug"), LocalExecutor(workers, pin=False) as ex:
+        list(ex.run(_jobs()))
 
 
 def _recorded_jobs() -> list[GameJob]:
@@ -173,10 +172,10 @@ def test_a_referee_failure_keeps_the_records_of_the_games_before_it(tmp_path, mo
 
     monkeypatch.setattr(executor_module, "run_job", _failing_run_job("g040"))
     stored = []
-    with pytest.raises(ExecutorError, match=r"(?s)game g040:.*a referee bug"):
-        with LocalExecutor(1, pin=False, records_dir=str(tmp_path)) as ex:
-            for game_id, _ in ex.run(_recorded_jobs()):
-                stored.append(game_id)
+    with (pytest.raises(ExecutorError, match=r"(?s)game g040:.*a referee bug"),
+          LocalExecutor(1, pin=False, records_dir=str(tmp_path)) as ex):
+        for game_id, _ in ex.run(_recorded_jobs()):
+            stored.append(game_id)
     assert "g039" in stored and recorded_ids(str(tmp_path)) == set(stored)  # a result handed on has its record
 
 

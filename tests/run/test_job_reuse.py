@@ -3,15 +3,15 @@ built-in name) changes nothing about the games: the same seed gives the same gam
 
 from __future__ import annotations
 
-from referee.run import jobs as jobs_module
-from referee.engine import notation as replay
-from referee.engine.actions import Action
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
+from referee.engine import notation as replay
+from referee.engine.actions import Action
 from referee.engine.cards import Card
-from referee.run.jobs import GameJob, game_seed, run_job
 from referee.engine.notation import decode_action, encode_action, encode_actions
 from referee.engine.rules import get_ruleset
+from referee.run import jobs as jobs_module
+from referee.run.jobs import GameJob, game_seed, run_job
 from referee.table.table import Table, seat_for
 
 
@@ -96,9 +96,9 @@ def test_a_spec_names_its_builtin_however_often_asked():
 
 
 def test_untimed_seats_and_options_come_out_as_computed_afresh():
-    from referee.store.results import SeatTimes
     from referee.protocol.messages import ruleset_options as _options
-    from referee.table.table import _SeatClock, _seat_times
+    from referee.store.results import SeatTimes
+    from referee.table.table import _seat_times, _SeatClock
 
     clocks = [_SeatClock() for _ in range(3)]
     assert _seat_times(clocks) == SeatTimes.of(clocks)
@@ -118,8 +118,8 @@ def test_untimed_seats_and_options_come_out_as_computed_afresh():
 
 
 def test_a_store_that_keeps_no_games_writes_no_games_file(tmp_path):
-    from referee.store.run_store import GameStore
     from referee.store.results import GameLine
+    from referee.store.run_store import GameStore
 
     store = GameStore(str(tmp_path), keep_games=False)
     store.prepare(fresh=True)
@@ -149,8 +149,8 @@ def test_plan_ids_read_without_the_pattern_as_the_pattern_reads_them():
 
 def test_stage_tallies_are_each_stages_games_alone_whether_one_stage_or_several():
     from referee.arena.collect import Collected
-    from referee.store.results import GameLine, Slot
     from referee.standings.model import Tally
+    from referee.store.results import GameLine, Slot
 
     results = [run_job(_job(i, ("easy", "random", "hard")), BotPool())[0] for i in range(9)]
     names = ["easy", "random", "hard", "idle"]  # "idle" is entered but never plays

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from referee.run.executor import LocalExecutor
-from referee.run.lead import Lead
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
-from referee.run.jobs import GameJob, game_seed
 from referee.engine.rules import get_ruleset
+from referee.run.executor import LocalExecutor
+from referee.run.jobs import GameJob, game_seed
+from referee.run.lead import Lead
 
 
 def test_a_lead_frees_as_the_earliest_games_finish_in_any_order():

@@ -6,13 +6,12 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
-from tests.run.test_probe import MEETING
-
 from referee.bots.pool import BotPool
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import BotSpec, TimeLimits
-from referee.run.jobs import GameJob, game_seed, run_job
 from referee.engine.rules import get_ruleset
+from referee.run.jobs import GameJob, game_seed, run_job
+from tests.run.test_probe import MEETING
 
 PLAYER = r"""
 import json, sys

@@ -4,14 +4,14 @@ are the same either way."""
 
 from __future__ import annotations
 
-from referee.run import executor as executor_module
 from referee.arena.runner import run_arena
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
 from referee.cli.match import match_arena
+from referee.engine.rules import get_ruleset
+from referee.run import executor as executor_module
 from referee.run.jobs import GameJob, game_seed, run_job
 from referee.table.policy import FaultPolicy
-from referee.engine.rules import get_ruleset
 
 RULES = get_ruleset("family", {"target": "round"})
 SEATS = tuple(unique_names([parse_bot(f"builtin:{n}", TimeLimits()) for n in ("easy", "medium", "hard", "random")]))

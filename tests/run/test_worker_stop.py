@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from referee.run.executor import _worker_main
 from referee.bots import sandbox
+from referee.bots.names import stderr_log
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
-from referee.run.jobs import GameJob, game_seed
-from referee.bots.names import stderr_log
 from referee.engine.rules import get_ruleset
+from referee.run.executor import _worker_main
+from referee.run.jobs import GameJob, game_seed
 from tests.support.procs import groups_running, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +63,7 @@ def test_a_worker_terminated_mid_game_kills_its_bot_and_exits_without_aborting(m
         mine.send([_stalling_job(mode, marker).to_json()])
         log = Path(stderr_log(str(logs), "staller"))
         assert wait_until(lambda: log.exists() and "stalling" in log.read_text(), within=60), \
-            "the bot never reached its stalling turn"
+            "the bot never reached its stalling turn"  # noqa: B023 - called at once, in this iteration
         assert groups_running(marker.encode()), "the stalled bot should be running"
         worker.terminate()
         worker.join(30)

@@ -139,8 +139,8 @@ def test_the_progress_leader_is_the_final_orders_first():
 def test_a_forfeited_game_adds_no_points():
     """The seat of a bot that forfeited is played on by a stand-in (the first legal action), which may win the match:
     its score is not the bot's (a bot that never started once showed 1080 points beside a winner's 57)."""
-    from referee.store.results import GameResult
     from referee.standings.model import Tally
+    from referee.store.results import GameResult
 
     def game(gid: str, scores: list[int], forfeited: list[int]) -> GameResult:
         return GameResult.from_json({"game": gid, "seed": 1, "ruleset": "compact", "seating": ["bot", "ok"],

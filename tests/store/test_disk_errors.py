@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.run.executor import ExecutorError, _failure, OS_ERROR
+from referee.run.executor import OS_ERROR, ExecutorError, _failure
 from referee.store.disk import naming, os_error_text
 
 BOTS = ["builtin:easy", "builtin:random"]

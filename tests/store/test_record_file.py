@@ -11,8 +11,17 @@ import pytest
 
 from referee.replay.record import read_record as read_rebuilt
 from referee.store.jsonl import encode_line
-from referee.store.record_file import (INDEX_FILE, RECORDS_FILE, append_record, append_records, encode_record,
-    has_records, keep_only, read_record, recorded_ids)
+from referee.store.record_file import (
+    INDEX_FILE,
+    RECORDS_FILE,
+    append_record,
+    append_records,
+    encode_record,
+    has_records,
+    keep_only,
+    read_record,
+    recorded_ids,
+)
 
 
 def record(game: str, n: int) -> list[dict]:
@@ -184,10 +193,10 @@ def test_a_built_in_game_s_rebuilt_record_is_what_the_table_writes(tmp_path, hou
     not the default (the index keeps it: games.jsonl does not)."""
     from referee.bots.pool import BotPool
     from referee.bots.spec import BotSpec
-    from referee.run.jobs import GameJob, game_seed, run_job
-    from referee.table.policy import FaultPolicy
-    from referee.store.results import GameLine
     from referee.engine.rules import get_ruleset
+    from referee.run.jobs import GameJob, game_seed, run_job
+    from referee.store.results import GameLine
+    from referee.table.policy import FaultPolicy
     from referee.table.table import Recorder, Table, seat_for
 
 

@@ -15,8 +15,8 @@ from dataclasses import replace
 from referee.bots.pool import BotPool
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
-from referee.run.jobs import GameJob, game_seed, run_job
 from referee.engine.rules import get_ruleset
+from referee.run.jobs import GameJob, game_seed, run_job
 
 armed = False
 

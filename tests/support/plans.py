@@ -30,8 +30,8 @@ if str(ROOT) not in sys.path:
 
 from referee.arena.config import Arena, load_arena, parse_arena  # noqa: E402
 from referee.arena.schedule import Planner, count_games, stage_game_counts  # noqa: E402
-from referee.store.results import GameLine, GameResult  # noqa: E402
 from referee.standings.model import Tally  # noqa: E402
+from referee.store.results import GameLine, GameResult  # noqa: E402
 
 #: Test arenas: (name, YAML without bots, number of bots).
 CASES: list[tuple[str, str, int]] = [

@@ -11,9 +11,9 @@ from referee.arena.ranking import standings_for
 from referee.arena.results_doc import HeadToHead, ResultsDoc, rating_info
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.table.policy import FaultPolicy
-from referee.store.results import GameLine
 from referee.engine.rules import get_ruleset
+from referee.store.results import GameLine
+from referee.table.policy import FaultPolicy
 from referee.table.table import Recorder, Table, seat_for
 from tests.conftest import PY, ROOT
 

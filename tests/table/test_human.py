@@ -11,12 +11,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.support.procs import alive, children, wait_until
 from referee.engine.actions import PLAY
 from referee.engine.game import Game
-from referee.table.human import HumanSeat, LeftTheGame, menu
 from referee.engine.rules import get_ruleset
+from referee.table.human import HumanSeat, LeftTheGame, menu
 from tests.conftest import PY, ROOT
+from tests.support.procs import alive, children, wait_until
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect is not installed: pip install -e '.[test]'")
 

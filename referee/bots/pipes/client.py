@@ -7,12 +7,20 @@ from typing import Any, Callable, Protocol, TypeAlias
 
 from referee import PROTOCOL_VERSIONS
 from referee.bots.cpuclock import Clock, CpuMeter, Source, wall_limit_ms
-from referee.protocol.messages import hello_message
-from referee.protocol.faults import BotFault, Fault, FaultKind, snippet
-from referee.bots.spec import BotSpec
 from referee.bots.pipes.lines import LineProblem, Mistake, gather, judge, no_newline, read_line, while_waiting
-from referee.bots.pipes.transport import (Closed, LineTooLong, NoNewline, PipeTransport, ReadTimeout, Transport,
-    TransportError, WriteTimeout)
+from referee.bots.pipes.transport import (
+    Closed,
+    LineTooLong,
+    NoNewline,
+    PipeTransport,
+    ReadTimeout,
+    Transport,
+    TransportError,
+    WriteTimeout,
+)
+from referee.bots.spec import BotSpec
+from referee.protocol.faults import BotFault, Fault, FaultKind, snippet
+from referee.protocol.messages import hello_message
 from referee.protocol.wire import answer_problem, encode, loads
 
 SUPPORTED_VERSIONS: tuple[int, ...] = PROTOCOL_VERSIONS
@@ -37,7 +45,8 @@ class _LazyRequest:
         self.line = line
 
     def whole(self) -> dict[str, Any]:
-        return loads(self.line)
+        msg: dict[str, Any] = loads(self.line)
+        return msg
 
 
 class Known(Protocol):

@@ -17,9 +17,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from referee.protocol.faults import FaultKind
 from referee.bots.hints import bom_hint, flush_hint, newline_hint, one_line_hint, stderr_hint
 from referee.bots.pipes.transport import ReadTimeout, Transport, TransportError
+from referee.protocol.faults import FaultKind
 from referee.protocol.wire import JSONDecodeError, loads
 
 BOM = b"\xef\xbb\xbf"

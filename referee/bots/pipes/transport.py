@@ -503,7 +503,7 @@ class PipeTransport:
             self.walls.kill()
 
 
-Script = Callable[[dict], "Sequence[bytes | float | None]"]
+Script = Callable[[dict[str, Any]], "Sequence[bytes | float | None]"]
 
 
 class FakeTransport:
@@ -523,7 +523,7 @@ class FakeTransport:
         self.respond = respond
         self.line_limit = line_limit
         self.exit_code = exit_code
-        self.sent: list[dict] = []
+        self.sent: list[dict[str, Any]] = []
         self._queue: deque[bytes | float | None] = deque()
         self._closed = False
         self._dead = False
@@ -545,7 +545,7 @@ class FakeTransport:
             raise AssertionError(f"the referee never wrote {self._expected[0][0]!r} "
                                  f"({len(self._expected)} expected line(s) left)")
 
-    def _script(self, line: bytes, msg: dict) -> Sequence[bytes | float | None]:
+    def _script(self, line: bytes, msg: dict[str, Any]) -> Sequence[bytes | float | None]:
         """What the bot does on ``line``: the caller's ``respond``, or the next expectation if it matches."""
         if self.respond is not None:
             return self.respond(msg)

@@ -156,7 +156,7 @@ def memory_bomb():
             say(f"ATTACK membomb: holding {len(hoard) * 64} MiB")
     except MemoryError:
         say(f"ATTACK membomb: MemoryError at {len(hoard) * 64} MiB")
-        raise SystemExit(70)
+        raise SystemExit(70) from None
 
 
 def big_file():

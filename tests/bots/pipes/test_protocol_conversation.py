@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from referee.bots.pipes.client import BotClient
-from referee.protocol.faults import BotFault, FaultKind
-from referee.bots.spec import TimeLimits, parse_bot
 from referee.bots.pipes.transport import FakeTransport
+from referee.bots.spec import TimeLimits, parse_bot
+from referee.protocol.faults import BotFault, FaultKind
 
 TURN = {"type": "turn", "legal": [{"type": "draw"}]}  # as much of a turn as the client looks at
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from referee.bots.pipes.client import BotClient
-from referee.protocol.faults import BotFault
-from referee.bots.spec import TimeLimits, parse_bot
 from referee.bots.pipes.transport import FakeTransport
-from referee.protocol.wire import encode
-from referee.engine.rules import get_ruleset
 from referee.bots.pool import BotPool
+from referee.bots.spec import TimeLimits, parse_bot
+from referee.engine.rules import get_ruleset
+from referee.protocol.faults import BotFault
+from referee.protocol.wire import encode
 from referee.table.policy import FaultPolicy
 from referee.table.table import play_game, seat_for
 

@@ -7,13 +7,13 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.protocol.faults import FaultKind
+from referee.bots.pipes.transport import FakeTransport
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.bots.pipes.transport import FakeTransport
+from referee.engine.rules import get_ruleset
+from referee.protocol.faults import FaultKind
 from referee.protocol.wire import encode
 from referee.table.policy import FaultPolicy
-from referee.engine.rules import get_ruleset
 from referee.table.table import play_game, seat_for
 
 KINDS = {k.value for k in FaultKind}

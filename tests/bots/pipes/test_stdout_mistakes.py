@@ -12,15 +12,15 @@ import pytest
 
 from referee.bots import hints
 from referee.bots.pipes.lines import Mistake, diagnose, gather, judge, while_waiting
+from referee.bots.pipes.transport import ReadTimeout
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.bots.pipes.transport import ReadTimeout
 from referee.check import CheckConfig, Report, Status, run_check
 from referee.check import suite as S
 from referee.check.output import format_text
 from referee.check.report import CheckResult
-from referee.table.policy import FaultPolicy
 from referee.engine.rules import get_ruleset
+from referee.table.policy import FaultPolicy
 from referee.table.table import play_game, seat_for
 
 ROOT = Path(__file__).resolve().parents[3]

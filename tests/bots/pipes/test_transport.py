@@ -11,16 +11,15 @@ import time
 
 import pytest
 
-from tests.support.procs import group_members, wait_group_gone, wait_until
-
 from referee.bots.pipes.client import BotClient
-from referee.protocol.faults import BotFault
+from referee.bots.pipes.transport import Closed, LineTooLong, PipeTransport, ReadTimeout, WriteTimeout
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
-from referee.bots.pipes.transport import Closed, LineTooLong, PipeTransport, ReadTimeout, WriteTimeout
 from referee.engine.rules import get_ruleset
+from referee.protocol.faults import BotFault
 from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT
+from tests.support.procs import group_members, wait_group_gone, wait_until
 
 MISBEHAVE = ROOT / "tests" / "support" / "fault_bots" / "misbehave.py"
 #: A ceiling for reads that should succeed at once: generous, so a loaded machine is never a failure.

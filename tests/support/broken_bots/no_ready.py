@@ -1,5 +1,5 @@
 """Mistake: never answers hello (as a bot that forgets to flush its ready looks to the referee)."""
 import sys
 
-for line in sys.stdin:
+for _line in sys.stdin:
     pass
