@@ -128,7 +128,8 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
 @report_option
 @time_options
 @sandbox_option
-def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_bots: tuple[str, ...], seats: int | None, ruleset: str,
+def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_bots: tuple[str, ...],
+                seats: int | None, ruleset: str,
                 options: tuple[str, ...], elo0: float, elo1: float, alpha: float, beta: float, model: str,
                 max_games: int | None, fixed_games: int | None, seed: int, policy: str, jobs: int,
                 cluster: str | None, tls_ca_file: str | None, tls_cert: str | None, tls_key: str | None,
@@ -146,24 +147,8 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
     each candidate's block and status (accepted, dropped, stopped, inconclusive), then the winner.
     """
     rules = build_ruleset(ruleset, options)
-    if candidates and base is not None:
-        raise click.UsageError(f"with --candidate, give BASE alone: `compare {new} --candidate ...` "
-                               f"(not NEW and BASE {new!r} {base!r})")
-    if not candidates and base is None:
-        raise click.UsageError("give NEW and BASE (`compare NEW BASE`), or BASE and candidates "
-                               "(`compare BASE --candidate NEW ...`)")
-    if candidates and fixed_games is not None:
-        raise click.BadParameter("--games plays a fixed number without a test; candidates are stopped by "
-                                 "their tests: use --max-games", param_hint="--games")
-    if resume and fresh:
-        raise click.UsageError("--resume and --fresh contradict each other: pick one")
-    if resume and not out:
-        raise click.UsageError("--resume finishes the comparison stored in --out: give the same --out as the "
-                               "first run")
-    try:
-        fault_policy = FaultPolicy.parse(policy)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--policy") from None
+    _check_arguments(new, base, candidates, fixed_games, out=out, resume=resume, fresh=fresh)
+    fault_policy = _fault_policy(policy)
     limits = with_clock(TimeLimits(**time_limits), clock, wall_ms)  # the rest of time_options are TimeLimits fields
 
     def bot(text: str, hint: str) -> BotSpec:
@@ -215,6 +200,33 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
     if not run.complete:
         interrupted(games=f"{run.tally.games} games counted")
 
+
+
+def _fault_policy(policy: str) -> FaultPolicy:
+    """``--policy``'s value, or a usage error that says what is wrong with it."""
+    try:
+        return FaultPolicy.parse(policy)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--policy") from None
+
+
+def _check_arguments(new: str, base: str | None, candidates: tuple[str, ...], fixed_games: int | None, *,
+                     out: str | None, resume: bool, fresh: bool) -> None:
+    """Refuse the combinations of arguments that make no comparison, saying which and what to give instead."""
+    if candidates and base is not None:
+        raise click.UsageError(f"with --candidate, give BASE alone: `compare {new} --candidate ...` "
+                               f"(not NEW and BASE {new!r} {base!r})")
+    if not candidates and base is None:
+        raise click.UsageError("give NEW and BASE (`compare NEW BASE`), or BASE and candidates "
+                               "(`compare BASE --candidate NEW ...`)")
+    if candidates and fixed_games is not None:
+        raise click.BadParameter("--games plays a fixed number without a test; candidates are stopped by "
+                                 "their tests: use --max-games", param_hint="--games")
+    if resume and fresh:
+        raise click.UsageError("--resume and --fresh contradict each other: pick one")
+    if resume and not out:
+        raise click.UsageError("--resume finishes the comparison stored in --out: give the same --out as the "
+                               "first run")
 
 def compare_arena(settings: CompareSettings) -> Arena:
     """The bots as an arena, for the executor (a cluster ships them from it); no stages: compare plans the games."""
