@@ -72,7 +72,7 @@ class CandidatesRun:
         return "done" if self.family.done else "interrupted"
 
 
-class _InOrder:
+class _FamilyInOrder:
     """The games finished in any order, counted into the family in planned order."""
 
     def __init__(self, settings: CandidateSettings) -> None:
@@ -126,7 +126,7 @@ def run_candidates(settings: CandidateSettings, arena: Arena, *, out: str | None
     out_dir = os.path.abspath(out) if out else None
     store: GameStore | None = None
     log_dir = records_dir = None
-    order = _InOrder(settings)
+    order = _FamilyInOrder(settings)
     if out_dir is not None:
         store = GameStore(out_dir)
         store.prepare(resume=resume, fresh=fresh)
@@ -212,7 +212,7 @@ def _is_candidate_game(game_id: str) -> bool:
     return True
 
 
-class _Counted:
+class _CountedIds:
     """The ids of the games counted: candidate ``i``'s first ``pairs`` deals."""
 
     def __init__(self, family: Family) -> None:
@@ -227,7 +227,7 @@ class _Counted:
 
 def _keep_only(out_dir: str, records_dir: str | None, family: Family) -> None:
     """games.jsonl (and records) of the pairs counted only, in planned order (deal by deal, candidates in order)."""
-    counted = _Counted(family)
+    counted = _CountedIds(family)
     path = os.path.join(out_dir, "games.jsonl")
     offsets: dict[tuple[int, int, str], int] = {}
     with open(path, "rb") as fh:
