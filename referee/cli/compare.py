@@ -301,7 +301,7 @@ def _candidates(base: str, candidates: tuple[str, ...], bot: Any, field_bots: tu
         click.echo(f"{run.family.games} games in all")
         click.echo(winner_line(run.family))
     if out and run.out_dir:
-        click.echo(f"results: {os.path.join(run.out_dir, 'results.json')}")
+        click.echo(f"results: {ResultsDir(run.out_dir).results}")
         if html_report:
             write_html_report(run.out_dir)
     if run.never_started:

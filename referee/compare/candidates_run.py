@@ -30,6 +30,7 @@ from referee.run.loop import RunLoop
 from referee.standings.ratings import warm_up
 from referee.store.record_file import keep_only
 from referee.store.results import GameLine, GameResult, Slot
+from referee.store.results_dir import ResultsDir
 from referee.store.run_store import GameStore
 
 
@@ -228,7 +229,7 @@ class _CountedIds:
 def _keep_only(out_dir: str, records_dir: str | None, family: Family) -> None:
     """games.jsonl (and records) of the pairs counted only, in planned order (deal by deal, candidates in order)."""
     counted = _CountedIds(family)
-    path = os.path.join(out_dir, "games.jsonl")
+    path = ResultsDir(out_dir).games
     offsets: dict[tuple[int, int, str], int] = {}
     with open(path, "rb") as fh:
         at = 0

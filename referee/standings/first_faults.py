@@ -8,13 +8,13 @@ It is bounded: a class of 300 bots with faults gets ``LINES`` lines and the coun
 
 from __future__ import annotations
 
-import os
 import shlex
 from dataclasses import dataclass
 from itertools import groupby
 from typing import Iterable, Sequence
 
 from referee.protocol.faults import Fault
+from referee.store.results_dir import ResultsDir
 
 #: At most this many lines in the block (its heading and its last line not counted).
 LINES = 24
@@ -94,8 +94,8 @@ def fault_lines(faults: FirstFaults | Sequence[FirstFault], out_dir: str | None,
     rest = items[shown:]
     if rest:
         bots = len({f.bot for f in rest})
-        where = (f"see {os.path.join(out_dir, 'report.html')}" if report else
-                 f"see {os.path.join(out_dir, 'games.jsonl')}") if out_dir else "--out DIR keeps every fault"
+        folder = ResultsDir(out_dir) if out_dir else None
+        where = f"see {folder.report if report else folder.games}" if folder else "--out DIR keeps every fault"
         lines.append(f"  and {len(rest)} more (of {bots} bot{'s' if bots != 1 else ''}): {where}")
     return lines
 
