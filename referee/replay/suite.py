@@ -140,9 +140,18 @@ class Suite:
                              "for those rules (lastcard replay ... --save-position makes one)")
 
 
+def overrides(ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options that differ from the ruleset's preset (a stored game keeps them all), with their values."""
+    try:
+        full, preset = get_ruleset(ruleset, options), get_ruleset(ruleset)
+    except RulesetError as exc:
+        raise SuiteError(str(exc)) from None
+    return {k: getattr(full, k) for k in options if getattr(full, k) != getattr(preset, k)}
+
+
 def describe_rules(ruleset: str, options: dict[str, Any]) -> str:
-    """``arcade`` or ``family with stacking=true``."""
-    extra = ", ".join(f"{k}={v!r}" for k, v in sorted(options.items()))
+    """``arcade (its preset options)`` or ``family with stacking=True``."""
+    extra = ", ".join(f"{k}={v!r}" for k, v in sorted(overrides(ruleset, options).items()))
     return f"{ruleset} with {extra}" if extra else f"{ruleset} (its preset options)"
 
 
@@ -226,6 +235,7 @@ def append_position(path: str, ruleset: str, options: dict[str, Any], position: 
         if "positions: []" in text:
             text = text.replace("positions: []", "positions:")
     else:
+        options = overrides(ruleset, options)
         suite = Suite(ruleset, options, (), path=path)
         text = new_suite_text(ruleset, options, os.path.splitext(os.path.basename(path))[0])
     draft = replace(suite, positions=(position,))
@@ -347,3 +357,19 @@ def ask_position(suite: Suite, position: Position, spec: BotSpec) -> Verdict:
 
 def _request_at(requests: Iterable[SeatRequest], turn: int) -> dict[str, Any] | None:
     return next((r.request for r in requests if r.turn == turn), None)
+
+
+def position_of(found: SourceGame, seat: int, turn: int, accept: Iterable[str], reject: Iterable[str],
+                comment: str = "", position_id: str | None = None) -> Position:
+    """The position of a stored game at ``turn``, for ``seat`` (the seat to move there), with its answers."""
+    stored = found.stored
+    tokens = [t.removesuffix("!") for t in stored.actions.split()]
+    if not 0 <= turn < len(tokens):
+        raise SuiteError(f"turn {turn} is not a turn of game {stored.game}: its turns are 0 to {len(tokens) - 1}")
+    position = Position(position_id or f"{stored.game}-t{turn}-s{seat}", stored.seed, stored.seating,
+                        " ".join(tokens[:turn]), seat, tuple(accept), tuple(reject), comment,
+                        f"{found.where}, turn {turn}")
+    suite = Suite(stored.ruleset, dict(stored.options), (position,), path=found.where)
+    game = suite.at(position)
+    check_answers(suite, position, game)
+    return position
