@@ -71,7 +71,7 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
     --play "COMMAND" plays the game on from turn K with that bot in the seat. --save-position FILE --seat N
     --turn K --accept ACTION adds the position to a suite (lastcard puzzles FILE BOT).
     """
-    if save_to is not None or accept or reject or comment or position_id:
+    if _saves(save_to, accept, reject, comment, position_id):
         _check_save(save_to, seat, turn, accept, reject, (raw, verify, ask_cmd, all_turns, as_json, from_turn,
                                                           play_cmd, seat_cmds, out, practice, sandbox_mode))
         assert save_to is not None and seat is not None and turn is not None
@@ -111,6 +111,11 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
         raise BadSource(str(exc)) from None
     except BrokenPipeError:  # `lastcard replay ... | head`
         sys.stderr.close()
+
+
+def _saves(save_to: str | None, *given: object) -> bool:
+    """Whether --save-position (or one of the options that go with it) was given."""
+    return save_to is not None or any(given)
 
 
 def _check_save(save_to: str | None, seat: int | None, turn: int | None, accept: tuple[str, ...],

@@ -53,6 +53,8 @@ class Position:
     reject: tuple[str, ...] = ()
     comment: str = ""
     origin: str | None = None
+    game: str | None = None
+    """The stored game's id, as the bot is told it (default: the position's id)."""
 
     @property
     def turn(self) -> int:
@@ -82,11 +84,13 @@ class Position:
             out["comment"] = self.comment
         if self.origin:
             out["origin"] = self.origin
+        if self.game:
+            out["game"] = self.game
         return out
 
 
 @dataclass(frozen=True, slots=True)
-class Suite:
+class PositionSuite:
     """A suite's ruleset and options, and its positions in order."""
 
     ruleset: str
@@ -107,7 +111,7 @@ class Suite:
 
     def stored(self, position: Position, extra: str = "") -> StoredGame:
         """The position's game as a stored game (its actions, then ``extra``)."""
-        return StoredGame(position.id, position.seed, self.ruleset, dict(self.options), position.seating,
+        return StoredGame(position.game or position.id, position.seed, self.ruleset, dict(self.options), position.seating,
                           f"{position.actions} {extra}".strip())
 
     def at(self, position: Position) -> Game:
@@ -156,7 +160,7 @@ def describe_rules(ruleset: str, options: dict[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------------------------------- reading and writing
-def load_suite(path: str) -> Suite:
+def load_suite(path: str) -> PositionSuite:
     """The suite in ``path`` (YAML), checked against its schema and position by position."""
     import yaml
 
@@ -175,8 +179,8 @@ def load_suite(path: str) -> Suite:
                          + "; ".join(problems[:5]))
     positions = tuple(Position(str(p["id"]), int(p["seed"]), tuple(p["seating"]), str(p["actions"]), int(p["seat"]),
                                tuple(p.get("accept") or ()), tuple(p.get("reject") or ()), str(p.get("comment", "")),
-                               p.get("origin")) for p in data["positions"])
-    suite = Suite(str(data["ruleset"]), dict(data.get("options") or {}), positions, str(data.get("name", "")), path)
+                               p.get("origin"), p.get("game")) for p in data["positions"])
+    suite = PositionSuite(str(data["ruleset"]), dict(data.get("options") or {}), positions, str(data.get("name", "")), path)
     suite.rules()
     seen: set[str] = set()
     for position in positions:
@@ -191,7 +195,7 @@ def _where(path: Iterable[Any]) -> str:
     return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
 
 
-def check_answers(suite: Suite, position: Position, game: Game) -> None:
+def check_answers(suite: PositionSuite, position: Position, game: Game) -> None:
     """Every accepted or rejected code parses; every accepted one is legal at the position."""
     legal = game.legal_actions()
     keys = {a.key for a in legal}
@@ -215,7 +219,7 @@ def new_suite_text(ruleset: str, options: dict[str, Any], name: str) -> str:
             + yaml.safe_dump(head, sort_keys=False) + "positions:\n")
 
 
-def append_position(path: str, ruleset: str, options: dict[str, Any], position: Position) -> Suite:
+def append_position(path: str, ruleset: str, options: dict[str, Any], position: Position) -> PositionSuite:
     """Add ``position`` to the suite in ``path`` (made if missing); the text already there is kept as it is.
 
     A suite for other rules, or one that already has the position's id, is refused.
@@ -224,7 +228,7 @@ def append_position(path: str, ruleset: str, options: dict[str, Any], position: 
 
     if os.path.exists(path):
         suite = load_suite(path)
-        if suite.rules() != Suite(ruleset, options, ()).rules():
+        if suite.rules() != PositionSuite(ruleset, options, ()).rules():
             raise SuiteError(f"{path} is a suite for {describe_rules(suite.ruleset, suite.options)}; this game was "
                              f"played under {describe_rules(ruleset, options)}: save it to another suite")
         if any(p.id == position.id for p in suite.positions):
@@ -236,7 +240,7 @@ def append_position(path: str, ruleset: str, options: dict[str, Any], position: 
             text = text.replace("positions: []", "positions:")
     else:
         options = overrides(ruleset, options)
-        suite = Suite(ruleset, options, (), path=path)
+        suite = PositionSuite(ruleset, options, (), path=path)
         text = new_suite_text(ruleset, options, os.path.splitext(os.path.basename(path))[0])
     draft = replace(suite, positions=(position,))
     check_answers(draft, position, draft.at(position))
@@ -278,7 +282,7 @@ class Verdict:
 
 @dataclass(frozen=True, slots=True)
 class SuiteRun:
-    suite: Suite
+    suite: PositionSuite
     bot: str
     verdicts: tuple[Verdict, ...] = field(default_factory=tuple)
 
@@ -314,12 +318,12 @@ def miss_summary(v: Verdict) -> str:
     return f"answered {v.answered}; {want}"
 
 
-def run_suite(suite: Suite, spec: BotSpec, bot: str) -> SuiteRun:
+def run_suite(suite: PositionSuite, spec: BotSpec, bot: str) -> SuiteRun:
     """Ask the bot every position of the suite, in order; a fresh bot (or player) for each."""
     return SuiteRun(suite, bot, tuple(ask_position(suite, p, spec) for p in suite.positions))
 
 
-def ask_position(suite: Suite, position: Position, spec: BotSpec) -> Verdict:
+def ask_position(suite: PositionSuite, position: Position, spec: BotSpec) -> Verdict:
     """Put the bot in the position's seat with the history it would have had, and judge its answer."""
     game = suite.at(position)
     legal = tuple(game.legal_actions())
@@ -368,8 +372,8 @@ def position_of(found: SourceGame, seat: int, turn: int, accept: Iterable[str], 
         raise SuiteError(f"turn {turn} is not a turn of game {stored.game}: its turns are 0 to {len(tokens) - 1}")
     position = Position(position_id or f"{stored.game}-t{turn}-s{seat}", stored.seed, stored.seating,
                         " ".join(tokens[:turn]), seat, tuple(accept), tuple(reject), comment,
-                        f"{found.where}, turn {turn}")
-    suite = Suite(stored.ruleset, dict(stored.options), (position,), path=found.where)
+                        f"{found.where}, turn {turn}", stored.game)
+    suite = PositionSuite(stored.ruleset, dict(stored.options), (position,), path=found.where)
     game = suite.at(position)
     check_answers(suite, position, game)
     return position
