@@ -44,10 +44,22 @@ class BadSource(click.ClickException):
 @click.option("--out", type=click.Path(file_okay=False),
               help="With --from: the results folder to write the game to [default: DIR/played-on/GAME-fromK].")
 @click.option("--practice", is_flag=True, help="With --ask or --from: no clocks (as match --practice).")
+@click.option("--save-position", "save_to", metavar="FILE",
+              help="With --seat N --turn K and --accept or --reject: add the position to the suite FILE (made if "
+                   "missing; docs/positions.md), for `lastcard puzzles FILE BOT`.")
+@click.option("--accept", "accept", multiple=True, metavar="ACTION",
+              help="With --save-position: an answer that passes, in the compact notation (t7, wr, t7.c7+, d; "
+                   "repeatable).")
+@click.option("--reject", "reject", multiple=True, metavar="ACTION",
+              help="With --save-position: an answer that fails (repeatable); with no --accept, any other passes.")
+@click.option("--comment", default="", help="With --save-position: why, shown with a miss.")
+@click.option("--position-id", metavar="ID", help="With --save-position: its name [default: GAME-tK-sN].")
 @sandbox_option
 def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verify: bool, ask_cmd: str | None,
                turn: int | None, all_turns: bool, as_json: bool, from_turn: int | None, play_cmd: str | None,
-               seat_cmds: tuple[str, ...], out: str | None, practice: bool, sandbox_mode: str | None) -> None:
+               seat_cmds: tuple[str, ...], out: str | None, practice: bool, save_to: str | None,
+               accept: tuple[str, ...], reject: tuple[str, ...], comment: str, position_id: str | None,
+               sandbox_mode: str | None) -> None:
     """Show a stored game turn by turn: SOURCE is a results directory and GAME a game id in it
     (lastcard replay results/sample g000012), or SOURCE is a record file (records/g000012.jsonl).
 
@@ -56,8 +68,15 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
 
     --ask "COMMAND" --seat N --turn K (or --all) puts your bot of today in seat N: it is sent the
     lines the seat was sent and its answers are compared with the stored ones. --from K --seat N
-    --play "COMMAND" plays the game on from turn K with that bot in the seat.
+    --play "COMMAND" plays the game on from turn K with that bot in the seat. --save-position FILE --seat N
+    --turn K --accept ACTION adds the position to a suite (lastcard puzzles FILE BOT).
     """
+    if _saves(save_to, accept, reject, comment, position_id):
+        _check_save(save_to, seat, turn, accept, reject, (raw, verify, ask_cmd, all_turns, as_json, from_turn,
+                                                          play_cmd, seat_cmds, out, practice, sandbox_mode))
+        assert save_to is not None and seat is not None and turn is not None
+        _save_position(source, game, save_to, seat, turn, accept, reject, comment, position_id)
+        return
     _check_modes(seat, raw, verify, ask_cmd, turn, all_turns, as_json, from_turn, play_cmd, seat_cmds, out, practice,
                  sandbox_mode)
     try:
@@ -92,6 +111,40 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
         raise BadSource(str(exc)) from None
     except BrokenPipeError:  # `lastcard replay ... | head`
         sys.stderr.close()
+
+
+def _saves(save_to: str | None, *given: object) -> bool:
+    """Whether --save-position (or one of the options that go with it) was given."""
+    return save_to is not None or any(given)
+
+
+def _check_save(save_to: str | None, seat: int | None, turn: int | None, accept: tuple[str, ...],
+                reject: tuple[str, ...], others: tuple[object, ...]) -> None:
+    """--save-position's options: a seat, a turn, and what passes there; nothing that starts a bot."""
+    if save_to is None:
+        raise click.UsageError("--accept, --reject, --comment and --position-id go with --save-position FILE")
+    if seat is None or turn is None:
+        raise click.UsageError("--save-position saves one seat's turn: give --seat N and --turn K as well")
+    if not accept and not reject:
+        raise click.UsageError("--save-position needs what passes there: --accept ACTION (or --reject ACTION), in "
+                               "the compact notation (t7, wr, t7.c7+, d)")
+    if any(value not in (None, False, (), "") for value in others):
+        raise click.UsageError("--save-position saves a stored position: leave out --raw, --verify, --ask, --all, "
+                               "--json, --from, --play, --seat-cmd, --out, --practice and --sandbox")
+
+
+def _save_position(source: str, game: str | None, save_to: str, seat: int, turn: int, accept: tuple[str, ...],
+                   reject: tuple[str, ...], comment: str, position_id: str | None) -> None:
+    from referee.replay.suite import append_position, position_of
+
+    try:
+        found = load(source, game)
+    except InvalidReplayError as exc:
+        raise BadSource(str(exc)) from None
+    position = position_of(found, seat, turn, accept, reject, comment, position_id)
+    suite = append_position(save_to, found.stored.ruleset, dict(found.stored.options), position)
+    click.echo(f"position {position.id} (seat {seat}, turn {turn}) saved to {save_to}: {len(suite.positions)} "
+               f"position{'s' if len(suite.positions) != 1 else ''}; lastcard puzzles {save_to} BOT asks a bot them")
 
 
 def _check_modes(seat: int | None, raw: bool, verify: bool, ask_cmd: str | None, turn: int | None, all_turns: bool,

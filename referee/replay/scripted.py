@@ -116,13 +116,14 @@ def _unsent(fault: Fault) -> bool:
 
 
 def play_again(source: SourceGame, limits: Sequence[TimeLimits], policy: FaultPolicy, first_id: int = 1, *,
-               speaking: Collection[int] | None = None, record: Recorder | None = None, seat: int | None = None
-               ) -> list[ScriptedSeat]:
+               speaking: Collection[int] | None = None, record: Recorder | None = None, seat: int | None = None,
+               stop: int | None = None) -> list[ScriptedSeat]:
     """The stored game played again through a ``Table``, each seat scripted; its seats, with what they wrote.
 
     ``limits``: each seat's (the clock fields of its requests); ``speaking``: the seats whose lines are built
     (all: ``None``); ``record``: the table's record of it, the seats' ``out`` lines included; ``seat``: the one
-    seat asked about, for the message. Raises ``InvalidReplayError`` when the stored faults do not give back
+    seat asked about, for the message; ``stop``: play only that many actions and leave the game unfinished (a
+    position of a suite, whose stored actions end at its turn). Raises ``InvalidReplayError`` when the stored faults do not give back
     the stored game.
     """
     stored = source.stored
@@ -133,12 +134,13 @@ def play_again(source: SourceGame, limits: Sequence[TimeLimits], policy: FaultPo
              for i, name in enumerate(stored.seating)]
     table = Table(ruleset_of(stored), list[Any](seats), stored.seed, stored.game, policy, record)
     game: Game = table.start()
-    while not game.over:
+    while not game.over and (stop is None or len(table.actions) < stop):
         if len(table.actions) >= len(actions):
             raise InvalidReplayError(f"game {stored.game}: the stored actions end before the game does")
         table.step()
-    table.finish()
-    if table.actions != actions:
+    if stop is None:
+        table.finish()
+    if table.actions != actions[:len(table.actions)] or (stop is None and len(table.actions) != len(actions)):
         at = next((i for i, (a, b) in enumerate(zip(table.actions, actions)) if a != b), len(table.actions))
         whose = "the seats'" if seat is None else f"seat {seat}'s"
         raise InvalidReplayError(f"game {stored.game}: rebuilding {whose} messages gave another game from "

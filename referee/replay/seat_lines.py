@@ -212,10 +212,14 @@ def stored_policy(source: SourceGame) -> str:
     return "forfeit"
 
 
-def rebuilt(source: SourceGame, seat: int, limits: TimeLimits, policy: FaultPolicy, first_id: int = 1) -> SeatScript:
-    """The seat's lines built by the referee: the stored game played again through a ``Table``."""
+def rebuilt(source: SourceGame, seat: int, limits: TimeLimits, policy: FaultPolicy, first_id: int = 1,
+            stop: int | None = None) -> SeatScript:
+    """The seat's lines built by the referee: the stored game played again through a ``Table``.
+
+    ``stop``: play that many actions only (a suite's position: its last stored action is a stand-in for the answer).
+    """
     stored = source.stored
-    me = play_again(source, [limits] * len(stored.seating), policy, first_id, seat=seat)[seat]
+    me = play_again(source, [limits] * len(stored.seating), policy, first_id, seat=seat, stop=stop)[seat]
     marked = set(i for i, token in enumerate(stored.actions.split()) if token.endswith("!"))
     requests = []
     start = 0

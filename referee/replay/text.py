@@ -16,7 +16,7 @@ from referee.engine.cardfaces import colour_label, label
 from referee.engine.describe import action_text, cards_text, describe_event, seat_name
 from referee.engine.events import Event
 from referee.engine.game import event_for
-from referee.engine.notation import Frame, InvalidReplayError, rebuild, walk
+from referee.engine.notation import Frame, InvalidReplayError, StoredGame, rebuild, walk
 from referee.protocol.faults import KILL_KINDS
 from referee.protocol.relay import Relay
 from referee.replay.locate import fault_turns, seat_of_turns
@@ -141,11 +141,7 @@ def _turn_lines(turn: int, request: dict[str, Any], legal: Sequence[Action], act
         yield json.dumps({"answer": action.to_wire(), "turn": turn, "stand_in": stand_in})
         return
     yield ""
-    yield (f"turn {turn} · your turn ({request['phase']}) · top {label(request['top'], styled)} · colour "
-           f"{colour_label(request['colour'], styled)} · hands {request['hands']} · draw pile "
-           f"{request['draw_pile']}" + (f" · pending {request['pending']}" if request["pending"] else ""))
-    yield f"  your hand: {cards_text(request['hand'], styled)}"
-    yield "  legal: " + " | ".join(f"{n}) {action_text(a, styled)}" for n, a in enumerate(legal, 1))
+    yield from request_text(turn, request, legal, styled)
     note = f"   <- FAULT: {fault}; the referee played this for you" if fault is not None else ""
     yield f"  => {action_text(action, styled)}{note}"
 
@@ -204,3 +200,29 @@ def all_seeing_events(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
             merged.update(part)
         out.append(merged)
     return out
+
+
+def request_text(turn: int, request: dict[str, Any], legal: Sequence[Action], styled: bool) -> Iterator[str]:
+    """A request as ``replay --seat`` shows it: the table, the seat's hand, the legal answers numbered."""
+    yield (f"turn {turn} · your turn ({request['phase']}) · top {label(request['top'], styled)} · colour "
+           f"{colour_label(request['colour'], styled)} · hands {request['hands']} · draw pile "
+           f"{request['draw_pile']}" + (f" · pending {request['pending']}" if request["pending"] else ""))
+    yield f"  your hand: {cards_text(request['hand'], styled)}"
+    yield "  legal: " + " | ".join(f"{n}) {action_text(a, styled)}" for n, a in enumerate(legal, 1))
+
+
+def position_lines(stored: StoredGame, seat: int, styled: bool = False) -> Iterator[str]:
+    """A game that stops at ``seat``'s turn, as ``replay --seat`` shows that turn: what the seat was told since
+    its previous turn, then the request (a suite's position)."""
+    names = list(stored.seating)
+    relay = Relay(seat, stored.game, names, scores=[0] * len(names))
+    asked = 0
+    for i, game, action, _stand_in in walk(stored):
+        if action is not None and game.current != seat:
+            continue
+        told = [_shown(msg, names, styled, False) for msg in relay.catch_up(game)]
+        asked += 1
+        if action is None:
+            yield from told
+            legal = game.legal_actions()
+            yield from request_text(i, replayed_request(game, seat, legal, asked), legal, styled)
