@@ -12,10 +12,10 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from referee.botkit import FIELDS, KINDS, OFFSETS, SIZE, Encoding
+from referee.botkit import FIELDS, KINDS, OFFSETS, PHASES, SIZE, Encoding
 from referee.engine.actions import Action, IllegalActionError
 from referee.engine.cardfaces import colour_label, label
-from referee.engine.cards import DECKS, hand_points
+from referee.engine.cards import CARD_KINDS, DECKS, Card, InvalidCardError, hand_points
 from referee.engine.game import Game, placements
 from referee.engine.rules import MAX_PLAYERS, TARGETS, Ruleset
 from referee.protocol.messages import turn_fields
@@ -64,6 +64,15 @@ class Observer:
         # By id: the engine reuses its action objects, and each is kept here, so its id stays its own.
         self._index: dict[int, tuple[Action, int]] = {}
         self.high = observation_high(ruleset)
+        #: ``Card.index`` -> its slot among the kinds (for ``observations``).
+        self._kind_of = np.full(CARD_KINDS, -1, dtype=np.int64)
+        for code, slot in self.encoding._kind.items():
+            try:
+                self._kind_of[Card.from_code(code).index] = slot
+            except InvalidCardError:  # a kind no deck of the engine has
+                pass
+        self._colour_slot: dict[str | None, int] = {c: i for i, c in enumerate(self.encoding.colours)}
+        self._phase_slot = {p: i for i, p in enumerate(PHASES)}
 
     @property
     def actions(self) -> int:
@@ -95,6 +104,73 @@ class Observer:
         except ValueError:  # a score or a move count above 255 (ints first: faster than floats from a list)
             return np.array(values, dtype=np.int32).astype(np.float32)
 
+    def observations(self, games: Sequence[Game], seats: Sequence[int]) -> np.ndarray:
+        """``observation(games[i], seats[i])`` for every i, as one ``(len(games), SIZE)`` float32 array.
+
+        The same numbers, gathered from each game in one pass and laid out with numpy in a few whole-batch
+        operations rather than a vector at a time (``tests/env/test_vector.py`` checks them equal).
+        """
+        m = len(games)
+        n = games[0].n if m else 2
+        cards: list[int] = []  # every hand's cards by Card.index, row after row
+        counts: list[int] = []
+        scalars: list[tuple[int, ...]] = []
+        hands: list[list[int]] = []
+        scores: list[list[int]] = []
+        colour_slot, phase_slot = self._colour_slot, self._phase_slot
+        for game, seat in zip(games, seats):
+            hand = game.hands[seat]
+            cards += [c.index for c in hand]
+            counts.append(len(hand))
+            drawn = game.drawn
+            pending_rank = game.pending_rank
+            scalars.append((
+                game.top.index, drawn.index if drawn is not None and seat == game.current else -1,
+                colour_slot.get(game.colour, -1), phase_slot[game.phase], game.direction, game.pending or 0,
+                -1 if pending_rank is None else int(pending_rank == "wild4"), len(game.draw_pile),
+                len(game.discard) - 1, game.move, seat, game.current))
+            hands.append([len(h) for h in game.hands])
+            scores.append(game.scores)
+        flat = np.zeros(m * SIZE, dtype=np.float32)
+        if cards:
+            rows = np.repeat(np.arange(m, dtype=np.int64) * SIZE, counts)
+            flat += np.bincount(rows + self._kind_of[cards], minlength=m * SIZE).astype(np.float32)
+        obs = flat.reshape(m, SIZE)
+        if not m:
+            return obs
+        every = np.arange(m)
+        s = np.array(scalars, dtype=np.int64).T
+        top, drawn_at, colour, phase, direction, pending, pending_kind, draw_pile, discard, move, you, acting = s
+        kind_of = self._kind_of
+        obs[every, KINDS + kind_of[top]] = 1
+        has = drawn_at >= 0
+        obs[every[has], 2 * KINDS + kind_of[drawn_at[has]]] = 1
+        has = colour >= 0
+        obs[every[has], _COLOUR + colour[has]] = 1
+        obs[every, _PHASE + phase] = 1
+        obs[every, _DIRECTION + (direction != 1)] = 1
+        obs[:, _PENDING] = pending
+        has = pending_kind >= 0
+        obs[every[has], _PENDING_KIND + pending_kind[has]] = 1
+        obs[:, _SEATS + n - 2] = 1
+        # Seats in the order they play from ``you``: 0 is you, 1 the next to play.
+        order = (you[:, None] + np.arange(n)[None, :] * direction[:, None]) % n
+        obs[:, _HANDS:_HANDS + n] = np.take_along_axis(np.array(hands, dtype=np.int64), order, axis=1)
+        obs[:, _SCORES:_SCORES + n] = np.take_along_axis(np.array(scores, dtype=np.int64), order, axis=1)
+        obs[every, _TO_ACT + ((acting - you) * direction) % n] = 1
+        obs[:, _DRAW_PILE] = draw_pile
+        obs[:, _DISCARD_PILE] = discard
+        obs[:, _MOVE] = move
+        return obs
+
+    def masks(self, legals: Sequence[Mapping[int, Action]]) -> np.ndarray:
+        """``mask(legals[i])`` for every i, as one ``(len(legals), actions)`` int8 array."""
+        out = np.zeros((len(legals), len(self.encoding)), dtype=np.int8)
+        rows = [i for i, legal in enumerate(legals) for _ in legal]
+        if rows:
+            out[rows, [index for legal in legals for index in legal]] = 1
+        return out
+
     def mask(self, legal: Mapping[int, Action]) -> np.ndarray:
         """1 at each legal index."""
         mask = np.zeros(len(self.encoding), dtype=np.int8)
@@ -110,6 +186,12 @@ class Observer:
             what = f"not an action: the indices are 0 to {self.actions - 1}"
         shown = ", ".join(f"{i} ({self.encoding.describe(i)})" for i in sorted(legal))
         return IllegalActionError(f"{who} chose action {index!r} ({what}), which is not legal now; legal: {shown}")
+
+
+_COLOUR, _PHASE, _DIRECTION = OFFSETS["colour"], OFFSETS["phase"], OFFSETS["direction"]
+_PENDING, _PENDING_KIND, _SEATS = OFFSETS["pending"], OFFSETS["pending_kind"], OFFSETS["seats"]
+_TO_ACT, _HANDS, _SCORES = OFFSETS["to_act"], OFFSETS["hands"], OFFSETS["scores"]
+_DRAW_PILE, _DISCARD_PILE, _MOVE = OFFSETS["draw_pile"], OFFSETS["discard_pile"], OFFSETS["move"]
 
 
 def observation_high(ruleset: Ruleset) -> np.ndarray:
