@@ -184,11 +184,10 @@ class VectorSingleAgentEnv(VectorEnv):
         own: list[dict[str, Any]] = []
         for i, slot in enumerate(self.slots):
             if self._autoreset[i]:  # NEXT_STEP: this step deals the slot's next game; its action is ignored
-                reward, info = slot.reset(None)
+                _, info = slot.reset(None)  # reward 0, as Gymnasium's reset step (SingleAgentEnv.reset has none)
             else:
-                reward, info = slot.step(actions[i])
+                rewards[i], info = slot.step(actions[i])
                 done[i] = slot.over
-            rewards[i] = reward
             own.append(info)
         if self.autoreset_mode is AutoresetMode.SAME_STEP and done.any():
             self._same_step_reset(np.flatnonzero(done).tolist(), own)

@@ -23,6 +23,9 @@ from referee.protocol.messages import turn_fields
 #: What a reward is given for: ``game`` (once, by the final placements) or ``round`` (at every round's end).
 REWARD_MODES = ("game", "round")
 _INDEX_MAX = 200_000
+#: The smallest batch ``Observer.observations`` builds with numpy (below it, a game at a time is faster).
+BATCH_FROM = 8
+_SCALARS = 13  # the per-game numbers ``Observer.observations`` gathers before the hand sizes and scores
 
 
 def seat_fields(game: Game, seat: int) -> dict[str, Any]:
@@ -91,7 +94,11 @@ class Observer:
     def legal(self, game: Game) -> dict[int, Action]:
         """The legal actions of the seat to act, by index (empty once the game is over)."""
         legal = game.legal_actions()
-        out = {self.index_of(a): a for a in legal}
+        known = self._index
+        out = {}
+        for a in legal:  # ``index_of`` inlined for the actions met before: nearly all, and a call each adds up
+            seen = known.get(id(a))
+            out[seen[1] if seen is not None else self.index_of(a)] = a
         if len(out) != len(legal):  # the catalogue's promise: one index per legal action
             raise AssertionError(f"two legal actions share an index in {[str(a) for a in legal]}")
         return out
@@ -107,41 +114,39 @@ class Observer:
     def observations(self, games: Sequence[Game], seats: Sequence[int]) -> np.ndarray:
         """``observation(games[i], seats[i])`` for every i, as one ``(len(games), SIZE)`` float32 array.
 
-        The same numbers, gathered from each game in one pass and laid out with numpy in a few whole-batch
-        operations rather than a vector at a time (``tests/env/test_vector.py`` checks them equal).
+        The same numbers: each game's are gathered into one flat list of ints in one pass, then laid out
+        with a few whole-batch numpy operations (``tests/env/test_vector.py`` checks them equal). Those
+        cost some microseconds however small the batch, so a batch under ``BATCH_FROM`` goes a game at a time.
         """
         m = len(games)
-        n = games[0].n if m else 2
+        if m < BATCH_FROM:
+            return np.stack([self.observation(g, s) for g, s in zip(games, seats)]) if m else \
+                np.zeros((0, SIZE), dtype=np.float32)
+        n = games[0].n
+        width = _SCALARS + 2 * n
         cards: list[int] = []  # every hand's cards by Card.index, row after row
-        counts: list[int] = []
-        scalars: list[tuple[int, ...]] = []
-        hands: list[list[int]] = []
-        scores: list[list[int]] = []
+        flat: list[int] = []  # per game: the scalars (in _SCALARS order), the hand sizes, the scores
         colour_slot, phase_slot = self._colour_slot, self._phase_slot
         for game, seat in zip(games, seats):
             hand = game.hands[seat]
             cards += [c.index for c in hand]
-            counts.append(len(hand))
             drawn = game.drawn
+            current = game.current
             pending_rank = game.pending_rank
-            scalars.append((
-                game.top.index, drawn.index if drawn is not None and seat == game.current else -1,
-                colour_slot.get(game.colour, -1), phase_slot[game.phase], game.direction, game.pending or 0,
-                -1 if pending_rank is None else int(pending_rank == "wild4"), len(game.draw_pile),
-                len(game.discard) - 1, game.move, seat, game.current))
-            hands.append([len(h) for h in game.hands])
-            scores.append(game.scores)
-        flat = np.zeros(m * SIZE, dtype=np.float32)
-        if cards:
-            rows = np.repeat(np.arange(m, dtype=np.int64) * SIZE, counts)
-            flat += np.bincount(rows + self._kind_of[cards], minlength=m * SIZE).astype(np.float32)
-        obs = flat.reshape(m, SIZE)
-        if not m:
-            return obs
-        every = np.arange(m)
-        s = np.array(scalars, dtype=np.int64).T
-        top, drawn_at, colour, phase, direction, pending, pending_kind, draw_pile, discard, move, you, acting = s
+            flat += (len(hand), game.top.index, drawn.index if drawn is not None and seat == current else -1,
+                     colour_slot.get(game.colour, -1), phase_slot[game.phase], game.direction, game.pending,
+                     -1 if pending_rank is None else pending_rank == "wild4", len(game.draw_pile),
+                     len(game.discard) - 1, game.move, seat, current)
+            flat += [len(h) for h in game.hands]
+            flat += game.scores
+        a = np.array(flat, dtype=np.int64).reshape(m, width)
+        (count, top, drawn_at, colour, phase, direction, pending, pending_kind, draw_pile, discard, move, you,
+         acting) = a[:, :_SCALARS].T
+        obs = np.zeros((m, SIZE), dtype=np.float32)
         kind_of = self._kind_of
+        rows = np.repeat(np.arange(m, dtype=np.int64) * KINDS, count)
+        obs[:, :KINDS] = np.bincount(rows + kind_of[cards], minlength=m * KINDS).reshape(m, KINDS)
+        every = np.arange(m)
         obs[every, KINDS + kind_of[top]] = 1
         has = drawn_at >= 0
         obs[every[has], 2 * KINDS + kind_of[drawn_at[has]]] = 1
@@ -154,9 +159,9 @@ class Observer:
         obs[every[has], _PENDING_KIND + pending_kind[has]] = 1
         obs[:, _SEATS + n - 2] = 1
         # Seats in the order they play from ``you``: 0 is you, 1 the next to play.
-        order = (you[:, None] + np.arange(n)[None, :] * direction[:, None]) % n
-        obs[:, _HANDS:_HANDS + n] = np.take_along_axis(np.array(hands, dtype=np.int64), order, axis=1)
-        obs[:, _SCORES:_SCORES + n] = np.take_along_axis(np.array(scores, dtype=np.int64), order, axis=1)
+        order = (you[:, None] + np.arange(n)[None, :] * direction[:, None]) % n + _SCALARS
+        obs[:, _HANDS:_HANDS + n] = np.take_along_axis(a, order, axis=1)
+        obs[:, _SCORES:_SCORES + n] = np.take_along_axis(a, order + n, axis=1)
         obs[every, _TO_ACT + ((acting - you) * direction) % n] = 1
         obs[:, _DRAW_PILE] = draw_pile
         obs[:, _DISCARD_PILE] = discard
