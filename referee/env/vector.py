@@ -148,7 +148,7 @@ class VectorSingleAgentEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.slots = [VectorSlot(self) for _ in range(num_envs)]
-        self._autoreset = np.zeros(num_envs, dtype=np.bool_)
+        self._autoreset = [False] * num_envs  # which slots the next step deals again (NEXT_STEP)
 
     @property
     def learners(self) -> np.ndarray:
@@ -176,27 +176,31 @@ class VectorSingleAgentEnv(VectorEnv):
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
         """One action per slot (an array of indices); batched observations, rewards, terminations, truncations."""
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"actions of shape {actions.shape}: one action index per table, ({self.num_envs},)")
-        rewards = np.zeros(self.num_envs, dtype=np.float64)
-        done = np.zeros(self.num_envs, dtype=np.bool_)
+        given = np.asarray(actions)
+        if given.shape != (self.num_envs,):
+            raise ValueError(f"actions of shape {given.shape}: one action index per table, ({self.num_envs},)")
+        # Python ints read faster than numpy scalars; any other dtype stays as given (and is judged illegal).
+        picked = given.tolist() if given.dtype.kind in "iu" else list(given)
+        rewards = [0.0] * self.num_envs
+        ended = [False] * self.num_envs
         own: list[dict[str, Any]] = []
-        for i, slot in enumerate(self.slots):
-            if self._autoreset[i]:  # NEXT_STEP: this step deals the slot's next game; its action is ignored
+        for i, (slot, dealing) in enumerate(zip(self.slots, self._autoreset)):
+            if dealing:  # NEXT_STEP: this step deals the slot's next game; its action is ignored
                 _, info = slot.reset(None)  # reward 0, as Gymnasium's reset step (SingleAgentEnv.reset has none)
             else:
-                rewards[i], info = slot.step(actions[i])
-                done[i] = slot.over
+                rewards[i], info = slot.step(picked[i])
+                ended[i] = slot.over
             own.append(info)
+        done = np.array(ended, dtype=np.bool_)
         if self.autoreset_mode is AutoresetMode.SAME_STEP and done.any():
             self._same_step_reset(np.flatnonzero(done).tolist(), own)
         infos: dict[str, Any] = {}
         for i, info in enumerate(own):
             if info:
                 infos = self._add_info(infos, info, i)
-        self._autoreset = np.array([s.over for s in self.slots], dtype=np.bool_)
-        return self._observe(), rewards, done, np.zeros(self.num_envs, dtype=np.bool_), infos
+        self._autoreset = [s.over for s in self.slots]
+        return (self._observe(), np.array(rewards, dtype=np.float64), done, np.zeros(self.num_envs, dtype=np.bool_),
+                infos)
 
     def _same_step_reset(self, ended: list[int], own: list[dict[str, Any]]) -> None:
         """SAME_STEP: keep each ended game's last observation and info, then deal the slot's next game."""
