@@ -120,8 +120,10 @@ class Observer:
         """
         m = len(games)
         if m < BATCH_FROM:
-            return np.stack([self.observation(g, s) for g, s in zip(games, seats)]) if m else \
-                np.zeros((0, SIZE), dtype=np.float32)
+            out = np.empty((m, SIZE), dtype=np.float32)
+            for i, (game, seat) in enumerate(zip(games, seats)):
+                out[i] = self.observation(game, seat)
+            return out
         n = games[0].n
         width = _SCALARS + 2 * n
         cards: list[int] = []  # every hand's cards by Card.index, row after row
@@ -171,6 +173,11 @@ class Observer:
     def masks(self, legals: Sequence[Mapping[int, Action]]) -> np.ndarray:
         """``mask(legals[i])`` for every i, as one ``(len(legals), actions)`` int8 array."""
         out = np.zeros((len(legals), len(self.encoding)), dtype=np.int8)
+        if len(legals) < BATCH_FROM:
+            for row, legal in zip(out, legals):
+                for index in legal:
+                    row[index] = 1
+            return out
         rows = [i for i, legal in enumerate(legals) for _ in legal]
         if rows:
             out[rows, [index for legal in legals for index in legal]] = 1
