@@ -11,6 +11,8 @@ as each ends. Each round runs every side for ``--seconds``, one after the other;
 medians over the rounds and each side's ratio to RLCard within its round. RLCard's UNO is 2 players
 only, so the comparable row is ``family`` at 2 seats. Needs the bench and rl extras
 (``pip install -e '.[bench,rl]'``). The process pins itself to ``--cpu`` (both sides share the core).
+``VectorSingleAgentEnv xN`` counts N learner steps per ``step`` call (one per table), the random legal
+picks made with numpy over the batch's masks; the last column is each side's ratio to ``SingleAgentEnv``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.env import SingleAgentEnv, env, raw_env  # noqa: E402
+from referee.env import SingleAgentEnv, VectorSingleAgentEnv, env, raw_env  # noqa: E402
 
 Side = Callable[[float], float]  # seconds -> steps per second
 
@@ -89,11 +91,30 @@ def single_side(ruleset: str, seats: int) -> Side:
     return run
 
 
+def vector_side(ruleset: str, seats: int, batch: int) -> Side:
+    """VectorSingleAgentEnv against builtin:random: learner steps, ``batch`` of them a call (auto-reset)."""
+    game = VectorSingleAgentEnv(batch, ruleset, seats, opponents=["builtin:random"], seat=0)
+    obs, _ = game.reset(seed=0)
+    picks = np.random.default_rng(0)
+
+    def run(seconds: float) -> float:
+        nonlocal obs
+        steps = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            mask = obs["action_mask"]  # a uniformly random legal index per row (an all-zero row: any)
+            obs, _, _, _, _ = game.step(np.argmax(np.where(mask == 1, picks.random(mask.shape), -1.0), axis=1))
+            steps += batch
+        return steps / (time.perf_counter() - t0)
+    return run
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cpu", type=int, default=0, help="the core to pin this process to (-1: leave it)")
+    ap.add_argument("--batches", default="1,16,256,4096", help="VectorSingleAgentEnv batch sizes (comma-separated)")
     args = ap.parse_args()
     if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
@@ -105,16 +126,20 @@ def main() -> None:
         "raw_env arcade, 4 seats": aec_side("arcade", 4, wrapped=False),
         "SingleAgentEnv family, 2 seats": single_side("family", 2),
     }
+    for batch in (int(b) for b in args.batches.split(",") if b):
+        sides[f"VectorSingleAgentEnv x{batch}, family 2"] = vector_side("family", 2, batch)
     rates: dict[str, list[float]] = {name: [] for name in sides}
     for _ in range(args.rounds):
         for name, side in sides.items():
             rates[name].append(side(args.seconds))
     base = rates["rlcard uno, 2 players"]
-    print(f"{'environment':34} {'steps/s':>10} {'x rlcard':>9}   (median of {args.rounds} rounds of "
+    single = rates["SingleAgentEnv family, 2 seats"]
+    print(f"{'environment':38} {'steps/s':>10} {'x rlcard':>9} {'x single':>9}   (median of {args.rounds} rounds of "
           f"{args.seconds:g} s each, cpu {args.cpu})")
     for name, values in rates.items():
         ratio = statistics.median(v / b for v, b in zip(values, base))
-        print(f"{name:34} {statistics.median(values):10,.0f} {ratio:9.2f}")
+        to_single = statistics.median(v / b for v, b in zip(values, single))
+        print(f"{name:38} {statistics.median(values):10,.0f} {ratio:9.2f} {to_single:9.2f}")
 
 
 if __name__ == "__main__":

@@ -4,10 +4,10 @@
     .venv/bin/python examples/train_policy.py --episodes 200 --out /tmp/policy.npz
     lastcard match -r family "python3 sample_bots/python/policy_bot.py" builtin:random builtin:random builtin:random
 
-The learner plays ``referee.env.SingleAgentEnv`` (the referee's own engine and seats) against the
-opponent, single rounds (``target=round``) so that every episode is short; the reward is the placement
-(+1 first, -1 last). The policy is ``sample_bots/python/linear_policy.py``'s, and the policy bot there
-plays the saved file unchanged. See docs/rl.md.
+The learner trains on ``referee.env.VectorSingleAgentEnv`` (``--envs`` tables at once, each a
+``SingleAgentEnv`` game: the referee's own engine and seats) against the opponent, single rounds
+(``target=round``) so that every episode is short; the reward is the placement (+1 first, -1 last). The policy is ``sample_bots/python/linear_policy.py``'s, and the policy bot there
+plays the saved file unchanged; evaluation plays seeded games in ``SingleAgentEnv``. See docs/rl.md.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "sample_bots" / "python"))  # linear_policy.py and
 
 from linear_policy import LinearPolicy  # noqa: E402
 
-from referee.env import SingleAgentEnv  # noqa: E402
+from referee.env import SingleAgentEnv, VectorSingleAgentEnv  # noqa: E402
 
 
 class Adam:
@@ -81,28 +81,47 @@ def evaluate(env: SingleAgentEnv, policy: LinearPolicy, games: int, seed: int,
 
 
 def train(args: argparse.Namespace) -> dict[str, Any]:
-    """Train, evaluate against the opponent (and the untrained policy), save; what it reached."""
-    env = make_env(args, args.opponent)
+    """Train on ``--envs`` tables at once, evaluate against the opponent (and the untrained policy), save."""
+    options = {"target": "round"} if args.ruleset != "compact" else {}
+    tables = VectorSingleAgentEnv(args.envs, args.ruleset, args.seats, opponents=[args.opponent], options=options)
     policy = LinearPolicy(meta={"ruleset": args.ruleset, "seats": args.seats, "opponent": args.opponent,
                                 "episodes": args.episodes, "seed": args.seed})
     adam = Adam(policy.weights.shape, args.lr)
     rng = np.random.default_rng(args.seed)
     baseline = 0.0
     grad = np.zeros_like(policy.weights)
-    t0 = time.monotonic()
-    for ep in range(1, args.episodes + 1):
-        reward, steps, _ = episode(env, policy, args.seed * 1_000_003 + ep, rng)
-        advantage = reward - baseline
-        baseline += 0.02 * (reward - baseline)
-        for dpsi, x in steps:  # the score function's gradient, weighted by how much better than usual it went
-            grad += advantage * np.outer(dpsi, x)
-        if ep % args.batch == 0:
-            adam.step(policy.weights, grad / args.batch)
-            grad[:] = 0.0
-        if args.verbose and ep % 500 == 0:
-            print(f"episode {ep}: running mean reward {baseline:+.3f} ({time.monotonic() - t0:.0f} s)", file=sys.stderr)
+    steps: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in range(args.envs)]
+    totals = np.zeros(args.envs)
+    obs, _ = tables.reset(seed=args.seed * 1_000_003)
+    dealing = np.zeros(args.envs, dtype=bool)  # a slot whose game ended: the next step deals it again
+    encoding, ep, t0 = tables.observer.encoding, 0, time.monotonic()
+    while ep < args.episodes:
+        actions = np.zeros(args.envs, dtype=np.int64)
+        for i in np.flatnonzero(~dealing & obs["action_mask"].any(axis=1)):
+            legal, probs, feats, x = policy.probabilities(obs["observation"][i], obs["action_mask"][i], encoding)
+            pick = int(rng.choice(len(legal), p=probs))
+            steps[i].append((feats[pick] - probs @ feats, x))
+            actions[i] = legal[pick]
+        obs, rewards, terminated, truncated, _ = tables.step(actions)
+        totals += rewards
+        dealing = terminated | truncated
+        for i in np.flatnonzero(dealing)[:args.episodes - ep]:
+            ep += 1
+            advantage = totals[i] - baseline
+            baseline += 0.02 * (totals[i] - baseline)
+            for dpsi, x in steps[i]:  # the score function's gradient, weighted by how much better than usual it went
+                grad += advantage * np.outer(dpsi, x)
+            steps[i], totals[i] = [], 0.0
+            if ep % args.batch == 0:
+                adam.step(policy.weights, grad / args.batch)
+                grad[:] = 0.0
+            if args.verbose and ep % 500 == 0:
+                print(f"episode {ep}: running mean reward {baseline:+.3f} ({time.monotonic() - t0:.0f} s)",
+                      file=sys.stderr)
+    tables.close()
     train_s = time.monotonic() - t0
     policy.meta["train_seconds"] = round(train_s, 1)
+    env = make_env(args, args.opponent)
     mean, win = evaluate(env, policy, args.eval, seed=10**9)
     # All weights 0, sampled: a uniformly random legal action, as builtin:random plays.
     random_mean, random_win = evaluate(env, LinearPolicy(), args.eval, seed=10**9, rng=np.random.default_rng(0))
@@ -121,6 +140,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--opponent", default="builtin:random", help="a bot spec for every other seat")
     parser.add_argument("--episodes", type=int, default=6000)
     parser.add_argument("--batch", type=int, default=20, help="episodes per update")
+    parser.add_argument("--envs", type=int, default=16, help="tables played at once (VectorSingleAgentEnv)")
     parser.add_argument("--lr", type=float, default=0.02)
     parser.add_argument("--eval", type=int, default=1000, help="greedy games to evaluate the result on")
     parser.add_argument("--seed", type=int, default=1)

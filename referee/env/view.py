@@ -12,10 +12,10 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from referee.botkit import FIELDS, KINDS, OFFSETS, SIZE, Encoding
+from referee.botkit import FIELDS, KINDS, OFFSETS, PHASES, SIZE, Encoding
 from referee.engine.actions import Action, IllegalActionError
 from referee.engine.cardfaces import colour_label, label
-from referee.engine.cards import DECKS, hand_points
+from referee.engine.cards import CARD_KINDS, DECKS, Card, InvalidCardError, hand_points
 from referee.engine.game import Game, placements
 from referee.engine.rules import MAX_PLAYERS, TARGETS, Ruleset
 from referee.protocol.messages import turn_fields
@@ -23,6 +23,9 @@ from referee.protocol.messages import turn_fields
 #: What a reward is given for: ``game`` (once, by the final placements) or ``round`` (at every round's end).
 REWARD_MODES = ("game", "round")
 _INDEX_MAX = 200_000
+#: The smallest batch ``Observer.observations`` builds with numpy (below it, a game at a time is faster).
+BATCH_FROM = 8
+_SCALARS = 13  # the per-game numbers ``Observer.observations`` gathers before the hand sizes and scores
 
 
 def seat_fields(game: Game, seat: int) -> dict[str, Any]:
@@ -64,6 +67,15 @@ class Observer:
         # By id: the engine reuses its action objects, and each is kept here, so its id stays its own.
         self._index: dict[int, tuple[Action, int]] = {}
         self.high = observation_high(ruleset)
+        #: ``Card.index`` -> its slot among the kinds (for ``observations``).
+        self._kind_of = np.full(CARD_KINDS, -1, dtype=np.int64)
+        for code, slot in self.encoding._kind.items():
+            try:
+                self._kind_of[Card.from_code(code).index] = slot
+            except InvalidCardError:  # a kind no deck of the engine has
+                pass
+        self._colour_slot: dict[str | None, int] = {c: i for i, c in enumerate(self.encoding.colours)}
+        self._phase_slot = {p: i for i, p in enumerate(PHASES)}
 
     @property
     def actions(self) -> int:
@@ -82,7 +94,11 @@ class Observer:
     def legal(self, game: Game) -> dict[int, Action]:
         """The legal actions of the seat to act, by index (empty once the game is over)."""
         legal = game.legal_actions()
-        out = {self.index_of(a): a for a in legal}
+        known = self._index
+        out = {}
+        for a in legal:  # ``index_of`` inlined for the actions met before: nearly all, and a call each adds up
+            seen = known.get(id(a))
+            out[seen[1] if seen is not None else self.index_of(a)] = a
         if len(out) != len(legal):  # the catalogue's promise: one index per legal action
             raise AssertionError(f"two legal actions share an index in {[str(a) for a in legal]}")
         return out
@@ -94,6 +110,78 @@ class Observer:
             return np.frombuffer(bytes(values), dtype=np.uint8).astype(np.float32)
         except ValueError:  # a score or a move count above 255 (ints first: faster than floats from a list)
             return np.array(values, dtype=np.int32).astype(np.float32)
+
+    def observations(self, games: Sequence[Game], seats: Sequence[int]) -> np.ndarray:
+        """``observation(games[i], seats[i])`` for every i, as one ``(len(games), SIZE)`` float32 array.
+
+        The same numbers: each game's are gathered into one flat list of ints in one pass, then laid out
+        with a few whole-batch numpy operations (``tests/env/test_vector.py`` checks them equal). Those
+        cost some microseconds however small the batch, so a batch under ``BATCH_FROM`` goes a game at a time.
+        """
+        m = len(games)
+        if m < BATCH_FROM:
+            out = np.empty((m, SIZE), dtype=np.float32)
+            for i, (game, seat) in enumerate(zip(games, seats)):
+                out[i] = self.observation(game, seat)
+            return out
+        n = games[0].n
+        width = _SCALARS + 2 * n
+        cards: list[int] = []  # every hand's cards by Card.index, row after row
+        flat: list[int] = []  # per game: the scalars (in _SCALARS order), the hand sizes, the scores
+        colour_slot, phase_slot = self._colour_slot, self._phase_slot
+        for game, seat in zip(games, seats):
+            hand = game.hands[seat]
+            cards += [c.index for c in hand]
+            drawn = game.drawn
+            current = game.current
+            pending_rank = game.pending_rank
+            flat += (len(hand), game.top.index, drawn.index if drawn is not None and seat == current else -1,
+                     colour_slot.get(game.colour, -1), phase_slot[game.phase], game.direction, game.pending,
+                     -1 if pending_rank is None else pending_rank == "wild4", len(game.draw_pile),
+                     len(game.discard) - 1, game.move, seat, current)
+            flat += [len(h) for h in game.hands]
+            flat += game.scores
+        a = np.array(flat, dtype=np.int64).reshape(m, width)
+        (count, top, drawn_at, colour, phase, direction, pending, pending_kind, draw_pile, discard, move, you,
+         acting) = a[:, :_SCALARS].T
+        obs = np.zeros((m, SIZE), dtype=np.float32)
+        kind_of = self._kind_of
+        rows = np.repeat(np.arange(m, dtype=np.int64) * KINDS, count)
+        obs[:, :KINDS] = np.bincount(rows + kind_of[cards], minlength=m * KINDS).reshape(m, KINDS)
+        every = np.arange(m)
+        obs[every, KINDS + kind_of[top]] = 1
+        has = drawn_at >= 0
+        obs[every[has], 2 * KINDS + kind_of[drawn_at[has]]] = 1
+        has = colour >= 0
+        obs[every[has], _COLOUR + colour[has]] = 1
+        obs[every, _PHASE + phase] = 1
+        obs[every, _DIRECTION + (direction != 1)] = 1
+        obs[:, _PENDING] = pending
+        has = pending_kind >= 0
+        obs[every[has], _PENDING_KIND + pending_kind[has]] = 1
+        obs[:, _SEATS + n - 2] = 1
+        # Seats in the order they play from ``you``: 0 is you, 1 the next to play.
+        order = (you[:, None] + np.arange(n)[None, :] * direction[:, None]) % n + _SCALARS
+        obs[:, _HANDS:_HANDS + n] = np.take_along_axis(a, order, axis=1)
+        obs[:, _SCORES:_SCORES + n] = np.take_along_axis(a, order + n, axis=1)
+        obs[every, _TO_ACT + ((acting - you) * direction) % n] = 1
+        obs[:, _DRAW_PILE] = draw_pile
+        obs[:, _DISCARD_PILE] = discard
+        obs[:, _MOVE] = move
+        return obs
+
+    def masks(self, legals: Sequence[Mapping[int, Action]]) -> np.ndarray:
+        """``mask(legals[i])`` for every i, as one ``(len(legals), actions)`` int8 array."""
+        out = np.zeros((len(legals), len(self.encoding)), dtype=np.int8)
+        if len(legals) < BATCH_FROM:
+            for row, legal in zip(out, legals):
+                for index in legal:
+                    row[index] = 1
+            return out
+        rows = [i for i, legal in enumerate(legals) for _ in legal]
+        if rows:
+            out[rows, [index for legal in legals for index in legal]] = 1
+        return out
 
     def mask(self, legal: Mapping[int, Action]) -> np.ndarray:
         """1 at each legal index."""
@@ -110,6 +198,12 @@ class Observer:
             what = f"not an action: the indices are 0 to {self.actions - 1}"
         shown = ", ".join(f"{i} ({self.encoding.describe(i)})" for i in sorted(legal))
         return IllegalActionError(f"{who} chose action {index!r} ({what}), which is not legal now; legal: {shown}")
+
+
+_COLOUR, _PHASE, _DIRECTION = OFFSETS["colour"], OFFSETS["phase"], OFFSETS["direction"]
+_PENDING, _PENDING_KIND, _SEATS = OFFSETS["pending"], OFFSETS["pending_kind"], OFFSETS["seats"]
+_TO_ACT, _HANDS, _SCORES = OFFSETS["to_act"], OFFSETS["hands"], OFFSETS["scores"]
+_DRAW_PILE, _DISCARD_PILE, _MOVE = OFFSETS["draw_pile"], OFFSETS["discard_pile"], OFFSETS["move"]
 
 
 def observation_high(ruleset: Ruleset) -> np.ndarray:
