@@ -125,7 +125,8 @@ class BuildExtOrPure(build_ext):
             for path in self.get_outputs():
                 if os.path.exists(path):
                     os.remove(path)
-            _say(f"the C compiler failed ({type(error).__name__}, its output is above): installing the pure-Python build")
+            _say(f"the C compiler failed ({type(error).__name__}, its output is above): "
+                 "installing the pure-Python build")
             self.extensions = []
             return
         if self.extensions:

@@ -109,8 +109,8 @@ def main() -> None:
                 result = measure(lineup(kind, args.games, args.ruleset, bot), jobs, workdir)
                 samples.setdefault((kind, jobs), []).append(result)
                 print(f"  rep {rep + 1} {kind:<6} jobs {jobs}: {result['games_per_s']:7.1f} games/s, "
-                      f"{result['cpu_per_game_ms']:6.1f} ms CPU/game, outside bots {100 * result['outside_bots']:5.1f}%",
-                      flush=True)
+                      f"{result['cpu_per_game_ms']:6.1f} ms CPU/game, "
+                      f"outside bots {100 * result['outside_bots']:5.1f}%", flush=True)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     load1 = os.getloadavg()

@@ -267,7 +267,8 @@ def main() -> None:
           f"(load average {statistics.median(r['load'] for r in runs):.1f} at the starts)")
 
     for jobs in (1, 2):
-        parts = ", ".join(f"{name} {med(jobs, lambda r, n=name: sum(r['phases'][n][1:]) if n in r['phases'] else 0.0):.2f}"
+        parts = ", ".join(f"{name} "
+                          f"{med(jobs, lambda r, n=name: sum(r['phases'][n][1:]) if n in r['phases'] else 0.0):.2f}"
                           for name in ("serial", *SPREAD))
         print(f"--jobs {jobs} CPU s, medians: {parts}")
     i1, i2 = med(1, lambda r: idle_seconds(r["phases"], 1)), med(2, lambda r: idle_seconds(r["phases"], 2))

@@ -73,7 +73,8 @@ def make_class(folder: Path, students: int) -> None:
                 continue
             mark = COMMENT[path.suffix].format(f"submission {i}") + "\n"
             text = path.read_text(encoding="utf-8")
-            head, text = (text.split("\n", 1)[0] + "\n", text.split("\n", 1)[1]) if text.startswith("#!") else ("", text)
+            head, text = ((text.split("\n", 1)[0] + "\n", text.split("\n", 1)[1]) if text.startswith("#!")
+                          else ("", text))
             path.write_text(head + mark + text, encoding="utf-8")
 
 

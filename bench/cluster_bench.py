@@ -6,7 +6,8 @@ Starts a scheduler and ``--workers`` one-thread workers (no nanny) on 127.0.0.1 
 plays each arena twice, once with ``--workers`` local worker processes and once on the cluster, and
 prints games/s, the executors' start-up (a fixed cost: forking the pool; connecting, shipping the bots
 and checking them on every worker) and the cluster's overhead per game after it (in worker-ms: the extra
-time one worker spends per game, whatever the number of workers). The arenas: short games (arcade: single hands) and long
+time one worker spends per game, whatever the number of workers).
+The arenas: short games (arcade: single hands) and long
 ones (family: matches to 300), with the two Python sample bots and two built-ins at a table of four,
 so the per-game cost of the cluster (a task round trip through the scheduler) is seen against games
 of very different length. The wall time includes starting the executor (forking the pool; shipping
@@ -57,7 +58,8 @@ def start_cluster(folder: Path, workers: int, env: dict[str, str]) -> tuple[str,
     file = folder / "scheduler.json"
     log = open(folder / "cluster.log", "wb")
     procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", *LOOPBACK, "--port", "0",
-                                   "--scheduler-file", str(file)], stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True))
+                                   "--scheduler-file", str(file)],
+                                  stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True))
     while not (file.exists() and file.stat().st_size):
         time.sleep(0.05)
     address = json.loads(file.read_text())["address"]

@@ -5,7 +5,8 @@
 
 The difference of the two "I refs" totals is the engine's share (the second run is interpreter start-up
 and imports). Run the script once without valgrind first: a run that has to compile the modules (no
-``__pycache__`` yet) counts the compiling too, which skews whichever run comes first. The same code gives the same count on a busy machine, so two versions of the engine can
+``__pycache__`` yet) counts the compiling too, which skews whichever run comes first.
+The same code gives the same count on a busy machine, so two versions of the engine can
 be compared to within a fraction of a percent (fix PYTHONHASHSEED: string hashing is salted per
 process, which moves the count by about 1%); the printed decision count and digest show that both
 played the same games.

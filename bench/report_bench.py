@@ -54,7 +54,8 @@ def play(out: str, games: int, ruleset: str, seats: int, seed: int) -> None:
     standings = standings_for(lines, names, bootstrap=100, seed=seed, rank_by="rating", rule="by the rating")
     doc = ResultsDoc(kind="match", name="bench", complete=True, seed=seed, games=games, policy="forfeit",
                      rank_by="rating", standings=standings, head_to_head=HeadToHead.of(lines, standings.bots),
-                     rating=rating_info(100, seed), table={"ruleset": ruleset, "options": rules.options, "seats": seats})
+                     rating=rating_info(100, seed),
+                     table={"ruleset": ruleset, "options": rules.options, "seats": seats})
     with open(os.path.join(out, "results.json"), "w") as fh:
         fh.write(doc.dumps())
 

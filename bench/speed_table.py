@@ -276,13 +276,15 @@ def main() -> None:
     for label in trees:
         print(f"\n[{label}: {trees[label]}, {tree_build(trees[label])}]")
         if "match" in args.only:
-            print(f"match, 4 x builtin:easy, one core, slope 1..{args.games}: {med[f'{label} match wall']:,.0f} games/s "
+            print(f"match, 4 x builtin:easy, one core, slope 1..{args.games}: "
+                  f"{med[f'{label} match wall']:,.0f} games/s "
                   f"wall ({med[f'{label} match wall'] / med['rlcard wall']:.2f}x RLCard {med['rlcard wall']:,.0f}); "
                   f"{med[f'{label} match cpu']:,.0f} games/s CPU ({med[f'{label} match cpu'] / med['rlcard cpu']:.2f}x "
                   f"RLCard {med['rlcard cpu']:,.0f})   goal >= 3x")
         if "out" in args.only:
             print(f"--out with records, {args.games} games: {100 * med[f'{label} out cost']:+.0f}% wall, "
-                  f"{100 * med[f'{label} out cpu cost']:+.0f}% CPU ({med[f'{label} out us a game']:+.0f} us of CPU a game)"
+                  f"{100 * med[f'{label} out cpu cost']:+.0f}% CPU "
+                  f"({med[f'{label} out us a game']:+.0f} us of CPU a game)"
                   "   goal <= 10%")
         if "referee" in args.only:
             raw = med["raw pipe us"]

@@ -50,7 +50,8 @@ def _stale_compiled() -> str | None:
         if not same:
             stale.append(path)
     if stale:
-        return f"{', '.join(stale)} changed after it was compiled in place, and Python would run the old compiled module"
+        return (f"{', '.join(stale)} changed after it was compiled in place, "
+                "and Python would run the old compiled module")
     return None
 
 

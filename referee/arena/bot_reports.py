@@ -39,7 +39,8 @@ QUOTE_LIMIT = 8000
 
 def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
                       entries: Sequence[BotEntry], left_out: Sequence[LeftOut] = (),
-                      checks: Mapping[str, Mapping[str, Any]] | None = None, folder: str = ResultsDir.BOT_REPORTS) -> list[str]:
+                      checks: Mapping[str, Mapping[str, Any]] | None = None,
+                      folder: str = ResultsDir.BOT_REPORTS) -> list[str]:
     """Write ``OUT/bots/NAME.md`` for every entrant in ``entries`` (the arena's bots before builds) and
     ``OUT/bots/index.md``; the paths written. ``checks`` maps a bot's name to its check report's JSON."""
     target = os.path.join(out_dir, folder)
@@ -99,8 +100,8 @@ def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOu
                   "Fix the reason above and hand the submission in again; `lastcard check --arena ARENA.yaml "
                   f"--bot {shlex.quote(name)}` tells you whether it is ready before the contest."]
         if left.stderr:
-            lines += ["", "What it wrote on stderr as it failed to start" + (f" (log: `{left.log}`)" if left.log else "")
-                      + ":", "", *_fence("\n".join(left.stderr))]
+            lines += ["", "What it wrote on stderr as it failed to start"
+                      + (f" (log: `{left.log}`)" if left.log else "") + ":", "", *_fence("\n".join(left.stderr))]
     elif row is not None:
         lines += _record(row, field)
     lines += _build_log(name, entry, out_dir)

@@ -51,7 +51,8 @@ def parse_arena(text: str | Mapping[str, Any], source: str = "<arena>", base_dir
     else:
         data = json.loads(json.dumps(text))
     if data is None:
-        raise ArenaFileError(source, [Problem("", "the file is empty; an arena needs at least bots (see docs/arena.md)")])
+        raise ArenaFileError(source, [Problem("", "the file is empty; an arena needs at least bots "
+                                                  "(see docs/arena.md)")])
     if not isinstance(data, dict):
         raise ArenaFileError(source, [Problem("", f"expected a mapping of keys (name, ruleset, bots, ...), "
                                                   f"found {kind(data)}", 1)])

@@ -314,7 +314,8 @@ class Knockout(Format):
 
 
 def sampled_deals(pool: int, seats: int, games_per_bot: int) -> int:
-    """Deals a duplicate sampled stage needs for every bot to play ``games_per_bot`` games (each deal ``seats`` games)."""
+    """Deals a duplicate sampled stage needs for every bot to play ``games_per_bot`` games (each deal ``seats``
+    games)."""
     return math.ceil(pool * games_per_bot / (seats * seats))
 
 

@@ -179,7 +179,8 @@ def manifest_problems(data: Any, lines: LineMap, table: tuple[Language, ...]) ->
             out.append(at(str(key), f"unknown key {str(key)!r}; allowed: {', '.join(MANIFEST_KEYS)}"))
     names = [lang.name for lang in table]
     if "language" in data and data["language"] not in names:
-        out.append(at("language", f"{data['language']!r} is not a language this arena knows; known: {', '.join(names)}"))
+        out.append(at("language", f"{data['language']!r} is not a language this arena knows; "
+                                  f"known: {', '.join(names)}"))
     if "run" not in data and "language" not in data:
         out.append(f"run: missing: give the command that starts the bot, e.g. {example}")
     for key in ("run", "build"):
@@ -187,7 +188,8 @@ def manifest_problems(data: Any, lines: LineMap, table: tuple[Language, ...]) ->
         if key in data and not (isinstance(value, str) and value.strip()) and not (key == "build" and value is None):
             out.append(at(key, f"found {value!r}; expected a command line (a string)"))
     req = data.get("requires")
-    if "requires" in data and not (isinstance(req, str) or (isinstance(req, list) and all(isinstance(r, str) for r in req))):
+    if "requires" in data and not (isinstance(req, str)
+                                   or (isinstance(req, list) and all(isinstance(r, str) for r in req))):
         out.append(at("requires", f"found {req!r}; expected a program name or a list of them"))
     return out
 

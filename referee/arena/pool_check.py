@@ -82,8 +82,8 @@ def _size_problems(arena: Arena, names: Sequence[str]) -> list[Problem]:
             described = fmt.describe(stage, fmt.entrants(stage, i, len(names)))
             if fmt.lazy:
                 return [Problem(path, f"{held:,} tables ({described}); format {fmt.name} holds all its tables at "
-                                      f"once, at most {MAX_GAMES:,}: use format: sampled, where games is the number each bot "
-                                      "plays (e.g. games: 30)", line)]
+                                      f"once, at most {MAX_GAMES:,}: use format: sampled, where games is the number "
+                                      "each bot plays (e.g. games: 30)", line)]
             fix = ("lower games (the number each bot plays), or use format: round_robin, whose games are planned "
                    "as they are played" if fmt.name == "sampled" else
                    "lower games and final_games, or use format: round_robin or sampled")

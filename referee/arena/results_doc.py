@@ -210,7 +210,8 @@ def standings_from_json(data: Mapping[str, Any], timing: Mapping[str, Any] | Non
     order = data.get("order") or {}
     ranges = order.get("rank_ranges") or {}
     times = (timing or {}).get("bots") or {}
-    rows = tuple(StandingRow.from_json(r, ranges.get(r["bot"]), times.get(r["bot"])) for r in data.get("standings") or ())
+    rows = tuple(StandingRow.from_json(r, ranges.get(r["bot"]), times.get(r["bot"]))
+                 for r in data.get("standings") or ())
     stages = tuple(data.get("stages") or ())
     summaries = tuple(StageSummary(
         st.get("name", ""), st.get("format", ""), st.get("ruleset", ""), int(st.get("seats") or 0),

@@ -138,7 +138,8 @@ def _unknown(found: Any, allowed: list[str], path: list[Any], lines: LineMap) ->
             continue
         close = difflib.get_close_matches(str(key), allowed, n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
-        msg = f"unknown key {str(key)!r}; {hint}allowed: {', '.join(allowed)}" if allowed else f"unknown key {str(key)!r}"
+        msg = (f"unknown key {str(key)!r}; {hint}allowed: {', '.join(allowed)}" if allowed
+               else f"unknown key {str(key)!r}")
         out.append(Problem(format_path(path + [str(key)]), msg, lines.line(path + [str(key)])))
     return out
 

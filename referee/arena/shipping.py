@@ -200,7 +200,8 @@ def relocate_build(command: str, folders: Sequence[str], home: str, python_from:
 
 
 def runtime_problem(spec: BotSpec, requires: Sequence[str]) -> str | None:
-    """Why ``spec`` (as relocated on this machine) cannot start here, or None: its program or a required one is missing."""
+    """Why ``spec`` (as relocated on this machine) cannot start here, or None: its program or a required one is
+    missing."""
     path = dict(spec.env).get("PATH", os.environ.get("PATH"))
     missing = [p for p in requires if shutil.which(p, path=path) is None]
     if not spec.shell:

@@ -22,7 +22,8 @@ FLUSH = {
     "c": "fflush(stdout) after each printf (or setvbuf(stdout, NULL, _IOLBF, 0) once)",
     "cpp": "std::cout << line << std::endl (endl flushes; '\\n' does not)",
     "java": "System.out.flush() after each println",
-    "javascript": "process.stdout.write(line + \"\\n\") or console.log(line), and no process.exit() before it is written",
+    "javascript": "process.stdout.write(line + \"\\n\") or console.log(line), "
+                  "and no process.exit() before it is written",
     "perl": "$| = 1; at the top",
     "ruby": "$stdout.sync = true at the top",
     "go": "w.Flush() after each line when writing through a bufio.Writer (fmt.Println to os.Stdout needs none)",

@@ -1,4 +1,5 @@
-"""A bot's name as a file name: its report and its logs are named by this one rule, wherever they are written or read."""
+"""A bot's name as a file name: its report and its logs are named by this one rule, wherever they are written
+or read."""
 
 from __future__ import annotations
 

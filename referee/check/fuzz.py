@@ -135,7 +135,8 @@ def run_fuzz(spec: BotSpec, houses: list[str], total: int, seed: int, report: Re
                 break
             rules = get_ruleset(fg.house, dict(fg.options))
             names = iter(fg.opponents)
-            seats = [bot if s == fg.bot_seat else seat_for(_builtin(next(names), spec.limits), pool) for s in range(fg.seats)]
+            seats = [bot if s == fg.bot_seat else seat_for(_builtin(next(names), spec.limits), pool)
+                     for s in range(fg.seats)]
             recorder = Recorder()
             result = play_game(rules, seats, fg.seed, fg.game_id, contest.policy, recorder)
             tally.played[fg.house] += 1

@@ -210,7 +210,8 @@ class Probe:
                 continue
             reply.answer, reply.line = value, line
             if value.get("type") != "ready":
-                reply.problems.append(("startup", f"expected a ready message in answer to hello, got type {value['type']!r}"))
+                reply.problems.append(("startup", "expected a ready message in answer to hello, "
+                                                  f"got type {value['type']!r}"))
             break
         reply.elapsed_ms = (time.monotonic() - t0) * 1000
         if reply.fatal:

@@ -191,7 +191,8 @@ class Suite:
             timed.details += [f"stderr: {line}" for line in probe.stderr_tail()]
             raise self.stop(f"no ready ({clip(reply.fatal, STOP_SHOWN)})")
         if reply.problems:
-            timed.fail("; ".join(text for _, text in reply.problems), sent=hello, received=reply.line, expected=expected)
+            timed.fail("; ".join(text for _, text in reply.problems), sent=hello, received=reply.line,
+                       expected=expected)
             raise self.stop("no ready in answer to hello")
         valid = self.begin(HANDSHAKE_READY)
         assert reply.answer is not None
@@ -310,7 +311,8 @@ class Suite:
 
         # Stacking: a Draw Two is pending on the bot; only a Draw Two answers it (not the red:9).
         check = self.begin(F_STACK)
-        g = build(rules, seats=4, hands={1: ["red:draw2", "green:6", "blue:1"], 2: ["yellow:draw2", "red:9", "green:4"]},
+        g = build(rules, seats=4,
+                  hands={1: ["red:draw2", "green:6", "blue:1"], 2: ["yellow:draw2", "red:9", "green:4"]},
                   top="red:5", current=1, round_=3, seed=seed + 6)
         t = self.scripted_round(g, "check-family", 2)
         t.start()

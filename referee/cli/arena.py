@@ -50,7 +50,8 @@ DEFAULT_CHECK_GAMES = 4
                                                    "more CPUs than workers).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
 @click.option("--records", is_flag=True, help="Keep every game's full message record in OUT/records.jsonl.gz, as "
-                                              "`records: true` in the file does (games with a fault keep theirs anyway).")
+                                              "`records: true` in the file does "
+                                              "(games with a fault keep theirs anyway).")
 @cluster_options
 @click.option("--build-on-workers", is_flag=True, help="With --cluster: run the bots' build steps on each worker too "
                                                        "(for workers of another architecture).")
@@ -79,7 +80,8 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     progress = TerminalProgress(quiet=quiet)
     workers = min(jobs or arena.jobs or default_jobs(), max_jobs())
     progress.note(f"arena {arena.name}: {len(arena.bots)} entrants, "
-                  + (f"on the Dask cluster at {cluster}" if cluster else f"{workers} worker{'s' if workers != 1 else ''}"))
+                  + (f"on the Dask cluster at {cluster}" if cluster
+                     else f"{workers} worker{'s' if workers != 1 else ''}"))
     with sigterm_as_interrupt():
         run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
                         **executor_kwargs(factory))

@@ -33,7 +33,8 @@ from referee.table.table import Recorder, Table, seat_for
 @click.option("--move-ms", type=click.IntRange(1), default=5_000, show_default=True, help="A bot's time per move.")
 @click.option("--pace", type=click.FloatRange(0, 60), default=None,
               help="Seconds between the events shown (default 0.3 on a terminal, 0 otherwise).")
-@click.option("--save", type=click.Path(dir_okay=False), help="Write the game's record here, for `lastcard replay FILE`.")
+@click.option("--save", type=click.Path(dir_okay=False),
+              help="Write the game's record here, for `lastcard replay FILE`.")
 @clock_options
 def play_cmd(ruleset: str, options: tuple[str, ...], opponents: tuple[str, ...], seat: int, name: str,
              seed: int | None, practice: bool, move_ms: int, pace: float | None, save: str | None,

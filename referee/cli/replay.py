@@ -1,4 +1,5 @@
-"""``lastcard replay GAME``: a stored game turn by turn, ``--verify`` it, ``--ask`` a bot again, play it on ``--from``."""
+"""``lastcard replay GAME``: a stored game turn by turn, ``--verify`` it, ``--ask`` a bot again, play it
+on ``--from``."""
 
 from __future__ import annotations
 
@@ -188,6 +189,7 @@ def _check_play_on(seat: int | None, from_turn: int | None, play_cmd: str | None
             raise click.UsageError("--from K plays the game on with another bot in a seat: give --seat N and "
                                    "--play \"COMMAND\" as well")
     else:
-        for name, given in (("--play", play_cmd is not None), ("--seat-cmd", bool(seat_cmds)), ("--out", out is not None)):
+        for name, given in (("--play", play_cmd is not None), ("--seat-cmd", bool(seat_cmds)),
+                            ("--out", out is not None)):
             if given:
                 raise click.UsageError(f"{name} goes with --from K")

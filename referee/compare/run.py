@@ -236,8 +236,8 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
         log_dir = scratch.name
     assert log_dir is not None
     try:
-        complete, never = _play(make, pairs, on_result, order, display, store, lead or max(MIN_LEAD, LEAD_PER_JOB * jobs),
-                                settings, log_dir)
+        complete, never = _play(make, pairs, on_result, order, display, store,
+                                lead or max(MIN_LEAD, LEAD_PER_JOB * jobs), settings, log_dir)
     finally:
         if scratch is not None:
             scratch.cleanup()
@@ -248,7 +248,8 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
     if stopped == "interrupted":
         complete = False
     counted = order.collected
-    run = CompareRun(settings, order.counter, complete, stopped, played_now, wall, counted, out_dir, never_started=never)
+    run = CompareRun(settings, order.counter, complete, stopped, played_now, wall, counted, out_dir,
+                     never_started=never)
     if out_dir is not None:
         if complete:
             _keep_only(out_dir, records_dir, order.next)

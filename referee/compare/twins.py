@@ -67,8 +67,9 @@ class CompareSettings:
 
     @classmethod
     def build(cls, new: BotSpec, base: BotSpec, field: Sequence[BotSpec] = (), *, seats: int | None = None,
-              seed: int = 1, rules: Ruleset | None = None, policy: FaultPolicy = FaultPolicy(), record: bool = False, sprt: SprtSettings | None = SprtSettings(),
-              max_games: int | None = None, games: int | None = None) -> CompareSettings:
+              seed: int = 1, rules: Ruleset | None = None, policy: FaultPolicy = FaultPolicy(), record: bool = False,
+              sprt: SprtSettings | None = SprtSettings(), max_games: int | None = None,
+              games: int | None = None) -> CompareSettings:
         """Check and complete the settings: the seats, the fillers, names told apart, the game counts."""
         if seats is None and 2 + len(field) > MAX_PLAYERS:
             raise CompareError(f"a field of {len(field)} makes {2 + len(field)} seats with NEW and BASE; a table of "
@@ -95,7 +96,8 @@ class CompareSettings:
                             + f" ({new.command!r}): named {new.name} and {base.name}; NAME=COMMAND names them")
         fill = [parse_bot(FILLER) for _ in range(seats - 2 - len(field))]
         named = unique_names([new, base, *field, *fill])
-        return cls(named[0], named[1], tuple(named[2:]), seed, rules or COMPACT, policy, record, None if games is not None else sprt, max_games, games,
+        return cls(named[0], named[1], tuple(named[2:]), seed, rules or COMPACT, policy, record,
+                   None if games is not None else sprt, max_games, games,
                    tuple(s.name for s in named[2 + len(field):]), tuple(warnings))
 
     @property

@@ -54,7 +54,8 @@ class Card:
 
     @classmethod
     def from_code(cls, code: object) -> Card:
-        """Parse ``"teal:7"``, ``"red:skip"``, ``"wild"`` or ``"wild4"``; anything else (any type) is an ``InvalidCardError``."""
+        """Parse ``"teal:7"``, ``"red:skip"``, ``"wild"`` or ``"wild4"``; anything else (any type) is an
+        ``InvalidCardError``."""
         # ``object``, checked here: a compiled build would refuse a non-string with a bare TypeError at the call.
         card = _BY_CODE.get(code) if isinstance(code, str) else None
         if card is None:
@@ -126,7 +127,8 @@ _STANDARD_DECK: Final = _standard_deck()
 
 
 def compact_deck(players: int = 4) -> list[Card]:
-    """``compact``'s 54-card deck (2-10, Skip, Reverse, Draw Two per colour; 4 Wild, 2 Wild Draw Four), doubled for 5-6 players."""
+    """``compact``'s 54-card deck (2-10, Skip, Reverse, Draw Two per colour; 4 Wild, 2 Wild Draw Four), doubled for
+    5-6 players."""
     return list(_COMPACT_DECK * 2 if players >= 5 else _COMPACT_DECK)
 
 

@@ -452,7 +452,8 @@ class Game:
 
     # ------------------------------------------------------------------ queries
     def _wild_draw_four_allowed(self) -> bool:
-        """Rule: under ``restricted``, a Wild Draw Four plays only while the seat holds no card of the colour in play."""
+        """Rule: under ``restricted``, a Wild Draw Four plays only while the seat holds no card of the colour in
+        play."""
         if self._restricted:
             colour = self.colour
             for c in self.hands[self.current]:

@@ -156,7 +156,8 @@ def _house_options(results: Mapping[str, Any]) -> str:
     name = _ruleset_name(results)
     options = results.get("options") or (stages[0].get("options") if len(stages) == 1 else None) or {}
     preset = PRESETS[name].options if name in PRESETS else {}
-    changed = [f"{k} {json.dumps(v) if isinstance(v, bool) else v}" for k, v in options.items() if preset.get(k, v) != v]
+    changed = [f"{k} {json.dumps(v) if isinstance(v, bool) else v}" for k, v in options.items()
+               if preset.get(k, v) != v]
     return ", ".join(changed)
 
 

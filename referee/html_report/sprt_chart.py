@@ -137,7 +137,8 @@ def candidates_section(block: Mapping[str, Any] | None) -> str:
         f"<td>{(t.get('nelo') or {}).get('value', 0):.2f} ± {(t.get('nelo') or {}).get('error', 0):.2f}</td>"
         f"<td>{t.get('llr', 0):.2f}</td></tr>" for t in tests)
     note = (f"<p>Each test at alpha {tests[0]['alpha']:g}, beta {tests[0]['beta']:g} (Bonferroni: family-wise "
-            f"{block.get('alpha'):g} and {block.get('beta'):g}); {block.get('games')} games in all.</p>") if tests else ""
+            f"{block.get('alpha'):g} and {block.get('beta'):g}); "
+            f"{block.get('games')} games in all.</p>") if tests else ""
     chart = (traces_svg([(str(t.get("new")), t.get("llr_trace") or []) for t in tests], tests[0]["lower"],
                         tests[0]["upper"]) if tests else "")
     return (f"<section id=sprt><h2>{html.escape(title)}</h2>{note}<table>{head}{rows}</table>{chart}</section>")

@@ -83,7 +83,8 @@ def stage_rounds(results: Mapping[str, Any], played: RoundCounts | Iterable[Mapp
         played = counts
     declared = {str(st.get("name", "")): st for st in results.get("stages") or []}
     names = list(dict.fromkeys([*declared, *(stage for stage, _ in played.games)]))
-    return [StageRow(name, str(declared.get(name, {}).get("format", "")), str(declared.get(name, {}).get("ruleset", "")),
+    return [StageRow(name, str(declared.get(name, {}).get("format", "")),
+                     str(declared.get(name, {}).get("ruleset", "")),
                      _round_rows(name, declared.get(name, {}).get("rounds") or [], played)) for name in names]
 
 

@@ -66,7 +66,8 @@ def _problem(msg: Any) -> str | None:
         return f"'type' must be one of play, draw, pass, colour (or log), got {kind!r}"
     extra = msg.keys() - keys
     if extra:
-        return f"unexpected field(s) {', '.join(sorted(extra))} in a {kind!r} answer; allowed: {', '.join(sorted(keys))}"
+        return (f"unexpected field(s) {', '.join(sorted(extra))} in a {kind!r} answer; "
+                f"allowed: {', '.join(sorted(keys))}")
     if "id" in msg:
         rid = msg["id"]
         # JSON Schema's "integer" includes 12.0; bool is an int subclass in Python but not in JSON.

@@ -50,7 +50,8 @@ class ScriptedSeat:
         self.relay: Relay | None = None
         self.listening = True
         self.out: list[bytes] = []
-        self.requests: list[tuple[int, int, int, bytes, tuple[Action, ...]]] = []  # turn, id, index into out, line, legal
+        # turn, id, index into out, line, legal
+        self.requests: list[tuple[int, int, int, bytes, tuple[Action, ...]]] = []
 
     def begin(self, table: Any, index: int) -> None:
         self.index = index

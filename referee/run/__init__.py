@@ -1,1 +1,2 @@
-"""Playing games as jobs: a job, the local executor and its workers, the run loop every command shares, bots started side by side."""
+"""Playing games as jobs: a job, the local executor and its workers, the run loop every command shares, bots
+started side by side."""

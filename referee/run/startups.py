@@ -51,7 +51,8 @@ class CannotStart:
 
     def text(self) -> str:
         return (f"{self.bot} could not start, the same way {self.tries} times, so the run stopped early "
-                f"instead of trying it at every game:\n" + "\n".join(f"    {line}" for line in self.message.splitlines())
+                f"instead of trying it at every game:\n"
+                + "\n".join(f"    {line}" for line in self.message.splitlines())
                 + "".join(f"\n{line}" for line in self.words())
                 + "\nfix the bot's command (try it in a shell from its folder, then `lastcard check`)")
 

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 _PLAN_ID = re.compile(r"([A-Za-z])(\d{1,17})([a-z]?)")
-#: A planner id is kept as its number times this plus its last letter's (g0012: 12 * 27; compare's p000012b: 12 * 27 + 2),
-#: so the numbers sort as the ids do when their digits are as wide.
+#: A planner id is kept as its number times this plus its last letter's
+#: (g0012: 12 * 27; compare's p000012b: 12 * 27 + 2), so the numbers sort as the ids do when their digits are as wide.
 _LETTERS = 27
 
 
@@ -76,7 +76,8 @@ class PlacementLog:
     """Every stored game's id, deal seed, slot, seating (as bot numbers), places and scores, in ``array`` columns.
 
     Game ids of the planner's form (a letter and digits, ``g0001``, and compare's ``p000001a`` with a last small
-    letter) are kept as a number; any other id is kept as text. The columns widen only as their values need (``_Column``), and while every game has the same
+    letter) are kept as a number; any other id is kept as text.
+    The columns widen only as their values need (``_Column``), and while every game has the same
     number of seats no game's start is kept: about 30 bytes a game in a 4-seat match. Iterating gives
     ``PlacedRow``\\ s in game-id order (the order every fit and report uses, so the result does not
     depend on which game ended first).

@@ -125,7 +125,8 @@ CSV_KEYS = ("rank", "rank_best", "rank_worst", "bot", "games", "wins", "draws", 
 def csv_text(standings: Standings) -> str:
     """standings.csv: one row per bot, every column (faults as ``kind:count;...``); left-out entrants last, with
     an empty rank and their reason."""
-    keys = list(CSV_KEYS) + (["cpu_avg_ms", "cpu_max_ms"] if standings.cpu_timed else []) + (["reached"] if standings.knockout else []) + (["left_out"] if standings.left_out else [])
+    keys = (list(CSV_KEYS) + (["cpu_avg_ms", "cpu_max_ms"] if standings.cpu_timed else [])
+            + (["reached"] if standings.knockout else []) + (["left_out"] if standings.left_out else []))
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(keys)

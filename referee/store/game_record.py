@@ -77,7 +77,8 @@ def _from_dir(out_dir: str, game_id: str) -> SourceGame:
     found = folder.find_game(game_id)
     if found is None:
         ids = _first_ids(folder, 5)
-        raise InvalidReplayError(f"no game {game_id!r} in {path}; its games are named like {', '.join(ids) or '(none)'}")
+        raise InvalidReplayError(f"no game {game_id!r} in {path}; "
+                                 f"its games are named like {', '.join(ids) or '(none)'}")
     number, line = found
     line = complete_line(line, folder.line_defaults())
     check_played(line)

@@ -63,7 +63,8 @@ def class_run(tmp_path: Path, *extra: str) -> Path:
     (tmp_path / "students" / "empty").mkdir()
     (tmp_path / "arena.yaml").write_text(ARENA)
     out = tmp_path / "out"
-    result = CliRunner().invoke(cli, ["arena", str(tmp_path / "arena.yaml"), "--out", str(out), "-j", "2", "-q", *extra])
+    result = CliRunner().invoke(cli, ["arena", str(tmp_path / "arena.yaml"), "--out", str(out), "-j", "2", "-q",
+                                      *extra])
     assert result.exit_code == 0, result.output
     assert "reports per bot:" in result.output
     return out
@@ -92,7 +93,8 @@ def test_a_fault_comes_with_its_request_line_stderr_of_that_game_and_replay(tmp_
     assert "RuntimeError: boom at turn 3" in report  # the stderr tail of that game
     assert f"lastcard replay {out} {crashed[0]}" in report
     seat = next(f["seat"] for g in games if g["game"] == crashed[0] for f in g["faults"] if f["kind"] == "crash")
-    asked = re.search(rf"lastcard replay {re.escape(str(out))} {crashed[0]} --seat {seat} --turn (\d+) --ask (.+)", report)
+    asked = re.search(rf"lastcard replay {re.escape(str(out))} {crashed[0]} --seat {seat} --turn (\d+) --ask (.+)",
+                      report)
     assert asked, report  # the --ask command at the fault's turn, with the bot's command (or a placeholder)
     steady = (out / "bots" / "steady.md").read_text()
     assert "None: every answer was on time" in steady and "place: **" in steady

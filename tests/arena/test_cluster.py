@@ -99,7 +99,8 @@ def make_arena(tmp_path: Path, games: int = 3, extra: str = "") -> Path:
     file = base / "arena.yaml"
     file.write_text(
         f"name: shipped\nseed: 11\nruleset: arcade\nseats: 3\ngames: {games}\nbootstrap: 20\nbots:\n"
-        f"  - {{name: rand, command: ./bot, cwd: bots/rand, sandbox: none, env: {{CWD_LOG: '{tmp_path / 'cwds.txt'}'}}}}\n"
+        f"  - {{name: rand, command: ./bot, cwd: bots/rand, sandbox: none, "
+        f"env: {{CWD_LOG: '{tmp_path / 'cwds.txt'}'}}}}\n"
         "  - {name: strong, command: \"{python} bots/strong/strong_bot.py\"}\n"
         "  - builtin:hard\n  - builtin:random\n" + extra)
     return file
@@ -305,7 +306,8 @@ def make_certificates(folder: Path) -> list[str]:
         name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject)])
         builder = (x509.CertificateBuilder().subject_name(name).issuer_name(issuer or name)
                    .public_key(key.public_key()).serial_number(x509.random_serial_number())
-                   .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
+                   .not_valid_before(now - datetime.timedelta(minutes=5))
+                   .not_valid_after(now + datetime.timedelta(days=1))
                    .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
         if not ca:
             builder = builder.add_extension(x509.SubjectAlternativeName(

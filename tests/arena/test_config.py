@@ -216,8 +216,8 @@ def _write(tmp_path: Path, name: str, content: bytes) -> Path:
 BAD_FILES = [
     pytest.param(b"a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + BOMB.encode()
                  + b"bots: [builtin:random, builtin:easy]\n", "once its aliases (*name) are expanded", id="yaml-bomb"),
-    pytest.param(b"a: &a [1, *a]\nbots: [builtin:random, builtin:easy]\n", "refers to a mapping or list that contains it",
-                 id="recursive-alias"),
+    pytest.param(b"a: &a [1, *a]\nbots: [builtin:random, builtin:easy]\n",
+                 "refers to a mapping or list that contains it", id="recursive-alias"),
     pytest.param(b"bots: " + b"[" * 200 + b"]" * 200 + b"\n", "levels deep", id="deep-nesting"),
     pytest.param(b"description: " + b"x" * (2 << 20) + b"\nbots: [builtin:random, builtin:easy]\n",
                  "the file is larger than 1024 KiB", id="too-large"),
@@ -228,7 +228,8 @@ BAD_FILES = [
                  id="no-such-date"),
     pytest.param(b"name: a\x1fb\nbots: [builtin:random, builtin:easy]\n", "character #x001f is not allowed",
                  id="control-character"),
-    pytest.param(b"seats: 4\nbots:\n" + b"".join(b"  - {name: b%d, command: builtin:random}\n" % i for i in range(3000)),
+    pytest.param(b"seats: 4\nbots:\n"
+                 + b"".join(b"  - {name: b%d, command: builtin:random}\n" % i for i in range(3000)),
                  "3,368,254,124,250 tables (a round robin of 3,000 bots: every table of 4 plays 4 games); format "
                  "round_robin holds all its tables at once, at most 1,000,000: use format: sampled",
                  id="absurd-round-robin"),
@@ -238,7 +239,8 @@ BAD_FILES = [
     pytest.param(b"jobs: 100000\nbots: [builtin:random, builtin:easy]\nseats: 2\n",
                  "jobs: 100000 is more than the maximum, 256 (line 1)", id="jobs-beyond-reason"),
     pytest.param(b"out: taken\nbots: [builtin:random, builtin:easy]\nseats: 2\n",
-                 "is a file, not a directory; give a directory (it is created if missing) (line 1)", id="out-is-a-file"),
+                 "is a file, not a directory; give a directory (it is created if missing) (line 1)",
+                 id="out-is-a-file"),
     pytest.param(b"out: /proc/results\nbots: [builtin:random, builtin:easy]\nseats: 2\n",
                  "a proc filesystem the kernel makes up, which cannot hold results", id="out-under-proc"),
 ]

@@ -184,9 +184,9 @@ LONG = f"name: long\nseats: 4\ngames: {LONG_GAMES // 5}\nruleset: compact\nboots
 
 
 def start(path: str, out: Path, *extra: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", "from referee.cli.main import cli; cli()", "arena", path, "--out", str(out), "--jobs", "2",
-                             *extra], start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, cwd=ROOT)
+    return subprocess.Popen([sys.executable, "-c", "from referee.cli.main import cli; cli()", "arena", path, "--out",
+                             str(out), "--jobs", "2", *extra], start_new_session=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
 
 
 def wait_for_games(out: Path, count: int, proc: subprocess.Popen, timeout: float = 60) -> None:

@@ -151,7 +151,8 @@ def test_cpu_burnt_by_a_forked_child_counts():
         message = timeout(bot)
     finally:
         bot.kill()
-    assert "ms of CPU time" in message and "backstop" not in message  # the bot itself only waited: its child's CPU time was charged
+    # the bot itself only waited: its child's CPU time was charged
+    assert "ms of CPU time" in message and "backstop" not in message
 
 
 @pytest.mark.parametrize("box, source", SANDBOXES)

@@ -148,8 +148,8 @@ def test_control_without_the_sandbox_the_bot_sees_and_stops_its_rival(tmp_path: 
 @needs_walls
 def test_sigkill_to_its_parent_does_not_end_the_match(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    run = subprocess.run([sys.executable, "-c", "from referee.cli.main import cli; cli()", "match", f"{PY} {HOSTILE} kill_parent",
-                          "builtin:medium", "--games", "2", "--out", str(out)],
+    run = subprocess.run([sys.executable, "-c", "from referee.cli.main import cli; cli()", "match",
+                          f"{PY} {HOSTILE} kill_parent", "builtin:medium", "--games", "2", "--out", str(out)],
                          capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert run.returncode == 0, run.stderr
     results = json.loads((out / "results.json").read_text())

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from referee.run.executor import JOBS_PER_CPU, max_jobs
 from tests.support.cli_cut import invoke_cut
 
-BOT = f"{sys.executable} {os.path.join(os.path.dirname(__file__), '..', '..', 'sample_bots', 'python', 'random_bot.py')}"
+BOT = (f"{sys.executable} "
+       f"{os.path.join(os.path.dirname(__file__), '..', '..', 'sample_bots', 'python', 'random_bot.py')}")
 
 #: Each command: the arguments of a short run, and its numeric options ("-o KEY=": a ruleset option).
 COMMANDS: dict[str, tuple[list[str], list[str]]] = {

@@ -153,7 +153,8 @@ def test_match_and_arena_write_report_html_unless_told_not_to(tmp_path):
 
 
 def test_practice_mode_has_no_clock(tmp_path):
-    slow = f"{sys.executable} {ROOT / 'tests' / 'support' / 'fault_bots' / 'misbehave.py'} slow_once"  # 0.3 s at its third turn
+    # 0.3 s at its third turn
+    slow = f"{sys.executable} {ROOT / 'tests' / 'support' / 'fault_bots' / 'misbehave.py'} slow_once"
 
     def faults(*extra: str) -> list[str]:
         out = tmp_path / str(len(extra))
@@ -187,7 +188,8 @@ def test_an_arena_has_no_clocks_only_when_its_file_says_practice(tmp_path):
 def test_names_beyond_ascii_survive_games_jsonl_and_a_resume(tmp_path):
     """games.jsonl is UTF-8 JSON lines (orjson writes the characters themselves): read back, resumed, replayed."""
     out = tmp_path / "m"
-    args = ["match", "-r", "arcade", "-n", "4", "--out", str(out), "--no-report", "Zoë=builtin:easy", "Łukasz=builtin:hard"]
+    args = ["match", "-r", "arcade", "-n", "4", "--out", str(out), "--no-report",
+            "Zoë=builtin:easy", "Łukasz=builtin:hard"]
     first = CliRunner().invoke(cli, args)
     assert first.exit_code == 0, first.output
     lines = (out / "games.jsonl").read_bytes().splitlines()
@@ -224,7 +226,8 @@ def test_a_bot_that_never_starts_is_shown_with_its_own_words(tmp_path):
     # It started nothing: bubblewrap's own process holding the pipe a moment after the exit is no orphan of the bot.
     assert "exited during startup (exit code 1)\n" in warning and "leaving processes" not in res.stderr
     assert "Error: quitter never started: fix the bot's command" in res.stderr
-    bare = CliRunner().invoke(cli, [a if a != "2" else "1" for a in args])  # no --out: the log went with the scratch folder, so no path is named
+    # no --out: the log went with the scratch folder, so no path is named
+    bare = CliRunner().invoke(cli, [a if a != "2" else "1" for a in args])
     assert bare.exit_code == 1, bare.output
     assert "  its stderr:\n    | loading the weights\n    | quitter: cannot open weights.bin" in bare.stderr
 

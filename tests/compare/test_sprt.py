@@ -433,4 +433,5 @@ def test_the_one_row_llr_is_the_batch_llr(model):
         for row, expected in zip(rows, batch):
             got = llr_one(row, elo0, elo1, model)
             assert got == pytest.approx(float(expected), rel=1e-9, abs=1e-12), (row, elo0, elo1)
-    assert SprtSettings(0, 5, model=model).llr(Ptnml((10, 30, 100, 35, 12))) == llr_one((10, 30, 100, 35, 12), 0, 5, model)
+    assert (SprtSettings(0, 5, model=model).llr(Ptnml((10, 30, 100, 35, 12)))
+            == llr_one((10, 30, 100, 35, 12), 0, 5, model))

@@ -50,7 +50,8 @@ def points_table() -> dict[str, int]:
                               F("In each colour there is one 0, two of every number from 1 to 9")],
          probe=round_trip, value=True),
     case("codes-shape", [C("Last Card! uses its own deck in four colours"), F("The deck has four colours")],
-         probe=lambda: all(c in ("wild", "wild4") or c.split(":")[0] in ALL_COLOURS for c in all_codes()) and {"wild", "wild4", "teal:10", "red:0", "blue:draw2"} <= all_codes(),
+         probe=lambda: all(c in ("wild", "wild4") or c.split(":")[0] in ALL_COLOURS for c in all_codes())
+                       and {"wild", "wild4", "teal:10", "red:0", "blue:draw2"} <= all_codes(),
          value=True),
     case("codes-invalid-refused", C("Each colour has the numbers 2–10"),
          probe=lambda: [_refused(code) for code in ("teal:11", "purple:3", "wild:red", "", "teal:", "7", "Red:7",
@@ -71,7 +72,8 @@ def points_table() -> dict[str, int]:
     case("standard-deck-points", F("There are 108 cards."),
          probe=lambda: hand_points(standard_deck()), value=4 * (0 + 2 * 45 + 6 * 20) + 8 * 50),
     case("describe", [C("Skip, Reverse and Draw Two are the action cards"), F("A Skip, a Reverse and a Draw Two")],
-         probe=lambda: [Card.from_code(c).describe() for c in ("teal:7", "red:draw2", "amber:reverse", "wild", "wild4")],
+         probe=lambda: [Card.from_code(c).describe()
+                        for c in ("teal:7", "red:draw2", "amber:reverse", "wild", "wild4")],
          value=["teal 7", "red Draw Two", "amber Reverse", "Wild", "Wild Draw Four"]),
 )
 def test_cards(c):
@@ -114,8 +116,8 @@ def test_actions(c):
 
 # ------------------------------------------------------------------------------------------ options
 
-ALL_OPTIONS = "deck, wild_draw_four, opening, multi_play, stacking, draw_until_playable, last_card_call, end, target, " \
-              "move_limit"
+ALL_OPTIONS = "deck, wild_draw_four, opening, multi_play, stacking, draw_until_playable, last_card_call, end, " \
+              "target, move_limit"
 
 
 @table(

@@ -389,7 +389,8 @@ def test_stacking(c):
 @table(
     case("draw-until-playable", F("Keep drawing until a card plays, then play it or keep it."),
          dup(hands=[["blue:1", "green:1"], ["green:2"]], top="red:7", draw=["blue:3", "green:4", "red:9", "red:2"]),
-         "draw", phase="drawn", drawn="red:9", current=0, hands={0: ["blue:1", "green:1", "blue:3", "green:4", "red:9"]},
+         "draw", phase="drawn", drawn="red:9", current=0,
+         hands={0: ["blue:1", "green:1", "blue:3", "green:4", "red:9"]},
          legal_exactly=["play red:9", "pass"], draw=["red:2"], event_has=[{"kind": "draw", "count": 3}]),
     case("draw-until-playable-play-it", F("Keep drawing until a card plays, then play it or keep it."),
          dup(hands=[["blue:1", "green:1"], ["green:2"]], top="red:7", draw=["blue:3", "red:9"]),

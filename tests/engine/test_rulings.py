@@ -167,7 +167,7 @@ def test_ruling_5(c):
     run(c)
 
 
-# ------------------------------------------------------------------------------------------ 6: penalty draws take what they can
+# ---------------------------------------------------------------------------------- 6: penalty draws take what they can
 
 @table(
     case("r6-penalty-reshuffles", R(6, "if the draw pile runs out, the discard pile but its top card is shuffled into "

@@ -62,7 +62,8 @@ def test_recurring_events_are_shared_plain_dicts_with_the_keys_in_wire_order():
     assert list(draw) == ["kind", "seat", "count", "reason", "secret"]
     assert draw["secret"] == {draw["seat"]: {"cards": [draw["secret"][draw["seat"]]["cards"][0]]}}
     play = kinds["play"][0]
-    assert list(play) in (["kind", "seat", "cards", "colour", "call"], ["kind", "seat", "cards", "colour", "call", "drawn"])
+    assert list(play) in (["kind", "seat", "cards", "colour", "call"],
+                          ["kind", "seat", "cards", "colour", "call", "drawn"])
     # The same event in two games is one object: nothing is built for it again.
     again = [e for e in games[1].events if e == play]
     assert again and all(e is play for e in again)

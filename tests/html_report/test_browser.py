@@ -151,13 +151,15 @@ def test_many_games_are_listed_a_page_at_a_time(browser, results, tmp_path):
     assert errors(browser) == []
 
 
-VARIANTS = [("compact", {}), ("family", {}), ("arcade", {}), ("family", {"stacking": True, "draw_until_playable": True}),
+VARIANTS = [("compact", {}), ("family", {}), ("arcade", {}),
+            ("family", {"stacking": True, "draw_until_playable": True}),
             ("arcade", {"stacking": True}), ("compact", {"wild_draw_four": "any", "target": 200}),
             ("family", {"move_limit": 60})]
 
 
 def test_viewer_follows_the_engine_in_every_ruleset_and_table_size(browser, tmp_path):
-    """Stacked penalties, draw-until-playable, reshuffles at six seats, move limits: the page's table is the engine's."""
+    """Stacked penalties, draw-until-playable, reshuffles at six seats, move limits:
+    the page's table is the engine's."""
     from referee.bots.pool import BotPool
     from tests.support.replaydata import play_stored
 

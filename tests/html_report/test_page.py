@@ -174,7 +174,8 @@ def test_a_fault_shows_the_stderr_of_its_own_game(tmp_path):
         "    elif msg['type'] == 'turn':\n"
         "        turns += 1\n"
         "        print('thinking in', game, file=sys.stderr, flush=True)\n"
-        "        if game == 'g0002' and turns == 2:\n            print('about to crash in', game, file=sys.stderr, flush=True)\n"
+        "        if game == 'g0002' and turns == 2:\n"
+        "            print('about to crash in', game, file=sys.stderr, flush=True)\n"
         "            sys.exit(9)\n"
         "        print(json.dumps(msg['legal'][0]), flush=True)\n"
         "    elif msg['type'] == 'quit':\n        break\n")

@@ -172,8 +172,8 @@ def test_the_ladder_writes_valid_results_and_its_history(tmp_path):
     out = tmp_path / "report"
     arena = load_arena(arena_file(tmp_path))
     run_ladder(arena, str(db), out=str(out), jobs=1, options=LadderOptions(share=3))
-    run_ladder(load_arena(arena_file(tmp_path, ", {name: extra, command: 'builtin:random'}")), str(db), out=str(out), jobs=1,
-               options=LadderOptions(share=3))
+    run_ladder(load_arena(arena_file(tmp_path, ", {name: extra, command: 'builtin:random'}")), str(db), out=str(out),
+               jobs=1, options=LadderOptions(share=3))
     doc = json.loads((out / "results.json").read_text())
     jsonschema.validate(doc, RESULTS_SCHEMA)
     assert doc["ladder"]["run"] == 2 and doc["ladder"]["changes"]["new"] == ["extra"]

@@ -124,8 +124,8 @@ def test_workers_append_records_side_by_side_and_each_reads_back_whole(tmp_path)
     assert len(recorded_ids(str(tmp_path))) == 120
     for k in range(3):
         for i in (0, 17, 39):
-            assert read_record(str(tmp_path), f"w{k}-{i}") == [{"t": "game", "game": f"w{k}-{i}", "pad": "x" * (i * 37)},
-                                                               {"t": "end"}]
+            assert read_record(str(tmp_path), f"w{k}-{i}") == [{"t": "game", "game": f"w{k}-{i}",
+                                                                "pad": "x" * (i * 37)}, {"t": "end"}]
     assert read_record(str(tmp_path), "nope") is None
     import gzip  # the file is a series of gzip members: zcat reads every record
 

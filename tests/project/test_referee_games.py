@@ -30,7 +30,8 @@ def test_sample_bot_plays_every_ruleset_legally(sample, ruleset):
     rules = get_ruleset(ruleset, opts)
     with BotPool() as pool:
         for game in range(2):  # two games: the same process serves both
-            seats = [seat_for(bot, pool), seat_for(parse_bot("builtin:hard"), pool), seat_for(parse_bot("builtin:random"), pool)]
+            seats = [seat_for(bot, pool), seat_for(parse_bot("builtin:hard"), pool),
+                     seat_for(parse_bot("builtin:random"), pool)]
             k = game % 3
             seats = seats[k:] + seats[:k]
             result = play_game(rules, seats, seed=100 + game, game_id=f"g{game}")

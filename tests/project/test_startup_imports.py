@@ -90,7 +90,8 @@ def test_the_boundary_maps_each_domain_error_without_importing_them_first() -> N
 
     cases = [(ArenaFileError("a.yaml", [Problem("seats", "too many")]), 2, "a.yaml: 1 problem"),
              (LadderError("no such ladder"), 2, "no such ladder"), (RulesetError("bad option"), 2, "bad option"),
-             (ExecutorError("a worker died"), 1, "a worker died\nthe games finished so far are saved; --resume continues"),
+             (ExecutorError("a worker died"), 1,
+              "a worker died\nthe games finished so far are saved; --resume continues"),
              (ReplayMismatch("g0001"), 1, "the replay differs from the record: g0001")]
     for exc, status, message in cases:
         result = CliRunner().invoke(_raising(exc), ["go"])

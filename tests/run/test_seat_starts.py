@@ -46,7 +46,8 @@ def test_bot_seats_without_a_process_start_side_by_side(tmp_path):
 def test_a_seat_whose_start_fails_beside_another_is_charged_its_own_fault(tmp_path):
     good = _meeting_players(tmp_path)[0]
     (tmp_path / "m1").touch()  # its partner's mark, so the good bot starts alone
-    broken = BotSpec("ghost", f"{sys.executable} {tmp_path / 'no_such_bot.py'}", sandbox=SandboxSettings(mode=Mode.NONE))
+    broken = BotSpec("ghost", f"{sys.executable} {tmp_path / 'no_such_bot.py'}",
+                     sandbox=SandboxSettings(mode=Mode.NONE))
     with BotPool() as pool:
         result, _ = run_job(GameJob("g1", game_seed(1, 2), get_ruleset("family", {"target": "round"}),
                                     (broken, good)), pool)

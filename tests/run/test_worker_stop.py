@@ -3,7 +3,8 @@
 The worker's referee code (the table, the bot client) is compiled with mypyc on the compiled build. It used
 to stop by raising an exception from the signal handler into that code, which now and then aborted the
 worker (SIGABRT, "fatal: out of memory") instead of unwinding it: where the compiled code multiplied large
-ints, CPython ran the handler inside an operation mypyc takes for infallible (tests/project/test_compiled_interrupts.py).
+ints, CPython ran the handler inside an operation mypyc takes for infallible
+(tests/project/test_compiled_interrupts.py).
 Now the handler kills the bots and exits during a game, and raises only in the worker's interpreted wait.
 """
 

@@ -149,5 +149,6 @@ def test_a_forfeited_game_adds_no_points():
                                      "rounds": 3, "moves": 10, "decisions": 40, "faults": [],
                                      "forfeited": forfeited})
 
-    rows = {r.bot: r for r in Tally(["bot", "ok"]).extend([game("g1", [559, 0], [0]), game("g2", [500, 80], [])]).rows()}
+    tally = Tally(["bot", "ok"]).extend([game("g1", [559, 0], [0]), game("g2", [500, 80], [])])
+    rows = {r.bot: r for r in tally.rows()}
     assert rows["bot"].points == 500 and rows["ok"].points == 80

@@ -178,7 +178,8 @@ def test_an_error_without_a_path_gets_the_path_it_was_about():
     assert os_error_text(caught.value).startswith(
         "the run stopped on an operating-system error: /out/games.jsonl: No space left on device (ENOSPC)")
     assert os_error_text(OSError(5, "Input/output error")).endswith(": Input/output error (EIO)\n"
-                                                                     "the disk reported an input/output error: check the disk")
+                                                                     "the disk reported an input/output error: "
+                                                                     "check the disk")
 
 
 def test_a_worker_that_cannot_write_its_records_says_so_as_an_os_error():

@@ -114,7 +114,8 @@ def test_a_batch_of_one_is_indexed_as_a_member_of_its_own(tmp_path):
 
 def test_the_encoding_is_the_jsonl_encoding_byte_for_byte():
     """Keys that are not strings (seats' secrets) take orjson's other path; the bytes are those of encode_line."""
-    lines = [{"t": "game", "game": "g"}, {"t": "events", "events": [{"kind": "deal", "secret": {0: {"hand": ["red:1"]}}}]},
+    lines = [{"t": "game", "game": "g"},
+             {"t": "events", "events": [{"kind": "deal", "secret": {0: {"hand": ["red:1"]}}}]},
              b'{"t":"raw"}\n', {"t": "result", "x": 1.5, "s": "\u00e9"}]
     assert encode_record(lines) == b"".join(encode_line(line) for line in lines)
 
@@ -134,7 +135,8 @@ def test_a_file_written_before_batches_still_reads(tmp_path):
     assert read_record(str(tmp_path), "new2") == record("new2", 1)
     assert recorded_ids(str(tmp_path)) == {"old1", "old2", "new1", "new2"}
     keep_only(str(tmp_path), {"old2", "new1"})
-    assert read_record(str(tmp_path), "old2") == record("old2", 9) and read_record(str(tmp_path), "new1") == record("new1", 2)
+    assert (read_record(str(tmp_path), "old2") == record("old2", 9)
+            and read_record(str(tmp_path), "new1") == record("new1", 2))
     assert recorded_ids(str(tmp_path)) == {"old2", "new1"}
 
 

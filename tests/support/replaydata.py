@@ -72,7 +72,7 @@ def small_results_dir(out: Path, *, faulty: bool = True) -> Path:
             line, record = play_stored("family", [bad, "builtin:hard"], 7, "g0007", pool, options={"target": "round"})
             lines.append(line)
             records[line["game"]] = record
-            line, record = play_stored("family", [bad, "builtin:easy"], 8, "g0008", pool, FaultPolicy.parse("strikes:2"),
-                                       options={"target": "round"})
+            line, record = play_stored("family", [bad, "builtin:easy"], 8, "g0008", pool,
+                                       FaultPolicy.parse("strikes:2"), options={"target": "round"})
             lines.append(line)
     return write_results_dir(out, lines, records=records)

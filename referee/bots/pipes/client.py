@@ -298,8 +298,8 @@ class BotClient:
                 if kind == "log":
                     continue
                 if "id" not in answer:
-                    raise self._fault(FaultKind.MISSING_ID, f"the answer has no 'id'; it must echo the request's id {req_id} "
-                                      f"(or, written after information, {UNASKED})", line, request, t0)
+                    raise self._fault(FaultKind.MISSING_ID, f"the answer has no 'id'; it must echo the request's id "
+                                      f"{req_id} (or, written after information, {UNASKED})", line, request, t0)
                 got = answer["id"]
                 if got != req_id:
                     if self._late(got):

@@ -98,7 +98,8 @@ def diagnose(line: bytes, language: str | None = None, *, before_ready: bool = F
         whole = isinstance(_json(rest), dict)
         return LineProblem(Mistake.BOM, FaultKind.NON_JSON,
                            f"the line{where} starts with a UTF-8 byte order mark (U+FEFF, bytes EF BB BF)"
-                           + (", then a valid message" if whole else "") + "; the referee reads plain UTF-8", bom_hint(language), line)
+                           + (", then a valid message" if whole else "") + "; the referee reads plain UTF-8",
+                           bom_hint(language), line)
     text = line.decode("utf-8", "replace").strip()
     value = _json(line)
     if value is not _NOT_JSON:
@@ -233,7 +234,8 @@ def _several(text: str) -> list[Any] | None:
 
 
 def _fragment(text: str) -> bool:
-    """Whether ``text`` looks like a line of pretty-printed JSON: an opening or closing bracket, or a ``"key":`` line."""
+    """Whether ``text`` looks like a line of pretty-printed JSON: an opening or closing bracket, or a ``"key":``
+    line."""
     if not text:
         return False
     if text in ("{", "[", "}", "]", "},", "],", "{}") or (text[0] in "{[" and not text.endswith(("}", "]"))):

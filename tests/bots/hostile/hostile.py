@@ -179,8 +179,8 @@ def big_file():
     say(f"ATTACK bigfile: wrote {written // MIB} MiB")
 
 
-ATTACKS = {"peek": peek, "env": show_env, "tcp": tcp, "sigstop": stop_rivals, "kill_parent": kill_parent, "linger": linger,
-           "forkbomb": fork_bomb, "membomb": memory_bomb, "bigfile": big_file}
+ATTACKS = {"peek": peek, "env": show_env, "tcp": tcp, "sigstop": stop_rivals, "kill_parent": kill_parent,
+           "linger": linger, "forkbomb": fork_bomb, "membomb": memory_bomb, "bigfile": big_file}
 
 
 def send(obj):

@@ -53,8 +53,8 @@ def test_any_answer_is_an_action_or_a_named_fault(data, house):
     with pool:
         spec = parse_bot("fuzzed=./fuzzed", TimeLimits(startup_ms=1000, move_ms=50))
         seats = [seat_for(spec, pool), seat_for(parse_bot("builtin:random"), pool)]
-        result = play_game(get_ruleset(house, {"family": {"target": "round"}, "compact": {"target": 100}}.get(house, {})), seats, 7,
-                           policy=FaultPolicy("strikes", 3))
+        options = {"family": {"target": "round"}, "compact": {"target": 100}}.get(house, {})
+        result = play_game(get_ruleset(house, options), seats, 7, policy=FaultPolicy("strikes", 3))
     assert {f["kind"] for f in result["faults"]} <= KINDS
     assert sorted(result["placements"]) in ([1, 2], [1, 1])
     if result["faults"] and result["forfeited"]:

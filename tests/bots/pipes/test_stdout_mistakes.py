@@ -1,6 +1,6 @@
-"""A beginner's stdout mistakes, each a small bot in ``tests/bots/pipes/stdout_bots``: ``lastcard check`` and the match's
-table (``play_game``, as ``match`` and ``arena`` play) both name the real mistake first, at once (no startup or
-move limit waited out, by the reported timing), with its fix; the harmless quirks keep passing."""
+"""A beginner's stdout mistakes, each a small bot in ``tests/bots/pipes/stdout_bots``: ``lastcard check`` and the
+match's table (``play_game``, as ``match`` and ``arena`` play) both name the real mistake first, at once (no
+startup or move limit waited out, by the reported timing), with its fix; the harmless quirks keep passing."""
 
 from __future__ import annotations
 
