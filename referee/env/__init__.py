@@ -27,5 +27,5 @@ GYM_ID = "lastcard/LastCard-v0"
 if GYM_ID not in gymnasium.registry:
     gymnasium.register(id=GYM_ID, entry_point="referee.env.single:SingleAgentEnv")
 
-__all__ = ["GYM_ID", "Encoding", "Observer", "SingleAgentEnv", "VectorSingleAgentEnv", "env", "place_rewards", "raw_env",
-           "seat_fields"]
+__all__ = ["GYM_ID", "Encoding", "Observer", "SingleAgentEnv", "VectorSingleAgentEnv", "env", "place_rewards",
+           "raw_env", "seat_fields"]

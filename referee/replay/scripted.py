@@ -124,8 +124,8 @@ def play_again(source: SourceGame, limits: Sequence[TimeLimits], policy: FaultPo
     ``limits``: each seat's (the clock fields of its requests); ``speaking``: the seats whose lines are built
     (all: ``None``); ``record``: the table's record of it, the seats' ``out`` lines included; ``seat``: the one
     seat asked about, for the message; ``stop``: play only that many actions and leave the game unfinished (a
-    position of a suite, whose stored actions end at its turn). Raises ``InvalidReplayError`` when the stored faults do not give back
-    the stored game.
+    position of a suite, whose stored actions end at its turn). Raises ``InvalidReplayError`` when the stored
+    faults do not give back the stored game.
     """
     stored = source.stored
     actions = decode_actions(stored.actions)

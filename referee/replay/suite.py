@@ -111,7 +111,8 @@ class PositionSuite:
 
     def stored(self, position: Position, extra: str = "") -> StoredGame:
         """The position's game as a stored game (its actions, then ``extra``)."""
-        return StoredGame(position.game or position.id, position.seed, self.ruleset, dict(self.options), position.seating,
+        return StoredGame(position.game or position.id, position.seed, self.ruleset, dict(self.options),
+                          position.seating,
                           f"{position.actions} {extra}".strip())
 
     def at(self, position: Position) -> Game:
@@ -180,7 +181,8 @@ def load_suite(path: str) -> PositionSuite:
     positions = tuple(Position(str(p["id"]), int(p["seed"]), tuple(p["seating"]), str(p["actions"]), int(p["seat"]),
                                tuple(p.get("accept") or ()), tuple(p.get("reject") or ()), str(p.get("comment", "")),
                                p.get("origin"), p.get("game")) for p in data["positions"])
-    suite = PositionSuite(str(data["ruleset"]), dict(data.get("options") or {}), positions, str(data.get("name", "")), path)
+    suite = PositionSuite(str(data["ruleset"]), dict(data.get("options") or {}), positions, str(data.get("name", "")),
+                          path)
     suite.rules()
     seen: set[str] = set()
     for position in positions:
