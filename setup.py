@@ -39,6 +39,22 @@ COMPILED_PACKAGES = [
 #: sandbox (whose cgroup meter it defines) rather than in ``bots/pipes``, which the sandbox's spec imports.
 COMPILED_MODULES = ["referee/bots/cpuclock.py"]
 #: The packages whose ``__init__.py`` is compiled too: it imports every module of its package itself.
+#: Modules of those packages that stay interpreted, each for its reason (the rest of each package is compiled).
+INTERPRETED = {
+    # Frozen dataclasses that cross processes by pickle (a worker's results, a job's policy): a compiled frozen
+    # dataclass cannot be unpickled (FrozenInstanceError on its fields).
+    "referee/protocol/faults.py": "pickled between processes",
+    "referee/table/policy.py": "pickled between processes",
+    "referee/engine/notation.py": "pickled to the report's processes; off the per-move path",
+    # Off the hot path: compiling them would only lengthen the build (issue 40: the install's time).
+    "referee/engine/events.py": "TypedDicts only",
+    "referee/engine/cardfaces.py": "display",
+    "referee/engine/describe.py": "display",
+    "referee/protocol/wire.py": "called from compiled code; gains nothing of its own",
+    "referee/protocol/schemas.py": "validation at the boundary (and jsonschema is not in the isolated build)",
+    # Tests seat a person at a stand-in table: a compiled module would refuse anything but a real Table.
+    "referee/table/human.py": "a person's pace; tested with a stand-in table",
+}
 INIT_COMPILED = {"referee/players"}
 
 
@@ -54,8 +70,9 @@ def _compiled_sources() -> list[str]:
     found = []
     for package in COMPILED_PACKAGES:
         for name in sorted(os.listdir(os.path.join(here, package))):
-            if name.endswith(".py") and (name != "__init__.py" or package in INIT_COMPILED):
-                found.append(f"{package}/{name}")
+            path = f"{package}/{name}"
+            if name.endswith(".py") and (name != "__init__.py" or package in INIT_COMPILED) and path not in INTERPRETED:
+                found.append(path)
     return found + COMPILED_MODULES
 
 

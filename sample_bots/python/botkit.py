@@ -126,7 +126,8 @@ class Encoding:
         answers += [{"type": "play", "cards": [f"{c}:{r}"]} for c in colours for r in ranks]
         answers += [{"type": "play", "cards": [w], "colour": c} for w in WILDS for c in colours]
         if multi_play:
-            answers += [{"type": "play", "cards": list(stack)} for r in ranks for stack in _stacks(colours, r, copies(r))]
+            answers += [{"type": "play", "cards": list(stack)}
+                        for r in ranks for stack in _stacks(colours, r, copies(r))]
         #: Index -> the answer it stands for, without ``id`` and ``call``.
         self.answers: tuple[dict[str, Any], ...] = tuple(answers)
         self._index = {answer_key(a): i for i, a in enumerate(answers)}
