@@ -145,7 +145,7 @@ class LocalExecutor:
         if self._workers or self._closed:
             return
         for wid in range(self.jobs):
-            with _stop_signals_blocked():  # a Ctrl-C now comes once the worker is listed, to be stopped with the rest
+            with stop_signals_blocked():  # a Ctrl-C now comes once the worker is listed, to be stopped with the rest
                 self._workers.append(self._spawn(wid))
 
     def _spawn(self, wid: int) -> tuple[Any, Connection]:
@@ -153,7 +153,7 @@ class LocalExecutor:
         proc = self._ctx.Process(target=_worker_main, name=f"lastcard-worker-{wid + 1}", daemon=True,
                                  args=(theirs, self.stderr_dir, self.records_dir, os.getpid(), self.idle_bots,
                                        self.cpus[wid]))
-        with _stop_signals_blocked():  # the worker starts with them blocked, until its own handlers are set
+        with stop_signals_blocked():  # the worker starts with them blocked, until its own handlers are set
             proc.start()
         theirs.close()  # only the worker holds its end: its death reads as end-of-file here
         return proc, mine
@@ -296,7 +296,7 @@ class _Dispatch:
         proc.join(1.0)
         conn.close()
         cause = f"the worker playing this game died ({describe_exit(proc.exitcode)})"
-        with _stop_signals_blocked():
+        with stop_signals_blocked():
             self.workers[w] = self.executor._spawn(w)
         lost, self.outstanding[w] = self.outstanding[w], []
         given_up = []
@@ -391,18 +391,20 @@ class _Dispatch:
             self.outstanding[w].append([job.game_id for job in batch])
 
 
-#: The signals that stop a run: blocked while a worker is forked (``_stop_signals_blocked``).
+#: The signals that stop a run: blocked while a worker is forked and while a result is recorded
+#: (``stop_signals_blocked``).
 STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
 
 
 @contextmanager
-def _stop_signals_blocked() -> Iterator[None]:
+def stop_signals_blocked() -> Iterator[None]:
     """SIGINT and SIGTERM held back (not lost) while the block runs.
 
     A forked worker inherits the referee's Python handlers, which turn both into ``KeyboardInterrupt``:
     a signal between the fork and the worker's own handlers would print a traceback from inside
     ``multiprocessing``. Forked with them blocked, the worker sets its handlers and then takes them;
-    the referee takes any that came meanwhile when the block ends.
+    the referee takes any that came meanwhile when the block ends. The run loop records each result
+    under it too, so an interrupt never leaves a game half-counted.
     """
     try:
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import signal
 from typing import Callable, Iterable
 
-from referee.run.executor import Executor
+from referee.run.executor import Executor, stop_signals_blocked
 from referee.run.jobs import GameJob
 from referee.run.startups import CannotStart, StartupWatch
 from referee.store.results import GameResult
@@ -59,9 +59,12 @@ class RunLoop:
             executor = self._started()
             for game_id, result in executor.run(tracked(), lead=lead):
                 self.played += 1
-                stop = on_result(given.pop(game_id), result)
-                if self.watch is not None:
-                    self.cannot_start = self.watch.see(result)
+                # A Ctrl-C waits until this game is wholly recorded: stored, counted and in the placement log
+                # (cut half-way, the standings written next would read a game with an id and no places).
+                with stop_signals_blocked():
+                    stop = on_result(given.pop(game_id), result)
+                    if self.watch is not None:
+                        self.cannot_start = self.watch.see(result)
                 if stop or self.cannot_start is not None:
                     self._abandon()
                     return True
