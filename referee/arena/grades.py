@@ -49,10 +49,11 @@ class Grade:
 
 
 def student_id(entry: BotEntry) -> str:
-    """The id a gradebook knows the student by: the submission's folder (or file) name."""
-    if entry.submission:
-        return os.path.basename(os.path.normpath(entry.submission))
-    return entry.spec.name
+    """The id a gradebook knows the student by: the submission's folder name (a file's without its extension)."""
+    if not entry.submission:
+        return entry.spec.name
+    name = os.path.basename(os.path.normpath(entry.submission))
+    return os.path.splitext(name)[0] if os.path.isfile(entry.submission) else name
 
 
 def grade_students(standings: Standings, entries: Sequence[BotEntry], grading: Grading) -> list[Grade]:

@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import csv
 import io
+import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from referee.arena.config import ArenaFileError, parse_arena
-from referee.arena.grades import DETAIL_COLUMNS, grade_students, grades_csv
+from referee.arena.config import ArenaFileError, load_arena, parse_arena
+from referee.arena.grades import DETAIL_COLUMNS, grade_students, grades_csv, student_id
 from referee.arena.grading import Grading
 from referee.arena.model import BotEntry
 from referee.bots.spec import BotSpec
 from referee.cli.main import cli
 from referee.standings.model import LeftOutEntry, StandingRow, Standings
 
+ARENAS = Path(__file__).resolve().parents[2] / "arenas"
 RANK = Grading(by="rank", best=100, worst=60)
 TABLE = Grading(by="table", table=((1, 100), (3, 90), (10, 80)), rest=70)
 RATING = Grading(by="rating", rating=((1300, 60), (1700, 100)))
@@ -90,6 +93,24 @@ def test_grades_csv_has_a_row_per_student_from_the_standings_and_the_left_out():
     assert by_id["eve"] == {**by_id["eve"], "Contest": "5", "games": "0", "rank_best": "",
                             "left_out": "build failed (exit code 1)"}
     assert by_id["fay"]["left_out"] == "it played no game" and by_id["fay"]["Contest"] == "5"
+
+
+def test_a_submission_given_as_a_file_is_known_by_its_name_without_the_extension(tmp_path):
+    (tmp_path / "ann.py").write_text("")
+    (tmp_path / "bob.v2").mkdir()
+    assert student_id(entry("ann", str(tmp_path / "ann.py"))) == "ann"
+    assert student_id(entry("bob", str(tmp_path / "bob.v2"))) == "bob.v2"  # a folder keeps its whole name
+    assert student_id(entry("cy")) == "cy"  # given by command: its name
+
+
+def test_the_classroom_template_grades_by_rank(tmp_path):
+    shutil.copy(ARENAS / "classroom.yaml", tmp_path / "classroom.yaml")
+    for student in ("ada", "bob"):
+        (tmp_path / "students" / student).mkdir(parents=True)
+        (tmp_path / "students" / student / "bot.py").write_text("")
+    grading = load_arena(str(tmp_path / "classroom.yaml")).grading
+    assert grading is not None and (grading.by, grading.best, grading.worst) == ("rank", 100, 60)
+    assert grading.points_column == "Last Card contest" and grading.id_column == "student"
 
 
 def test_without_details_grades_csv_holds_only_the_id_and_the_points():
