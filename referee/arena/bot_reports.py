@@ -51,8 +51,10 @@ def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
     left = {x.bot: x for x in left_out}
     faults = faults_by_bot(games)
     paths = []
+    graded = bool(grades)
     index = [f"# Entrants of {doc.name or 'the arena'}", "",
-             "| place | bot | games | wins | faults | report |", "| ---: | --- | ---: | ---: | ---: | --- |"]
+             "| place | bot | games | wins | faults |" + (" points |" if graded else "") + " report |",
+             "| ---: | --- | ---: | ---: | ---: |" + (" ---: |" if graded else "") + " --- |"]
     for entry in entries:
         name = entry.spec.name
         if entry.spec.builtin is not None:
@@ -65,8 +67,11 @@ def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
         paths.append(path)
         row = rows.get(name)
         place = row.rank_text if row else "left out"
+        grade = (grades or {}).get(name)
+        points = f" {grade.points if grade else '-'} |" if graded else ""
+        link = f"[{safe_name(name)}.md]({_link(safe_name(name) + '.md')})"
         index.append(f"| {place} | {_cell(name)} | {row.games if row else 0} | {row.wins if row else 0} | "
-                     f"{len(faults.get(name, []))} | [{safe_name(name)}.md]({_link(safe_name(name) + '.md')}) |")
+                     f"{len(faults.get(name, []))} |{points} {link} |")
     with naming(os.path.join(target, "index.md")), open(os.path.join(target, "index.md"), "w", encoding="utf-8") as fh:
         fh.write("\n".join(index) + "\n")
     paths.append(os.path.join(target, "index.md"))

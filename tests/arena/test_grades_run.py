@@ -91,3 +91,6 @@ def test_grades_csv_follows_the_standings_and_explains_each_students_points(tmp_
     reason = next(x["reason"] for x in doc["left_out"] if x["bot"] == "empty")
     assert (empty["Contest 1"], empty["games"], empty["rank_best"], empty["left_out"]) == ("10.0", "0", "", reason)
     assert "a student left out gets 10 points; left out because no bot found" in (out / "bots" / "empty.md").read_text()
+    index = (out / "bots" / "index.md").read_text()
+    assert "| place | bot | games | wins | faults | points | report |" in index
+    assert "| left out | empty | 0 | 0 | 0 | 10.0 | [empty.md](empty.md) |" in index
