@@ -68,7 +68,7 @@ DEFAULT_LANGUAGES: tuple[Language, ...] = (
     Language("ada", "bot.adb", "./bot", build="gnatmake -q -O2 bot.adb", requires=("gnatmake",)),
     Language("ocaml", "bot.ml", "./bot", build="ocamlopt -o bot bot.ml", requires=("ocamlopt",)),
     Language("commonlisp", "bot.lisp", "sbcl --script bot.lisp", requires=("sbcl",)),
-    Language("erlang", "bot.erl", "erl -noshell -s bot main", build="erlc bot.erl", requires=("erlc", "erl")),
+    Language("erlang", "bot.erl", "erl -noshell -pa . -s bot main", build="erlc bot.erl", requires=("erlc", "erl")),
     Language("elixir", "bot.exs", "elixir bot.exs", requires=("elixir",)),
     Language("r", "bot.R", "Rscript bot.R", requires=("Rscript",)),
     Language("racket", "bot.rkt", "racket bot.rkt", build="raco make bot.rkt", requires=("raco", "racket")),
