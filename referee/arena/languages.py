@@ -71,6 +71,8 @@ DEFAULT_LANGUAGES: tuple[Language, ...] = (
     Language("erlang", "bot.erl", "erl -noshell -pa . -s bot main", build="erlc bot.erl", requires=("erlc", "erl")),
     Language("elixir", "bot.exs", "elixir bot.exs", requires=("elixir",)),
     Language("r", "bot.R", "Rscript bot.R", requires=("Rscript",)),
+    Language("clojure", "bot.clj", "java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "
+             "/usr/share/java/clojure.jar:/usr/share/java/data.json.jar clojure.main bot.clj", requires=("java",)),
     Language("racket", "bot.rkt", "racket bot.rkt", build="raco make bot.rkt", requires=("raco", "racket")),
 )
 
