@@ -92,3 +92,10 @@ def test_each_kit_passes_lastcard_check(folder: str, tmp_path: Path, monkeypatch
     monkeypatch.chdir(copy)
     report = run_check(lang.command, CheckConfig(games=GAMES))
     assert report.failed_names == [] and report.count(Status.SKIPPED) == 0, report.failed_names
+
+
+def test_docs_arena_lists_every_language_with_its_file() -> None:
+    """docs/arena.md's table of languages names every row of the default table, with the file it is recognised by."""
+    text = (ROOT / "docs" / "arena.md").read_text(encoding="utf-8")
+    for lang in DEFAULT_LANGUAGES:
+        assert f"| `{lang.name}` | " in text and f"`{lang.file}`" in text, lang.name
