@@ -49,8 +49,8 @@ DEFAULT_LANGUAGES: tuple[Language, ...] = (
     Language("c", "bot.c", "./bot", build="cc -O2 -std=c99 -o bot bot.c -lm", requires=("cc",)),
     Language("java", "Bot.java", "java -cp . Bot", build="javac Bot.java", requires=("javac", "java")),
     # TypeScript compiles to build/bot.js, so the folder never holds a bot.js of its own.
-    Language("typescript", "bot.ts", "node build/bot.js", build="tsc --strict --target es2020 --outDir build bot.ts",
-             requires=("tsc", "node")),
+    Language("typescript", "bot.ts", "node build/bot.js",
+             build="tsc --strict --skipLibCheck --target es2020 --outDir build bot.ts", requires=("tsc", "node")),
     Language("javascript", "bot.js", "node bot.js", requires=("node",)),
     Language("python", "bot.py", "{python} bot.py"),
     Language("shell", "bot.sh", "sh bot.sh", requires=("sh",)),

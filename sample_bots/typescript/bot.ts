@@ -1,6 +1,6 @@
 // bot.ts - a Last Card starter bot in TypeScript for Node.js, no npm packages (JSON is built in).
 //
-// Build: tsc --strict --target es2020 --outDir build bot.ts      Run: node build/bot.js
+// Build: tsc --strict --skipLibCheck --target es2020 --outDir build bot.ts      Run: node build/bot.js
 // Check: lastcard check "node build/bot.js"
 //
 // The referee writes one JSON object per line on stdin (protocol/PROTOCOL.md). This bot answers
