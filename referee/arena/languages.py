@@ -56,6 +56,8 @@ DEFAULT_LANGUAGES: tuple[Language, ...] = (
     Language("shell", "bot.sh", "sh bot.sh", requires=("sh",)),
     # The starter kits of sample_bots/ (one file name each, so no folder matches two of them).
     Language("cpp", "bot.cpp", "./bot", build="c++ -O2 -std=c++17 -o bot bot.cpp", requires=("c++",)),
+    Language("csharp", "bot.cs", "mono bot.exe", build="mcs -optimize -r:System.Json -out:bot.exe bot.cs",
+             requires=("mcs", "mono")),
     Language("go", "bot.go", "./bot", build="go build -o bot bot.go", requires=("go",)),
     Language("rust", "bot.rs", "./bot", build="rustc -O -o bot bot.rs", requires=("rustc",)),
     Language("ruby", "bot.rb", "ruby bot.rb", requires=("ruby",)),

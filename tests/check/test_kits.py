@@ -19,7 +19,7 @@ SAMPLES = ROOT / "sample_bots"
 #: Every kit folder and the language the table must find in it (the Python folder holds several bots and
 #: no bot.py: its bots are checked by name in test_bots.py).
 KITS = {
-    "c": "c", "java": "java", "js": "javascript", "cpp": "cpp", "go": "go", "rust": "rust",
+    "c": "c", "java": "java", "js": "javascript", "cpp": "cpp", "csharp": "csharp", "go": "go", "rust": "rust",
     "typescript": "typescript", "ruby": "ruby", "php": "php", "lua": "lua", "perl": "perl", "bash": "bash",
     "pascal": "pascal", "fortran": "fortran", "ada": "ada", "ocaml": "ocaml", "commonlisp": "commonlisp",
     "erlang": "erlang", "elixir": "elixir", "r": "r", "racket": "racket", "clojure": "clojure",
@@ -62,7 +62,7 @@ def test_a_kit_is_recognised_after_its_build_too(folder: str, tmp_path: Path) ->
     language first."""
     copy = tmp_path / folder
     shutil.copytree(SAMPLES / folder, copy)
-    for leftover in ("bot", "bot.o", "bot.beam", "bot.cmx", "bot.ali"):
+    for leftover in ("bot", "bot.o", "bot.beam", "bot.cmx", "bot.ali", "bot.exe"):
         (copy / leftover).write_text("", encoding="utf-8")
     (copy / "build").mkdir()
     (copy / "build" / "bot.js").write_text("", encoding="utf-8")
