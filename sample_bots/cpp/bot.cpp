@@ -63,12 +63,22 @@ struct Reader {
         if (c == '{') {
             v.kind = Json::Object; i++;
             if (peek() == '}') { i++; return v; }
-            do { std::string k = str(); expect(':'); v.keys[k] = value(); } while (peek() == ',' && ++i);
+            for (;;) {
+                std::string k = str();
+                expect(':');
+                v.keys[k] = value();
+                if (peek() != ',') break;
+                i++;
+            }
             expect('}');
         } else if (c == '[') {
             v.kind = Json::Array; i++;
             if (peek() == ']') { i++; return v; }
-            do v.items.push_back(value()); while (peek() == ',' && ++i);
+            for (;;) {
+                v.items.push_back(value());
+                if (peek() != ',') break;
+                i++;
+            }
             expect(']');
         } else if (c == '"') {
             v.kind = Json::String; v.text = str();
