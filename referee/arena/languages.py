@@ -48,9 +48,34 @@ DEFAULT_LANGUAGES: tuple[Language, ...] = (
     Language("make", "Makefile", "./bot", build="make", requires=("make",)),
     Language("c", "bot.c", "./bot", build="cc -O2 -std=c99 -o bot bot.c -lm", requires=("cc",)),
     Language("java", "Bot.java", "java -cp . Bot", build="javac Bot.java", requires=("javac", "java")),
+    # TypeScript compiles to build/bot.js, so the folder never holds a bot.js of its own.
+    Language("typescript", "bot.ts", "node build/bot.js",
+             build="tsc --strict --skipLibCheck --target es2020 --outDir build bot.ts", requires=("tsc", "node")),
     Language("javascript", "bot.js", "node bot.js", requires=("node",)),
     Language("python", "bot.py", "{python} bot.py"),
     Language("shell", "bot.sh", "sh bot.sh", requires=("sh",)),
+    # The starter kits of sample_bots/ (one file name each, so no folder matches two of them).
+    Language("cpp", "bot.cpp", "./bot", build="c++ -O2 -std=c++17 -o bot bot.cpp", requires=("c++",)),
+    Language("csharp", "bot.cs", "mono bot.exe", build="mcs -optimize -r:System.Json -out:bot.exe bot.cs",
+             requires=("mcs", "mono")),
+    Language("go", "bot.go", "./bot", build="go build -o bot bot.go", requires=("go",)),
+    Language("rust", "bot.rs", "./bot", build="rustc -O -o bot bot.rs", requires=("rustc",)),
+    Language("ruby", "bot.rb", "ruby bot.rb", requires=("ruby",)),
+    Language("php", "bot.php", "php bot.php", requires=("php",)),
+    Language("lua", "bot.lua", "lua bot.lua", requires=("lua",)),
+    Language("perl", "bot.pl", "perl bot.pl", requires=("perl",)),
+    Language("bash", "bot.bash", "bash bot.bash", requires=("bash", "jq")),
+    Language("pascal", "bot.pas", "./bot", build="fpc -O2 -v0 bot.pas", requires=("fpc",)),
+    Language("fortran", "bot.f90", "./bot", build="gfortran -O2 -o bot bot.f90", requires=("gfortran",)),
+    Language("ada", "bot.adb", "./bot", build="gnatmake -q -O2 bot.adb", requires=("gnatmake",)),
+    Language("ocaml", "bot.ml", "./bot", build="ocamlopt -o bot bot.ml", requires=("ocamlopt",)),
+    Language("commonlisp", "bot.lisp", "sbcl --script bot.lisp", requires=("sbcl",)),
+    Language("erlang", "bot.erl", "erl -noshell -pa . -s bot main", build="erlc bot.erl", requires=("erlc", "erl")),
+    Language("elixir", "bot.exs", "elixir bot.exs", requires=("elixir",)),
+    Language("r", "bot.R", "Rscript bot.R", requires=("Rscript",)),
+    Language("clojure", "bot.clj", "java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -cp "
+             "/usr/share/java/clojure.jar:/usr/share/java/data.json.jar clojure.main bot.clj", requires=("java",)),
+    Language("racket", "bot.rkt", "racket bot.rkt", build="raco make bot.rkt", requires=("raco", "racket")),
 )
 
 #: The keys of one ``submissions.languages`` item.

@@ -59,8 +59,9 @@ def test_a_run_file_that_is_not_executable_gets_the_fix(tmp_path):
 
 
 def test_the_arena_file_changes_a_language_and_adds_one_tried_first():
-    table = language_table({"c": {"build": "gcc -o bot bot.c"}, "rust": {"file": "Cargo.toml", "command": "./b"}})
-    assert table[0].name == "rust" and table[0].file == "Cargo.toml"
+    # zig is in no default row (rust is: a kit's row, changed in place like c)
+    table = language_table({"c": {"build": "gcc -o bot bot.c"}, "zig": {"file": "build.zig", "command": "./b"}})
+    assert table[0].name == "zig" and table[0].file == "build.zig"
     c = next(lang for lang in table if lang.name == "c")
     assert c.build == "gcc -o bot bot.c" and c.command == "./bot"  # only the key given changes
     assert len(table) == len(TABLE) + 1
@@ -126,11 +127,11 @@ def test_a_class_in_several_languages_resolves_with_names_from_folders(tmp_path)
 
 
 def test_an_added_language_without_a_command_is_a_mistake_at_its_key(tmp_path):
-    folder(tmp_path / "students", "ada", {"bot.rs": ""})
-    text = CLASS.replace('path: "students/*"', 'path: "students/*"\n      languages: {rust: {file: bot.rs}}')
+    folder(tmp_path / "students", "ada", {"bot.zig": ""})
+    text = CLASS.replace('path: "students/*"', 'path: "students/*"\n      languages: {zig: {file: bot.zig}}')
     with pytest.raises(ArenaFileError) as err:
         parse_arena(text, source=str(tmp_path / "a.yaml"))
-    assert "bots[0].submissions.languages.rust.command: missing" in str(err.value)
+    assert "bots[0].submissions.languages.zig.command: missing" in str(err.value)
 
 
 def test_two_submissions_with_one_name_say_which_paths(tmp_path):
