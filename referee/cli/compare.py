@@ -25,6 +25,7 @@ from referee.cli.common import (
     sigterm_as_interrupt,
     warn_never_started,
 )
+from referee.cli.live_option import end_live, live_option, start_live
 from referee.cli.options import (
     build_ruleset,
     jobs_option,
@@ -43,6 +44,7 @@ from referee.compare.display import family_lines, header_line, summary_lines, ve
 from referee.compare.run import CompareRun, run_compare
 from referee.compare.sprt import MODELS, PairTally, Sprt, SprtError, SprtSettings
 from referee.compare.twins import CompareError, CompareSettings
+from referee.live.state import LiveState
 from referee.standings.first_faults import fault_lines
 from referee.store.results_dir import ResultsDir
 from referee.table.policy import FaultPolicy
@@ -88,6 +90,40 @@ class LiveDisplay:
             self.drawn = 0
 
 
+class PageDisplay:
+    """The terminal's block (``inner``) and the live page's: the same lines, and the LLR trace against the
+    bounds, given to the page at most every ``EVERY`` s."""
+
+    EVERY = 0.2
+
+    def __init__(self, inner: LiveDisplay, state: LiveState, header: str, total: int) -> None:
+        self.inner = inner
+        self.state = state
+        self.header = header
+        self.total = total
+        self.sent = 0.0
+
+    def note(self, text: str) -> None:
+        self.inner.note(text)
+        self.state.note(text)
+
+    def update(self, counter: Sprt | PairTally) -> None:
+        self.inner.update(counter)
+        if time.monotonic() - self.sent >= self.EVERY:
+            self.show(counter)
+
+    def show(self, counter: Sprt | PairTally) -> None:
+        """The page's block now."""
+        self.sent = time.monotonic()
+        self.state.progress(counter.games, max(self.total, counter.games))
+        sprt = counter if isinstance(counter, Sprt) else None
+        self.state.compare([self.header, *summary_lines(counter)], sprt.llr_trace if sprt else [],
+                           sprt.settings.lower if sprt else None, sprt.settings.upper if sprt else None)
+
+    def stop(self) -> None:
+        self.inner.stop()
+
+
 def _usage(exc: CompareError | SprtError) -> click.BadParameter:
     return click.BadParameter(str(exc), param_hint=f"--{exc.option}")
 
@@ -128,6 +164,7 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
 @report_option
 @time_options
 @sandbox_option
+@live_option
 def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_bots: tuple[str, ...],
                 seats: int | None, ruleset: str,
                 options: tuple[str, ...], elo0: float, elo1: float, alpha: float, beta: float, model: str,
@@ -135,7 +172,7 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
                 cluster: str | None, tls_ca_file: str | None, tls_cert: str | None, tls_key: str | None,
                 out: str | None, record: bool, resume: bool, fresh: bool, quiet: bool, html_report: bool,
                 sandbox_mode: str | None, clock: str | None = None, wall_ms: int | None = None,
-                **time_limits: Any) -> None:
+                live: Any = None, **time_limits: Any) -> None:
     """Is NEW stronger than BASE? Play twin games (one deal, NEW and BASE swapping seats) until a sequential
     test (GSPRT) decides, and print the estimates as fastchess does.
 
@@ -179,10 +216,20 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
     arena = compare_arena(settings)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
     header = header_line(settings.new.name, settings.base.name, settings.describe())
-    display = LiveDisplay(header, quiet=quiet)
+    state = start_live(live, f"compare {settings.new.name} vs {settings.base.name}", "compare",
+                       os.path.abspath(out) if out else None)
+    terminal = LiveDisplay(header, quiet=quiet)
+    display: LiveDisplay | PageDisplay = terminal
+    if state is not None:
+        display = page = PageDisplay(terminal, state, header, settings.max_games or 0)
     with sigterm_as_interrupt():
         run = run_compare(settings, arena, out=out, jobs=jobs, resume=resume, fresh=fresh, display=display,
-                          **executor_kwargs(factory))
+                          live=state, **executor_kwargs(factory))
+    if state is not None:
+        page.show(run.counter)  # the last pair counted, whatever the throttle skipped
+        end_live(state, complete=run.complete, standings=run.standings, games=run.tally.games,
+                 message=(verdict_line(run.sprt.result, run.sprt.games) if run.sprt is not None and run.complete
+                          else f"{run.tally.games} games counted"))
     print_result(run, header)
     if out and run.out_dir:
         click.echo(f"results: {ResultsDir(run.out_dir).results}")

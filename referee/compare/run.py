@@ -32,6 +32,7 @@ from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
 from referee.arena.runner import NeverStarted, never_started
 from referee.compare.sprt import PairTally, Sprt
 from referee.compare.twins import CompareSettings, game_ids, pair_of, twin_pair
+from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop
@@ -172,14 +173,14 @@ class _InOrder:
 def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = None, jobs: int = 1,
                 resume: bool = False, fresh: bool = False, display: Display | None = None,
                 executor_factory: ExecutorFactory = local_executor, pin: bool | None = None,
-                stop_after: int | None = None, lead: int | None = None) -> CompareRun:
+                stop_after: int | None = None, lead: int | None = None, live: LiveState | None = None) -> CompareRun:
     """Play ``settings``' pairs until the test decides (or the cap, or ``--games``); with ``out``, write what
     an arena writes plus results.json's ``sprt`` block.
 
     ``arena`` carries the bots for the executor (a cluster ships them). Ctrl-C (``KeyboardInterrupt``) stops
     the workers and returns with ``complete`` false, every finished game stored; ``stop_after`` does the same
     after that many new games (tests). At most ``lead`` finished games wait for their pair to be counted
-    (default ``MIN_LEAD``, or ``LEAD_PER_JOB`` per job).
+    (default ``MIN_LEAD``, or ``LEAD_PER_JOB`` per job). ``live``: the live page's state, given every game.
     """
     display = display or NoDisplay()
     out_dir = os.path.abspath(out) if out else None
@@ -221,6 +222,8 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
             store.append(line)
         order.offer(line)
         played_now += 1
+        if live is not None:
+            live.game(line)
         if order.advance(display) is not None:
             return True
         if stop_after is not None and played_now >= stop_after:
