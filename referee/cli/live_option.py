@@ -4,16 +4,17 @@ the run and given its end (the final standings, or after Ctrl-C how to resume)."
 from __future__ import annotations
 
 import tempfile
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
 
 from referee.cli.common import InputError, resume_command
 from referee.live.address import LiveAddress, LiveAddressError
-from referee.live.progress import LiveProgress, Progress
-from referee.live.server import LiveServer, LiveServerError
 from referee.live.state import LiveState, Phase
 from referee.standings.model import Standings
+
+if TYPE_CHECKING:
+    from referee.live.progress import Progress
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -48,6 +49,8 @@ def start_live(address: LiveAddress | None, title: str, kind: str, out_dir: str 
     """
     if address is None:
         return None
+    from referee.live.server import LiveServer, LiveServerError  # http.server: only for a run with --live
+
     state = LiveState(title, kind)
     report = None
     scratch = tempfile.TemporaryDirectory(prefix="lastcard-live-")
@@ -80,7 +83,11 @@ def start_live(address: LiveAddress | None, title: str, kind: str, out_dir: str 
 
 def with_live(progress: Progress, state: LiveState | None) -> Any:
     """``progress``, also writing the live page when there is one."""
-    return progress if state is None else LiveProgress(progress, state)
+    if state is None:
+        return progress
+    from referee.live.progress import LiveProgress
+
+    return LiveProgress(progress, state)
 
 
 def end_live(state: LiveState | None, *, complete: bool, standings: Standings | None, games: int | None = None,
