@@ -194,6 +194,9 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint=hint) from None
 
+    if candidates and live is not None:
+        raise click.UsageError("--live does not show a run of --candidate yet: drop --live, or compare one "
+                               "candidate at a time (`compare NEW BASE --live PORT`)")
     if candidates:
         _candidates(new, candidates, bot, field_bots, seats=seats, seed=seed, rules=rules, policy=fault_policy,
                     record=bool(out and record), elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model,

@@ -214,6 +214,7 @@ class LiveServer:
 
     def close(self) -> None:
         self._server.closing.set()
+        self.state.wake()
         self._server.shutdown()
         self._server.server_close()
 

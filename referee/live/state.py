@@ -243,6 +243,11 @@ class LiveState:
                 self._changed.wait(timeout)
             return self.version
 
+    def wake(self) -> None:
+        """Wake every page's stream (the server is closing)."""
+        with self._lock:
+            self._changed.notify_all()
+
     def watching(self, delta: int) -> None:
         """An event stream opened (+1) or closed (-1)."""
         with self._lock:

@@ -36,16 +36,7 @@ def write_arena(folder: Path, league: int, cup: int = 8) -> Path:
 
 def start_arena(arena: Path, out: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
     """Start the arena with ``--live 0`` (one worker); the process and the page's address, read from stderr."""
-    command = [sys.executable, "-m", "referee.cli.entry", "arena", str(arena), "--out", str(out), "--live", "0",
-               "--jobs", "1", *extra]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    assert proc.stderr is not None
-    for line in proc.stderr:
-        if line.startswith("live page: "):
-            return proc, line.split()[2]
-    proc.wait()
-    raise AssertionError(f"no live page address printed (exit status {proc.returncode})")
+    return start_live("arena", str(arena), "--out", str(out), "--jobs", "1", *extra)
 
 
 def until(found: Callable[[], Any], what: str, limit_s: float = 120.0, every_s: float = 0.05) -> Any:
@@ -57,3 +48,31 @@ def until(found: Callable[[], Any], what: str, limit_s: float = 120.0, every_s: 
             return value
         time.sleep(every_s)
     raise AssertionError(f"never happened: {what}")
+
+
+def start_live(*args: str) -> tuple[subprocess.Popen[str], str]:
+    """Start ``lastcard ARGS... --live 0``; the process and its page's address."""
+    command = [sys.executable, "-m", "referee.cli.entry", *args, "--live", "0"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if line.startswith("live page: "):
+            return proc, line.split()[2]
+    proc.wait()
+    raise AssertionError(f"no live page address printed (exit status {proc.returncode})")
+
+
+def events_until_the_end(url: str) -> list[dict[str, Any]]:
+    """Every state the page's event stream sends, up to the one that says the run ended."""
+    import json
+    import urllib.request
+
+    seen: list[dict[str, Any]] = []
+    with urllib.request.urlopen(url + "events", timeout=120) as stream:
+        for raw in stream:
+            if raw.startswith(b"data: "):
+                seen.append(json.loads(raw[len(b"data: "):]))
+                if seen[-1]["phase"] in ("finished", "interrupted", "stopped"):
+                    return seen
+    raise AssertionError("the event stream ended before the run did")
