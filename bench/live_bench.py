@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -58,7 +59,7 @@ def run(arena: str, mode: str, jobs: int, driver: Any, shots: str | None) -> tup
                 state = driver.execute_script("return [document.body.dataset.phase, "
                                               "document.getElementById('progress-text').textContent]")
                 done = re.match(r"(\d+) / (\d+)", state[1] or "")
-                if shots and not mid and done and int(done.group(1)) * 2 >= int(done.group(2)):
+                if shots and not mid and done and 0 < int(done.group(2)) <= 2 * int(done.group(1)):
                     driver.save_screenshot(os.path.join(shots, "live-mid.png"))
                     mid = True
                 if state[0] in ("finished", "interrupted", "stopped"):
@@ -69,10 +70,21 @@ def run(arena: str, mode: str, jobs: int, driver: Any, shots: str | None) -> tup
             if shots:
                 driver.save_screenshot(os.path.join(shots, "live-end.png"))
             delays = driver.execute_script("return window.lcDelays")
+            refresh.append(driver.execute_script("return window.lcLast.refresh_s"))
     out, _ = proc.communicate()
     found = RATE.search(out)
     assert proc.returncode == 0 and found, out
     return float(found.group(1)), delays
+
+
+#: The time the last standings refresh took, in each watched run (seconds).
+refresh: list[float] = []
+
+
+def cpu() -> float:
+    """CPU seconds of every finished child process tree so far (the arena, its workers and bots)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -84,19 +96,25 @@ def main() -> None:
     args = parser.parse_args()
     driver = browser()
     rates: dict[str, list[float]] = {"off": [], "on": [], "watched": []}
+    cpus: dict[str, list[float]] = {mode: [] for mode in rates}
     delays: list[float] = []
     try:
         for rep in range(args.reps):
             for mode in rates:
+                before = cpu()
                 rate, seen = run(args.arena, mode, args.jobs, driver, args.shots if rep == 0 else None)
+                cpus[mode].append(cpu() - before)
                 rates[mode].append(rate)
                 delays += seen[1:]  # the first is the page's load, not an update
-                print(f"rep {rep + 1} {mode:8s} {rate:7.1f} games/s", flush=True)
+                print(f"rep {rep + 1} {mode:8s} {rate:7.1f} games/s  {cpus[mode][-1]:6.2f} CPU s", flush=True)
     finally:
         driver.quit()
     for mode, values in rates.items():
         runs = ", ".join(f"{v:.1f}" for v in values)
-        print(f"{mode:8s} median {statistics.median(values):7.1f} games/s  (runs: {runs})")
+        print(f"{mode:8s} median {statistics.median(values):7.1f} games/s  (runs: {runs}); CPU s of the run "
+              f"(referee, workers, bots) median {statistics.median(cpus[mode]):.2f}")
+    if refresh:
+        print(f"standings refresh: {', '.join(f'{1000 * r:.0f} ms' for r in refresh)} (the last of each watched run)")
     if delays:
         delays.sort()
         print(f"update delay: median {1000 * statistics.median(delays):.0f} ms, 90th percentile "

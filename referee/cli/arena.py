@@ -98,7 +98,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     click.echo(text_table(run.standings))
     click.echo(f"results: {ResultsDir(run.out_dir).results}")
     end_live(page, complete=run.complete, standings=run.standings, games=doc.games,
-             message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s{rate}; results in {run.out_dir}")
+             message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s; results in {run.out_dir}")
     _bot_reports(arena, run, check_games, workers, progress)
     if html_report:
         write_html_report(run.out_dir, jobs=workers)  # the run's workers are gone: as many processes

@@ -167,6 +167,7 @@
     if (last && st.version < last.version) return;
     if (!last || st.version > last.version) window.lcDelays.push(Date.now() / 1000 - st.changed_at);
     last = st;
+    window.lcLast = st;
     document.title = st.title + " — lastcard live";
     $("title").textContent = st.title;
     banner(st); progress(st); sprt(st); standings(st); bracket(st); games(st); faults(st);
