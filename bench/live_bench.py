@@ -114,7 +114,7 @@ def main() -> None:
         print(f"{mode:8s} median {statistics.median(values):7.1f} games/s  (runs: {runs}); CPU s of the run "
               f"(referee, workers, bots) median {statistics.median(cpus[mode]):.2f}")
     if refresh:
-        print(f"standings refresh: {', '.join(f'{1000 * r:.0f} ms' for r in refresh)} (the last of each watched run)")
+        print(f"standings refresh (CPU): {', '.join(f'{1000 * r:.0f} ms' for r in refresh)} (the last of each watched run)")
     if delays:
         delays.sort()
         print(f"update delay: median {1000 * statistics.median(delays):.0f} ms, 90th percentile "

@@ -115,7 +115,7 @@ class PageDisplay:
     def show(self, counter: Sprt | PairTally) -> None:
         """The page's block now."""
         self.sent = time.monotonic()
-        self.state.progress(counter.games, max(self.total, counter.games))
+        self.state.progress(counter.games, self.total)  # 0: no cap, the test decides
         sprt = counter if isinstance(counter, Sprt) else None
         self.state.compare([self.header, *summary_lines(counter)], sprt.llr_trace if sprt else [],
                            sprt.settings.lower if sprt else None, sprt.settings.upper if sprt else None)
@@ -224,7 +224,7 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
     terminal = LiveDisplay(header, quiet=quiet)
     display: LiveDisplay | PageDisplay = terminal
     if state is not None:
-        display = page = PageDisplay(terminal, state, header, settings.max_games or 0)
+        display = page = PageDisplay(terminal, state, header, 2 * (settings.max_pairs or 0))
     with sigterm_as_interrupt():
         run = run_compare(settings, arena, out=out, jobs=jobs, resume=resume, fresh=fresh, display=display,
                           live=state, **executor_kwargs(factory))

@@ -38,7 +38,8 @@
   function progress(st) {
     var p = st.progress;
     $("bar-fill").style.width = (p.total ? Math.min(100, 100 * p.done / p.total) : 0) + "%";
-    var parts = [p.done + " / " + p.total + " games"];
+    var parts = [p.total ? p.done + " / " + p.total + " games" :
+      p.done + " games" + (st.kind === "compare" ? " (no cap: the test decides when to stop)" : "")];
     if (p.rate !== null) parts.push(p.rate.toFixed(1) + " games/s");
     if (st.phase === "running") parts.push("ETA " + duration(p.eta_s));
     parts.push("elapsed " + duration(p.elapsed_s));

@@ -96,7 +96,8 @@ class LiveState:
     MAX_GAMES = 25
     MAX_FAULTS = 60
     MAX_NOTES = 40
-    #: Standings are recomputed at most this often, and (with ``DUTY``) never for more than 5% of the time.
+    #: Standings are recomputed at most this often, and (with ``DUTY``) never for more than 5% of the time
+    #: (the run thread's CPU time: a fit of 200 bootstrap samples over 180 games takes about 0.1 s).
     REFRESH_MIN_S = 0.5
     DUTY = 0.05
     #: Someone is watching when the page asked for the state this recently, or holds an event stream open.
@@ -131,7 +132,7 @@ class LiveState:
         self.watched_at = 0.0
         self._next_refresh = 0.0
         self.refresh_s = 0.0
-        """The time the last standings refresh took (for the duty rule; reported in the state)."""
+        """The CPU time the last standings refresh took (for the duty rule; reported in the state)."""
 
     # ------------------------------------------------------------------ written by the run
     def _bump(self) -> None:
@@ -192,8 +193,11 @@ class LiveState:
         now = time.monotonic()
         if now < self._next_refresh or not self.watched():
             return
+        # The CPU this thread spends, not the wall time: on a busy machine a fit waits for a core as long
+        # as it computes, and the duty rule is about what the run gives up.
+        cpu = time.thread_time()
         made = standings()
-        spent = time.monotonic() - now
+        spent = time.thread_time() - cpu
         self.refresh_s = spent
         self._next_refresh = now + max(self.REFRESH_MIN_S, spent / self.DUTY)
         self.set_standings(made, games)
@@ -264,7 +268,7 @@ class LiveState:
             played = self.done - self.base
             rate = played / elapsed if elapsed > 0 and played > 0 else None
             left = max(0, self.total - self.done)
-            eta = left / rate if rate and self.phase not in Phase.ENDED else None
+            eta = left / rate if rate and left and self.phase not in Phase.ENDED else None
             comparison = self.comparison
             trace = list(comparison.trace[:comparison.pairs]) if comparison is not None else []
             out: dict[str, Any] = {
