@@ -2,11 +2,14 @@
 """The live page's cost to a run: games/s of an arena without ``--live``, with it and nobody watching, and with
 a headless Chromium watching (standings refreshed, an event per change); and the page's update delay.
 
+``stream`` is watched by a client that reads the event stream and draws nothing (the referee's own cost);
+``watched`` by headless Chromium on the same machine (the browser's too).
+
 Run by hand (not part of the test suite; needs chromium, chromedriver and selenium)::
 
     python bench/live_bench.py ARENA.yaml [--reps 3] [--jobs 2] [--shots DIR]
 
-Runs are interleaved (off, on, watched, off, ...) and each figure is the median over ``--reps``; games/s is
+Runs are interleaved (off, on, stream, watched, off, ...) and each figure is the median over ``--reps``; games/s is
 the arena's own figure (played games over the games phase's wall time). The update delay is, for each
 state the page drew, the time from the change on the referee (``changed_at``) to the drawing (the page's
 ``lcDelays``; the server sends at most an event every 0.25 s). ``--shots DIR`` saves ``live-mid.png``
@@ -22,7 +25,9 @@ import resource
 import statistics
 import subprocess
 import sys
+import threading
 import time
+import urllib.request
 from typing import Any
 
 RATE = re.compile(r"([0-9.]+) games/s")
@@ -52,6 +57,9 @@ def run(arena: str, mode: str, jobs: int, driver: Any, shots: str | None) -> tup
             if line.startswith("live page: "):
                 url = line.split()[2]
                 break
+        if mode == "stream":  # a page that draws nothing: what watching costs the referee alone
+            reader = threading.Thread(target=_read_events, args=(url,), daemon=True)
+            reader.start()
         if mode == "watched":
             driver.get(url)
             mid = False
@@ -77,6 +85,15 @@ def run(arena: str, mode: str, jobs: int, driver: Any, shots: str | None) -> tup
     return float(found.group(1)), delays
 
 
+def _read_events(url: str) -> None:
+    try:
+        with urllib.request.urlopen(url + "events", timeout=600) as stream:
+            for _ in stream:
+                pass
+    except OSError:
+        pass
+
+
 #: The time the last standings refresh took, in each watched run (seconds).
 refresh: list[float] = []
 
@@ -95,7 +112,7 @@ def main() -> None:
     parser.add_argument("--shots", default=None)
     args = parser.parse_args()
     driver = browser()
-    rates: dict[str, list[float]] = {"off": [], "on": [], "watched": []}
+    rates: dict[str, list[float]] = {"off": [], "on": [], "stream": [], "watched": []}
     cpus: dict[str, list[float]] = {mode: [] for mode in rates}
     delays: list[float] = []
     try:
@@ -114,7 +131,8 @@ def main() -> None:
         print(f"{mode:8s} median {statistics.median(values):7.1f} games/s  (runs: {runs}); CPU s of the run "
               f"(referee, workers, bots) median {statistics.median(cpus[mode]):.2f}")
     if refresh:
-        print(f"standings refresh (CPU): {', '.join(f'{1000 * r:.0f} ms' for r in refresh)} (the last of each watched run)")
+        shown = ", ".join(f"{1000 * r:.0f} ms" for r in refresh)
+        print(f"standings refresh (CPU): {shown} (the last of each watched run)")
     if delays:
         delays.sort()
         print(f"update delay: median {1000 * statistics.median(delays):.0f} ms, 90th percentile "

@@ -167,12 +167,19 @@
   function draw(st) {
     if (last && st.version < last.version) return;
     if (!last || st.version > last.version) window.lcDelays.push(Date.now() / 1000 - st.changed_at);
+    var before = last;
     last = st;
     window.lcLast = st;
+    // Redraw only what changed (a projector may be this machine: its CPU is the games').
+    function changed(key) { return !before || JSON.stringify(before[key]) !== JSON.stringify(st[key]); }
     document.title = st.title + " — lastcard live";
     $("title").textContent = st.title;
-    banner(st); progress(st); sprt(st); standings(st); bracket(st); games(st); faults(st);
-    $("notes-text").textContent = st.notes.join("\n");
+    banner(st); progress(st); games(st);
+    if (changed("comparison")) sprt(st);
+    if (changed("standings") || changed("standings_games") || changed("phase")) standings(st);
+    if (changed("rounds")) bracket(st);
+    if (changed("faults") || changed("fault_count")) faults(st);
+    if (changed("notes")) $("notes-text").textContent = st.notes.join("\n");
     document.body.setAttribute("data-version", String(st.version));
     document.body.setAttribute("data-phase", st.phase);
   }

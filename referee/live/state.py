@@ -131,6 +131,7 @@ class LiveState:
         self.watchers = 0
         self.watched_at = 0.0
         self._next_refresh = 0.0
+        self._rendered: tuple[Standings, dict[str, Any]] | None = None
         self.refresh_s = 0.0
         """The CPU time the last standings refresh took (for the duty rule; reported in the state)."""
 
@@ -288,8 +289,15 @@ class LiveState:
                 "replay": self.replay, "refresh_s": round(self.refresh_s, 4),
                 "standings_games": self.standings_games}
             standings = self.standings
-        out["standings"] = None if standings is None else standings_json(standings)
+        out["standings"] = None if standings is None else self._standings_json(standings)
         return out
+
+    def _standings_json(self, standings: Standings) -> dict[str, Any]:
+        """``standings_json``, made once per standings (many events share one refresh)."""
+        made = self._rendered
+        if made is None or made[0] is not standings:
+            made = self._rendered = (standings, standings_json(standings))
+        return made[1]
 
 
 def _game_json(g: GameSeen) -> dict[str, Any]:
