@@ -123,6 +123,31 @@ class PageDisplay:
     def stop(self) -> None:
         self.inner.stop()
 
+    @staticmethod
+    def ended(display: LiveDisplay | PageDisplay, run: CompareRun) -> None:
+        """The run ended: its last block, the verdict and the final standings on the page (if there is one)."""
+        if isinstance(display, PageDisplay):
+            display.end(run)
+
+    def end(self, run: CompareRun) -> None:
+        """The run ended: its last block, the verdict and the final standings on the page."""
+        self.show(run.counter)  # the last pair counted, whatever the throttle skipped
+        decided = run.sprt is not None and run.complete
+        end_live(self.state, complete=run.complete, standings=run.standings, games=run.tally.games,
+                 message=verdict_line(run.sprt.result, run.sprt.games) if run.sprt is not None and decided
+                 else f"{run.tally.games} games counted")
+
+
+def _displays(live: Any, settings: CompareSettings, header: str, quiet: bool,
+              out: str | None) -> tuple[LiveDisplay | PageDisplay, LiveState | None]:
+    """The terminal's display, and with ``--live`` the page's around it (and its state)."""
+    state = start_live(live, f"compare {settings.new.name} vs {settings.base.name}", "compare",
+                       os.path.abspath(out) if out else None)
+    terminal = LiveDisplay(header, quiet=quiet)
+    if state is None:
+        return terminal, None
+    return PageDisplay(terminal, state, header, 2 * (settings.max_pairs or 0)), state
+
 
 def _usage(exc: CompareError | SprtError) -> click.BadParameter:
     return click.BadParameter(str(exc), param_hint=f"--{exc.option}")
@@ -184,7 +209,7 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
     each candidate's block and status (accepted, dropped, stopped, inconclusive), then the winner.
     """
     rules = build_ruleset(ruleset, options)
-    _check_arguments(new, base, candidates, fixed_games, out=out, resume=resume, fresh=fresh)
+    _check_arguments(new, base, candidates, fixed_games, out=out, resume=resume, fresh=fresh, live=live)
     fault_policy = _fault_policy(policy)
     limits = with_clock(TimeLimits(**time_limits), clock, wall_ms)  # the rest of time_options are TimeLimits fields
 
@@ -194,9 +219,6 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint=hint) from None
 
-    if candidates and live is not None:
-        raise click.UsageError("--live does not show a run of --candidate yet: drop --live, or compare one "
-                               "candidate at a time (`compare NEW BASE --live PORT`)")
     if candidates:
         _candidates(new, candidates, bot, field_bots, seats=seats, seed=seed, rules=rules, policy=fault_policy,
                     record=bool(out and record), elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model,
@@ -219,20 +241,11 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
     arena = compare_arena(settings)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
     header = header_line(settings.new.name, settings.base.name, settings.describe())
-    state = start_live(live, f"compare {settings.new.name} vs {settings.base.name}", "compare",
-                       os.path.abspath(out) if out else None)
-    terminal = LiveDisplay(header, quiet=quiet)
-    display: LiveDisplay | PageDisplay = terminal
-    if state is not None:
-        display = page = PageDisplay(terminal, state, header, 2 * (settings.max_pairs or 0))
+    display, state = _displays(live, settings, header, quiet, out)
     with sigterm_as_interrupt():
         run = run_compare(settings, arena, out=out, jobs=jobs, resume=resume, fresh=fresh, display=display,
                           live=state, **executor_kwargs(factory))
-    if state is not None:
-        page.show(run.counter)  # the last pair counted, whatever the throttle skipped
-        end_live(state, complete=run.complete, standings=run.standings, games=run.tally.games,
-                 message=(verdict_line(run.sprt.result, run.sprt.games) if run.sprt is not None and run.complete
-                          else f"{run.tally.games} games counted"))
+    PageDisplay.ended(display, run)
     print_result(run, header)
     if out and run.out_dir:
         click.echo(f"results: {ResultsDir(run.out_dir).results}")
@@ -261,7 +274,7 @@ def _fault_policy(policy: str) -> FaultPolicy:
 
 
 def _check_arguments(new: str, base: str | None, candidates: tuple[str, ...], fixed_games: int | None, *,
-                     out: str | None, resume: bool, fresh: bool) -> None:
+                     out: str | None, resume: bool, fresh: bool, live: Any = None) -> None:
     """Refuse the combinations of arguments that make no comparison, saying which and what to give instead."""
     if candidates and base is not None:
         raise click.UsageError(f"with --candidate, give BASE alone: `compare {new} --candidate ...` "
@@ -272,6 +285,9 @@ def _check_arguments(new: str, base: str | None, candidates: tuple[str, ...], fi
     if candidates and fixed_games is not None:
         raise click.BadParameter("--games plays a fixed number without a test; candidates are stopped by "
                                  "their tests: use --max-games", param_hint="--games")
+    if candidates and live is not None:
+        raise click.UsageError("--live does not show a run of --candidate yet: drop --live, or compare one "
+                               "candidate at a time (`compare NEW BASE --live PORT`)")
     if resume and fresh:
         raise click.UsageError("--resume and --fresh contradict each other: pick one")
     if resume and not out:
