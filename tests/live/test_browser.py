@@ -4,6 +4,8 @@ report.html's standings, Ctrl-C shows how to resume, and a hostile bot's name an
 from __future__ import annotations
 
 import signal
+import urllib.error
+import urllib.request
 from typing import Any
 
 import pytest
@@ -21,6 +23,15 @@ STANDINGS = ("return [...document.querySelectorAll('#standings-body tr')]"
 @pytest.fixture(scope="module")
 def browser() -> Any:
     yield from chromium()
+
+
+def _viewer(url: str) -> str | None:
+    """The live server's report.html, or None while it cannot be made (a games line half written)."""
+    try:
+        with urllib.request.urlopen(url + "report.html", timeout=60) as reply:
+            return str(reply.read().decode())
+    except urllib.error.HTTPError:
+        return None
 
 
 def phase(browser: Any) -> str | None:
@@ -79,6 +90,7 @@ def test_ctrl_c_says_how_to_resume(browser: Any, tmp_path: Any) -> None:
     try:
         browser.get(url)
         until(lambda: browser.execute_script(STANDINGS), "standings on the page")
+        viewer = until(lambda: _viewer(url), "the replay viewer over the games so far")
         proc.send_signal(signal.SIGINT)
         until(lambda: phase(browser) == "interrupted", "the page said the run was interrupted")
         resume = browser.execute_script("return document.getElementById('resume').textContent")
@@ -87,4 +99,5 @@ def test_ctrl_c_says_how_to_resume(browser: Any, tmp_path: Any) -> None:
         if proc.poll() is None:
             proc.kill()
     assert resume.startswith("resume with: lastcard arena ") and resume.endswith("--resume")
+    assert "id=lc-data" in viewer  # report.html's viewer, made mid-run from the games so far
     assert browser.execute_script(STANDINGS)  # the standings so far stay on the page
