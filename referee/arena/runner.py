@@ -25,6 +25,7 @@ from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
 from referee.arena.schedule import PlannedGame, Planner, Round, games_at_once, job_for
 from referee.bots.names import stderr_log
 from referee.bots.spec import BotSpec
+from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor, max_jobs, worker_count
 from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop
@@ -176,7 +177,8 @@ class _Prepared:
 def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, resume: bool = False,
               fresh: bool = False, progress: Progress | None = None, stop_after: int | None = None,
               pin: bool | None = None, kind: str = "arena",
-              executor_factory: ExecutorFactory = local_executor, keep_games: bool = True) -> ArenaRun:
+              executor_factory: ExecutorFactory = local_executor, keep_games: bool = True,
+              live: LiveState | None = None) -> ArenaRun:
     """Play ``arena`` (or finish it, with ``resume``) and write its reports.
 
     ``keep_games`` false: no games.jsonl (``out`` is a scratch directory nothing reads back; the reports are
@@ -185,6 +187,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     Ctrl-C (``KeyboardInterrupt``) stops the workers and their bots, writes the standings so far and
     returns with ``complete`` false; ``stop_after`` does the same after that many new games (tests).
     ``pin`` pins each worker and its bots to a CPU (default: when there are more CPUs than workers).
+    ``live``: the live page's state, given each game as it ends (``--live``).
     """
     progress = progress or Quiet()
     # With a worker on every core, the rating library's import (0.6 s of CPU) would take a core from the
@@ -209,7 +212,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     with RunLoop(make, on_start=None if early is not None else warm_up, watch=watch) as loop:
         t0 = time.monotonic()
         try:
-            complete, played_now = play_rounds(run, loop, progress, stop_after)
+            complete, played_now = play_rounds(run, loop, progress, stop_after, live)
         finally:
             run.store.close()
             progress.stop()
@@ -258,8 +261,9 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     return prepared
 
 
-def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: int | None) -> tuple[bool, int]:
-    """Play the plan round by round on ``loop``; (complete, games played now)."""
+def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: int | None,
+                live: LiveState | None = None) -> tuple[bool, int]:
+    """Play the plan round by round on ``loop``; (complete, games played now); ``live`` sees every game."""
     planner, finished, arena = run.planner, run.finished, run.arena
     specs = run.specs
     tally = _LeaderBoard(planner, finished)
@@ -270,6 +274,8 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
     current: Round | None = planner.first()
     while current is not None:
         stage = current.stage
+        if live is not None and current.knockout:
+            _show_round(live, planner, current)
         # The round is read lazily and only the games in play are held: a round of millions starts at once.
         in_play: dict[str, PlannedGame] = {}
 
@@ -287,6 +293,9 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
             finished.add(line)
             played_now += 1
             progress.update(len(finished), planner.total, tally.leader)
+            if live is not None:
+                live.game(line)
+                live.refresh(lambda: run_standings(run, complete=False), len(finished))
             if stop_after is not None and played_now >= stop_after:
                 raise KeyboardInterrupt
             return False
@@ -339,19 +348,32 @@ class _Planned:
         return len(self.finished) if self.whole() is not None else len(self._all())
 
 
-def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -> ArenaRun:
-    """The standings, results.json and every report file of the games stored (from the collector's sums and
-    placements: nothing here reads every game into memory)."""
-    arena, planner = run.arena, run.planner
-    games = run.finished
-    t1 = time.monotonic()
+def _show_round(live: LiveState, planner: Planner, current: Round) -> None:
+    """A knockout round begins: its tables on the live page, and who went through the rounds before."""
+    planned = [0] * len(current.tables)
+    for game in current.games:
+        planned[game.table] += 1
+    live.knockout_round(current.stage.name, current.number, current.label, current.tables, planned,
+                        planner.stage_rounds.get(current.stage_index, []))
+
+
+def _stages(run: _Prepared) -> list[dict[str, Any]]:
+    """results.json's stages: each stage's settings and the rounds planned so far."""
     stages = []
-    for i, stage in enumerate(arena.stages):
+    for i, stage in enumerate(run.arena.stages):
         item = stage.to_json()
-        item["rounds"] = planner.stage_rounds.get(i, [])
+        item["rounds"] = run.planner.stage_rounds.get(i, [])
         stages.append(item)
+    return stages
+
+
+def run_standings(run: _Prepared, *, complete: bool, stages: list[dict[str, Any]] | None = None) -> Standings:
+    """The standings of the games stored: the final ones when ``complete``, else those so far (what an
+    interrupted run writes, and what the live page shows as the games end)."""
+    arena, planner, games = run.arena, run.planner, run.finished
+    stages = _stages(run) if stages is None else stages
     knockout = complete and not planner.all_reached_end()
-    standings = standings_for(
+    return standings_for(
         cast(Any, games), run.names, bootstrap=arena.bootstrap, seed=arena.seed, rank_by=arena.rank_by,
         rule=order_rule(stages, arena.rank_by, complete=complete),
         order=planner.final_order(cast(Any, games)) if complete else None,
@@ -359,6 +381,16 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
         groups=planner.reached if complete else None, reached=planner.reached_label if knockout else None,
         left_out=[LeftOutEntry(x.bot, x.reason) for x in run.left], complete=complete, stages=stages,
         rulesets=[s.rules for s in arena.stages])
+
+
+def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -> ArenaRun:
+    """The standings, results.json and every report file of the games stored (from the collector's sums and
+    placements: nothing here reads every game into memory)."""
+    arena, planner = run.arena, run.planner
+    games = run.finished
+    t1 = time.monotonic()
+    stages = _stages(run)
+    standings = run_standings(run, complete=complete, stages=stages)
     for item, summary in zip(stages, standings.stages):
         item["played"] = summary.games
         item["records"] = [r.to_json() for r in summary.records]

@@ -27,6 +27,7 @@ from referee.cli.common import (
     sigterm_as_interrupt,
     warn_never_started,
 )
+from referee.cli.live_option import end_live, live_option, start_live, with_live
 from referee.cli.options import clock_options, jobs_option, out_option, report_option, with_clock, write_html_report
 from referee.cli.sandbox_option import sandbox_option, sandboxed
 from referee.run.executor import default_jobs, max_jobs
@@ -63,11 +64,12 @@ DEFAULT_CHECK_GAMES = 4
 @report_option
 @sandbox_option
 @clock_options
+@live_option
 def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh: bool, pin: bool | None,
               quiet: bool, cluster: str | None = None, tls_ca_file: str | None = None, tls_cert: str | None = None,
               tls_key: str | None = None, build_on_workers: bool = False,
               sandbox_mode: str | None = None, check_games: int | None = None, html_report: bool = True,
-              clock: str | None = None, wall_ms: int | None = None, records: bool = False) -> None:
+              clock: str | None = None, wall_ms: int | None = None, records: bool = False, live: Any = None) -> None:
     """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
 
     Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena
@@ -78,14 +80,15 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     arena = _arena_as_asked(file, out, sandbox_mode, clock, wall_ms, records)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, build_on_workers, arena)
     cluster = cluster or (arena.cluster.address if arena.cluster else None)
-    progress = TerminalProgress(quiet=quiet)
+    page = start_live(live, f"arena {arena.name}", "arena", os.path.abspath(out or arena.out))
+    progress = with_live(TerminalProgress(quiet=quiet), page)
     workers = min(jobs or arena.jobs or default_jobs(), max_jobs())
     progress.note(f"arena {arena.name}: {len(arena.bots)} entrants, "
                   + (f"on the Dask cluster at {cluster}" if cluster
                      else f"{workers} worker{'s' if workers != 1 else ''}"))
     with sigterm_as_interrupt():
         run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
-                        **executor_kwargs(factory))
+                        live=page, **executor_kwargs(factory))
     doc = run.doc
     state = "" if run.complete else " (unfinished)"
     rate = f", {run.played_now / run.wall_s:.1f} games/s" if run.played_now and run.wall_s > 0 else ""
@@ -95,6 +98,8 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
                f"{run.wall_s:.1f} s{rate}")
     click.echo(text_table(run.standings))
     click.echo(f"results: {ResultsDir(run.out_dir).results}")
+    end_live(page, complete=run.complete, standings=run.standings, games=doc.games,
+             message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s; results in {run.out_dir}")
     _bot_reports(arena, run, check_games, workers, progress)
     if html_report:
         write_html_report(run.out_dir, jobs=workers)  # the run's workers are gone: as many processes

@@ -26,6 +26,7 @@ from referee.cli.common import (
     sigterm_as_interrupt,
     warn_never_started,
 )
+from referee.cli.live_option import end_live, live_option, start_live
 from referee.cli.options import (
     build_ruleset,
     jobs_option,
@@ -44,6 +45,7 @@ from referee.compare.display import family_lines, header_line, summary_lines, ve
 from referee.compare.run import CompareRun, run_compare
 from referee.compare.sprt import MODELS, PairTally, Sprt, SprtError, SprtSettings
 from referee.compare.twins import CompareError, CompareSettings
+from referee.live.state import LiveState
 from referee.standings.first_faults import fault_lines
 from referee.store.results_dir import ResultsDir
 from referee.table.policy import FaultPolicy
@@ -89,6 +91,65 @@ class LiveDisplay:
             self.drawn = 0
 
 
+class PageDisplay:
+    """The terminal's block (``inner``) and the live page's: the same lines, and the LLR trace against the
+    bounds, given to the page at most every ``EVERY`` s."""
+
+    EVERY = 0.2
+
+    def __init__(self, inner: LiveDisplay, state: LiveState, header: str, total: int) -> None:
+        self.inner = inner
+        self.state = state
+        self.header = header
+        self.total = total
+        self.sent = 0.0
+
+    def note(self, text: str) -> None:
+        self.inner.note(text)
+        self.state.note(text)
+
+    def update(self, counter: Sprt | PairTally) -> None:
+        self.inner.update(counter)
+        if time.monotonic() - self.sent >= self.EVERY:
+            self.show(counter)
+
+    def show(self, counter: Sprt | PairTally) -> None:
+        """The page's block now."""
+        self.sent = time.monotonic()
+        self.state.progress(counter.games, self.total)  # 0: no cap, the test decides
+        sprt = counter if isinstance(counter, Sprt) else None
+        self.state.compare([self.header, *summary_lines(counter)], sprt.llr_trace if sprt else [],
+                           sprt.settings.lower if sprt else None, sprt.settings.upper if sprt else None)
+
+    def stop(self) -> None:
+        self.inner.stop()
+
+    @staticmethod
+    def ended(display: LiveDisplay | PageDisplay, run: CompareRun) -> None:
+        """The run ended: its last block, the verdict and the final standings on the page (if there is one)."""
+        if isinstance(display, PageDisplay):
+            display.end(run)
+
+    def end(self, run: CompareRun) -> None:
+        """The run ended: its last block, the verdict and the final standings on the page."""
+        self.show(run.counter)  # the last pair counted, whatever the throttle skipped
+        decided = run.sprt is not None and run.complete
+        end_live(self.state, complete=run.complete, standings=run.standings, games=run.tally.games,
+                 message=verdict_line(run.sprt.result, run.sprt.games) if run.sprt is not None and decided
+                 else f"{run.tally.games} games counted")
+
+
+def _displays(live: Any, settings: CompareSettings, header: str, quiet: bool,
+              out: str | None) -> tuple[LiveDisplay | PageDisplay, LiveState | None]:
+    """The terminal's display, and with ``--live`` the page's around it (and its state)."""
+    state = start_live(live, f"compare {settings.new.name} vs {settings.base.name}", "compare",
+                       os.path.abspath(out) if out else None)
+    terminal = LiveDisplay(header, quiet=quiet)
+    if state is None:
+        return terminal, None
+    return PageDisplay(terminal, state, header, 2 * (settings.max_pairs or 0)), state
+
+
 def _usage(exc: CompareError | SprtError) -> click.BadParameter:
     return click.BadParameter(str(exc), param_hint=f"--{exc.option}")
 
@@ -129,6 +190,7 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
 @report_option
 @time_options
 @sandbox_option
+@live_option
 def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_bots: tuple[str, ...],
                 seats: int | None, ruleset: str,
                 options: tuple[str, ...], elo0: float, elo1: float, alpha: float, beta: float, model: str,
@@ -136,7 +198,7 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
                 cluster: str | None, tls_ca_file: str | None, tls_cert: str | None, tls_key: str | None,
                 out: str | None, record: bool, resume: bool, fresh: bool, quiet: bool, html_report: bool,
                 sandbox_mode: str | None, clock: str | None = None, wall_ms: int | None = None,
-                **time_limits: Any) -> None:
+                live: Any = None, **time_limits: Any) -> None:
     """Is NEW stronger than BASE? Play twin games (one deal, NEW and BASE swapping seats) until a sequential
     test (GSPRT) decides, and print the estimates as fastchess does.
 
@@ -148,7 +210,7 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
     each candidate's block and status (accepted, dropped, stopped, inconclusive), then the winner.
     """
     rules = build_ruleset(ruleset, options)
-    _check_arguments(new, base, candidates, fixed_games, out=out, resume=resume, fresh=fresh)
+    _check_arguments(new, base, candidates, fixed_games, out=out, resume=resume, fresh=fresh, live=live)
     fault_policy = _fault_policy(policy)
     limits = with_clock(TimeLimits(**time_limits), clock, wall_ms)  # the rest of time_options are TimeLimits fields
 
@@ -180,10 +242,11 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
     arena = compare_arena(settings)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
     header = header_line(settings.new.name, settings.base.name, settings.describe())
-    display = LiveDisplay(header, quiet=quiet)
+    display, state = _displays(live, settings, header, quiet, out)
     with sigterm_as_interrupt():
         run = run_compare(settings, arena, out=out, jobs=jobs, resume=resume, fresh=fresh, display=display,
-                          **executor_kwargs(factory))
+                          live=state, **executor_kwargs(factory))
+    PageDisplay.ended(display, run)
     print_result(run, header)
     if out and run.out_dir:
         click.echo(f"results: {ResultsDir(run.out_dir).results}")
@@ -217,7 +280,7 @@ def _fault_policy(policy: str) -> FaultPolicy:
 
 
 def _check_arguments(new: str, base: str | None, candidates: tuple[str, ...], fixed_games: int | None, *,
-                     out: str | None, resume: bool, fresh: bool) -> None:
+                     out: str | None, resume: bool, fresh: bool, live: Any = None) -> None:
     """Refuse the combinations of arguments that make no comparison, saying which and what to give instead."""
     if candidates and base is not None:
         raise click.UsageError(f"with --candidate, give BASE alone: `compare {new} --candidate ...` "
@@ -228,6 +291,9 @@ def _check_arguments(new: str, base: str | None, candidates: tuple[str, ...], fi
     if candidates and fixed_games is not None:
         raise click.BadParameter("--games plays a fixed number without a test; candidates are stopped by "
                                  "their tests: use --max-games", param_hint="--games")
+    if candidates and live is not None:
+        raise click.UsageError("--live does not show a run of --candidate yet: drop --live, or compare one "
+                               "candidate at a time (`compare NEW BASE --live PORT`)")
     if resume and fresh:
         raise click.UsageError("--resume and --fresh contradict each other: pick one")
     if resume and not out:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from typing import Any
 
@@ -19,6 +20,7 @@ from referee.cli.common import (
     sigterm_as_interrupt,
     warn_never_started,
 )
+from referee.cli.live_option import end_live, live_option, start_live, with_live
 from referee.cli.options import jobs_option
 from referee.ladder.history import history_md
 from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_ladder
@@ -56,23 +58,29 @@ def ladder_cmd() -> None:
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
 @cluster_options
+@live_option
 def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: int, batch: int, out: str | None,
             jobs: int | None, pin: bool | None, quiet: bool, cluster: str | None = None,
-            tls_ca_file: str | None = None, tls_cert: str | None = None, tls_key: str | None = None) -> None:
+            tls_ca_file: str | None = None, tls_cert: str | None = None, tls_key: str | None = None,
+            live: Any = None) -> None:
     """Bring the ladder in --db up to date with the bots of arena FILE, then play until a stop rule.
 
     Without --budget or --target-separation a run stops when every bot has its share of games.
     """
     arena = load_arena_file(file)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
-    progress = TerminalProgress(quiet=quiet)
+    state = start_live(live, f"ladder {arena.name}", "ladder")
+    progress = with_live(TerminalProgress(quiet=quiet), state)
     with sigterm_as_interrupt():
-        result = run_ladder(arena, db, out=out, jobs=jobs, progress=progress, pin=pin,
+        result = run_ladder(arena, db, out=out, jobs=jobs, progress=progress, pin=pin, live=state,
                             options=LadderOptions(budget=budget, target=target, share=share, batch=batch),
                             **executor_kwargs(factory))
     rate = f", {result.played_now / result.wall_s:.1f} games/s" if result.played_now and result.wall_s > 0 else ""
     click.echo(f"{arena.name}, run {result.run}: {result.stop_reason}. {result.played_now} games played{rate}, "
                f"{result.retired} retired, {result.kept} kept")
+    end_live(state, complete=result.status == "finished", standings=result.standings, games=result.kept,
+             message=f"run {result.run}: {result.stop_reason}; {result.played_now} games played, {result.kept} kept",
+             resume=shlex.join(["lastcard", *click.get_current_context().find_root().meta.get("lastcard.argv", [])]))
     click.echo(f"order: {result.standings.rule}")
     click.echo(text_table(result.standings))
     click.echo(f"reports: {os.path.dirname(result.paths[0]) if result.paths else '-'}")

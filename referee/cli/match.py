@@ -11,7 +11,7 @@ import os
 import sys
 import tempfile
 from dataclasses import replace
-from typing import Sequence
+from typing import Any, Sequence
 
 import click
 
@@ -30,6 +30,7 @@ from referee.cli.common import (
     sigterm_as_interrupt,
     warn_never_started,
 )
+from referee.cli.live_option import end_live, live_option, start_live, with_live
 from referee.cli.options import (
     build_ruleset,
     jobs_option,
@@ -75,13 +76,14 @@ BOOTSTRAP = 200
 @report_option
 @time_options
 @sandbox_option
+@live_option
 @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT ...]")
 def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out: str | None, policy: str,
               record: bool, jobs: int, resume: bool, fresh: bool, move_ms: int, bank_ms: int, startup_ms: int,
               sandbox_mode: str | None, bots: tuple[str, ...], html_report: bool = True,
               practice: bool = False, cluster: str | None = None, tls_ca_file: str | None = None,
               tls_cert: str | None = None, tls_key: str | None = None, clock: str | None = None,
-              wall_ms: int | None = None) -> None:
+              wall_ms: int | None = None, live: Any = None) -> None:
     """Play GAMES games between BOTs, rotating the seats, and print the standings.
 
     A BOT is builtin:NAME (random, easy, medium, hard) or a command line in quotes, e.g.
@@ -103,13 +105,15 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     arena = sandboxed(match_arena(rules, specs, games=games, seed=seed, policy=fault_policy,
                                   records=bool(out and record)), sandbox_mode)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
-    progress = TerminalProgress(quiet=not sys.stderr.isatty())
+    state = start_live(live, f"match: {' vs '.join(s.name for s in specs)}", "match",
+                       os.path.abspath(out) if out else None)
+    progress = with_live(TerminalProgress(quiet=not sys.stderr.isatty()), state)
     scratch = None if out else tempfile.TemporaryDirectory(prefix="lastcard-match-")
     try:
         with sigterm_as_interrupt():
             run = run_arena(arena, out=out or (scratch.name if scratch else None), jobs=jobs, resume=resume,
                             fresh=fresh or scratch is not None, progress=progress, kind="match",
-                            keep_games=scratch is None, **executor_kwargs(factory))
+                            keep_games=scratch is None, live=state, **executor_kwargs(factory))
     except StoreError as exc:
         if not exc.changed:
             raise
@@ -119,6 +123,10 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     finally:
         if scratch is not None:
             scratch.cleanup()
+    end_live(state, complete=run.complete, standings=run.standings, games=run.doc.games,
+             stopped=run.cannot_start is not None,
+             message=(f"{run.cannot_start.bot} cannot start" if run.cannot_start is not None
+                      else f"{run.doc.games} of {run.doc.games_planned} games in {run.wall_s:.1f} s"))
     _show(run, rules, len(specs), seed, out, html_report, jobs)
 
 

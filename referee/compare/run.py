@@ -33,6 +33,7 @@ from referee.arena.runner import NeverStarted, never_started
 from referee.bots.spec import BotSpec
 from referee.compare.sprt import PairTally, Sprt
 from referee.compare.twins import CompareSettings, game_ids, pair_of, twin_pair
+from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop
@@ -182,14 +183,14 @@ class _InOrder:
 def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = None, jobs: int = 1,
                 resume: bool = False, fresh: bool = False, display: Display | None = None,
                 executor_factory: ExecutorFactory = local_executor, pin: bool | None = None,
-                stop_after: int | None = None, lead: int | None = None) -> CompareRun:
+                stop_after: int | None = None, lead: int | None = None, live: LiveState | None = None) -> CompareRun:
     """Play ``settings``' pairs until the test decides (or the cap, or ``--games``); with ``out``, write what
     an arena writes plus results.json's ``sprt`` block.
 
     ``arena`` carries the bots for the executor (a cluster ships them). Ctrl-C (``KeyboardInterrupt``) stops
     the workers and returns with ``complete`` false, every finished game stored; ``stop_after`` does the same
     after that many new games (tests). At most ``lead`` finished games wait for their pair to be counted
-    (default ``MIN_LEAD``, or ``LEAD_PER_JOB`` per job).
+    (default ``MIN_LEAD``, or ``LEAD_PER_JOB`` per job). ``live``: the live page's state, given every game.
     """
     order = _InOrder(settings, _collected(settings))
 
@@ -205,7 +206,7 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
     played = play_in_order(order, pairs, lambda game_id: pair_of(game_id)[0], description(settings),
                            [settings.new, settings.base, *settings.field], display or NoDisplay(),
                            arena=arena, out=out, jobs=jobs, resume=resume, fresh=fresh,
-                           executor_factory=executor_factory, pin=pin, stop_after=stop_after, lead=lead)
+                           executor_factory=executor_factory, pin=pin, stop_after=stop_after, lead=lead, live=live)
     stopped = order.decided or "interrupted"
     complete = played.complete and stopped != "interrupted"
     counted = order.collected
@@ -263,12 +264,12 @@ class Played:
 def play_in_order(order: Counting[D_contra], pairs: Callable[[], Iterator[GameJob]], deal_of: Callable[[str], int],
                   described: dict[str, Any], specs: list[BotSpec], display: D_contra, *, arena: Arena,
                   out: str | None, jobs: int, resume: bool, fresh: bool, executor_factory: ExecutorFactory,
-                  pin: bool | None, stop_after: int | None, lead: int | None) -> Played:
+                  pin: bool | None, stop_after: int | None, lead: int | None, live: LiveState | None = None) -> Played:
     """The run shared by ``compare`` and ``compare --candidate``: the output folder (``described`` in arena.json,
     ``--resume`` reading the games back into ``order``), the jobs of ``pairs`` on one run loop, each result stored
     and counted as it ends, until ``order`` is decided, Ctrl-C or ``stop_after`` new games; then the bots that
     never started. The bots' stderr is kept under ``out``, else in a scratch folder while the run lasts (a bot
-    that never starts is shown with its own words either way)."""
+    that never starts is shown with its own words either way). ``live``: the live page's state, given every game."""
     out_dir = os.path.abspath(out) if out else None
     store: GameStore | None = None
     if out_dir is not None:
@@ -289,6 +290,8 @@ def play_in_order(order: Counting[D_contra], pairs: Callable[[], Iterator[GameJo
             store.append(line)
         order.offer(line)
         played_now += 1
+        if live is not None:
+            live.game(line)
         if order.advance(display):
             return True
         if stop_after is not None and played_now >= stop_after:

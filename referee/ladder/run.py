@@ -14,7 +14,7 @@ import os
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping, Sequence, cast
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, cast
 
 from referee.arena.bot_reports import write_bot_reports
 from referee.arena.builds import LeftOut
@@ -31,6 +31,7 @@ from referee.ladder.fingerprint import submission_hashes
 from referee.ladder.history import write_history
 from referee.ladder.scheduler import coverage_tables, separated, uncertain_tables
 from referee.ladder.store import LadderStore, disk_errors, open_ladder
+from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor
 from referee.run.jobs import GameJob, game_seed
 from referee.run.loop import RunLoop
@@ -94,13 +95,14 @@ def game_settings(arena: Arena) -> dict[str, Any]:
 def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | None = None,
                options: LadderOptions = LadderOptions(), progress: Progress | None = None,
                stop_after: int | None = None, pin: bool | None = None,
-               executor_factory: ExecutorFactory = local_executor) -> LadderRun:
+               executor_factory: ExecutorFactory = local_executor, live: LiveState | None = None) -> LadderRun:
     """Bring the ladder in ``db`` up to date with ``arena``'s bots and play until a stop rule.
 
     Raises ``LadderBusy`` when another run holds the file, ``LadderError`` for a file that cannot be
     used, ``ArenaFileError`` when too few bots are left after builds. Ctrl-C (``KeyboardInterrupt``)
     stops the workers, stores the standings so far and returns with status ``interrupted``;
-    ``stop_after`` does the same after that many new games (tests).
+    ``stop_after`` does the same after that many new games (tests). ``live``: the live page's state, given
+    every game as it ends and the standings of the kept games when someone watches.
     """
     progress = progress or Quiet()
     if not arena.stages:
@@ -138,7 +140,8 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
 
         t0 = time.monotonic()
         with RunLoop(make, on_start=warm_up) as loop:
-            player = _Player(store, arena, specs, loop, progress)
+            player = _Player(store, arena, specs, loop, progress, live)
+            player.standings = lambda: ladder_standings(_kept(store, names), names, arena, left, complete=False)
             status, reason = "finished", ""
             try:
                 reason = _play(store, arena, names, hashes, options, player, run, stop_after)
@@ -308,8 +311,10 @@ class _Player:
     """Plays planned games on the run loop, committing each result as it ends."""
 
     def __init__(self, store: LadderStore, arena: Arena, specs: Mapping[str, Any], loop: RunLoop,
-                 progress: Progress) -> None:
+                 progress: Progress, live: LiveState | None = None) -> None:
         self.store = store
+        self.live = live
+        self.standings: Callable[[], Standings] | None = None
         self.arena = arena
         self.specs = specs
         self.loop = loop
@@ -329,9 +334,14 @@ class _Player:
 
         def commit(job: GameJob, result: GameResult) -> bool:
             g = by_id[job.game_id]
-            self.store.record(job.game_id, GameLine(result, Slot("ladder", g.batch, None, g.seq)))
+            line = GameLine(result, Slot("ladder", g.batch, None, g.seq))
+            self.store.record(job.game_id, line)
             self.played += 1
             self.progress.update(self.played, max(self.expected, self.played), None)
+            if self.live is not None:
+                self.live.game(line)
+                if self.standings is not None:
+                    self.live.refresh(self.standings, self.played)
             if stop_after is not None and self.played >= stop_after:
                 raise KeyboardInterrupt
             return False

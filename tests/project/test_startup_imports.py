@@ -22,7 +22,8 @@ from referee.cli.common import LastcardGroup
 FILE_READER = ("jsonschema", "referencing", "yaml", "referee.arena.config", "referee.arena.schema",
                "referee.arena.bot_entries", "referee.arena.languages")
 #: Modules of one command or option only (ladders, clusters), imported by no other command.
-ELSEWHERE = ("referee.ladder.store", "referee.arena.shipping", "referee.arena.cluster", "numpy")
+ELSEWHERE = ("referee.ladder.store", "referee.arena.shipping", "referee.arena.cluster", "numpy", "referee.live.server",
+             "http.server")
 
 
 def loaded_after(code: str) -> set[str]:

@@ -1,0 +1,105 @@
+"""``--live [HOST:]PORT`` for ``arena``, ``ladder run``, ``compare`` and ``match``: the live page, started before
+the run and given its end (the final standings, or after Ctrl-C how to resume)."""
+
+from __future__ import annotations
+
+import tempfile
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
+
+import click
+
+from referee.cli.common import InputError, resume_command
+from referee.live.address import LiveAddress, LiveAddressError
+from referee.live.state import LiveState, Phase
+from referee.standings.model import Standings
+
+if TYPE_CHECKING:
+    from referee.live.progress import Progress
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+class AddressType(click.ParamType):
+    """``[HOST:]PORT``, read by ``LiveAddress.parse``."""
+
+    name = "[HOST:]PORT"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> LiveAddress:
+        if isinstance(value, LiveAddress):
+            return value
+        try:
+            return LiveAddress.parse(str(value))
+        except LiveAddressError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+def live_option(f: F) -> F:
+    """The ``--live`` option (``None`` when not given: no page, no server, nothing added to the run)."""
+    return click.option("--live", "live", type=AddressType(), default=None, metavar="[HOST:]PORT",
+                        help="Serve a live page of the run (progress, standings, latest games, faults) at "
+                             "http://127.0.0.1:PORT/; 0.0.0.0:PORT lets other machines (a projector) open it. "
+                             "Read-only; 0 picks a free port.")(f)
+
+
+def start_live(address: LiveAddress | None, title: str, kind: str, out_dir: str | None = None) -> LiveState | None:
+    """Start the live page when ``--live`` was given and say where it is; None otherwise. ``out_dir``: a folder
+    whose games.jsonl the run writes, for opening games in the report's replay viewer.
+
+    The server stops when the command ends (after giving open pages the last state: they keep showing it).
+    """
+    if address is None:
+        return None
+    from referee.live.server import LiveServer, LiveServerError  # http.server: only for a run with --live
+
+    state = LiveState(title, kind)
+    report = None
+    scratch = tempfile.TemporaryDirectory(prefix="lastcard-live-")
+    if out_dir is not None:
+        folder = out_dir
+        state.replay = True
+
+        def report() -> str:
+            from referee.html_report import write_report  # the report's modules: only when a game is opened
+
+            return write_report(folder, path=f"{scratch.name}/report.html")
+    try:
+        server = LiveServer(address, state, report)
+    except LiveServerError as exc:
+        scratch.cleanup()
+        raise InputError(str(exc)) from None
+    where = f"live page: {server.url}"
+    if address.everywhere:
+        where += f" (listening on every interface, port {server.port}: open this address on the projector's machine)"
+    click.echo(where, err=True)
+
+    def close() -> None:
+        server.flush()
+        server.close()
+        scratch.cleanup()
+
+    click.get_current_context().call_on_close(close)
+    return state
+
+
+def with_live(progress: Progress, state: LiveState | None) -> Any:
+    """``progress``, also writing the live page when there is one."""
+    if state is None:
+        return progress
+    from referee.live.progress import LiveProgress
+
+    return LiveProgress(progress, state)
+
+
+def end_live(state: LiveState | None, *, complete: bool, standings: Standings | None, games: int | None = None,
+             message: str = "", stopped: bool = False, resume: str | None = None) -> None:
+    """The run ended: the final standings (or those so far, and how to resume after Ctrl-C) on the page.
+    ``resume``: the command that goes on (default: the one typed, with --resume, for commands that have it)."""
+    if state is None:
+        return
+    if complete:
+        state.finish(Phase.FINISHED, message, standings, games)
+    elif stopped:
+        state.finish(Phase.STOPPED, message, standings, games)
+    else:
+        state.finish(Phase.INTERRUPTED, message or "the games played so far are saved", standings, games,
+                     resume=resume if resume is not None else resume_command() or "")
