@@ -25,6 +25,7 @@ COMMANDS = {
     "sprt": ("sprt", "sprt_cmd"),
     "compare": ("compare", "compare_cmd"),
     "puzzles": ("puzzles", "puzzles_cmd"),
+    "similar": ("similar", "similar_cmd"),
 }
 
 

@@ -1,0 +1,44 @@
+"""The similarity figures as the terminal shows them and as ``similarity.csv`` keeps them."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from referee.similar.agreement import KAPPA_STANDS_OUT, RANDOM_BELOW, Similarity
+
+CSV_FIELDS = ("bot_a", "bot_b", "points", "agreement", "baseline", "kappa", "z", "above_class", "stands_out")
+
+
+def csv_text(s: Similarity) -> str:
+    """Every pair compared, closest first."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_FIELDS)
+    for p in s.pairs:
+        writer.writerow([p.a, p.b, p.points, f"{p.agree:.4f}", f"{p.baseline:.4f}", f"{p.kappa:.4f}", f"{p.z:.2f}",
+                         f"{p.above_class:.2f}", "yes" if p.stands_out else "no"])
+    return out.getvalue()
+
+
+def lines(s: Similarity, top: int = 10) -> list[str]:
+    """The pairs that stand out (or, when none does, the closest few), the random bots, and how to read it."""
+    bots = len(s.self_agreement)
+    out = [f"{bots} bots asked the same {s.points} decision points (each with two legal answers or more); "
+           f"{len(s.pairs)} pairs compared"]
+    shown = s.standing_out or list(s.pairs[:min(top, 3)])
+    if s.standing_out:
+        out.append(f"pairs that stand out (kappa {KAPPA_STANDS_OUT:g} or more: that far from chance, 0, to "
+                   "identical play, 1):")
+    else:
+        out.append("no pair stands out; the closest:")
+    out.append(f"  {'pair':<36} {'agree':>6} {'chance':>7} {'kappa':>6} {'above class':>12}")
+    for p in shown[:top]:
+        out.append(f"  {p.a + ' / ' + p.b:<36} {p.agree:>6.0%} {p.baseline:>7.0%} {p.kappa:>6.2f} "
+                   f"{p.above_class:>+11.1f}")
+    for bot in s.random_bots:
+        out.append(f"{bot} plays at random (it gave the same answer to the same point {s.self_agreement[bot]:.0%} of "
+                   f"the time when asked twice; under {RANDOM_BELOW:.0%}): its pairs are not compared")
+    out.append("This is evidence to look at, not a verdict: bots that follow the same good advice agree more "
+               "than chance; read the two programs before concluding anything.")
+    return out
