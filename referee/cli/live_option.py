@@ -10,11 +10,11 @@ import click
 
 from referee.cli.common import InputError, resume_command
 from referee.live.address import LiveAddress, LiveAddressError
-from referee.live.state import LiveState, Phase
+from referee.live.state import LiveState, RunPhase
 from referee.standings.model import Standings
 
 if TYPE_CHECKING:
-    from referee.live.progress import Progress
+    from referee.live.progress import ProgressShown
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -81,7 +81,7 @@ def start_live(address: LiveAddress | None, title: str, kind: str, out_dir: str 
     return state
 
 
-def with_live(progress: Progress, state: LiveState | None) -> Any:
+def with_live(progress: ProgressShown, state: LiveState | None) -> Any:
     """``progress``, also writing the live page when there is one."""
     if state is None:
         return progress
@@ -97,9 +97,9 @@ def end_live(state: LiveState | None, *, complete: bool, standings: Standings | 
     if state is None:
         return
     if complete:
-        state.finish(Phase.FINISHED, message, standings, games)
+        state.finish(RunPhase.FINISHED, message, standings, games)
     elif stopped:
-        state.finish(Phase.STOPPED, message, standings, games)
+        state.finish(RunPhase.STOPPED, message, standings, games)
     else:
-        state.finish(Phase.INTERRUPTED, message or "the games played so far are saved", standings, games,
+        state.finish(RunPhase.INTERRUPTED, message or "the games played so far are saved", standings, games,
                      resume=resume if resume is not None else resume_command() or "")

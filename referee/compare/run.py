@@ -250,7 +250,7 @@ class Counting(Protocol[D_contra]):
 
 
 @dataclass(frozen=True)
-class Played:
+class PairsPlayed:
     """How a run of pairs went: whether it ran to its end, the games played now, its wall time, the bots that
     never started (with their own words), and its output folder."""
 
@@ -264,7 +264,8 @@ class Played:
 def play_in_order(order: Counting[D_contra], pairs: Callable[[], Iterator[GameJob]], deal_of: Callable[[str], int],
                   described: dict[str, Any], specs: list[BotSpec], display: D_contra, *, arena: Arena,
                   out: str | None, jobs: int, resume: bool, fresh: bool, executor_factory: ExecutorFactory,
-                  pin: bool | None, stop_after: int | None, lead: int | None, live: LiveState | None = None) -> Played:
+                  pin: bool | None, stop_after: int | None, lead: int | None,
+                  live: LiveState | None = None) -> PairsPlayed:
     """The run shared by ``compare`` and ``compare --candidate``: the output folder (``described`` in arena.json,
     ``--resume`` reading the games back into ``order``), the jobs of ``pairs`` on one run loop, each result stored
     and counted as it ends, until ``order`` is decided, Ctrl-C or ``stop_after`` new games; then the bots that
@@ -321,7 +322,7 @@ def play_in_order(order: Counting[D_contra], pairs: Callable[[], Iterator[GameJo
             scratch.cleanup()
     if scratch is not None:  # the logs went with the scratch folder: name no path that is gone
         never = [replace(n, log=None) for n in never]
-    return Played(complete, played_now, time.monotonic() - t0, never, out_dir)
+    return PairsPlayed(complete, played_now, time.monotonic() - t0, never, out_dir)
 
 
 def _collected(settings: CompareSettings) -> Collected:

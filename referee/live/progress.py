@@ -7,7 +7,7 @@ from typing import Any, Protocol
 from referee.live.state import LiveState
 
 
-class Progress(Protocol):
+class ProgressShown(Protocol):
     """What a run tells the person watching it (``referee.arena.runner.Progress``, seen from here)."""
 
     def note(self, text: str) -> None: ...
@@ -19,7 +19,7 @@ class Progress(Protocol):
 class LiveProgress:
     """``inner`` (the terminal's display) plus the live page: notes, the start and every update."""
 
-    def __init__(self, inner: Progress, state: LiveState) -> None:
+    def __init__(self, inner: ProgressShown, state: LiveState) -> None:
         self.inner = inner
         self.state = state
 

@@ -20,7 +20,7 @@ from referee.standings.render import column_notes, columns
 from referee.store.results import GameLine
 
 
-class Phase:
+class RunPhase:
     """Where the run is (the page's banner)."""
 
     STARTING = "starting"
@@ -110,7 +110,7 @@ class LiveState:
         self.kind = kind
         self.version = 0
         self.changed_at = time.time()
-        self.phase = Phase.STARTING
+        self.phase = RunPhase.STARTING
         self.message = ""
         self.resume = ""
         self.notes: deque[str] = deque(maxlen=self.MAX_NOTES)
@@ -151,7 +151,7 @@ class LiveState:
     def start(self, total: int, done: int) -> None:
         """The games begin: ``done`` of ``total`` were played before (a resumed run)."""
         with self._lock:
-            self.phase = Phase.RUNNING
+            self.phase = RunPhase.RUNNING
             self.total, self.done, self.base = total, done, done
             self.t0 = time.monotonic()
             self._bump()
@@ -160,7 +160,7 @@ class LiveState:
         with self._lock:
             if self.t0 is None:
                 self.t0, self.base = time.monotonic(), done
-            self.phase = Phase.RUNNING if self.phase == Phase.STARTING else self.phase
+            self.phase = RunPhase.RUNNING if self.phase == RunPhase.STARTING else self.phase
             self.done, self.total = done, total
             self._bump()
 
@@ -231,7 +231,7 @@ class LiveState:
 
     def finish(self, phase: str, message: str, standings: Standings | None = None, games: int | None = None,
                resume: str = "") -> None:
-        """The run ended (``Phase.ENDED``): what to say, the final standings, how to resume after Ctrl-C."""
+        """The run ended (``RunPhase.ENDED``): what to say, the final standings, how to resume after Ctrl-C."""
         with self._lock:
             self.phase, self.message, self.resume = phase, message, resume
             self.t_end = time.monotonic()
@@ -269,7 +269,7 @@ class LiveState:
             played = self.done - self.base
             rate = played / elapsed if elapsed > 0 and played > 0 else None
             left = max(0, self.total - self.done)
-            eta = left / rate if rate and left and self.phase not in Phase.ENDED else None
+            eta = left / rate if rate and left and self.phase not in RunPhase.ENDED else None
             comparison = self.comparison
             trace = list(comparison.trace[:comparison.pairs]) if comparison is not None else []
             out: dict[str, Any] = {

@@ -15,7 +15,7 @@ import pytest
 from referee.live import server as live_server
 from referee.live.address import LiveAddress
 from referee.live.server import LiveServer, LiveServerError
-from referee.live.state import LiveState, Phase
+from referee.live.state import LiveState, RunPhase
 from tests.live.livedata import HOSTILE, MESSAGE, hostile_state, line
 
 LIVE = Path(live_server.__file__).parent
@@ -41,7 +41,7 @@ def test_state_json_carries_the_bots_words_as_data(served: tuple[LiveServer, Liv
     status, headers, body = get(server, "/state.json")
     assert status == 200 and headers["Content-Type"] == "application/json"
     state: dict[str, Any] = json.loads(body)
-    assert state["phase"] == Phase.RUNNING
+    assert state["phase"] == RunPhase.RUNNING
     assert state["progress"]["done"] == 3 and state["progress"]["total"] == 10
     assert state["games"][0]["game"] == "g000003"  # the latest first
     assert state["faults"] == [{"game": "g000001", "bot": HOSTILE, "kind": "non_json", "message": MESSAGE}]
@@ -87,7 +87,7 @@ def _event(stream: Any) -> dict[str, Any]:
 
 def test_the_end_and_how_to_resume(served: tuple[LiveServer, LiveState]) -> None:
     server, state = served
-    state.finish(Phase.INTERRUPTED, "3 of 10 games saved", resume="lastcard arena a.yaml --resume")
+    state.finish(RunPhase.INTERRUPTED, "3 of 10 games saved", resume="lastcard arena a.yaml --resume")
     ended = json.loads(get(server, "/state.json")[2])
     assert ended["phase"] == "interrupted"
     assert ended["resume"] == "lastcard arena a.yaml --resume"
