@@ -43,7 +43,7 @@ from referee.table.policy import FaultPolicy
 from referee.tune.outputs import live_lines, result_lines
 from referee.tune.params import Param, ParamError, parse_lines, parse_option
 from referee.tune.run import Step, TuneError, TuneSettings, run_tune, verify_settings
-from referee.tune.spsa import ALPHA, A_RATIO, GAMMA, SpsaSettings
+from referee.tune.spsa import A_RATIO, ALPHA, GAMMA, SpsaSettings
 
 
 class TuneDisplay:

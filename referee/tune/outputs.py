@@ -7,7 +7,7 @@ import csv
 import os
 from typing import TYPE_CHECKING, Sequence
 
-from referee.store.jsonl import naming
+from referee.store.disk import naming
 from referee.tune.params import with_starts
 
 if TYPE_CHECKING:

@@ -99,7 +99,8 @@ def parse_option(text: str) -> Param:
     labels = ("START", "MIN", "MAX", "C_END", "R_END")
     numbers = [_number(f, label, f"--param {text!r}", "param") for f, label in zip(fields, labels)]
     is_float = any(re.search(r"[.eE]", f) for f in fields[:4])
-    return Param(name, *numbers[:4], numbers[4] if len(numbers) == 5 else DEFAULT_R_END, is_float)
+    start, low, high, c_end = numbers[:4]
+    return Param(name, start, low, high, c_end, numbers[4] if len(numbers) == 5 else DEFAULT_R_END, is_float)
 
 
 def parse_lines(text: str, source: str = "the parameter file") -> list[Param]:
@@ -119,8 +120,9 @@ def parse_lines(text: str, source: str = "the parameter file") -> list[Param]:
             raise ParamError(f"{where}: the type {fields[1]!r} must be int or float", "params")
         labels = ("START", "MIN", "MAX", "C_END", "R_END")
         numbers = [_number(f, label, where, "params") for f, label in zip(fields[2:], labels)]
+        start, low, high, c_end, r_end = numbers
         try:
-            params.append(Param(fields[0], *numbers, is_float=fields[1] == "float"))
+            params.append(Param(fields[0], start, low, high, c_end, r_end, fields[1] == "float"))
         except ParamError as exc:
             raise ParamError(f"{where}: {exc}", "params") from None
     return params

@@ -54,15 +54,15 @@ class Gains:
     @classmethod
     def of(cls, param: Param, settings: SpsaSettings) -> Gains:
         n = settings.iterations
-        c = param.c_end * n ** settings.gamma
-        a = param.r_end * param.c_end ** 2 * (settings.big_a + n) ** settings.alpha
+        c = param.c_end * math.pow(n, settings.gamma)
+        a = param.r_end * param.c_end ** 2 * math.pow(settings.big_a + n, settings.alpha)
         return cls(a, c)
 
     def c_k(self, k: int, settings: SpsaSettings, is_float: bool) -> float:
-        return max(self.c / k ** settings.gamma, 0.0 if is_float else 0.5)
+        return max(self.c / math.pow(k, settings.gamma), 0.0 if is_float else 0.5)
 
     def a_k(self, k: int, settings: SpsaSettings) -> float:
-        return self.a / (settings.big_a + k) ** settings.alpha
+        return self.a / math.pow(settings.big_a + k, settings.alpha)
 
     def r_k(self, k: int, settings: SpsaSettings, is_float: bool) -> float:
         c = self.c_k(k, settings, is_float)

@@ -2,7 +2,7 @@
 """A bot whose strength peaks at known values: ``peaked.py --x X --y Y --z Z``.
 
 Each turn it plays a strong move (shed the most points, keep wilds, play rather than draw) with probability
-``max(0, 1 - d / 100)``, ``d`` the distance of (X, Y) from (30, 70), and a random legal answer otherwise (a cone:
+``max(0, 1 - d / 60)``, ``d`` the distance of (X, Y) from (30, 70), and a random legal answer otherwise (a cone:
 the pull towards the peak is as strong far away as near it); ``Z`` changes nothing.
 So ``tune`` from far away must find X near 30 and Y near 70 and leave Z where it started. Its random draws
 are seeded by the game, the seat and the turn: the same game plays the same way.
@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import botkit  # noqa: E402
 
 OPTIMUM = {"x": 30.0, "y": 70.0}
-REACH = 100.0
+REACH = 60.0
 
 
 def values(argv):
@@ -49,12 +49,18 @@ def score(answer):
 
 
 def main():
-    p = strength(values(sys.argv[1:]))
-    count = [0]
+    given = values(sys.argv[1:])
+    p = strength(given)
+    # What it ran with, in its log: a test checks the values tune records are the values the bot was given.
+    print("peaked " + " ".join(f"{k}={v:g}" for k, v in sorted(given.items())), file=sys.stderr, flush=True)
+    seen = {"game": None, "turns": 0}
 
     def choose(turn):
-        count[0] += 1
-        rng = random.Random(f"{turn.table.game}:{turn.you}:{count[0]}")
+        # Counted per game: the process may play many games, one after another, as the referee schedules them.
+        if seen["game"] != turn.table.game:
+            seen.update(game=turn.table.game, turns=0)
+        seen["turns"] += 1
+        rng = random.Random(f"{turn.table.game}:{turn.you}:{seen['turns']}")
         if rng.random() < p:
             return max(turn.legal, key=score)
         return rng.choice(turn.legal)
