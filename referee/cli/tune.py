@@ -6,8 +6,10 @@ side against the minus side (``referee.tune.run``) and steps the values as OpenB
 
 from __future__ import annotations
 
+import os
 import sys
 import time
+from dataclasses import replace
 from typing import Any, Sequence, TextIO
 
 import click
@@ -180,8 +182,11 @@ def tune_cmd(bot: str, param_texts: tuple[str, ...], param_files: tuple[str, ...
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint=hint) from None
 
+    # The folder it was started in, written down: a cluster's worker runs it from the same place in its copy.
+    tuned = spec(bot, "BOT")
+    tuned = replace(tuned, cwd=tuned.cwd or os.getcwd())
     try:
-        settings = TuneSettings.build(spec(bot, "BOT"), _params(param_texts, param_files),
+        settings = TuneSettings.build(tuned, _params(param_texts, param_files),
                                       SpsaSettings(iterations or 200, pairs, alpha, gamma, a_ratio),
                                       [spec(b, "--field") for b in field_bots], seats=seats, seed=seed, rules=rules,
                                       policy=fault_policy, independent=independent)

@@ -13,8 +13,9 @@ import os
 import random
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "sample_bots",
-                                "python"))
+# The bot kit: a copy beside this file (as a shipped bot carries it), else the repository's sample bots' copy.
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "..", "sample_bots", "python")]
 import botkit  # noqa: E402
 
 OPTIMUM = {"x": 30.0, "y": 70.0}
