@@ -31,8 +31,8 @@ from referee.html_report.markup import esc, replay_command
 from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, ShardWriter, Taping, game_rows, js_exact
 from referee.html_report.sections import faults_section, h2h_section, stages_section, standings_section
 from referee.html_report.sprt_chart import candidates_section, sprt_section
-from referee.html_report.tune_chart import tune_section
 from referee.html_report.tally import Faulted, RoundCounts, has_breakdown, stage_filter, stage_rounds
+from referee.html_report.tune_chart import tune_section
 from referee.store.results_dir import ResultsDir
 
 __all__ = ["INLINE_GAMES", "REPORT_NAME", "SAMPLE_GAMES", "SHARD_GAMES", "ReportError", "in_id_order", "js_exact",

@@ -64,7 +64,8 @@ def test_pairs_are_twins_same_deal_seats_swapped_and_independent_games_are_not(t
     run_tune(settings(iterations=1), out=str(tmp_path / "twins"))
     run_tune(settings(iterations=1, independent=True), out=str(tmp_path / "independent"))
     for folder, same in (("twins", True), ("independent", False)):
-        lines = [GameLine.from_json(json.loads(x)) for x in (tmp_path / folder / "games.jsonl").read_text().splitlines()]
+        text = (tmp_path / folder / "games.jsonl").read_text()
+        lines = [GameLine.from_json(json.loads(x)) for x in text.splitlines()]
         by_id = {g.game: g for g in lines}
         a, b = by_id["p000001a"].result, by_id["p000001b"].result
         assert (a.seed == b.seed) is same
