@@ -202,7 +202,7 @@ def tune_cmd(bot: str, param_texts: tuple[str, ...], param_files: tuple[str, ...
                        **executor_kwargs(factory))
     rate = run.played_now / run.wall_s if run.wall_s > 0 else 0.0
     click.echo(f"{run.played_now} games played in {run.wall_s:.1f} s ({rate:.1f} games/s; {run.loop_s:.2f} s "
-               f"outside the games), seed {seed}", err=True)
+               f"between the iterations' games), seed {seed}", err=True)
     for line in result_lines(run):
         click.echo(line)
     if out and run.out_dir:

@@ -161,7 +161,8 @@ class TuneRun:
     played_now: int
     wall_s: float
     loop_s: float
-    """Time spent outside the games' results arriving: planning, stepping, storing (the cost beyond the games)."""
+    """The iterations' time outside ``play_jobs``: planning, counting, stepping (the referee's cost beyond the
+    games; starting the executor and the final reports are not in it)."""
     collected: Collected
     tally: PairTally
     out_dir: str | None = None
@@ -220,7 +221,7 @@ def run_tune(settings: TuneSettings, *, out: str | None = None, jobs: int = 1, r
     played_now = 0
     steps: list[Step] = []
     t0 = time.monotonic()
-    in_games = 0.0  # seconds inside play_jobs: the games themselves
+    between = 0.0  # seconds of the iterations outside play_jobs: planning, counting, stepping (beyond the games)
 
     def make() -> Executor:
         return executor_factory(arena, jobs=jobs, stderr_dir=log_dir, records_dir=records_dir, pin=pin)
@@ -231,6 +232,7 @@ def run_tune(settings: TuneSettings, *, out: str | None = None, jobs: int = 1, r
             try:
                 theta = settings.starts
                 for k in range(1, settings.spsa.iterations + 1):
+                    t_k, in_play = time.monotonic(), 0.0
                     plan = probe(settings.params, theta, k, settings.spsa, iteration_rng(settings.seed, k))
                     pairs = settings.pairs_of(plan)
                     got: dict[str, GameResult] = {}
@@ -249,7 +251,7 @@ def run_tune(settings: TuneSettings, *, out: str | None = None, jobs: int = 1, r
                     if todo:
                         t1 = time.monotonic()
                         finished = loop.play_jobs(todo, on_result)
-                        in_games += time.monotonic() - t1
+                        in_play = time.monotonic() - t1
                         if not finished or loop.cannot_start is not None:
                             complete = False
                             break
@@ -264,6 +266,7 @@ def run_tune(settings: TuneSettings, *, out: str | None = None, jobs: int = 1, r
                     theta = step(settings.params, theta, plan, result)
                     steps.append(Step(plan, result, theta, pairs[0].index, len(pairs)))
                     display.update(settings, steps)
+                    between += time.monotonic() - t_k - in_play
             finally:
                 if store is not None:
                     store.close()
@@ -278,7 +281,7 @@ def run_tune(settings: TuneSettings, *, out: str | None = None, jobs: int = 1, r
     if scratch is not None:
         never = [replace(n, log=None) for n in never]
     wall = time.monotonic() - t0
-    run = TuneRun(settings, steps, complete, played_now, wall, wall - in_games, collected, tally, out_dir,
+    run = TuneRun(settings, steps, complete, played_now, wall, between, collected, tally, out_dir,
                   never_started=never)
     if out_dir is not None:
         doc = results_doc(t, tally, collected, "games" if complete else "interrupted", complete)
