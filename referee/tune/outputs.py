@@ -58,12 +58,12 @@ def write_tune(out_dir: str, run: TuneRun) -> list[str]:
     return paths
 
 
-def trend(steps: Sequence[Step], index: int, span: int) -> float:
-    """How far parameter ``index`` moved over the last ``span`` iterations (0 before two iterations)."""
-    if len(steps) < 2:
-        return 0.0
-    back = steps[max(0, len(steps) - 1 - span)]
-    return steps[-1].theta[index] - back.theta[index]
+def trend(start: float, steps: Sequence[Step], index: int, span: int) -> tuple[float, int]:
+    """How far parameter ``index`` moved over the last ``span`` iterations (fewer at the start: counted from
+    ``start``), and over how many."""
+    values = [start, *(st.theta[index] for st in steps)]
+    back = min(span, len(values) - 1)
+    return values[-1] - values[-1 - back], back
 
 
 def live_lines(settings: TuneSettings, steps: Sequence[Step], elapsed_s: float) -> list[str]:
@@ -75,13 +75,13 @@ def live_lines(settings: TuneSettings, steps: Sequence[Step], elapsed_s: float) 
     width = max(len(p.name) for p in settings.params)
     theta = steps[-1].theta if steps else settings.starts
     for i, p in enumerate(settings.params):
-        moved = trend(steps, i, span)
+        moved, over = trend(p.start, steps, i, span)
         arrow = "=" if abs(moved) < 1e-9 else "+" if moved > 0 else "-"
         scale = (p.max - p.min) or 1.0
         bar = _spark([st.theta[i] for st in steps[-24:]], p.min, scale)
         c_r = f"c {steps[-1].plan.c[i]:.3g} r {steps[-1].plan.r[i]:.3g}" if steps else ""
         lines.append(f"  {p.name:<{width}} {theta[i]:>10.4g}  start {p.shown(p.start):>6} "
-                     f"[{p.shown(p.min)}, {p.shown(p.max)}]  {arrow}{abs(moved):.3g} over {span} it  {bar}  {c_r}")
+                     f"[{p.shown(p.min)}, {p.shown(p.max)}]  {arrow}{abs(moved):.3g} over {over} it  {bar}  {c_r}")
     return lines
 
 
