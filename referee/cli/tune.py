@@ -48,6 +48,11 @@ from referee.tune.run import Step, TuneError, TuneSettings, run_tune, verify_set
 from referee.tune.spsa import A_RATIO, ALPHA, GAMMA, SpsaSettings
 
 
+#: An iteration's pairs are planned as a list: beyond this an iteration is a comparison, not a step of SPSA.
+MAX_PAIRS = 10_000
+MAX_ITERATIONS = 10**9
+
+
 class TuneDisplay:
     """Each parameter's value and trend, redrawn in place on a terminal, printed every ``LINE_EVERY`` s otherwise."""
 
@@ -112,11 +117,11 @@ def _params(given: tuple[str, ...], files: tuple[str, ...]) -> list[Param]:
 @click.option("--seats", type=int, default=None, help="Players per game (default 2 plus the field; the rest "
                                                       "filled with builtin:medium).")
 @ruleset_options
-@click.option("--iterations", type=click.IntRange(1), default=None,
+@click.option("--iterations", type=click.IntRange(1, MAX_ITERATIONS), default=None,
               help="SPSA iterations (default 200, or what --games allows).")
 @click.option("--games", "-n", "budget", type=click.IntRange(2), default=None,
               help="A game budget instead of --iterations: iterations = games / (2 * pairs).")
-@click.option("--pairs", type=click.IntRange(1), default=8, show_default=True,
+@click.option("--pairs", type=click.IntRange(1, MAX_PAIRS), default=8, show_default=True,
               help="Twin pairs per iteration (OpenBench's pairs-per).")
 @click.option("--alpha", type=click.FloatRange(0, min_open=True), default=ALPHA, show_default=True,
               help="The step's decay exponent: a_k = a / (A + k)^alpha.")
@@ -169,7 +174,7 @@ def tune_cmd(bot: str, param_texts: tuple[str, ...], param_files: tuple[str, ...
         if budget < 2 * pairs:
             raise click.BadParameter(f"{budget} games do not make one iteration of {pairs} twin pairs: give at least "
                                      f"{2 * pairs}, or fewer --pairs", param_hint="--games")
-        iterations = budget // (2 * pairs)
+        iterations = min(budget // (2 * pairs), MAX_ITERATIONS)
     try:
         fault_policy = FaultPolicy.parse(policy)
     except ValueError as exc:

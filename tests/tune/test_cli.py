@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import sys
 
+import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
+from tests.cli.test_edges import COMMANDS
+from tests.cli.test_edges import _check as check_edge
 from tests.tune.tunebot import PEAKED
 
 BOT = f"{sys.executable} {PEAKED} --x {{x}} --y 70 --z {{z}}"
@@ -60,3 +63,11 @@ def test_a_budget_below_one_iteration_is_refused():
 def test_a_missing_parameter_file_is_named():
     result = invoke(BOT, "--params", "/nonexistent/params.txt", *TABLE)
     assert result.exit_code == 2 and "cannot read '/nonexistent/params.txt'" in result.output
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("option", COMMANDS["tune"][1])
+@pytest.mark.parametrize("value", ["0", str(2**63), "abc"])
+def test_every_numeric_option_at_its_edges_runs_or_names_the_option(tmp_path, monkeypatch, option, value):
+    monkeypatch.chdir(tmp_path)
+    check_edge("tune", option, value)  # exit 0, 2 naming the option, or 130 when cut; never a traceback
