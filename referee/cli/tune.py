@@ -47,7 +47,6 @@ from referee.tune.params import Param, ParamError, parse_lines, parse_option
 from referee.tune.run import Step, TuneError, TuneSettings, run_tune, verify_settings
 from referee.tune.spsa import A_RATIO, ALPHA, GAMMA, SpsaSettings
 
-
 #: An iteration's pairs are planned as a list: beyond this an iteration is a comparison, not a step of SPSA.
 MAX_PAIRS = 10_000
 MAX_ITERATIONS = 10**9
