@@ -71,3 +71,20 @@ def test_a_missing_parameter_file_is_named():
 def test_every_numeric_option_at_its_edges_runs_or_names_the_option(tmp_path, monkeypatch, option, value):
     monkeypatch.chdir(tmp_path)
     check_edge("tune", option, value)  # exit 0, 2 naming the option, or 130 when cut; never a traceback
+
+
+def test_a_cut_tune_says_how_to_resume_and_the_resume_carries_on(tmp_path):
+    from tests.support.cli_cut import invoke_cut
+
+    out = tmp_path / "out"
+    args = ["tune", BOT, "--param", "x=80,0,100,10,0.02", "--param", "z=50,0,100,10,0.02", "--iterations", "500",
+            "--pairs", "1", "--out", str(out), "--no-report", *TABLE]
+    cut = invoke_cut(args, 6.0)
+    assert cut.exit_code == 130, cut.output
+    assert "of 500 iterations saved; resume with: lastcard tune" in cut.output and "--resume" in cut.output
+    played = len((out / "games.jsonl").read_text().splitlines())
+    again = invoke_cut([*args, "--resume"], 6.0)
+    assert again.exit_code == 130, again.output
+    # (A machine too slow to finish one game in 6 s has nothing to resume from: the line is not printed.)
+    assert f"resuming: {played} games already played" in again.output or not played
+    assert len((out / "games.jsonl").read_text().splitlines()) > played or not played
