@@ -44,15 +44,16 @@ from referee.store.results_dir import ResultsDir
 from referee.table.policy import FaultPolicy
 from referee.tune.outputs import live_lines, result_lines
 from referee.tune.params import Param, ParamError, parse_lines, parse_option
-from referee.tune.run import Step, TuneError, TuneSettings, run_tune, verify_settings
+from referee.tune.run import Step, TuneError, TuneRun, TuneSettings, run_tune, verify_settings
 from referee.tune.spsa import A_RATIO, ALPHA, GAMMA, SpsaSettings
 
 #: An iteration's pairs are planned as a list: beyond this an iteration is a comparison, not a step of SPSA.
 MAX_PAIRS = 10_000
 MAX_ITERATIONS = 10**9
+DEFAULT_ITERATIONS = 200
 
 
-class TuneDisplay:
+class LiveTuneDisplay:
     """Each parameter's value and trend, redrawn in place on a terminal, printed every ``LINE_EVERY`` s otherwise."""
 
     TTY_EVERY = 0.2
@@ -160,20 +161,7 @@ def tune_cmd(bot: str, param_texts: tuple[str, ...], param_files: tuple[str, ...
     See docs/tune.md.
     """
     rules = build_ruleset(ruleset, options)
-    if resume and fresh:
-        raise click.UsageError("--resume and --fresh contradict each other: pick one")
-    if resume and not out:
-        raise click.UsageError("--resume finishes the tune stored in --out: give the same --out as the first run")
-    if iterations is not None and budget is not None:
-        raise click.UsageError(f"--iterations {iterations} and --games {budget} both set the length: pick one")
-    if verify is not None and verify % 2:
-        raise click.BadParameter(f"{verify}: compare plays twin pairs, so give an even number (e.g. {verify + 1})",
-                                 param_hint="--verify")
-    if budget is not None:
-        if budget < 2 * pairs:
-            raise click.BadParameter(f"{budget} games do not make one iteration of {pairs} twin pairs: give at least "
-                                     f"{2 * pairs}, or fewer --pairs", param_hint="--games")
-        iterations = min(budget // (2 * pairs), MAX_ITERATIONS)
+    iterations = _length(iterations, budget, pairs, verify=verify, out=out, resume=resume, fresh=fresh)
     try:
         fault_policy = FaultPolicy.parse(policy)
     except ValueError as exc:
@@ -191,7 +179,7 @@ def tune_cmd(bot: str, param_texts: tuple[str, ...], param_files: tuple[str, ...
     tuned = replace(tuned, cwd=tuned.cwd or os.getcwd())
     try:
         settings = TuneSettings.build(tuned, _params(param_texts, param_files),
-                                      SpsaSettings(iterations or 200, pairs, alpha, gamma, a_ratio),
+                                      SpsaSettings(iterations, pairs, alpha, gamma, a_ratio),
                                       [spec(b, "--field") for b in field_bots], seats=seats, seed=seed, rules=rules,
                                       policy=fault_policy, independent=independent)
     except (ParamError, TuneError, CompareError) as exc:
@@ -200,13 +188,42 @@ def tune_cmd(bot: str, param_texts: tuple[str, ...], param_files: tuple[str, ...
     announce([t.new, t.base, *t.field])
     arena = settings.arena()
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
-    display = TuneDisplay(quiet=quiet)
+    display = LiveTuneDisplay(quiet=quiet)
     with sigterm_as_interrupt():
         run = run_tune(settings, out=out, jobs=jobs, resume=resume, fresh=fresh, display=display, arena=arena,
                        **executor_kwargs(factory))
+    _end(run, out, html_report)
+    if verify:
+        _verify(settings, run.theta, verify, jobs=jobs, out=out, quiet=quiet, html_report=html_report,
+                cluster=(cluster, tls_ca_file, tls_cert, tls_key))
+
+
+def _length(iterations: int | None, budget: int | None, pairs: int, *, verify: int | None, out: str | None,
+            resume: bool, fresh: bool) -> int:
+    """The iterations asked for (``--iterations``, or ``--games`` as whole iterations, else 200), once the
+    options that contradict each other are refused."""
+    if resume and fresh:
+        raise click.UsageError("--resume and --fresh contradict each other: pick one")
+    if resume and not out:
+        raise click.UsageError("--resume finishes the tune stored in --out: give the same --out as the first run")
+    if iterations is not None and budget is not None:
+        raise click.UsageError(f"--iterations {iterations} and --games {budget} both set the length: pick one")
+    if verify is not None and verify % 2:
+        raise click.BadParameter(f"{verify}: compare plays twin pairs, so give an even number (e.g. {verify + 1})",
+                                 param_hint="--verify")
+    if budget is None:
+        return iterations or DEFAULT_ITERATIONS
+    if budget < 2 * pairs:
+        raise click.BadParameter(f"{budget} games do not make one iteration of {pairs} twin pairs: give at least "
+                                 f"{2 * pairs}, or fewer --pairs", param_hint="--games")
+    return min(budget // (2 * pairs), MAX_ITERATIONS)
+
+
+def _end(run: TuneRun, out: str | None, html_report: bool) -> None:
+    """The tuned values, the report, and the exit for a bot that never started or a run cut short."""
     rate = run.played_now / run.wall_s if run.wall_s > 0 else 0.0
     click.echo(f"{run.played_now} games played in {run.wall_s:.1f} s ({rate:.1f} games/s; {run.loop_s:.2f} s "
-               f"between the iterations' games), seed {seed}", err=True)
+               f"between the iterations' games), seed {run.settings.seed}", err=True)
     for line in result_lines(run):
         click.echo(line)
     if out and run.out_dir:
@@ -218,10 +235,7 @@ def tune_cmd(bot: str, param_texts: tuple[str, ...], param_files: tuple[str, ...
         click.echo("\n".join(lines[:-1]), err=True)
         raise RunError(f"{', '.join(n.bot for n in run.never_started)} never started: {lines[-1]}")
     if not run.complete:
-        interrupted(games=f"{len(run.steps)} of {settings.spsa.iterations} iterations")
-    if verify:
-        _verify(settings, run.theta, verify, jobs=jobs, out=out, quiet=quiet, html_report=html_report,
-                cluster=(cluster, tls_ca_file, tls_cert, tls_key))
+        interrupted(games=f"{len(run.steps)} of {run.settings.spsa.iterations} iterations")
 
 
 def _verify(settings: TuneSettings, theta: Sequence[float], games: int, *, jobs: int, out: str | None, quiet: bool,

@@ -1,6 +1,6 @@
 """Playing a tune on the one run loop: each iteration's twin pairs in, counted in planned order, theta stepped.
 
-The flow: ``TuneSettings`` -> iteration ``k``'s ``Probe`` (a formula of the seed, ``k`` and theta) -> its pairs
+The flow: ``TuneSettings`` -> iteration ``k``'s ``Perturbation`` (a formula of the seed, ``k`` and theta) -> its pairs
 (``compare.twins.twin_pair`` with the plus side as NEW and the minus side as BASE, pair numbers running on from
 one iteration to the next) -> ``RunLoop.play_jobs`` -> the results taken in planned order, whatever order they
 finished in -> ``spsa.step``. So the trajectory is the same whatever ``--jobs`` or a cluster did, and
@@ -34,7 +34,7 @@ from referee.store.results_dir import ResultsDir
 from referee.store.run_store import GameStore
 from referee.table.policy import FaultPolicy
 from referee.tune.params import Param, check_command, check_names, fill
-from referee.tune.spsa import Probe, SpsaSettings, iteration_rng, probe, step
+from referee.tune.spsa import Perturbation, SpsaSettings, iteration_rng, probe, step
 
 #: The slot's stage name in games.jsonl.
 STAGE = "tune"
@@ -92,7 +92,7 @@ class TuneSettings:
         """The bot's command with ``values`` filled in."""
         return fill(self.bot.command, self.params, values)
 
-    def pairs_of(self, plan: Probe) -> list[TwinPair]:
+    def pairs_of(self, plan: Perturbation) -> list[TwinPair]:
         """Iteration ``plan.k``'s twin pairs: plus as NEW, minus as BASE, on the run's pair numbers."""
         settings = replace(self.table, new=replace(self.table.new, command=self.command(plan.plus)),
                            base=replace(self.table.base, command=self.command(plan.minus)))
@@ -124,14 +124,14 @@ class TuneSettings:
 class Step:
     """One iteration done: its probe, the plus side's wins less losses, theta after, its games."""
 
-    plan: Probe
+    plan: Perturbation
     result: float
     theta: tuple[float, ...]
     first_pair: int
     pairs: int
 
 
-class Display(Protocol):
+class TuneDisplay(Protocol):
     """What a tune tells the person watching it."""
 
     def note(self, text: str) -> None: ...
@@ -140,7 +140,7 @@ class Display(Protocol):
     def stop(self) -> None: ...
 
 
-class NoDisplay:
+class NoTuneDisplay:
     def note(self, text: str) -> None:
         pass
 
@@ -182,8 +182,9 @@ class TuneRun:
 
 
 def run_tune(settings: TuneSettings, *, out: str | None = None, jobs: int = 1, resume: bool = False,
-             fresh: bool = False, display: Display | None = None, executor_factory: ExecutorFactory = local_executor,
-             pin: bool | None = None, stop_after: int | None = None, arena: Arena | None = None) -> TuneRun:
+             fresh: bool = False, display: TuneDisplay | None = None,
+             executor_factory: ExecutorFactory = local_executor, pin: bool | None = None,
+             stop_after: int | None = None, arena: Arena | None = None) -> TuneRun:
     """Run every iteration (or until Ctrl-C); with ``out``, games.jsonl as it goes and, at the end, results.json,
     the standings, trajectory.csv and tuned.txt (``outputs.write_tune``).
 
@@ -191,104 +192,128 @@ def run_tune(settings: TuneSettings, *, out: str | None = None, jobs: int = 1, r
     """
     from referee.tune.outputs import write_tune  # the outputs import this module's types
 
-    display = display or NoDisplay()
+    tuning = _Tuning(settings, display or NoTuneDisplay(), stop_after)
     out_dir = os.path.abspath(out) if out else None
+    log_dir = tuning.open_store(out_dir, resume=resume, fresh=fresh) if out_dir else None
     arena = arena or settings.arena()
-    t = settings.table
-    collected = Collected([s.name for s in (t.new, t.base, *t.field)])
-    tally = PairTally()
-    store: GameStore | None = None
-    log_dir = records_dir = None
-    earlier: dict[str, GameLine] = {}
-    if out_dir is not None:
-        store = GameStore(out_dir)
-        store.prepare(resume=resume, fresh=fresh)
-        log_dir = ResultsDir(out_dir).logs
-        os.makedirs(log_dir, exist_ok=True)
-        records_dir = out_dir
-
-        def resumed(line: GameLine) -> None:
-            if _is_pair_game(line.game):
-                earlier[line.game] = line
-
-        store.start(settings.description(), keep=resumed)
-        if earlier:
-            display.note(f"resuming: {len(earlier)} games already played")
-    scratch = tempfile.TemporaryDirectory(prefix="lastcard-tune-") if log_dir is None else None
-    if scratch is not None:
-        log_dir = scratch.name
-    assert log_dir is not None
-    played_now = 0
-    steps: list[Step] = []
     t0 = time.monotonic()
-    between = 0.0  # seconds of the iterations outside play_jobs: planning, counting, stepping (beyond the games)
+    scratch = tempfile.TemporaryDirectory(prefix="lastcard-tune-") if log_dir is None else None
+    logs = log_dir or (scratch.name if scratch else "")
 
     def make() -> Executor:
-        return executor_factory(arena, jobs=jobs, stderr_dir=log_dir, records_dir=records_dir, pin=pin)
+        return executor_factory(arena, jobs=jobs, stderr_dir=logs, records_dir=out_dir, pin=pin)
 
-    complete = True
     try:
-        with RunLoop(make, on_start=warm_up) as loop:
-            try:
-                theta = settings.starts
-                for k in range(1, settings.spsa.iterations + 1):
-                    t_k, in_play = time.monotonic(), 0.0
-                    plan = probe(settings.params, theta, k, settings.spsa, iteration_rng(settings.seed, k))
-                    pairs = settings.pairs_of(plan)
-                    got: dict[str, GameResult] = {}
-
-                    def on_result(job: GameJob, result: GameResult, got: dict[str, GameResult] = got) -> bool:
-                        nonlocal played_now
-                        if store is not None:
-                            store.append(GameLine(result, Slot(STAGE, None, None, pair_of(job.game_id)[0])))
-                        got[job.game_id] = result
-                        played_now += 1
-                        if stop_after is not None and played_now >= stop_after:
-                            raise KeyboardInterrupt
-                        return False
-
-                    todo = [job for pair in pairs for job in pair.jobs if job.game_id not in earlier]
-                    if todo:
-                        t1 = time.monotonic()
-                        finished = loop.play_jobs(todo, on_result)
-                        in_play = time.monotonic() - t1
-                        if not finished or loop.cannot_start is not None:
-                            complete = False
-                            break
-                    result = 0.0
-                    for pair in pairs:  # planned order, whatever order the games finished in
-                        a, b = (_line(job.game_id, got, earlier) for job in pair.jobs)
-                        scores = pair.scores(a.placements, b.placements)
-                        tally.add_pair(*scores)
-                        result += sum(2 * s - 1 for s in scores)
-                        collected.add(a)
-                        collected.add(b)
-                    theta = step(settings.params, theta, plan, result)
-                    steps.append(Step(plan, result, theta, pairs[0].index, len(pairs)))
-                    display.update(settings, steps)
-                    between += time.monotonic() - t_k - in_play
-            finally:
-                if store is not None:
-                    store.close()
-                display.stop()
-            loop.close()
-            if loop.interrupted:
-                complete = False
+        complete = tuning.play(make)
     finally:
         if scratch is not None:
             scratch.cleanup()
-    never = never_started(collected, [t.new, t.base, *t.field], log_dir)
-    if scratch is not None:
+    t = settings.table
+    never = never_started(tuning.collected, [t.new, t.base, *t.field], logs)
+    if scratch is not None:  # the logs went with the scratch folder: name no path that is gone
         never = [replace(n, log=None) for n in never]
     wall = time.monotonic() - t0
-    run = TuneRun(settings, steps, complete, played_now, wall, between, collected, tally, out_dir,
-                  never_started=never)
+    run = TuneRun(settings, tuning.steps, complete, tuning.played_now, wall, tuning.between, tuning.collected,
+                  tuning.tally, out_dir, never_started=never)
     if out_dir is not None:
-        doc = results_doc(t, tally, collected, "games" if complete else "interrupted", complete)
+        doc = results_doc(t, tuning.tally, tuning.collected, "games" if complete else "interrupted", complete)
         doc = replace(doc, kind="tune", name=f"tune {settings.bot.name}", blocks={"tune": tune_block(run)})
-        write_reports(out_dir, doc, timing(doc.standings, collected, wall_s=wall, played_now=played_now, jobs=jobs))
+        write_reports(out_dir, doc, timing(doc.standings, tuning.collected, wall_s=wall,
+                                           played_now=tuning.played_now, jobs=jobs))
         write_tune(out_dir, run)
     return run
+
+
+class _Tuning:
+    """The iterations of one run: each planned from theta, its games played (or read back), counted in planned
+    order, theta stepped."""
+
+    def __init__(self, settings: TuneSettings, display: TuneDisplay, stop_after: int | None) -> None:
+        self.settings = settings
+        self.display = display
+        self.stop_after = stop_after
+        t = settings.table
+        self.collected = Collected([s.name for s in (t.new, t.base, *t.field)])
+        self.tally = PairTally()
+        self.store: GameStore | None = None
+        self.earlier: dict[str, GameLine] = {}
+        """Games read back from games.jsonl (``--resume``), until their iteration counts them."""
+        self.steps: list[Step] = []
+        self.played_now = 0
+        self.between = 0.0
+        """Seconds of the iterations outside ``play_jobs``: planning, counting, stepping (beyond the games)."""
+
+    def open_store(self, out_dir: str, *, resume: bool, fresh: bool) -> str:
+        """games.jsonl in ``out_dir``, its games read back when resuming; the bots' log folder."""
+        self.store = GameStore(out_dir)
+        self.store.prepare(resume=resume, fresh=fresh)
+        log_dir = ResultsDir(out_dir).logs
+        os.makedirs(log_dir, exist_ok=True)
+
+        def resumed(line: GameLine) -> None:
+            if _is_pair_game(line.game):
+                self.earlier[line.game] = line
+
+        self.store.start(self.settings.description(), keep=resumed)
+        if self.earlier:
+            self.display.note(f"resuming: {len(self.earlier)} games already played")
+        return log_dir
+
+    def play(self, make: Callable[[], Executor]) -> bool:
+        """Every iteration in turn on one run loop; False if Ctrl-C or a bot that cannot start stopped it."""
+        complete = True
+        with RunLoop(make, on_start=warm_up) as loop:
+            try:
+                theta = self.settings.starts
+                for k in range(1, self.settings.spsa.iterations + 1):
+                    theta_next = self.iteration(loop, k, theta)
+                    if theta_next is None:
+                        complete = False
+                        break
+                    theta = theta_next
+            finally:
+                if self.store is not None:
+                    self.store.close()
+                self.display.stop()
+            loop.close()
+            return complete and not loop.interrupted
+
+    def iteration(self, loop: RunLoop, k: int, theta: tuple[float, ...]) -> tuple[float, ...] | None:
+        """Iteration ``k``: its games played, counted in planned order, theta after it (None: stopped)."""
+        settings = self.settings
+        t_k, in_play = time.monotonic(), 0.0
+        plan = probe(settings.params, theta, k, settings.spsa, iteration_rng(settings.seed, k))
+        pairs = settings.pairs_of(plan)
+        got: dict[str, GameResult] = {}
+        todo = [job for pair in pairs for job in pair.jobs if job.game_id not in self.earlier]
+        if todo:
+            t1 = time.monotonic()
+            finished = loop.play_jobs(todo, lambda job, result: self._on_result(job, result, got))
+            in_play = time.monotonic() - t1
+            if not finished or loop.cannot_start is not None:
+                return None
+        result = 0.0
+        for pair in pairs:  # planned order, whatever order the games finished in
+            a, b = (_line(job.game_id, got, self.earlier) for job in pair.jobs)
+            scores = pair.scores(a.placements, b.placements)
+            self.tally.add_pair(*scores)
+            result += sum(2 * s - 1 for s in scores)
+            self.collected.add(a)
+            self.collected.add(b)
+        theta = step(settings.params, theta, plan, result)
+        self.steps.append(Step(plan, result, theta, pairs[0].index, len(pairs)))
+        self.display.update(settings, self.steps)
+        self.between += time.monotonic() - t_k - in_play
+        return theta
+
+    def _on_result(self, job: GameJob, result: GameResult, got: dict[str, GameResult]) -> bool:
+        if self.store is not None:
+            self.store.append(GameLine(result, Slot(STAGE, None, None, pair_of(job.game_id)[0])))
+        got[job.game_id] = result
+        self.played_now += 1
+        if self.stop_after is not None and self.played_now >= self.stop_after:
+            raise KeyboardInterrupt
+        return False
 
 
 def _line(game_id: str, got: Mapping[str, GameResult], earlier: dict[str, GameLine]) -> GameLine:

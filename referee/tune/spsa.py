@@ -70,7 +70,7 @@ class Gains:
 
 
 @dataclass(frozen=True)
-class Probe:
+class Perturbation:
     """Iteration ``k``'s plan: each parameter's sign, perturbation and step size, and the values of each side."""
 
     k: int
@@ -88,7 +88,7 @@ def iteration_rng(seed: int, k: int) -> random.Random:
 
 
 def probe(params: Sequence[Param], theta: Sequence[float], k: int, settings: SpsaSettings,
-          rng: random.Random) -> Probe:
+          rng: random.Random) -> Perturbation:
     """The two sides of iteration ``k`` around ``theta``: signs drawn, ints rounded as OpenBench does, clipped."""
     signs, cs, rs, plus, minus = [], [], [], [], []
     for p, value in zip(params, theta):
@@ -104,10 +104,10 @@ def probe(params: Sequence[Param], theta: Sequence[float], k: int, settings: Sps
         rs.append(gains.r_k(k, settings, p.is_float))
         plus.append(p.clip(hi))
         minus.append(p.clip(lo))
-    return Probe(k, tuple(signs), tuple(cs), tuple(rs), tuple(plus), tuple(minus))
+    return Perturbation(k, tuple(signs), tuple(cs), tuple(rs), tuple(plus), tuple(minus))
 
 
-def step(params: Sequence[Param], theta: Sequence[float], plan: Probe, result: float) -> tuple[float, ...]:
+def step(params: Sequence[Param], theta: Sequence[float], plan: Perturbation, result: float) -> tuple[float, ...]:
     """``theta`` moved along the signs by the iteration's ``result`` (wins less losses of the plus side), clipped."""
     return tuple(p.clip(value + r * c * result * sign)
                  for p, value, r, c, sign in zip(params, theta, plan.r, plan.c, plan.signs))

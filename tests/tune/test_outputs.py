@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from referee.tune.outputs import live_lines, trend
 from referee.tune.run import Step
-from referee.tune.spsa import Probe
+from referee.tune.spsa import Perturbation
 from tests.tune.tunebot import settings
 
 
 def steps_through(values: list[float]) -> list[Step]:
-    plan = Probe(1, (1, 1), (10.0, 10.0), (0.02, 0.02), (90.0, 60.0), (70.0, 40.0))
+    plan = Perturbation(1, (1, 1), (10.0, 10.0), (0.02, 0.02), (90.0, 60.0), (70.0, 40.0))
     return [Step(plan, 2.0, (v, 50.0), 2 * i, 2) for i, v in enumerate(values)]
 
 
