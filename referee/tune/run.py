@@ -349,13 +349,13 @@ def tune_block(run: TuneRun) -> dict[str, Any]:
                                       for i, p in enumerate(s.params)}}}
 
 
-def verify_settings(settings: TuneSettings, theta: Sequence[float], games: int,
-                    compare: Callable[..., CompareSettings] = CompareSettings.build) -> CompareSettings:
+def verify_settings(settings: TuneSettings, theta: Sequence[float], games: int) -> CompareSettings:
     """``--verify N``: the tuned values (NEW) against the start (BASE) on the tune's table, a fixed ``games``."""
     t = settings.table
     name = settings.bot.name
     tuned = replace(settings.bot, name=f"{name}-tuned", command=settings.command(theta))
     start = replace(settings.bot, name=f"{name}-start", command=settings.command(settings.starts))
     field = [s for s in t.field if s.name not in t.fillers]
-    return compare(tuned, start, field, seats=t.seats, seed=t.seed + 1, rules=t.rules, policy=t.policy,
-                   record=t.record, sprt=None, games=games)
+    # Another seed than the tune's: the verdict is on deals the tune never saw.
+    return CompareSettings.build(tuned, start, field, seats=t.seats, seed=t.seed + 1, rules=t.rules,
+                                 policy=t.policy, record=t.record, sprt=None, games=games)
