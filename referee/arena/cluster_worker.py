@@ -98,11 +98,12 @@ class ArenaPlugin(WorkerPlugin):
         for spec in job.seats:
             if spec.builtin is None:
                 problem = self.problems.get(spec.name)
-                if spec not in self.specs:
+                here = self._here(spec)
+                if here is None:
                     problem = problem or "it is not in the bundle this arena shipped (a referee bug)"
-                if problem is not None:
+                if problem is not None or here is None:
                     return ("unavailable", f"bot {spec.name!r} cannot run on worker {self.address}: {problem}")
-                spec = self.specs[spec]
+                spec = here
             seats.append(spec)
         pool = self._pool()
         try:
@@ -111,6 +112,19 @@ class ArenaPlugin(WorkerPlugin):
             return ("error", traceback.format_exc())
         self._trim(pool, seats)
         return ("done", result, lines if job.keeps(result) else None)  # a record not kept does not travel
+
+    def _here(self, spec: BotSpec) -> BotSpec | None:
+        """``spec`` as it runs on this worker: a shipped bot relocated, or a filled-in variant of one (``lastcard
+        tune`` ships its bot's command with placeholders and plays it with values filled in: same name, folder,
+        environment and settings, another command line), relocated the same way; None for any other."""
+        found = self.specs.get(spec)
+        if found is not None:
+            return found
+        for shipped in self.specs:
+            if shipped.name == spec.name and replace(spec, command=shipped.command) == shipped:
+                b = self.bundle
+                return relocate(spec, b.folders, self.home, b.python, sys.executable)
+        return None
 
     def _pool(self) -> BotPool:
         pool = getattr(self._local, "pool", None)

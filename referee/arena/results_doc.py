@@ -146,7 +146,7 @@ class ResultsDoc:
     table: Mapping[str, Any] | None = None
     """A ladder's (or compare's) one table: ``ruleset``, ``options``, ``seats``."""
     blocks: Mapping[str, Any] = field(default_factory=dict)
-    """Blocks of one kind of run: ``ladder``, ``sprt``."""
+    """Blocks of one kind of run: ``ladder``, ``sprt``, ``candidates``, ``tune``."""
 
     @property
     def title(self) -> str:
@@ -159,6 +159,8 @@ class ResultsDoc:
             return f"Ladder {self.name}"
         if self.kind == "compare":
             return f"Compare {self.name}"
+        if self.kind == "tune":
+            return f"Tune {self.name.removeprefix('tune ')}"
         return f"Arena {self.name}"
 
     def to_json(self) -> dict[str, Any]:
@@ -201,7 +203,7 @@ class ResultsDoc:
                    rating=get("rating") or {}, bots=tuple(get("bots") or ()), stages=tuple(get("stages") or ()),
                    games_planned=get("games_planned"), sandbox_levels=get("sandbox_levels") or {},
                    clock_levels=get("clock_levels") or {}, table=table,
-                   blocks={k: data[k] for k in ("ladder", "sprt", "candidates") if k in data})
+                   blocks={k: data[k] for k in ("ladder", "sprt", "candidates", "tune") if k in data})
 
 
 def standings_from_json(data: Mapping[str, Any], timing: Mapping[str, Any] | None = None) -> Standings:

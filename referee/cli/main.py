@@ -24,6 +24,7 @@ COMMANDS = {
     "ladder": ("ladder", "ladder_cmd"),
     "sprt": ("sprt", "sprt_cmd"),
     "compare": ("compare", "compare_cmd"),
+    "tune": ("tune", "tune_cmd"),
     "puzzles": ("puzzles", "puzzles_cmd"),
     "similar": ("similar", "similar_cmd"),
 }

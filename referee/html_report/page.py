@@ -12,7 +12,7 @@ written reading games.jsonl a line at a time, so memory does not grow with the r
 
 The data: ``gamefile`` (games.jsonl in id order), ``tally`` (stages, rounds, faults counted), ``rows``
 (each game's row and tape, the process pool, the shards). The rendering: ``sections`` (the static HTML),
-``rating_chart`` and ``sprt_chart`` (SVG), ``tape``; this module puts them on one page.
+``rating_chart``, ``sprt_chart`` and ``tune_chart`` (SVG), ``tape``; this module puts them on one page.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, ShardWriter, Ta
 from referee.html_report.sections import faults_section, h2h_section, stages_section, standings_section
 from referee.html_report.sprt_chart import candidates_section, sprt_section
 from referee.html_report.tally import Faulted, RoundCounts, has_breakdown, stage_filter, stage_rounds
+from referee.html_report.tune_chart import tune_section
 from referee.store.results_dir import ResultsDir
 
 __all__ = ["INLINE_GAMES", "REPORT_NAME", "SAMPLE_GAMES", "SHARD_GAMES", "ReportError", "in_id_order", "js_exact",
@@ -123,7 +124,8 @@ def render(out_dir: str, results: Mapping[str, Any], lines: Iterable[dict[str, A
         "<nav><a href='#standings'>Standings</a> "
         + ("<a href='#stages'>Stages</a> " if has_breakdown(stages) else "")
         + "<a href='#h2h'>Head to head</a> <a href='#faults'>Faults</a> <a href='#games'>Games</a></nav></header>",
-        sprt_section(results.get("sprt")) or candidates_section(results.get("candidates")),
+        sprt_section(results.get("sprt")) or candidates_section(results.get("candidates"))
+        or tune_section(results.get("tune")),
         standings_section(standings),
         stages_section(stages, bots),
         h2h_section(results.get("head_to_head") or {}),

@@ -30,6 +30,8 @@ COMMANDS: dict[str, tuple[list[str], list[str]]] = {
                    ["--budget", "--target-separation", "--games-per-bot", "--batch", "--jobs"]),
     "ladder standings": (["ladder", "standings", "--db", "ladder.db"], ["--run"]),
     "sprt": (["sprt", "--ptnml", "3,10,20,12,5"], ["--elo0", "--elo1", "--alpha", "--beta"]),
+    "tune": (["tune", BOT + " {x}", "--param", "x=5,0,10,1", "--iterations", "1", "--pairs", "1", "--sandbox",
+              "none", "-q", "--no-report"], ["--iterations", "--games", "--pairs", "--seed", "--jobs", "--verify"]),
 }
 EDGES = ["0", "-1", "1", str(2**31), str(2**63), str(10**12), "abc", "", "1.5"]
 CASES = [(name, option) for name, (_, options) in COMMANDS.items() for option in options]

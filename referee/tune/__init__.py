@@ -1,0 +1,1 @@
+"""``lastcard tune``: SPSA over a bot's numbers, measured on twin games (params, spsa, run, outputs)."""
