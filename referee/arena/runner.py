@@ -122,11 +122,14 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
 
         def done(entry: BotEntry, failure: LeftOut | None, seconds: float) -> None:
             if failure is None:
-                progress.note(f"built {entry.spec.name} ({seconds:.1f} s)")
+                how = "" if entry.built is None else (", from the cache" if entry.built.cached else "") + \
+                    f", sandbox {entry.built.level}"
+                progress.note(f"built {entry.spec.name} ({seconds:.1f} s{how})")
             else:
                 where = f"; log: {failure.log}" if failure.log else ""
+                level = f" (build sandbox {failure.build_level})" if failure.build_level else ""
                 tail = "".join(f"\n    {line}" for line in failure.detail.splitlines())
-                progress.note(f"left out {entry.spec.name}: {failure.reason}{where}{tail}")
+                progress.note(f"left out {entry.spec.name}: {failure.reason}{level}{where}{tail}")
 
         kept, failed = run_builds(kept, log_dir, jobs, done)
         left += failed
