@@ -10,6 +10,7 @@ in place, as the referee's user, as before.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -149,7 +150,7 @@ def _run_walled(entry: BotEntry, log: str | None, live: set[subprocess.Popen[byt
     env = dict(entry.spec.env)
     cache = build_cache.cache_dir()
     key = build_cache.build_key(
-        content=content, command=command.replace(folder, build_cache.FOLDER_MARK), env=entry.spec.env,
+        content=content, command=_swap(command, folder, build_cache.FOLDER_MARK), env=entry.spec.env,
         settings=settings.for_build().to_json(), level=level,
         tools=build_cache.toolchain(command, entry.requires, env.get("PATH", CLEAN_ENV["PATH"])))
     found = build_cache.lookup(cache, key)
@@ -157,7 +158,7 @@ def _run_walled(entry: BotEntry, log: str | None, live: set[subprocess.Popen[byt
     if found is None:
         workspace = os.path.join(cache, key, build_cache.TREE)
         staged = build_cache.staging(cache)
-        ran = walled_build.build(source=source, command=command.replace(folder, workspace), workspace=workspace,
+        ran = walled_build.build(source=source, command=_swap(command, folder, workspace), workspace=workspace,
                                  staged=staged, settings=settings, env=env, timeout_s=entry.build_timeout_s, live=live)
         found = build_cache.Entry(key, not ran.reason, ran.log, ran.reason, ran.level, None, ran.seconds)
         if ran.transient:
@@ -175,17 +176,22 @@ def _run_walled(entry: BotEntry, log: str | None, live: set[subprocess.Popen[byt
     return LeftOut(name, found.reason, tail, log, build_level=built.level), built, folder
 
 
+def _swap(text: str, folder: str, copy: str) -> str:
+    """``text`` with the path ``folder`` (whole: ``ada`` is not in ``ada.txt``) replaced by ``copy``."""
+    return re.sub(re.escape(folder) + r"(?=$|[/\s'\";:&|)])", lambda _: copy, text)
+
+
 def _moved(spec: BotSpec, folder: str, copy: str) -> BotSpec:
     """``spec`` as it runs from the built copy: its cwd and the paths into ``folder`` its command and env name."""
     def path(text: str) -> str:
         return copy + text[len(folder):] if text == folder or text.startswith(folder.rstrip("/") + "/") else text
 
     if spec.shell:
-        command = spec.command.replace(folder, copy)
+        command = _swap(spec.command, folder, copy)
     else:
         words = shlex.split(spec.command)
         command = spec.command if [path(w) for w in words] == words else shlex.join(path(w) for w in words)
-    env = tuple((k, v.replace(folder, copy)) for k, v in spec.env)
+    env = tuple((k, _swap(v, folder, copy)) for k, v in spec.env)
     return replace(spec, command=command, cwd=path(os.path.abspath(spec.cwd or os.getcwd())), env=env)
 
 

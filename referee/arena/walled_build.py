@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import IO
 
 from referee.arena.build_cache import TREE, walk_source
-from referee.bots.command_files import Tree
 from referee.bots.pipes.transport import describe_exit
 from referee.bots.reaper import reaper
 from referee.bots.sandbox import MIB, Launch, Level, SandboxSettings, bot_view
@@ -85,8 +84,8 @@ def build(*, source: str, command: str, workspace: str, staged: str, settings: S
     os.makedirs(tree, exist_ok=True)
     if not walled:
         os.chmod(tree, 0o777)  # without walls the build still runs as itself, in its own private folder
-    # {python} in a command names the referee's interpreter: its installation is shown, nothing else is.
-    view = bot_view([sys.executable], where) if sys.executable in command else Tree(())
+    # The referee's own interpreter ({python}) is a toolchain too: its installation is shown, nothing else is.
+    view = bot_view([sys.executable], where)
     argv = ["/bin/sh", "-c", SCRIPT, "lastcard-build", where, command, "pack" if walled else "keep"]
     t0 = time.monotonic()
     try:

@@ -29,7 +29,7 @@ def test_settings_default_to_auto_with_the_documented_limits() -> None:
 
 
 @pytest.mark.parametrize("data, words", [
-    ({"memory": 5}, "unknown sandbox setting 'memory'; known: cpu_seconds, cpus"),
+    ({"memory": 5}, "unknown sandbox setting 'memory'; known: build_disk_mb, build_memory_mb"),
     ({"memory_mb": -1}, "memory_mb must be a positive number (or null for no limit), not -1"),
     ({"processes": True}, "processes must be a positive number"),
     ({"mode": "paranoid"}, "unknown sandbox mode 'paranoid': use auto, strict or none"),
@@ -178,7 +178,7 @@ def test_the_arena_s_sandbox_is_the_default_and_a_bot_s_own_wins() -> None:
 
 @pytest.mark.parametrize("value, words", [
     ("paranoid", "unknown sandbox mode 'paranoid': use auto, strict or none"),
-    ("{memory: 5}", "unknown sandbox setting 'memory'; known: cpu_seconds"),
+    ("{memory: 5}", "unknown sandbox setting 'memory'; known: build_disk_mb"),
     ("{open_files: 0}", "open_files must be a positive number"),
 ])
 def test_a_bad_sandbox_key_is_named_with_its_line(value: str, words: str) -> None:
