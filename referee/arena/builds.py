@@ -15,6 +15,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
@@ -90,6 +91,7 @@ def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
     outcome: dict[str, LeftOut | None] = {}
     done: dict[str, BotEntry] = {}
     live: set[subprocess.Popen[bytes]] = set()
+    stopping = threading.Event()
 
     def build(key: tuple[str, str, tuple[tuple[str, str], ...], object]) -> None:
         members = groups[key]
@@ -99,7 +101,7 @@ def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
         if first.spec.sandbox.mode is Mode.NONE:
             failure, built, source, folder = _run(first, log, live), Built("none", seconds=0.0), None, None
         else:
-            failure, built, source = _run_walled(first, log, live)
+            failure, built, source = _run_walled(first, log, live, stopping)
             folder = built.folder
         for e in members:
             outcome[e.spec.name] = failure
@@ -114,6 +116,7 @@ def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
             os.makedirs(log_dir, exist_ok=True)
 
         def stop() -> None:  # no build outlives the arena
+            stopping.set()
             for proc in list(live):
                 _kill(proc)
 
@@ -130,7 +133,7 @@ def build_source(entry: BotEntry) -> str:
     return os.path.abspath(entry.spec.cwd or os.getcwd())
 
 
-def _run_walled(entry: BotEntry, log: str | None, live: set[subprocess.Popen[bytes]]
+def _run_walled(entry: BotEntry, log: str | None, live: set[subprocess.Popen[bytes]], stopping: threading.Event
                 ) -> tuple[LeftOut | None, Built, str]:
     """Build a copy of the entry's folder behind the walls, or take it from the cache."""
     name, settings = entry.spec.name, entry.spec.sandbox
@@ -159,7 +162,8 @@ def _run_walled(entry: BotEntry, log: str | None, live: set[subprocess.Popen[byt
         workspace = os.path.join(cache, key, build_cache.TREE)
         staged = build_cache.staging(cache)
         ran = walled_build.build(source=source, command=_swap(command, folder, workspace), workspace=workspace,
-                                 staged=staged, settings=settings, env=env, timeout_s=entry.build_timeout_s, live=live)
+                                 staged=staged, settings=settings, env=env, timeout_s=entry.build_timeout_s, live=live,
+                                 stopping=stopping)
         found = build_cache.Entry(key, not ran.reason, ran.log, ran.reason, ran.level, None, ran.seconds)
         if ran.transient:
             shutil.rmtree(staged, ignore_errors=True)

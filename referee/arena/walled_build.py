@@ -74,7 +74,8 @@ def pack(source: str) -> bytes:
 
 
 def build(*, source: str, command: str, workspace: str, staged: str, settings: SandboxSettings,
-          env: dict[str, str], timeout_s: float, live: set[subprocess.Popen[bytes]]) -> Outcome:
+          env: dict[str, str], timeout_s: float, live: set[subprocess.Popen[bytes]],
+          stopping: threading.Event | None = None) -> Outcome:
     """Build a copy of ``source`` with ``command`` at ``workspace`` (the path it will have); the copy in ``staged``."""
     limits = settings.for_build()
     launch = Launch(limits)
@@ -107,6 +108,9 @@ def build(*, source: str, command: str, workspace: str, staged: str, settings: S
     live.add(proc)
     if watchdog is not None:
         watchdog.watch(proc.pid)
+    stopped = stopping if stopping is not None else threading.Event()
+    if stopped.is_set():  # the arena was stopped while this build was being set up: it must not run on
+        _stop(proc, launch)
     cap = limits.build_disk_mb * MIB + TAR_SLACK
     packed = _Reader(proc, cap, launch)
     feeder = threading.Thread(target=_feed, args=(proc, data), daemon=True)
@@ -127,6 +131,8 @@ def build(*, source: str, command: str, workspace: str, staged: str, settings: S
         launch.cleanup()
     seconds = time.monotonic() - t0
     text = _tail(log)
+    if stopped.is_set():
+        reason, transient = reason or "build stopped: the run was interrupted", True
     if not reason and packed.too_big:
         reason = f"the build's folder grew past {limits.build_disk_mb} MiB (build_disk_mb)"
     elif not reason and proc.returncode != 0:

@@ -102,6 +102,9 @@ class SandboxSettings:
     def __post_init__(self) -> None:
         if self.mode.__class__ is not Mode:
             object.__setattr__(self, "mode", parse_mode(self.mode))
+        if self.build_disk_mb is None:
+            raise ValueError("sandbox limit build_disk_mb cannot be null: a build's folder is a tmpfs of that size; "
+                             "give a number of MiB (default 512)")
         # Every job carries its seats' settings, so this runs for each seat of each game: no fields() here.
         for name in _LIMIT_NAMES:
             value = getattr(self, name)
