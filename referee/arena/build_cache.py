@@ -59,10 +59,13 @@ def folder_digest(source: str, limit: int) -> tuple[str, int]:
     """
     h = hashlib.sha256()
     total = 0
-    for rel, st, target in walk_source(source):
+    listing = []
+    for rel, st, target in walk_source(source):  # the sizes first: a folder too big is refused before it is read
         total += st.st_size if stat.S_ISREG(st.st_mode) else 0
         if total > limit:
             raise TooBig(rel)
+        listing.append((rel, st, target))
+    for rel, st, target in listing:
         kind = "l" if stat.S_ISLNK(st.st_mode) else "d" if stat.S_ISDIR(st.st_mode) else "f"
         h.update(f"{rel}\0{kind}\0{st.st_mode & 0o111:o}\0{target}\0".encode("utf-8", "surrogateescape"))
         if kind == "f":

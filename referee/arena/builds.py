@@ -161,7 +161,8 @@ def _run_walled(entry: BotEntry, log: str | None, live: set[subprocess.Popen[byt
     if found is None:
         workspace = os.path.join(cache, key, build_cache.TREE)
         staged = build_cache.staging(cache)
-        ran = walled_build.build(source=source, command=_swap(command, folder, workspace), workspace=workspace,
+        marked = _swap(command, folder, build_cache.FOLDER_MARK)
+        ran = walled_build.build(source=source, command=marked, workspace=workspace,
                                  staged=staged, settings=settings, env=env, timeout_s=entry.build_timeout_s, live=live,
                                  stopping=stopping)
         found = build_cache.Entry(key, not ran.reason, ran.log, ran.reason, ran.level, None, ran.seconds)

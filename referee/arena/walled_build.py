@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import IO
 
-from referee.arena.build_cache import TREE, walk_source
+from referee.arena.build_cache import FOLDER_MARK, TREE, walk_source
 from referee.bots.pipes.transport import describe_exit
 from referee.bots.reaper import reaper
 from referee.bots.sandbox import MIB, Launch, Level, SandboxSettings, bot_view
@@ -76,7 +76,8 @@ def pack(source: str) -> bytes:
 def build(*, source: str, command: str, workspace: str, staged: str, settings: SandboxSettings,
           env: dict[str, str], timeout_s: float, live: set[subprocess.Popen[bytes]],
           stopping: threading.Event | None = None) -> Outcome:
-    """Build a copy of ``source`` with ``command`` at ``workspace`` (the path it will have); the copy in ``staged``."""
+    """Build a copy of ``source`` at ``workspace`` (the path it will have) with ``command``, where ``FOLDER_MARK``
+    stands for the copy's path; the built copy in ``staged``."""
     limits = settings.for_build()
     launch = Launch(limits)
     walled = launch.level in (Level.FULL, Level.WALLS)
@@ -87,6 +88,7 @@ def build(*, source: str, command: str, workspace: str, staged: str, settings: S
         os.chmod(tree, 0o777)  # without walls the build still runs as itself, in its own private folder
     # The referee's own interpreter ({python}) is a toolchain too: its installation is shown, nothing else is.
     view = bot_view([sys.executable], where)
+    command = command.replace(FOLDER_MARK, where)  # the folder's path in the command: its copy's
     argv = ["/bin/sh", "-c", SCRIPT, "lastcard-build", where, command, "pack" if walled else "keep"]
     t0 = time.monotonic()
     try:
