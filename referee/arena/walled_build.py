@@ -19,11 +19,9 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
 import threading
 import time
 from dataclasses import dataclass
-from typing import IO
 
 from referee.arena.build_cache import FOLDER_MARK, TREE, walk_source
 from referee.bots.pipes.transport import describe_exit
@@ -98,14 +96,12 @@ def build(*, source: str, command: str, workspace: str, staged: str, settings: S
     except (OSError, ValueError) as exc:
         launch.cleanup()
         return Outcome(f"build could not start: {getattr(exc, 'strerror', None) or exc}", "", launch.level.value, 0.0)
-    log = tempfile.TemporaryFile()
     watchdog = reaper()
     try:
         proc = subprocess.Popen(wrapped, cwd=staged, env=clean, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=log, start_new_session=True)
+                                stderr=subprocess.PIPE, start_new_session=True)
     except OSError as exc:
         launch.cleanup()
-        log.close()
         return Outcome(f"build could not start: {exc.strerror or exc}", "", launch.level.value, 0.0)
     live.add(proc)
     if watchdog is not None:
@@ -115,9 +111,10 @@ def build(*, source: str, command: str, workspace: str, staged: str, settings: S
         _stop(proc, launch)
     cap = limits.build_disk_mb * MIB + TAR_SLACK
     packed = _Reader(proc, cap, launch)
+    log = _Tail(proc)
     feeder = threading.Thread(target=_feed, args=(proc, data), daemon=True)
-    feeder.start()
-    packed.start()
+    for thread in (feeder, packed, log):
+        thread.start()
     reason, transient = "", False
     try:
         proc.wait(timeout=timeout_s)
@@ -125,20 +122,22 @@ def build(*, source: str, command: str, workspace: str, staged: str, settings: S
         reason, transient = f"build timed out after {timeout_s:g} s", True
     finally:
         _stop(proc, launch)
-        feeder.join(5)
-        packed.join(5)
+        for thread in (feeder, packed, log):
+            thread.join(5)
         live.discard(proc)
         if watchdog is not None:
             watchdog.forget(proc.pid)
         launch.cleanup()
     seconds = time.monotonic() - t0
-    text = _tail(log)
+    text = log.text()
     if stopped.is_set():
         reason, transient = reason or "build stopped: the run was interrupted", True
     if not reason and packed.too_big:
         reason = f"the build's folder grew past {limits.build_disk_mb} MiB (build_disk_mb)"
     elif not reason and proc.returncode != 0:
         reason = f"build failed ({describe_exit(proc.returncode)})" + _hint(text, proc.returncode, limits)
+    elif reason and not stopped.is_set():  # timed out: a fork bomb holding at the process limit says so
+        reason += _hint(text, None, limits)
     elif not reason and walled:
         try:
             _unpack(packed.data(), tree)
@@ -199,15 +198,33 @@ def _stop(proc: subprocess.Popen[bytes], launch: Launch) -> None:
         pass
 
 
-def _tail(fh: IO[bytes]) -> str:
-    """The end of the build's log (the file is closed)."""
-    size = fh.seek(0, os.SEEK_END)
-    fh.seek(max(0, size - LOG_LIMIT))
-    text = fh.read().decode("utf-8", "replace")
-    fh.close()
-    if size > LOG_LIMIT:
-        text = f"[... the first {size - LOG_LIMIT} bytes left out ...]\n" + text.split("\n", 1)[-1]
-    return text
+class _Tail(threading.Thread):
+    """Reads the build's log (its stderr) as it comes, keeping its last ``LOG_LIMIT`` bytes: a flood costs nothing."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        super().__init__(daemon=True)
+        self.proc = proc
+        self.kept = bytearray()
+        self.size = 0
+
+    def run(self) -> None:
+        assert self.proc.stderr is not None
+        while True:
+            chunk = os.read(self.proc.stderr.fileno(), 1 << 16)
+            if not chunk:
+                return
+            self.size += len(chunk)
+            self.kept += chunk
+            if len(self.kept) > 2 * LOG_LIMIT:
+                del self.kept[:-LOG_LIMIT]
+
+    def text(self) -> str:
+        """The end of the log, with a line saying how much was left out before it."""
+        kept = bytes(self.kept[-LOG_LIMIT:])
+        text = kept.decode("utf-8", "replace")
+        if self.size > len(kept):
+            text = f"[... the first {self.size - len(kept)} bytes left out ...]\n" + text.split("\n", 1)[-1]
+        return text
 
 
 def _hint(log: str, code: int | None, limits: SandboxSettings) -> str:

@@ -42,6 +42,7 @@ ATTACKS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "forkbomb": ("make", "bomb() {{ bomb | bomb & }}; bomb; sleep 600", ("build timed out after",)),
     "diskfill": ("manifest", "dd if=/dev/zero of=fill bs=1M count=100000", ("No space left on device",)),
     "forever": ("make", "sleep 100000", ("build timed out after",)),
+    "flood": ("manifest", "yes flooding the log | head -c 50000000 >&2; exit 1", ("the last 60 of",)),
 }
 
 ARENA = """\
@@ -159,9 +160,12 @@ def test_hostile_builds_are_contained_and_told(home_class, capsys):
         assert "**left out**" in report and left[name].reason in report
         for w in words:
             assert w in report, f"{name}'s report does not say {w!r}:\n{report}"
-        rows.append(f"| {name} | {ATTACKS[name][0]} | {left[name].reason} (sandbox {left[name].build_level}) |")
+        log = tmp_path / "out" / "logs" / f"{name}.build.log"
+        assert log.stat().st_size < 1 << 20, "a build's log is kept to its end"
+        rows.append(f"| {name} | {ATTACKS[name][0]} | {left[name].reason} (sandbox {left[name].build_level}) | "
+                    f"{', '.join(words)} |")
     with capsys.disabled():
-        print("\n| attack | in | result |\n|---|---|---|\n" + "\n".join(rows))
+        print("\n| attack | in | result | its report shows |\n|---|---|---|---|\n" + "\n".join(rows))
 
     # The contest ran with the honest students, and their folders (every folder) are as they were handed in.
     assert run.complete and {"ada", "bea"} <= set(run.standings.bots)
