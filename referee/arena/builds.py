@@ -99,7 +99,8 @@ def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
         log = build_log(log_dir, first.spec.name) if log_dir else None
         t0 = time.monotonic()
         if first.spec.sandbox.mode is Mode.NONE:
-            failure, built, source, folder = _run(first, log, live), Built("none", seconds=0.0), None, None
+            failure, built, source, folder = _run(first, log, live), Built("none"), None, None
+            failure = failure if failure is None else replace(failure, build_level="none")
         else:
             failure, built, source = _run_walled(first, log, live, stopping)
             folder = built.folder
@@ -151,6 +152,20 @@ def _run_walled(entry: BotEntry, log: str | None, live: set[subprocess.Popen[byt
                        build_level=level), Built(level), source
     command = entry.build or ""
     env = dict(entry.spec.env)
+    try:
+        return _cached_build(entry, source, folder, content, level, command, env, log, live, stopping)
+    except OSError as exc:  # the cache's disk: full, read-only, not ours
+        where = f" ({exc.filename})" if exc.filename else ""
+        return LeftOut(name, f"its build could not be kept in the build cache{where}: {exc.strerror or exc}; free "
+                             f"space there or set {build_cache.ENV_VAR} to another folder", build_level=level), \
+            Built(level), folder
+
+
+def _cached_build(entry: BotEntry, source: str, folder: str, content: str, level: str, command: str,
+                  env: dict[str, str], log: str | None, live: set[subprocess.Popen[bytes]], stopping: threading.Event
+                  ) -> tuple[LeftOut | None, Built, str]:
+    """The build's entry in the cache: found, or built and kept."""
+    name, settings = entry.spec.name, entry.spec.sandbox
     cache = build_cache.cache_dir()
     key = build_cache.build_key(
         content=content, command=_swap(command, folder, build_cache.FOLDER_MARK), env=entry.spec.env,

@@ -176,3 +176,12 @@ def test_a_packed_folder_cannot_write_through_a_link(tmp_path):
         _unpack(data.getvalue(), str(tree))
     assert os.listdir(outside) == []
     assert os.readlink(tree / "d") == str(outside)  # the link itself is kept, as the build made it
+
+
+def test_a_cache_that_cannot_be_made_leaves_the_bot_out_with_the_fix(tmp_path, monkeypatch):
+    (tmp_path / "afile").write_text("")
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "afile" / "cache"))
+    path = _class(tmp_path, {"ada": "echo ada"})
+    _, left = _build(path)
+    assert left["ada"].reason.startswith("its build could not be kept in the build cache")
+    assert f"set {ENV_VAR} to another folder" in left["ada"].reason
