@@ -167,6 +167,10 @@ def test_hostile_builds_are_contained_and_told(home_class, capsys):
     with capsys.disabled():
         print("\n| attack | in | result | its report shows |\n|---|---|---|---|\n" + "\n".join(rows))
 
+    # Each build's sandbox level is recorded (results.json) and told (the honest Makefile's report).
+    levels = run.doc.to_json()["build_levels"]
+    assert set(levels) == {"bea", *ATTACKS} and set(levels.values()) <= {"full", "walls"}
+    assert f"(sandbox {levels['bea']})" in (tmp_path / "out" / "bots" / "bea.md").read_text()
     # The contest ran with the honest students, and their folders (every folder) are as they were handed in.
     assert run.complete and {"ada", "bea"} <= set(run.standings.bots)
     assert _tree_digest(students) == before
