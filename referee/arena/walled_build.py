@@ -88,38 +88,59 @@ def build(*, source: str, command: str, workspace: str, staged: str, settings: S
     view = bot_view([sys.executable], where)
     command = command.replace(FOLDER_MARK, where)  # the folder's path in the command: its copy's
     argv = ["/bin/sh", "-c", SCRIPT, "lastcard-build", where, command, "pack" if walled else "keep"]
-    t0 = time.monotonic()
     try:
         wrapped, clean = launch.wrap(argv, cwd=where, env=env, shell=False, view=view,
                                      workspace=workspace if walled else None)
         data = pack(source)
+        ran = _watch(wrapped, clean, staged, data, launch, timeout_s, live, stopping or threading.Event())
     except (OSError, ValueError) as exc:
         launch.cleanup()
         return Outcome(f"build could not start: {getattr(exc, 'strerror', None) or exc}", "", launch.level.value, 0.0)
+    reason, transient = _judge(ran, limits, timeout_s)
+    if not reason and walled:
+        try:
+            _unpack(ran.packed.data(), tree)
+        except (tarfile.TarError, OSError) as exc:
+            reason = f"the build's folder could not be taken back: {exc}"
+    if reason:
+        shutil.rmtree(tree, ignore_errors=True)
+    return Outcome(reason, ran.log.text(), launch.level.value, ran.seconds, transient)
+
+
+@dataclass
+class _Ran:
+    """A build's process after it ended: how, and what it wrote."""
+
+    returncode: int | None
+    timed_out: bool
+    stopped: bool
+    packed: _Reader
+    log: _Tail
+    seconds: float
+
+
+def _watch(wrapped: list[str], clean: dict[str, str], staged: str, data: bytes, launch: Launch, timeout_s: float,
+           live: set[subprocess.Popen[bytes]], stopping: threading.Event) -> _Ran:
+    """Run the wrapped build: its copy in on stdin, its packed folder out on stdout, its log on stderr."""
+    t0 = time.monotonic()
     watchdog = reaper()
-    try:
-        proc = subprocess.Popen(wrapped, cwd=staged, env=clean, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)
-    except OSError as exc:
-        launch.cleanup()
-        return Outcome(f"build could not start: {exc.strerror or exc}", "", launch.level.value, 0.0)
+    proc = subprocess.Popen(wrapped, cwd=staged, env=clean, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
     live.add(proc)
     if watchdog is not None:
         watchdog.watch(proc.pid)
-    stopped = stopping if stopping is not None else threading.Event()
-    if stopped.is_set():  # the arena was stopped while this build was being set up: it must not run on
+    if stopping.is_set():  # the arena was stopped while this build was being set up: it must not run on
         _stop(proc, launch)
-    cap = limits.build_disk_mb * MIB + TAR_SLACK
-    packed = _Reader(proc, cap, launch)
+    packed = _Reader(proc, launch.settings.build_disk_mb * MIB + TAR_SLACK, launch)
     log = _Tail(proc)
     feeder = threading.Thread(target=_feed, args=(proc, data), daemon=True)
     for thread in (feeder, packed, log):
         thread.start()
-    reason, transient = "", False
+    timed_out = False
     try:
         proc.wait(timeout=timeout_s)
     except subprocess.TimeoutExpired:
-        reason, transient = f"build timed out after {timeout_s:g} s", True
+        timed_out = True
     finally:
         _stop(proc, launch)
         for thread in (feeder, packed, log):
@@ -128,24 +149,21 @@ def build(*, source: str, command: str, workspace: str, staged: str, settings: S
         if watchdog is not None:
             watchdog.forget(proc.pid)
         launch.cleanup()
-    seconds = time.monotonic() - t0
-    text = log.text()
-    if stopped.is_set():
-        reason, transient = reason or "build stopped: the run was interrupted", True
-    if not reason and packed.too_big:
-        reason = f"the build's folder grew past {limits.build_disk_mb} MiB (build_disk_mb)"
-    elif not reason and proc.returncode != 0:
-        reason = f"build failed ({describe_exit(proc.returncode)})" + _hint(text, proc.returncode, limits)
-    elif reason and not stopped.is_set():  # timed out: a fork bomb holding at the process limit says so
-        reason += _hint(text, None, limits)
-    elif not reason and walled:
-        try:
-            _unpack(packed.data(), tree)
-        except (tarfile.TarError, OSError) as exc:
-            reason = f"the build's folder could not be taken back: {exc}"
-    if reason:
-        shutil.rmtree(tree, ignore_errors=True)
-    return Outcome(reason, text, launch.level.value, seconds, transient)
+    return _Ran(proc.returncode, timed_out, stopping.is_set(), packed, log, time.monotonic() - t0)
+
+
+def _judge(ran: _Ran, limits: SandboxSettings, timeout_s: float) -> tuple[str, bool]:
+    """Why the build failed ("" if it did not), and whether that may not happen again (never cached)."""
+    text = ran.log.text()
+    if ran.stopped:
+        return "build stopped: the run was interrupted", True
+    if ran.timed_out:  # a fork bomb holding at the process limit says so
+        return f"build timed out after {timeout_s:g} s" + _hint(text, None, limits), True
+    if ran.packed.too_big:
+        return f"the build's folder grew past {limits.build_disk_mb} MiB (build_disk_mb)", False
+    if ran.returncode != 0:
+        return f"build failed ({describe_exit(ran.returncode)})" + _hint(text, ran.returncode, limits), False
+    return "", False
 
 
 class _Reader(threading.Thread):
