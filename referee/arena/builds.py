@@ -108,7 +108,8 @@ def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
             outcome[e.spec.name] = failure
             if failure is None:
                 spec = _moved(e.spec, source, folder) if source and folder else e.spec
-                done[e.spec.name] = replace(e, spec=spec, built=replace(built, seconds=time.monotonic() - t0))
+                done[e.spec.name] = replace(e, spec=spec, built=replace(built, seconds=time.monotonic() - t0,
+                                                                        origin=source if folder else None))
             if on_done is not None:
                 on_done(done.get(e.spec.name, e), failure, time.monotonic() - t0)
 
@@ -194,6 +195,14 @@ def _cached_build(entry: BotEntry, source: str, folder: str, content: str, level
         return None, built, folder
     tail = "\n".join(found.log.rstrip().splitlines()[-TAIL_LINES:])
     return LeftOut(name, found.reason, tail, log, build_level=built.level), built, folder
+
+
+def as_given(entry: BotEntry) -> BotSpec:
+    """The spec of a built bot as the arena file gave it (its paths in its own folder, not in the built copy)."""
+    built = entry.built
+    if built is None or built.folder is None or built.origin is None:
+        return entry.spec
+    return _moved(entry.spec, built.folder, built.origin)
 
 
 def _swap(text: str, folder: str, copy: str) -> str:

@@ -24,6 +24,8 @@ class Built:
     folder: str | None = None
     """The built copy (``None``: built in place, ``sandbox: none``)."""
     seconds: float = 0.0
+    origin: str | None = None
+    """The folder the copy was made from (the paths into it were moved to ``folder``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"level": self.level, "cached": self.cached}

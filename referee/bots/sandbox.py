@@ -116,7 +116,13 @@ class SandboxSettings:
 
     def to_json(self) -> dict[str, Any]:
         # Not asdict(): every job carries its seats' settings, and asdict's deep copy cost more than the rest.
-        return {name: getattr(self, name) for name in _FIELD_NAMES} | {"mode": self.mode.value}
+        # A build limit at its default is left out: the bot's settings (and a ladder's hash of them) read as
+        # they did before builds had limits of their own.
+        out = {name: getattr(self, name) for name in _BOT_NAMES} | {"mode": self.mode.value}
+        for name, default in _BUILD_DEFAULTS:
+            if getattr(self, name) != default:
+                out[name] = getattr(self, name)
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SandboxSettings:
@@ -130,6 +136,8 @@ class SandboxSettings:
 _FIELD_NAMES = tuple(f.name for f in fields(SandboxSettings))
 _KNOWN = frozenset(_FIELD_NAMES)
 _LIMIT_NAMES = tuple(name for name in _FIELD_NAMES if name != "mode")
+_BUILD_DEFAULTS = tuple((f.name, f.default) for f in fields(SandboxSettings) if f.name.startswith("build_"))
+_BOT_NAMES = tuple(name for name in _FIELD_NAMES if not name.startswith("build_"))
 
 
 def parse_mode(value: Mode | str) -> Mode:

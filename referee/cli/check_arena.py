@@ -61,7 +61,8 @@ def _built(entries: list[BotEntry], *, quiet: bool) -> tuple[list[BotEntry], lis
     if any(e.build for e in kept):
         def built(entry: BotEntry, failure: LeftOut | None, seconds: float) -> None:
             if not quiet:
-                how = f", sandbox {entry.built.level}" if entry.built is not None else ""
+                how = "" if entry.built is None else (", from the cache" if entry.built.cached else "") + \
+                    f", sandbox {entry.built.level}"
                 click.echo(f"built {entry.spec.name} ({seconds:.1f} s{how})" if failure is None
                            else f"{entry.spec.name}: {failure.reason}", err=True)
         kept, failed = run_builds(kept, None, 1, built)
