@@ -126,12 +126,23 @@ def _extensions() -> list:
     # --follow-imports=silent: the interpreted modules the compiled ones import (the sandbox, the pool, the wire,
     # replay) are read for their types but their own errors are not this build's; the compiled ones must
     # type-check, and what they get from the others is checked at run time.
-    return mypycify(["--follow-imports=silent", *COMPILED], opt_level="3", debug_level="0",
-                    group_name="referee._engine")
+    # multi_file: the C code one file per module (not one 6.6 MB file), compiled in parallel (``BuildExtOrPure``):
+    # the wheel's build took 46 s of CPU rather than 76 s, and the games are as fast (bench/README.md).
+    extensions = mypycify(["--follow-imports=silent", *COMPILED], opt_level="3", debug_level="0",
+                          group_name="referee._engine", multi_file=True)
+    for extension in extensions:  # multi_file puts the group's header in build/referee/, not beside the C files
+        extension.include_dirs.append(os.path.join("build", "referee"))
+    return extensions
 
 
 class BuildExtOrPure(build_ext):
     """Build the compiled modules; if the C compiler fails, build nothing (the pure package) and say so."""
+
+    def finalize_options(self) -> None:
+        """Compile the C files in parallel, one per core, unless ``--parallel`` says otherwise."""
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
         try:

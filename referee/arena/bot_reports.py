@@ -13,6 +13,7 @@ import shlex
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.arena.builds import LeftOut
+from referee.arena.grades import Grade
 from referee.arena.model import BotEntry
 from referee.arena.results_doc import ResultsDoc
 from referee.bots.names import safe_name
@@ -40,31 +41,37 @@ QUOTE_LIMIT = 8000
 def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
                       entries: Sequence[BotEntry], left_out: Sequence[LeftOut] = (),
                       checks: Mapping[str, Mapping[str, Any]] | None = None,
-                      folder: str = ResultsDir.BOT_REPORTS) -> list[str]:
+                      folder: str = ResultsDir.BOT_REPORTS, grades: Mapping[str, Grade] | None = None) -> list[str]:
     """Write ``OUT/bots/NAME.md`` for every entrant in ``entries`` (the arena's bots before builds) and
-    ``OUT/bots/index.md``; the paths written. ``checks`` maps a bot's name to its check report's JSON."""
+    ``OUT/bots/index.md``; the paths written. ``checks`` maps a bot's name to its check report's JSON; ``grades``
+    a bot's name to its grade (an arena with ``grading:``), explained in its report."""
     target = os.path.join(out_dir, folder)
     os.makedirs(target, exist_ok=True)
     rows = {r.bot: r for r in doc.standings.rows}
     left = {x.bot: x for x in left_out}
     faults = faults_by_bot(games)
     paths = []
+    graded = bool(grades)
     index = [f"# Entrants of {doc.name or 'the arena'}", "",
-             "| place | bot | games | wins | faults | report |", "| ---: | --- | ---: | ---: | ---: | --- |"]
+             "| place | bot | games | wins | faults |" + (" points |" if graded else "") + " report |",
+             "| ---: | --- | ---: | ---: | ---: |" + (" ---: |" if graded else "") + " --- |"]
     for entry in entries:
         name = entry.spec.name
         if entry.spec.builtin is not None:
             continue
         text = bot_report(name, entry, rows.get(name), left.get(name), faults.get(name, []), out_dir,
-                          (checks or {}).get(name), len(rows), doc.build_levels.get(name))
+                          (checks or {}).get(name), len(rows), (grades or {}).get(name), doc.build_levels.get(name))
         path = os.path.join(target, f"{safe_name(name)}.md")
         with naming(path), open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
         paths.append(path)
         row = rows.get(name)
         place = row.rank_text if row else "left out"
+        grade = (grades or {}).get(name)
+        points = f" {grade.points if grade else '-'} |" if graded else ""
+        link = f"[{safe_name(name)}.md]({_link(safe_name(name) + '.md')})"
         index.append(f"| {place} | {_cell(name)} | {row.games if row else 0} | {row.wins if row else 0} | "
-                     f"{len(faults.get(name, []))} | [{safe_name(name)}.md]({_link(safe_name(name) + '.md')}) |")
+                     f"{len(faults.get(name, []))} |{points} {link} |")
     with naming(os.path.join(target, "index.md")), open(os.path.join(target, "index.md"), "w", encoding="utf-8") as fh:
         fh.write("\n".join(index) + "\n")
     paths.append(os.path.join(target, "index.md"))
@@ -86,7 +93,8 @@ def faults_by_bot(games: Iterable[GameLine]) -> dict[str, list[tuple[str, Fault]
 
 def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOut | None,
                faults: Sequence[tuple[str, Fault]], out_dir: str,
-               check: Mapping[str, Any] | None, field: int, build_level: str | None = None) -> str:
+               check: Mapping[str, Any] | None, field: int, grade: Grade | None = None,
+               build_level: str | None = None) -> str:
     """One entrant's report as Markdown (``build_level``: the sandbox its build ran in)."""
     lines = [f"# {name}", ""]
     if entry.submission:
@@ -105,6 +113,8 @@ def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOu
                       + (f" (log: `{left.log}`)" if left.log else "") + ":", "", *_fence("\n".join(left.stderr))]
     elif row is not None:
         lines += _record(row, field)
+    if grade is not None:
+        lines += ["", "## Grade", "", *(f"- {line}" for line in grade.why)]
     lines += _build_log(name, entry, out_dir)
     if left is None:
         lines += _faults(name, faults, out_dir, None if entry.spec.cwd else entry.spec.command)

@@ -21,6 +21,7 @@ from typing import Any, Mapping
 from referee.arena.bot_entries import BotResolver, limits_from
 from referee.arena.cluster_options import ClusterOptions
 from referee.arena.formats import FORMATS
+from referee.arena.grading import grading_from
 from referee.arena.model import DEFAULT_BOOTSTRAP, DEFAULT_BUILD_TIMEOUT_S, Arena, BotEntry, Stage
 from referee.arena.pool_check import MAX_GAMES, pool_problems
 from referee.arena.problems import ArenaFileError, Problem, Problems, format_path
@@ -96,7 +97,8 @@ class _Resolver:
             stages=tuple(stages), bots=tuple(bots), policy=FaultPolicy.parse(data.get("policy", "forfeit")),
             jobs=None if jobs in (None, "auto") else int(jobs), records=bool(data.get("records", False)),
             bootstrap=data.get("bootstrap", DEFAULT_BOOTSTRAP), rank_by=data.get("rank_by", "rating"),
-            description=data.get("description", ""), cluster=self.cluster(data.get("executor")))
+            description=data.get("description", ""), cluster=self.cluster(data.get("executor")),
+            grading=grading_from(data.get("grading"), self.problems))
         if not self.problems:
             self.problems.found.extend(pool_problems(arena, [b.spec.name for b in bots]))
         if self.problems:

@@ -7,6 +7,7 @@ from typing import Any, Iterable
 
 from referee.arena.cluster_options import ClusterOptions
 from referee.arena.formats import Format
+from referee.arena.grading import Grading
 from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
 from referee.table.policy import FaultPolicy
@@ -116,6 +117,9 @@ class Arena:
     #: The ``executor:`` section: a Dask cluster to play on (None: the local pool). Not in ``to_json``: where
     #: games run never changes them.
     cluster: ClusterOptions | None = None
+    #: The ``grading:`` block: points for the gradebook (None: no grades.csv). Not in ``to_json``: grades never
+    #: change the games, so a contest graded afterwards still resumes.
+    grading: Grading | None = None
 
     @property
     def specs(self) -> list[BotSpec]:

@@ -12,6 +12,7 @@ import click
 
 from referee.arena.bot_reports import write_bot_reports
 from referee.arena.builds import check_requires
+from referee.arena.grades import Grade, write_grades
 from referee.arena.model import Arena
 from referee.arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from referee.arena.schedule import stage_game_counts
@@ -135,7 +136,13 @@ def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int
         from referee.check.contest import run_contest_checks  # here: a run without checks need not import them
 
         checks = run_contest_checks(arena, played, games=check_games, jobs=jobs)
-    paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks)
+    grades: dict[str, Grade] = {}
+    if arena.grading is not None and run.complete:
+        path, grades = write_grades(run.out_dir, run.standings, arena.bots, arena.grading)
+        click.echo(f"grades: {path}")
+    elif arena.grading is not None:
+        progress.note("grades.csv is written when the contest is complete: --resume finishes it")
+    paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks, grades=grades)
     if paths:
         click.echo(f"reports per bot: {os.path.dirname(paths[-1])}")
 
@@ -200,6 +207,8 @@ def validate_cmd(file: str, build: bool = False) -> None:
         click.echo(f"  stage {stage.name}: {stage.format.name}, {stage.ruleset}, {stage.seats} seats, games "
                    f"{stage.games}{extra}{entrants}: {n} games")
     click.echo(f"  total: {planned_games(arena, len(kept), builds)}")
+    if arena.grading is not None:
+        click.echo(f"  grading: {arena.grading.summary()} -> {_show_path(arena.out)}/grades.csv")
     for item in left:
         click.echo(f"  would be left out: {item.bot} ({item.reason})")
 

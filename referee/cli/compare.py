@@ -15,6 +15,7 @@ from typing import Any, TextIO
 import click
 
 from referee.arena.model import Arena, BotEntry
+from referee.arena.runner import NeverStarted
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
 from referee.cli.common import (
     RunError,
@@ -193,12 +194,17 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
                                 order=[s.name for s in specs], leave_out=[n.bot for n in run.never_started],
                                 report=html_report):
             click.echo(line, err=True)
-    if run.never_started:  # the block as a warning, then exit status 1 (as ``match`` does)
-        lines = warn_never_started(run.never_started)
-        click.echo("\n".join(lines[:-1]), err=True)
-        raise RunError(f"{', '.join(n.bot for n in run.never_started)} never started: {lines[-1]}")
+    _stop_if_never_started(run.never_started)
     if not run.complete:
         interrupted(games=f"{run.tally.games} games counted")
+
+
+def _stop_if_never_started(never: list[NeverStarted]) -> None:
+    """The bots that never started, each with its own words, as a warning; then exit status 1 (as ``match``)."""
+    if never:
+        lines = warn_never_started(never)
+        click.echo("\n".join(lines[:-1]), err=True)
+        raise RunError(f"{', '.join(n.bot for n in never)} never started: {lines[-1]}")
 
 
 
@@ -304,7 +310,9 @@ def _candidates(base: str, candidates: tuple[str, ...], bot: Any, field_bots: tu
         click.echo(f"results: {ResultsDir(run.out_dir).results}")
         if html_report:
             write_html_report(run.out_dir)
-    if run.never_started:
-        raise RunError("\n".join(warn_never_started(run.never_started)))
+    for line in fault_lines(run.collected.faults, run.out_dir if out else None, order=[s.name for s in specs],
+                            leave_out=[n.bot for n in run.never_started], report=html_report):
+        click.echo(line, err=True)
+    _stop_if_never_started(run.never_started)
     if not run.complete:
         interrupted(games=f"{run.family.games} games counted")

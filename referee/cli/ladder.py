@@ -26,6 +26,7 @@ from referee.ladder.store import open_ladder
 from referee.standings.first_faults import fault_lines
 from referee.standings.model import LeftOutEntry, StandingRow, Standings
 from referee.standings.render import text_table
+from referee.store.results_dir import ResultsDir
 
 DB_HELP = "The ladder file (SQLite; created when missing)."
 
@@ -75,6 +76,9 @@ def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: i
     click.echo(f"order: {result.standings.rule}")
     click.echo(text_table(result.standings))
     click.echo(f"reports: {os.path.dirname(result.paths[0]) if result.paths else '-'}")
+    for path in result.paths:
+        if os.path.basename(path) == ResultsDir.GRADES:
+            click.echo(f"grades: {path}")
     for line in fault_lines(result.faults, os.path.dirname(result.paths[0]) if result.paths else None,
                             order=result.standings.bots, leave_out=[n.bot for n in result.never_started]):
         click.echo(line, err=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Any, Iterator, Protocol, cast
@@ -21,17 +20,14 @@ from referee.arena.model import Arena
 from referee.arena.ranking import standings_for
 from referee.arena.report import timing, write_reports
 from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
-from referee.arena.runner import NeverStarted, never_started
+from referee.arena.runner import NeverStarted
 from referee.compare.candidates import CandidateSettings, Family, game_ids, pair_of, status_text
-from referee.compare.run import BOOTSTRAP, LEAD_PER_JOB, MIN_LEAD, STAGE
-from referee.run.executor import Executor, ExecutorFactory, local_executor
+from referee.compare.run import BOOTSTRAP, play_in_order
+from referee.run.executor import ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
-from referee.run.loop import RunLoop
-from referee.standings.ratings import warm_up
 from referee.store.record_file import keep_only
-from referee.store.results import GameLine, GameResult, Slot
+from referee.store.results import GameLine
 from referee.store.results_dir import ResultsDir
-from referee.store.run_store import GameStore
 
 
 class FamilyView(Protocol):
@@ -64,6 +60,7 @@ class CandidatesRun:
     complete: bool
     played_now: int
     wall_s: float
+    collected: Collected
     out_dir: str | None = None
     doc: ResultsDoc | None = None
     never_started: list[NeverStarted] = field(default_factory=list)
@@ -96,6 +93,15 @@ class _FamilyInOrder:
     def __contains__(self, game_id: str) -> bool:
         return game_id in self.waiting
 
+    def resumed(self, line: GameLine) -> None:
+        """A game read back from games.jsonl: counted silently (the block is drawn once, after "resuming")."""
+        if _is_candidate_game(line.game):
+            self.offer(line)
+            self.advance(FamilyDisplay())
+
+    def show(self, display: FamilyView) -> None:
+        display.update(self.family)
+
     def advance(self, display: FamilyView) -> bool:
         """Count every pair whose twins have finished, in order; True once the run is done."""
         family = self.family
@@ -123,29 +129,7 @@ def run_candidates(settings: CandidateSettings, arena: Arena, *, out: str | None
     """Play the candidates' pairs until every test has stopped (or the cap); with ``out``, write what an arena
     writes plus results.json's ``candidates`` block. Ctrl-C returns with ``complete`` false, every game stored;
     ``stop_after`` does the same after that many new games (tests)."""
-    display = display or FamilyDisplay()
-    out_dir = os.path.abspath(out) if out else None
-    store: GameStore | None = None
-    log_dir = records_dir = None
     order = _FamilyInOrder(settings)
-    if out_dir is not None:
-        store = GameStore(out_dir)
-        store.prepare(resume=resume, fresh=fresh)
-        log_dir = os.path.join(out_dir, "logs")
-        os.makedirs(log_dir, exist_ok=True)
-        records_dir = out_dir
-
-        def resumed(line: GameLine) -> None:
-            if _is_candidate_game(line.game):
-                order.offer(line)
-                order.advance(FamilyDisplay())
-
-        store.start(settings.to_json(), keep=resumed)
-        if order.finished:
-            display.note(f"resuming: {order.finished} games already played")
-            display.update(order.family)
-    played_now = 0
-    t0 = time.monotonic()
     family = order.family
 
     def pairs() -> Iterator[GameJob]:
@@ -163,45 +147,19 @@ def run_candidates(settings: CandidateSettings, arena: Arena, *, out: str | None
                     if job.game_id not in order:
                         yield job
 
-    def on_result(job: GameJob, result: GameResult) -> bool:
-        nonlocal played_now
-        i, k, _ = pair_of(job.game_id)
-        line = GameLine(result, Slot(STAGE, None, None, k))
-        if store is not None:
-            store.append(line)
-        order.offer(line)
-        played_now += 1
-        if order.advance(display):
-            return True
-        if stop_after is not None and played_now >= stop_after:
-            raise KeyboardInterrupt
-        return False
-
-    def make() -> Executor:
-        return executor_factory(arena, jobs=jobs, stderr_dir=log_dir, records_dir=records_dir, pin=pin)
-
-    complete = True
-    with RunLoop(make, on_start=warm_up) as loop:
-        try:
-            if not order.advance(display):
-                complete = loop.play_jobs(pairs(), on_result, lead=lead or max(MIN_LEAD, LEAD_PER_JOB * jobs))
-        finally:
-            if store is not None:
-                store.close()
-            display.stop()
-        loop.close()
-    wall = time.monotonic() - t0
-    if not family.done:
-        complete = False
     specs = [settings.base, *settings.candidates, *settings.field]
-    run = CandidatesRun(settings, family, complete, played_now, wall, out_dir,
-                        never_started=never_started(order.collected, specs, log_dir))
-    if out_dir is not None:
+    played = play_in_order(order, pairs, lambda game_id: pair_of(game_id)[1], settings.to_json(), specs,
+                           display or FamilyDisplay(), arena=arena, out=out, jobs=jobs, resume=resume, fresh=fresh,
+                           executor_factory=executor_factory, pin=pin, stop_after=stop_after, lead=lead)
+    complete = played.complete and family.done
+    run = CandidatesRun(settings, family, complete, played.played_now, played.wall_s, order.collected, played.out_dir,
+                        never_started=played.never_started)
+    if played.out_dir is not None:
         if complete:
-            _keep_only(out_dir, records_dir, family)
+            _keep_only(played.out_dir, played.out_dir, family)
         run.doc = results_doc(settings, family, order.collected, complete)
-        write_reports(out_dir, run.doc, timing(run.doc.standings, order.collected if complete else order,
-                                               wall_s=wall, played_now=played_now, jobs=jobs))
+        write_reports(played.out_dir, run.doc, timing(run.doc.standings, order.collected if complete else order,
+                                                      wall_s=played.wall_s, played_now=played.played_now, jobs=jobs))
     return run
 
 

@@ -22,7 +22,7 @@ import time
 from array import array
 from dataclasses import dataclass, field, replace
 from itertools import count
-from typing import Any, Callable, Iterator, Protocol, cast
+from typing import Any, Callable, Iterator, Protocol, TypeVar, cast
 
 from referee.arena.collect import Collected
 from referee.arena.model import Arena
@@ -30,6 +30,7 @@ from referee.arena.ranking import standings_for
 from referee.arena.report import timing, write_reports
 from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
 from referee.arena.runner import NeverStarted, never_started
+from referee.bots.spec import BotSpec
 from referee.compare.sprt import PairTally, Sprt
 from referee.compare.twins import CompareSettings, game_ids, pair_of, twin_pair
 from referee.run.executor import Executor, ExecutorFactory, local_executor
@@ -153,12 +154,12 @@ class _InOrder:
             return "games" if self.settings.games is not None else "max-games"
         return None
 
-    def advance(self, display: Display) -> str | None:
-        """Count every pair whose twins have both finished, in order, until one decides; why it stopped."""
+    def advance(self, display: Display) -> bool:
+        """Count every pair whose twins have both finished, in order, until one decides; True once decided."""
         while self.decided is None:
             id_a, id_b = game_ids(self.next)
             if id_a not in self.waiting or id_b not in self.waiting:
-                return None
+                return False
             a, b = self.waiting.pop(id_a), self.waiting.pop(id_b)
             pair = twin_pair(self.settings, self.next)
             self.counter.add_pair(*pair.scores(a.placements, b.placements))
@@ -166,7 +167,16 @@ class _InOrder:
             self.collected.add(b)
             self.next += 1
             display.update(self.counter)
-        return self.decided
+        return True
+
+    def resumed(self, line: GameLine) -> None:
+        """A game read back from games.jsonl: counted silently (the block is drawn once, after "resuming")."""
+        if _is_pair_game(line.game):
+            self.offer(line)
+            self.advance(NoDisplay())
+
+    def show(self, display: Display) -> None:
+        display.update(self.counter)
 
 
 def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = None, jobs: int = 1,
@@ -181,29 +191,7 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
     after that many new games (tests). At most ``lead`` finished games wait for their pair to be counted
     (default ``MIN_LEAD``, or ``LEAD_PER_JOB`` per job).
     """
-    display = display or NoDisplay()
-    out_dir = os.path.abspath(out) if out else None
-    store: GameStore | None = None
-    log_dir = records_dir = None
     order = _InOrder(settings, _collected(settings))
-    if out_dir is not None:
-        store = GameStore(out_dir)
-        store.prepare(resume=resume, fresh=fresh)
-        log_dir = ResultsDir(out_dir).logs
-        os.makedirs(log_dir, exist_ok=True)
-        records_dir = out_dir  # the run's one record file: every game with --records, else games with a fault
-
-        def resumed(line: GameLine) -> None:  # counted as it is read: the file is never held whole
-            if _is_pair_game(line.game):
-                order.offer(line)
-                order.advance(NoDisplay())  # the block is drawn once, after the "resuming" line
-
-        store.start(description(settings), keep=resumed)
-        if order.finished:
-            display.note(f"resuming: {order.finished} games already played")
-            display.update(order.counter)
-    played_now = 0
-    t0 = time.monotonic()
 
     def pairs() -> Iterator[GameJob]:
         cap = settings.max_pairs
@@ -214,68 +202,123 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
                 if job.game_id not in order:
                     yield job
 
+    played = play_in_order(order, pairs, lambda game_id: pair_of(game_id)[0], description(settings),
+                           [settings.new, settings.base, *settings.field], display or NoDisplay(),
+                           arena=arena, out=out, jobs=jobs, resume=resume, fresh=fresh,
+                           executor_factory=executor_factory, pin=pin, stop_after=stop_after, lead=lead)
+    stopped = order.decided or "interrupted"
+    complete = played.complete and stopped != "interrupted"
+    counted = order.collected
+    run = CompareRun(settings, order.counter, complete, stopped, played.played_now, played.wall_s, counted,
+                     played.out_dir, never_started=played.never_started)
+    if played.out_dir is not None:
+        if complete:
+            _keep_only(played.out_dir, played.out_dir, order.next)
+        run.doc = results_doc(settings, order.counter, counted, stopped, complete)
+        # The bots' time over the games kept: the pairs counted, or (interrupted) every game finished.
+        write_reports(played.out_dir, run.doc, timing(run.doc.standings, counted if complete else order,
+                                                      wall_s=played.wall_s, played_now=played.played_now, jobs=jobs))
+    return run
+
+
+class RunDisplay(Protocol):
+    """What every comparison's display does (its ``update`` takes what its counting counts)."""
+
+    def note(self, text: str) -> None: ...
+    def stop(self) -> None: ...
+
+
+D_contra = TypeVar("D_contra", bound=RunDisplay, contravariant=True)
+
+
+class Counting(Protocol[D_contra]):
+    """Games finished in any order, counted in planned order (one candidate's pairs, or a family's)."""
+
+    finished: int
+    collected: Collected
+
+    def offer(self, line: GameLine) -> None: ...
+    def __contains__(self, game_id: str) -> bool:
+        """Whether a game not yet counted has finished."""
+    def advance(self, display: D_contra) -> bool:
+        """Count what can be counted, in order; True once the run is decided."""
+    def resumed(self, line: GameLine) -> None:
+        """A game read back by ``--resume`` (counted silently)."""
+    def show(self, display: D_contra) -> None:
+        """Draw the count once (after resuming)."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """How a run of pairs went: whether it ran to its end, the games played now, its wall time, the bots that
+    never started (with their own words), and its output folder."""
+
+    complete: bool
+    played_now: int
+    wall_s: float
+    never_started: list[NeverStarted]
+    out_dir: str | None
+
+
+def play_in_order(order: Counting[D_contra], pairs: Callable[[], Iterator[GameJob]], deal_of: Callable[[str], int],
+                  described: dict[str, Any], specs: list[BotSpec], display: D_contra, *, arena: Arena,
+                  out: str | None, jobs: int, resume: bool, fresh: bool, executor_factory: ExecutorFactory,
+                  pin: bool | None, stop_after: int | None, lead: int | None) -> Played:
+    """The run shared by ``compare`` and ``compare --candidate``: the output folder (``described`` in arena.json,
+    ``--resume`` reading the games back into ``order``), the jobs of ``pairs`` on one run loop, each result stored
+    and counted as it ends, until ``order`` is decided, Ctrl-C or ``stop_after`` new games; then the bots that
+    never started. The bots' stderr is kept under ``out``, else in a scratch folder while the run lasts (a bot
+    that never starts is shown with its own words either way)."""
+    out_dir = os.path.abspath(out) if out else None
+    store: GameStore | None = None
+    if out_dir is not None:
+        store = GameStore(out_dir)
+        store.prepare(resume=resume, fresh=fresh)
+        os.makedirs(ResultsDir(out_dir).logs, exist_ok=True)
+        store.start(described, keep=order.resumed)  # counted as it is read: the file is never held whole
+        if order.finished:
+            display.note(f"resuming: {order.finished} games already played")
+            order.show(display)
+    played_now = 0
+    t0 = time.monotonic()
+
     def on_result(job: GameJob, result: GameResult) -> bool:
         nonlocal played_now
-        line = GameLine(result, Slot(STAGE, None, None, pair_of(job.game_id)[0]))
+        line = GameLine(result, Slot(STAGE, None, None, deal_of(job.game_id)))
         if store is not None:
             store.append(line)
         order.offer(line)
         played_now += 1
-        if order.advance(display) is not None:
+        if order.advance(display):
             return True
         if stop_after is not None and played_now >= stop_after:
             raise KeyboardInterrupt
         return False
 
-    def make() -> Executor:
-        return executor_factory(arena, jobs=jobs, stderr_dir=log_dir, records_dir=records_dir, pin=pin)
+    scratch = tempfile.TemporaryDirectory(prefix="lastcard-compare-") if out_dir is None else None
+    log_dir = scratch.name if scratch is not None else ResultsDir(cast(str, out_dir)).logs
 
-    # Without --out the bots' stderr is still kept, in a scratch folder, for a bot that never starts (its own words).
-    scratch = tempfile.TemporaryDirectory(prefix="lastcard-compare-") if log_dir is None else None
-    if scratch is not None:
-        log_dir = scratch.name
-    assert log_dir is not None
+    def make() -> Executor:  # the run's one record file: every game with --records, else games with a fault
+        return executor_factory(arena, jobs=jobs, stderr_dir=log_dir, records_dir=out_dir, pin=pin)
+
+    complete = True
     try:
-        complete, never = _play(make, pairs, on_result, order, display, store,
-                                lead or max(MIN_LEAD, LEAD_PER_JOB * jobs), settings, log_dir)
+        with RunLoop(make, on_start=warm_up) as loop:
+            try:
+                if not order.advance(display):  # a resumed run may be decided already
+                    complete = loop.play_jobs(pairs(), on_result, lead=lead or max(MIN_LEAD, LEAD_PER_JOB * jobs))
+            finally:
+                if store is not None:
+                    store.close()
+                display.stop()
+            loop.close()
+        never = never_started(order.collected, specs, log_dir)
     finally:
         if scratch is not None:
             scratch.cleanup()
     if scratch is not None:  # the logs went with the scratch folder: name no path that is gone
         never = [replace(n, log=None) for n in never]
-    wall = time.monotonic() - t0
-    stopped = order.decided or "interrupted"
-    if stopped == "interrupted":
-        complete = False
-    counted = order.collected
-    run = CompareRun(settings, order.counter, complete, stopped, played_now, wall, counted, out_dir,
-                     never_started=never)
-    if out_dir is not None:
-        if complete:
-            _keep_only(out_dir, records_dir, order.next)
-        run.doc = results_doc(settings, order.counter, counted, stopped, complete)
-        # The bots' time over the games kept: the pairs counted, or (interrupted) every game finished.
-        write_reports(out_dir, run.doc, timing(run.doc.standings, counted if complete else order, wall_s=wall,
-                                               played_now=played_now, jobs=jobs))
-    return run
-
-
-def _play(make: Callable[[], Executor], pairs: Callable[[], Iterator[GameJob]],
-          on_result: Callable[[GameJob, GameResult], bool], order: _InOrder, display: Display,
-          store: GameStore | None, lead: int, settings: CompareSettings,
-          log_dir: str) -> tuple[bool, list[NeverStarted]]:
-    """Play the pairs until a verdict (or Ctrl-C); whether it ran to the end, and the bots that never started."""
-    complete = True
-    with RunLoop(make, on_start=warm_up) as loop:
-        try:
-            if order.advance(display) is None:  # a resumed run may be decided already
-                complete = loop.play_jobs(pairs(), on_result, lead=lead)
-        finally:
-            if store is not None:
-                store.close()
-            display.stop()
-        loop.close()
-    return complete, never_started(order.collected, [settings.new, settings.base, *settings.field], log_dir)
+    return Played(complete, played_now, time.monotonic() - t0, never, out_dir)
 
 
 def _collected(settings: CompareSettings) -> Collected:

@@ -15,89 +15,28 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from referee.bots.pool import BotPool
-from referee.bots.spec import BotSpec, parse_bot, unique_names
-from referee.engine.actions import Action
-from referee.engine.game import Game
-from referee.engine.rules import Ruleset, check_players
-from referee.env.aec import check_reward, ruleset_of, spaces_for
-from referee.env.single import LEARNER, LearnerSeat
-from referee.env.view import Observer, place_rewards, round_rewards
+from referee.bots.spec import BotSpec
+from referee.engine.rules import Ruleset
+from referee.env.aec import spaces_for
+from referee.env.single import LearnerGame, learner_game
 from referee.table.policy import FaultPolicy
-from referee.table.table import Table, seat_for
 
 
-class VectorSlot:
-    """One table of the batch: ``SingleAgentEnv``'s game without its observation (the batch builds those)."""
+class VectorSlot(LearnerGame):
+    """One table of the batch: ``SingleAgentEnv``'s game (a ``LearnerGame``) and its own generator; the batch
+    builds the observations."""
 
-    def __init__(self, env: VectorSingleAgentEnv) -> None:
-        self.env = env
-        self.pool = BotPool()
-        self.seat = LearnerSeat()
-        self.table: Table | None = None
-        self.learner = 0
-        self.legal: dict[int, Action] = {}
-        self.over = True
-        self.games = 0
-        self.np_random: np.random.Generator | None = None
-
-    @property
-    def game(self) -> Game:
-        assert self.table is not None
-        return self.table.game
+    np_random: np.random.Generator | None = None
 
     def reset(self, seed: int | None) -> tuple[float, dict[str, Any]]:
         """``SingleAgentEnv.reset``: the same draws from the same generator, so the same game and seat."""
-        env = self.env
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
-        game_seed = seed if seed is not None else int(self.np_random.integers(2**63 - 1))
-        self.learner = env.seat if env.seat is not None else int(self.np_random.integers(env.seats))
-        others = iter(seat_for(spec, self.pool) for spec in env.opponents)
-        seats = [self.seat if i == self.learner else next(others) for i in range(env.seats)]
-        self.games += 1
-        self.table = Table(env.ruleset, seats, game_seed, game_id=f"g{self.games}", policy=env.policy)
-        game = self.table.start()
-        self.over = False
-        reward, info = self.advance(len(game.events), game.round)
-        return reward, info | {"seat": self.learner, "seed": game_seed}
+        return self.deal(self.np_random, seed)
 
     def step(self, action: Any) -> tuple[float, dict[str, Any]]:
         """``SingleAgentEnv.step``: the learner's action, then the others up to its next turn or the end."""
-        chosen = self.legal.get(int(action)) if isinstance(action, (int, np.integer)) else None
-        if chosen is None:
-            self.over = True  # as SingleAgentEnv: the game is abandoned and the learner loses it
-            error = self.env.observer.illegal(action, self.legal, LEARNER)
-            self.legal = {}
-            return self.env.illegal_reward, {"illegal": str(error)}
-        assert self.table is not None
-        game = self.table.game
-        mark, round_before = len(game.events), game.round
-        self.seat.action = chosen
-        self.table.step()
-        return self.advance(mark, round_before)
-
-    def advance(self, mark: int, round_before: int) -> tuple[float, dict[str, Any]]:
-        """Let the other seats play up to the learner's next turn or the end; the learner's reward meanwhile."""
-        table = self.table
-        assert table is not None
-        game, learner, mode = table.game, self.learner, self.env.reward_mode
-        while not game.over and game.current != learner:
-            table.step()
-        reward = 0.0
-        info: dict[str, Any] = {}
-        if mode == "round" and (game.round != round_before or game.over):
-            reward += round_rewards(game.events, mark, len(game.hands))[learner]
-        if game.over:
-            result = table.finish()
-            if mode == "game":
-                reward += place_rewards(result.placements)[learner]
-            self.over = True
-            self.legal = {}
-            info["result"] = {k: v for k, v in result.to_json().items() if k not in ("actions", "wall_ms")}
-        else:
-            self.legal = self.env.observer.legal(game)
-        return reward, info
+        return self.act(action)
 
 
 class VectorSingleAgentEnv(VectorEnv):
@@ -119,35 +58,23 @@ class VectorSingleAgentEnv(VectorEnv):
                  options: Mapping[str, Any] | None = None, reward: str = "game", illegal_reward: float = -1.0,
                  policy: FaultPolicy = FaultPolicy(),
                  autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP) -> None:
-        check_players(seats)
-        check_reward(reward)
         if num_envs < 1:
             raise ValueError(f"num_envs={num_envs!r}: a batch has at least one table")
-        if seat is not None and not 0 <= seat < seats:
-            raise ValueError(f"seat={seat!r}: a table of {seats} has seats 0 to {seats - 1} (or None: at random)")
         self.autoreset_mode = AutoresetMode(autoreset_mode)
         if self.autoreset_mode is AutoresetMode.DISABLED:
             raise ValueError("autoreset_mode=DISABLED is not supported: NEXT_STEP or SAME_STEP")
-        specs = [o if isinstance(o, BotSpec) else parse_bot(o) for o in opponents]
-        if len(specs) == 1:
-            specs *= seats - 1
-        if len(specs) != seats - 1:
-            raise ValueError(f"{len(specs)} opponents for {seats} seats: give one spec for every other seat "
-                             f"({seats - 1}), or a single one for all of them")
+        play = learner_game(ruleset, seats, opponents, seat, options, reward, illegal_reward, policy)
         self.num_envs = num_envs
-        self.ruleset = ruleset_of(ruleset, options)
-        self.seats = seats
-        self.seat = seat
-        self.reward_mode = reward
-        self.illegal_reward = float(illegal_reward)
-        self.policy = policy
-        self.opponents = unique_names([BotSpec(LEARNER, "builtin:random"), *specs])[1:]
-        self.observer = Observer(self.ruleset)
+        self.ruleset, self.seats, self.seat = play.ruleset, seats, seat
+        self.reward_mode, self.illegal_reward, self.policy = reward, play.illegal_reward, policy
+        self.opponents = play.opponents
+        self.observer = play.observer
         self.single_observation_space, self.single_action_space = spaces_for(self.observer)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
-        self.slots = [VectorSlot(self) for _ in range(num_envs)]
+        self.slots = [VectorSlot(play.ruleset, seats, seat, play.opponents, policy, reward, play.illegal_reward,
+                                 play.observer) for _ in range(num_envs)]
         self._autoreset = [False] * num_envs  # which slots the next step deals again (NEXT_STEP)
 
     @property

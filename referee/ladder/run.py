@@ -19,6 +19,8 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence, cast
 from referee.arena.bot_reports import write_bot_reports
 from referee.arena.builds import LeftOut
 from referee.arena.collect import Collected
+from referee.arena.grades import Grade, write_grades
+from referee.arena.grading import Grading
 from referee.arena.model import Arena
 from referee.arena.problems import ArenaFileError, Problem
 from referee.arena.ranking import standings_for
@@ -158,24 +160,29 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
             paths = publish(out_dir, doc, games, _KeptLines(store, set(names)), store.runs(), entries, left, wall=wall,
                             played=player.played, jobs=workers,
                             notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
-                                   f"{len(games)} kept"])
+                                   f"{len(games)} kept"], grading=arena.grading)
     return LadderRun(run, status, reason, player.played, retired, len(games), wall, doc, changes, left, paths,
                      never_started(games, arena.specs, log_dir), games.faults)
 
 
 def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[GameLine],
             runs: Sequence[Mapping[str, Any]], entries: Sequence[Any], left: Sequence[LeftOut], *, wall: float,
-            played: int, jobs: int, notes: Sequence[str]) -> list[str]:
+            played: int, jobs: int, notes: Sequence[str], grading: Grading | None = None) -> list[str]:
     """Everything a teacher hands out after a run: results.json, the standings files, history, games.jsonl,
-    a report per student (bots/NAME.md) and report.html (``games``: the kept games' sums; ``lines``: the
-    same games read again from the ladder file, a line at a time)."""
+    grades.csv (with ``grading``: the standings so far, at every run), a report per student (bots/NAME.md) and
+    report.html (``games``: the kept games' sums; ``lines``: the same games read again from the ladder file, a
+    line at a time)."""
     from referee.html_report import write_report
 
     paths = write_reports(out_dir, doc, timing(doc.standings, games, wall_s=wall, played_now=played, jobs=jobs),
                           notes=notes)
     paths += write_history(out_dir, runs)
     paths.append(_write_games(out_dir, lines))
-    paths += write_bot_reports(out_dir, doc, lines, entries, left)
+    grades: dict[str, Grade] = {}
+    if grading is not None:
+        path, grades = write_grades(out_dir, doc.standings, entries, grading)
+        paths.append(path)
+    paths += write_bot_reports(out_dir, doc, lines, entries, left, grades=grades)
     paths.append(write_report(out_dir))
     return paths
 

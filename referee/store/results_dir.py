@@ -7,6 +7,7 @@ What ``lastcard arena``, ``match --out``, ``compare --out``, ``ladder`` and ``re
       games.jsonl         one line a game, appended as each ends (GameLine: result, slot, compact actions)
       results.json        standings, ratings, stages, head-to-head (written as the run ends; "complete")
       standings.md  standings.csv  head_to_head.csv  timing.json
+      grades.csv          points for the gradebook, one row per student (an arena file with `grading:`)
       records.jsonl.gz    full records kept (--records, or a game with a fault), gzip members
       records.idx         a line a kept game: where its member is (or ``rebuild:POLICY``)
       records/GAME.jsonl  a record as results of earlier versions kept it (read, never written)
@@ -48,9 +49,10 @@ class ResultsDir:
     STANDINGS_MD: ClassVar[str] = "standings.md"
     STANDINGS_CSV: ClassVar[str] = "standings.csv"
     HEAD_TO_HEAD_CSV: ClassVar[str] = "head_to_head.csv"
+    GRADES: ClassVar[str] = "grades.csv"
     #: What a fresh start removes: a run's own files and folders (report.html and bots/ are rewritten anyway).
     RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, RESULTS, STANDINGS_CSV, STANDINGS_MD,
-                                            HEAD_TO_HEAD_CSV, TIMING)
+                                            HEAD_TO_HEAD_CSV, TIMING, GRADES)
     RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS)
 
     # ---------------------------------------------------------------------------------------------- paths

@@ -37,7 +37,7 @@ def singles_step(singles: list[SingleAgentEnv], over: list[bool], actions: np.nd
             r, d = 0.0, False
         else:
             o, r, d, _, info = env.step(int(actions[i]))
-        over[i] = env._over
+        over[i] = env.play.over
         obs.append(o)
         rewards.append(r)
         dones.append(d)
@@ -76,7 +76,7 @@ def test_the_batch_plays_exactly_the_games_of_n_single_environments(ruleset: str
     same(batch, obs)
     assert list(infos["seed"]) == [11 + i for i in range(n)]
     assert list(infos["seat"]) == [env.learner for env in singles]
-    over = [env._over for env in singles]
+    over = [env.play.over for env in singles]
     rng = np.random.default_rng(5)
     ends = 0
     for _ in range(steps):

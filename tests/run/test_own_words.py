@@ -1,6 +1,6 @@
 """A bot that never starts is shown with its own words (the end of its stderr) on every path a user can take:
-``match`` (stopping early, with and without --out), ``compare``, an arena's start-up check, ``ladder run`` and
-``check``. Each runs the real program on ``python3 missing.py``, in the default sandbox."""
+``match`` (stopping early, with and without --out), ``compare`` (one candidate or several), an arena's start-up
+check, ``ladder run`` and ``check``. Each runs the real program on ``python3 missing.py``, in the default sandbox."""
 
 from __future__ import annotations
 
@@ -65,6 +65,20 @@ def test_compare_shows_the_bots_own_words(tmp_path, out):
     assert "Error: warning" not in res.stderr
     if not out:  # the scratch logs are gone: no path is named
         assert "  its stderr:\n" in res.stderr and "lastcard-compare-" not in res.stderr
+
+
+@pytest.mark.parametrize("out", [False, True], ids=["no-out", "out"])
+def test_compare_candidates_shows_the_bots_own_words(tmp_path, out):
+    args = ["--out", str(tmp_path / "out")] if out else []
+    res = lastcard(tmp_path, "compare", "builtin:easy", "--candidate", "python3 missing.py", "--candidate",
+                   "builtin:random", "--max-games", "8", "--no-report", *args)
+    assert res.returncode == 1, res.stderr
+    assert "warning: missing could not start in any of its" in res.stderr
+    assert said(res.stderr, tmp_path)  # the words were kept (in a scratch folder without --out)
+    assert "Error: missing never started: fix the bot's command" in res.stderr
+    assert "Error: warning" not in res.stderr
+    if not out:
+        assert "lastcard-compare-" not in res.stderr
 
 
 def test_the_arena_start_up_check_leaves_the_bot_out_with_its_own_words(tmp_path):

@@ -132,3 +132,13 @@ def test_one_bot_with_more_kinds_than_fit_is_cut_by_kind():
     lines = fault_lines(faults, "/out", limit=10)
     assert lines[1] == "  a:" and len(lines) == 1 + (1 + 4 * 2) + 1  # heading, "a:" and 4 kinds of 2 lines, the rest
     assert lines[-1] == f"  and {len(kinds) - 4} more (of 1 bot): see /out/report.html"
+
+
+def test_compare_candidates_shows_the_fault(tmp_path):
+    out = tmp_path / "out"
+    res = lastcard(tmp_path, "compare", "builtin:easy", "--candidate", COMMAND, "--candidate", "builtin:random",
+                   "--max-games", "4", "--out", str(out), "--no-report")
+    assert res.returncode == 0, res.stderr
+    text = block(res.stderr)
+    assert "non_json (" in text and WORDS in text
+    replay_shows_it(tmp_path, text)
