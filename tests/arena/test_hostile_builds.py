@@ -37,7 +37,8 @@ ATTACKS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "network": ("manifest", "python3 -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 3)\"",
                 ("Connection refused",)),
     "rewrite": ("make", "echo 'raise SystemExit(3)' > '{students}/ada/bot.py'", ("Directory nonexistent",)),
-    "linger": ("manifest", "setsid sh -c 'sleep 600' {marker}-linger & sleep 0.5; echo left one running; exit 1",
+    "linger": ("manifest", "setsid sh -c 'sleep 600; echo done' {marker}-linger >/dev/null 2>&1 & "
+                           "sleep 0.5; echo left one running; exit 1",
                ("left one running",)),
     "forkbomb": ("make", "bomb() {{ bomb | bomb & }}; bomb; sleep 600", ("build timed out after",)),
     "diskfill": ("manifest", "dd if=/dev/zero of=fill bs=1M count=100000", ("No space left on device",)),
