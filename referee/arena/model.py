@@ -28,9 +28,6 @@ class Built:
     origin: str | None = None
     """The folder the copy was made from (the paths into it were moved to ``folder``)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"level": self.level, "cached": self.cached}
-
 
 @dataclass(frozen=True)
 class BotEntry:

@@ -96,7 +96,8 @@ class SandboxSettings:
         """The settings a build step runs under: the mode and CPU share of the bot, the build's own limits
         (no CPU-seconds limit: ``build_timeout_s`` bounds a build; a file may be as big as the build's disk)."""
         return replace(self, memory_mb=self.build_memory_mb, processes=self.build_processes, cpu_seconds=None,
-                       file_size_mb=self.build_disk_mb, open_files=max(self.open_files or 0, 1024),
+                       file_size_mb=self.build_disk_mb,
+                       open_files=None if self.open_files is None else max(self.open_files, 1024),
                        scratch_mb=self.build_disk_mb)
 
     def __post_init__(self) -> None:

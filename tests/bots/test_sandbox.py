@@ -248,3 +248,15 @@ def test_a_walled_bot_that_exits_left_nothing_behind_it():
         described.append(t.exit_description())
         t.close(0)
     assert described == ["exit code 2"] * 20
+
+
+def test_a_build_runs_under_its_own_limits_which_round_trip_when_set() -> None:
+    s = SandboxSettings(mode=Mode.STRICT, cpus=2.0, open_files=None)
+    b = s.for_build()
+    assert (b.mode, b.cpus, b.memory_mb, b.processes, b.file_size_mb, b.scratch_mb, b.cpu_seconds, b.open_files) == \
+        (Mode.STRICT, 2.0, 2048, 256, 512, 512, None, None)  # the documented build defaults; null stays null
+    assert not any(k.startswith("build_") for k in s.to_json())  # at their defaults: a bot's JSON as before
+    changed = SandboxSettings(build_disk_mb=64, build_memory_mb=None)
+    assert SandboxSettings.from_json(changed.to_json()) == changed
+    with pytest.raises(ValueError, match="build_disk_mb cannot be null"):
+        SandboxSettings(build_disk_mb=None)  # type: ignore[arg-type]
