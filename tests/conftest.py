@@ -22,6 +22,19 @@ def _children() -> set[int]:
     return set(children(os.getpid(), live=True))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def build_cache_of_the_run(tmp_path_factory):
+    """Builds are cached (referee/arena/build_cache.py): the tests' builds go to a cache of this run, never the
+    user's, and start empty (a test of the cache itself gives its own)."""
+    old = os.environ.get("LASTCARD_BUILD_CACHE")
+    os.environ["LASTCARD_BUILD_CACHE"] = str(tmp_path_factory.mktemp("build-cache"))
+    yield
+    if old is None:
+        os.environ.pop("LASTCARD_BUILD_CACHE", None)
+    else:
+        os.environ["LASTCARD_BUILD_CACHE"] = old
+
+
 @pytest.fixture(autouse=True)
 def no_process_left_behind():
     """Every test must end with no bot process of ours still running."""

@@ -60,7 +60,7 @@ def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
         if entry.spec.builtin is not None:
             continue
         text = bot_report(name, entry, rows.get(name), left.get(name), faults.get(name, []), out_dir,
-                          (checks or {}).get(name), len(rows), (grades or {}).get(name))
+                          (checks or {}).get(name), len(rows), (grades or {}).get(name), doc.build_levels.get(name))
         path = os.path.join(target, f"{safe_name(name)}.md")
         with naming(path), open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -93,15 +93,17 @@ def faults_by_bot(games: Iterable[GameLine]) -> dict[str, list[tuple[str, Fault]
 
 def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOut | None,
                faults: Sequence[tuple[str, Fault]], out_dir: str,
-               check: Mapping[str, Any] | None, field: int, grade: Grade | None = None) -> str:
-    """One entrant's report as Markdown."""
+               check: Mapping[str, Any] | None, field: int, grade: Grade | None = None,
+               build_level: str | None = None) -> str:
+    """One entrant's report as Markdown (``build_level``: the sandbox its build ran in)."""
     lines = [f"# {name}", ""]
     if entry.submission:
         lines.append(f"- submission: `{entry.submission}`" + (f" ({entry.language})" if entry.language else ""))
     if entry.spec.command:
         lines.append(f"- command: `{entry.spec.command}`" + (f" (in `{entry.spec.cwd}`)" if entry.spec.cwd else ""))
     if entry.build:
-        lines.append(f"- build: `{entry.build}`")
+        lines.append(f"- build: `{entry.build}`" + (f" ({_BUILT_AT.get(build_level, build_level)})"
+                                                     if build_level else ""))
     if left is not None:
         lines += [f"- **left out**: {left.reason}", "", "It played no game. "
                   "Fix the reason above and hand the submission in again; `lastcard check --arena ARENA.yaml "
@@ -118,6 +120,13 @@ def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOu
         lines += _faults(name, faults, out_dir, None if entry.spec.cwd else entry.spec.command)
         lines += _check(check)
     return "\n".join(lines).rstrip() + "\n"
+
+
+#: How a build ran, in words, by its sandbox level (docs/security.md).
+_BUILT_AT = {"full": "built in a copy of the folder, behind the walls, with limits (sandbox full)",
+             "walls": "built in a copy of the folder, behind the walls (sandbox walls)",
+             "limits": "built in a copy of the folder, with limits but no walls (sandbox limits)",
+             "none": "built in place, as the referee's user (sandbox none)"}
 
 
 def _record(row: StandingRow, field: int) -> list[str]:

@@ -25,6 +25,7 @@ from referee.arena.builds import run_builds
 from referee.arena.model import BotEntry
 from referee.arena.shipping import BotBundle, relocate, relocate_build, runtime_problem, unpack
 from referee.bots.pool import BotPool
+from referee.bots.sandbox import Mode
 from referee.bots.spec import BotSpec
 from referee.run.jobs import GameJob, run_job
 
@@ -77,8 +78,15 @@ class ArenaPlugin(WorkerPlugin):
                 entries.append(BotEntry(spec, bot.spec.name, build=build, build_timeout_s=bot.build_timeout_s))
         if entries:
             marker = os.path.join(self.home, ".lastcard-built")
-            if not os.path.exists(marker):  # a worker restarted on the same scratch space built these already
-                _, failed = run_builds(entries, os.path.join(self.home, "logs"), jobs=1)
+            # A worker restarted on the same scratch space built these already (in place); a walled build is
+            # asked again: its build cache answers at once, with the built copy the bot runs from.
+            walled = any(e.spec.sandbox.mode is not Mode.NONE for e in entries)
+            if walled or not os.path.exists(marker):
+                kept, failed = run_builds(entries, os.path.join(self.home, "logs"), jobs=1)
+                built = {e.spec.name: e.spec for e in kept}
+                for bot in bundle.bots:
+                    if bot.spec.name in built:
+                        self.specs[bot.spec] = built[bot.spec.name]
                 for item in failed:
                     tail = f": {item.detail.splitlines()[-1]}" if item.detail.strip() else ""
                     self.problems[item.bot] = f"its build {item.reason} there{tail} (log: {item.log})"

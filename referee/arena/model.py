@@ -17,6 +17,19 @@ DEFAULT_BOOTSTRAP = 200
 
 
 @dataclass(frozen=True)
+class Built:
+    """How a bot's build step ran: its sandbox level, whether the cache had it, and the copy the bot runs from."""
+
+    level: str
+    cached: bool = False
+    folder: str | None = None
+    """The built copy (``None``: built in place, ``sandbox: none``)."""
+    seconds: float = 0.0
+    origin: str | None = None
+    """The folder the copy was made from (the paths into it were moved to ``folder``)."""
+
+
+@dataclass(frozen=True)
 class BotEntry:
     """A bot as the arena file gives it: how to run it, plus what must happen before it can play."""
 
@@ -33,6 +46,8 @@ class BotEntry:
     language: str = ""
     #: The submission's folder or file, when the entrant is a submission.
     submission: str | None = None
+    #: How its build ran, once it has (``None``: not built, or no build step).
+    built: Built | None = None
 
 
 @dataclass(frozen=True)

@@ -143,6 +143,8 @@ class ResultsDoc:
     sandbox_levels: Mapping[str, list[str]] = field(default_factory=dict)
     clock_levels: Mapping[str, list[str]] = field(default_factory=dict)
     """The clocks each process bot's moves were timed on (``cpu``, ``cpu-process``, ``wall``)."""
+    build_levels: Mapping[str, str] = field(default_factory=dict)
+    """The sandbox level each bot's build step ran at (``full``... ``none``), built or failed."""
     table: Mapping[str, Any] | None = None
     """A ladder's (or compare's) one table: ``ruleset``, ``options``, ``seats``."""
     blocks: Mapping[str, Any] = field(default_factory=dict)
@@ -179,6 +181,8 @@ class ResultsDoc:
         if self.kind != "ladder":
             out["sandbox_levels"] = dict(self.sandbox_levels)
             out["clock_levels"] = dict(self.clock_levels)
+            if self.build_levels:
+                out["build_levels"] = dict(self.build_levels)
         out["left_out"] = [x.to_json() for x in s.left_out]
         out["order"] = {"rule": s.rule, "tied": TIED, "rank_ranges": s.rank_ranges()}
         out["rating"] = dict(self.rating)
@@ -202,7 +206,7 @@ class ResultsDoc:
                    standings=standings_from_json(data, timing), head_to_head=HeadToHead.from_json(get("head_to_head")),
                    rating=get("rating") or {}, bots=tuple(get("bots") or ()), stages=tuple(get("stages") or ()),
                    games_planned=get("games_planned"), sandbox_levels=get("sandbox_levels") or {},
-                   clock_levels=get("clock_levels") or {}, table=table,
+                   clock_levels=get("clock_levels") or {}, build_levels=get("build_levels") or {}, table=table,
                    blocks={k: data[k] for k in ("ladder", "sprt", "candidates", "tune") if k in data})
 
 

@@ -123,11 +123,14 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
 
         def done(entry: BotEntry, failure: LeftOut | None, seconds: float) -> None:
             if failure is None:
-                progress.note(f"built {entry.spec.name} ({seconds:.1f} s)")
+                how = "" if entry.built is None else (", from the cache" if entry.built.cached else "") + \
+                    f", sandbox {entry.built.level}"
+                progress.note(f"built {entry.spec.name} ({seconds:.1f} s{how})")
             else:
                 where = f"; log: {failure.log}" if failure.log else ""
+                level = f" (build sandbox {failure.build_level})" if failure.build_level else ""
                 tail = "".join(f"\n    {line}" for line in failure.detail.splitlines())
-                progress.note(f"left out {entry.spec.name}: {failure.reason}{where}{tail}")
+                progress.note(f"left out {entry.spec.name}: {failure.reason}{level}{where}{tail}")
 
         kept, failed = run_builds(kept, log_dir, jobs, done)
         left += failed
@@ -400,13 +403,20 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
                      standings=standings, head_to_head=games.head_to_head(standings.bots),
                      rating=rating_info(arena.bootstrap, arena.seed), bots=tuple(e.spec.to_json() for e in arena.bots),
                      stages=tuple(stages), sandbox_levels=games.sandbox_levels(),
-                     clock_levels=games.clock_levels())
+                     clock_levels=games.clock_levels(), build_levels=build_levels(arena.bots, run.left))
     times = timing(standings, games, wall_s=wall, played_now=played_now, jobs=run.workers)
     # Where the time went, for finding what does not scale with --jobs (the games phase does).
     times["phases"] = {k: round(v, 3) for k, v in run.phases.items()}
     paths = write_reports(run.out_dir, doc, times)
     return ArenaRun(doc, complete, run.out_dir, played_now, wall, run.left, paths,
                     never_started(games, arena.specs, run.log_dir), run.cannot_start, games.faults)
+
+
+def build_levels(built: Iterable[BotEntry], left: Iterable[LeftOut]) -> dict[str, str]:
+    """The sandbox level of each bot's build step: those built, and those whose build failed."""
+    levels = {e.spec.name: e.built.level for e in built if e.built is not None}
+    levels.update({x.bot: x.build_level for x in left if x.build_level})
+    return levels
 
 
 def _unless_empty(items: Iterator[GameJob]) -> Iterator[GameJob] | None:

@@ -86,10 +86,26 @@ class SandboxSettings:
     file_size_mb: int | None = 64
     open_files: int | None = 256
     scratch_mb: int = 64
+    #: A build step's own limits (referee/arena/walled_build.py): its memory, processes, and the size of the
+    #: folder it builds in (its copy of the submission and everything it writes there, a tmpfs).
+    build_memory_mb: int | None = 2048
+    build_processes: int | None = 256
+    build_disk_mb: int = 512
+
+    def for_build(self) -> SandboxSettings:
+        """The settings a build step runs under: the mode and CPU share of the bot, the build's own limits
+        (no CPU-seconds limit: ``build_timeout_s`` bounds a build; a file may be as big as the build's disk)."""
+        return replace(self, memory_mb=self.build_memory_mb, processes=self.build_processes, cpu_seconds=None,
+                       file_size_mb=self.build_disk_mb,
+                       open_files=None if self.open_files is None else max(self.open_files, 1024),
+                       scratch_mb=self.build_disk_mb)
 
     def __post_init__(self) -> None:
         if self.mode.__class__ is not Mode:
             object.__setattr__(self, "mode", parse_mode(self.mode))
+        if self.build_disk_mb is None:
+            raise ValueError("sandbox limit build_disk_mb cannot be null: a build's folder is a tmpfs of that size; "
+                             "give a number of MiB (default 512)")
         # Every job carries its seats' settings, so this runs for each seat of each game: no fields() here.
         for name in _LIMIT_NAMES:
             value = getattr(self, name)
@@ -101,7 +117,13 @@ class SandboxSettings:
 
     def to_json(self) -> dict[str, Any]:
         # Not asdict(): every job carries its seats' settings, and asdict's deep copy cost more than the rest.
-        return {name: getattr(self, name) for name in _FIELD_NAMES} | {"mode": self.mode.value}
+        # A build limit at its default is left out: the bot's settings (and a ladder's hash of them) read as
+        # they did before builds had limits of their own.
+        out = {name: getattr(self, name) for name in _BOT_NAMES} | {"mode": self.mode.value}
+        for name, default in _BUILD_DEFAULTS:
+            if getattr(self, name) != default:
+                out[name] = getattr(self, name)
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SandboxSettings:
@@ -115,6 +137,8 @@ class SandboxSettings:
 _FIELD_NAMES = tuple(f.name for f in fields(SandboxSettings))
 _KNOWN = frozenset(_FIELD_NAMES)
 _LIMIT_NAMES = tuple(name for name in _FIELD_NAMES if name != "mode")
+_BUILD_DEFAULTS = tuple((f.name, f.default) for f in fields(SandboxSettings) if f.name.startswith("build_"))
+_BOT_NAMES = tuple(name for name in _FIELD_NAMES if not name.startswith("build_"))
 
 
 def parse_mode(value: Mode | str) -> Mode:
@@ -320,8 +344,12 @@ class Launch:
         self.snapshots: list[str] = []  # copies of folders nobody could read, removed at the end
 
     def wrap(self, argv: Sequence[str] | str, *, cwd: str | None, env: dict[str, str] | None,
-             shell: bool) -> tuple[list[str], dict[str, str]]:
-        """The command line and environment that start ``argv`` inside the walls and limits."""
+             shell: bool, view: Tree | None = None, workspace: str | None = None) -> tuple[list[str], dict[str, str]]:
+        """The command line and environment that start ``argv`` inside the walls and limits.
+
+        ``view`` replaces what the command's words would show (a build names the student's words: they must
+        show nothing); ``workspace`` is a writable tmpfs of ``scratch_mb`` at that path, the working directory.
+        """
         s, m = self.settings, self.machine
         workdir = os.path.abspath(cwd or os.getcwd())
         if isinstance(argv, str):  # a shell line: /bin/sh runs it, and its words name the files, roughly
@@ -361,11 +389,11 @@ class Launch:
             if rl:
                 out += [m.prlimit, *rl, "--"]
         if self.level in (Level.FULL, Level.WALLS):
-            out += self._bwrap(bot_view(named, workdir), workdir)
+            out += self._bwrap(bot_view(named, workdir) if view is None else view, workdir, workspace)
         out += command
         return out, clean
 
-    def _bwrap(self, view: Tree, workdir: str) -> list[str]:
+    def _bwrap(self, view: Tree, workdir: str, workspace: str | None = None) -> list[str]:
         m, s = self.machine, self.settings
         assert m.bwrap is not None
         args = [m.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
@@ -386,6 +414,8 @@ class Launch:
         outside = not any(inside(workdir, f) for f in view.roots)
         wanted = [os.path.dirname(f) for f in view.roots] + list(view.dirs)
         wanted += [os.path.dirname(where) for where, _ in view.links] + ([workdir] if outside else [])
+        if workspace is not None:
+            wanted.append(os.path.dirname(workspace))
         for path in wanted:
             parts = path.strip("/").split("/")
             for i in range(1, len(parts) + 1):
@@ -397,6 +427,8 @@ class Launch:
             args += ["--symlink", what, where]
         for folder in view.roots:
             args += ["--ro-bind-try", self._readable(folder) if m.root else folder, folder]
+        if workspace is not None:  # after the binds: nothing read-only is ever mounted over it
+            args += ["--perms", "0777", "--size", str(s.scratch_mb * MIB), "--tmpfs", workspace]
         args += ["--chdir", workdir]
         if m.root:
             assert m.setpriv is not None

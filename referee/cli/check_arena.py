@@ -61,7 +61,9 @@ def _built(entries: list[BotEntry], *, quiet: bool) -> tuple[list[BotEntry], lis
     if any(e.build for e in kept):
         def built(entry: BotEntry, failure: LeftOut | None, seconds: float) -> None:
             if not quiet:
-                click.echo(f"built {entry.spec.name} ({seconds:.1f} s)" if failure is None
+                how = "" if entry.built is None else (", from the cache" if entry.built.cached else "") + \
+                    f", sandbox {entry.built.level}"
+                click.echo(f"built {entry.spec.name} ({seconds:.1f} s{how})" if failure is None
                            else f"{entry.spec.name}: {failure.reason}", err=True)
         kept, failed = run_builds(kept, None, 1, built)
         left += failed

@@ -4,7 +4,8 @@ A bot's hash covers how it is run (its command, environment, limits and build st
 the files it is made of: its own folder when it has one (a working directory no other bot shares, as a
 ``submissions`` pattern of folders gives), plus the files its command names inside the arena folder or
 that working directory. The interpreter and system programs are not part of a submission. It is taken
-after the build, so build outputs (deterministic for gcc, javac) count the same way every run; caches
+after the build (on the built copy a walled build runs from), so build outputs (deterministic for gcc, javac)
+count the same way every run; caches
 that change from run to run (``__pycache__``, hidden files, logs) are skipped.
 """
 
@@ -16,6 +17,7 @@ import os
 from collections import Counter
 from typing import Iterable, Sequence
 
+from referee.arena.builds import as_given
 from referee.arena.model import BotEntry
 from referee.bots.command_files import command_files, split_command
 
@@ -28,15 +30,18 @@ MAX_FILES = 5000
 
 def submission_hashes(entries: Sequence[BotEntry], base_dir: str) -> dict[str, str]:
     """Bot name -> the hash of its submission (see the module's docstring)."""
-    shared = Counter(e.spec.cwd or "" for e in entries)
-    return {e.spec.name: submission_hash(e, base_dir, own_folder=bool(e.spec.cwd) and shared[e.spec.cwd or ""] == 1)
+    given = {e.spec.name: as_given(e).cwd or "" for e in entries}  # identical folders share one built copy
+    shared = Counter(given.values())
+    return {e.spec.name: submission_hash(e, base_dir, own_folder=bool(e.spec.cwd) and shared[given[e.spec.name]] == 1)
             for e in entries}
 
 
 def submission_hash(entry: BotEntry, base_dir: str, *, own_folder: bool = True) -> str:
     """The hash of one bot's submission: its run settings and its files."""
     h = hashlib.sha256()
-    spec = entry.spec.to_json()
+    # A built bot runs from its copy in the build cache: its spec is hashed as given, so the hash is the one its
+    # folder built in place had (the files hashed are the built copy's, build outputs included, as in place).
+    spec = as_given(entry).to_json()
     spec.pop("name", None)
     h.update(json.dumps({"spec": spec, "build": entry.build}, sort_keys=True).encode())
     for rel, path in sorted(_files(entry, base_dir, own_folder).items()):

@@ -242,9 +242,10 @@ def test_a_worker_killed_mid_arena_loses_only_its_games_in_flight(tmp_path, clus
 
 
 def test_build_on_workers_builds_in_each_workers_copy(tmp_path, cluster):
+    # sandbox: none, so the build may write where it ran (outside its folder): a walled build could not.
     builds = tmp_path / "builds.txt"
     file = make_arena(tmp_path, extra="  - {name: built, command: python3 built.py, cwd: bots/strong, "
-                                      f"build: 'pwd >> {builds} && cp strong_bot.py built.py'}}\n")
+                                      f"build: 'pwd >> {builds} && cp strong_bot.py built.py', sandbox: none}}\n")
     run = run_arena(load_arena(str(file)), out=str(tmp_path / "out"),
                     executor_factory=on(cluster, build_on_workers=True))
     assert run.complete and not run.left_out

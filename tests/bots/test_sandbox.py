@@ -29,7 +29,7 @@ def test_settings_default_to_auto_with_the_documented_limits() -> None:
 
 
 @pytest.mark.parametrize("data, words", [
-    ({"memory": 5}, "unknown sandbox setting 'memory'; known: cpu_seconds, cpus"),
+    ({"memory": 5}, "unknown sandbox setting 'memory'; known: build_disk_mb, build_memory_mb"),
     ({"memory_mb": -1}, "memory_mb must be a positive number (or null for no limit), not -1"),
     ({"processes": True}, "processes must be a positive number"),
     ({"mode": "paranoid"}, "unknown sandbox mode 'paranoid': use auto, strict or none"),
@@ -178,7 +178,7 @@ def test_the_arena_s_sandbox_is_the_default_and_a_bot_s_own_wins() -> None:
 
 @pytest.mark.parametrize("value, words", [
     ("paranoid", "unknown sandbox mode 'paranoid': use auto, strict or none"),
-    ("{memory: 5}", "unknown sandbox setting 'memory'; known: cpu_seconds"),
+    ("{memory: 5}", "unknown sandbox setting 'memory'; known: build_disk_mb"),
     ("{open_files: 0}", "open_files must be a positive number"),
 ])
 def test_a_bad_sandbox_key_is_named_with_its_line(value: str, words: str) -> None:
@@ -248,3 +248,15 @@ def test_a_walled_bot_that_exits_left_nothing_behind_it():
         described.append(t.exit_description())
         t.close(0)
     assert described == ["exit code 2"] * 20
+
+
+def test_a_build_runs_under_its_own_limits_which_round_trip_when_set() -> None:
+    s = SandboxSettings(mode=Mode.STRICT, cpus=2.0, open_files=None)
+    b = s.for_build()
+    assert (b.mode, b.cpus, b.memory_mb, b.processes, b.file_size_mb, b.scratch_mb, b.cpu_seconds, b.open_files) == \
+        (Mode.STRICT, 2.0, 2048, 256, 512, 512, None, None)  # the documented build defaults; null stays null
+    assert not any(k.startswith("build_") for k in s.to_json())  # at their defaults: a bot's JSON as before
+    changed = SandboxSettings(build_disk_mb=64, build_memory_mb=None)
+    assert SandboxSettings.from_json(changed.to_json()) == changed
+    with pytest.raises(ValueError, match="build_disk_mb cannot be null"):
+        SandboxSettings(build_disk_mb=None)  # type: ignore[arg-type]

@@ -25,7 +25,11 @@ def test_the_sample_arena_builds_every_bot_and_plays_without_faults(tmp_path):
     arena = load_arena(str(ROOT / "arenas" / "sample.yaml"))
     run = run_arena(arena, out=str(tmp_path / "out"), jobs=2, stop_after=20)
     assert run.left_out == []  # every bot built and found its toolchain
-    assert (classes / "Bot.class").is_file()  # compiled once, before the games (not by each worker)
+    # Compiled once, before the games (not by each worker), in a copy behind the walls: the bot runs from it,
+    # and the shipped folder is as it was.
+    java = next(b for b in run.doc.bots if b["name"] == "java-bot")
+    assert (Path(java["cwd"]) / "classes" / "Bot.class").is_file()
+    assert not classes.exists()
     games = [json.loads(line) for line in (tmp_path / "out" / "games.jsonl").read_text().splitlines()]
     assert len(games) == 20
     assert {name for g in games for name in g["seating"]} == {"c-bot", "java-bot", "js-bot", "strong-py",
