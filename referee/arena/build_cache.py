@@ -118,7 +118,7 @@ def build_key(*, content: str, command: str, env: Iterable[tuple[str, str]], set
 
 
 @dataclass(frozen=True)
-class Entry:
+class CacheEntry:
     """A cached build's outcome: ``ok``, the log's text, the failure's reason; ``tree`` the built copy if ok."""
 
     key: str
@@ -130,7 +130,7 @@ class Entry:
     seconds: float = 0.0
 
 
-def lookup(cache: str, key: str) -> Entry | None:
+def lookup(cache: str, key: str) -> CacheEntry | None:
     """The entry of ``key``, or ``None``."""
     folder = os.path.join(cache, key)
     try:
@@ -141,7 +141,7 @@ def lookup(cache: str, key: str) -> Entry | None:
     tree = os.path.join(folder, TREE)
     if data.get("ok") and not os.path.isdir(tree):
         return None
-    return Entry(key, bool(data.get("ok")), str(data.get("log", "")), str(data.get("reason", "")),
+    return CacheEntry(key, bool(data.get("ok")), str(data.get("log", "")), str(data.get("reason", "")),
                  str(data.get("level", "")), tree if data.get("ok") else None, float(data.get("seconds", 0.0)))
 
 
@@ -150,7 +150,7 @@ def staging(cache: str) -> str:
     return tempfile.mkdtemp(prefix=".staging-", dir=cache)
 
 
-def publish(cache: str, staged: str, entry: Entry) -> Entry:
+def publish(cache: str, staged: str, entry: CacheEntry) -> CacheEntry:
     """Move ``staged`` (holding ``TREE`` when the build succeeded) into place as ``entry``; the entry in place.
 
     The built copy is made readable by everyone and writable by no one but its owner (the referee): a bot
@@ -174,7 +174,7 @@ def publish(cache: str, staged: str, entry: Entry) -> Entry:
             return found
         shutil.rmtree(final, ignore_errors=True)
         raise
-    return Entry(entry.key, entry.ok, entry.log, entry.reason, entry.level,
+    return CacheEntry(entry.key, entry.ok, entry.log, entry.reason, entry.level,
                  os.path.join(final, TREE) if entry.ok else None, entry.seconds)
 
 

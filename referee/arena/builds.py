@@ -181,7 +181,7 @@ def _cached_build(entry: BotEntry, source: str, folder: str, content: str, level
         ran = walled_build.build(source=source, command=marked, workspace=workspace,
                                  staged=staged, settings=settings, env=env, timeout_s=entry.build_timeout_s, live=live,
                                  stopping=stopping)
-        found = build_cache.Entry(key, not ran.reason, ran.log, ran.reason, ran.level, None, ran.seconds)
+        found = build_cache.CacheEntry(key, not ran.reason, ran.log, ran.reason, ran.level, None, ran.seconds)
         if ran.transient:
             shutil.rmtree(staged, ignore_errors=True)
         else:

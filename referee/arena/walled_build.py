@@ -43,7 +43,7 @@ TAR_SLACK = 16 * MIB
 
 
 @dataclass(frozen=True)
-class Outcome:
+class BuildOutcome:
     """What one build did: ``reason`` is empty when it succeeded (the built copy is then in ``staged/bot``)."""
 
     reason: str
@@ -73,7 +73,7 @@ def pack(source: str) -> bytes:
 
 def build(*, source: str, command: str, workspace: str, staged: str, settings: SandboxSettings,
           env: dict[str, str], timeout_s: float, live: set[subprocess.Popen[bytes]],
-          stopping: threading.Event | None = None) -> Outcome:
+          stopping: threading.Event | None = None) -> BuildOutcome:
     """Build a copy of ``source`` at ``workspace`` (the path it will have) with ``command``, where ``FOLDER_MARK``
     stands for the copy's path; the built copy in ``staged``."""
     limits = settings.for_build()
@@ -95,7 +95,8 @@ def build(*, source: str, command: str, workspace: str, staged: str, settings: S
         ran = _watch(wrapped, clean, staged, data, launch, timeout_s, live, stopping or threading.Event())
     except (OSError, ValueError) as exc:
         launch.cleanup()
-        return Outcome(f"build could not start: {getattr(exc, 'strerror', None) or exc}", "", launch.level.value, 0.0)
+        return BuildOutcome(f"build could not start: {getattr(exc, 'strerror', None) or exc}", "", launch.level.value,
+                            0.0)
     reason, transient = _judge(ran, limits, timeout_s)
     if not reason and walled:
         try:
@@ -104,7 +105,7 @@ def build(*, source: str, command: str, workspace: str, staged: str, settings: S
             reason = f"the build's folder could not be taken back: {exc}"
     if reason:
         shutil.rmtree(tree, ignore_errors=True)
-    return Outcome(reason, ran.log.text(), launch.level.value, ran.seconds, transient)
+    return BuildOutcome(reason, ran.log.text(), launch.level.value, ran.seconds, transient)
 
 
 @dataclass

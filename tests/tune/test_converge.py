@@ -9,6 +9,8 @@ pull, wandered less than 10.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from referee.tune.run import run_tune
@@ -17,7 +19,11 @@ from tests.tune.tunebot import OPTIMUM, settings
 PARAMS = ("x=80,0,100,10,0.02", "z=50,0,100,10,0.02")
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+#: Seed 2 with LASTCARD_SOAK=1 (the suite's bounded run tunes on seed 1: half a minute).
+SEEDS = [1, 2] if os.environ.get("LASTCARD_SOAK") == "1" else [1]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_tune_finds_the_optimum_and_leaves_an_irrelevant_parameter_near_its_start(seed):
     run = run_tune(settings(PARAMS, iterations=100, pairs=2, seed=seed), jobs=2)
     assert run.complete and run.games == 400
