@@ -56,7 +56,9 @@ def test_hostile_names_and_messages_are_shown_as_text(browser: Any) -> None:
 
 
 def test_standings_change_while_the_arena_runs_and_end_as_report_html_has_them(browser: Any, tmp_path: Any) -> None:
-    proc, url = start_arena(write_arena(tmp_path, league=150), tmp_path / "out")
+    # The pacer waits 15 ms at the end of each of its 300 league games: 4.5 s or more of play, whatever the build
+    # (built-in players alone finished 900 games within one of the page's half-second refreshes, compiled).
+    proc, url = start_arena(write_arena(tmp_path, league=100, pace_ms=15), tmp_path / "out")
     try:
         browser.get(url)
         seen_running: set[tuple[tuple[str, ...], ...]] = set()

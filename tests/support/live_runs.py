@@ -15,7 +15,7 @@ name: livetest
 seed: 7
 seats: 2
 bootstrap: 50
-bots: [builtin:random, builtin:easy, builtin:medium, builtin:hard]
+bots: [{first}, builtin:easy, builtin:medium, builtin:hard]
 stages:
   - name: league
     format: round_robin
@@ -27,10 +27,17 @@ stages:
 """
 
 
-def write_arena(folder: Path, league: int, cup: int = 8) -> Path:
-    """An arena file of ``6 * league`` league games and a knockout of three tables of ``cup`` games."""
+#: A bot process that waits at each game's end (``pace_ms``): the run's pace is the same on both builds.
+PACER = Path(__file__).resolve().parent / "live_bots" / "pacer.py"
+
+
+def write_arena(folder: Path, league: int, cup: int = 8, pace_ms: int = 0) -> Path:
+    """An arena file of ``6 * league`` league games and a knockout of three tables of ``cup`` games; with
+    ``pace_ms``, the first bot is ``pacer`` (a process waiting that long at each game's end), else
+    ``builtin:random``."""
+    first = (f"{{name: pacer, command: '{sys.executable} {PACER} {pace_ms}'}}" if pace_ms else "builtin:random")
     path = folder / "live.yaml"
-    path.write_text(ARENA.format(league=league, cup=cup))
+    path.write_text(ARENA.format(league=league, cup=cup, first=first))
     return path
 
 
