@@ -381,6 +381,18 @@ def test_compare_on_the_cluster_stops_at_the_pair_a_local_run_stops_at(tmp_path,
     assert (tmp_path / "remote" / "results.json").read_bytes() == (tmp_path / "local" / "results.json").read_bytes()
 
 
+def test_compare_candidates_on_the_cluster_give_the_bytes_of_a_local_run(tmp_path, cluster):
+    args = ["compare", "builtin:random", "--candidate", "builtin:hard", "--candidate", "builtin:random",
+            "--candidate", "builtin:easy", "--model", "logistic", "--elo1", "100", "--seed", "3", "-q", "--no-report"]
+    local = CliRunner().invoke(cli, args + ["--out", str(tmp_path / "local")])
+    remote = CliRunner().invoke(cli, args + ["--out", str(tmp_path / "remote"), "--cluster", cluster.address])
+    assert local.exit_code == 0 and remote.exit_code == 0, remote.output
+    doc = json.loads((tmp_path / "remote" / "results.json").read_text())
+    assert doc["candidates"]["winner"] == "hard"
+    assert (tmp_path / "remote" / "results.json").read_bytes() == (tmp_path / "local" / "results.json").read_bytes()
+    assert games_by_id(tmp_path / "remote") == games_by_id(tmp_path / "local")
+
+
 def test_the_cluster_executor_never_reads_past_its_lead(cluster):
     from referee.bots.spec import parse_bot
     from referee.cli.compare import compare_arena
