@@ -8,7 +8,6 @@ Exit status 0 whatever the verdict; 1, 2 and 130 as every command (``common``).
 from __future__ import annotations
 
 import os
-import sys
 import time
 from typing import Any, TextIO
 
@@ -38,6 +37,7 @@ from referee.cli.options import (
     with_clock,
     write_html_report,
 )
+from referee.cli.redrawn import RedrawnBlock
 from referee.cli.sandbox_option import announce, sandbox_option, with_mode
 from referee.compare.candidates import CandidateSettings
 from referee.compare.candidates_run import run_candidates
@@ -51,44 +51,16 @@ from referee.store.results_dir import ResultsDir
 from referee.table.policy import FaultPolicy
 
 
-class LiveDisplay:
-    """The fastchess block, redrawn in place on a terminal (at most every ``TTY_EVERY`` s), printed every
-    ``LINE_EVERY`` s otherwise."""
-
-    TTY_EVERY = 0.2
-    LINE_EVERY = 10.0
+class LiveDisplay(RedrawnBlock):
+    """The fastchess block, redrawn as pairs are counted."""
 
     def __init__(self, header: str, stream: TextIO | None = None, quiet: bool = False) -> None:
+        super().__init__(stream, quiet)
         self.header = header
-        self.stream = stream or sys.stderr
-        self.quiet = quiet
-        self.tty = self.stream.isatty()
-        self.last = time.monotonic()
-        self.drawn = 0  # lines on screen to redraw over
-
-    def note(self, text: str) -> None:
-        self._clear()
-        click.echo(text, err=True)
 
     def update(self, counter: Sprt | PairTally) -> None:
-        now = time.monotonic()
-        if self.quiet or now - self.last < (self.TTY_EVERY if self.tty else self.LINE_EVERY):
-            return
-        self.last = now
-        lines = [self.header, *summary_lines(counter)]
-        self._clear()
-        self.stream.write("".join(line + ("\x1b[K\n" if self.tty else "\n") for line in lines))
-        self.stream.flush()
-        self.drawn = len(lines) if self.tty else 0
-
-    def stop(self) -> None:
-        self._clear()
-
-    def _clear(self) -> None:
-        if self.drawn:
-            self.stream.write(f"\x1b[{self.drawn}F\x1b[J")
-            self.stream.flush()
-            self.drawn = 0
+        if self.due():
+            self.draw([self.header, *summary_lines(counter)])
 
 
 class PageDisplay:
@@ -325,15 +297,8 @@ class FamilyLive(LiveDisplay):
     """Every candidate's block and status, redrawn as pairs come in."""
 
     def update(self, family: Any) -> None:
-        now = time.monotonic()
-        if self.quiet or now - self.last < (self.TTY_EVERY if self.tty else self.LINE_EVERY):
-            return
-        self.last = now
-        lines = family_lines(family, self.header)
-        self._clear()
-        self.stream.write("".join(line + ("\x1b[K\n" if self.tty else "\n") for line in lines))
-        self.stream.flush()
-        self.drawn = len(lines) if self.tty else 0
+        if self.due():
+            self.draw(family_lines(family, self.header))
 
 
 def _candidates(base: str, candidates: tuple[str, ...], bot: Any, field_bots: tuple[str, ...], *, seats: int | None,

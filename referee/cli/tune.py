@@ -7,10 +7,8 @@ side against the minus side (``referee.tune.run``) and steps the values as OpenB
 from __future__ import annotations
 
 import os
-import sys
-import time
 from dataclasses import replace
-from typing import Any, Sequence, TextIO
+from typing import Any, Sequence
 
 import click
 
@@ -36,6 +34,7 @@ from referee.cli.options import (
     with_clock,
     write_html_report,
 )
+from referee.cli.redrawn import RedrawnBlock
 from referee.cli.sandbox_option import announce, sandbox_option, with_mode
 from referee.compare.display import header_line
 from referee.compare.run import run_compare
@@ -53,43 +52,13 @@ MAX_ITERATIONS = 10**9
 DEFAULT_ITERATIONS = 200
 
 
-class LiveTuneDisplay:
-    """Each parameter's value and trend, redrawn in place on a terminal, printed every ``LINE_EVERY`` s otherwise."""
-
-    TTY_EVERY = 0.2
-    LINE_EVERY = 10.0
-
-    def __init__(self, stream: TextIO | None = None, quiet: bool = False) -> None:
-        self.stream = stream or sys.stderr
-        self.quiet = quiet
-        self.tty = self.stream.isatty()
-        self.t0 = self.last = time.monotonic()
-        self.drawn = 0
-
-    def note(self, text: str) -> None:
-        self._clear()
-        click.echo(text, err=True)
+class LiveTuneDisplay(RedrawnBlock):
+    """Each parameter's value and trend, redrawn as iterations end; the last iteration's block stays."""
 
     def update(self, settings: TuneSettings, steps: Sequence[Step]) -> None:
-        now = time.monotonic()
         last = len(steps) == settings.spsa.iterations
-        if self.quiet or (not last and now - self.last < (self.TTY_EVERY if self.tty else self.LINE_EVERY)):
-            return
-        self.last = now
-        lines = live_lines(settings, steps, now - self.t0)
-        self._clear()
-        self.stream.write("".join(line + ("\x1b[K\n" if self.tty else "\n") for line in lines))
-        self.stream.flush()
-        self.drawn = len(lines) if self.tty and not last else 0
-
-    def stop(self) -> None:
-        self._clear()
-
-    def _clear(self) -> None:
-        if self.drawn:
-            self.stream.write(f"\x1b[{self.drawn}F\x1b[J")
-            self.stream.flush()
-            self.drawn = 0
+        if self.due(force=last):
+            self.draw(live_lines(settings, steps, self.last - self.t0), keep=last)
 
 
 def _params(given: tuple[str, ...], files: tuple[str, ...]) -> list[Param]:

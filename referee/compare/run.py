@@ -32,7 +32,7 @@ from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
 from referee.arena.runner import NeverStarted, never_started
 from referee.bots.spec import BotSpec
 from referee.compare.sprt import PairTally, Sprt
-from referee.compare.twins import CompareSettings, game_ids, pair_of, twin_pair
+from referee.compare.twins import CompareSettings, game_ids, is_pair_game, pair_of, twin_pair
 from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
@@ -172,7 +172,7 @@ class _InOrder:
 
     def resumed(self, line: GameLine) -> None:
         """A game read back from games.jsonl: counted silently (the block is drawn once, after "resuming")."""
-        if _is_pair_game(line.game):
+        if is_pair_game(line.game):
             self.offer(line)
             self.advance(NoDisplay())
 
@@ -330,14 +330,6 @@ def _collected(settings: CompareSettings) -> Collected:
     return Collected([s.name for s in (settings.new, settings.base, *settings.field)])
 
 
-def _is_pair_game(game_id: str) -> bool:
-    try:
-        pair_of(game_id)
-    except ValueError:
-        return False
-    return True
-
-
 _ID = re.compile(rb'\{"game":\s*"([^"\\]*)"')
 
 
@@ -365,7 +357,7 @@ def _keep_only(out_dir: str, records_dir: str | None, pairs: int) -> None:
         for raw in fh:
             m = _ID.match(raw)
             game = m.group(1).decode() if m else str(json.loads(raw).get("game"))
-            if _is_pair_game(game):
+            if is_pair_game(game):
                 k, twin = pair_of(game)
                 if k < pairs:
                     offsets[2 * k + (twin == "b")] = at

@@ -165,6 +165,12 @@ def pair_of(game_id: str) -> tuple[int, str]:
     return int(m.group(1)) - 1, m.group(2)
 
 
+def is_pair_game(game_id: str) -> bool:
+    """Whether ``game_id`` is a compare game id (``pair_of`` reads it)."""
+    m = _GAME_ID.fullmatch(game_id)
+    return m is not None and int(m.group(1)) >= 1
+
+
 def twin_pair(settings: CompareSettings, index: int) -> TwinPair:
     """Pair ``index`` (0 first): the same seed and field seating in both twins, NEW and BASE swapped."""
     if index < 0:

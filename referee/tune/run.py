@@ -22,7 +22,7 @@ from referee.arena.runner import NeverStarted, never_started
 from referee.bots.spec import BotSpec
 from referee.compare.run import results_doc
 from referee.compare.sprt import PairTally
-from referee.compare.twins import CompareSettings, TwinPair, pair_of, twin_pair
+from referee.compare.twins import CompareSettings, TwinPair, is_pair_game, pair_of, twin_pair
 from referee.engine.rules import Ruleset
 from referee.errors import OptionError
 from referee.run.executor import Executor, ExecutorFactory, local_executor
@@ -251,7 +251,7 @@ class _Tuning:
         os.makedirs(log_dir, exist_ok=True)
 
         def resumed(line: GameLine) -> None:
-            if _is_pair_game(line.game):
+            if is_pair_game(line.game):
                 self.earlier[line.game] = line
 
         self.store.start(self.settings.description(), keep=resumed)
@@ -320,14 +320,6 @@ def _line(game_id: str, got: Mapping[str, GameResult], earlier: dict[str, GameLi
     if game_id in got:
         return GameLine(got[game_id], Slot(STAGE, None, None, pair_of(game_id)[0]))
     return earlier.pop(game_id)
-
-
-def _is_pair_game(game_id: str) -> bool:
-    try:
-        pair_of(game_id)
-    except ValueError:
-        return False
-    return True
 
 
 #: Points of each parameter's trajectory kept in results.json (a long run is thinned to about this many).
