@@ -18,6 +18,7 @@ picks made with numpy over the batch's masks; the last column is each side's rat
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -115,6 +116,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--cpu", type=int, default=0, help="the core to pin this process to (-1: leave it)")
     ap.add_argument("--batches", default="1,16,256,4096", help="VectorSingleAgentEnv batch sizes (comma-separated)")
+    ap.add_argument("--json", metavar="FILE", help="also write each environment's medians (bench/speed_table.py)")
     args = ap.parse_args()
     if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
@@ -136,10 +138,14 @@ def main() -> None:
     single = rates["SingleAgentEnv family, 2 seats"]
     print(f"{'environment':38} {'steps/s':>10} {'x rlcard':>9} {'x single':>9}   (median of {args.rounds} rounds of "
           f"{args.seconds:g} s each, cpu {args.cpu})")
+    table = {}
     for name, values in rates.items():
         ratio = statistics.median(v / b for v, b in zip(values, base))
         to_single = statistics.median(v / b for v, b in zip(values, single))
         print(f"{name:38} {statistics.median(values):10,.0f} {ratio:9.2f} {to_single:9.2f}")
+        table[name] = {"steps_per_s": statistics.median(values), "x_rlcard": ratio, "x_single": to_single}
+    if args.json:
+        Path(args.json).write_text(json.dumps({"seconds": args.seconds, "rounds": args.rounds, "environments": table}))
 
 
 if __name__ == "__main__":
