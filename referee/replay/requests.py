@@ -13,17 +13,16 @@ from typing import Any, Mapping
 from referee.engine.actions import Action
 from referee.engine.game import Game
 from referee.engine.notation import InvalidReplayError, walk
-from referee.protocol.messages import turn_request
+from referee.protocol.messages import TurnMessage, turn_request
 from referee.replay.locate import turn_of_faults
 from referee.store.game_source import SourceGame, stored_for
 
 
-def replayed_request(game: Game, seat: int, legal: list[Action], request_id: int) -> dict[str, Any]:
+def replayed_request(game: Game, seat: int, legal: list[Action], request_id: int) -> TurnMessage:
     """The turn request ``seat`` got in ``game``, built by the referee's own builder, without the clock fields:
     a replay cannot know the clock, so it leaves them out rather than guess."""
     request = turn_request(game, seat, legal, request_id, 0, 0)
-    for key in ("time_left_ms", "bank_ms"):
-        request.pop(key)
+    del request["time_left_ms"], request["bank_ms"]
     return request
 
 

@@ -152,16 +152,14 @@ def play_again(source: SourceGame, limits: Sequence[TimeLimits], policy: FaultPo
 def _faults_by_seat(source: SourceGame) -> tuple[list[dict[int, Fault]], list[Fault | None]]:
     """The stored faults as each seat commits them again: by turn, and the failed start apart."""
     seating = source.stored.seating
-    faults: list[dict[str, Any]] = list(source.result.get("faults") or [])
     by_seat: list[dict[int, Fault]] = [{} for _ in seating]
     startup: list[Fault | None] = [None] * len(seating)
-    for fault, turn in zip(faults, turn_of_faults(source)):
-        value = Fault(FaultKind(fault["kind"]), str(fault.get("message", "")), fault.get("line"), None,
-                      fault.get("elapsed_ms"))
-        who = fault.get("seat")
+    for fault, turn in zip(source.faults, turn_of_faults(source)):
+        value = Fault(fault.kind, fault.message, fault.line, None, fault.elapsed_ms)
+        who = fault.seat
         if not isinstance(who, int) or not 0 <= who < len(seating):
             continue
-        if fault["kind"] == FaultKind.STARTUP.value:
+        if fault.kind is FaultKind.STARTUP:
             startup[who] = value
         elif turn is not None:
             by_seat[who][turn] = value
