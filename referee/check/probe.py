@@ -28,7 +28,6 @@ from referee.bots.pipes.transport import (
 )
 from referee.bots.spec import BotSpec
 from referee.check.report import clip
-from referee.engine.jsondata import JsonObject
 from referee.protocol.messages import hello_message
 from referee.protocol.wire import JSONDecodeError, encode, loads
 
@@ -58,7 +57,7 @@ class Reply:
 
     request: Mapping[str, object]
     """The message sent (``hello`` or ``turn``)."""
-    answer: JsonObject | None = None
+    answer: dict[str, object] | None = None
     """The bot's answer as read (a JSON object with a string ``type``; judged afterwards)."""
     line: bytes | None = None
     elapsed_ms: float = 0.0
@@ -151,7 +150,7 @@ class Probe:
         return None
 
     # ------------------------------------------------------------------ reading
-    def _take(self, line: bytes, deadline: float, before_ready: bool = False) -> JsonObject | None:
+    def _take(self, line: bytes, deadline: float, before_ready: bool = False) -> dict[str, object] | None:
         """The message on ``line``, judged by the referee's rules; ``None`` for a line only noted (a log, a
         debug print, a broken log). Raises ``Unreadable`` for a line that leaves the message unreadable."""
         got = judge(line, self.language, before_ready=before_ready)
@@ -235,7 +234,7 @@ class Probe:
             self.dead = problem
             return reply
         before = clip(self.info_line)
-        suspects: list[tuple[bytes, JsonObject, float]] = []
+        suspects: list[tuple[bytes, dict[str, object], float]] = []
         strays, logs = len(self.stray), len(self.logs)
         while True:
             deadline = min(last, suspects[-1][2] + GRACE_S) if suspects else last
@@ -281,7 +280,7 @@ class Probe:
                                               f"{limit_ms:.0f} ms"))
         return reply
 
-    def _settle(self, reply: Reply, suspects: list[tuple[bytes, JsonObject, float]], before: str | None,
+    def _settle(self, reply: Reply, suspects: list[tuple[bytes, dict[str, object], float]], before: str | None,
                 req_id: object, t0: float) -> None:
         """The lines with a wrong id that came before the real answer (or none came): without an answer and a
         fatal problem, the last of them is taken for the answer and its id reported; the rest were answers to

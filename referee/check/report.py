@@ -5,8 +5,6 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from referee.engine.jsondata import JsonObject
-
 #: Longest piece of a message or line kept in a report.
 TEXT_LIMIT = 600
 #: Longest request or answer kept whole in a failure (JSON and JUnit show it all; the checklist cuts it):
@@ -104,7 +102,7 @@ class Report:
     rulesets: list[str]
     checks: list[CheckResult] = field(default_factory=list)
     elapsed_s: float = 0.0
-    ready: JsonObject | None = None
+    ready: dict[str, object] | None = None
     """The bot's ``ready`` as read (checked by the ``handshake`` checks)."""
     settings: dict[str, object] = field(default_factory=dict)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Final, NotRequired, TypedDict
 
 from referee import PROTOCOL_VERSIONS
 from referee.engine.cards import _BY_CODE, Card
@@ -68,7 +68,7 @@ class TurnMessage(TypedDict):
     legal: NotRequired[list[WireAction]]
 
 
-def hello_message(spec: BotSpec, seat: int) -> dict[str, Any]:
+def hello_message(spec: BotSpec, seat: int) -> dict[str, object]:
     """``hello``: the protocol versions spoken, the bot's name and first seat, its time limits."""
     limits = spec.limits
     return {"type": "hello", "protocol": PROTOCOL_VERSIONS[-1], "versions": list(PROTOCOL_VERSIONS),

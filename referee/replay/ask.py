@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from referee.bots.pipes.client import BotClient
 from referee.bots.spec import BotSpec
 from referee.engine.actions import Action
-from referee.engine.jsondata import JsonObject
 from referee.protocol.faults import KILL_KINDS, BotFault, Fault, FaultKind
 from referee.replay.seat_lines import SeatRequest, SeatScript
 
@@ -31,7 +30,7 @@ class Asked:
     """One request put to the bot again and what came back."""
 
     request: SeatRequest
-    answer: JsonObject | None
+    answer: dict[str, object] | None
     """The answer as the bot wrote it, unchecked (``None`` after a fault)."""
     action: Action | None
     """The legal action the answer names (``None``: illegal, or a fault)."""

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import shlex
-from typing import Any, Mapping
+from typing import Mapping, cast
 
 from referee.engine.actions import Action
 from referee.engine.game import Game
+from referee.engine.jsondata import JsonObject
 from referee.engine.notation import InvalidReplayError, walk
 from referee.protocol.messages import TurnMessage, turn_request
 from referee.replay.locate import turn_of_faults
@@ -26,7 +27,7 @@ def replayed_request(game: Game, seat: int, legal: list[Action], request_id: int
     return request
 
 
-def fault_request(out_dir: str, line: dict[str, Any], fault: Mapping[str, Any]) -> tuple[int | None, str]:
+def fault_request(out_dir: str, line: JsonObject, fault: Mapping[str, object]) -> tuple[int | None, str]:
     """The turn of a fault of the games.jsonl ``line`` and the request the bot got there, as one JSON line
     (or a note in brackets saying why there is none)."""
     kind, request_id = fault.get("request_type"), fault.get("request_id")
@@ -41,7 +42,8 @@ def fault_request(out_dir: str, line: dict[str, Any], fault: Mapping[str, Any]) 
             return None, "(startup: the hello message)" if fault.get("kind") == "startup" else "(no request)"
         for i, game, _action, _stand_in in walk(stored):
             if i == turn:
-                request = replayed_request(game, game.current, game.legal_actions(), fault.get("request_id") or 0)
+                request_id = cast(int, fault.get("request_id") or 0)
+                request = replayed_request(game, game.current, game.legal_actions(), request_id)
                 return turn, json.dumps(request)
     except InvalidReplayError as exc:
         return None, f"(cannot be rebuilt: {exc})"

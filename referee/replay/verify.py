@@ -12,11 +12,11 @@ from collections.abc import Iterable
 
 from referee.engine.actions import Action
 from referee.engine.game import Game
-from referee.engine.jsondata import JsonObject
 from referee.engine.notation import InvalidReplayError, rebuild
 from referee.engine.rules import get_ruleset
 from referee.errors import RUN_FAILED, LastcardError
 from referee.store.game_source import SourceGame
+from referee.store.record_file import RecordEntry
 
 #: Result keys compared with the replayed game, in the order a difference is reported.
 COMPARED = ("game_placements", "placements", "reason", "winner", "scores", "hand_points", "points", "rounds", "moves",
@@ -32,7 +32,7 @@ class ReplayMismatch(LastcardError, ValueError):
         return f"the replay differs from the record: {self}"
 
 
-def replay(lines: Iterable[JsonObject]) -> Game:
+def replay(lines: Iterable[RecordEntry]) -> Game:
     """Rebuild the game from a record's seed, ruleset, seating and actions; check it gives the same events."""
     lines = list(lines)
     head = next((line for line in lines if line["t"] == "game"), None)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Mapping
 
 from referee.engine.jsondata import JsonObject
 from referee.engine.notation import InvalidReplayError, StoredGame, walk
@@ -89,7 +90,7 @@ def _from_dir(out_dir: str, game_id: str) -> SourceGame:
     return SourceGame(stored, line, _kept_events(out_dir, game_id, stored), out_dir, f"{path} line {number}")
 
 
-def _kept_events(out_dir: str, game_id: str, stored: StoredGame) -> list[JsonObject] | None:
+def _kept_events(out_dir: str, game_id: str, stored: StoredGame) -> list[Mapping[str, object]] | None:
     """The events of a game whose record the run kept (records: true, or a game with a fault), else None.
 
     A built-in game is kept as its games.jsonl line: its events are the engine's, as read back from a record.

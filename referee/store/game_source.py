@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Mapping
 
 from referee.engine.jsondata import JsonObject
 from referee.engine.notation import InvalidReplayError, StoredGame
@@ -28,7 +29,7 @@ class SourceGame:
     line: JsonObject
     """The games.jsonl line or the record's result line as written: ``--verify`` compares its keys with the replay,
     those of older files too (``points``), which a ``GameResult`` reads under today's names."""
-    events: list[JsonObject] | None
+    events: list[Mapping[str, object]] | None
     """The engine's events as recorded (record files only; JSON's string keys under ``secret``), compared event by
     event by ``--verify``."""
     out_dir: str | None

@@ -35,7 +35,6 @@ from typing import IO, Container, Iterable, Iterator, Mapping, Sequence, TypedDi
 import orjson
 
 from referee.engine.actions import WireAction
-from referee.engine.jsondata import JsonObject
 from referee.engine.rules import RuleOptions
 from referee.store.disk import naming
 from referee.store.results_dir import ResultsDir
@@ -75,7 +74,7 @@ class RecordEntry(TypedDict, total=False):
     action: WireAction
     by: str
     ms: float | None
-    events: list[JsonObject]
+    events: list[Mapping[str, object]]
     """The events as read back: JSON makes the seats under ``secret`` strings."""
 
 
