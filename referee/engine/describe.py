@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final, Mapping, Sequence
 
+from referee.engine.actions import Action
 from referee.engine.cardfaces import colour_label, label
 
 _REASONS = {"turn": "on their turn", "penalty": "as a penalty", "forfeit": "for the missed call"}
@@ -20,7 +21,7 @@ def cards_text(codes: Sequence[str], styled: bool) -> str:
     return ", ".join(label(c, styled) for c in codes) or "(none)"
 
 
-def action_text(action: Any, styled: bool) -> str:
+def action_text(action: Action, styled: bool) -> str:
     """An action for people: ``plays ● red 7 + calls last card``, ``draws``, ``names ◆ blue``."""
     kind: str = action.kind
     if kind == "play":

@@ -47,7 +47,7 @@ class SourceGame:
         return self.result.faults if self.result is not None else ()
 
 
-def _result_of(line: JsonObject) -> GameResult | None:
+def _result_of(line: Mapping[str, object]) -> GameResult | None:
     if not all(key in line for key in ("game", "seed", "ruleset", "seating", "placements")):
         return None
     return GameResult.from_json(line)

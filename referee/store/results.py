@@ -180,10 +180,7 @@ class GameResult:
         Lines written before results were typed lack ``options`` and ``game_placements`` and call the
         hand points ``points``; they read back with ``{}``, the placements and ``points``.
         """
-        return cls._from_raw(cast(JsonObject, data))
-
-    @classmethod
-    def _from_raw(cls, data: JsonObject) -> GameResult:
+        data = cast(JsonObject, data)  # as read: each key is checked as it is taken
         seating = tuple(data["seating"])
         placements = tuple(data["placements"])
         n = len(seating)
@@ -285,7 +282,7 @@ class GameLine:
         """A line read back; ``defaults`` (``ResultsDir.line_defaults``) fills what lines of older files lack."""
         if defaults:
             data = complete_line(data, defaults)
-        return cls(GameResult._from_raw(data),
+        return cls(GameResult.from_json(data),
                    Slot(data.get("stage"), data.get("round"), data.get("table"), data.get("deal")))
 
     def with_result(self, result: GameResult) -> GameLine:
