@@ -55,10 +55,10 @@ REBUILD = "rebuild:"
 
 
 class RecordEntry(TypedDict, total=False):
-    """One line of a game's record, ``t`` saying which (protocol/PROTOCOL.md, "Records"): ``game`` (the game's
-    seed, seating, ruleset, options and fault policy); ``out`` / ``in`` (a ``line`` sent to or read from
-    ``seat``, ``at_ms`` into the game); ``action`` (``seat``'s ``action``, ``by`` whom, its ``ms``); ``fault``
-    (``protocol.faults.FaultJson``'s keys); ``events`` (the engine's ``events``); ``result``
+    """One line of a game's record, ``t`` saying which (protocol/PROTOCOL.md, "An annotated transcript"):
+    ``game`` (the game's seed, seating, ruleset, options and fault policy); ``out`` / ``in`` (a ``line`` sent to
+    or read from ``seat``, ``at_ms`` into the game); ``action`` (``seat``'s ``action``, ``by`` whom, its
+    ``ms``); ``fault`` (``protocol.faults.FaultJson``'s keys); ``events`` (the engine's ``events``); ``result``
     (``store.results.GameResultJson``'s keys less ``wall_ms``)."""
 
     t: str
