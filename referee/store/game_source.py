@@ -50,7 +50,10 @@ class SourceGame:
 def _result_of(line: Mapping[str, object]) -> GameResult | None:
     if not all(key in line for key in ("game", "seed", "ruleset", "seating", "placements")):
         return None
-    return GameResult.from_json(line)
+    try:
+        return GameResult.from_json(line)
+    except (KeyError, TypeError, ValueError):  # a line no version wrote (a fault of an unknown kind): no result
+        return None
 
 
 def check_played(line: JsonObject) -> None:
