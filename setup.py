@@ -48,6 +48,7 @@ INTERPRETED = {
     "referee/engine/notation.py": "pickled to the report's processes; off the per-move path",
     # Off the hot path: compiling them would only lengthen the build (issue 40: the install's time).
     "referee/engine/events.py": "TypedDicts only",
+    "referee/engine/jsondata.py": "a type alias only",
     "referee/engine/cardfaces.py": "display",
     "referee/engine/describe.py": "display",
     "referee/protocol/wire.py": "called from compiled code; gains nothing of its own",

@@ -27,7 +27,10 @@ import os
 import sys
 import traceback
 from functools import cache
-from typing import IO, Any, Callable, Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypedDict, cast
+
+if TYPE_CHECKING:  # typing has it from Python 3.11; the kit runs on the older Pythons a bot may have
+    from typing import NotRequired
 
 PROTOCOL = 1
 
@@ -58,10 +61,41 @@ SIZE = sum(size for _, size in FIELDS)
 ACTION_KINDS: tuple[str, ...] = ("draw", "pass", "colour", "play")
 FEATURES = KINDS + 4 + len(ACTION_KINDS)
 
-Key = tuple[Any, ...]
+Key = tuple[object, ...]
 
 
-def answer_key(answer: Mapping[str, Any]) -> Key:
+class Answer(TypedDict):
+    """An answer to a ``turn`` (an element of ``legal``; protocol/schemas/answer.json): its ``type``, the turn's
+    ``id``, and for a play its ``cards``, the ``colour`` named and the last-card ``call``."""
+
+    type: str
+    id: NotRequired[int]
+    cards: NotRequired[list[str]]
+    colour: NotRequired[str | None]
+    call: NotRequired[bool]
+
+
+class TurnView(TypedDict):
+    """The fields of a ``turn`` message the observation reads (protocol/schemas/turn.json)."""
+
+    hand: list[str]
+    top: str
+    drawn: str | None
+    colour: str | None
+    phase: str
+    direction: int
+    hands: list[int]
+    scores: list[int]
+    draw_pile: int
+    discard_pile: int
+    """Sent since protocol v1 (read as 0 without it)."""
+    pending: int
+    pending_kind: str | None
+    """Sent since protocol v1."""
+    move: int
+
+
+def answer_key(answer: Answer) -> Key:
     """What tells two answers apart: the kind, the cards (a stack's middle in code order) and a named colour.
 
     The ``id`` and the last-card ``call`` are not part of it: the legal list holds each play once, with the
@@ -120,7 +154,7 @@ class Encoding:
         self.colours = colours
         self.multi_play = multi_play
         self._kind = _kind_index(colours)
-        answers: list[dict[str, Any]] = [{"type": "draw"}, {"type": "pass"}]
+        answers: list[Answer] = [{"type": "draw"}, {"type": "pass"}]
         if colour_phase:
             answers += [{"type": "colour", "colour": c} for c in colours]
         answers += [{"type": "play", "cards": [f"{c}:{r}"]} for c in colours for r in ranks]
@@ -129,14 +163,14 @@ class Encoding:
             answers += [{"type": "play", "cards": list(stack)}
                         for r in ranks for stack in _stacks(colours, r, copies(r))]
         #: Index -> the answer it stands for, without ``id`` and ``call``.
-        self.answers: tuple[dict[str, Any], ...] = tuple(answers)
+        self.answers: tuple[Answer, ...] = tuple(answers)
         self._index = {answer_key(a): i for i, a in enumerate(answers)}
         assert len(self._index) == len(answers), "two catalogue entries share a key"
 
     @classmethod
-    def for_options(cls, options: Mapping[str, Any]) -> Encoding:
+    def for_options(cls, options: Mapping[str, object]) -> Encoding:
         """The encoding of a ruleset, from its options (``start.options``, or ``Ruleset.options``)."""
-        return _encoding(options["deck"], bool(options["multi_play"]), options["opening"] == "family")
+        return _encoding(cast(str, options["deck"]), bool(options["multi_play"]), options["opening"] == "family")
 
     def __len__(self) -> int:
         """How many actions the catalogue has (the size of the ``Discrete`` action space)."""
@@ -146,14 +180,14 @@ class Encoding:
         return f"<Encoding {self.deck} deck, {len(self)} actions, observation of {SIZE}>"
 
     # ------------------------------------------------------------------ actions
-    def index_of(self, answer: Mapping[str, Any]) -> int:
+    def index_of(self, answer: Answer) -> int:
         """The index of an answer (a ``legal`` element); ``ValueError`` for one the catalogue does not hold."""
         try:
             return self._index[answer_key(answer)]
         except (KeyError, TypeError):
             raise ValueError(f"{answer!r} is no action of this ruleset's catalogue ({self})") from None
 
-    def action_mask(self, legal: Sequence[Mapping[str, Any]]) -> list[int]:
+    def action_mask(self, legal: Sequence[Answer]) -> list[int]:
         """1 at the index of every legal answer, 0 elsewhere."""
         mask = [0] * len(self.answers)
         index = self._index
@@ -197,7 +231,7 @@ class Encoding:
         return tuple(out)
 
     # ------------------------------------------------------------------ observations
-    def observation(self, turn: Mapping[str, Any], you: int, acting: int | None = None) -> list[int]:
+    def observation(self, turn: TurnView, you: int, acting: int | None = None) -> list[int]:
         """The observation vector of seat ``you`` from a ``turn`` message's fields (every entry a whole number).
 
         ``acting`` is the seat to act (``you`` when the turn is yours, as in every ``turn`` message); the
@@ -257,7 +291,7 @@ class TableView:
         self.you = 0
         self.game: str | None = None
         self.ruleset: str | None = None
-        self.options: dict[str, Any] = {}
+        self.options: dict[str, object] = {}
         self.names: list[str] = []
         #: Every message of this game but the turns (``start``, ``event``, ``round_end``, ``game_end``), in order.
         self.history: list[dict[str, Any]] = []
@@ -272,10 +306,11 @@ class Turn:
     """One ``turn`` request: its fields, ``legal``, and the environment's ``observation`` and ``action_mask``."""
 
     def __init__(self, message: dict[str, Any], table: TableView) -> None:
+        #: The message as read (its fields are also the turn's attributes).
         self.message = message
         self.table = table
         #: Every legal answer, complete (with the turn's id): return one of these.
-        self.legal: list[dict[str, Any]] = message["legal"]
+        self.legal: list[Answer] = message["legal"]
         self._observation: list[int] | None = None
         self._mask: list[int] | None = None
 
@@ -301,7 +336,7 @@ class Turn:
     def observation(self) -> list[int]:
         """This seat's observation, exactly as ``referee.env`` gives it (``numpy.asarray`` it for a policy)."""
         if self._observation is None:
-            self._observation = self.encoding.observation(self.message, self.table.you)
+            self._observation = self.encoding.observation(cast(TurnView, self.message), self.table.you)
         return self._observation
 
     @property
@@ -311,11 +346,11 @@ class Turn:
             self._mask = self.encoding.action_mask(self.legal)
         return self._mask
 
-    def index_of(self, answer: Mapping[str, Any]) -> int:
+    def index_of(self, answer: Answer) -> int:
         """The action index of an element of ``legal``."""
         return self.encoding.index_of(answer)
 
-    def answer_for(self, index: int) -> dict[str, Any]:
+    def answer_for(self, index: int) -> Answer:
         """The element of ``legal`` that action ``index`` stands for; ``ValueError`` if it is not legal now."""
         for answer in self.legal:
             if self.encoding.index_of(answer) == index:
@@ -324,13 +359,13 @@ class Turn:
         raise ValueError(f"action {index} is not legal in this turn; the legal indices are {legal}")
 
 
-Choose = Callable[[Turn], Mapping[str, Any]]
+Choose = Callable[[Turn], Mapping[str, object]]
 
 
 class Session:
     """The protocol's conversation without I/O: one message in, the lines to send out (pure, so it tests alone)."""
 
-    def __init__(self, choose: Choose, name: str, *, ready: Mapping[str, Any] | None = None,
+    def __init__(self, choose: Choose, name: str, *, ready: Mapping[str, object] | None = None,
                  on_message: Callable[[dict[str, Any], TableView], None] | None = None,
                  log: Callable[[str], None] | None = None) -> None:
         self.choose = choose
@@ -341,17 +376,17 @@ class Session:
         self.table = TableView()
         self.done = False
 
-    def receive(self, msg: Any) -> list[dict[str, Any]]:
+    def receive(self, msg: object) -> list[Mapping[str, object]]:
         """The answers to one message from the referee (``[]`` for information; ``done`` after ``quit``)."""
         if not isinstance(msg, dict):
             self.log(f"botkit: ignoring a message that is not an object: {msg!r:.80}")
             return []
         kind = msg.get("type")
         table = self.table
-        out: list[dict[str, Any]] = []
+        out: list[Mapping[str, object]] = []
         if kind == "hello":
             table.you = msg.get("seat", 0)
-            ready = {"type": "ready", "name": self.name, **self.ready}
+            ready: dict[str, object] = {"type": "ready", "name": self.name, **self.ready}
             if msg.get("protocol", PROTOCOL) != PROTOCOL:  # a newer referee: ask for the version this kit speaks
                 ready["protocol"] = PROTOCOL
             out.append(ready)
@@ -377,8 +412,8 @@ class Session:
             self.on_message(msg, table)
         return out
 
-    def _answer(self, msg: dict[str, Any]) -> dict[str, Any]:
-        legal: list[dict[str, Any]] = msg.get("legal") or []
+    def _answer(self, msg: dict[str, Any]) -> Mapping[str, object]:
+        legal: list[Answer] = msg.get("legal") or []
         if not legal:
             raise ValueError(f"turn {msg.get('id')} came with no legal answers")
         try:
@@ -392,7 +427,7 @@ class Session:
         return dict(answer)
 
 
-def run(choose: Choose, name: str = "python-bot", *, ready: Mapping[str, Any] | None = None,
+def run(choose: Choose, name: str = "python-bot", *, ready: Mapping[str, object] | None = None,
         on_message: Callable[[dict[str, Any], TableView], None] | None = None,
         stdin: IO[str] | None = None, stdout: IO[str] | None = None, stderr: IO[str] | None = None) -> None:
     """Play as a bot until ``quit`` or the end of input: read the referee's lines, answer each ``turn``.

@@ -20,10 +20,11 @@ import sys
 import tempfile
 from dataclasses import dataclass, fields, replace
 from enum import Enum
-from typing import Any, Sequence
+from typing import Sequence
 
 from referee.bots import cgroups
 from referee.bots.command_files import Tree, command_files, find_program, folder_of, inside, split_command, tree
+from referee.engine.jsondata import JsonObject
 from referee.errors import BAD_INPUT, LastcardError
 
 
@@ -115,7 +116,7 @@ class SandboxSettings:
                 raise ValueError(f"sandbox limit {name} must be a positive number (or null for no limit), "
                                  f"not {value!r}")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         # Not asdict(): every job carries its seats' settings, and asdict's deep copy cost more than the rest.
         # A build limit at its default is left out: the bot's settings (and a ladder's hash of them) read as
         # they did before builds had limits of their own.
@@ -126,7 +127,7 @@ class SandboxSettings:
         return out
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> SandboxSettings:
+    def from_json(cls, data: JsonObject) -> SandboxSettings:
         """Settings from a mapping, refusing unknown keys with the list of known ones."""
         if not data.keys() <= _KNOWN:
             unknown = sorted(set(data) - _KNOWN)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from referee.bots.cpuclock import Clock, parse_clock, wall_limit_ms
 from referee.bots.hints import language_of
 from referee.bots.sandbox import SandboxSettings
+from referee.engine.jsondata import JsonObject
 from referee.players import BUILTINS
 
 BUILTIN_PREFIX = "builtin:"
@@ -19,6 +20,34 @@ BUILTIN_PREFIX = "builtin:"
 PRACTICE_MS = 86_400_000
 #: The clock a limit is measured on unless said otherwise (docs/security.md says why).
 DEFAULT_CLOCK = Clock.CPU
+
+
+class LimitsJson(TypedDict):
+    """``TimeLimits.to_json`` (a bot's ``limits`` in arena.json and a ``hello``'s limits share its keys)."""
+
+    startup_ms: int
+    move_ms: int
+    bank_ms: int
+    clock: str
+    wall_ms: NotRequired[int]
+    quit_ms: NotRequired[int]
+    """In ``BotSpec.to_json`` only."""
+
+
+class BotSpecJson(TypedDict):
+    """``BotSpec.to_json``: a bot as arena.json and a job keep it."""
+
+    name: str
+    command: str
+    cwd: str | None
+    env: dict[str, str]
+    shell: bool
+    limits: LimitsJson
+    line_limit: int
+    restart_each_game: bool
+    sandbox: dict[str, object]
+    """``SandboxSettings.to_json``: its settings by name."""
+    language: NotRequired[str]
 
 
 @dataclass(frozen=True)
@@ -45,8 +74,8 @@ class TimeLimits:
         """The wall-clock backstop of a move allowed ``cpu_limit_ms`` of CPU time."""
         return wall_limit_ms(cpu_limit_ms, self.wall_ms)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"startup_ms": self.startup_ms, "move_ms": self.move_ms, "bank_ms": self.bank_ms,
+    def to_json(self) -> LimitsJson:
+        out: LimitsJson = {"startup_ms": self.startup_ms, "move_ms": self.move_ms, "bank_ms": self.bank_ms,
                                "clock": self.clock.value}
         if self.wall_ms is not None:
             out["wall_ms"] = self.wall_ms
@@ -85,14 +114,19 @@ class BotSpec:
         """What to execute: a shell string with ``shell``, else the command split like a shell would."""
         return self.command if self.shell else shlex.split(self.command)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "command": self.command, "cwd": self.cwd, "env": dict(self.env),
-                "shell": self.shell, "limits": self.limits.to_json() | {"quit_ms": self.limits.quit_ms},
-                "line_limit": self.line_limit, "restart_each_game": self.restart_each_game,
-                "sandbox": self.sandbox.to_json()} | ({"language": self.language} if self.language else {})
+    def to_json(self) -> BotSpecJson:
+        limits = self.limits.to_json()
+        limits["quit_ms"] = self.limits.quit_ms
+        out: BotSpecJson = {"name": self.name, "command": self.command, "cwd": self.cwd, "env": dict(self.env),
+                            "shell": self.shell, "limits": limits, "line_limit": self.line_limit,
+                            "restart_each_game": self.restart_each_game, "sandbox": self.sandbox.to_json()}
+        if self.language:
+            out["language"] = self.language
+        return out
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> BotSpec:
+    def from_json(cls, data: JsonObject) -> BotSpec:
+        """A spec from arena.json or a job as read (``to_json``'s keys; those missing take their defaults)."""
         limits = TimeLimits(**data.get("limits", {}))
         return cls(name=data["name"], command=data["command"], cwd=data.get("cwd"),
                    env=tuple(sorted((data.get("env") or {}).items())), shell=data.get("shell", False),

@@ -4,7 +4,7 @@ policy, and the bot's own command, folder and environment)."""
 from __future__ import annotations
 
 import difflib
-from typing import Any, Sequence
+from typing import Sequence
 
 from referee.arena.model import Arena, BotEntry
 from referee.bots.cpuclock import Clock
@@ -63,12 +63,12 @@ def names(entries: Sequence[BotEntry]) -> list[str]:
 
 
 def run_contest_checks(arena: Arena, entries: Sequence[BotEntry], *, games: int, jobs: int = 1,
-                       seed: int | None = None) -> dict[str, dict[str, Any]]:
+                       seed: int | None = None) -> dict[str, dict[str, object]]:
     """Check each (already built) bot as the contest ran it, ``jobs`` at a time: name -> report JSON.
 
     Bounded: few fuzz games, and a hung bot stops its check at the first timeout.
     """
-    def one(entry: BotEntry) -> tuple[str, dict[str, Any]]:
+    def one(entry: BotEntry) -> tuple[str, dict[str, object]]:
         config = contest_config(arena, entry, games=games, seed=arena.seed if seed is None else seed)
         return entry.spec.name, run_check_spec(entry.spec, config).to_json()
 

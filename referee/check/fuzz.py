@@ -11,15 +11,16 @@ import os
 import shlex
 import tempfile
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable, Mapping, Sequence
 
 from referee.bots.names import stderr_log
 from referee.bots.pool import BotPool
-from referee.bots.spec import BotSpec
+from referee.bots.spec import BotSpec, TimeLimits
 from referee.check.report import CheckResult, Report
 from referee.check.timing import MoveTimes
 from referee.engine.notation import StoredGame
-from referee.engine.rules import get_ruleset
+from referee.engine.rules import RuleOptions, get_ruleset
+from referee.protocol.faults import FaultJson
 from referee.protocol.wire import JSONDecodeError, loads
 from referee.replay.locate import seat_faults
 from referee.replay.requests import ask_command
@@ -32,7 +33,7 @@ from referee.table.table import Recorder, play_game, seat_for
 OPPONENTS = ("random", "easy", "medium", "hard")
 
 #: House options the games rotate through, per ruleset.
-VARIANTS: dict[str, tuple[dict[str, Any], ...]] = {
+VARIANTS: dict[str, tuple[RuleOptions, ...]] = {
     "compact": ({}, {"draw_until_playable": True}, {"target": 100}),
     "family": ({}, {"stacking": True}, {"draw_until_playable": True},
                {"stacking": True, "draw_until_playable": True, "target": "round"}),
@@ -68,14 +69,14 @@ class FuzzGame:
     seats: int
     bot_seat: int
     opponents: tuple[str, ...]
-    options: tuple[tuple[str, Any], ...]
+    options: tuple[tuple[str, object], ...]
 
     @property
     def game_id(self) -> str:
         return f"fuzz-{self.house}-{self.index + 1:03d}"
 
     def describe(self) -> str:
-        defaults = get_ruleset(self.house).options
+        defaults: dict[str, object] = dict(get_ruleset(self.house).options)
         opts = ", ".join(f"{k}={v}" for k, v in self.options if defaults.get(k) != v) or "defaults"
         return (f"game {self.game_id} (seed {self.seed}, {self.seats} seats, the bot in seat {self.bot_seat}, "
                 f"against {', '.join(self.opponents)}; {opts})")
@@ -92,7 +93,7 @@ class Contest:
     """The contest a check stands in for: its house options and table size (None: rotate through the
     variants), the fault policy in force, and where failing games' records go."""
 
-    options: tuple[tuple[str, Any], ...] | None = None
+    options: tuple[tuple[str, object], ...] | None = None
     seats: int | None = None
     policy: FaultPolicy = FaultPolicy()
     records_dir: str | None = None
@@ -102,7 +103,8 @@ def plan(houses: list[str], total: int, seed: int, contest: Contest = Contest())
     """The fuzz games to play, in order: each house's games together."""
     games = []
     for house, count in split_games(total, houses).items():
-        variants = VARIANTS[house] if contest.options is None else (dict(contest.options),)
+        variants: Sequence[Mapping[str, object]] = VARIANTS[house] if contest.options is None \
+            else (dict(contest.options),)
         for i in range(count):
             seats = contest.seats or 2 + i % 3
             bot_seat = (i // 3) % seats
@@ -165,7 +167,7 @@ class _Tally:
         self.records_dir = records_dir
         self.houses = len(houses)
 
-    def add_faults(self, fg: FuzzGame, faults: list[Any], recorder: Recorder, spec: BotSpec, bot_name: str,
+    def add_faults(self, fg: FuzzGame, faults: list[FaultJson], recorder: Recorder, spec: BotSpec, bot_name: str,
                    stderr_dir: str | None) -> None:
         """Note one game's faults by the bot: its record saved for replay, each kind's first exchange kept."""
         self.faulted[fg.house] += 1
@@ -215,7 +217,7 @@ class _Tally:
         return [check]
 
 
-def save_record(folder: str, game_id: str, lines: list[dict[str, Any]]) -> str:
+def save_record(folder: str, game_id: str, lines: Sequence[Mapping[str, object]]) -> str:
     """Write a game's record as ``lastcard replay`` reads it; its path."""
     return write_jsonl(os.path.join(folder, f"{game_id}.jsonl"), lines)
 
@@ -223,16 +225,16 @@ def save_record(folder: str, game_id: str, lines: list[dict[str, Any]]) -> str:
 def _fault_turns(recorder: Recorder, seat: int) -> list[int | None]:
     """The turn (action index) of each of the seat's faults, in the order the game recorded them."""
     lines = recorder.lines
-    result: dict[str, Any] = next((entry for entry in reversed(lines) if entry.get("t") == "result"), {})
+    result: Mapping[str, object] = next((entry for entry in reversed(lines) if entry.get("t") == "result"), {})
     source = SourceGame(StoredGame.from_record(lines), {k: v for k, v in result.items() if k != "t"}, None, None, "")
     return seat_faults(source, seat)
 
 
-def _builtin(name: str, limits: Any) -> BotSpec:
+def _builtin(name: str, limits: TimeLimits) -> BotSpec:
     return BotSpec(f"{name} (built-in)", f"builtin:{name}", limits=limits)
 
 
-def _request_line(recorder: Recorder, seat: int, request_id: Any) -> str | None:
+def _request_line(recorder: Recorder, seat: int, request_id: object) -> str | None:
     """The turn request a fault answered, found in the game record."""
     if request_id is None:
         return None

@@ -8,7 +8,7 @@ the checker never states a rule of its own.
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from referee.engine.actions import COLOUR, DRAW, PASS, PLAY, Action
 from referee.engine.cards import DECKS, Card
@@ -100,7 +100,7 @@ def action(text: str) -> Action:
     return Action(PLAY, tuple(played), colour, call)
 
 
-def example(legal: list[Action], request_id: int, **prefer: Any) -> str:
+def example(legal: list[Action], request_id: int, **prefer: object) -> str:
     """One legal answer written out, preferring a given kind or a wild play, for ``expected`` texts."""
     from referee.protocol.wire import dumps
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Mapping
 
 from referee.bots.pipes.lines import LineProblem, Mistake, gather, judge, no_newline, read_line, while_waiting
 from referee.bots.pipes.transport import (
@@ -55,8 +55,10 @@ class Stray:
 class Reply:
     """What came back for one request: the answer (if any), the line, the time and what went wrong on the wire."""
 
-    request: dict[str, Any]
-    answer: dict[str, Any] | None = None
+    request: Mapping[str, object]
+    """The message sent (``hello`` or ``turn``)."""
+    answer: dict[str, object] | None = None
+    """The bot's answer as read (a JSON object with a string ``type``; judged afterwards)."""
     line: bytes | None = None
     elapsed_ms: float = 0.0
     problems: list[tuple[str, str]] = field(default_factory=list)  # (fault kind, what was wrong)
@@ -123,9 +125,9 @@ class Probe:
         return self.transport.exit_description()
 
     # ------------------------------------------------------------------ writing
-    def tell(self, msg: dict[str, Any] | bytes) -> str | None:
+    def tell(self, msg: Mapping[str, object] | bytes) -> str | None:
         """Send information (no answer expected); the problem if the bot is gone or not reading."""
-        data = msg if isinstance(msg, bytes) else encode(msg)
+        data = msg if isinstance(msg, bytes) else encode(dict(msg))
         return self._write(data, time.monotonic() + 2.0)
 
     def _write(self, data: bytes, deadline: float) -> str | None:
@@ -148,7 +150,7 @@ class Probe:
         return None
 
     # ------------------------------------------------------------------ reading
-    def _take(self, line: bytes, deadline: float, before_ready: bool = False) -> dict[str, Any] | None:
+    def _take(self, line: bytes, deadline: float, before_ready: bool = False) -> dict[str, object] | None:
         """The message on ``line``, judged by the referee's rules; ``None`` for a line only noted (a log, a
         debug print, a broken log). Raises ``Unreadable`` for a line that leaves the message unreadable."""
         got = judge(line, self.language, before_ready=before_ready)
@@ -218,7 +220,7 @@ class Probe:
             self.dead = reply.fatal
         return reply
 
-    def request(self, msg: dict[str, Any], limit_ms: float, late_ms: float | None = None) -> Reply:
+    def request(self, msg: Mapping[str, object], limit_ms: float, late_ms: float | None = None) -> Reply:
         """Send a request and wait for its answer: ``limit_ms`` is the move limit, and an answer up to
         ``late_ms`` more is still read (and reported late) so a slow bot is told apart from a hung one."""
         reply = Reply(msg)
@@ -226,13 +228,13 @@ class Probe:
         late_ms = max(limit_ms, LATE_MS) if late_ms is None else late_ms
         t0 = time.monotonic()
         last = t0 + (limit_ms + late_ms) / 1000
-        problem = self._write(encode(msg), last)
+        problem = self._write(encode(dict(msg)), last)
         if problem:
             reply.fatal = problem
             self.dead = problem
             return reply
         before = clip(self.info_line)
-        suspects: list[tuple[bytes, dict[str, Any], float]] = []
+        suspects: list[tuple[bytes, dict[str, object], float]] = []
         strays, logs = len(self.stray), len(self.logs)
         while True:
             deadline = min(last, suspects[-1][2] + GRACE_S) if suspects else last
@@ -278,8 +280,8 @@ class Probe:
                                               f"{limit_ms:.0f} ms"))
         return reply
 
-    def _settle(self, reply: Reply, suspects: list[tuple[bytes, dict[str, Any], float]], before: str | None,
-                req_id: Any, t0: float) -> None:
+    def _settle(self, reply: Reply, suspects: list[tuple[bytes, dict[str, object], float]], before: str | None,
+                req_id: object, t0: float) -> None:
         """The lines with a wrong id that came before the real answer (or none came): without an answer and a
         fatal problem, the last of them is taken for the answer and its id reported; the rest were answers to
         information (``unsolicited``)."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
 
 #: Longest piece of a message or line kept in a report.
 TEXT_LIMIT = 600
@@ -81,8 +80,8 @@ class CheckResult:
         self.status = Status.SKIPPED
         self.problem = reason
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "group": self.group, "status": self.status.value}
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"name": self.name, "group": self.group, "status": self.status.value}
         for key in ("problem", "sent", "received", "expected", "summary"):
             value = getattr(self, key)
             if value is not None:
@@ -103,8 +102,9 @@ class Report:
     rulesets: list[str]
     checks: list[CheckResult] = field(default_factory=list)
     elapsed_s: float = 0.0
-    ready: dict[str, Any] | None = None
-    settings: dict[str, Any] = field(default_factory=dict)
+    ready: dict[str, object] | None = None
+    """The bot's ``ready`` as read (checked by the ``handshake`` checks)."""
+    settings: dict[str, object] = field(default_factory=dict)
 
     def add(self, name: str, group: str) -> CheckResult:
         check = CheckResult(name, group)
@@ -129,7 +129,7 @@ class Report:
     def failed_names(self) -> list[str]:
         return [c.name for c in self.checks if c.failed]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {
             "format": "lastcard-check", "version": 1, "ok": self.ok,
             "bot": {"name": self.bot, "command": self.command, "ready": self.ready},

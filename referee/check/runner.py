@@ -5,7 +5,7 @@ from __future__ import annotations
 import tempfile
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Callable
 
 from referee.bots.cpuclock import Clock
 from referee.bots.sandbox import SandboxSettings, parse_mode
@@ -31,7 +31,7 @@ class CheckConfig:
     quiet_ms: int = 200
     quit_ms: int = 2000
     #: The contest's house options: fuzz games use exactly these instead of rotating through variants.
-    options: tuple[tuple[str, Any], ...] | None = None
+    options: tuple[tuple[str, object], ...] | None = None
     #: The contest's table size for fuzz games (default: 2 to 4 seats in turn).
     seats: int | None = None
     #: The fault policy in force (``forfeit`` or ``strikes:N``): what a fault costs, in games and words.

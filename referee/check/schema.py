@@ -3,14 +3,14 @@ referee's own checks of answers (``wire.answer_problem``) and of ``ready`` (``re
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Mapping
 
 from referee import PROTOCOL_VERSIONS
 from referee.protocol.schemas import validate_message
 from referee.protocol.wire import answer_problem
 
 
-def from_bot_problem(msg: Any) -> str | None:
+def from_bot_problem(msg: object) -> str | None:
     """Why ``msg`` (a message a bot wrote) does not match the protocol's schema, or ``None``."""
     problems = validate_message("from_bot", msg)
     if problems:
@@ -22,7 +22,7 @@ def from_bot_problem(msg: Any) -> str | None:
     return None
 
 
-def ready_problem(msg: dict[str, Any]) -> str | None:
+def ready_problem(msg: Mapping[str, object]) -> str | None:
     """What the arena refuses in a ``ready`` (mirrors ``BotClient.start`` and ``schemas/ready.json``)."""
     if not isinstance(msg.get("name"), str):
         return f"'name' must be a string, got {msg.get('name')!r}"

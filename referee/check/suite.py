@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Mapping
 
 from referee.bots.hints import stderr_hint
 from referee.bots.pipes.client import UNASKED_FIX
@@ -25,7 +25,7 @@ from referee.engine.cards import DECK_COLOURS
 from referee.engine.game import PHASE_COLOUR, PHASE_DRAWN, Game
 from referee.engine.rules import get_ruleset
 from referee.protocol.messages import start_message, turn_request
-from referee.protocol.relay import Relay
+from referee.protocol.relay import EndPatch, Relay
 from referee.protocol.wire import dumps
 from referee.table.policy import FaultPolicy, replacement_action
 
@@ -402,7 +402,7 @@ class ScriptedRound:
         self.names = names
         self.relay = Relay(seat, game_id, names)
 
-    def tell(self, msg: dict[str, Any] | bytes) -> None:
+    def tell(self, msg: Mapping[str, object] | bytes) -> None:
         if self.suite.probe.tell(msg):
             self.suite.alive()
 
@@ -412,7 +412,9 @@ class ScriptedRound:
     def forward(self) -> None:
         """Tell the bot the new events, exactly as the table does (``Relay``: a draw's cards only to its seat)."""
         outcome = self.game.outcome
-        end = {"forfeited": [], "game_placements": list(outcome.placements)} if outcome is not None else None
+        end: EndPatch | None = None
+        if outcome is not None:
+            end = {"forfeited": [], "game_placements": list(outcome.placements)}
         for msg in self.relay.catch_up(self.game, end=end):
             self.tell(msg)
 

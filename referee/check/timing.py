@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from referee.bots.cpuclock import Clock
 from referee.bots.spec import TimeLimits
 from referee.check.report import CheckResult
+from referee.store.results import GameResultJson
 
 #: The check's name in the report.
 CHECK_NAME = "time per move"
@@ -21,9 +20,9 @@ class MoveTimes:
         self.decisions = self.cpu_decisions = 0
         self.total_ms = self.max_ms = self.cpu_total_ms = self.cpu_max_ms = 0.0
 
-    def add(self, result: Mapping[str, Any], seat: int) -> None:
+    def add(self, result: GameResultJson, seat: int) -> None:
         """Count the answers of ``seat`` in one game's result (``GameResult.to_json``)."""
-        times = result.get("time_ms") or {}
+        times = result["time_ms"]
         if not times.get("decisions"):
             return
         self.decisions += times["decisions"][seat]

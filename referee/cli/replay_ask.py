@@ -141,12 +141,13 @@ def run_play_on(found: SourceGame, seat: int, start: int, command: str, seat_cmd
     announce(others)
     out_dir = out or default_out(found, start)
     played = play_on(found, seat, start, player, others, out_dir)
-    result = played.result.to_json()
+    result = played.result
     yield f"game {found.stored.game} played on from turn {start} with {player.name} in seat {seat}"
-    yield f"  then: {outcome_line(found.result)}" if found.result.get("placements") else "  then: (not stored)"
+    then = found.result
+    yield f"  then: {outcome_line(then)}" if then is not None and then.placements else "  then: (not stored)"
     yield f"  now:  {outcome_line(result)}"
-    for fault in result.get("faults") or []:
-        yield f"  fault: seat {fault.get('seat')} ({fault.get('bot')}): {fault.get('kind')}: {fault.get('message')}"
+    for fault in result.faults:
+        yield f"  fault: seat {fault.seat} ({fault.bot}): {fault.kind.value}: {fault.message}"
     yield f"written to {out_dir}: lastcard replay {shlex.quote(out_dir)} {played.game}"
 
 

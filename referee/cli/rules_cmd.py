@@ -17,7 +17,7 @@ def rules_cmd(ruleset: str | None) -> None:
     click.echo(header)
     click.echo("-" * len(header))
     for key in OPTIONS:
-        values = "  ".join(str(PRESETS[n].options[key]).lower().ljust(10) for n in names)
+        values = "  ".join(str(getattr(PRESETS[n], key)).lower().ljust(10) for n in names)
         click.echo(f"{key.ljust(width)}  {values}")
     click.echo()
     for key, (allowed, meaning) in OPTIONS.items():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final, NotRequired, TypedDict
 
 from referee.engine.cards import ALL_COLOURS, Card, InvalidCardError
 
@@ -27,6 +27,17 @@ DRAW: Final = ActionKind.DRAW
 PASS: Final = ActionKind.PASS
 COLOUR: Final = ActionKind.COLOUR
 KINDS: Final = tuple(ActionKind)
+
+
+class WireAction(TypedDict):
+    """An answer as JSON (``protocol/schemas/answer.json``): its ``type``, the turn's ``id`` echoed, and for a play
+    its ``cards``, the ``colour`` named and the last-card ``call``; for a colour answer the ``colour``."""
+
+    type: str
+    id: NotRequired[int]
+    cards: NotRequired[list[str]]
+    colour: NotRequired[str | None]
+    call: NotRequired[bool]
 
 
 class InvalidActionError(ValueError):
@@ -55,9 +66,9 @@ class Action:
         object.__setattr__(self, "colour", colour)
         object.__setattr__(self, "call", call)
 
-    def to_wire(self, request_id: int | None = None) -> dict[str, Any]:
+    def to_wire(self, request_id: int | None = None) -> WireAction:
         """The JSON object a bot sends for this action."""
-        msg: dict[str, Any] = {"type": self.kind}
+        msg: WireAction = {"type": self.kind}
         if request_id is not None:
             msg["id"] = request_id
         if self.kind == PLAY:
@@ -106,7 +117,7 @@ class Action:
         raise InvalidActionError(f"unknown action type {kind!r}; expected one of {', '.join(KINDS)}")
 
     @property
-    def key(self) -> tuple[Any, ...]:
+    def key(self) -> tuple[ActionKind, tuple[Card, ...], str | None]:
         """What legality depends on: the call is free and the order of a multi-play's middle cards is not."""
         cards = self.cards
         if len(cards) > 3:

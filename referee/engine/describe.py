@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Final, Sequence
+from typing import Any, Final, Mapping, Sequence
 
+from referee.engine.actions import Action
 from referee.engine.cardfaces import colour_label, label
 
 _REASONS = {"turn": "on their turn", "penalty": "as a penalty", "forfeit": "for the missed call"}
@@ -20,7 +21,7 @@ def cards_text(codes: Sequence[str], styled: bool) -> str:
     return ", ".join(label(c, styled) for c in codes) or "(none)"
 
 
-def action_text(action: Any, styled: bool) -> str:
+def action_text(action: Action, styled: bool) -> str:
     """An action for people: ``plays ● red 7 + calls last card``, ``draws``, ``names ◆ blue``."""
     kind: str = action.kind
     if kind == "play":
@@ -32,7 +33,7 @@ def action_text(action: Any, styled: bool) -> str:
     return {"draw": "draws", "pass": "passes"}.get(kind, kind)
 
 
-def describe_event(ev: dict[str, Any], names: Sequence[str], styled: bool) -> str:
+def describe_event(ev: Mapping[str, Any], names: Sequence[str], styled: bool) -> str:
     """One engine event (or the event part of a message) in a sentence."""
     kind = ev.get("kind") or ev.get("type")
     if kind in _ROUND_EVENTS:
@@ -67,7 +68,7 @@ def describe_event(ev: dict[str, Any], names: Sequence[str], styled: bool) -> st
 _ROUND_EVENTS: Final = frozenset({"deal", "bury", "reverse", "reshuffle", "round_end", "game_end"})
 
 
-def _round_event(kind: str, ev: dict[str, Any], names: Sequence[str], styled: bool) -> str:
+def _round_event(kind: str, ev: Mapping[str, Any], names: Sequence[str], styled: bool) -> str:
     """A deal, a buried card, a change of direction, a reshuffle, or the end of a round or of the game."""
     if kind == "deal":
         return (f"round {ev['round']}: {seat_name(names, ev['dealer'])} deals; the top card is "

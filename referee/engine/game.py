@@ -20,7 +20,7 @@ from typing import Any, Final, Sequence, TypeVar, cast
 from referee.engine.actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION, PLAY, Action, IllegalActionError
 from referee.engine.cards import _BY_CODE, CARD_KINDS, DECK_COLOURS, DECKS, WILD4, Card
 from referee.engine.events import DrawReason, Event, GameEndEvent
-from referee.engine.outcome import EndReason, Outcome
+from referee.engine.outcome import EndReason, Outcome, OutcomeJson
 from referee.engine.rules import HAND_SIZE, MAX_PLAYERS, Ruleset, check_players
 
 
@@ -374,7 +374,7 @@ class Game:
         self._start_round(rng)
 
     @property
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> OutcomeJson | None:
         """The outcome as plain data (``Outcome.to_json()``), ``None`` until the game is over."""
         outcome = self.outcome
         return None if outcome is None else outcome.to_json()

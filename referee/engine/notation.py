@@ -20,12 +20,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Collection, Final, Iterator, Sequence
+from typing import Any, Collection, Final, Iterator, Mapping, Sequence, cast
 
 from referee.engine.actions import COLOUR, DRAW, DRAW_ACTION, PASS, PASS_ACTION, PLAY, Action, IllegalActionError
 from referee.engine.cards import ALL_COLOURS, Card
+from referee.engine.events import Event
 from referee.engine.game import Game
-from referee.engine.rules import Ruleset, RulesetError, get_ruleset
+from referee.engine.jsondata import JsonObject
+from referee.engine.rules import RuleOptions, Ruleset, RulesetError, get_ruleset
 from referee.errors import BAD_INPUT, LastcardError
 
 _COLOUR_LETTER: Final = {c: c[0] for c in ALL_COLOURS}
@@ -162,12 +164,12 @@ class StoredGame:
     game: str
     seed: int
     ruleset: str
-    options: dict[str, Any]
+    options: RuleOptions
     seating: tuple[str, ...]
     actions: str
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> StoredGame:
+    def from_json(cls, data: JsonObject) -> StoredGame:
         """From a games.jsonl line or a result (``actions`` a compact string or a list of wire actions)."""
         missing = [k for k in ("seed", "ruleset", "seating", "actions") if k not in data]
         if missing:
@@ -177,11 +179,11 @@ class StoredGame:
         actions = data["actions"]
         if not isinstance(actions, str):
             actions = encode_actions([Action.from_wire(a) if isinstance(a, dict) else a for a in actions])
-        return cls(str(data.get("game", "?")), int(data["seed"]), str(data["ruleset"]), dict(data.get("options") or {}),
+        return cls(str(data.get("game", "?")), int(data["seed"]), str(data["ruleset"]), _options(data),
                    tuple(data["seating"]), actions)
 
     @classmethod
-    def from_record(cls, lines: Sequence[dict[str, Any]]) -> StoredGame:
+    def from_record(cls, lines: Sequence[Mapping[str, Any]]) -> StoredGame:
         """From a full message record (its ``game`` line and ``action`` lines; stand-ins marked by ``by``)."""
         head = next((line for line in lines if line.get("t") == "game"), None)
         if head is None:
@@ -189,8 +191,13 @@ class StoredGame:
         acted = [line for line in lines if line.get("t") == "action"]
         actions = [Action.from_wire(line["action"]) for line in acted]
         marks = [i for i, line in enumerate(acted) if line.get("by") in ("replacement", "fallback")]
-        return cls(str(head.get("game", "?")), int(head["seed"]), str(head["ruleset"]), dict(head.get("options") or {}),
+        return cls(str(head.get("game", "?")), int(head["seed"]), str(head["ruleset"]), _options(head),
                    tuple(head["seating"]), encode_actions(actions, marks))
+
+
+def _options(data: Mapping[str, Any]) -> RuleOptions:
+    """The stored options (checked when the game is rebuilt: ``ruleset_of``)."""
+    return cast(RuleOptions, dict(data.get("options") or {}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +217,7 @@ class Frame:
     pending: int
     scores: tuple[int, ...]
     round: int
-    events: tuple[dict[str, Any], ...]
+    events: tuple[Event, ...]
     """The engine's events since the previous frame (secrets included: the all-seeing view)."""
     action: Action | None
     """The action taken from here (``None`` in the last frame)."""
@@ -262,7 +269,7 @@ def rebuild(stored: StoredGame, *, frames: bool = False) -> tuple[Game, list[Fra
     return game, out
 
 
-def _frame(game: Game, turn: int, events: Sequence[Any], action: Action | None, stand_in: bool) -> Frame:
+def _frame(game: Game, turn: int, events: Sequence[Event], action: Action | None, stand_in: bool) -> Frame:
     return Frame(turn, None if game.over else game.current, game.phase,
                  tuple(tuple(c.code for c in h) for h in game.hands), game.top.code, game.colour, game.direction,
                  len(game.draw_pile), game.pending, tuple(game.scores), game.round, tuple(events), action, stand_in)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 
 class EndReason(enum.StrEnum):
@@ -24,6 +24,17 @@ class EndReason(enum.StrEnum):
     """A tender game ended other than by a seat going out (a game's reason only)."""
 
 
+class OutcomeJson(TypedDict):
+    """``Outcome.to_json``: the ``game_end`` event's fields after its ``kind``."""
+
+    reason: str
+    winner: int | None
+    placements: list[int]
+    scores: list[int]
+    points: list[int]
+    rounds: int
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """A finished game: its reason, winner (``None``: a tie for first), places and totals by seat."""
@@ -37,7 +48,7 @@ class Outcome:
     moves: int
     """Moves in the last round (tender: in the game); not part of ``to_json``, the table reports it."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OutcomeJson:
         """The ``game_end`` fields as plain data: reason, winner, placements, scores, points, rounds."""
         return {"reason": self.reason.value, "winner": self.winner, "placements": list(self.placements),
                 "scores": list(self.scores), "points": list(self.points), "rounds": self.rounds}

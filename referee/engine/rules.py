@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from dataclasses import dataclass
-from typing import Any, Final, Iterable, Mapping
+from typing import Final, Iterable, Mapping, TypedDict, cast
 
 from referee.errors import BAD_INPUT, LastcardError
 
@@ -29,7 +29,7 @@ TARGETS: Final[dict[str, tuple[int | str, ...]]] = {
 }
 
 #: Option name -> (allowed values, one-line meaning). ``target`` is checked per house, see ``TARGETS``.
-OPTIONS: Final[dict[str, tuple[tuple[Any, ...] | None, str]]] = {
+OPTIONS: Final[dict[str, tuple[tuple[object, ...] | None, str]]] = {
     "deck": (("compact", "standard"),
              "compact: 54 cards in teal/coral/amber/violet, numbers 2-10, doubled for 5-6 players; "
              "standard: 108 cards in red/yellow/green/blue"),
@@ -53,6 +53,22 @@ OPTIONS: Final[dict[str, tuple[tuple[Any, ...] | None, str]]] = {
 }
 
 
+class RuleOptions(TypedDict, total=False):
+    """The options by name as plain data (``OPTIONS`` says what each means): ``Ruleset.options`` has every one; a
+    stored game's or a suite's may have only those it overrides (files from before options were kept whole)."""
+
+    deck: str
+    wild_draw_four: str
+    opening: str
+    multi_play: bool
+    stacking: bool
+    draw_until_playable: bool
+    last_card_call: str
+    end: str
+    target: int | str
+    move_limit: int
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
     """A complete, validated set of rule options. ``house`` names the preset it was derived from."""
@@ -70,20 +86,20 @@ class Ruleset:
     move_limit: int
 
     @property
-    def options(self) -> dict[str, Any]:
+    def options(self) -> RuleOptions:
         """The options as plain data (everything but ``house``), in declaration order."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "house"}
+        return cast(RuleOptions, {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "house"})
 
-    def with_options(self, overrides: Mapping[str, Any]) -> Ruleset:
+    def with_options(self, overrides: Mapping[str, object]) -> Ruleset:
         """A copy with options replaced by name; values may be strings as typed on a command line."""
         # Keys taken as ``object`` (YAML may give a number) and refused by name: a compiled build would check a
         # ``str`` loop variable with a bare TypeError.
-        pairs: Iterable[tuple[object, Any]] = overrides.items()
-        changes: dict[str, Any] = {}
+        pairs: Iterable[tuple[object, object]] = overrides.items()
+        changes: dict[str, object] = {}
         for key, value in pairs:
             name = _option_name(key)
             changes[name] = _coerce(self.house, name, value)
-        return dataclasses.replace(self, **changes)
+        return dataclasses.replace(self, **cast(RuleOptions, changes))
 
     @property
     def single_round(self) -> bool:
@@ -121,11 +137,11 @@ def _option_name(key: object) -> str:
     return key
 
 
-def _coerce(house: str, key: str, value: Any) -> Any:
+def _coerce(house: str, key: str, value: object) -> object:
     allowed, _ = OPTIONS[key]
     if key == "target":
         choices = TARGETS[house]
-        v: Any = value
+        v: object = value
         if isinstance(v, str) and v.strip().isdigit():
             v = int(v)
         if v not in choices or isinstance(v, bool):
@@ -134,7 +150,7 @@ def _coerce(house: str, key: str, value: Any) -> Any:
         return v
     if key == "move_limit":
         try:
-            v = int(value) if not isinstance(value, float) or value.is_integer() else -1
+            v = int(value) if not isinstance(value, float) or value.is_integer() else -1  # type: ignore[call-overload]
         except (TypeError, ValueError):
             v = -1
         if isinstance(value, bool) or not 10 <= v <= 100_000:
@@ -155,7 +171,7 @@ def _coerce(house: str, key: str, value: Any) -> Any:
     return value
 
 
-def option_grid() -> list[tuple[str, dict[str, Any]]]:
+def option_grid() -> list[tuple[str, RuleOptions]]:
     """Every house with every combination of the six options that change play, for tests and benchmarks.
 
     Wild Draw Four rule, multi-play, stacking, draw until playable, last-card call, match or tender: 64 sets
@@ -166,7 +182,7 @@ def option_grid() -> list[tuple[str, dict[str, Any]]]:
         combos = itertools.product(("restricted", "any"), (False, True), (False, True), (False, True),
                                    ("auto", "required"), ("match", "tender"))
         for i, (wd4, multi, stack, until, call, end) in enumerate(combos):
-            opts: dict[str, Any] = {"wild_draw_four": wd4, "multi_play": multi, "stacking": stack,
+            opts: RuleOptions = {"wild_draw_four": wd4, "multi_play": multi, "stacking": stack,
                                     "draw_until_playable": until, "last_card_call": call, "end": end,
                                     "opening": ("compact", "family", "arcade")[i % 3],
                                     "deck": ("compact", "standard")[(i // 3) % 2]}
@@ -176,7 +192,7 @@ def option_grid() -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def get_ruleset(name: object, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+def get_ruleset(name: object, overrides: Mapping[str, object] | None = None) -> Ruleset:
     """The preset ``name`` with ``overrides`` applied; errors name the allowed rulesets or options."""
     # ``object`` and checked here (YAML may give a number): a compiled build would raise a bare TypeError.
     base = PRESETS.get(name) if isinstance(name, str) else None

@@ -18,7 +18,7 @@ from referee.engine.cardfaces import colour_label, label
 from referee.engine.cards import CARD_KINDS, DECKS, Card, InvalidCardError, hand_points
 from referee.engine.game import Game, placements
 from referee.engine.rules import MAX_PLAYERS, TARGETS, Ruleset
-from referee.protocol.messages import turn_fields
+from referee.protocol.messages import TurnMessage, turn_fields
 
 #: What a reward is given for: ``game`` (once, by the final placements) or ``round`` (at every round's end).
 REWARD_MODES = ("game", "round")
@@ -28,7 +28,7 @@ BATCH_FROM = 8
 _SCALARS = 13  # the per-game numbers ``Observer.observations`` gathers before the hand sizes and scores
 
 
-def seat_fields(game: Game, seat: int) -> dict[str, Any]:
+def seat_fields(game: Game, seat: int) -> TurnMessage:
     """The ``turn`` fields of ``seat`` (as the protocol builds them); a card another seat just drew stays hidden."""
     fields = turn_fields(game, seat, 0, 0, 0)
     if seat != game.current:

@@ -41,7 +41,7 @@ def submission_hash(entry: BotEntry, base_dir: str, *, own_folder: bool = True) 
     h = hashlib.sha256()
     # A built bot runs from its copy in the build cache: its spec is hashed as given, so the hash is the one its
     # folder built in place had (the files hashed are the built copy's, build outputs included, as in place).
-    spec = as_given(entry).to_json()
+    spec: dict[str, object] = dict(as_given(entry).to_json())
     spec.pop("name", None)
     h.update(json.dumps({"spec": spec, "build": entry.build}, sort_keys=True).encode())
     for rel, path in sorted(_files(entry, base_dir, own_folder).items()):

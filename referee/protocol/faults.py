@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import Mapping, NotRequired, TypedDict, cast
 
 
 class FaultKind(str, enum.Enum):
@@ -49,6 +49,19 @@ def snippet(line: bytes | str | None) -> str | None:
     return text if len(text) <= SNIPPET else text[:SNIPPET] + f"... ({len(text)} chars)"
 
 
+class FaultJson(TypedDict):
+    """A fault as games.jsonl and results.json keep it (``Fault.to_json``): the request as its id and type."""
+
+    kind: str
+    message: str
+    line: NotRequired[str]
+    request_id: NotRequired[int | None]
+    request_type: NotRequired[str | None]
+    elapsed_ms: NotRequired[float]
+    seat: NotRequired[int]
+    bot: NotRequired[str]
+
+
 @dataclass(frozen=True, slots=True)
 class Fault:
     """One fault: its kind, what was wrong, the offending line, the request it answered and the time taken."""
@@ -56,18 +69,19 @@ class Fault:
     kind: FaultKind
     message: str
     line: str | None = None
-    request: dict[str, Any] | None = None
+    request: Mapping[str, object] | None = None
+    """The request answered (the message as sent, or its ``id`` and ``type`` as read back)."""
     elapsed_ms: float | None = None
     seat: int | None = None
     bot: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind.value, "message": self.message}
+    def to_json(self) -> FaultJson:
+        out: FaultJson = {"kind": self.kind.value, "message": self.message}
         if self.line is not None:
             out["line"] = self.line
         if self.request is not None:
-            out["request_id"] = self.request.get("id")
-            out["request_type"] = self.request.get("type")
+            out["request_id"] = cast("int | None", self.request.get("id"))
+            out["request_type"] = cast("str | None", self.request.get("type"))
         if self.elapsed_ms is not None:
             out["elapsed_ms"] = round(self.elapsed_ms, 3)
         if self.seat is not None:

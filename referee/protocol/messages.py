@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final, NotRequired, TypedDict
 
 from referee import PROTOCOL_VERSIONS
 from referee.engine.cards import _BY_CODE, Card
@@ -11,13 +11,64 @@ from referee.protocol.wire import dumps
 
 if TYPE_CHECKING:
     from referee.bots.spec import BotSpec
-    from referee.engine.actions import Action
+    from referee.engine.actions import Action, WireAction
     from referee.engine.events import DealEvent, Event
     from referee.engine.game import Game
-    from referee.engine.rules import Ruleset
+    from referee.engine.rules import RuleOptions, Ruleset
 
 
-def hello_message(spec: BotSpec, seat: int) -> dict[str, Any]:
+class SeatName(TypedDict):
+    """A seat of ``start.seats``: its index and its player's name."""
+
+    seat: int
+    name: str
+
+
+class StartMessage(TypedDict):
+    """``start`` (``protocol/schemas/start.json``): a round begins."""
+
+    type: str
+    game: str
+    round: int
+    ruleset: str
+    options: RuleOptions
+    seats: list[SeatName]
+    you: int
+    dealer: int
+    hand: list[str]
+    top: str
+    colour: str | None
+    direction: int
+    scores: list[int]
+
+
+class TurnMessage(TypedDict):
+    """``turn`` (``protocol/schemas/turn.json``): a request for a decision; ``legal`` is left out by ``turn_fields``."""
+
+    type: str
+    id: int
+    you: int
+    hand: list[str]
+    top: str
+    colour: str | None
+    direction: int
+    hands: list[int]
+    scores: list[int]
+    draw_pile: int
+    discard_pile: int
+    pending: int
+    pending_kind: str | None
+    move: int
+    time_left_ms: NotRequired[int]
+    """Always sent; left out of a request a replay rebuilds (it cannot know the clock)."""
+    bank_ms: NotRequired[int]
+    has_drawn: bool
+    drawn: str | None
+    phase: str
+    legal: NotRequired[list[WireAction]]
+
+
+def hello_message(spec: BotSpec, seat: int) -> dict[str, object]:
     """``hello``: the protocol versions spoken, the bot's name and first seat, its time limits."""
     limits = spec.limits
     return {"type": "hello", "protocol": PROTOCOL_VERSIONS[-1], "versions": list(PROTOCOL_VERSIONS),
@@ -29,20 +80,20 @@ def hello_message(spec: BotSpec, seat: int) -> dict[str, Any]:
 #: A ruleset's options by the ruleset's identity (``Ruleset.options`` walks the dataclass's fields each time; a
 #: run plays one ruleset, or a few, game after game). The entry keeps its ruleset alive, so an ``id`` is not
 #: reused while cached.
-_OPTIONS: dict[int, tuple[Ruleset, dict[str, Any]]] = {}
+_OPTIONS: dict[int, tuple[Ruleset, RuleOptions]] = {}
 
 
-def ruleset_options(ruleset: Ruleset) -> dict[str, Any]:
+def ruleset_options(ruleset: Ruleset) -> RuleOptions:
     """``ruleset.options``, a dict of its own (the caller may change it), copied from the cached one."""
     known = _OPTIONS.get(id(ruleset))
     if known is None or known[0] is not ruleset:
         if len(_OPTIONS) >= 64:
             _OPTIONS.clear()
         known = _OPTIONS[id(ruleset)] = (ruleset, ruleset.options)
-    return dict(known[1])
+    return known[1].copy()
 
 
-def start_message(game: Game, deal: DealEvent, seat: int, game_id: str, names: list[str]) -> dict[str, Any]:
+def start_message(game: Game, deal: DealEvent, seat: int, game_id: str, names: list[str]) -> StartMessage:
     """``start``: a round begins; everything about the table, and this seat's dealt hand."""
     rules = game.ruleset
     return {"type": "start", "game": game_id, "round": deal["round"], "ruleset": rules.house,
@@ -51,7 +102,7 @@ def start_message(game: Game, deal: DealEvent, seat: int, game_id: str, names: l
             "colour": deal["colour"], "direction": 1, "scores": list(game.scores)}
 
 
-def event_message(event: Event, seat: int | None) -> dict[str, Any]:
+def event_message(event: Event, seat: int | None) -> dict[str, object]:
     """``event`` for play-by-play happenings; ``round_end``/``game_end`` for results (``seat`` None: the
     public copy)."""
     kind = event["kind"]
@@ -61,7 +112,7 @@ def event_message(event: Event, seat: int | None) -> dict[str, Any]:
     return {"type": "event", **mine}
 
 
-def turn_fields(game: Game, seat: int, request_id: int, time_left_ms: int, bank_ms: int) -> dict[str, Any]:
+def turn_fields(game: Game, seat: int, request_id: int, time_left_ms: int, bank_ms: int) -> TurnMessage:
     """``turn`` without its ``legal`` list: everything the seat may know."""
     drawn = game.drawn
     return {
@@ -75,7 +126,7 @@ def turn_fields(game: Game, seat: int, request_id: int, time_left_ms: int, bank_
 
 
 def turn_request(game: Game, seat: int, legal: list[Action], request_id: int, time_left_ms: int,
-                 bank_ms: int) -> dict[str, Any]:
+                 bank_ms: int) -> TurnMessage:
     """``turn``: everything the seat may know, and every legal answer written out in full."""
     msg = turn_fields(game, seat, request_id, time_left_ms, bank_ms)
     msg["legal"] = [a.to_wire(request_id) for a in legal]

@@ -9,18 +9,27 @@ The order of the lines a bot reads is the same as if each event were sent as it 
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Mapping, TypedDict, cast
 
 from referee.engine.game import event_for
+from referee.engine.jsondata import JsonObject
 from referee.protocol.messages import event_message, start_message
 from referee.protocol.wire import dumps, encode
 
 if TYPE_CHECKING:
     from referee.engine.events import DealEvent, Event
     from referee.engine.game import Game
+    from referee.protocol.messages import StartMessage
 
-#: The referee's final word on placements, merged into ``game_end`` (forfeits move seats last).
-EndPatch = dict[str, Any]
+
+
+class EndPatch(TypedDict, total=False):
+    """The referee's final word on placements, merged into ``game_end`` (forfeits move seats last)."""
+
+    placements: list[int]
+    forfeited: list[int]
+    game_placements: list[int]
+
 
 
 class PublicWire:
@@ -43,7 +52,7 @@ class PublicWire:
         self.seat_bound: list[int] = []
         #: Beside each of ``seat_bound``: the event's ``secret`` when the public line serves every seat it does not
         #: name (a draw), ``None`` for a deal, a round's end and the game's end.
-        self.secrets: list[dict[int, Any] | None] = []
+        self.secrets: list[Mapping[int, object] | None] = []
         # The last game_end line made, and the event and placements (encoded) it was made for.
         self._end_key: tuple[int, bytes] | None = None
         self._end_line = b""
@@ -74,7 +83,7 @@ class _Told:
 
     __slots__ = ("event", "line", "bound", "secret")
 
-    def __init__(self, event: Event, line: bytes, bound: bool, secret: dict[int, Any] | None) -> None:
+    def __init__(self, event: Event, line: bytes, bound: bool, secret: Mapping[int, object] | None) -> None:
         self.event = event  # kept, so that its id stays its own while cached
         #: The public line (``b""`` for a deal and the game's end, never sent as is).
         self.line = line
@@ -150,12 +159,13 @@ class Relay:
         # The scores the next round starts with: the game's start (given) or the last round_end's.
         self._scores = scores
 
-    def catch_up(self, game: Game, wire: PublicWire | None = None, end: EndPatch | None = None) -> list[Any]:
+    def catch_up(self, game: Game, wire: PublicWire | None = None,
+                 end: EndPatch | None = None) -> list[Mapping[str, object] | bytes]:
         """The messages (dicts or encoded lines) for every event since the last call, in order."""
         events = game.events
         start, self.told = self.told, len(events)
         chunks = wire.sync(events) if wire is not None else None
-        out: list[Any] = []
+        out: list[Mapping[str, object] | bytes] = []
         for index in range(start, len(events)):
             ev = events[index]
             msg = self._own(game, ev, end)
@@ -206,13 +216,13 @@ class Relay:
         if ev["kind"] == "game_end":
             return wire.end_line(index, ev, end)
         if ev["kind"] == "deal":
-            return encode(self._deal(game, ev))
+            return encode(cast(JsonObject, self._deal(game, ev)))  # wire.encode takes the raw shape
         secret = ev.get("secret")
         if isinstance(secret, dict) and secret.get(self.seat):  # the drawer: the draw with its cards
             return own_line(ev, self.seat)
         return wire.chunks[index]
 
-    def _deal(self, game: Game, ev: DealEvent) -> dict[str, Any]:
+    def _deal(self, game: Game, ev: DealEvent) -> StartMessage:
         """This seat's ``start`` message for a deal."""
         # The start message carries the scores the round began with, which the round_end before it
         # states; a seat told late (after its own turnless round) must not see later scores.
@@ -221,7 +231,7 @@ class Relay:
             msg["scores"] = list(self._scores)
         return msg
 
-    def _own(self, game: Game, ev: Event, end: EndPatch | None) -> dict[str, Any] | None:
+    def _own(self, game: Game, ev: Event, end: EndPatch | None) -> Mapping[str, object] | None:
         """The message this seat gets for ``ev`` when it is not the public one; ``None`` when it is."""
         # ``ev["kind"]`` each time, not a local: it is what tells the type checker which event this is.
         if ev["kind"] == "deal":

@@ -110,7 +110,7 @@ def _leaves(error: ValidationError) -> list[ValidationError]:
     """The errors that say what is wrong: inside a failed oneOf/anyOf, those of the branch meant."""
     if not error.context:
         return [error]
-    branches: dict[Any, list[ValidationError]] = {}
+    branches: dict[str | int, list[ValidationError]] = {}
     for e in error.context:
         branches.setdefault(e.relative_schema_path[0], []).append(e)
 
@@ -131,7 +131,7 @@ def _describe(error: ValidationError) -> str:
     return f"{_where(error)}: {text}"
 
 
-def validate_message(direction: str, msg: Any, *, strict: bool = False) -> list[str]:
+def validate_message(direction: str, msg: object, *, strict: bool = False) -> list[str]:
     """Why ``msg`` is not a valid message in ``direction``, one string per problem; ``[]`` when valid.
 
     ``direction`` is ``"to_bot"`` (referee to bot; ``"out"`` in game records) or ``"from_bot"``

@@ -13,7 +13,6 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from referee.bots.pipes.client import BotClient
 from referee.bots.spec import BotSpec
@@ -31,8 +30,8 @@ class Asked:
     """One request put to the bot again and what came back."""
 
     request: SeatRequest
-    answer: dict[str, Any] | None
-    """The answer as the bot wrote it (``None`` after a fault)."""
+    answer: dict[str, object] | None
+    """The answer as the bot wrote it, unchecked (``None`` after a fault)."""
     action: Action | None
     """The legal action the answer names (``None``: illegal, or a fault)."""
     fault: Fault | None = None
@@ -48,7 +47,7 @@ class Asked:
         """Whether the new answer is not the stored move (an illegal one always is)."""
         return self.action is None or self.action.key != self.request.action.key
 
-    def answered_wire(self) -> dict[str, Any] | None:
+    def answered_wire(self) -> dict[str, object] | None:
         """The answer without its id, comparable with the stored move's wire form."""
         if self.answer is None:
             return None
@@ -71,7 +70,7 @@ class AskRun:
     def faults(self) -> list[Asked]:
         return [a for a in self.asked if a.fault is not None]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"asked", "differences", "faults"}`` as ``replay --ask --json`` prints it."""
         faults = [_fault_json(a.request, a.fault) for a in self.faults if a.fault is not None]
         if self.startup is not None:
@@ -84,8 +83,8 @@ class AskRun:
                 "faults": faults}
 
 
-def _fault_json(request: SeatRequest, fault: Fault) -> dict[str, Any]:
-    out: dict[str, Any] = {"turn": request.turn, "request_id": request.request_id, "kind": fault.kind.value,
+def _fault_json(request: SeatRequest, fault: Fault) -> dict[str, object]:
+    out: dict[str, object] = {"turn": request.turn, "request_id": request.request_id, "kind": fault.kind.value,
                            "message": fault.message}
     if fault.line is not None:
         out["line"] = fault.line

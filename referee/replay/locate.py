@@ -8,7 +8,7 @@ referee played in the seat's place (marked ``!`` in the stored actions).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Collection
+from typing import Callable, Collection
 
 from referee.engine.notation import InvalidReplayError, walk
 from referee.store.game_source import SourceGame, stored_for
@@ -19,7 +19,7 @@ from referee.store.results_dir import ResultsDir
 SeatsOf = Callable[[list[int]], dict[int, int]]
 
 #: A fault as a bot's report looks it up: (game, seat, request id, kind).
-FaultKey = tuple[str, Any, Any, Any]
+FaultKey = tuple[str, "int | None", object, str]
 
 
 def turn_of_faults(source: SourceGame, seats_of: SeatsOf | None = None) -> list[int | None]:
@@ -30,7 +30,7 @@ def turn_of_faults(source: SourceGame, seats_of: SeatsOf | None = None) -> list[
     lands on the seat's first turn). ``None`` for a fault that no action stood in for. ``seats_of`` gives
     the seat to act at some turns when the caller knows them already (else the game is replayed for them).
     """
-    faults = source.result.get("faults") or []
+    faults = source.faults
     if not faults:
         return []
     marked = [i for i, token in enumerate(source.stored.actions.split()) if token.endswith("!")]
@@ -38,9 +38,7 @@ def turn_of_faults(source: SourceGame, seats_of: SeatsOf | None = None) -> list[
     out: list[int | None] = []
     claimed: set[int] = set()
     for fault in faults:
-        turn = fault.get("turn")
-        if not isinstance(turn, int):
-            turn = next((t for t in marked if seats.get(t) == fault.get("seat") and t not in claimed), None)
+        turn = next((t for t in marked if seats.get(t) == fault.seat and t not in claimed), None)
         if turn is not None:
             claimed.add(turn)
         out.append(turn)
@@ -49,15 +47,13 @@ def turn_of_faults(source: SourceGame, seats_of: SeatsOf | None = None) -> list[
 
 def fault_turns(source: SourceGame, seats_of: SeatsOf | None = None) -> dict[int, str]:
     """Turn index -> the fault that happened there, as ``kind: message``."""
-    faults = source.result.get("faults") or []
-    return {turn: f"{fault.get('kind')}: {fault.get('message', '')}"
-            for fault, turn in zip(faults, turn_of_faults(source, seats_of)) if turn is not None}
+    return {turn: f"{fault.kind.value}: {fault.message}"
+            for fault, turn in zip(source.faults, turn_of_faults(source, seats_of)) if turn is not None}
 
 
 def seat_faults(source: SourceGame, seat: int) -> list[int | None]:
     """The turn of each of ``seat``'s faults, in the order the game recorded them."""
-    faults = source.result.get("faults") or []
-    return [turn for fault, turn in zip(faults, turn_of_faults(source)) if fault.get("seat") == seat]
+    return [turn for fault, turn in zip(source.faults, turn_of_faults(source)) if fault.seat == seat]
 
 
 def faults_in(out_dir: str, games: Collection[str]) -> dict[FaultKey, int | None]:
@@ -79,8 +75,8 @@ def faults_in(out_dir: str, games: Collection[str]) -> dict[FaultKey, int | None
         try:
             line = complete_line(line, defaults)
             source = SourceGame(stored_for(out_dir, line), line, None, out_dir, path)
-            for fault, turn in zip(line.get("faults") or [], turn_of_faults(source)):
-                out[(str(game), fault.get("seat"), fault.get("request_id"), fault.get("kind"))] = turn
+            for fault, turn in zip(source.faults, turn_of_faults(source)):
+                out[(str(game), fault.seat, (fault.request or {}).get("id"), fault.kind.value)] = turn
         except InvalidReplayError:
             continue
     return out

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Mapping
 
 from referee.bots.pool import BotPool
 from referee.bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot
@@ -135,12 +135,12 @@ def play_on(source: SourceGame, seat: int, start: int, player: BotSpec, others: 
     return PlayedOn(result, out_dir, game_id)
 
 
-def outcome_line(result: dict[str, Any]) -> str:
+def outcome_line(result: GameResult) -> str:
     """How a game ended, in a line: places by seat, the reason and the winner."""
-    places = result.get("placements") or []
-    names = result.get("seating") or []
+    places = result.placements
+    names = result.seating
     ranked = sorted(range(len(places)), key=lambda s: places[s])
     text = ", ".join(f"{places[s]}. {names[s] if s < len(names) else s} (seat {s})" for s in ranked)
-    forfeited = result.get("forfeited") or []
+    forfeited = result.forfeited
     extra = f"; forfeited: seats {', '.join(map(str, forfeited))}" if forfeited else ""
-    return f"{text} - {result.get('reason')}, {result.get('decisions')} turns{extra}"
+    return f"{text} - {result.reason}, {result.decisions} turns{extra}"

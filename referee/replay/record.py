@@ -15,22 +15,23 @@ bank, as long as the bot did not dip into it).
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Iterable, Iterator, Mapping, cast
 
 from referee.bots.spec import TimeLimits
+from referee.engine.jsondata import JsonObject
 from referee.engine.notation import InvalidReplayError, StoredGame
 from referee.replay.scripted import play_again
 from referee.store import record_file
 from referee.store.game_record import bot_limits, find_line
 from referee.store.game_source import SourceGame
-from referee.store.record_file import encode_record
+from referee.store.record_file import RecordEntry, encode_record
 from referee.store.results import GameResult
 from referee.store.results_dir import ResultsDir
 from referee.table.policy import FaultPolicy
 from referee.table.table import Recorder
 
 
-def record_lines(out_dir: str, game_id: str) -> Iterator[dict[str, Any]]:
+def record_lines(out_dir: str, game_id: str) -> Iterator[RecordEntry]:
     """``game_id``'s record lines: as recorded when the run kept them, else rebuilt from games.jsonl.
 
     Raises ``InvalidReplayError`` when the directory has no such game.
@@ -60,22 +61,22 @@ def told(out_dir: str, game_id: str, seat: int) -> Iterator[str]:
     yield from sent_lines(rebuilt_record(line, bot_limits(out_dir), every_seat=True), seat)
 
 
-def sent_lines(lines: Iterable[dict[str, Any]], seat: int) -> Iterator[str]:
+def sent_lines(lines: Iterable[RecordEntry], seat: int) -> Iterator[str]:
     """The lines ``seat``'s bot was sent, in order, from a game's record lines."""
     for entry in lines:
         if entry.get("t") == "out" and entry.get("seat") == seat:
             yield str(entry["line"])
 
 
-def read_record(out_dir: str, game_id: str) -> list[dict[str, Any]] | None:
+def read_record(out_dir: str, game_id: str) -> list[RecordEntry] | None:
     """``game_id``'s record lines when the run kept them (a built-in game's rebuilt as read back from the record
     file), or None when it kept none."""
     kept = record_file.read_record(out_dir, game_id)
     return _rebuilt(out_dir, game_id, kept) if isinstance(kept, str) else kept
 
 
-def rebuilt_record(line: Mapping[str, Any], specs: Mapping[str, Mapping[str, Any]], *, every_seat: bool = False
-                   ) -> Iterator[dict[str, Any]]:
+def rebuilt_record(line: JsonObject, specs: Mapping[str, JsonObject], *, every_seat: bool = False
+                   ) -> Iterator[RecordEntry]:
     """The record the table would have written of the game on ``line`` (see the module's note); ``every_seat``:
     with the lines a bot would have been sent in the built-in players' seats too."""
     stored = StoredGame.from_json(dict(line))
@@ -93,24 +94,25 @@ def rebuilt_record(line: Mapping[str, Any], specs: Mapping[str, Mapping[str, Any
             yield {"t": "game", "game": stored.game, "seed": stored.seed, "seating": names, "ruleset": stored.ruleset,
                    "options": stored.options, "policy": line.get("policy", "forfeit")}
         elif kind == "result":  # the stored result: its times, sandboxes and clocks are the run's
-            yield {"t": "result", **{k: v for k, v in GameResult.from_json(line).to_json().items() if k != "wall_ms"}}
+            yield cast(RecordEntry, {"t": "result", **{k: v for k, v in GameResult.from_json(line).to_json().items()
+                                                       if k != "wall_ms"}})
         else:
-            yield entry
+            yield cast(RecordEntry, entry)
 
 
-def _limits(spec: Mapping[str, Any] | None) -> TimeLimits:
+def _limits(spec: JsonObject | None) -> TimeLimits:
     """A seat's time limits as its requests' clock fields show them (none known: zero)."""
     limits = (spec or {}).get("limits") or {}
     return TimeLimits(move_ms=int(limits.get("move_ms", 0)), bank_ms=int(limits.get("bank_ms", 0)))
 
 
-def _is_process(spec: Mapping[str, Any] | None, sandbox: str | None) -> bool:
+def _is_process(spec: JsonObject | None, sandbox: str | None) -> bool:
     if spec is not None:
         return not str(spec.get("command", "")).startswith("builtin:")
     return sandbox is not None
 
 
-def _with_run_policy(out_dir: str, line: dict[str, Any]) -> dict[str, Any]:
+def _with_run_policy(out_dir: str, line: JsonObject) -> JsonObject:
     """The line with the run's fault policy (results.json's) when it does not carry its own: games.jsonl has
     none, and a rebuilt record's head must not say ``forfeit`` of a ``strikes`` run."""
     if "policy" in line:
@@ -119,7 +121,7 @@ def _with_run_policy(out_dir: str, line: dict[str, Any]) -> dict[str, Any]:
     return dict(line, policy=policy) if isinstance(policy, str) else line
 
 
-def _rebuilt(out_dir: str, game_id: str, policy: str) -> list[dict[str, Any]] | None:
+def _rebuilt(out_dir: str, game_id: str, policy: str) -> list[RecordEntry] | None:
     """A built-in game's record rebuilt from its games.jsonl line, as read back from the record file would give
     it (through JSON); None when the line is missing (a run killed between the two: as if not recorded)."""
     try:

@@ -8,26 +8,26 @@ from __future__ import annotations
 
 import json
 import shlex
-from typing import Any, Mapping
+from typing import Mapping, cast
 
 from referee.engine.actions import Action
 from referee.engine.game import Game
+from referee.engine.jsondata import JsonObject
 from referee.engine.notation import InvalidReplayError, walk
-from referee.protocol.messages import turn_request
+from referee.protocol.messages import TurnMessage, turn_request
 from referee.replay.locate import turn_of_faults
 from referee.store.game_source import SourceGame, stored_for
 
 
-def replayed_request(game: Game, seat: int, legal: list[Action], request_id: int) -> dict[str, Any]:
+def replayed_request(game: Game, seat: int, legal: list[Action], request_id: int) -> TurnMessage:
     """The turn request ``seat`` got in ``game``, built by the referee's own builder, without the clock fields:
     a replay cannot know the clock, so it leaves them out rather than guess."""
     request = turn_request(game, seat, legal, request_id, 0, 0)
-    for key in ("time_left_ms", "bank_ms"):
-        request.pop(key)
+    del request["time_left_ms"], request["bank_ms"]
     return request
 
 
-def fault_request(out_dir: str, line: dict[str, Any], fault: Mapping[str, Any]) -> tuple[int | None, str]:
+def fault_request(out_dir: str, line: JsonObject, fault: Mapping[str, object]) -> tuple[int | None, str]:
     """The turn of a fault of the games.jsonl ``line`` and the request the bot got there, as one JSON line
     (or a note in brackets saying why there is none)."""
     kind, request_id = fault.get("request_type"), fault.get("request_id")
@@ -42,7 +42,8 @@ def fault_request(out_dir: str, line: dict[str, Any], fault: Mapping[str, Any]) 
             return None, "(startup: the hello message)" if fault.get("kind") == "startup" else "(no request)"
         for i, game, _action, _stand_in in walk(stored):
             if i == turn:
-                request = replayed_request(game, game.current, game.legal_actions(), fault.get("request_id") or 0)
+                request_id = cast(int, fault.get("request_id") or 0)
+                request = replayed_request(game, game.current, game.legal_actions(), request_id)
                 return turn, json.dumps(request)
     except InvalidReplayError as exc:
         return None, f"(cannot be rebuilt: {exc})"

@@ -8,7 +8,7 @@ lines (``seat_lines.rebuilt``) and a whole game's record (``record.rebuilt_recor
 
 from __future__ import annotations
 
-from typing import Any, Collection, Sequence
+from typing import Collection, Sequence
 
 from referee.bots.spec import TimeLimits
 from referee.engine.actions import Action
@@ -21,7 +21,7 @@ from referee.protocol.wire import encode, loads
 from referee.replay.locate import turn_of_faults
 from referee.store.game_source import SourceGame
 from referee.table.policy import FaultPolicy
-from referee.table.table import Recorder, Table
+from referee.table.table import Recorder, Seat, Table
 
 
 class ScriptedSeat:
@@ -53,14 +53,14 @@ class ScriptedSeat:
         # turn, id, index into out, line, legal
         self.requests: list[tuple[int, int, int, bytes, tuple[Action, ...]]] = []
 
-    def begin(self, table: Any, index: int) -> None:
+    def begin(self, table: Table, index: int) -> None:
         self.index = index
         if self.speaks:
             self.relay = Relay(index, table.game_id, table.names, scores=[0] * len(table.names))
         if self.startup is not None:
             raise BotFault(self.startup)
 
-    def decide(self, table: Any, index: int, legal: list[Action]) -> tuple[Action, float | None]:
+    def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
         turn = len(table.actions)
         if self.relay is None:  # a silent seat still commits its faults: the stand-ins must come out the same
             if turn in self.faults:
@@ -89,14 +89,14 @@ class ScriptedSeat:
         if fault.kind in KILL_KINDS:  # the referee stopped the bot: it is told nothing more
             self.listening = False
 
-    def finish(self, table: Any, index: int) -> None:
+    def finish(self, table: Table, index: int) -> None:
         if self.listening and self.relay is not None:
             self._send(self.relay.lines(table.game, table.wire, table.end_patch))
 
     def _error(self, fault: Fault, message: str) -> None:
         if not self.speaks:
             return
-        msg: dict[str, Any] = {"type": "error", "fault": fault.kind.value, "message": message}
+        msg: dict[str, object] = {"type": "error", "fault": fault.kind.value, "message": message}
         request_id = (fault.request or {}).get("id")
         if request_id is not None:
             msg["request_id"] = request_id
@@ -133,7 +133,7 @@ def play_again(source: SourceGame, limits: Sequence[TimeLimits], policy: FaultPo
     seats = [ScriptedSeat(name, actions, by_seat[i], startup[i], limits[i], first_id,
                           speaks=speaking is None or i in speaking, record=record)
              for i, name in enumerate(stored.seating)]
-    table = Table(ruleset_of(stored), list[Any](seats), stored.seed, stored.game, policy, record)
+    table = Table(ruleset_of(stored), list[Seat](seats), stored.seed, stored.game, policy, record)
     game: Game = table.start()
     while not game.over and (stop is None or len(table.actions) < stop):
         if len(table.actions) >= len(actions):
@@ -152,16 +152,14 @@ def play_again(source: SourceGame, limits: Sequence[TimeLimits], policy: FaultPo
 def _faults_by_seat(source: SourceGame) -> tuple[list[dict[int, Fault]], list[Fault | None]]:
     """The stored faults as each seat commits them again: by turn, and the failed start apart."""
     seating = source.stored.seating
-    faults: list[dict[str, Any]] = list(source.result.get("faults") or [])
     by_seat: list[dict[int, Fault]] = [{} for _ in seating]
     startup: list[Fault | None] = [None] * len(seating)
-    for fault, turn in zip(faults, turn_of_faults(source)):
-        value = Fault(FaultKind(fault["kind"]), str(fault.get("message", "")), fault.get("line"), None,
-                      fault.get("elapsed_ms"))
-        who = fault.get("seat")
+    for fault, turn in zip(source.faults, turn_of_faults(source)):
+        value = Fault(fault.kind, fault.message, fault.line, None, fault.elapsed_ms)
+        who = fault.seat
         if not isinstance(who, int) or not 0 <= who < len(seating):
             continue
-        if fault["kind"] == FaultKind.STARTUP.value:
+        if fault.kind is FaultKind.STARTUP:
             startup[who] = value
         elif turn is not None:
             by_seat[who][turn] = value

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Mapping, Sequence, cast
 
 from referee.bots.spec import TimeLimits
 from referee.engine.actions import Action, InvalidActionError
 from referee.engine.notation import InvalidReplayError, walk
+from referee.protocol.messages import TurnMessage
 from referee.protocol.wire import loads
 from referee.replay.record import read_record
 from referee.replay.scripted import play_again
 from referee.store.game_source import SourceGame
+from referee.store.record_file import RecordEntry
 from referee.store.results_dir import ResultsDir, read_jsonl
 from referee.table.policy import FaultPolicy
 
@@ -44,11 +46,11 @@ class SeatRequest:
     legal: tuple[Action, ...]
 
     @property
-    def request(self) -> dict[str, Any]:
+    def request(self) -> TurnMessage:
         """The request as the bot read it."""
-        return loads(self.line)  # type: ignore[no-any-return]
+        return cast(TurnMessage, loads(self.line))
 
-    def judge(self, answer: dict[str, Any]) -> Action | None:
+    def judge(self, answer: Mapping[str, object]) -> Action | None:
         """The action an answer names if it is legal here, else ``None``."""
         try:
             action = Action.from_wire(answer)
@@ -127,16 +129,16 @@ def seat_script(source: SourceGame, seat: int, *, limits: TimeLimits | None = No
 
 
 # ---------------------------------------------------------------------------------------- records
-def record_entries(source: SourceGame) -> list[dict[str, Any]] | None:
+def record_entries(source: SourceGame) -> list[RecordEntry] | None:
     """The stored game's record entries (the record file named, or the run's kept record), or ``None``."""
     if source.events is not None and os.path.isfile(source.where):
-        return [entry for _, entry in read_jsonl(source.where)]  # the source is a record file
+        return [cast(RecordEntry, entry) for _, entry in read_jsonl(source.where)]  # the source is a record file
     if source.out_dir is not None:
         return read_record(source.out_dir, source.stored.game)
     return None
 
 
-def recorded_lines(source: SourceGame) -> list[dict[str, Any]] | None:
+def recorded_lines(source: SourceGame) -> list[RecordEntry] | None:
     """The stored game's record entries, or ``None`` where it was not recorded (or not with messages)."""
     lines = record_entries(source)
     if lines is None:
@@ -146,13 +148,13 @@ def recorded_lines(source: SourceGame) -> list[dict[str, Any]] | None:
     return lines
 
 
-def _played_by_referee(record: list[dict[str, Any]], seat: int) -> bool:
+def _played_by_referee(record: list[RecordEntry], seat: int) -> bool:
     """Whether a built-in (or a person) played the seat: nothing was sent to it, so its lines are rebuilt."""
     return any(entry.get("t") == "action" and entry.get("seat") == seat and entry.get("by") in ("builtin", "human")
                for entry in record)
 
 
-def from_record(source: SourceGame, record: list[dict[str, Any]], seat: int) -> SeatScript:
+def from_record(source: SourceGame, record: list[RecordEntry], seat: int) -> SeatScript:
     """The seat's lines as recorded, each request paired with the seat's next action in the record.
 
     A seat action with no request since the previous one was not asked (a forfeited seat, or a fault
@@ -198,12 +200,12 @@ def _turns_of(source: SourceGame, seat: int) -> list[tuple[int, Action, bool, tu
 # ---------------------------------------------------------------------------------------- rebuilding
 def stored_policy(source: SourceGame) -> str:
     """The fault policy the game was played under: its record's, its results', else ``forfeit``."""
-    if "policy" in source.result:
-        return str(source.result["policy"])
+    if "policy" in source.line:  # a line that carries its own (a rebuilt record's)
+        return str(source.line["policy"])
     record = record_entries(source)
     if record is not None:
-        head = next((entry for entry in record if entry.get("t") == "game"), {})
-        if head.get("policy"):
+        head = next((entry for entry in record if entry.get("t") == "game"), None)
+        if head is not None and head.get("policy"):
             return str(head["policy"])
     if source.out_dir is not None:
         policy = ResultsDir(source.out_dir).read_results().get("policy")

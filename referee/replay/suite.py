@@ -13,16 +13,17 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Iterable, Mapping, NotRequired, TypedDict, cast
 from xml.etree import ElementTree
 
 from referee.bots.spec import BotSpec
 from referee.engine.actions import Action
 from referee.engine.game import Game
 from referee.engine.notation import InvalidReplayError, StoredGame, code_of, decode_action, walk
-from referee.engine.rules import Ruleset, RulesetError, get_ruleset
+from referee.engine.rules import RuleOptions, Ruleset, RulesetError, get_ruleset
 from referee.errors import BAD_INPUT, LastcardError
 from referee.players import SeatView, make_player
+from referee.protocol.messages import TurnMessage
 from referee.replay.ask import ask
 from referee.replay.seat_lines import SeatRequest, rebuilt
 from referee.store.game_source import SourceGame
@@ -38,6 +39,21 @@ class SuiteError(LastcardError):
     """A suite that cannot be read or used as asked (bad file, another ruleset, an illegal accepted answer)."""
 
     exit_code = BAD_INPUT
+
+
+class PositionJson(TypedDict):
+    """``Position.to_json``: a position as a suite file lists it (``protocol/schemas/positions.schema.json``)."""
+
+    id: str
+    seed: int
+    seating: list[str]
+    actions: str
+    seat: int
+    accept: NotRequired[list[str]]
+    reject: NotRequired[list[str]]
+    comment: NotRequired[str]
+    origin: NotRequired[str]
+    game: NotRequired[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,16 +82,16 @@ class Position:
         if action is None:
             return False
 
-        def key(a: Action) -> tuple[Any, ...]:
+        def key(a: Action) -> tuple[object, bool]:
             return (a.key, calls and a.call)
 
         if self.accept and key(action) not in {key(decode_action(c)) for c in self.accept}:
             return False
         return key(action) not in {key(decode_action(c)) for c in self.reject}
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "seed": self.seed, "seating": list(self.seating),
-                               "actions": self.actions, "seat": self.seat}
+    def to_json(self) -> PositionJson:
+        out: PositionJson = {"id": self.id, "seed": self.seed, "seating": list(self.seating),
+                             "actions": self.actions, "seat": self.seat}
         if self.accept:
             out["accept"] = list(self.accept)
         if self.reject:
@@ -94,7 +110,7 @@ class PositionSuite:
     """A suite's ruleset and options, and its positions in order."""
 
     ruleset: str
-    options: dict[str, Any]
+    options: RuleOptions
     positions: tuple[Position, ...]
     name: str = ""
     path: str = ""
@@ -111,7 +127,7 @@ class PositionSuite:
 
     def stored(self, position: Position, extra: str = "") -> StoredGame:
         """The position's game as a stored game (its actions, then ``extra``)."""
-        return StoredGame(position.game or position.id, position.seed, self.ruleset, dict(self.options),
+        return StoredGame(position.game or position.id, position.seed, self.ruleset, self.options.copy(),
                           position.seating,
                           f"{position.actions} {extra}".strip())
 
@@ -131,7 +147,7 @@ class PositionSuite:
                              f"{position.turn}, not seat {position.seat}")
         return game
 
-    def check_rules(self, ruleset: str | None, options: dict[str, Any] | None) -> None:
+    def check_rules(self, ruleset: str | None, options: Mapping[str, object] | None) -> None:
         """Refuse to run under a ruleset or options other than the suite's, naming both."""
         if ruleset is None and not options:
             return
@@ -145,16 +161,16 @@ class PositionSuite:
                              "for those rules (lastcard replay ... --save-position makes one)")
 
 
-def overrides(ruleset: str, options: dict[str, Any]) -> dict[str, Any]:
+def overrides(ruleset: str, options: Mapping[str, object]) -> RuleOptions:
     """The options that differ from the ruleset's preset (a stored game keeps them all), with their values."""
     try:
         full, preset = get_ruleset(ruleset, options), get_ruleset(ruleset)
     except RulesetError as exc:
         raise SuiteError(str(exc)) from None
-    return {k: getattr(full, k) for k in options if getattr(full, k) != getattr(preset, k)}
+    return cast(RuleOptions, {k: getattr(full, k) for k in options if getattr(full, k) != getattr(preset, k)})
 
 
-def describe_rules(ruleset: str, options: dict[str, Any]) -> str:
+def describe_rules(ruleset: str, options: Mapping[str, object]) -> str:
     """``arcade (its preset options)`` or ``family with stacking=True``."""
     extra = ", ".join(f"{k}={v!r}" for k, v in sorted(overrides(ruleset, options).items()))
     return f"{ruleset} with {extra}" if extra else f"{ruleset} (its preset options)"
@@ -181,8 +197,8 @@ def load_suite(path: str) -> PositionSuite:
     positions = tuple(Position(str(p["id"]), int(p["seed"]), tuple(p["seating"]), str(p["actions"]), int(p["seat"]),
                                tuple(p.get("accept") or ()), tuple(p.get("reject") or ()), str(p.get("comment", "")),
                                p.get("origin"), p.get("game")) for p in data["positions"])
-    suite = PositionSuite(str(data["ruleset"]), dict(data.get("options") or {}), positions, str(data.get("name", "")),
-                          path)
+    options = cast(RuleOptions, dict(data.get("options") or {}))  # checked by ``rules()`` below
+    suite = PositionSuite(str(data["ruleset"]), options, positions, str(data.get("name", "")), path)
     suite.rules()
     seen: set[str] = set()
     for position in positions:
@@ -193,7 +209,7 @@ def load_suite(path: str) -> PositionSuite:
     return suite
 
 
-def _where(path: Iterable[Any]) -> str:
+def _where(path: Iterable[object]) -> str:
     return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
 
 
@@ -212,7 +228,7 @@ def check_answers(suite: PositionSuite, position: Position, game: Game) -> None:
                              f"{' '.join(code_of(a) for a in legal)}")
 
 
-def new_suite_text(ruleset: str, options: dict[str, Any], name: str) -> str:
+def new_suite_text(ruleset: str, options: Mapping[str, object], name: str) -> str:
     """The head of a new suite file; positions are appended after it."""
     import yaml
 
@@ -221,13 +237,15 @@ def new_suite_text(ruleset: str, options: dict[str, Any], name: str) -> str:
             + yaml.safe_dump(head, sort_keys=False) + "positions:\n")
 
 
-def append_position(path: str, ruleset: str, options: dict[str, Any], position: Position) -> PositionSuite:
+def append_position(path: str, ruleset: str, given: Mapping[str, object], position: Position) -> PositionSuite:
     """Add ``position`` to the suite in ``path`` (made if missing); the text already there is kept as it is.
+    ``given``: the stored game's options (checked as a ruleset's: ``PositionSuite.rules``).
 
     A suite for other rules, or one that already has the position's id, is refused.
     """
     import yaml
 
+    options = cast(RuleOptions, dict(given))
     if os.path.exists(path):
         suite = load_suite(path)
         if suite.rules() != PositionSuite(ruleset, options, ()).rules():
@@ -260,7 +278,7 @@ class Verdict:
 
     position: Position
     legal: tuple[Action, ...]
-    request: dict[str, Any] | None
+    request: TurnMessage | None
     """The request as the bot read it (``None`` for a built-in player: it reads no lines)."""
     action: Action | None
     """The legal answer given (``None``: an illegal answer, a fault, or asking stopped before the turn)."""
@@ -270,11 +288,11 @@ class Verdict:
     seconds: float
     fault: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.position.id, "turn": self.position.turn, "seat": self.position.seat,
-                               "passed": self.passed, "answered": self.answered,
-                               "accept": list(self.position.accept), "reject": list(self.position.reject),
-                               "legal": [code_of(a) for a in self.legal], "seconds": round(self.seconds, 4)}
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"id": self.position.id, "turn": self.position.turn, "seat": self.position.seat,
+                                  "passed": self.passed, "answered": self.answered,
+                                  "accept": list(self.position.accept), "reject": list(self.position.reject),
+                                  "legal": [code_of(a) for a in self.legal], "seconds": round(self.seconds, 4)}
         if self.fault is not None:
             out["fault"] = self.fault
         if self.position.comment:
@@ -292,7 +310,7 @@ class SuiteRun:
     def misses(self) -> list[Verdict]:
         return [v for v in self.verdicts if not v.passed]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         passed = sum(v.passed for v in self.verdicts)
         return {"suite": self.suite.name or self.suite.path, "ruleset": self.suite.ruleset,
                 "options": self.suite.options, "bot": self.bot, "positions": len(self.verdicts), "passed": passed,
@@ -361,7 +379,7 @@ def ask_position(suite: PositionSuite, position: Position, spec: BotSpec) -> Ver
     return Verdict(position, legal, request, given, code_of(given), position.judge(given, suite.calls()), seconds)
 
 
-def _request_at(requests: Iterable[SeatRequest], turn: int) -> dict[str, Any] | None:
+def _request_at(requests: Iterable[SeatRequest], turn: int) -> TurnMessage | None:
     return next((r.request for r in requests if r.turn == turn), None)
 
 
@@ -375,7 +393,7 @@ def position_of(found: SourceGame, seat: int, turn: int, accept: Iterable[str], 
     position = Position(position_id or f"{stored.game}-t{turn}-s{seat}", stored.seed, stored.seating,
                         " ".join(tokens[:turn]), seat, tuple(accept), tuple(reject), comment,
                         f"{found.where}, turn {turn}", stored.game)
-    suite = PositionSuite(stored.ruleset, dict(stored.options), (position,), path=found.where)
+    suite = PositionSuite(stored.ruleset, stored.options.copy(), (position,), path=found.where)
     game = suite.at(position)
     check_answers(suite, position, game)
     return position

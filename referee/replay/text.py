@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterator, Sequence, cast
+from typing import Iterator, Mapping, Sequence, cast
 
 from referee.engine.actions import Action
 from referee.engine.cardfaces import colour_label, label
 from referee.engine.describe import action_text, cards_text, describe_event, seat_name
 from referee.engine.events import Event
 from referee.engine.game import event_for
+from referee.engine.jsondata import JsonObject
 from referee.engine.notation import Frame, InvalidReplayError, StoredGame, rebuild, walk
 from referee.protocol.faults import KILL_KINDS
-from referee.protocol.relay import Relay
+from referee.protocol.messages import TurnMessage
+from referee.protocol.relay import EndPatch, Relay
 from referee.replay.locate import fault_turns, seat_of_turns
 from referee.replay.requests import replayed_request
 from referee.store.game_source import SourceGame
@@ -60,11 +62,11 @@ def render_all(source: SourceGame, styled: bool = False) -> Iterator[str]:
         yield f"  => {seat_name(names, frame.seat)} {action_text(frame.action, styled)}{note}"
 
 
-def consequences(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def consequences(events: Sequence[Event]) -> list[Event]:
     """The events after an action, less the echo of the action itself (its play, a wild's colour)."""
     out = list(events)
     if out and out[0]["kind"] == "play":
-        wild = out[0].get("colour") is not None and out[0]["cards"][-1].startswith("wild")
+        wild = out[0]["colour"] is not None and out[0]["cards"][-1].startswith("wild")
         del out[:2 if wild and len(out) > 1 and out[1]["kind"] == "colour" else 1]
     elif out and out[0]["kind"] == "colour" and len(events) == 1:
         del out[0]  # naming the opening colour
@@ -133,7 +135,7 @@ def _seat_turns(source: SourceGame, seat: int, styled: bool, raw: bool) -> Itera
         yield from _turn_lines(i, request, legal, action, stand_in, faults.get(i), styled, raw)
 
 
-def _turn_lines(turn: int, request: dict[str, Any], legal: Sequence[Action], action: Action, stand_in: bool,
+def _turn_lines(turn: int, request: TurnMessage, legal: Sequence[Action], action: Action, stand_in: bool,
                 fault: str | None, styled: bool, raw: bool) -> Iterator[str]:
     """One request of the seat and its answer: as JSON lines (``raw``), else as text."""
     if raw:
@@ -151,33 +153,34 @@ def _in_results_dir(source: SourceGame) -> bool:
     return source.out_dir is not None and os.path.isdir(source.out_dir) and not source.where.endswith(".jsonl")
 
 
-def _game_end(source: SourceGame) -> dict[str, Any]:
-    """What the game's end message tells beyond the events: the places, forfeits and match places."""
-    result = source.result
-    return {k: result[k] for k in ("placements", "forfeited", "game_placements") if k in result}
+def _game_end(source: SourceGame) -> EndPatch:
+    """What the game's end message tells beyond the events: the places, forfeits and match places (those the
+    stored line has: older lines lack the game's own places)."""
+    line = source.line
+    return cast(EndPatch, {k: line[k] for k in ("placements", "forfeited", "game_placements") if k in line})
 
 
 def _forfeit_of(source: SourceGame, seat: int, faults: dict[int, str]) -> tuple[int | None, bool]:
     """The turn where ``seat`` forfeited (its last fault), and whether its bot was stopped there."""
-    if seat not in (source.result.get("forfeited") or []):
+    if source.result is None or seat not in source.result.forfeited:
         return None, False
-    mine = [f for f in source.result.get("faults") or [] if f.get("seat") == seat]
+    mine = source.result.faults_of(seat)
     turns = sorted(t for t in faults if _seat_of_fault(source, t) == seat)
     if not mine or not turns:
         return None, False
-    return turns[-1], mine[-1].get("kind") in KILLED
+    return turns[-1], mine[-1].kind.value in KILLED
 
 
 def _seat_of_fault(source: SourceGame, turn: int) -> int | None:
     return seat_of_turns(source, [turn]).get(turn)
 
 
-def _shown(msg: Any, names: Sequence[str], styled: bool, raw: bool) -> str:
-    msg = json.loads(msg) if isinstance(msg, bytes) else msg
+def _shown(told: Mapping[str, object] | bytes, names: Sequence[str], styled: bool, raw: bool) -> str:
+    msg: JsonObject = json.loads(told) if isinstance(told, bytes) else dict(told)  # read back as a bot reads it
     return json.dumps(msg) if raw else _message_text(msg, names, styled)
 
 
-def _message_text(msg: dict[str, Any], names: Sequence[str], styled: bool) -> str:
+def _message_text(msg: JsonObject, names: Sequence[str], styled: bool) -> str:
     kind = msg.get("type")
     if kind == "start":
         return (f"    · start of round {msg['round']}: you are seat {msg['you']}; your hand "
@@ -187,22 +190,23 @@ def _message_text(msg: dict[str, Any], names: Sequence[str], styled: bool) -> st
     return "    · " + describe_event(msg, names, styled)
 
 
-def all_seeing_events(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def all_seeing_events(events: Sequence[Event]) -> list[Event]:
     """Events with every secret shown (the all-seeing copy): each seat's secret merged in."""
     out = []
     for ev in events:
-        secret = ev.get("secret")
-        if not secret or ev.get("kind") == "deal":  # a deal's hands are shown as hands, not merged
+        # Only a deal and a draw hold secrets; a deal's hands are shown as hands, not merged.
+        secret = ev.get("secret") if ev["kind"] == "draw" else None
+        if not secret:
             out.append(ev)
             continue
-        merged = event_for(cast(Event, ev), None)  # an event read back from JSON
+        merged = event_for(ev, None)
         for part in secret.values():
             merged.update(part)
-        out.append(merged)
+        out.append(cast(Event, merged))
     return out
 
 
-def request_text(turn: int, request: dict[str, Any], legal: Sequence[Action], styled: bool) -> Iterator[str]:
+def request_text(turn: int, request: TurnMessage, legal: Sequence[Action], styled: bool) -> Iterator[str]:
     """A request as ``replay --seat`` shows it: the table, the seat's hand, the legal answers numbered."""
     yield (f"turn {turn} · your turn ({request['phase']}) · top {label(request['top'], styled)} · colour "
            f"{colour_label(request['colour'], styled)} · hands {request['hands']} · draw pile "

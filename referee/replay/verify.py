@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable
-from typing import Any
 
 from referee.engine.actions import Action
 from referee.engine.game import Game
@@ -17,6 +16,7 @@ from referee.engine.notation import InvalidReplayError, rebuild
 from referee.engine.rules import get_ruleset
 from referee.errors import RUN_FAILED, LastcardError
 from referee.store.game_source import SourceGame
+from referee.store.record_file import RecordEntry
 
 #: Result keys compared with the replayed game, in the order a difference is reported.
 COMPARED = ("game_placements", "placements", "reason", "winner", "scores", "hand_points", "points", "rounds", "moves",
@@ -32,7 +32,7 @@ class ReplayMismatch(LastcardError, ValueError):
         return f"the replay differs from the record: {self}"
 
 
-def replay(lines: Iterable[dict[str, Any]]) -> Game:
+def replay(lines: Iterable[RecordEntry]) -> Game:
     """Rebuild the game from a record's seed, ruleset, seating and actions; check it gives the same events."""
     lines = list(lines)
     head = next((line for line in lines if line["t"] == "game"), None)
@@ -66,8 +66,9 @@ def first_difference(source: SourceGame) -> str | None:
         return f"the actions end before the game does (after {len(source.stored.actions.split())} actions)"
     outcome = game.outcome
     assert outcome is not None
-    forfeited = set(source.result.get("forfeited") or [])
-    replayed: dict[str, Any] = {
+    stored = source.line  # as written: older files' keys (``points``) are compared too
+    forfeited = set(stored.get("forfeited") or [])
+    replayed: dict[str, object] = {
         "game_placements": list(outcome.placements), "reason": outcome.reason.value, "winner": outcome.winner,
         "scores": list(outcome.scores), "hand_points": list(outcome.points), "points": list(outcome.points),
         "rounds": outcome.rounds,
@@ -76,8 +77,8 @@ def first_difference(source: SourceGame) -> str | None:
     if not forfeited:  # with forfeits the referee reorders places: only the game's own can be compared
         replayed["placements"] = list(outcome.placements)
     for key in COMPARED:
-        if key in source.result and key in replayed and _plain(source.result[key]) != _plain(replayed[key]):
-            return f"{key}: stored {source.result[key]!r}, replayed {replayed[key]!r}"  # "points": older files
+        if key in stored and key in replayed and _plain(stored[key]) != _plain(replayed[key]):
+            return f"{key}: stored {stored[key]!r}, replayed {replayed[key]!r}"  # "points": older files
     if source.events is not None:
         recorded, now = source.events, json.loads(json.dumps(game.events))
         for index, (a, b) in enumerate(zip(recorded, now)):
@@ -88,6 +89,6 @@ def first_difference(source: SourceGame) -> str | None:
     return None
 
 
-def _plain(value: Any) -> str:
+def _plain(value: object) -> str:
     # JSON turns tuples into lists and int keys (the seats under "secret") into strings: compare in that form.
     return json.dumps(value, sort_keys=True)

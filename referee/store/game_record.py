@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Mapping
 
+from referee.engine.jsondata import JsonObject
 from referee.engine.notation import InvalidReplayError, StoredGame, walk
 from referee.store import record_file
 from referee.store.game_source import SourceGame, _from_record, check_played
@@ -17,7 +18,7 @@ from referee.store.results import complete_line
 from referee.store.results_dir import ResultsDir
 
 
-def find_line(out_dir: str, game_id: str) -> dict[str, Any]:
+def find_line(out_dir: str, game_id: str) -> JsonObject:
     """``game_id``'s games.jsonl line, with its stage's ruleset and options filled in."""
     folder = ResultsDir(out_dir)
     if not folder.has_games():
@@ -28,8 +29,9 @@ def find_line(out_dir: str, game_id: str) -> dict[str, Any]:
     return complete_line(found[1], folder.line_defaults())
 
 
-def bot_limits(out_dir: str) -> dict[str, dict[str, Any]]:
-    """Each bot's spec as arena.json has it (name -> ``BotSpec.to_json``); ``{}`` when there is none."""
+def bot_limits(out_dir: str) -> dict[str, JsonObject]:
+    """Each bot's spec as arena.json has it (name -> ``BotSpec.to_json``'s keys, unchecked: older files lack some);
+    ``{}`` when there is none."""
     try:
         bots = (ResultsDir(out_dir).read_run() or {}).get("arena", {}).get("bots") or []
     except AttributeError:
@@ -88,7 +90,7 @@ def _from_dir(out_dir: str, game_id: str) -> SourceGame:
     return SourceGame(stored, line, _kept_events(out_dir, game_id, stored), out_dir, f"{path} line {number}")
 
 
-def _kept_events(out_dir: str, game_id: str, stored: StoredGame) -> list[dict[str, Any]] | None:
+def _kept_events(out_dir: str, game_id: str, stored: StoredGame) -> list[Mapping[str, object]] | None:
     """The events of a game whose record the run kept (records: true, or a game with a fault), else None.
 
     A built-in game is kept as its games.jsonl line: its events are the engine's, as read back from a record.

@@ -7,10 +7,13 @@ A results folder's layout (games.jsonl, results.json, the record file, logs/) is
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Mapping
 
+from referee.engine.jsondata import JsonObject
 from referee.engine.notation import InvalidReplayError, StoredGame
+from referee.protocol.faults import Fault
+from referee.store.results import GameResult
 from referee.store.results_dir import ResultsDir, read_jsonl
 
 #: How much of a bot's stderr log a report or a replay shows.
@@ -23,23 +26,44 @@ class SourceGame:
     """A stored game, the result it was stored with, and where it came from."""
 
     stored: StoredGame
-    result: dict[str, Any]
-    """The games.jsonl line or the record's result line: what ``--verify`` compares the replay with."""
-    events: list[dict[str, Any]] | None
-    """The engine's events as recorded (record files only), compared event by event by ``--verify``."""
+    line: JsonObject
+    """The games.jsonl line or the record's result line as written: ``--verify`` compares its keys with the replay,
+    those of older files too (``points``), which a ``GameResult`` reads under today's names."""
+    events: list[Mapping[str, object]] | None
+    """The engine's events as recorded (record files only; JSON's string keys under ``secret``), compared event by
+    event by ``--verify``."""
     out_dir: str | None
     where: str
     """A description of the source for messages (``results/x/games.jsonl line 12``)."""
+    result: GameResult | None = field(init=False)
+    """The stored result read back (``None`` where nothing was stored: a record cut short, a suite's position)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "result", _result_of(self.line))
+
+    @property
+    def faults(self) -> tuple[Fault, ...]:
+        """The stored faults, in the order the game recorded them (none without a stored result)."""
+        return self.result.faults if self.result is not None else ()
 
 
-def check_played(line: dict[str, Any]) -> None:
+def _result_of(line: Mapping[str, object]) -> GameResult | None:
+    if not all(key in line for key in ("game", "seed", "ruleset", "seating", "placements")):
+        return None
+    try:
+        return GameResult.from_json(line)
+    except (KeyError, TypeError, ValueError):  # a line no version wrote (a fault of an unknown kind): no result
+        return None
+
+
+def check_played(line: JsonObject) -> None:
     """Raise ``InvalidReplayError`` for a game that was never played (its worker died, twice)."""
     if line.get("reason") == "lost":
         cause = next((f.get("message") for f in line.get("faults") or [] if f.get("message")), "its worker died")
         raise InvalidReplayError(f"game {line.get('game')} was not played, so there is nothing to replay: {cause}")
 
 
-def stored_for(out_dir: str, line: dict[str, Any]) -> StoredGame:
+def stored_for(out_dir: str, line: JsonObject) -> StoredGame:
     """The stored game of a games.jsonl line: its own actions, or its record file's when it has none."""
     check_played(line)
     if "actions" not in line:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable
+from typing import Iterable
 
 import orjson
 
@@ -12,12 +12,12 @@ from referee.store.disk import naming, remove_quietly
 _OPTIONS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
 
 
-def encode_line(item: Any) -> bytes:
+def encode_line(item: object) -> bytes:
     """One JSON line (newline included); ``bytes`` pass through as already encoded lines."""
     return item if isinstance(item, bytes) else orjson.dumps(item, option=_OPTIONS)
 
 
-def write_jsonl(path: str, items: Iterable[Any]) -> str:
+def write_jsonl(path: str, items: Iterable[object]) -> str:
     """Write ``items`` (objects, or lines already encoded) to ``path``; a reader never sees half a file."""
     folder = os.path.dirname(path)
     if folder:

@@ -30,10 +30,12 @@ import fcntl
 import json
 import os
 import zlib
-from typing import Any, Container, Iterable, Iterator, Sequence, cast
+from typing import IO, Container, Iterable, Iterator, Mapping, Sequence, TypedDict, cast
 
 import orjson
 
+from referee.engine.actions import WireAction
+from referee.engine.rules import RuleOptions
 from referee.store.disk import naming
 from referee.store.results_dir import ResultsDir
 
@@ -52,7 +54,31 @@ Entry = Where | str
 REBUILD = "rebuild:"
 
 
-def encode_record(lines: Iterable[dict[str, Any] | bytes]) -> bytes:
+class RecordEntry(TypedDict, total=False):
+    """One line of a game's record, ``t`` saying which (protocol/PROTOCOL.md, "An annotated transcript"):
+    ``game`` (the game's seed, seating, ruleset, options and fault policy); ``out`` / ``in`` (a ``line`` sent to
+    or read from ``seat``, ``at_ms`` into the game); ``action`` (``seat``'s ``action``, ``by`` whom, its
+    ``ms``); ``fault`` (``protocol.faults.FaultJson``'s keys); ``events`` (the engine's ``events``); ``result``
+    (``store.results.GameResultJson``'s keys less ``wall_ms``)."""
+
+    t: str
+    game: str
+    seed: int
+    seating: list[str]
+    ruleset: str
+    options: RuleOptions
+    policy: str
+    seat: int
+    line: str
+    at_ms: float
+    action: WireAction
+    by: str
+    ms: float | None
+    events: list[Mapping[str, object]]
+    """The events as read back: JSON makes the seats under ``secret`` strings."""
+
+
+def encode_record(lines: Iterable[Mapping[str, object] | bytes]) -> bytes:
     """A game's record as JSON lines (``bytes`` pass through as lines already encoded).
 
     Keys that are not strings (a seat's secrets in the events) need orjson's slower path: only the lines
@@ -70,7 +96,7 @@ def encode_record(lines: Iterable[dict[str, Any] | bytes]) -> bytes:
     return b"".join(out)
 
 
-def append_record(out_dir: str, game_id: str, lines: Iterable[dict[str, Any] | bytes]) -> None:
+def append_record(out_dir: str, game_id: str, lines: Iterable[Mapping[str, object] | bytes]) -> None:
     """Append one game's record (its lines) to ``out_dir``'s record file and index, in a member of its own."""
     append_records(out_dir, [(game_id, encode_record(lines))])
 
@@ -188,7 +214,7 @@ def _member_groups(entries: Iterable[tuple[str, Entry]]) -> Iterator[list[tuple[
         yield group
 
 
-def _copy_group(src: Any, dst: Any, idx: Any, entries: list[tuple[str, Entry]]) -> int:
+def _copy_group(src: IO[bytes], dst: IO[bytes], idx: IO[str], entries: list[tuple[str, Entry]]) -> int:
     """Write ``entries`` (games of one member, or one rebuilt record) to ``dst`` and their lines to ``idx``; how
     many were written."""
     if isinstance(entries[0][1], str):
@@ -273,7 +299,7 @@ def find(out_dir: str, game_id: str) -> Entry | None:
     return found
 
 
-def read_record(out_dir: str, game_id: str) -> list[dict[str, Any]] | str | None:
+def read_record(out_dir: str, game_id: str) -> list[RecordEntry] | str | None:
     """``game_id``'s recorded lines; None when the run kept no record of it; the run's fault policy (a ``str``)
     for a built-in game whose record is rebuilt when read (``replay.record.read_record`` does that)."""
     where = find(out_dir, game_id)
@@ -306,7 +332,7 @@ def recorded_ids(out_dir: str) -> set[str]:
         return {line.split(" ", 1)[0] for line in fh if line.strip()}
 
 
-def _legacy(out_dir: str, game_id: str) -> list[dict[str, Any]] | None:
+def _legacy(out_dir: str, game_id: str) -> list[RecordEntry] | None:
     """A record file of a run from before records were kept in one file: ``records/GAME.jsonl``."""
     path = ResultsDir(out_dir).legacy_record(game_id)
     if not os.path.exists(path):

@@ -8,9 +8,11 @@ re-derives a key another one wrote.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping, Protocol
+from typing import Iterable, Mapping, NotRequired, Protocol, TypedDict, cast
 
-from referee.protocol.faults import Fault, FaultKind
+from referee.engine.jsondata import JsonObject
+from referee.engine.rules import RuleOptions
+from referee.protocol.faults import Fault, FaultJson, FaultKind
 from referee.store.jsonl import encode_line
 
 
@@ -21,6 +23,17 @@ class _Clock(Protocol):
     cpu_decisions: int
     cpu_total_ms: float
     cpu_max_ms: float
+
+
+class SeatTimesJson(TypedDict):
+    """``SeatTimes.to_json``: the ``time_ms`` of a games.jsonl line (the CPU lists only when a CPU time was read)."""
+
+    decisions: list[int]
+    total: list[float]
+    max: list[float]
+    cpu_decisions: NotRequired[list[int]]
+    cpu_total: NotRequired[list[float]]
+    cpu_max: NotRequired[list[float]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,16 +63,16 @@ class SeatTimes:
         """No timed answer at any seat."""
         return cls((0,) * seats, (0.0,) * seats, (0.0,) * seats)
 
-    def to_json(self) -> dict[str, list[Any]]:
-        out: dict[str, list[Any]] = {"decisions": list(self.decisions), "total": list(self.total),
-                                     "max": list(self.max)}
+    def to_json(self) -> SeatTimesJson:
+        out: SeatTimesJson = {"decisions": list(self.decisions), "total": list(self.total), "max": list(self.max)}
         if self.cpu_decisions:
-            out.update(cpu_decisions=list(self.cpu_decisions), cpu_total=list(self.cpu_total),
-                       cpu_max=list(self.cpu_max))
+            out["cpu_decisions"] = list(self.cpu_decisions)
+            out["cpu_total"] = list(self.cpu_total)
+            out["cpu_max"] = list(self.cpu_max)
         return out
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any] | None, seats: int) -> SeatTimes:
+    def from_json(cls, data: SeatTimesJson | None, seats: int) -> SeatTimes:
         if not data:
             return cls.zero(seats)
         return cls(tuple(data["decisions"]), tuple(data["total"]), tuple(data["max"]),
@@ -67,13 +80,48 @@ class SeatTimes:
                    tuple(data.get("cpu_max") or ()))
 
 
-def fault_from_json(data: Mapping[str, Any]) -> Fault:
+def fault_from_json(data: FaultJson) -> Fault:
     """A ``Fault`` from its ``to_json`` form (the request is kept as its id and type, as games.jsonl has it)."""
     request = None
     if "request_id" in data or "request_type" in data:
         request = {"id": data.get("request_id"), "type": data.get("request_type")}
     return Fault(FaultKind(data["kind"]), data.get("message", ""), data.get("line"), request, data.get("elapsed_ms"),
                  data.get("seat"), data.get("bot"))
+
+
+class GameResultJson(TypedDict):
+    """``GameResult.to_json``: a game's result as plain data (the result's keys of a games.jsonl line)."""
+
+    game: str
+    seed: int
+    ruleset: str
+    options: RuleOptions
+    seating: list[str]
+    placements: list[int]
+    game_placements: list[int]
+    reason: str
+    winner: int | None
+    scores: list[int]
+    hand_points: list[int]
+    rounds: int
+    decisions: int
+    moves: int
+    faults: list[FaultJson]
+    forfeited: list[int]
+    time_ms: SeatTimesJson
+    wall_ms: float
+    sandbox: list[str | None]
+    clock: list[str | None]
+    actions: str
+
+
+class GameLineJson(GameResultJson):
+    """``GameLine.to_json``: a line of games.jsonl, the result and where the game sat in its run's schedule."""
+
+    stage: str | None
+    round: int | None
+    table: int | None
+    deal: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +131,7 @@ class GameResult:
     game: str
     seed: int
     ruleset: str
-    options: dict[str, Any]
+    options: RuleOptions
     seating: tuple[str, ...]
     placements: tuple[int, ...]
     """Places after forfeits: every forfeited seat shares the last place."""
@@ -113,7 +161,7 @@ class GameResult:
     """The clock each seat's moves were timed on (``cpu``: its cgroup's CPU time, ``cpu-process``: its
     processes' CPU clocks, ``wall``; ``None`` for a built-in player)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> GameResultJson:
         """The plain-data form (the result's keys of games.jsonl, and ``play_game``'s result)."""
         return {
             "game": self.game, "seed": self.seed, "ruleset": self.ruleset, "options": self.options,
@@ -126,12 +174,13 @@ class GameResult:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> GameResult:
+    def from_json(cls, data: Mapping[str, object]) -> GameResult:
         """The result of ``to_json`` (or of a games.jsonl line, whose extra keys are ignored).
 
         Lines written before results were typed lack ``options`` and ``game_placements`` and call the
         hand points ``points``; they read back with ``{}``, the placements and ``points``.
         """
+        data = cast(JsonObject, data)  # as read: each key is checked as it is taken
         seating = tuple(data["seating"])
         placements = tuple(data["placements"])
         n = len(seating)
@@ -143,7 +192,7 @@ class GameResult:
             actions = encode_actions([Action.from_wire(a) for a in actions])
         return cls(
             game=str(data["game"]), seed=int(data["seed"]), ruleset=str(data["ruleset"]),
-            options=dict(data.get("options") or {}), seating=seating, placements=placements,
+            options=cast(RuleOptions, dict(data.get("options") or {})), seating=seating, placements=placements,
             game_placements=tuple(data.get("game_placements") or placements), reason=str(data.get("reason", "")),
             winner=data.get("winner"), scores=tuple(data.get("scores") or (0,) * n),
             hand_points=tuple(data.get("hand_points") or data.get("points") or (0,) * n),
@@ -168,12 +217,19 @@ class Slot:
     deal: int | None = None
 
 
-def complete_line(line: Mapping[str, Any], defaults: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+class LineDefaults(TypedDict):
+    """What a stage (or a match: ``""``) gives the games.jsonl lines of older files that lack them."""
+
+    ruleset: str
+    options: RuleOptions
+
+
+def complete_line(line: JsonObject, defaults: Mapping[str, LineDefaults]) -> JsonObject:
     """A games.jsonl line with the ruleset and options its stage (or match: ``""``) says, where the line has none
     (lines of older files); ``defaults`` as ``ResultsDir.line_defaults`` gives them. The one filler of a line."""
     if "ruleset" in line and "options" in line:
-        return dict(line) if not isinstance(line, dict) else line
-    base = defaults.get(line.get("stage") or "") or defaults.get("") or {}
+        return line
+    base: Mapping[str, object] = defaults.get(line.get("stage") or "") or defaults.get("") or {}
     return {**base, **{k: v for k, v in line.items() if v is not None}}
 
 
@@ -210,19 +266,19 @@ class GameLine:
     def stage(self) -> str | None:
         return self.slot.stage
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> GameLineJson:
         """Every key of ``LINE_KEYS``, in that order."""
-        data = self.result.to_json()
+        data: dict[str, object] = dict(self.result.to_json())
         slot = self.slot
         data.update(stage=slot.stage, round=slot.round, table=slot.table, deal=slot.deal)
-        return {k: data[k] for k in LINE_KEYS}
+        return cast(GameLineJson, {k: data[k] for k in LINE_KEYS})
 
     def encode(self) -> bytes:
         """The line as written to games.jsonl (newline included): the one encoding of a game."""
         return encode_line(self.to_json())
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], defaults: Mapping[str, Mapping[str, Any]] | None = None) -> GameLine:
+    def from_json(cls, data: JsonObject, defaults: Mapping[str, LineDefaults] | None = None) -> GameLine:
         """A line read back; ``defaults`` (``ResultsDir.line_defaults``) fills what lines of older files lack."""
         if defaults:
             data = complete_line(data, defaults)

@@ -24,10 +24,13 @@ import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar, cast
 
 from referee.bots.names import build_log, stderr_log
+from referee.engine.jsondata import JsonObject
 from referee.engine.notation import InvalidReplayError
+from referee.engine.rules import RuleOptions
+from referee.store.results import LineDefaults
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,14 +121,14 @@ class ResultsDir:
     def has_games(self) -> bool:
         return os.path.exists(self.games)
 
-    def read_results(self) -> dict[str, Any]:
+    def read_results(self) -> JsonObject:
         """``results.json`` (``{}`` while an arena is still running)."""
         if not os.path.exists(self.results):
             return {}
         with open(self.results, encoding="utf-8") as fh:
             return json.load(fh)  # type: ignore[no-any-return]
 
-    def read_run(self) -> dict[str, Any] | None:
+    def read_run(self) -> JsonObject | None:
         """``arena.json``, or None when it is missing or unreadable (results of a bare match or of old versions)."""
         try:
             with open(self.run, encoding="utf-8") as fh:
@@ -134,15 +137,16 @@ class ResultsDir:
             return None
         return doc if isinstance(doc, dict) else None
 
-    def line_defaults(self) -> dict[str, dict[str, Any]]:
+    def line_defaults(self) -> dict[str, LineDefaults]:
         """Stage name -> the ruleset and options its games were played with (``""``: a match's own), from
         ``results.json``: what ``complete_line`` fills into a line of an older games.jsonl that lacks them."""
         results = self.read_results()
-        out: dict[str, dict[str, Any]] = {}
+        out: dict[str, LineDefaults] = {}
         if "ruleset" in results:
-            out[""] = {"ruleset": results["ruleset"], "options": results.get("options") or {}}
+            out[""] = {"ruleset": results["ruleset"], "options": cast(RuleOptions, results.get("options") or {})}
         for stage in results.get("stages") or []:
-            out[stage.get("name", "")] = {"ruleset": stage.get("ruleset"), "options": stage.get("options") or {}}
+            out[stage.get("name", "")] = {"ruleset": stage.get("ruleset"),
+                                          "options": cast(RuleOptions, stage.get("options") or {})}
         return out
 
     def missing_games(self) -> InvalidReplayError:
@@ -150,11 +154,11 @@ class ResultsDir:
         return InvalidReplayError(f"{self.path} has no {self.GAMES}: is it the output directory of an arena or "
                                   "`lastcard match --out`?")
 
-    def game_lines(self) -> Iterator[tuple[int, dict[str, Any]]]:
+    def game_lines(self) -> Iterator[tuple[int, JsonObject]]:
         """games.jsonl's (line number, line) pairs as written (no defaults filled), blank lines skipped."""
         return read_jsonl(self.games)
 
-    def find_game(self, game_id: str) -> tuple[int, dict[str, Any]] | None:
+    def find_game(self, game_id: str) -> tuple[int, JsonObject] | None:
         """``game_id``'s line of games.jsonl and its number (as written: no defaults filled), or None.
 
         The one scanner of games.jsonl for one game. Only the lines holding the id's text are parsed (the last
@@ -177,7 +181,7 @@ class ResultsDir:
         return None
 
 
-def read_jsonl(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def read_jsonl(path: str) -> Iterator[tuple[int, JsonObject]]:
     """The (line number, object) pairs of a JSON-lines file, skipping blank lines."""
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, 1):

@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import time
-from typing import Any, BinaryIO, Callable, Iterator, Mapping
+from typing import BinaryIO, Callable, Iterator, Mapping
 
 from referee.errors import BAD_INPUT, LastcardError
 from referee.store.disk import naming
@@ -34,7 +34,7 @@ class StoreError(LastcardError):
     """With a resume that does not match: the keys of arena.json that differ."""
 
 
-def fingerprint(description: Mapping[str, Any]) -> str:
+def fingerprint(description: Mapping[str, object]) -> str:
     """A short hash of what decides an arena's games."""
     text = json.dumps(description, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -69,7 +69,7 @@ class GameStore:
                                  "to finish it, or --fresh to start it over (or give another --out)")
             self._clear()
 
-    def start(self, description: Mapping[str, Any], keep: Callable[[GameLine], Any] | None = None) -> int:
+    def start(self, description: Mapping[str, object], keep: Callable[[GameLine], object] | None = None) -> int:
         """Record which arena this is; when resuming, hand each game already finished to ``keep`` (read a line
         at a time, so memory does not grow with the file). The number of lines read back."""
         key = fingerprint(description)
@@ -129,7 +129,7 @@ class GameStore:
         except (OSError, ValueError, AttributeError):
             return False
 
-    def _check_same(self, description: Mapping[str, Any], key: str) -> None:
+    def _check_same(self, description: Mapping[str, object], key: str) -> None:
         try:
             with open(self.run_path, encoding="utf-8") as fh:
                 stored = json.load(fh)
@@ -146,7 +146,7 @@ class GameStore:
         error.changed = tuple(changed)  # for a command to say it in its own words (match: its options)
         raise error
 
-    def _read(self, keep: Callable[[GameLine], Any]) -> int:
+    def _read(self, keep: Callable[[GameLine], object]) -> int:
         good = 0
         count = 0
         size = os.path.getsize(self.games_path)

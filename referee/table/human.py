@@ -17,7 +17,7 @@ from referee.engine.cardfaces import colour_label, label
 from referee.engine.cards import Card
 from referee.engine.describe import action_text, cards_text, describe_event
 from referee.protocol.faults import Fault
-from referee.protocol.relay import Relay
+from referee.protocol.relay import EndPatch, Relay
 
 if TYPE_CHECKING:
     from referee.table.table import Table
@@ -136,11 +136,11 @@ class HumanSeat:
             self._catch_up(table)
 
     # ------------------------------------------------------------------ talking
-    def _catch_up(self, table: Table, end: dict[str, Any] | None = None) -> None:
+    def _catch_up(self, table: Table, end: EndPatch | None = None) -> None:
         assert self.relay is not None
-        for msg in self.relay.catch_up(table.game, None, end):
-            if isinstance(msg, bytes):  # a public event, encoded once for every seat
-                msg = json.loads(msg)
+        for told in self.relay.catch_up(table.game, None, end):
+            # A public event comes encoded once for every seat: read back like any message a bot reads.
+            msg: dict[str, Any] = json.loads(told) if isinstance(told, bytes) else dict(told)
             kind = msg.get("type")
             if kind == "start":
                 rules = table.game.ruleset

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -26,7 +26,7 @@ from referee.protocol.faults import KILL_KINDS, BotFault, Fault, FaultKind, snip
 from referee.protocol.messages import ruleset_options, turn_line
 from referee.protocol.relay import EndPatch, PublicWire, Relay
 from referee.protocol.wire import encode, loads
-from referee.store.results import GameResult, SeatTimes
+from referee.store.results import GameResult, GameResultJson, SeatTimes
 from referee.table.policy import FaultPolicy, fallback_action, replacement_action
 
 
@@ -427,7 +427,8 @@ class Table:
         assert outcome is not None
         engine_places = list(outcome.placements)
         final = _final_placements(engine_places, self.forfeited)
-        self.end_patch.update(placements=final, forfeited=sorted(self.forfeited), game_placements=engine_places)
+        self.end_patch.update({"placements": final, "forfeited": sorted(self.forfeited),
+                               "game_placements": engine_places})
         for index, seat in enumerate(self.seats):
             if not isinstance(seat, BuiltinSeat):  # a built-in seat has nothing left to tell
                 seat.finish(self, index)
@@ -487,7 +488,7 @@ def seat_for(spec: BotSpec, pool: BotPool) -> Seat:
 
 
 def play_game(ruleset: Ruleset, seats: list[Seat], seed: int, game_id: str = "g1",
-              policy: FaultPolicy = FaultPolicy(), recorder: Recorder | None = None) -> dict[str, Any]:
+              policy: FaultPolicy = FaultPolicy(), recorder: Recorder | None = None) -> GameResultJson:
     """Play one game to its end; its result as plain data (``GameResult.to_json``)."""
     return Table(ruleset, seats, seed, game_id, policy, recorder).play().to_json()
 
@@ -543,4 +544,4 @@ def _final_placements(places: list[int], forfeited: set[int]) -> list[int]:
 
 
 def _request_id(fault: Fault) -> int | None:
-    return (fault.request or {}).get("id")
+    return cast("int | None", (fault.request or {}).get("id"))  # the referee's own request: its id is an int
