@@ -10,6 +10,7 @@ from referee.arena.formats import Format
 from referee.arena.grading import Grading
 from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
+from referee.standings.shapes import StageJson
 from referee.table.policy import FaultPolicy
 
 DEFAULT_BUILD_TIMEOUT_S = 300.0
@@ -83,14 +84,21 @@ class Stage:
     def options(self) -> tuple[tuple[str, Any], ...]:
         return tuple(self.rules.options.items())
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StageJson:
         """The stage as results.json and arena.json show it."""
-        out: dict[str, Any] = {"name": self.name, "format": self.format.name, "ruleset": self.ruleset,
+        out: StageJson = {"name": self.name, "format": self.format.name, "ruleset": self.ruleset,
                                "options": self.rules.options, "seats": self.seats, "games": self.games,
                                "duplicate": self.duplicate}
         if self.entrants is not None:
             out["entrants"] = self.entrants
-        out.update(self.format.settings(self))
+        settings = self.format.settings(self)
+        # Key by key, in the order each format gives them: a TypedDict takes no update from another shape.
+        if "challengers" in settings:
+            out["challengers"] = settings["challengers"]
+        if "advance" in settings:
+            out["advance"] = settings["advance"]
+        if "final_games" in settings:
+            out["final_games"] = settings["final_games"]
         return out
 
 

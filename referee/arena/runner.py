@@ -34,6 +34,7 @@ from referee.standings.first_faults import FirstFaults
 from referee.standings.model import LeftOutEntry, Standings
 from referee.standings.placements import PlacedRow
 from referee.standings.ratings import start_warm_up, warm_up
+from referee.standings.shapes import StageJson
 from referee.store.results import GameLine, GameResult
 from referee.store.results_dir import ResultsDir
 from referee.store.run_store import GameStore, StoredGames
@@ -360,7 +361,7 @@ def _show_round(live: LiveState, planner: Planner, current: Round) -> None:
                         planner.stage_rounds.get(current.stage_index, []))
 
 
-def _stages(run: _Prepared) -> list[dict[str, Any]]:
+def _stages(run: _Prepared) -> list[StageJson]:
     """results.json's stages: each stage's settings and the rounds planned so far."""
     stages = []
     for i, stage in enumerate(run.arena.stages):
@@ -370,7 +371,7 @@ def _stages(run: _Prepared) -> list[dict[str, Any]]:
     return stages
 
 
-def run_standings(run: _Prepared, *, complete: bool, stages: list[dict[str, Any]] | None = None) -> Standings:
+def run_standings(run: _Prepared, *, complete: bool, stages: list[StageJson] | None = None) -> Standings:
     """The standings of the games stored: the final ones when ``complete``, else those so far (what an
     interrupted run writes, and what the live page shows as the games end)."""
     arena, planner, games = run.arena, run.planner, run.finished

@@ -24,6 +24,7 @@ from referee.cli.live_option import end_live, live_option, start_live, with_live
 from referee.cli.options import jobs_option
 from referee.ladder.history import history_md
 from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_ladder
+from referee.ladder.shapes import LadderRunRow
 from referee.ladder.store import open_ladder
 from referee.standings.first_faults import fault_lines
 from referee.standings.model import LeftOutEntry, StandingRow, Standings
@@ -113,9 +114,9 @@ def standings_cmd(db: str, run_id: int | None) -> None:
     click.echo(text_table(stored_standings(run)))
 
 
-def stored_standings(run: dict[str, Any]) -> Standings:
+def stored_standings(run: LadderRunRow) -> Standings:
     """A run's standings as the ladder file stored them (rows with their rank ranges, the bots left out)."""
-    return Standings(tuple(StandingRow.from_json(row) for row in run["standings"]),
+    return Standings(tuple(StandingRow.from_json(row) for row in run["standings"] or ()),
                      tuple(LeftOutEntry(x["bot"], x["reason"]) for x in run.get("left_out") or ()))
 
 
@@ -126,6 +127,6 @@ def history_cmd(db: str) -> None:
     click.echo(history_md(_runs(db)), nl=False)
 
 
-def _runs(db: str) -> list[dict[str, Any]]:
+def _runs(db: str) -> list[LadderRunRow]:
     with open_ladder(db, write=False, create=False) as store:
         return store.runs()

@@ -29,6 +29,7 @@ from referee.arena.model import Arena
 from referee.arena.ranking import standings_for
 from referee.arena.report import timing, write_reports
 from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
+from referee.arena.results_shapes import SprtBlockJson
 from referee.arena.runner import NeverStarted, never_started
 from referee.bots.spec import BotSpec
 from referee.compare.sprt import PairTally, Sprt
@@ -372,14 +373,15 @@ def _keep_only(out_dir: str, records_dir: str | None, pairs: int) -> None:
         keep_only(records_dir, _Counted(pairs))
 
 
-def sprt_block(settings: CompareSettings, counter: Sprt | PairTally, stopped: str) -> dict[str, Any]:
+def sprt_block(settings: CompareSettings, counter: Sprt | PairTally, stopped: str) -> SprtBlockJson:
     """results.json's ``sprt`` block: the test's settings, counts, estimates and LLR trace (nulls without a test)."""
-    names = {"new": settings.new.name, "base": settings.base.name, "field": [s.name for s in settings.field],
-             "fillers": list(settings.fillers), "stopped": stopped}
+    new, base, field, fillers = settings.new.name, settings.base.name, [s.name for s in settings.field], \
+        list(settings.fillers)
     if isinstance(counter, Sprt):
-        return names | counter.to_json()
-    empty = {k: None for k in ("elo0", "elo1", "alpha", "beta", "model", "lower", "upper", "llr", "result")}
-    return names | empty | counter.to_json() | {"llr_trace": []}
+        return {"new": new, "base": base, "field": field, "fillers": fillers, "stopped": stopped, **counter.to_json()}
+    return {"new": new, "base": base, "field": field, "fillers": fillers, "stopped": stopped, "elo0": None,
+            "elo1": None, "alpha": None, "beta": None, "model": None, "lower": None, "upper": None, "llr": None,
+            "result": None, **counter.to_json(), "llr_trace": []}
 
 
 def results_doc(settings: CompareSettings, counter: Sprt | PairTally, games: Collected, stopped: str,

@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 from referee.arena.collect import Collected
 from referee.arena.model import Arena, BotEntry
 from referee.arena.report import timing, write_reports
+from referee.arena.results_shapes import TuneBlockJson
 from referee.arena.runner import NeverStarted, never_started
 from referee.bots.spec import BotSpec
 from referee.compare.run import results_doc
@@ -326,7 +327,7 @@ def _line(game_id: str, got: Mapping[str, GameResult], earlier: dict[str, GameLi
 MAX_POINTS = 500
 
 
-def tune_block(run: TuneRun) -> dict[str, Any]:
+def tune_block(run: TuneRun) -> TuneBlockJson:
     """results.json's ``tune`` block: the parameters, the schedule, start and tuned values, the thinned trajectory."""
     s = run.settings
     every = max(1, -(-len(run.steps) // MAX_POINTS))
