@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping, TypedDict
 
 from referee.arena.cluster_options import ClusterOptions
 from referee.arena.formats import Format
@@ -102,6 +102,20 @@ class Stage:
         return out
 
 
+class ArenaJson(TypedDict):
+    """``Arena.to_json``: what decides an arena's games, in arena.json (the resume fingerprint's input)."""
+
+    name: str
+    seed: int
+    policy: str
+    rank_by: str
+    bootstrap: int
+    records: bool
+    stages: list[StageJson]
+    bots: list[Mapping[str, object]]
+    """Each bot's ``BotSpec.to_json``."""
+
+
 @dataclass(frozen=True)
 class Arena:
     """A validated arena: plain data, everything resolved (paths absolute, rulesets checked)."""
@@ -135,7 +149,7 @@ class Arena:
         """The same arena with another pool (after builds have left some bots out)."""
         return replace(self, bots=tuple(bots))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ArenaJson:
         """What decides the games (not where output goes or how many workers): the resume fingerprint's input."""
         return {"name": self.name, "seed": self.seed, "policy": self.policy.to_json(), "rank_by": self.rank_by,
                 "bootstrap": self.bootstrap, "records": self.records,

@@ -17,7 +17,7 @@ from referee.arena.results_shapes import ResultBlocks, ResultsJson, TableJson, T
 from referee.engine.rules import Ruleset, RulesetError, get_ruleset
 from referee.standings.model import LeftOutEntry, StageRecord, StageSummary, StandingRow, Standings
 from referee.standings.ratings import ALPHA, INTERVAL
-from referee.standings.shapes import HeadToHeadJson, JsonObject, OrderJson, RatingJson, StageJson
+from referee.standings.shapes import HeadToHeadJson, OrderJson, RatingJson, StageJson
 from referee.store.results_dir import ResultsDir
 
 #: A title longer than this names fewer bots (and says how many more).
@@ -139,7 +139,7 @@ class ResultsDoc:
     standings: Standings
     head_to_head: HeadToHead
     rating: RatingJson
-    bots: tuple[JsonObject, ...] = ()
+    bots: tuple[Mapping[str, object], ...] = ()
     """Each bot's ``BotSpec.to_json``."""
     stages: tuple[StageJson, ...] = ()
     """Each stage as the arena gave it (``Stage.to_json``) with its rounds and per-bot records."""
@@ -172,7 +172,7 @@ class ResultsDoc:
     def to_json(self) -> ResultsJson:
         s = self.standings
         # Built key by key (the order of the keys is the file's), then taken for the shape it was built to.
-        out: JsonObject = {"format": RESULTS_FORMAT, "version": RESULTS_VERSION,
+        out: dict[str, object] = {"format": RESULTS_FORMAT, "version": RESULTS_VERSION,
                            "kind": "arena" if self.kind == "ladder" else self.kind, "name": self.name,
                            "complete": self.complete, "seed": self.seed, "games": self.games}
         if self.games_planned is not None:

@@ -8,14 +8,13 @@ for the keys an earlier version did not write.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import NotRequired, TypedDict
 
 from referee.standings.shapes import (
     BotTimesJson,
     HeadToHeadJson,
-    JsonObject,
     LeftOutJson,
-    OptionValue,
     OrderJson,
     RatingJson,
     StageJson,
@@ -27,7 +26,7 @@ class TableJson(TypedDict):
     """A ladder's, a comparison's or a tune's one table: its ruleset, options and seats."""
 
     ruleset: str
-    options: dict[str, OptionValue]
+    options: Mapping[str, object]
     seats: int
 
 
@@ -195,10 +194,10 @@ class ResultsJson(ResultBlocks):
     policy: str
     rank_by: str
     ruleset: NotRequired[str]
-    options: NotRequired[dict[str, OptionValue]]
+    options: NotRequired[Mapping[str, object]]
     seats: NotRequired[int]
     stages: NotRequired[list[StageJson]]
-    bots: list[JsonObject]
+    bots: list[Mapping[str, object]]
     """Each bot's ``BotSpec.to_json``."""
     sandbox_levels: NotRequired[dict[str, list[str]]]
     clock_levels: NotRequired[dict[str, list[str]]]

@@ -239,7 +239,7 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     store.prepare(resume=resume, fresh=fresh)
     log_dir = ResultsDir(out_dir).logs
     os.makedirs(log_dir, exist_ok=True)  # bots' stderr logs, build logs
-    records_dir = out_dir  # records.jsonl.gz: every game with records, else only games with a fault
+    records_dir = out_dir  # ResultsDir.RECORDS: every game with records, else only games with a fault
     entrants = arena.bots
     arena, left = prepare_bots(arena, log_dir, workers, progress, probe_starts=probe_starts)
     names = [e.spec.name for e in arena.bots]

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping, Sequence, overload
+from typing import Callable, Iterator, Mapping, Sequence, overload
 
 from referee.arena.formats import Entry, Lineup, RoundPlan, rotations, seating
 from referee.arena.model import Arena, Stage
+from referee.bots.spec import BotSpec
 from referee.run.jobs import GameJob, game_seed
 from referee.standings.shapes import RoundJson
 from referee.store.results import GameLine, Slot
@@ -209,7 +210,7 @@ class Planner:
         return all(self.reached.get(n, (-1, 0))[0] == last for n in self.names)
 
 
-def job_for(arena: Arena, planned: PlannedGame, specs: Mapping[str, Any], stage: Stage,
+def job_for(arena: Arena, planned: PlannedGame, specs: Mapping[str, BotSpec], stage: Stage,
             actions: bool = True) -> GameJob:
     """The executor's job for a planned game: plain data, runnable anywhere (``actions``: see ``GameJob.actions``)."""
     seats = tuple(specs[name] for name in planned.seating)

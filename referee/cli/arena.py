@@ -51,7 +51,7 @@ DEFAULT_CHECK_GAMES = 4
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU (default: when there are "
                                                    "more CPUs than workers).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
-@click.option("--records", is_flag=True, help="Keep every game's full message record in OUT/records.jsonl.gz, as "
+@click.option("--records", is_flag=True, help=f"Keep every game's full message record in OUT/{ResultsDir.RECORDS}, as "
                                               "`records: true` in the file does "
                                               "(games with a fault keep theirs anyway).")
 @cluster_options

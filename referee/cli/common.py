@@ -15,7 +15,7 @@ import signal
 import sys
 import time
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence, TextIO, TypedDict
 
 import click
 
@@ -203,9 +203,15 @@ def cluster_executor(cluster: str | None, ca: str | None, cert: str | None, key:
         raise click.UsageError(str(exc)) from None
 
 
-def executor_kwargs(factory: ExecutorFactory | None) -> dict[str, Any]:
+class ExecutorChoice(TypedDict, total=False):
+    """A run's ``executor_factory=``, given only when a cluster's replaces the local pool."""
+
+    executor_factory: ExecutorFactory
+
+
+def executor_kwargs(factory: ExecutorFactory | None) -> ExecutorChoice:
     """``executor_factory=`` for a run, when a cluster's factory replaces the local pool."""
-    return {"executor_factory": factory} if factory else {}
+    return ExecutorChoice(executor_factory=factory) if factory else ExecutorChoice()
 
 
 class TerminalProgress:

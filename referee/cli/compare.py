@@ -154,8 +154,8 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
 @cluster_options
 @out_option("Write results.json (with the sprt block), games.jsonl, records, logs and report.html here.")
 @click.option("--records", "record", is_flag=True,
-              help="With --out, keep every game's full message record in records.jsonl.gz (games with a fault "
-                   "keep theirs anyway; the rest are rebuilt from games.jsonl when asked).")
+              help=f"With --out, keep every game's full message record in {ResultsDir.RECORDS} (games with a fault "
+                   f"keep theirs anyway; the rest are rebuilt from {ResultsDir.GAMES} when asked).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted comparison in the same --out directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished comparison in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No live display: the result only.")

@@ -65,8 +65,8 @@ BOOTSTRAP = 200
 @click.option("--policy", default="forfeit", show_default=True, metavar="forfeit|strikes:N",
               help="What a bot fault costs: the game, or a draw in its place up to N times a game.")
 @click.option("--records", "record", is_flag=True,
-              help="With --out, keep every game's full message record in records.jsonl.gz (games with a fault "
-                   "keep theirs anyway; the rest are rebuilt from games.jsonl when asked).")
+              help=f"With --out, keep every game's full message record in {ResultsDir.RECORDS} (games with a fault "
+                   f"keep theirs anyway; the rest are rebuilt from {ResultsDir.GAMES} when asked).")
 @jobs_option(1, "Worker processes playing games side by side (results are the same whatever the number).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted match in the same --out directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished match in --out.")

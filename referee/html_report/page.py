@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 from importlib import resources
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from referee.arena.results_doc import ResultsDoc, read_results_json, read_timing_json
 from referee.arena.results_shapes import ResultsJson
@@ -34,7 +34,6 @@ from referee.html_report.sections import faults_section, h2h_section, stages_sec
 from referee.html_report.sprt_chart import candidates_section, sprt_section
 from referee.html_report.tally import Faulted, RoundCounts, has_breakdown, stage_filter, stage_rounds
 from referee.html_report.tune_chart import tune_section
-from referee.standings.shapes import JsonObject, OptionValue
 from referee.store.results_dir import ResultsDir
 
 __all__ = ["INLINE_GAMES", "REPORT_NAME", "SAMPLE_GAMES", "SHARD_GAMES", "ReportError", "in_id_order", "js_exact",
@@ -92,7 +91,7 @@ def write_report(out_dir: str, path: str | None = None, *, inline_games: int = I
     return target
 
 
-def render(out_dir: str, results: ResultsJson | None, lines: Iterable[JsonObject],
+def render(out_dir: str, results: ResultsJson | None, lines: Iterable[dict[str, Any]],
            shards: ShardWriter | None = None, taping: Taping | None = None, jobs: int = 1) -> str:
     """The whole page as text (``lines`` is read twice, a line at a time: a ``GameFile`` or a list)."""
     if not isinstance(lines, GameFile):
@@ -157,7 +156,7 @@ def _house_options(results: ResultsJson) -> str:
     """A match's options that differ from its ruleset's preset, as ``stacking true, target 200``."""
     stages = results.get("stages") or []
     name = _ruleset_name(results)
-    options: dict[str, OptionValue] = (results.get("options") or (stages[0].get("options") if len(stages) == 1
+    options: Mapping[str, object] = (results.get("options") or (stages[0].get("options") if len(stages) == 1
                                                                   else None) or {})
     preset = PRESETS[name].options if name in PRESETS else {}
     changed = [f"{k} {json.dumps(v) if isinstance(v, bool) else v}" for k, v in options.items()

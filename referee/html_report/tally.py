@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.arena.results_shapes import ResultsJson
-from referee.standings.shapes import JsonObject, RoundJson
+from referee.standings.shapes import RoundJson
 
 #: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
 FAULT_DETAILS = 20
@@ -74,7 +74,7 @@ class StageRow:
         return tuple(dict.fromkeys(n for r in self.rounds for n in r.players))
 
 
-def stage_rounds(results: ResultsJson | None, played: RoundCounts | Iterable[JsonObject]) -> list[StageRow]:
+def stage_rounds(results: ResultsJson | None, played: RoundCounts | Iterable[Mapping[str, Any]]) -> list[StageRow]:
     """Each stage and its rounds: results.json's ``stages[i].rounds``, with the rounds games.jsonl adds to them
     (none for a ladder: its batches are not rounds anyone plays through)."""
     if results and "ladder" in results:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TypedDict
 
-from referee.standings.shapes import LeftOutJson, OptionValue, StandingRowJson
+from referee.standings.shapes import LeftOutJson, StandingRowJson
 
 
 class LadderSettingsJson(TypedDict):
     """What decides a ladder's games (stored once; a later run with others is refused)."""
 
     ruleset: str
-    options: dict[str, OptionValue]
+    options: Mapping[str, object]
     seats: int
     seed: int
     policy: str

@@ -21,7 +21,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from referee.errors import BAD_INPUT, LastcardError
 from referee.ladder.shapes import LadderRunRow, LadderSettingsJson
-from referee.standings.shapes import JsonObject, LeftOutJson, StandingRowJson
+from referee.standings.shapes import LeftOutJson, StandingRowJson
 from referee.store.results import GameLine
 
 FORMAT = "lastcard-ladder"
@@ -166,7 +166,7 @@ class LadderStore:
         """Name -> (hash, active) of every bot the ladder has seen."""
         return {n: (h, bool(a)) for n, h, a in self.conn.execute("SELECT name, hash, active FROM bots")}
 
-    def update_bots(self, run: int, current: Mapping[str, tuple[str, JsonObject]]) -> dict[str, list[str]]:
+    def update_bots(self, run: int, current: Mapping[str, tuple[str, Mapping[str, object]]]) -> dict[str, list[str]]:
         """Bring the bots up to date with the arena file (name -> (hash, spec JSON)); retire the games of
         changed and removed bots. Returns the names ``new``, ``changed``, ``removed``, ``returned``."""
         known = self.bots()

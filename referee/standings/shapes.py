@@ -2,19 +2,14 @@
 the live page and the ladder read back.
 
 A ``TypedDict`` is a plain dict at run time, so a document built from these shapes dumps to the same bytes as
-before; the types only say which keys each section has. ``JsonObject`` is the one name for a JSON object not
-yet checked against a shape: straight off disk, the wire or YAML, or straight into ``json.dumps``.
+before; the types only say which keys each section has. What another package writes (a ruleset's options, a
+bot's spec) is passed through as ``Mapping[str, object]``: its own shape is that package's.
 """
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
-
-#: A JSON object before validation (read from a file, a socket or YAML) or on its way into ``json.dumps``.
-JsonObject = dict[str, Any]
-
-#: A rule option's value as results.json shows it (``Ruleset.options``).
-OptionValue = bool | int | str
+from collections.abc import Mapping
+from typing import NotRequired, TypedDict
 
 
 class StandingRowJson(TypedDict):
@@ -94,7 +89,8 @@ class StageJson(FormatSettingsJson):
     name: str
     format: str
     ruleset: str
-    options: dict[str, OptionValue]
+    options: Mapping[str, object]
+    """``Ruleset.options``."""
     seats: int
     games: int
     duplicate: bool
