@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any, Hashable, Iterable, Mapping, Sequence
 
 from referee.arena.collect import Collected
+from referee.engine.rules import Ruleset
 from referee.standings.model import (
     LeftOutEntry,
     StageRecord,
@@ -87,7 +88,7 @@ def standings_for(lines: Sequence[GameLine], names: Sequence[str], *, bootstrap:
                   rule: str, order: Sequence[str] | None = None, groups: Mapping[str, Hashable] | None = None,
                   reached: Mapping[str, str] | None = None, left_out: Iterable[LeftOutEntry] = (),
                   complete: bool = True, stages: Sequence[StageJson] = (),
-                  rulesets: Sequence[Any] = ()) -> Standings:
+                  rulesets: Sequence[Ruleset] = ()) -> Standings:
     """A run's ``Standings``: its rows (see ``ranked_rows``), the entrants left out, the rule of the order
     and the per-stage breakdown."""
     rows = ranked_rows(lines, names, bootstrap=bootstrap, seed=seed, rank_by=rank_by, order=order, groups=groups,

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Hashable, Iterable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Hashable, Iterable, Mapping, Protocol, Sequence
 
 from referee.standings.shapes import BotTimesJson, LeftOutJson, RoundJson, StageRecordJson, StandingRowJson
+
+if TYPE_CHECKING:
+    from referee.engine.rules import Ruleset
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -308,7 +311,7 @@ class Standings:
     """The rule of the order, in words (``by the rating ..., then ...``)."""
     complete: bool = True
     stages: tuple[StageSummary, ...] = field(default=())
-    rulesets: tuple[Any, ...] = field(default=())
+    rulesets: tuple[Ruleset, ...] = field(default=())
     """The ``Ruleset`` of each stage (for the column notes: which rulesets score)."""
 
     @property
