@@ -23,7 +23,7 @@ from referee.errors import BAD_INPUT, RUN_FAILED, LastcardError
 
 if TYPE_CHECKING:
     from referee.arena.model import Arena
-    from referee.arena.runner import Leader
+    from referee.arena.runner import Leader, NeverStarted
     from referee.run.executor import ExecutorFactory
 
 F = Callable[..., Any]
@@ -286,7 +286,7 @@ def duration(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}"
 
 
-def warn_never_started(never: list[Any]) -> list[str]:
+def warn_never_started(never: Sequence[NeverStarted]) -> list[str]:
     """The warning block naming each bot that could not start in any of its games, with its own words."""
     lines = []
     for item in never:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-from typing import Any
 
 import click
 
@@ -26,6 +25,7 @@ from referee.ladder.history import history_md
 from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_ladder
 from referee.ladder.shapes import LadderRunRow
 from referee.ladder.store import open_ladder
+from referee.live.address import LiveAddress
 from referee.standings.first_faults import fault_lines
 from referee.standings.model import LeftOutEntry, StandingRow, Standings
 from referee.standings.render import text_table
@@ -63,7 +63,7 @@ def ladder_cmd() -> None:
 def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: int, batch: int, out: str | None,
             jobs: int | None, pin: bool | None, quiet: bool, cluster: str | None = None,
             tls_ca_file: str | None = None, tls_cert: str | None = None, tls_key: str | None = None,
-            live: Any = None) -> None:
+            live: LiveAddress | None = None) -> None:
     """Bring the ladder in --db up to date with the bots of arena FILE, then play until a stop rule.
 
     Without --budget or --target-separation a run stops when every bot has its share of games.
