@@ -232,8 +232,8 @@ def standings_from_json(data: ResultsJson, timing: TimingJson | None = None) -> 
     """The ``Standings`` results.json holds: rows with their rank ranges and times, the bots left out, the rule,
     the stages."""
     order = data.get("order")
-    ranges = order.get("rank_ranges", {}) if order else {}
-    times = timing.get("bots", {}) if timing else {}
+    ranges = (order.get("rank_ranges") if order else None) or {}
+    times = (timing.get("bots") if timing else None) or {}
     rows = tuple(StandingRow.from_json(r, ranges.get(r["bot"]), times.get(r["bot"]))
                  for r in data.get("standings") or ())
     stages = tuple(data.get("stages") or ())
