@@ -11,7 +11,7 @@ import shlex
 import string
 import sys
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any, Mapping, TypedDict
 
 from referee.arena.languages import Detected, Language, detect, detect_file, language_table
 from referee.arena.model import DEFAULT_BUILD_TIMEOUT_S, BotEntry
@@ -20,6 +20,38 @@ from referee.arena.source import LineMap
 from referee.bots.sandbox import SandboxSettings, settings_from
 from referee.bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot, unique_names
 from referee.players import BUILTINS
+
+
+class BotOptionsYaml(TypedDict, total=False):
+    """What a bot item and a ``submissions`` entry of the arena file share, as the schema let it through (each key
+    of the type arena.schema.json says, or gone with its problem recorded)."""
+
+    command: str
+    cwd: str
+    env: dict[str, object]
+    shell: bool
+    limits: dict[str, object]
+    sandbox: str | dict[str, object]
+    """A mode, or a mapping of mode and limits."""
+    line_limit: int
+    restart_each_game: bool
+    build: str
+    build_timeout_s: float
+    requires: str | list[str]
+
+
+class BotYaml(BotOptionsYaml, total=False):
+    """A ``{name, command, ...}`` item of ``bots``."""
+
+    name: str
+
+
+class SubmissionsYaml(BotOptionsYaml, total=False):
+    """A ``submissions`` entry of ``bots``: one bot per file or folder ``path`` matches."""
+
+    path: str
+    exclude: list[str]
+    languages: dict[str, dict[str, object]]
 
 
 class BotResolver:
@@ -36,7 +68,7 @@ class BotResolver:
         entries: list[BotEntry] = []
         explicit: dict[str, Path] = {}
         default_timeout = float(self.data.get("build_timeout_s", DEFAULT_BUILD_TIMEOUT_S))
-        self.sandbox = self.sandbox_settings(self.data, (), SandboxSettings())
+        self.sandbox = self.sandbox_settings(self.data.get("sandbox"), (), SandboxSettings())
         for i, item in enumerate(self.data["bots"]):
             path: Path = ("bots", i)
             if item is None:  # the schema already said what is wrong with it
@@ -68,7 +100,7 @@ class BotResolver:
         else:
             explicit[name] = path
 
-    def bot(self, item: dict[str, Any], path: Path, limits: TimeLimits, default_timeout: float) -> BotEntry | None:
+    def bot(self, item: BotYaml, path: Path, limits: TimeLimits, default_timeout: float) -> BotEntry | None:
         """One ``{name, command, ...}`` item (None when it has a problem)."""
         values = {"python": sys.executable}
         spec = self.command(item["command"], path + ("command",), limits_from(item.get("limits") or {}, limits), values)
@@ -77,7 +109,8 @@ class BotResolver:
         if "name" in item:
             spec = replace(spec, name=item["name"])
         spec = self.placed(spec, item.get("cwd"), path + ("cwd",))
-        spec = replace(_with_options(spec, item), sandbox=self.sandbox_settings(item, path, self.sandbox))
+        spec = replace(_with_options(spec, item),
+                       sandbox=self.sandbox_settings(item.get("sandbox"), path, self.sandbox))
         build = item.get("build")
         if build is not None:
             build = self.template(build, path + ("build",), values, quote=True)
@@ -121,10 +154,11 @@ class BotResolver:
         filled = {k: (shlex.quote(v) if quote else v) for k, v in values.items()}
         return text.format(**filled)
 
-    def sandbox_settings(self, item: Mapping[str, Any], path: Path, base: SandboxSettings) -> SandboxSettings:
-        """The ``sandbox:`` of the arena or of a bot, over ``base`` (referee/bots/sandbox.py)."""
+    def sandbox_settings(self, given: str | dict[str, object] | None, path: Path, base: SandboxSettings
+                         ) -> SandboxSettings:
+        """The ``sandbox:`` of the arena or of a bot (``given``), over ``base`` (referee/bots/sandbox.py)."""
         try:
-            return settings_from(item.get("sandbox"), base)
+            return settings_from(given, base)
         except ValueError as exc:
             self.problems.add(path + ("sandbox",), str(exc))
             return base
@@ -138,7 +172,7 @@ class BotResolver:
             self.problems.add(path, f"directory {folder!r} does not exist")
         return replace(spec, cwd=folder)
 
-    def submissions(self, sub: dict[str, Any], path: Path, limits: TimeLimits, explicit: dict[str, Path],
+    def submissions(self, sub: SubmissionsYaml, path: Path, limits: TimeLimits, explicit: dict[str, Path],
                     default_timeout: float) -> list[BotEntry]:
         """One bot per file or folder the ``submissions.path`` glob matches (``exclude`` left out).
 
@@ -161,7 +195,7 @@ class BotResolver:
             out.append(entry)
         return out
 
-    def matches(self, sub: Mapping[str, Any], path: Path) -> list[str]:
+    def matches(self, sub: SubmissionsYaml, path: Path) -> list[str]:
         """The files and folders ``submissions.path`` matches, sorted, ``exclude`` left out (a problem if none)."""
         pattern = os.path.join(self.base_dir, os.path.expanduser(sub["path"]))
         found = sorted(glob.glob(glob.escape(self.base_dir) + pattern[len(self.base_dir):])
@@ -172,7 +206,7 @@ class BotResolver:
             self.problems.add(path + ("path",), f"{sub['path']!r} matches nothing in {self.base_dir!r}")
         return found
 
-    def submission(self, match: str, sub: Mapping[str, Any], path: Path, limits: TimeLimits,
+    def submission(self, match: str, sub: SubmissionsYaml, path: Path, limits: TimeLimits,
                    table: tuple[Language, ...], default_timeout: float) -> BotEntry | None:
         """The entrant of one match (unusable, with the reason, when there is nothing to run); None when a
         template of the ``submissions`` entry is wrong (recorded as a problem once)."""
@@ -201,7 +235,7 @@ class BotResolver:
             if cwd is None:
                 return None
         spec = self.placed(spec, cwd, path + ("cwd",))
-        spec = replace(_with_options(spec, sub), sandbox=self.sandbox_settings(sub, path, self.sandbox),
+        spec = replace(_with_options(spec, sub), sandbox=self.sandbox_settings(sub.get("sandbox"), path, self.sandbox),
                        language=None if "command" in sub else found.language)
         return BotEntry(spec, f"{format_path(path)} {shown}", self.lines.line(path), build,
                         float(sub.get("build_timeout_s", default_timeout)), found.requires,
@@ -209,7 +243,7 @@ class BotResolver:
                         submission=match)
 
     @staticmethod
-    def detected(match: str, sub: Mapping[str, Any], path: Path, table: tuple[Language, ...], shown: str
+    def detected(match: str, sub: SubmissionsYaml, path: Path, table: tuple[Language, ...], shown: str
                  ) -> tuple[Detected, Path]:
         """What runs the match (the entry's ``command``, or its detected language) and the key to blame for it."""
         if "command" in sub:
@@ -251,14 +285,14 @@ def limits_from(data: Mapping[str, Any], base: TimeLimits) -> TimeLimits:
     return replace(base, **values)
 
 
-def _with_options(spec: BotSpec, item: Mapping[str, Any]) -> BotSpec:
+def _with_options(spec: BotSpec, item: BotOptionsYaml) -> BotSpec:
     env = tuple(sorted((str(k), _env_value(v)) for k, v in (item.get("env") or {}).items()))
     return replace(spec, env=env or spec.env, shell=bool(item.get("shell", spec.shell)),
                    line_limit=int(item.get("line_limit", spec.line_limit)),
                    restart_each_game=bool(item.get("restart_each_game", spec.restart_each_game)))
 
 
-def _env_value(value: Any) -> str:
+def _env_value(value: object) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():

@@ -21,7 +21,7 @@ import shutil
 import stat
 import tempfile
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Iterable, Mapping
 
 from referee.bots.command_files import split_command
 
@@ -109,7 +109,7 @@ def toolchain(command: str, requires: Iterable[str], path: str) -> list[tuple[st
     return out
 
 
-def build_key(*, content: str, command: str, env: Iterable[tuple[str, str]], settings: dict[str, Any],
+def build_key(*, content: str, command: str, env: Iterable[tuple[str, str]], settings: Mapping[str, object],
               level: str, tools: list[tuple[str, str, int, int]]) -> str:
     """The cache key of a build (hex): what decides its result, and nothing else."""
     recipe = {"version": CACHE_VERSION, "content": content, "command": command, "env": sorted(env),

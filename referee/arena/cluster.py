@@ -10,15 +10,18 @@ dying worker is run again elsewhere by Dask, and a result that arrives twice is 
 from __future__ import annotations
 
 import uuid
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from referee.arena.cluster_options import ClusterOptions
 from referee.arena.model import Arena
 from referee.arena.shipping import BotBundle, ShippingError, pack_bots
 from referee.run.executor import ExecutorError, ExecutorFactory, lost_game, write_record
-from referee.run.jobs import GameJob
+from referee.run.jobs import GameJob, GameJobJson
 from referee.run.lead import Lead
 from referee.store.results import GameResult
+
+if TYPE_CHECKING:
+    from distributed import Future
 
 #: Games handed to the scheduler ahead of those finished, per worker thread (at least ``MIN_WINDOW``):
 #: enough that no worker waits, few enough that Ctrl-C has little to cancel and memory stays flat.
@@ -48,7 +51,7 @@ class ClusterExecutor:
         self.records_dir = records_dir
         self.plugin = f"lastcard-{bundle.key}-{uuid.uuid4().hex[:8]}"
         self._client: Any = None
-        self._futures: dict[str, Any] = {}
+        self._futures: dict[str, Future[Any]] = {}
         self._closed = False
         self.threads = 0
 
@@ -106,7 +109,7 @@ class ClusterExecutor:
         ahead = Lead(lead) if lead is not None else None
 
         def top_up() -> None:
-            batch: list[dict[str, Any]] = []
+            batch: list[GameJobJson] = []
             while len(self._futures) + len(batch) < window and (ahead is None or ahead.may_read()):
                 job = next(upcoming, None)
                 if job is None:

@@ -27,7 +27,7 @@ from referee.arena.shipping import BotBundle, relocate, relocate_build, runtime_
 from referee.bots.pool import BotPool
 from referee.bots.sandbox import Mode
 from referee.bots.spec import BotSpec
-from referee.run.jobs import GameJob, run_job
+from referee.run.jobs import GameJob, GameJobJson, run_job
 
 #: Bot processes one worker thread keeps alive between games; the least recently used beyond this are quit.
 IDLE_BOTS = 48
@@ -97,7 +97,7 @@ class ArenaPlugin(WorkerPlugin):
         """What keeps each bot from running on this worker (bot name, or "*" for all of them -> the reason)."""
         return dict(self.problems)
 
-    def play(self, job_json: dict[str, Any]) -> TaskReply:
+    def play(self, job_json: GameJobJson) -> TaskReply:
         """Play one game with this thread's pool; an unavailable bot or a referee bug comes back as a value."""
         job = GameJob.from_json(job_json)
         if "*" in self.problems:
@@ -164,7 +164,7 @@ class ArenaPlugin(WorkerPlugin):
             pool.close()
 
 
-def play(job_json: dict[str, Any], plugin: str) -> TaskReply:
+def play(job_json: GameJobJson, plugin: str) -> TaskReply:
     """The task: play ``job_json`` on this worker with the arena's plugin named ``plugin``."""
     return cast(ArenaPlugin, get_worker().plugins[plugin]).play(job_json)
 

@@ -12,10 +12,11 @@ import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, ClassVar, Collection, Mapping, Sequence
 
 from referee.run.jobs import game_seed
 from referee.standings.model import Tally
+from referee.standings.shapes import FormatSettingsJson
 
 if TYPE_CHECKING:
     from referee.arena.model import Stage
@@ -128,7 +129,7 @@ class Format(ABC):
         """How the stage's games grow with its entrants, for the message that refuses too many."""
         return f"{self.name} of {entrants:,} bots"
 
-    def settings(self, stage: Stage) -> dict[str, Any]:
+    def settings(self, stage: Stage) -> FormatSettingsJson:
         """The settings only this format has, as results.json and arena.json show them."""
         return {}
 
@@ -174,7 +175,7 @@ class Gauntlet(Format):
     lazy = True
     challengers: tuple[str, ...] = ()
 
-    def settings(self, stage: Stage) -> dict[str, Any]:
+    def settings(self, stage: Stage) -> FormatSettingsJson:
         return {"challengers": list(self.challengers)}
 
     def entrants(self, stage: Stage, index: int, pool_size: int) -> int:
@@ -240,7 +241,7 @@ class Knockout(Format):
     advance: int = 1
     final_games: int | None = None
 
-    def settings(self, stage: Stage) -> dict[str, Any]:
+    def settings(self, stage: Stage) -> FormatSettingsJson:
         return {"advance": self.advance, "final_games": self.final_count(stage)}
 
     def final_count(self, stage: Stage) -> int:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping, TypedDict
 
 from referee.arena.cluster_options import ClusterOptions
 from referee.arena.formats import Format
 from referee.arena.grading import Grading
 from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
+from referee.standings.shapes import StageJson
 from referee.table.policy import FaultPolicy
 
 DEFAULT_BUILD_TIMEOUT_S = 300.0
@@ -83,15 +84,36 @@ class Stage:
     def options(self) -> tuple[tuple[str, Any], ...]:
         return tuple(self.rules.options.items())
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StageJson:
         """The stage as results.json and arena.json show it."""
-        out: dict[str, Any] = {"name": self.name, "format": self.format.name, "ruleset": self.ruleset,
+        out: StageJson = {"name": self.name, "format": self.format.name, "ruleset": self.ruleset,
                                "options": self.rules.options, "seats": self.seats, "games": self.games,
                                "duplicate": self.duplicate}
         if self.entrants is not None:
             out["entrants"] = self.entrants
-        out.update(self.format.settings(self))
+        settings = self.format.settings(self)
+        # Key by key, in the order each format gives them: a TypedDict takes no update from another shape.
+        if "challengers" in settings:
+            out["challengers"] = settings["challengers"]
+        if "advance" in settings:
+            out["advance"] = settings["advance"]
+        if "final_games" in settings:
+            out["final_games"] = settings["final_games"]
         return out
+
+
+class ArenaJson(TypedDict):
+    """``Arena.to_json``: what decides an arena's games, in arena.json (the resume fingerprint's input)."""
+
+    name: str
+    seed: int
+    policy: str
+    rank_by: str
+    bootstrap: int
+    records: bool
+    stages: list[StageJson]
+    bots: list[Mapping[str, object]]
+    """Each bot's ``BotSpec.to_json``."""
 
 
 @dataclass(frozen=True)
@@ -127,7 +149,7 @@ class Arena:
         """The same arena with another pool (after builds have left some bots out)."""
         return replace(self, bots=tuple(bots))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ArenaJson:
         """What decides the games (not where output goes or how many workers): the resume fingerprint's input."""
         return {"name": self.name, "seed": self.seed, "policy": self.policy.to_json(), "rank_by": self.rank_by,
                 "bootstrap": self.bootstrap, "records": self.records,

@@ -7,9 +7,10 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Hashable, Iterable, Mapping, Sequence
 
 from referee.arena.collect import Collected
+from referee.engine.rules import Ruleset
 from referee.standings.model import (
     LeftOutEntry,
     StageRecord,
@@ -21,6 +22,7 @@ from referee.standings.model import (
     with_rank_ranges,
 )
 from referee.standings.ratings import fit_ratings
+from referee.standings.shapes import StageJson
 from referee.store.results import GameLine
 
 
@@ -50,7 +52,7 @@ def ordered(lines: Sequence[GameLine], names: Sequence[str], rank_by: str) -> li
 
 
 def ranked_rows(lines: Sequence[GameLine], names: Sequence[str], *, bootstrap: int, seed: int, rank_by: str,
-                order: Sequence[str] | None = None, groups: Mapping[str, Any] | None = None,
+                order: Sequence[str] | None = None, groups: Mapping[str, Hashable] | None = None,
                 reached: Mapping[str, str] | None = None) -> list[StandingRow]:
     """Every bot's row, with its rating and interval, in ``order`` (else ``rank_by``'s), with rank ranges;
     ``reached`` labels each row with the furthest round it played, ``groups`` keeps bots of different
@@ -65,7 +67,7 @@ def ranked_rows(lines: Sequence[GameLine], names: Sequence[str], *, bootstrap: i
     return with_rank_ranges(rows, groups)
 
 
-def stage_summaries(lines: Iterable[GameLine], stages: Sequence[Mapping[str, Any]]) -> tuple[StageSummary, ...]:
+def stage_summaries(lines: Iterable[GameLine], stages: Sequence[StageJson]) -> tuple[StageSummary, ...]:
     """Each stage (results.json's entry) with its bots' records in that stage only."""
     c = summed(lines)
     by_stage: dict[str | None, Tally] = {} if c is None else c.stage_tallies
@@ -83,10 +85,10 @@ def stage_summaries(lines: Iterable[GameLine], stages: Sequence[Mapping[str, Any
 
 
 def standings_for(lines: Sequence[GameLine], names: Sequence[str], *, bootstrap: int, seed: int, rank_by: str,
-                  rule: str, order: Sequence[str] | None = None, groups: Mapping[str, Any] | None = None,
+                  rule: str, order: Sequence[str] | None = None, groups: Mapping[str, Hashable] | None = None,
                   reached: Mapping[str, str] | None = None, left_out: Iterable[LeftOutEntry] = (),
-                  complete: bool = True, stages: Sequence[Mapping[str, Any]] = (),
-                  rulesets: Sequence[Any] = ()) -> Standings:
+                  complete: bool = True, stages: Sequence[StageJson] = (),
+                  rulesets: Sequence[Ruleset] = ()) -> Standings:
     """A run's ``Standings``: its rows (see ``ranked_rows``), the entrants left out, the rule of the order
     and the per-stage breakdown."""
     rows = ranked_rows(lines, names, bootstrap=bootstrap, seed=seed, rank_by=rank_by, order=order, groups=groups,

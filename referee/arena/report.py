@@ -9,11 +9,13 @@ import csv
 import io
 import json
 import os
-from typing import Any, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Iterable, Protocol, Sequence
 
 from referee.arena.results_doc import HeadToHead, ResultsDoc
-from referee.standings.model import Standings
+from referee.arena.results_shapes import TimingJson
+from referee.standings.model import StandingRow, Standings
 from referee.standings.render import column_notes, csv_text, markdown_table
+from referee.standings.shapes import BotTimesJson
 from referee.store.disk import naming, remove_quietly
 from referee.store.results_dir import ResultsDir
 
@@ -30,7 +32,7 @@ class TimeSums(Protocol):
 
 
 def timing(standings: Standings, games: Iterable[Any] | TimeSums, *, wall_s: float, played_now: int, jobs: int
-           ) -> dict[str, Any]:
+           ) -> TimingJson:
     """Durations (which vary from run to run): per bot, and for the run."""
     bot_ms = getattr(games, "bot_ms", 0.0)  # a run's collector has the sums already
     decisions = getattr(games, "decisions", 0)
@@ -42,10 +44,15 @@ def timing(standings: Standings, games: Iterable[Any] | TimeSums, *, wall_s: flo
         "wall_s": round(wall_s, 3), "games_this_run": played_now, "jobs": jobs,
         "games_per_s": round(played_now / wall_s, 3) if wall_s > 0 else None,
         "bot_decisions": decisions, "bot_time_s": round(bot_ms / 1000, 3),
-        "bots": {r.bot: {"avg_ms": r.avg_ms, "max_ms": r.max_ms}
-                 | ({"cpu_avg_ms": r.cpu_avg_ms, "cpu_max_ms": r.cpu_max_ms} if r.cpu_avg_ms is not None else {})
-                 for r in standings.rows},
+        "bots": {r.bot: _bot_times(r) for r in standings.rows},
     }
+
+
+def _bot_times(row: StandingRow) -> BotTimesJson:
+    out = BotTimesJson(avg_ms=row.avg_ms, max_ms=row.max_ms)
+    if row.cpu_avg_ms is not None:
+        out["cpu_avg_ms"], out["cpu_max_ms"] = row.cpu_avg_ms, row.cpu_max_ms
+    return out
 
 
 def write_text(path: str, text: str) -> str:
@@ -60,7 +67,7 @@ def write_text(path: str, text: str) -> str:
     return path
 
 
-def write_reports(out_dir: str, doc: ResultsDoc, timing_doc: Mapping[str, Any] | None = None,
+def write_reports(out_dir: str, doc: ResultsDoc, timing_doc: TimingJson | None = None,
                   notes: Sequence[str] = ()) -> list[str]:
     """Write every report file of ``doc``; their paths."""
     os.makedirs(out_dir, exist_ok=True)
@@ -92,8 +99,7 @@ def stage_lines(doc: ResultsDoc) -> list[str]:
     out = []
     for st in doc.stages:
         played = st.get("played")
-        count = f"{played} of {st['games_planned']}" if played is not None and st.get("games_planned") not in (
-            None, played) else str(played if played is not None else st.get("games"))
+        count = str(played if played is not None else st["games"])
         out.append(f"- stage **{st['name']}**: {st['format']}, {st['ruleset']}, {st['seats']} seats, "
                    f"{count} games{' (duplicate deals)' if st.get('duplicate') else ''}")
         for rnd in st.get("rounds") or ():

@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence, cast
 
+from referee.arena.results_shapes import ResultBlocks, ResultsJson, TableJson, TimingJson
 from referee.engine.rules import Ruleset, RulesetError, get_ruleset
 from referee.standings.model import LeftOutEntry, StageRecord, StageSummary, StandingRow, Standings
 from referee.standings.ratings import ALPHA, INTERVAL
+from referee.standings.shapes import HeadToHeadJson, OrderJson, RatingJson, StageJson
 from referee.store.results_dir import ResultsDir
 
 #: A title longer than this names fewer bots (and says how many more).
@@ -58,18 +60,19 @@ class HeadToHead:
         ahead, behind = self.ahead[i][j], self.ahead[j][i]
         return (ahead + (met - ahead - behind) / 2) / met
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> HeadToHeadJson:
         return {"bots": list(self.bots), "ahead": [list(r) for r in self.ahead],
                 "meetings": [list(r) for r in self.meetings]}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any] | None) -> HeadToHead:
-        data = data or {}
+    def from_json(cls, data: HeadToHeadJson | None) -> HeadToHead:
+        if data is None:
+            return cls((), (), ())
         return cls(tuple(data.get("bots") or ()), tuple(tuple(r) for r in data.get("ahead") or ()),
                    tuple(tuple(r) for r in data.get("meetings") or ()))
 
 
-def rating_info(bootstrap: int, seed: int) -> dict[str, Any]:
+def rating_info(bootstrap: int, seed: int) -> RatingJson:
     """How the rating columns were computed, for results.json."""
     return {"model": "plackett-luce", "fit": "choix.ilsr_top1 on every game's placements (ties: Breslow)",
             "alpha": ALPHA, "scale": "elo: 1500 is the pool average, +400 is 10:1 to finish ahead",
@@ -77,7 +80,7 @@ def rating_info(bootstrap: int, seed: int) -> dict[str, Any]:
             "resample": "deals", "bootstrap_seed": seed}
 
 
-def order_rule(stages: Sequence[Mapping[str, Any]], rank_by: str, *, complete: bool = True) -> str:
+def order_rule(stages: Sequence[StageJson], rank_by: str, *, complete: bool = True) -> str:
     """The rule that decided the order, in words (for results.json, standings.md and the terminal)."""
     overall = ("the rating (Plackett-Luce over every game), then the average place" if rank_by == "rating"
                else "the average place, then the rating")
@@ -110,7 +113,7 @@ def match_title(ruleset: str, names: Sequence[str], width: int = TITLE_WIDTH) ->
     return naming(max([k for k in range(2, len(short) + 1) if len(naming(k)) <= width], default=1))
 
 
-def stage_rulesets(stages: Sequence[Mapping[str, Any]]) -> tuple[Ruleset, ...]:
+def stage_rulesets(stages: Sequence[StageJson | TableJson]) -> tuple[Ruleset, ...]:
     """The ruleset of each stage entry of results.json (unknown ones, from a newer version, skipped)."""
     out = []
     for st in stages:
@@ -135,9 +138,10 @@ class ResultsDoc:
     rank_by: str
     standings: Standings
     head_to_head: HeadToHead
-    rating: Mapping[str, Any]
-    bots: tuple[Mapping[str, Any], ...] = ()
-    stages: tuple[Mapping[str, Any], ...] = ()
+    rating: RatingJson
+    bots: tuple[Mapping[str, object], ...] = ()
+    """Each bot's ``BotSpec.to_json``."""
+    stages: tuple[StageJson, ...] = ()
     """Each stage as the arena gave it (``Stage.to_json``) with its rounds and per-bot records."""
     games_planned: int | None = None
     sandbox_levels: Mapping[str, list[str]] = field(default_factory=dict)
@@ -145,18 +149,18 @@ class ResultsDoc:
     """The clocks each process bot's moves were timed on (``cpu``, ``cpu-process``, ``wall``)."""
     build_levels: Mapping[str, str] = field(default_factory=dict)
     """The sandbox level each bot's build step ran at (``full``... ``none``), built or failed."""
-    table: Mapping[str, Any] | None = None
+    table: TableJson | None = None
     """A ladder's (or compare's) one table: ``ruleset``, ``options``, ``seats``."""
-    blocks: Mapping[str, Any] = field(default_factory=dict)
+    blocks: ResultBlocks = field(default_factory=lambda: ResultBlocks())
     """Blocks of one kind of run: ``ladder``, ``sprt``, ``candidates``, ``tune``."""
 
     @property
     def title(self) -> str:
         """What the run is, for a page's heading."""
         if self.kind == "match":
-            st = self.stages[0] if len(self.stages) == 1 else (self.table or {})
+            st: StageJson | TableJson | None = self.stages[0] if len(self.stages) == 1 else self.table
             names = [str(b["name"]) for b in self.bots if b.get("name")] or self.standings.bots
-            return match_title(str(st.get("ruleset") or ""), names)
+            return match_title(str(st.get("ruleset") or "") if st else "", names)
         if self.kind == "ladder":
             return f"Ladder {self.name}"
         if self.kind == "compare":
@@ -165,11 +169,12 @@ class ResultsDoc:
             return f"Tune {self.name.removeprefix('tune ')}"
         return f"Arena {self.name}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ResultsJson:
         s = self.standings
-        out: dict[str, Any] = {"format": RESULTS_FORMAT, "version": RESULTS_VERSION,
-                               "kind": "arena" if self.kind == "ladder" else self.kind, "name": self.name,
-                               "complete": self.complete, "seed": self.seed, "games": self.games}
+        # Built key by key (the order of the keys is the file's), then taken for the shape it was built to.
+        out: dict[str, object] = {"format": RESULTS_FORMAT, "version": RESULTS_VERSION,
+                           "kind": "arena" if self.kind == "ladder" else self.kind, "name": self.name,
+                           "complete": self.complete, "seed": self.seed, "games": self.games}
         if self.games_planned is not None:
             out["games_planned"] = self.games_planned
         out.update(policy=self.policy, rank_by=self.rank_by)
@@ -184,38 +189,51 @@ class ResultsDoc:
             if self.build_levels:
                 out["build_levels"] = dict(self.build_levels)
         out["left_out"] = [x.to_json() for x in s.left_out]
-        out["order"] = {"rule": s.rule, "tied": TIED, "rank_ranges": s.rank_ranges()}
+        out["order"] = OrderJson(rule=s.rule, tied=TIED, rank_ranges=s.rank_ranges())
         out["rating"] = dict(self.rating)
         out["standings"] = [r.to_json() for r in s.rows]
         out["head_to_head"] = self.head_to_head.to_json()
         out.update(self.blocks)
-        return out
+        return cast(ResultsJson, out)
 
     def dumps(self) -> str:
         """results.json text: stable key order as built, two-space indent, final newline."""
         return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], timing: Mapping[str, Any] | None = None) -> ResultsDoc:
+    def from_json(cls, data: ResultsJson, timing: TimingJson | None = None) -> ResultsDoc:
         """results.json read back (with timing.json's per-bot times, where given)."""
-        table = {k: data[k] for k in ("ruleset", "options", "seats") if k in data} or None
-        get = data.get
-        return cls(kind="ladder" if "ladder" in data else str(get("kind", "arena")), name=str(get("name", "")),
-                   complete=bool(get("complete", True)), seed=int(get("seed") or 0), games=int(get("games") or 0),
-                   policy=str(get("policy", "")), rank_by=str(get("rank_by", "rating")),
-                   standings=standings_from_json(data, timing), head_to_head=HeadToHead.from_json(get("head_to_head")),
-                   rating=get("rating") or {}, bots=tuple(get("bots") or ()), stages=tuple(get("stages") or ()),
-                   games_planned=get("games_planned"), sandbox_levels=get("sandbox_levels") or {},
-                   clock_levels=get("clock_levels") or {}, build_levels=get("build_levels") or {}, table=table,
-                   blocks={k: data[k] for k in ("ladder", "sprt", "candidates", "tune") if k in data})
+        table: TableJson | None = None
+        if "ruleset" in data:
+            table = TableJson(ruleset=data["ruleset"], options=data.get("options", {}), seats=data.get("seats", 0))
+        blocks = ResultBlocks()
+        if "ladder" in data:
+            blocks["ladder"] = data["ladder"]
+        if "sprt" in data:
+            blocks["sprt"] = data["sprt"]
+        if "candidates" in data:
+            blocks["candidates"] = data["candidates"]
+        if "tune" in data:
+            blocks["tune"] = data["tune"]
+        return cls(kind="ladder" if "ladder" in data else str(data.get("kind", "arena")),
+                   name=str(data.get("name", "")), complete=bool(data.get("complete", True)),
+                   seed=int(data.get("seed") or 0), games=int(data.get("games") or 0),
+                   policy=str(data.get("policy", "")), rank_by=str(data.get("rank_by", "rating")),
+                   standings=standings_from_json(data, timing),
+                   head_to_head=HeadToHead.from_json(data.get("head_to_head")),
+                   rating=data.get("rating") or RatingJson(), bots=tuple(data.get("bots") or ()),
+                   stages=tuple(data.get("stages") or ()),
+                   games_planned=data.get("games_planned"), sandbox_levels=data.get("sandbox_levels") or {},
+                   clock_levels=data.get("clock_levels") or {}, build_levels=data.get("build_levels") or {},
+                   table=table, blocks=blocks)
 
 
-def standings_from_json(data: Mapping[str, Any], timing: Mapping[str, Any] | None = None) -> Standings:
+def standings_from_json(data: ResultsJson, timing: TimingJson | None = None) -> Standings:
     """The ``Standings`` results.json holds: rows with their rank ranges and times, the bots left out, the rule,
     the stages."""
-    order = data.get("order") or {}
-    ranges = order.get("rank_ranges") or {}
-    times = (timing or {}).get("bots") or {}
+    order = data.get("order")
+    ranges = (order.get("rank_ranges") if order else None) or {}
+    times = (timing.get("bots") if timing else None) or {}
     rows = tuple(StandingRow.from_json(r, ranges.get(r["bot"]), times.get(r["bot"]))
                  for r in data.get("standings") or ())
     stages = tuple(data.get("stages") or ())
@@ -223,26 +241,34 @@ def standings_from_json(data: Mapping[str, Any], timing: Mapping[str, Any] | Non
         st.get("name", ""), st.get("format", ""), st.get("ruleset", ""), int(st.get("seats") or 0),
         int(st.get("played", 0)), tuple(st.get("rounds") or ()),
         tuple(StageRecord(**rec) for rec in st.get("records") or ())) for st in stages)
-    table = [data] if "ruleset" in data else []
+    rulesets = stage_rulesets(stages) if stages else stage_rulesets(
+        [TableJson(ruleset=data["ruleset"], options=data.get("options", {}), seats=data.get("seats", 0))]
+        if "ruleset" in data else [])
     return Standings(rows, tuple(LeftOutEntry(x["bot"], x["reason"]) for x in data.get("left_out") or ()),
-                     order.get("rule", ""), bool(data.get("complete", True)), summaries,
-                     stage_rulesets(stages or table))
+                     order.get("rule", "") if order else "", bool(data.get("complete", True)), summaries, rulesets)
 
 
 def read_results_doc(out_dir: str) -> ResultsDoc | None:
     """The results document of a results directory (with its timing.json), or None while none is written."""
-    folder = ResultsDir(out_dir)
-    path = folder.results
+    data = read_results_json(out_dir)
+    return None if data is None else ResultsDoc.from_json(data, read_timing_json(out_dir))
+
+
+def read_results_json(out_dir: str) -> ResultsJson | None:
+    """results.json as written (the package's own file: read back, not checked), or None while none is written."""
+    path = ResultsDir(out_dir).results
     if not os.path.exists(path):
         return None
     with open(path, encoding="utf-8") as fh:
-        data = json.load(fh)
-    timing = None
-    tpath = folder.timing
-    if os.path.exists(tpath):
-        try:
-            with open(tpath, encoding="utf-8") as fh:
-                timing = json.load(fh)
-        except (OSError, ValueError):
-            timing = None
-    return ResultsDoc.from_json(data, timing)
+        data: ResultsJson = json.load(fh)
+    return data
+
+
+def read_timing_json(out_dir: str) -> TimingJson | None:
+    """timing.json, or None where it is missing or unreadable (the times are extra: nothing needs them)."""
+    try:
+        with open(ResultsDir(out_dir).timing, encoding="utf-8") as fh:
+            timing: TimingJson = json.load(fh)
+            return timing
+    except (OSError, ValueError):
+        return None

@@ -34,6 +34,7 @@ from referee.standings.first_faults import FirstFaults
 from referee.standings.model import LeftOutEntry, Standings
 from referee.standings.placements import PlacedRow
 from referee.standings.ratings import start_warm_up, warm_up
+from referee.standings.shapes import StageJson
 from referee.store.results import GameLine, GameResult
 from referee.store.results_dir import ResultsDir
 from referee.store.run_store import GameStore, StoredGames
@@ -238,7 +239,7 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     store.prepare(resume=resume, fresh=fresh)
     log_dir = ResultsDir(out_dir).logs
     os.makedirs(log_dir, exist_ok=True)  # bots' stderr logs, build logs
-    records_dir = out_dir  # records.jsonl.gz: every game with records, else only games with a fault
+    records_dir = out_dir  # ResultsDir.RECORDS: every game with records, else only games with a fault
     entrants = arena.bots
     arena, left = prepare_bots(arena, log_dir, workers, progress, probe_starts=probe_starts)
     names = [e.spec.name for e in arena.bots]
@@ -360,7 +361,7 @@ def _show_round(live: LiveState, planner: Planner, current: Round) -> None:
                         planner.stage_rounds.get(current.stage_index, []))
 
 
-def _stages(run: _Prepared) -> list[dict[str, Any]]:
+def _stages(run: _Prepared) -> list[StageJson]:
     """results.json's stages: each stage's settings and the rounds planned so far."""
     stages = []
     for i, stage in enumerate(run.arena.stages):
@@ -370,7 +371,7 @@ def _stages(run: _Prepared) -> list[dict[str, Any]]:
     return stages
 
 
-def run_standings(run: _Prepared, *, complete: bool, stages: list[dict[str, Any]] | None = None) -> Standings:
+def run_standings(run: _Prepared, *, complete: bool, stages: list[StageJson] | None = None) -> Standings:
     """The standings of the games stored: the final ones when ``complete``, else those so far (what an
     interrupted run writes, and what the live page shows as the games end)."""
     arena, planner, games = run.arena, run.planner, run.finished

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping, Sequence, overload
+from typing import Callable, Iterator, Mapping, Sequence, overload
 
 from referee.arena.formats import Entry, Lineup, RoundPlan, rotations, seating
 from referee.arena.model import Arena, Stage
+from referee.bots.spec import BotSpec
 from referee.run.jobs import GameJob, game_seed
+from referee.standings.shapes import RoundJson
 from referee.store.results import GameLine, Slot
 
 #: ``order(games, names)``: the names ranked best first on the games so far.
@@ -93,7 +95,7 @@ class Planner:
         #: bot -> (number of the last round it played, its place at its table there if a knockout, else 0)
         self.reached: dict[str, tuple[int, int]] = {}
         self.reached_label: dict[str, str] = {}
-        self.stage_rounds: dict[int, list[dict[str, Any]]] = {}
+        self.stage_rounds: dict[int, list[RoundJson]] = {}
 
     # ------------------------------------------------------------------ rounds
     def first(self) -> Round | None:
@@ -124,7 +126,7 @@ class Planner:
         for name, place in outcome.places.items():
             self.reached[name] = (done.stage_index * 1000 + done.number, place)
             self.reached_label[name] = done.label
-        info: dict[str, Any] = {"round": done.number, "label": done.label, "tables": len(done.tables),
+        info: RoundJson = {"round": done.number, "label": done.label, "tables": len(done.tables),
                                 "games": done.games.total if isinstance(done.games, LazyGames) else len(done.games)}
         if outcome.advanced is not None:
             info["advanced"] = list(outcome.advanced)
@@ -208,7 +210,7 @@ class Planner:
         return all(self.reached.get(n, (-1, 0))[0] == last for n in self.names)
 
 
-def job_for(arena: Arena, planned: PlannedGame, specs: Mapping[str, Any], stage: Stage,
+def job_for(arena: Arena, planned: PlannedGame, specs: Mapping[str, BotSpec], stage: Stage,
             actions: bool = True) -> GameJob:
     """The executor's job for a planned game: plain data, runnable anywhere (``actions``: see ``GameJob.actions``)."""
     seats = tuple(specs[name] for name in planned.seating)

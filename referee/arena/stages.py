@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, TypedDict, cast
 
 from referee.arena.formats import FORMATS, Format, Gauntlet, Knockout
 from referee.arena.model import Stage
@@ -16,6 +16,23 @@ STAGE_KEYS = ("ruleset", "options", "seats", "format", "games", "duplicate", "ch
 LOCATED = ("seats", "challengers", "entrants", "games", "format")
 
 
+class StageYaml(TypedDict, total=False):
+    """A stage of the arena file (or the top level's defaults for every stage) as the schema let it through: each
+    key there has the type the schema says (arena.schema.json), or is gone with its problem recorded."""
+
+    name: str
+    ruleset: str
+    options: dict[str, object]
+    seats: int
+    format: str
+    games: int
+    duplicate: bool
+    challengers: list[str]
+    advance: int
+    final_games: int
+    entrants: int
+
+
 class StageResolver:
     """Turns the ``stages`` list (or the top level, for a one-stage arena) into ``Stage`` objects."""
 
@@ -23,11 +40,11 @@ class StageResolver:
         self.data = data
         self.lines = lines
         self.problems = problems
-        self.top = {k: data[k] for k in STAGE_KEYS if k in data}
+        self.top = cast(StageYaml, {k: data[k] for k in STAGE_KEYS if k in data})  # the schema checked each
 
     def stages(self) -> list[Stage]:
         """Every stage the schema left standing, in file order."""
-        raw = self.data.get("stages") or [{}]
+        raw: list[StageYaml | None] = self.data.get("stages") or [StageYaml()]
         out: list[Stage] = []
         names: dict[str, int] = {}
         for i, given in enumerate(raw):
@@ -42,7 +59,7 @@ class StageResolver:
             out.append(self.stage(i, name, given, path))
         return out
 
-    def stage(self, i: int, name: str, given: Mapping[str, Any], path: Path) -> Stage:
+    def stage(self, i: int, name: str, given: StageYaml, path: Path) -> Stage:
         """One stage: its own keys over the top level's."""
         merged = self.merged(given)
         ruleset = merged.get("ruleset", "compact")
@@ -70,7 +87,7 @@ class StageResolver:
                      line=self.lines.line(path) if path else None, where=located)
 
     @staticmethod
-    def format(name: str, merged: Mapping[str, Any], advance: int) -> Format:
+    def format(name: str, merged: StageYaml, advance: int) -> Format:
         """The stage's format object, configured with the settings only it reads."""
         if name == "gauntlet":
             return Gauntlet(tuple(merged.get("challengers", ())))
@@ -78,14 +95,14 @@ class StageResolver:
             return Knockout(advance, merged.get("final_games"))
         return FORMATS[name]()
 
-    def merged(self, given: Mapping[str, Any]) -> dict[str, Any]:
+    def merged(self, given: StageYaml) -> StageYaml:
         """The stage's settings: its own, else the top level's (options merged key by key)."""
-        merged = {**self.top, **given}
+        merged: StageYaml = {**self.top, **given}
         if "options" in self.top and "options" in given:
             merged["options"] = {**self.top["options"], **given["options"]}
         return merged
 
-    def where(self, key: str, given: Mapping[str, Any], path: Path, fallback: Path | None = None) -> Path:
+    def where(self, key: str, given: StageYaml, path: Path, fallback: Path | None = None) -> Path:
         """The key path to blame for ``key``: the stage's own, else the top level's, else the stage."""
         if key in given:
             return path + (key,)
@@ -93,7 +110,7 @@ class StageResolver:
             return (key,)
         return fallback if fallback is not None else (path or (key,))
 
-    def rules(self, ruleset: str, options: Mapping[str, Any], given: Mapping[str, Any], path: Path) -> Ruleset:
+    def rules(self, ruleset: str, options: Mapping[str, object], given: StageYaml, path: Path) -> Ruleset:
         """The ruleset with the stage's options; each bad option a problem at its own key (and the preset used)."""
         bad = False
         for key, value in options.items():

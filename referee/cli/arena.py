@@ -30,6 +30,7 @@ from referee.cli.common import (
 from referee.cli.live_option import end_live, live_option, start_live, with_live
 from referee.cli.options import clock_options, jobs_option, out_option, report_option, with_clock, write_html_report
 from referee.cli.sandbox_option import sandbox_option, sandboxed
+from referee.live.address import LiveAddress
 from referee.run.executor import default_jobs, max_jobs
 from referee.standings.first_faults import fault_lines
 from referee.standings.render import text_table
@@ -51,7 +52,7 @@ DEFAULT_CHECK_GAMES = 4
 @click.option("--pin/--no-pin", default=None, help="Pin each worker and its bots to a CPU (default: when there are "
                                                    "more CPUs than workers).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
-@click.option("--records", is_flag=True, help="Keep every game's full message record in OUT/records.jsonl.gz, as "
+@click.option("--records", is_flag=True, help=f"Keep every game's full message record in OUT/{ResultsDir.RECORDS}, as "
                                               "`records: true` in the file does "
                                               "(games with a fault keep theirs anyway).")
 @cluster_options
@@ -69,7 +70,8 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
               quiet: bool, cluster: str | None = None, tls_ca_file: str | None = None, tls_cert: str | None = None,
               tls_key: str | None = None, build_on_workers: bool = False,
               sandbox_mode: str | None = None, check_games: int | None = None, html_report: bool = True,
-              clock: str | None = None, wall_ms: int | None = None, records: bool = False, live: Any = None) -> None:
+              clock: str | None = None, wall_ms: int | None = None, records: bool = False,
+              live: LiveAddress | None = None) -> None:
     """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
 
     Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena

@@ -15,7 +15,7 @@ import signal
 import sys
 import time
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence, TextIO, TypedDict
 
 import click
 
@@ -23,7 +23,7 @@ from referee.errors import BAD_INPUT, RUN_FAILED, LastcardError
 
 if TYPE_CHECKING:
     from referee.arena.model import Arena
-    from referee.arena.runner import Leader
+    from referee.arena.runner import Leader, NeverStarted
     from referee.run.executor import ExecutorFactory
 
 F = Callable[..., Any]
@@ -203,9 +203,15 @@ def cluster_executor(cluster: str | None, ca: str | None, cert: str | None, key:
         raise click.UsageError(str(exc)) from None
 
 
-def executor_kwargs(factory: ExecutorFactory | None) -> dict[str, Any]:
+class ExecutorChoice(TypedDict, total=False):
+    """A run's ``executor_factory=``, given only when a cluster's replaces the local pool."""
+
+    executor_factory: ExecutorFactory
+
+
+def executor_kwargs(factory: ExecutorFactory | None) -> ExecutorChoice:
     """``executor_factory=`` for a run, when a cluster's factory replaces the local pool."""
-    return {"executor_factory": factory} if factory else {}
+    return ExecutorChoice(executor_factory=factory) if factory else ExecutorChoice()
 
 
 class TerminalProgress:
@@ -280,7 +286,7 @@ def duration(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}"
 
 
-def warn_never_started(never: list[Any]) -> list[str]:
+def warn_never_started(never: Sequence[NeverStarted]) -> list[str]:
     """The warning block naming each bot that could not start in any of its games, with its own words."""
     lines = []
     for item in never:

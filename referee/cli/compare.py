@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 import click
 
@@ -45,6 +45,8 @@ from referee.compare.display import family_lines, header_line, summary_lines, ve
 from referee.compare.run import CompareRun, run_compare
 from referee.compare.sprt import MODELS, PairTally, Sprt, SprtError, SprtSettings
 from referee.compare.twins import CompareError, CompareSettings
+from referee.engine.rules import Ruleset
+from referee.live.address import LiveAddress
 from referee.live.state import LiveState
 from referee.standings.first_faults import fault_lines
 from referee.store.results_dir import ResultsDir
@@ -111,7 +113,7 @@ class PageDisplay:
                  else f"{run.tally.games} games counted")
 
 
-def _displays(live: Any, settings: CompareSettings, header: str, quiet: bool,
+def _displays(live: LiveAddress | None, settings: CompareSettings, header: str, quiet: bool,
               out: str | None) -> tuple[LiveDisplay | PageDisplay, LiveState | None]:
     """The terminal's display, and with ``--live`` the page's around it (and its state)."""
     state = start_live(live, f"compare {settings.new.name} vs {settings.base.name}", "compare",
@@ -154,8 +156,8 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
 @cluster_options
 @out_option("Write results.json (with the sprt block), games.jsonl, records, logs and report.html here.")
 @click.option("--records", "record", is_flag=True,
-              help="With --out, keep every game's full message record in records.jsonl.gz (games with a fault "
-                   "keep theirs anyway; the rest are rebuilt from games.jsonl when asked).")
+              help=f"With --out, keep every game's full message record in {ResultsDir.RECORDS} (games with a fault "
+                   f"keep theirs anyway; the rest are rebuilt from {ResultsDir.GAMES} when asked).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted comparison in the same --out directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished comparison in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No live display: the result only.")
@@ -170,7 +172,7 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
                 cluster: str | None, tls_ca_file: str | None, tls_cert: str | None, tls_key: str | None,
                 out: str | None, record: bool, resume: bool, fresh: bool, quiet: bool, html_report: bool,
                 sandbox_mode: str | None, clock: str | None = None, wall_ms: int | None = None,
-                live: Any = None, **time_limits: Any) -> None:
+                live: LiveAddress | None = None, **time_limits: Any) -> None:
     """Is NEW stronger than BASE? Play twin games (one deal, NEW and BASE swapping seats) until a sequential
     test (GSPRT) decides, and print the estimates as fastchess does.
 
@@ -252,7 +254,7 @@ def _fault_policy(policy: str) -> FaultPolicy:
 
 
 def _check_arguments(new: str, base: str | None, candidates: tuple[str, ...], fixed_games: int | None, *,
-                     out: str | None, resume: bool, fresh: bool, live: Any = None) -> None:
+                     out: str | None, resume: bool, fresh: bool, live: LiveAddress | None = None) -> None:
     """Refuse the combinations of arguments that make no comparison, saying which and what to give instead."""
     if candidates and base is not None:
         raise click.UsageError(f"with --candidate, give BASE alone: `compare {new} --candidate ...` "
@@ -301,8 +303,9 @@ class FamilyLive(LiveDisplay):
             self.draw(family_lines(family, self.header))
 
 
-def _candidates(base: str, candidates: tuple[str, ...], bot: Any, field_bots: tuple[str, ...], *, seats: int | None,
-                seed: int, rules: Any, policy: FaultPolicy, record: bool, elo0: float, elo1: float, alpha: float,
+def _candidates(base: str, candidates: tuple[str, ...], bot: Callable[[str, str], BotSpec], field_bots: tuple[str, ...],
+                *, seats: int | None,
+                seed: int, rules: Ruleset, policy: FaultPolicy, record: bool, elo0: float, elo1: float, alpha: float,
                 beta: float, model: str, max_games: int | None, jobs: int, out: str | None, resume: bool,
                 fresh: bool, quiet: bool, html_report: bool,
                 cluster: tuple[str | None, str | None, str | None, str | None]) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-from typing import Any
 
 import click
 
@@ -24,7 +23,9 @@ from referee.cli.live_option import end_live, live_option, start_live, with_live
 from referee.cli.options import jobs_option
 from referee.ladder.history import history_md
 from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_ladder
+from referee.ladder.shapes import LadderRunRow
 from referee.ladder.store import open_ladder
+from referee.live.address import LiveAddress
 from referee.standings.first_faults import fault_lines
 from referee.standings.model import LeftOutEntry, StandingRow, Standings
 from referee.standings.render import text_table
@@ -62,7 +63,7 @@ def ladder_cmd() -> None:
 def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: int, batch: int, out: str | None,
             jobs: int | None, pin: bool | None, quiet: bool, cluster: str | None = None,
             tls_ca_file: str | None = None, tls_cert: str | None = None, tls_key: str | None = None,
-            live: Any = None) -> None:
+            live: LiveAddress | None = None) -> None:
     """Bring the ladder in --db up to date with the bots of arena FILE, then play until a stop rule.
 
     Without --budget or --target-separation a run stops when every bot has its share of games.
@@ -113,9 +114,9 @@ def standings_cmd(db: str, run_id: int | None) -> None:
     click.echo(text_table(stored_standings(run)))
 
 
-def stored_standings(run: dict[str, Any]) -> Standings:
+def stored_standings(run: LadderRunRow) -> Standings:
     """A run's standings as the ladder file stored them (rows with their rank ranges, the bots left out)."""
-    return Standings(tuple(StandingRow.from_json(row) for row in run["standings"]),
+    return Standings(tuple(StandingRow.from_json(row) for row in run["standings"] or ()),
                      tuple(LeftOutEntry(x["bot"], x["reason"]) for x in run.get("left_out") or ()))
 
 
@@ -126,6 +127,6 @@ def history_cmd(db: str) -> None:
     click.echo(history_md(_runs(db)), nl=False)
 
 
-def _runs(db: str) -> list[dict[str, Any]]:
+def _runs(db: str) -> list[LadderRunRow]:
     with open_ladder(db, write=False, create=False) as store:
         return store.runs()

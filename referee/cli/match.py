@@ -11,7 +11,7 @@ import os
 import sys
 import tempfile
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Sequence
 
 import click
 
@@ -44,6 +44,7 @@ from referee.cli.options import (
 )
 from referee.cli.sandbox_option import sandbox_option, sandboxed
 from referee.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset
+from referee.live.address import LiveAddress
 from referee.standings.first_faults import fault_lines
 from referee.standings.render import text_table
 from referee.store.results_dir import ResultsDir
@@ -65,8 +66,8 @@ BOOTSTRAP = 200
 @click.option("--policy", default="forfeit", show_default=True, metavar="forfeit|strikes:N",
               help="What a bot fault costs: the game, or a draw in its place up to N times a game.")
 @click.option("--records", "record", is_flag=True,
-              help="With --out, keep every game's full message record in records.jsonl.gz (games with a fault "
-                   "keep theirs anyway; the rest are rebuilt from games.jsonl when asked).")
+              help=f"With --out, keep every game's full message record in {ResultsDir.RECORDS} (games with a fault "
+                   f"keep theirs anyway; the rest are rebuilt from {ResultsDir.GAMES} when asked).")
 @jobs_option(1, "Worker processes playing games side by side (results are the same whatever the number).")
 @click.option("--resume", is_flag=True, help="Finish an interrupted match in the same --out directory.")
 @click.option("--fresh", is_flag=True, help="Start over, discarding an unfinished match in --out.")
@@ -83,7 +84,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
               sandbox_mode: str | None, bots: tuple[str, ...], html_report: bool = True,
               practice: bool = False, cluster: str | None = None, tls_ca_file: str | None = None,
               tls_cert: str | None = None, tls_key: str | None = None, clock: str | None = None,
-              wall_ms: int | None = None, live: Any = None) -> None:
+              wall_ms: int | None = None, live: LiveAddress | None = None) -> None:
     """Play GAMES games between BOTs, rotating the seats, and print the standings.
 
     A BOT is builtin:NAME (random, easy, medium, hard) or a command line in quotes, e.g.

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Iterator, Literal, Sequence
+from typing import Iterator, Literal, Mapping, Sequence, TypedDict
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from referee.arena.results_shapes import SprtSettingsJson
 from referee.bots.spec import BotSpec, parse_bot, unique_names
 from referee.compare.gsprt import REGULARIZER
 from referee.compare.sprt import Z95, Sprt, SprtSettings
@@ -86,6 +87,24 @@ def behind(counts: ArrayLike, running: ArrayLike, accepted: ArrayLike) -> NDArra
     best = np.where(acc, score, -np.inf).max(axis=-1, keepdims=True)
     still: NDArray[np.bool_] = np.asarray(running, dtype=bool) & acc.any(axis=-1, keepdims=True) & (high < best)
     return still
+
+
+class CandidatesDescriptionJson(TypedDict):
+    """What decides which games a candidates family plays, in arena.json."""
+
+    kind: str
+    seed: int
+    ruleset: str
+    options: Mapping[str, object]
+    seats: int
+    policy: str
+    records: bool
+    base: Mapping[str, object]
+    candidates: list[Mapping[str, object]]
+    field: list[Mapping[str, object]]
+    """Each bot's ``BotSpec.to_json``."""
+    sprt: SprtSettingsJson
+    max_games: int | None
 
 
 @dataclass(frozen=True)
@@ -169,7 +188,7 @@ class CandidateSettings:
     def describe(self) -> str:
         return self.single(0).describe()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> CandidatesDescriptionJson:
         """What decides which games the run plays (arena.json; ``--resume`` refuses another)."""
         return {"kind": "compare-candidates", "seed": self.seed, "ruleset": self.rules.house,
                 "options": dict(self.rules.options), "seats": self.seats, "policy": self.policy.to_json(),

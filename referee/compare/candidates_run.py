@@ -20,6 +20,7 @@ from referee.arena.model import Arena
 from referee.arena.ranking import standings_for
 from referee.arena.report import timing, write_reports
 from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
+from referee.arena.results_shapes import CandidatesBlockJson, CandidateTestJson
 from referee.arena.runner import NeverStarted
 from referee.compare.candidates import CandidateSettings, Family, game_ids, pair_of, status_text
 from referee.compare.run import BOOTSTRAP, play_in_order
@@ -206,17 +207,17 @@ def _keep_only(out_dir: str, records_dir: str | None, family: Family) -> None:
         keep_only(records_dir, counted)
 
 
-def candidates_block(settings: CandidateSettings, family: Family) -> dict[str, Any]:
+def candidates_block(settings: CandidateSettings, family: Family) -> CandidatesBlockJson:
     """results.json's ``candidates`` block: the family's settings, the winner, and each candidate's ``sprt`` block."""
-    tests = []
+    tests: list[CandidateTestJson] = []
     for i, spec in enumerate(settings.candidates):
         test = family.tests[i]
         stopped = family.status[i] if family.status[i] != "running" else "interrupted"
         tests.append({"new": spec.name, "base": settings.base.name, "field": [s.name for s in settings.field],
                       "fillers": list(settings.fillers), "stopped": stopped,
                       "status": status_text(family, i),
-                      "behind": (settings.candidates[family.behind_of[i]].name if i in family.behind_of else None)}
-                     | test.to_json())
+                      "behind": (settings.candidates[family.behind_of[i]].name if i in family.behind_of else None),
+                      **test.to_json()})
     winner = family.winner
     return {"base": settings.base.name, "correction": "bonferroni", "alpha": float(settings.sprt.alpha),
             "beta": float(settings.sprt.beta), "games": family.games,

@@ -22,15 +22,17 @@ import time
 from array import array
 from dataclasses import dataclass, field, replace
 from itertools import count
-from typing import Any, Callable, Iterator, Protocol, TypeVar, cast
+from typing import Any, Callable, Iterator, Mapping, Protocol, TypedDict, TypeVar, cast
 
 from referee.arena.collect import Collected
 from referee.arena.model import Arena
 from referee.arena.ranking import standings_for
 from referee.arena.report import timing, write_reports
 from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
+from referee.arena.results_shapes import SprtBlockJson, SprtSettingsJson
 from referee.arena.runner import NeverStarted, never_started
 from referee.bots.spec import BotSpec
+from referee.compare.candidates import CandidatesDescriptionJson
 from referee.compare.sprt import PairTally, Sprt
 from referee.compare.twins import CompareSettings, game_ids, is_pair_game, pair_of, twin_pair
 from referee.live.state import LiveState
@@ -105,7 +107,26 @@ class CompareRun:
         return self.doc.standings if self.doc else None
 
 
-def description(settings: CompareSettings) -> dict[str, Any]:
+class CompareDescriptionJson(TypedDict):
+    """What decides which games a comparison plays, in arena.json."""
+
+    kind: str
+    seed: int
+    ruleset: str
+    options: Mapping[str, object]
+    seats: int
+    policy: str
+    records: bool
+    new: Mapping[str, object]
+    base: Mapping[str, object]
+    field: list[Mapping[str, object]]
+    """Each bot's ``BotSpec.to_json``."""
+    sprt: SprtSettingsJson | None
+    max_games: int | None
+    games: int | None
+
+
+def description(settings: CompareSettings) -> CompareDescriptionJson:
     """What decides which games a comparison plays (arena.json; ``--resume`` refuses another)."""
     return {"kind": "compare", "seed": settings.seed, "ruleset": settings.rules.house,
             "options": dict(settings.rules.options), "seats": settings.seats, "policy": settings.policy.to_json(),
@@ -262,7 +283,8 @@ class PairsPlayed:
 
 
 def play_in_order(order: Counting[D_contra], pairs: Callable[[], Iterator[GameJob]], deal_of: Callable[[str], int],
-                  described: dict[str, Any], specs: list[BotSpec], display: D_contra, *, arena: Arena,
+                  described: CompareDescriptionJson | CandidatesDescriptionJson, specs: list[BotSpec],
+                  display: D_contra, *, arena: Arena,
                   out: str | None, jobs: int, resume: bool, fresh: bool, executor_factory: ExecutorFactory,
                   pin: bool | None, stop_after: int | None, lead: int | None,
                   live: LiveState | None = None) -> PairsPlayed:
@@ -372,14 +394,15 @@ def _keep_only(out_dir: str, records_dir: str | None, pairs: int) -> None:
         keep_only(records_dir, _Counted(pairs))
 
 
-def sprt_block(settings: CompareSettings, counter: Sprt | PairTally, stopped: str) -> dict[str, Any]:
+def sprt_block(settings: CompareSettings, counter: Sprt | PairTally, stopped: str) -> SprtBlockJson:
     """results.json's ``sprt`` block: the test's settings, counts, estimates and LLR trace (nulls without a test)."""
-    names = {"new": settings.new.name, "base": settings.base.name, "field": [s.name for s in settings.field],
-             "fillers": list(settings.fillers), "stopped": stopped}
+    new, base, field, fillers = settings.new.name, settings.base.name, [s.name for s in settings.field], \
+        list(settings.fillers)
     if isinstance(counter, Sprt):
-        return names | counter.to_json()
-    empty = {k: None for k in ("elo0", "elo1", "alpha", "beta", "model", "lower", "upper", "llr", "result")}
-    return names | empty | counter.to_json() | {"llr_trace": []}
+        return {"new": new, "base": base, "field": field, "fillers": fillers, "stopped": stopped, **counter.to_json()}
+    return {"new": new, "base": base, "field": field, "fillers": fillers, "stopped": stopped, "elo0": None,
+            "elo1": None, "alpha": None, "beta": None, "model": None, "lower": None, "upper": None, "llr": None,
+            "result": None, **counter.to_json(), "llr_trace": []}
 
 
 def results_doc(settings: CompareSettings, counter: Sprt | PairTally, games: Collected, stopped: str,

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
+from referee.arena.results_shapes import EstimatesJson, PairTallyJson, SprtJson, SprtSettingsJson
 from referee.compare.gsprt import NELO_PER_T, REGULARIZER, llr_one
 from referee.errors import OptionError
 
@@ -153,7 +154,7 @@ class Estimates:
         los = 0.5 * (1 + math.erf((score - 0.5) / (se * math.sqrt(2))))
         return cls(score, _elo(score), _elo(low), _elo(high), nelo(score), nelo(low), nelo(high), los)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> EstimatesJson:
         return {"score": self.score,
                 "elo": {"value": self.elo, "error": self.elo_error, "low": self.elo_low, "high": self.elo_high},
                 "nelo": {"value": self.nelo, "error": self.nelo_error, "low": self.nelo_low, "high": self.nelo_high},
@@ -213,7 +214,7 @@ class SprtSettings:
         """How far ``llr`` is toward the bound it is heading for (fastchess's percentage; negative toward H0)."""
         return llr / self.upper if llr >= 0 else -llr / self.lower
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SprtSettingsJson:
         # Floats always: 0 and 0.0 must give the same results.json and the same resume fingerprint.
         return {"elo0": float(self.elo0), "elo1": float(self.elo1), "alpha": float(self.alpha),
                 "beta": float(self.beta), "model": self.model, "lower": self.lower, "upper": self.upper}
@@ -250,9 +251,9 @@ class PairTally:
     def estimates(self) -> Estimates:
         return Estimates.of(self.ptnml)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PairTallyJson:
         return {"ptnml": list(self.ptnml.counts), "pairs": self.pairs, "games": self.games,
-                "wins": self.wins, "draws": self.draws, "losses": self.losses} | self.estimates().to_json()
+                "wins": self.wins, "draws": self.draws, "losses": self.losses, **self.estimates().to_json()}
 
 
 class Sprt:
@@ -287,7 +288,7 @@ class Sprt:
     def estimates(self) -> Estimates:
         return self.tally.estimates()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SprtJson:
         """results.json's ``sprt`` block."""
-        return (self.settings.to_json() | {"llr": self.llr, "result": self.result} | self.tally.to_json()
-                | {"llr_trace": [round(x, 6) for x in self.llr_trace]})
+        return {**self.settings.to_json(), "llr": self.llr, "result": self.result, **self.tally.to_json(),
+                "llr_trace": [round(x, 6) for x in self.llr_trace]}

@@ -22,7 +22,8 @@ import os
 from importlib import resources
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.arena.results_doc import ResultsDoc
+from referee.arena.results_doc import ResultsDoc, read_results_json, read_timing_json
+from referee.arena.results_shapes import ResultsJson
 from referee.engine.cardfaces import CSS, MARKS, WILD_MARK
 from referee.engine.rules import PRESETS
 from referee.errors import BAD_INPUT, LastcardError
@@ -72,7 +73,7 @@ def write_report(out_dir: str, path: str | None = None, *, inline_games: int = I
     same, byte for byte, for any number).
     """
     folder = ResultsDir(out_dir)
-    results = folder.read_results()
+    results = read_results_json(out_dir)
     games_path = folder.games
     if not results and not os.path.exists(games_path):
         raise ReportError(f"{out_dir} has neither results.json nor games.jsonl: give the output directory of "
@@ -90,13 +91,12 @@ def write_report(out_dir: str, path: str | None = None, *, inline_games: int = I
     return target
 
 
-def render(out_dir: str, results: Mapping[str, Any], lines: Iterable[dict[str, Any]],
+def render(out_dir: str, results: ResultsJson | None, lines: Iterable[dict[str, Any]],
            shards: ShardWriter | None = None, taping: Taping | None = None, jobs: int = 1) -> str:
     """The whole page as text (``lines`` is read twice, a line at a time: a ``GameFile`` or a list)."""
     if not isinstance(lines, GameFile):
         lines = in_id_order(lines)
-    timing = read_timing(out_dir)
-    standings = ResultsDoc.from_json(results, timing).standings if results else None
+    standings = ResultsDoc.from_json(results, read_timing_json(out_dir)).standings if results else None
     bots = list(standings.bots) if standings else []
     count = 0
     rounds = RoundCounts()
@@ -124,11 +124,11 @@ def render(out_dir: str, results: Mapping[str, Any], lines: Iterable[dict[str, A
         "<nav><a href='#standings'>Standings</a> "
         + ("<a href='#stages'>Stages</a> " if has_breakdown(stages) else "")
         + "<a href='#h2h'>Head to head</a> <a href='#faults'>Faults</a> <a href='#games'>Games</a></nav></header>",
-        sprt_section(results.get("sprt")) or candidates_section(results.get("candidates"))
-        or tune_section(results.get("tune")),
+        (sprt_section(results.get("sprt")) or candidates_section(results.get("candidates"))
+         or tune_section(results.get("tune"))) if results else "",
         standings_section(standings),
         stages_section(stages, bots),
-        h2h_section(results.get("head_to_head") or {}),
+        h2h_section(results.get("head_to_head") if results else None),
         faults_section(out_dir, faulted, bots),
         _asset("games.html"),
     ])
@@ -141,30 +141,33 @@ def render(out_dir: str, results: Mapping[str, Any], lines: Iterable[dict[str, A
             f"<script>{_asset('report.js')}</script>\n</body></html>\n")
 
 
-def _title(results: Mapping[str, Any], out_dir: str, bots: Sequence[str]) -> str:
+def _title(results: ResultsJson | None, out_dir: str, bots: Sequence[str]) -> str:
     if not results:
         return f"Results in {out_dir}"
     return ResultsDoc.from_json(results).title
 
 
-def _ruleset_name(results: Mapping[str, Any]) -> str:
+def _ruleset_name(results: ResultsJson) -> str:
     stages = results.get("stages") or []
     return str(results.get("ruleset") or (stages[0].get("ruleset") if len(stages) == 1 else "") or "")
 
 
-def _house_options(results: Mapping[str, Any]) -> str:
+def _house_options(results: ResultsJson) -> str:
     """A match's options that differ from its ruleset's preset, as ``stacking true, target 200``."""
     stages = results.get("stages") or []
     name = _ruleset_name(results)
-    options = results.get("options") or (stages[0].get("options") if len(stages) == 1 else None) or {}
+    options: Mapping[str, object] = (results.get("options") or (stages[0].get("options") if len(stages) == 1
+                                                                  else None) or {})
     preset = PRESETS[name].options if name in PRESETS else {}
     changed = [f"{k} {json.dumps(v) if isinstance(v, bool) else v}" for k, v in options.items()
                if preset.get(k, v) != v]
     return ", ".join(changed)
 
 
-def _summary(results: Mapping[str, Any], count: int) -> str:
+def _summary(results: ResultsJson | None, count: int) -> str:
     parts = [f"{count} games"]
+    if not results:
+        return " · ".join(parts)
     if results.get("kind") == "match" and _house_options(results):
         parts.append(f"house options: {_house_options(results)}")
     if results.get("seed") is not None:
@@ -174,15 +177,6 @@ def _summary(results: Mapping[str, Any], count: int) -> str:
     if results and not results.get("complete", True):
         parts.append("incomplete: the arena was interrupted")
     return " · ".join(parts)
-
-
-def read_timing(out_dir: str) -> dict[str, Any] | None:
-    try:
-        with open(ResultsDir(out_dir).timing, encoding="utf-8") as fh:
-            timing: dict[str, Any] | None = json.load(fh)
-            return timing
-    except (OSError, ValueError):
-        return None
 
 
 def _asset(name: str) -> str:

@@ -40,8 +40,8 @@ class Tape:
 
     text: str
     """Its replay as a tape (``""``: not replayed)."""
-    turns: Any
-    """The turns the viewer steps through (the whole game's, every round)."""
+    turns: int | None
+    """The turns the viewer steps through (the whole game's, every round; None where a line does not say)."""
     faults: tuple[tuple[int, int | None, str], ...]
     """Each fault the replay placed: (turn, seat, ``kind: message``)."""
     note: str
@@ -54,22 +54,22 @@ class GameRow:
     """One game of the games list, as the page's script reads it."""
 
     game: str
-    label: Any
+    label: str | None
     """The stage's round label, else the stage, else the ruleset."""
-    ruleset: Any
-    seed: Any
+    ruleset: str | None
+    seed: int | str | None
     """Exact for JavaScript (``js_exact``): a seed past 2^53 is its decimal string."""
     seats: list[int]
     """Each seat's bot, as its number in the page's list of bots."""
-    placements: Any
+    placements: list[int] | None
     fault_count: int
-    turns: Any
+    turns: int | None
     faults: tuple[tuple[int, int | None, str], ...]
     note: str
-    stage: Any
-    round: Any
+    stage: str | None
+    round: int | None
 
-    def to_json(self) -> list[Any]:
+    def to_json(self) -> list[object]:
         """The row as the page carries it: an array, in the order ``report.js`` reads it."""
         return [self.game, self.label, self.ruleset, self.seed, self.seats, self.placements, self.fault_count,
                 self.turns, [list(f) for f in self.faults], self.note, self.stage, self.round]
@@ -84,7 +84,7 @@ class ShardFile:
     first: str
     last: str
 
-    def to_json(self) -> list[Any]:
+    def to_json(self) -> list[str | int]:
         return [self.src, self.games, self.first, self.last]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shlex
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from referee.arena.bot_reports import request_line, stderr_by_game
 from referee.html_report.markup import esc, replay_command
@@ -12,6 +12,7 @@ from referee.html_report.tally import FAULT_DETAILS, Faulted, RoundRow, StageRow
 from referee.replay.requests import ask_command, fault_request
 from referee.standings.model import Standings
 from referee.standings.render import column_notes, columns
+from referee.standings.shapes import HeadToHeadJson
 from referee.store.game_source import STDERR_TAIL_LINES, stderr_path, stderr_tail
 
 
@@ -95,10 +96,10 @@ def _went_through(stage: StageRow, r: RoundRow, after: StageRow | None, names: C
     return f"to {esc(after.name)}: {len(after.players)}: {names(after.players)}"
 
 
-def h2h_section(h2h: Mapping[str, Any]) -> str:
-    names = h2h.get("bots") or []
-    if not names:
+def h2h_section(h2h: HeadToHeadJson | None) -> str:
+    if not h2h or not h2h.get("bots"):
         return "<section id=h2h><h2>Head to head</h2><p>No games between bots yet.</p></section>"
+    names = h2h["bots"]
     head = "".join(f"<th class=v><span>{esc(n)}</span></th>" for n in names)
     rows = []
     for i, name in enumerate(names):

@@ -6,7 +6,9 @@ Drawn from results.json's ``sprt`` block alone; a run without one (an arena, a m
 from __future__ import annotations
 
 import html
-from typing import Any, Mapping, Sequence
+from typing import Sequence
+
+from referee.arena.results_shapes import CandidatesBlockJson, CandidateTestJson, SprtBlockJson
 
 #: Points drawn at most: a long test's trace is thinned to this many (every k-th pair, the last kept).
 MAX_POINTS = 1000
@@ -24,7 +26,7 @@ def _thin(trace: Sequence[float]) -> list[tuple[int, float]]:
     return points
 
 
-def verdict_text(block: Mapping[str, Any]) -> str:
+def verdict_text(block: SprtBlockJson | CandidateTestJson) -> str:
     """``H1 accepted after 72 pairs (144 games)``, ``inconclusive after 144 games``, or the fixed-length words."""
     games, pairs = block.get("games", 0), block.get("pairs", 0)
     if block.get("upper") is None:
@@ -62,7 +64,7 @@ def llr_svg(trace: Sequence[float], lower: float, upper: float) -> str:
             + f"<text x={x(n) - 40:.1f} y={HEIGHT - 8} font-size=11>pair {len(trace)}</text></svg>")
 
 
-def sprt_section(block: Mapping[str, Any] | None) -> str:
+def sprt_section(block: SprtBlockJson | None) -> str:
     """The comparison's section: the verdict, the counts and estimates, the LLR chart ("" without a block)."""
     if not block:
         return ""
@@ -77,8 +79,8 @@ def sprt_section(block: Mapping[str, Any] | None) -> str:
                              f"{block['alpha']:g}, beta {block['beta']:g}; LLR {block['llr']:.2f} in "
                              f"({block['lower']:.2f}, {block['upper']:.2f})"))
     table = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in rows)
-    chart = (llr_svg(block.get("llr_trace") or [], block["lower"], block["upper"])
-             if block.get("upper") is not None else "")
+    lower, upper = block.get("lower"), block.get("upper")
+    chart = llr_svg(block.get("llr_trace") or [], lower, upper) if lower is not None and upper is not None else ""
     return (f"<section id=sprt><h2>Comparison: {html.escape(verdict_text(block))}</h2>"
             f"<table>{table}</table>{chart}</section>")
 
@@ -122,7 +124,7 @@ def traces_svg(traces: Sequence[tuple[str, Sequence[float]]], lower: float, uppe
             + f"<text x={x(longest) - 40:.1f} y={HEIGHT - 8} font-size=11>pair {longest}</text></svg>")
 
 
-def candidates_section(block: Mapping[str, Any] | None) -> str:
+def candidates_section(block: CandidatesBlockJson | None) -> str:
     """A candidates run's section: the winner, a row per candidate (status, estimates), every LLR on one chart."""
     if not block:
         return ""

@@ -7,6 +7,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from referee.arena.results_shapes import ResultsJson
+from referee.standings.shapes import RoundJson
+
 #: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
 FAULT_DETAILS = 20
 
@@ -71,33 +74,36 @@ class StageRow:
         return tuple(dict.fromkeys(n for r in self.rounds for n in r.players))
 
 
-def stage_rounds(results: Mapping[str, Any], played: RoundCounts | Iterable[Mapping[str, Any]]) -> list[StageRow]:
+def stage_rounds(results: ResultsJson | None, played: RoundCounts | Iterable[Mapping[str, Any]]) -> list[StageRow]:
     """Each stage and its rounds: results.json's ``stages[i].rounds``, with the rounds games.jsonl adds to them
     (none for a ladder: its batches are not rounds anyone plays through)."""
-    if "ladder" in results:
+    if results and "ladder" in results:
         return []
     if not isinstance(played, RoundCounts):
         counts = RoundCounts()
         for line in played:
             counts.add(line)
         played = counts
-    declared = {str(st.get("name", "")): st for st in results.get("stages") or []}
+    declared = {str(st.get("name", "")): st for st in (results.get("stages") if results else None) or []}
     names = list(dict.fromkeys([*declared, *(stage for stage, _ in played.games)]))
-    return [StageRow(name, str(declared.get(name, {}).get("format", "")),
-                     str(declared.get(name, {}).get("ruleset", "")),
-                     _round_rows(name, declared.get(name, {}).get("rounds") or [], played)) for name in names]
+    rows = []
+    for name in names:
+        st = declared.get(name)
+        rows.append(StageRow(name, str(st.get("format", "")) if st else "", str(st.get("ruleset", "")) if st else "",
+                             _round_rows(name, (st.get("rounds") if st else None) or [], played)))
+    return rows
 
 
-def _round_rows(stage: str, declared: Sequence[Mapping[str, Any]], played: RoundCounts) -> tuple[RoundRow, ...]:
+def _round_rows(stage: str, declared: Sequence[RoundJson], played: RoundCounts) -> tuple[RoundRow, ...]:
     info = {int(r["round"]): r for r in declared}
     numbers = sorted(set(info) | {n for name, n in played.games if name == stage})
     rows = []
     for number in numbers:
-        r = info.get(number, {})
-        label = r.get("label") or (stage if len(numbers) == 1 else f"{stage} round {number}")
-        rows.append(RoundRow(stage, number, str(label), r.get("tables"), played.games.get((stage, number), 0),
-                             tuple(played.players.get((stage, number), {})),
-                             tuple(r["advanced"]) if "advanced" in r else None))
+        r = info.get(number)
+        label = (r.get("label") if r else None) or (stage if len(numbers) == 1 else f"{stage} round {number}")
+        rows.append(RoundRow(stage, number, str(label), r.get("tables") if r else None,
+                             played.games.get((stage, number), 0), tuple(played.players.get((stage, number), {})),
+                             tuple(r["advanced"]) if r and "advanced" in r else None))
     return tuple(rows)
 
 

@@ -21,9 +21,10 @@ previous action (its consequences), so the table before action k is steps 0..k a
 
 from __future__ import annotations
 
-from typing import Any, Final, Mapping
+from typing import Final, Sequence
 
 from referee.engine.cards import DECKS
+from referee.engine.events import Event
 from referee.engine.notation import _TOKENS, StoredGame, ruleset_of, walk
 
 _CARD: Final = {card.code: token for card, token in _TOKENS.items()}
@@ -34,43 +35,42 @@ def _cards(codes: list[str]) -> str:
     return ".".join(_CARD[c] for c in codes)
 
 
-def _nums(values: list[Any]) -> str:
+def _nums(values: Sequence[int | None]) -> str:
     return ":".join("" if v is None else str(v) for v in values)
 
 
-def _event(ev: Mapping[str, Any], pile: int) -> str | None:
-    kind = ev["kind"]
-    if kind in _SKIP_KINDS:
+def _event(ev: Event, pile: int) -> str | None:
+    if ev["kind"] in _SKIP_KINDS:
         return None
-    if kind == "draw":
+    if ev["kind"] == "draw":
         secret = ev["secret"][ev["seat"]]
         return f"W{ev['seat']}{ev['reason'][0]}{_cards(secret['cards'])}"
-    if kind == "skip":
+    if ev["kind"] == "skip":
         return f"S{ev['seat']}"
-    if kind == "deal":
+    if ev["kind"] == "deal":
         hands = "|".join(_cards(ev["secret"][s]["hand"]) for s in sorted(ev["secret"]))
         return f"D{ev['round']},{ev['dealer']},{ev['first']},{_CARD[ev['top']]},{pile}|{hands}"
-    if kind == "reverse":
+    if ev["kind"] == "reverse":
         return "R+" if ev["direction"] == 1 else "R-"
-    if kind == "penalty":
+    if ev["kind"] == "penalty":
         return f"Y{ev['seat']},{ev['count']},{_CARD[ev['card']]},{int(bool(ev['pending']))}"
-    if kind == "call":
+    if ev["kind"] == "call":
         return f"L{ev['seat']}"
-    if kind == "forfeit":
+    if ev["kind"] == "forfeit":
         return f"F{ev['seat']}"
-    if kind == "pass":
+    if ev["kind"] == "pass":
         return f"A{ev['seat']}{int(bool(ev['kept']))}"
-    if kind == "reshuffle":
+    if ev["kind"] == "reshuffle":
         return f"H{ev['count']}"
-    if kind == "bury":
+    if ev["kind"] == "bury":
         return f"B{_CARD[ev['card']]}"
-    if kind == "round_end":
+    if ev["kind"] == "round_end":
         return (f"E{ev['round']},{'' if ev['winner'] is None else ev['winner']},{ev['reason']},{_nums(ev['points'])},"
                 f"{_nums(ev['gained'])},{_nums(ev['scores'])}")
-    if kind == "game_end":
+    if ev["kind"] == "game_end":
         return (f"G{ev['reason']},{'' if ev['winner'] is None else ev['winner']},{_nums(ev['placements'])},"
                 f"{_nums(ev['scores'])}")
-    raise ValueError(f"the report's tape has no code for event kind {kind!r}")
+    raise ValueError(f"the report's tape has no code for event kind {ev['kind']!r}")
 
 
 def tape(stored: StoredGame) -> str:

@@ -6,8 +6,9 @@ Drawn from results.json's ``tune`` block alone; a run without one gets no sectio
 from __future__ import annotations
 
 import html
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
+from referee.arena.results_shapes import TuneBlockJson
 from referee.html_report.sprt_chart import COLOURS
 
 WIDTH, HEIGHT, PAD = 640, 240, 36
@@ -42,7 +43,7 @@ def trajectory_svg(iterations: Sequence[int], lines: Sequence[tuple[str, Sequenc
             + "</svg>")
 
 
-def tune_section(block: Mapping[str, Any] | None) -> str:
+def tune_section(block: TuneBlockJson | None) -> str:
     """The tune's section: the tuned command, a table of each parameter (start, tuned, range), the chart."""
     if not block:
         return ""

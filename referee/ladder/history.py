@@ -6,9 +6,10 @@ from __future__ import annotations
 import csv
 import io
 import os
-from typing import Any, Mapping, Sequence
+from typing import Sequence
 
 from referee.arena.report import write_text
+from referee.ladder.shapes import LadderRunRow
 from referee.standings.model import StandingRow
 from referee.standings.render import format_rating
 
@@ -16,7 +17,7 @@ HISTORY_KEYS = ("run", "finished", "status", "bot", "rank", "rank_best", "rank_w
                 "rating_high", "avg_place")
 
 
-def history_csv(runs: Sequence[Mapping[str, Any]]) -> str:
+def history_csv(runs: Sequence[LadderRunRow]) -> str:
     """history.csv: one row per run and bot, from each run's stored standings."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -28,7 +29,7 @@ def history_csv(runs: Sequence[Mapping[str, Any]]) -> str:
     return buf.getvalue()
 
 
-def history_md(runs: Sequence[Mapping[str, Any]], *, last: int = 12) -> str:
+def history_md(runs: Sequence[LadderRunRow], *, last: int = 12) -> str:
     """history.md: a line per run, then the rank of each bot in the ``last`` runs with standings."""
     lines = ["# Ladder history", "", "| run | finished | status | played | retired | kept | stopped because | leader |",
              "|---:|---|---|---:|---:|---:|---|---|"]
@@ -44,12 +45,12 @@ def history_md(runs: Sequence[Mapping[str, Any]], *, last: int = 12) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _rank_table(shown: Sequence[Mapping[str, Any]]) -> list[str]:
+def _rank_table(shown: Sequence[LadderRunRow]) -> list[str]:
     """The "Rank by run" section: a row per bot (the latest run's standings first), a column per run shown."""
-    latest = shown[-1]["standings"]
-    bots = [r["bot"] for r in latest] + sorted({row["bot"] for run in shown for row in run["standings"]}
+    latest = shown[-1]["standings"] or []
+    bots = [r["bot"] for r in latest] + sorted({row["bot"] for run in shown for row in run["standings"] or ()}
                                                - {r["bot"] for r in latest})
-    ranks = {run["id"]: {row["bot"]: StandingRow.from_json(row) for row in run["standings"]} for run in shown}
+    ranks = {run["id"]: {row["bot"]: StandingRow.from_json(row) for row in run["standings"] or ()} for run in shown}
     lines = ["", "## Rank by run", "", "The rank each bot held at the end of each run, as a range where the 95% "
              "rating intervals did not separate it from others (- : not in that run's standings). A move "
              "marked ↑ or ↓ is one the intervals support (the two runs' ranges do not overlap); ≈ marks a "
@@ -78,7 +79,7 @@ def _move(before: StandingRow | None, now: StandingRow) -> str:
     return " ↑" if now.rank < before.rank else " ↓"
 
 
-def write_history(out_dir: str, runs: Sequence[Mapping[str, Any]]) -> list[str]:
+def write_history(out_dir: str, runs: Sequence[LadderRunRow]) -> list[str]:
     """Write history.csv and history.md (atomically); their paths."""
     os.makedirs(out_dir, exist_ok=True)
     paths = []

@@ -26,10 +26,13 @@ from referee.arena.problems import ArenaFileError, Problem
 from referee.arena.ranking import standings_for
 from referee.arena.report import timing, write_reports
 from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
+from referee.arena.results_shapes import TableJson
 from referee.arena.runner import NeverStarted, Progress, Quiet, never_started, prepare_bots
+from referee.bots.spec import BotSpec
 from referee.ladder.fingerprint import submission_hashes
 from referee.ladder.history import write_history
 from referee.ladder.scheduler import coverage_tables, separated, uncertain_tables
+from referee.ladder.shapes import LadderRunRow, LadderSettingsJson
 from referee.ladder.store import LadderStore, disk_errors, open_ladder
 from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor
@@ -85,7 +88,7 @@ class LadderRun:
         return self.doc.standings
 
 
-def game_settings(arena: Arena) -> dict[str, Any]:
+def game_settings(arena: Arena) -> LadderSettingsJson:
     """What decides a ladder's games: one ruleset (the arena's first stage), its seats, the seed, the policy."""
     stage = arena.stages[0]
     return {"ruleset": stage.ruleset, "options": dict(stage.options), "seats": stage.seats, "seed": arena.seed,
@@ -169,7 +172,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
 
 
 def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[GameLine],
-            runs: Sequence[Mapping[str, Any]], entries: Sequence[Any], left: Sequence[LeftOut], *, wall: float,
+            runs: Sequence[LadderRunRow], entries: Sequence[Any], left: Sequence[LeftOut], *, wall: float,
             played: int, jobs: int, notes: Sequence[str], grading: Grading | None = None) -> list[str]:
     """Everything a teacher hands out after a run: results.json, the standings files, history, games.jsonl,
     grades.csv (with ``grading``: the standings so far, at every run), a report per student (bots/NAME.md) and
@@ -213,7 +216,7 @@ def results_doc(arena: Arena, games: Collected, standings: Standings, run: int, 
         policy=arena.policy.to_json(), rank_by=arena.rank_by, standings=standings,
         head_to_head=games.head_to_head(standings.bots), rating=rating_info(arena.bootstrap, arena.seed),
         bots=tuple(e.spec.to_json() for e in arena.bots),
-        table={k: settings[k] for k in ("ruleset", "options", "seats")},
+        table=TableJson(ruleset=settings["ruleset"], options=settings["options"], seats=settings["seats"]),
         blocks={"ladder": {"run": run, "status": status, "stop_reason": reason, "played_this_run": played,
                            "retired_this_run": retired, "kept_games": len(games),
                            "changes": {k: sorted(v) for k, v in changes.items()}}})
@@ -310,7 +313,7 @@ class _Interrupted(Exception):
 class _Player:
     """Plays planned games on the run loop, committing each result as it ends."""
 
-    def __init__(self, store: LadderStore, arena: Arena, specs: Mapping[str, Any], loop: RunLoop,
+    def __init__(self, store: LadderStore, arena: Arena, specs: Mapping[str, BotSpec], loop: RunLoop,
                  progress: Progress, live: LiveState | None = None) -> None:
         self.store = store
         self.live = live

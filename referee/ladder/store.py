@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from referee.errors import BAD_INPUT, LastcardError
+from referee.ladder.shapes import LadderRunRow, LadderSettingsJson
+from referee.standings.shapes import LeftOutJson, StandingRowJson
 from referee.store.results import GameLine
 
 FORMAT = "lastcard-ladder"
@@ -104,8 +106,9 @@ class LadderStore:
         self._lock_fd = lock_fd
 
     # ------------------------------------------------------------------ settings
-    def check_settings(self, settings: Mapping[str, Any]) -> None:
+    def check_settings(self, given: LadderSettingsJson) -> None:
         """Record what decides the games (ruleset, options, seats, seed, policy) or refuse different ones."""
+        settings: Mapping[str, object] = given
         stored = self._meta("settings")
         text = json.dumps(settings, sort_keys=True)
         if stored is None:
@@ -140,7 +143,7 @@ class LadderStore:
         return cur.lastrowid
 
     def finish_run(self, run: int, *, status: str, stop_reason: str, played: int, retired: int, kept: int,
-                   left_out: Sequence[Mapping[str, str]], standings: Sequence[Mapping[str, Any]]) -> None:
+                   left_out: Sequence[LeftOutJson], standings: Sequence[StandingRowJson]) -> None:
         """Store how the run ended and its standings."""
         self.conn.execute("UPDATE runs SET finished = ?, status = ?, stop_reason = ?, played = ?, retired = ?, "
                           "kept = ?, left_out = ?, standings = ? WHERE id = ?",
@@ -148,26 +151,22 @@ class LadderStore:
                            json.dumps(list(standings)), run))
         self.conn.commit()
 
-    def runs(self) -> list[dict[str, Any]]:
+    def runs(self) -> list[LadderRunRow]:
         """Every run, oldest first (standings decoded)."""
         cur = self.conn.execute("SELECT id, started, finished, status, stop_reason, played, retired, kept, bots, "
                                 "left_out, standings FROM runs ORDER BY id")
-        out = []
-        for row in cur.fetchall():
-            keys = ("id", "started", "finished", "status", "stop_reason", "played", "retired", "kept", "bots",
-                    "left_out", "standings")
-            item = dict(zip(keys, row))
-            for k in ("bots", "left_out", "standings"):
-                item[k] = json.loads(item[k]) if item[k] else None
-            out.append(item)
-        return out
+        return [LadderRunRow(id=id_, started=started, finished=finished, status=status, stop_reason=stop_reason,
+                             played=played, retired=retired, kept=kept, bots=_decoded(bots),
+                             left_out=_decoded(left_out), standings=_decoded(standings))
+                for id_, started, finished, status, stop_reason, played, retired, kept, bots, left_out, standings
+                in cur.fetchall()]
 
     # ------------------------------------------------------------------ bots
     def bots(self) -> dict[str, tuple[str, bool]]:
         """Name -> (hash, active) of every bot the ladder has seen."""
         return {n: (h, bool(a)) for n, h, a in self.conn.execute("SELECT name, hash, active FROM bots")}
 
-    def update_bots(self, run: int, current: Mapping[str, tuple[str, Mapping[str, Any]]]) -> dict[str, list[str]]:
+    def update_bots(self, run: int, current: Mapping[str, tuple[str, Mapping[str, object]]]) -> dict[str, list[str]]:
         """Bring the bots up to date with the arena file (name -> (hash, spec JSON)); retire the games of
         changed and removed bots. Returns the names ``new``, ``changed``, ``removed``, ``returned``."""
         known = self.bots()
@@ -346,3 +345,8 @@ def _lock(path: str) -> int:
 def _unlock(path: str, fd: int) -> None:
     os.close(fd)  # closing the descriptor releases the lock
     _HELD.discard(path)
+
+
+def _decoded(text: str | None) -> Any:
+    """A JSON column of the runs table (as the package wrote it), or None where it is empty."""
+    return json.loads(text) if text else None

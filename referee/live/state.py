@@ -13,10 +13,12 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
+from referee.live.snapshot import GameSeenJson, LiveStandingsJson, LiveStateJson, RoundSeenJson
 from referee.standings.model import Standings
 from referee.standings.render import column_notes, columns
+from referee.standings.shapes import RoundJson
 from referee.store.results import GameLine
 
 
@@ -131,7 +133,7 @@ class LiveState:
         self.watchers = 0
         self.watched_at = 0.0
         self._next_refresh = 0.0
-        self._rendered: tuple[Standings, dict[str, Any]] | None = None
+        self._rendered: tuple[Standings, LiveStandingsJson] | None = None
         self.refresh_s = 0.0
         """The CPU time the last standings refresh took (for the duty rule; reported in the state)."""
 
@@ -209,7 +211,7 @@ class LiveState:
             self._bump()
 
     def knockout_round(self, stage: str, number: int, label: str, tables: Iterable[Sequence[str]],
-                       planned: Iterable[int], finished: Sequence[dict[str, Any]] = ()) -> None:
+                       planned: Iterable[int], finished: Sequence[RoundJson] = ()) -> None:
         """A knockout round begins (its tables and games planned each); ``finished``: the stage's rounds before
         it as the planner records them (``advanced`` once a round is decided)."""
         with self._lock:
@@ -259,7 +261,7 @@ class LiveState:
             self.watchers += delta
             self.watched_at = time.monotonic()
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> LiveStateJson:
         """The state as plain data (copied under the lock; the standings are rendered after, outside it)."""
         now = time.monotonic()
         with self._lock:
@@ -272,7 +274,7 @@ class LiveState:
             eta = left / rate if rate and left and self.phase not in RunPhase.ENDED else None
             comparison = self.comparison
             trace = list(comparison.trace[:comparison.pairs]) if comparison is not None else []
-            out: dict[str, Any] = {
+            out: LiveStateJson = {
                 "version": self.version, "changed_at": self.changed_at, "title": self.title, "kind": self.kind,
                 "phase": self.phase, "message": self.message, "resume": self.resume, "notes": list(self.notes),
                 "progress": {"done": self.done, "total": self.total, "elapsed_s": round(elapsed, 2),
@@ -287,12 +289,12 @@ class LiveState:
                     "lines": list(comparison.lines), "trace": trace, "lower": comparison.lower,
                     "upper": comparison.upper},
                 "replay": self.replay, "refresh_s": round(self.refresh_s, 4),
-                "standings_games": self.standings_games}
+                "standings_games": self.standings_games, "standings": None}
             standings = self.standings
         out["standings"] = None if standings is None else self._standings_json(standings)
         return out
 
-    def _standings_json(self, standings: Standings) -> dict[str, Any]:
+    def _standings_json(self, standings: Standings) -> LiveStandingsJson:
         """``standings_json``, made once per standings (many events share one refresh)."""
         made = self._rendered
         if made is None or made[0] is not standings:
@@ -300,19 +302,19 @@ class LiveState:
         return made[1]
 
 
-def _game_json(g: GameSeen) -> dict[str, Any]:
+def _game_json(g: GameSeen) -> GameSeenJson:
     return {"game": g.game, "stage": g.stage, "round": g.round, "table": g.table, "seating": list(g.seating),
             "placements": list(g.placements), "faults": g.faults}
 
 
-def _round_json(r: RoundSeen) -> dict[str, Any]:
+def _round_json(r: RoundSeen) -> RoundSeenJson:
     return {"stage": r.stage, "round": r.number, "label": r.label, "advanced": r.advanced,
             "tables": [{"players": list(t.players), "planned": t.planned, "played": t.played,
                         "avg_place": {n: round(s / t.played, 2) for n, s in t.place_sums.items()} if t.played else {}}
                        for t in r.tables]}
 
 
-def standings_json(standings: Standings) -> dict[str, Any]:
+def standings_json(standings: Standings) -> LiveStandingsJson:
     """The standings as the page draws them: the columns and cells every surface shows (``columns``), the
     bots left out with their reasons, the rule of the order and the legend."""
     cols = columns(standings)

@@ -10,7 +10,7 @@ import hashlib
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Mapping, NotRequired, TypedDict
 
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
@@ -36,6 +36,22 @@ def _policy(text: str) -> FaultPolicy:
     return FaultPolicy.parse(text)
 
 
+class GameJobJson(TypedDict):
+    """``GameJob.to_json``: a job as it travels to a worker process or a cluster."""
+
+    game: str
+    seed: int
+    ruleset: str
+    options: Mapping[str, object]
+    """``Ruleset.options``."""
+    seats: list[dict[str, Any]]
+    """Each seat's ``BotSpec.to_json``, read back by ``BotSpec.from_json`` (the bots' package owns its shape)."""
+    policy: str
+    record: bool
+    faults_only: bool
+    actions: NotRequired[bool]
+
+
 @dataclass(frozen=True)
 class GameJob:
     """Everything needed to play one game, and nothing else."""
@@ -51,10 +67,10 @@ class GameJob:
     actions: bool = True
     """False: the result's ``actions`` is left empty (a run that writes no games.jsonl, where nothing reads it)."""
 
-    def to_json(self) -> dict[str, Any]:
-        data = {"game": self.game_id, "seed": self.seed, "ruleset": self.rules.house, "options": self.rules.options,
-                "seats": [s.to_json() for s in self.seats], "policy": self.policy.to_json(), "record": self.record,
-                "faults_only": self.faults_only}
+    def to_json(self) -> GameJobJson:
+        data: GameJobJson = {"game": self.game_id, "seed": self.seed, "ruleset": self.rules.house,
+                             "options": self.rules.options, "seats": [s.to_json() for s in self.seats],
+                             "policy": self.policy.to_json(), "record": self.record, "faults_only": self.faults_only}
         if not self.actions:  # only then: a job's message is otherwise what it was
             data["actions"] = False
         return data
@@ -71,7 +87,7 @@ class GameJob:
         return self.record and all(s.builtin is not None for s in self.seats)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> GameJob:
+    def from_json(cls, data: GameJobJson) -> GameJob:
         return cls(data["game"], data["seed"], _ruleset(data["ruleset"], tuple(sorted(data["options"].items()))),
                    tuple(BotSpec.from_json(s) for s in data["seats"]), _policy(data.get("policy", "forfeit")),
                    data.get("record", False), data.get("faults_only", False), data.get("actions", True))

@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Hashable, Iterable, Mapping, Protocol, Sequence
+
+from referee.standings.shapes import BotTimesJson, LeftOutJson, RoundJson, StageRecordJson, StandingRowJson
+
+if TYPE_CHECKING:
+    from referee.engine.rules import Ruleset
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -222,25 +227,25 @@ class StandingRow:
     def fault_total(self) -> int:
         return sum(n for _, n in self.faults)
 
-    def to_json(self, *, timing: bool = False) -> dict[str, Any]:
+    def to_json(self, *, timing: bool = False) -> StandingRowJson:
         """results.json's row (durations only with ``timing``: they vary from run to run; the rank range is in
         results.json's ``order`` block)."""
-        out: dict[str, Any] = {
+        out: StandingRowJson = {
             "rank": self.rank, "bot": self.bot, "games": self.games, "wins": self.wins, "draws": self.draws,
             "avg_place": self.avg_place, "points": self.points, "rating": self.rating,
             "rating_low": self.rating_low, "rating_high": self.rating_high, "win_rate": self.win_rate,
             "win_low": self.win_low, "win_high": self.win_high, "faults": dict(self.faults)}
         if timing:
-            out.update(avg_ms=self.avg_ms, max_ms=self.max_ms)
+            out["avg_ms"], out["max_ms"] = self.avg_ms, self.max_ms
             if self.cpu_avg_ms is not None:
-                out.update(cpu_avg_ms=self.cpu_avg_ms, cpu_max_ms=self.cpu_max_ms)
+                out["cpu_avg_ms"], out["cpu_max_ms"] = self.cpu_avg_ms, self.cpu_max_ms
         if self.reached is not None:
             out["reached"] = self.reached
         return out
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], rank_range: Sequence[int] | None = None,
-                  times: Mapping[str, Any] | None = None) -> StandingRow:
+    def from_json(cls, data: StandingRowJson, rank_range: Sequence[int] | None = None,
+                  times: BotTimesJson | None = None) -> StandingRow:
         """A row of results.json, with its range from ``order.rank_ranges`` and times from timing.json."""
         rank = int(data["rank"])
         best, worst = (rank_range or (data.get("rank_best", rank), data.get("rank_worst", rank)))
@@ -263,7 +268,7 @@ class LeftOutEntry:
     bot: str
     reason: str
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self) -> LeftOutJson:
         return {"bot": self.bot, "reason": self.reason}
 
 
@@ -277,7 +282,7 @@ class StageRecord:
     draws: int
     avg_place: float | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StageRecordJson:
         return {"bot": self.bot, "games": self.games, "wins": self.wins, "draws": self.draws,
                 "avg_place": self.avg_place}
 
@@ -292,7 +297,7 @@ class StageSummary:
     seats: int
     games: int
     """Games played in the stage."""
-    rounds: tuple[Mapping[str, Any], ...] = ()
+    rounds: tuple[RoundJson, ...] = ()
     records: tuple[StageRecord, ...] = ()
 
 
@@ -306,7 +311,7 @@ class Standings:
     """The rule of the order, in words (``by the rating ..., then ...``)."""
     complete: bool = True
     stages: tuple[StageSummary, ...] = field(default=())
-    rulesets: tuple[Any, ...] = field(default=())
+    rulesets: tuple[Ruleset, ...] = field(default=())
     """The ``Ruleset`` of each stage (for the column notes: which rulesets score)."""
 
     @property
@@ -343,7 +348,7 @@ class Standings:
         return {r.bot: [r.rank_best or r.rank, r.rank_worst or r.rank] for r in self.rows}
 
 
-def rank_ranges(rows: Sequence[StandingRow], groups: Mapping[str, Any] | None = None) -> list[tuple[int, int]]:
+def rank_ranges(rows: Sequence[StandingRow], groups: Mapping[str, Hashable] | None = None) -> list[tuple[int, int]]:
     """For rows in final order: the best and worst rank each bot could hold, given the rating intervals.
 
     Another bot is surely above this one when it is in a better group (``groups``: bot -> the key
@@ -384,7 +389,7 @@ def rank_ranges(rows: Sequence[StandingRow], groups: Mapping[str, Any] | None = 
     return out
 
 
-def with_rank_ranges(rows: Sequence[StandingRow], groups: Mapping[str, Any] | None = None) -> list[StandingRow]:
+def with_rank_ranges(rows: Sequence[StandingRow], groups: Mapping[str, Hashable] | None = None) -> list[StandingRow]:
     """``rows`` with ``rank_best`` and ``rank_worst`` set (see ``rank_ranges``)."""
     return [replace(row, rank_best=best, rank_worst=worst)
             for row, (best, worst) in zip(rows, rank_ranges(rows, groups))]

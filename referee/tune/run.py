@@ -13,11 +13,12 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Callable, Mapping, Protocol, Sequence, TypedDict
 
 from referee.arena.collect import Collected
 from referee.arena.model import Arena, BotEntry
 from referee.arena.report import timing, write_reports
+from referee.arena.results_shapes import TuneBlockJson
 from referee.arena.runner import NeverStarted, never_started
 from referee.bots.spec import BotSpec
 from referee.compare.run import results_doc
@@ -40,6 +41,24 @@ from referee.tune.spsa import Perturbation, SpsaSettings, iteration_rng, probe, 
 STAGE = "tune"
 #: The salt of the second game's deal when twins are turned off (``independent``).
 INDEPENDENT_SALT = "tune-independent"
+
+
+class TuneDescriptionJson(TypedDict):
+    """What decides the games of a tune, in arena.json."""
+
+    kind: str
+    seed: int
+    ruleset: str
+    options: Mapping[str, object]
+    seats: int
+    policy: str
+    records: bool
+    bot: Mapping[str, object]
+    """``BotSpec.to_json`` (as the ``field``'s)."""
+    params: list[str]
+    spsa: dict[str, float | int]
+    field: list[Mapping[str, object]]
+    independent: bool
 
 
 class TuneError(OptionError, ValueError):
@@ -111,7 +130,7 @@ class TuneSettings:
                      stages=(), bots=tuple(BotEntry(s, "tune") for s in specs), policy=self.table.policy,
                      records=self.table.record)
 
-    def description(self) -> dict[str, Any]:
+    def description(self) -> TuneDescriptionJson:
         """What decides the games of a tune (arena.json; ``--resume`` refuses another)."""
         t = self.table
         return {"kind": "tune", "seed": t.seed, "ruleset": t.rules.house, "options": dict(t.rules.options),
@@ -326,7 +345,7 @@ def _line(game_id: str, got: Mapping[str, GameResult], earlier: dict[str, GameLi
 MAX_POINTS = 500
 
 
-def tune_block(run: TuneRun) -> dict[str, Any]:
+def tune_block(run: TuneRun) -> TuneBlockJson:
     """results.json's ``tune`` block: the parameters, the schedule, start and tuned values, the thinned trajectory."""
     s = run.settings
     every = max(1, -(-len(run.steps) // MAX_POINTS))
