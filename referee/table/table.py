@@ -23,8 +23,9 @@ from referee.engine.rules import Ruleset
 from referee.players import BUILTINS, SeatView, make_player
 from referee.players.base import Player
 from referee.protocol.faults import KILL_KINDS, BotFault, Fault, FaultKind, snippet
-from referee.protocol.messages import ruleset_options, turn_line
+from referee.protocol.messages import ruleset_options
 from referee.protocol.relay import EndPatch, PublicWire, Relay
+from referee.protocol.turns import turn_line
 from referee.protocol.wire import encode, loads
 from referee.store.results import GameResult, SeatTimes
 from referee.table.policy import FaultPolicy, fallback_action, replacement_action
@@ -153,7 +154,7 @@ class BotSeat:
         request_id = client.new_request_id()
         line, known = turn_line(game, index, legal, request_id, int(self.spec.limits.move_ms + bank), int(bank))
         try:
-            answer, ms = client.request({"id": request_id}, encoded=line, known=known, before=news)
+            answer, ms = client.request_line(request_id, line, known, news)
         finally:
             self.cpu_ms = client.last_cpu_ms
         if answer.__class__ is Action:  # an element of legal, echoed as sent
@@ -390,7 +391,10 @@ class Table:
             # each turn); a built-in player is untimed and raises no BotFault.
             return seat.decide(self, index, legal)[0], seat.by, None, None
         try:
-            action, ms = seat.decide(self, index, legal)
+            if isinstance(seat, BotSeat):  # natively too
+                action, ms = seat.decide(self, index, legal)
+            else:
+                action, ms = seat.decide(self, index, legal)
         except BotFault as bf:
             return self._fault(index, bf.fault, legal, getattr(seat, "cpu_ms", None))
         cpu_ms = None
