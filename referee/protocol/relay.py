@@ -8,8 +8,7 @@ The order of the lines a bot reads is the same as if each event were sent as it 
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from referee.engine.game import event_for
 from referee.protocol.messages import event_message, start_message
@@ -87,10 +86,10 @@ class _Told:
 #: What each event seen says, by ``id(event)``, and the drawer's own line of a draw by ``id(event) * 8 + seat``,
 #: the event kept beside. The engine shares its recurring events between games (``game._SeatEvents``), so most
 #: lines are made once per process, not once per game; events are read-only.
-_TOLD: dict[int, _Told] = {}
-_OWN_LINES: dict[int, tuple[Event, bytes]] = {}
+_TOLD: Final[dict[int, _Told]] = {}
+_OWN_LINES: Final[dict[int, tuple[Event, bytes]]] = {}
 #: A bound on each (events made per game, a deal's or a penalty's, come and go).
-_LINES_MAX = 4096
+_LINES_MAX: Final = 4096
 
 
 def _told(ev: Event) -> _Told:
@@ -131,15 +130,15 @@ def own_line(ev: Event, seat: int) -> bytes:
     return line
 
 
-_EVENT_HEAD = b'{"type":"event",'
+_EVENT_HEAD: Final = b'{"type":"event",'
 #: Events whose message is built for each seat (and, for a round's end, updates its scores).
-_SEAT_KINDS = frozenset({"deal", "round_end", "game_end"})
+_SEAT_KINDS: Final = frozenset({"deal", "round_end", "game_end"})
 
 
 class Relay:
     """One seat's place in the event log: ``catch_up`` returns what it has not been told yet."""
 
-    __slots__ = ("seat", "game_id", "names", "told", "_scores")
+    __slots__ = ("seat", "game_id", "names", "told", "_scores", "_bound_at")
 
     def __init__(self, seat: int, game_id: str, names: list[str], *, told: int = 0,
                  scores: list[int] | None = None) -> None:
@@ -149,6 +148,8 @@ class Relay:
         self.told = told
         # The scores the next round starts with: the game's start (given) or the last round_end's.
         self._scores = scores
+        # Where ``lines`` looks in ``PublicWire.seat_bound`` next: every seat-bound event before it is told.
+        self._bound_at = 0
 
     def catch_up(self, game: Game, wire: PublicWire | None = None, end: EndPatch | None = None) -> list[Any]:
         """The messages (dicts or encoded lines) for every event since the last call, in order."""
@@ -177,23 +178,30 @@ class Relay:
         chunks = wire.sync(events)
         bound = wire.seat_bound
         self.told = stop
-        at = bisect_left(bound, start)
-        if at == len(bound) or bound[at] >= stop:  # the usual case: public events only
-            return b"".join(chunks[start:stop])
+        # The first seat-bound event from ``start`` on: kept from the last call (``told`` only grows), not searched.
+        at = self._bound_at
+        count = len(bound)
+        while at < count and bound[at] < start:
+            at += 1
+        if at == count or bound[at] >= stop:  # the usual case: public events only
+            self._bound_at = at
+            return chunks[start] if stop - start == 1 else b"".join(chunks[start:stop])
         secrets = wire.secrets
         seat = self.seat
         parts: list[bytes] = []
         pos = start
-        for k in range(at, len(bound)):
-            index = bound[k]
+        while at < count:
+            index = bound[at]
             if index >= stop:
                 break
-            secret = secrets[k]
+            secret = secrets[at]
+            at += 1
             if secret is not None and not secret.get(seat):  # another seat's draw: the public line, in the run
                 continue
             parts.extend(chunks[pos:index])
             parts.append(self._own_line(game, wire, index, end))
             pos = index + 1
+        self._bound_at = at
         parts.extend(chunks[pos:stop])
         return b"".join(parts)
 

@@ -19,67 +19,82 @@ if TYPE_CHECKING:
     from referee.engine.actions import Action
     from referee.engine.game import Game
 
-#: Each card's code as JSON, by ``Card.index`` (what orjson writes for it); and the same after a comma.
-_CARD: Final = [dumps(card.code) for card in _BY_CODE.values()]
-_CARD_AFTER: Final = [b"," + text for text in _CARD]
-#: The decimal text of the numbers a ``turn`` mostly holds (counts, scores, limits); and after a comma.
-_NUMBERS: Final = [str(n).encode() for n in range(4096)]
-_NUMBERS_AFTER: Final = [b"," + text for text in _NUMBERS]
+#: Each card's code as JSON, by ``Card.index`` (what orjson writes for it).
+_CARD: Final = [dumps(card.code).decode() for card in _BY_CODE.values()]
+#: The decimal text of the numbers a ``turn`` mostly holds (counts, scores, limits).
+_NUMBERS: Final = [str(n) for n in range(4096)]
 #: Other strings of a ``turn`` (colours, phases, penalty kinds) as JSON, made once each.
-_TEXT: dict[str, bytes] = {}
+_TEXT: Final[dict[str, str]] = {}
 
 
-def _card(card: Card) -> bytes:
+def _card(card: Card) -> str:
     index = card.index
-    return _CARD[index] if index >= 0 else dumps(card.code)
+    return _CARD[index] if index >= 0 else dumps(card.code).decode()
 
 
-def _card_after(card: Card) -> bytes:
-    index = card.index
-    return _CARD_AFTER[index] if index >= 0 else b"," + dumps(card.code)
-
-
-def _num(n: int) -> bytes:
+def _num(n: int) -> str:
     """``n`` as JSON (as ``str`` writes it), from the table where it is there."""
-    return _NUMBERS[n] if 0 <= n < 4096 else str(n).encode()
+    return _NUMBERS[n] if 0 <= n < 4096 else str(n)
 
 
-def _num_after(n: int) -> bytes:
-    return _NUMBERS_AFTER[n] if 0 <= n < 4096 else b"," + str(n).encode()
-
-
-def _text(text: str | None) -> bytes:
+def _text(text: str | None) -> str:
     """``text`` as orjson writes it (``null`` for ``None``)."""
     if text is None:
-        return b"null"
+        return "null"
     found = _TEXT.get(text)
     if found is None:
-        found = dumps(text)
+        found = dumps(text).decode()
         if len(_TEXT) < 1000:  # a few colours, phases and ranks: a bound in case some caller passes others
             _TEXT[text] = found
     return found
 
 
-class _Answer:
-    """A legal action's JSON split around its request id: ``head`` + id + ``tail`` (``after``: ``,`` + head)."""
+class _Scores:
+    """The scores last written and their text: a game's scores change only at a round's end, so the text of
+    the last ones serves most turns."""
 
-    __slots__ = ("action", "head", "after", "tail", "size")
+    __slots__ = ("values", "text")
+
+    def __init__(self) -> None:
+        self.values: list[int] = []
+        self.text = ""
+
+
+_SCORES: Final = _Scores()
+
+
+def _scores(values: list[int]) -> str:
+    """``values`` as the items of a JSON list, as orjson writes them."""
+    memo = _SCORES
+    if values != memo.values:
+        memo.values = list(values)
+        memo.text = ",".join([_num(n) for n in values])
+    return memo.text
+
+
+class _Answer:
+    """A legal action's JSON split around its request id: ``head`` + id + ``tail``, as text to write (``after``:
+    ``,`` + head) and as bytes to compare a bot's answer with."""
+
+    __slots__ = ("action", "head", "after", "tail", "head_bytes", "tail_bytes", "size")
 
     def __init__(self, action: Action) -> None:
         whole = dumps(action.to_wire(0))
         cut = whole.index(b'"id":0') + 5
         self.action = action  # kept, so that its id stays its own while cached
-        self.head = whole[:cut]
-        self.after = b"," + self.head
-        self.tail = whole[cut + 1:]
+        self.head_bytes = whole[:cut]
+        self.tail_bytes = whole[cut + 1:]
+        self.head = self.head_bytes.decode()
+        self.after = "," + self.head
+        self.tail = self.tail_bytes.decode()
         #: The line's length less its id's.
         self.size = len(whole) - 1
 
 
 #: Each action's ``_Answer`` by ``id(action)`` (the engine reuses its action objects, so few are ever made).
-_ANSWERS: dict[int, _Answer] = {}
+_ANSWERS: Final[dict[int, _Answer]] = {}
 #: A bound in case some caller does not reuse its actions.
-_ANSWERS_MAX = 50_000
+_ANSWERS_MAX: Final = 50_000
 
 
 def _answer(action: Action) -> _Answer:
@@ -109,7 +124,7 @@ class LegalLines:
         rid = self.rid
         size = len(line) - len(rid)
         for answer in self.answers:
-            if answer.size == size and line == answer.head + rid + answer.tail:
+            if answer.size == size and line == answer.head_bytes + rid + answer.tail_bytes:
                 return answer.action
         return None
 
@@ -118,56 +133,32 @@ def turn_line(game: Game, seat: int, legal: list[Action], request_id: int, time_
               bank_ms: int) -> tuple[bytes, LegalLines]:
     """The ``turn`` request encoded, as ``encode(messages.turn_request(...))`` would encode it, and each legal
     answer's exact bytes beside its action: a bot that echoes an element of ``legal`` (as bots are told to)
-    is understood by comparing bytes instead of parsing and checking its answer."""
+    is understood by comparing bytes instead of parsing and checking its answer.
+
+    Text joined, then encoded once: joining bytes costs a buffer request per piece, several times a str's.
+    """
     rid = _num(request_id)
     hands = game.hands
-    hand = hands[seat]
-    out = [b'{"type":"turn","id":', rid, b',"you":', _num(seat), b',"hand":[']
-    if hand:
-        out.append(_card(hand[0]))
-        for i in range(1, len(hand)):
-            out.append(_card_after(hand[i]))
-    out.append(b'],"top":')
-    out.append(_card(game.top))
-    out.append(b',"colour":')
-    out.append(_text(game.colour))
-    out.append(b',"direction":')
-    out.append(_num(game.direction))
-    out.append(b',"hands":[')
-    out.append(_num(len(hands[0])))
-    for i in range(1, len(hands)):
-        out.append(_num_after(len(hands[i])))
-    out.append(b'],"scores":[')
-    scores = game.scores
-    out.append(_num(scores[0]))
-    for i in range(1, len(scores)):
-        out.append(_num_after(scores[i]))
-    out.append(b'],"draw_pile":')
-    out.append(_num(len(game.draw_pile)))
-    out.append(b',"discard_pile":')
-    out.append(_num(len(game.discard) - 1))
-    out.append(b',"pending":')
-    out.append(_num(game.pending))
-    out.append(b',"pending_kind":')
-    out.append(_text(game.pending_rank))
-    out.append(b',"move":')
-    out.append(_num(game.move))
-    out.append(b',"time_left_ms":')
-    out.append(_num(time_left_ms))
-    out.append(b',"bank_ms":')
-    out.append(_num(bank_ms))
-    drawn = game.drawn
-    out.append(b',"has_drawn":true,"drawn":' if game.phase is PHASE_DRAWN else b',"has_drawn":false,"drawn":')
-    out.append(b"null" if drawn is None else _card(drawn))
-    out.append(b',"phase":')
-    out.append(_text(game.phase))
-    out.append(b',"legal":[')
     answers: list[_Answer] = []
+    wire: list[str] = []
+    known = _ANSWERS
     for k in range(len(legal)):
-        answer = _answer(legal[k])
+        action = legal[k]
+        found = known.get(id(action))
+        answer = found if found is not None else _answer(action)
         answers.append(answer)
-        out.append(answer.after if k else answer.head)
-        out.append(rid)
-        out.append(answer.tail)
-    out.append(b"]}\n")
-    return b"".join(out), LegalLines(rid, answers)
+        wire.append(answer.after if k else answer.head)
+        wire.append(rid)
+        wire.append(answer.tail)
+    drawn = game.drawn
+    line = (f'{{"type":"turn","id":{rid},"you":{_num(seat)},"hand":[{",".join([_card(c) for c in hands[seat]])}],'
+            f'"top":{_card(game.top)},"colour":{_text(game.colour)},"direction":{_num(game.direction)},'
+            f'"hands":[{",".join([_num(len(h)) for h in hands])}],'
+            f'"scores":[{_scores(game.scores)}],"draw_pile":{_num(len(game.draw_pile))},'
+            f'"discard_pile":{_num(len(game.discard) - 1)},"pending":{_num(game.pending)},'
+            f'"pending_kind":{_text(game.pending_rank)},"move":{_num(game.move)},'
+            f'"time_left_ms":{_num(time_left_ms)},"bank_ms":{_num(bank_ms)},'
+            f'"has_drawn":{"true" if game.phase is PHASE_DRAWN else "false"},'
+            f'"drawn":{"null" if drawn is None else _card(drawn)},"phase":{_text(game.phase)},'
+            f'"legal":[{"".join(wire)}]}}\n')
+    return line.encode(), LegalLines(rid.encode(), answers)

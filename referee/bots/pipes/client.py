@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Protocol, TypeAlias
+from typing import Any, Callable, Final, Protocol, TypeAlias
 
 from referee import PROTOCOL_VERSIONS
 from referee.bots.cpuclock import Clock, CpuMeter, ProcessMeter, Source, wall_limit_ms
@@ -26,9 +26,9 @@ from referee.protocol.wire import answer_problem, encode, loads
 
 SUPPORTED_VERSIONS: tuple[int, ...] = PROTOCOL_VERSIONS
 #: Log text kept per game and bot; the rest is dropped (a flood of logs must not fill memory).
-LOG_LIMIT = 256 * 1024
+LOG_LIMIT: Final = 256 * 1024
 #: Lines read between games before a bot still writing is restarted rather than drained further.
-DRAIN_LINES = 1000
+DRAIN_LINES: Final = 1000
 
 Recorder = Callable[[str, Any, "float | None"], None]
 #: The fix for an answer to information (said when one arrives before the next request).
