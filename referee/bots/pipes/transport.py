@@ -174,6 +174,11 @@ _FIRST_WAIT_S: Final = 0.02
 #: A whole JSON message left this long without its newline is the bot waiting on it (``NoNewline``):
 #: named at once rather than after the move limit.
 NO_NEWLINE_S: Final = 0.3
+# The calls of a decision's round trip, bound once: compiled, ``os.read`` is a look-up in the module ``os`` each
+# time (a few hundred instructions, several times a decision); a ``Final`` name is read directly.
+_monotonic: Final = time.monotonic
+_read: Final = os.read
+_write: Final = os.write
 
 
 def _whole_message(data: bytes | bytearray) -> bool:
@@ -278,7 +283,7 @@ class PipeTransport:
         """Write all of ``data`` before ``deadline``."""
         total = len(data)
         try:  # the usual case: the pipe takes it all at once
-            sent = os.write(self._in, data)
+            sent = _write(self._in, data)
             if sent == total:
                 return
         except OSError:  # a full pipe, or a closed one: the loop below tells them apart
@@ -341,7 +346,7 @@ class PipeTransport:
             until = deadline
             if self._buf and not self._skipping:  # part of a line: a message waiting for its newline?
                 until = self._until_newline(deadline)
-            left = until - time.monotonic()
+            left = until - _monotonic()
             if not watch_exit:
                 ms = int(min(left, _FIRST_WAIT_S) * 1000 + 0.999) if left > 0 else 0
                 if not self._poll_out(ms):
@@ -352,7 +357,7 @@ class PipeTransport:
             elif not self._wait_watching_exit(left, deadline):
                 continue
             try:
-                chunk = os.read(fd, 1 << 16)
+                chunk = _read(fd, 1 << 16)
             except BlockingIOError:  # nothing on stdout: the bot itself has ended (its pidfd)
                 if self.proc.poll() is not None:
                     self._bot_exited()
@@ -360,7 +365,7 @@ class PipeTransport:
             # The common case, one whole line in one read, skips the buffering below.
             if chunk and chunk[-1] == 10 and not self._buf and not self._skipping:
                 line = chunk[:-1]
-                if b"\n" not in line:
+                if 10 not in line:  # an int: a byte looked for without a buffer request
                     if len(chunk) > self.line_limit + 1:
                         raise LineTooLong(chunk[:300])
                     return line
