@@ -83,9 +83,11 @@ class _Told:
         self.secret = secret
 
 
-#: What each event seen says, by ``id(event)``, and the drawer's own line of a draw by ``id(event) * 8 + seat``,
-#: the event kept beside. The engine shares its recurring events between games (``game._SeatEvents``), so most
-#: lines are made once per process, not once per game; events are read-only.
+#: What each recurring event seen says, by ``id(event)``, and the drawer's own line of a one-card draw by
+#: ``id(event) * 8 + seat``, the event kept beside. The engine shares its recurring events between games
+#: (``game._SeatEvents``), so most lines are made once per process, not once per game; events are read-only.
+#: An event of one game (a deal, a penalty, a round's end) is encoded once by its game's ``PublicWire`` and not
+#: kept here: it would never be looked up again, and keeping it kept it from the collector's young objects.
 _TOLD: Final[dict[int, _Told]] = {}
 _OWN_LINES: Final[dict[int, tuple[Event, bytes]]] = {}
 #: A bound on each (events made per game, a deal's or a penalty's, come and go).
@@ -106,10 +108,23 @@ def _told(ev: Event) -> _Told:
         told = _Told(ev, _EVENT_HEAD + dumps(event_for(ev, None))[1:] + b"\n", True, secret)
     else:  # {"type":"event", **ev}, without copying the event
         told = _Told(ev, _EVENT_HEAD + dumps(ev)[1:] + b"\n", False, None)
-    if len(_TOLD) >= _LINES_MAX:
-        _TOLD.clear()
-    _TOLD[key] = told
+    if _recurs(ev):
+        if len(_TOLD) >= _LINES_MAX:
+            _TOLD.clear()
+        _TOLD[key] = told
     return told
+
+
+def _recurs(ev: Event) -> bool:
+    """Whether ``ev`` is of the kinds the engine shares between games (``game._SeatEvents``, one Reverse): worth
+    keeping its line. A wrong answer costs time, never a byte: an event not kept is encoded again if seen again."""
+    if ev["kind"] == "draw":
+        return ev["count"] == 1 and ev["reason"] == "turn"
+    if ev["kind"] == "play":
+        return len(ev["cards"]) == 1
+    if ev["kind"] == "reverse":
+        return ev["count"] == 1
+    return ev["kind"] in _SHARED_KINDS
 
 
 def public_line(ev: Event) -> bytes:
@@ -124,15 +139,18 @@ def own_line(ev: Event, seat: int) -> bytes:
     if hit is not None:
         return hit[1]
     line = _EVENT_HEAD + dumps(event_for(ev, seat))[1:] + b"\n"
-    if len(_OWN_LINES) >= _LINES_MAX:
-        _OWN_LINES.clear()
-    _OWN_LINES[key] = (ev, line)
+    if _recurs(ev):
+        if len(_OWN_LINES) >= _LINES_MAX:
+            _OWN_LINES.clear()
+        _OWN_LINES[key] = (ev, line)
     return line
 
 
 _EVENT_HEAD: Final = b'{"type":"event",'
 #: Events whose message is built for each seat (and, for a round's end, updates its scores).
 _SEAT_KINDS: Final = frozenset({"deal", "round_end", "game_end"})
+#: Events the engine always shares between games (the rest: ``_recurs``).
+_SHARED_KINDS: Final = frozenset({"skip", "pass", "colour", "call"})
 
 
 class Relay:
