@@ -188,11 +188,17 @@ class Relay:
 
     def lines(self, game: Game, wire: PublicWire, end: EndPatch | None = None) -> bytes:
         """``catch_up`` encoded as the lines to write, in one piece (``b""`` when nothing is new)."""
+        out: list[bytes] = []
+        self.gather(out, game, wire, end)
+        return out[0] if len(out) == 1 else b"".join(out)
+
+    def gather(self, out: list[bytes], game: Game, wire: PublicWire, end: EndPatch | None = None) -> None:
+        """``lines``, appended to ``out`` in pieces (a caller that writes more after them joins everything once)."""
         events = game.events
         stop = len(events)
         start = self.told
         if start == stop:
-            return b""
+            return
         chunks = wire.sync(events)
         bound = wire.seat_bound
         self.told = stop
@@ -203,10 +209,10 @@ class Relay:
             at += 1
         if at == count or bound[at] >= stop:  # the usual case: public events only
             self._bound_at = at
-            return chunks[start] if stop - start == 1 else b"".join(chunks[start:stop])
+            out.extend(chunks[start:stop])
+            return
         secrets = wire.secrets
         seat = self.seat
-        parts: list[bytes] = []
         pos = start
         while at < count:
             index = bound[at]
@@ -216,12 +222,11 @@ class Relay:
             at += 1
             if secret is not None and not secret.get(seat):  # another seat's draw: the public line, in the run
                 continue
-            parts.extend(chunks[pos:index])
-            parts.append(self._own_line(game, wire, index, end))
+            out.extend(chunks[pos:index])
+            out.append(self._own_line(game, wire, index, end))
             pos = index + 1
         self._bound_at = at
-        parts.extend(chunks[pos:stop])
-        return b"".join(parts)
+        out.extend(chunks[pos:stop])
 
     def _own_line(self, game: Game, wire: PublicWire, index: int, end: EndPatch | None) -> bytes:
         """The line this seat reads for seat-bound event ``index``: shared where the seat adds nothing."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from referee.engine.cards import _BY_CODE, Card
-from referee.engine.game import PHASE_DRAWN
+from referee.engine.game import PHASE_DRAWN, PHASE_PLAY
 from referee.protocol.wire import dumps
 
 if TYPE_CHECKING:
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 _CARD: Final = [dumps(card.code).decode() for card in _BY_CODE.values()]
 #: The decimal text of the numbers a ``turn`` mostly holds (counts, scores, limits).
 _NUMBERS: Final = [str(n) for n in range(4096)]
+#: The fields of most turns that change least, written out whole: no penalty pending; nothing drawn, a card to play.
+_NO_PENALTY: Final = '"pending":0,"pending_kind":null'
+_PLAY_UNDRAWN: Final = '"has_drawn":false,"drawn":null,"phase":"play"'
 #: Other strings of a ``turn`` (colours, phases, penalty kinds) as JSON, made once each.
 _TEXT: Final[dict[str, str]] = {}
 
@@ -70,6 +73,45 @@ def _scores(values: list[int]) -> str:
         memo.values = list(values)
         memo.text = ",".join([_num(n) for n in values])
     return memo.text
+
+
+class _Limits:
+    """The time limits last written and their text: the same for a bot's every turn until its bank is drawn on."""
+
+    __slots__ = ("move", "bank", "text")
+
+    def __init__(self) -> None:
+        self.move = -1
+        self.bank = -1
+        self.text = ""
+
+
+_LIMITS: Final = _Limits()
+
+
+def _limits(time_left_ms: int, bank_ms: int) -> str:
+    memo = _LIMITS
+    if time_left_ms != memo.move or bank_ms != memo.bank:
+        memo.move, memo.bank = time_left_ms, bank_ms
+        memo.text = f'"time_left_ms":{_num(time_left_ms)},"bank_ms":{_num(bank_ms)}'
+    return memo.text
+
+
+def _penalty(game: Game) -> str:
+    """``pending`` and ``pending_kind``."""
+    if game.pending == 0 and game.pending_rank is None:
+        return _NO_PENALTY
+    return f'"pending":{_num(game.pending)},"pending_kind":{_text(game.pending_rank)}'
+
+
+def _phase(game: Game) -> str:
+    """``has_drawn``, ``drawn`` and ``phase``."""
+    drawn = game.drawn
+    phase = game.phase
+    if drawn is None and phase is PHASE_PLAY:
+        return _PLAY_UNDRAWN
+    return (f'"has_drawn":{"true" if phase is PHASE_DRAWN else "false"},'
+            f'"drawn":{"null" if drawn is None else _card(drawn)},"phase":{_text(phase)}')
 
 
 class _Answer:
@@ -150,15 +192,10 @@ def turn_line(game: Game, seat: int, legal: list[Action], request_id: int, time_
         wire.append(answer.after if k else answer.head)
         wire.append(rid)
         wire.append(answer.tail)
-    drawn = game.drawn
     line = (f'{{"type":"turn","id":{rid},"you":{_num(seat)},"hand":[{",".join([_card(c) for c in hands[seat]])}],'
             f'"top":{_card(game.top)},"colour":{_text(game.colour)},"direction":{_num(game.direction)},'
             f'"hands":[{",".join([_num(len(h)) for h in hands])}],'
             f'"scores":[{_scores(game.scores)}],"draw_pile":{_num(len(game.draw_pile))},'
-            f'"discard_pile":{_num(len(game.discard) - 1)},"pending":{_num(game.pending)},'
-            f'"pending_kind":{_text(game.pending_rank)},"move":{_num(game.move)},'
-            f'"time_left_ms":{_num(time_left_ms)},"bank_ms":{_num(bank_ms)},'
-            f'"has_drawn":{"true" if game.phase is PHASE_DRAWN else "false"},'
-            f'"drawn":{"null" if drawn is None else _card(drawn)},"phase":{_text(game.phase)},'
-            f'"legal":[{"".join(wire)}]}}\n')
+            f'"discard_pile":{_num(len(game.discard) - 1)},{_penalty(game)},"move":{_num(game.move)},'
+            f'{_limits(time_left_ms, bank_ms)},{_phase(game)},"legal":[{"".join(wire)}]}}\n')
     return line.encode(), LegalLines(rid.encode(), answers)

@@ -125,6 +125,7 @@ class BotSeat:
         self.sandbox: str | None = None
         self.clock: str | None = None
         self.cpu_ms: float | None = None  # the CPU time of the last answer (``None``: not measured)
+        self._move_ms = client.spec.limits.move_ms  # read at every turn: kept here (a spec is frozen)
 
     def begin(self, table: Table, index: int) -> None:
         self.prepare(table, index)
@@ -149,15 +150,23 @@ class BotSeat:
     def decide(self, table: Table, index: int, legal: list[Action]) -> tuple[Action, float | None]:
         client = self.client
         game = table.game
-        news = self._news(table)  # the events since its last turn go out in the same write as the request
+        # The events since its last turn go out in the same write as the request, joined with it once.
+        parts: list[bytes] = []
+        if self.relay is not None and client.listening:
+            self.relay.gather(parts, game, table.wire)
         bank = client.bank_ms
         request_id = client.new_request_id()
-        line, known = turn_line(game, index, legal, request_id, int(self.spec.limits.move_ms + bank), int(bank))
+        line, known = turn_line(game, index, legal, request_id, int(self._move_ms + bank), int(bank))
+        if parts:
+            parts.append(line)
+            written = b"".join(parts)
+        else:
+            written = line
         try:
-            answer, ms = client.request_line(request_id, line, known, news)
+            answer, ms = client.request_line(request_id, line, known, written)
         finally:
             self.cpu_ms = client.last_cpu_ms
-        if answer.__class__ is Action:  # an element of legal, echoed as sent
+        if type(answer) is Action:  # an element of legal, echoed as sent
             return answer, ms
         try:  # any other valid answer: the same action written another way, or an illegal one
             action = Action.from_wire(answer)

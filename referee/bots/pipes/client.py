@@ -250,10 +250,13 @@ class BotClient:
             return self._ask(msg["id"], encode(msg), msg, limit, known, before)
         return self._ask(msg["id"], encoded, encoded, limit, known, before)
 
-    def request_line(self, request_id: int, line: bytes, known: LegalLines, before: bytes = b"") -> tuple[Any, float]:
+    def request_line(self, request_id: int, line: bytes, known: LegalLines, written: bytes | None = None
+                     ) -> tuple[Any, float]:
         """``request`` of a ``turn`` line made by ``turns.turn_line`` (``known``: its legal answers), with the move
-        limit and the bank: the table's per-decision call, with no message built."""
-        return self._ask(request_id, line, line, self._move_ms + self.bank_ms, known, before)
+        limit and the bank: the table's per-decision call, with no message built. ``written``: what to write when
+        it is more than the line (information before it, already joined with it)."""
+        return self._ask(request_id, line if written is None else written, line, self._move_ms + self.bank_ms,
+                         known, b"")
 
     def _ask(self, req_id: int, data: bytes, request: Request, limit: float, known: Known | None,
              before: bytes) -> tuple[Any, float]:
