@@ -10,13 +10,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
+import orjson
+
 from referee.engine.game import event_for
 from referee.protocol.messages import event_message, start_message
-from referee.protocol.wire import dumps, encode
 
 if TYPE_CHECKING:
     from referee.engine.events import DealEvent, Event
     from referee.engine.game import Game
+
+#: orjson's ``dumps`` (``wire.dumps``), read directly: compiled, an imported name is a look-up in the module's
+#: dict at each use, and ``wire.encode`` an interpreted call; a game's own events are encoded here.
+_dumps: Final = orjson.dumps
+
+
+def _line(msg: object) -> bytes:
+    """``wire.encode``, compiled: one protocol line, newline included."""
+    return _dumps(msg) + b"\n"
 
 #: The referee's final word on placements, merged into ``game_end`` (forfeits move seats last).
 EndPatch = dict[str, Any]
@@ -61,9 +71,9 @@ class PublicWire:
     def end_line(self, index: int, ev: Event, end: EndPatch | None) -> bytes:
         """The ``game_end`` line (event ``index``) with the referee's ``end`` merged in: the same for every
         seat told with the same ``end``, so made once (``end`` is compared by its encoding, not its identity)."""
-        key = (index, dumps(end) if end else b"")
+        key = (index, _dumps(end) if end else b"")
         if key != self._end_key:
-            self._end_line = encode({**event_message(ev, None), **(end or {})})
+            self._end_line = _line({**event_message(ev, None), **(end or {})})
             self._end_key = key
         return self._end_line
 
@@ -103,11 +113,11 @@ def _told(ev: Event) -> _Told:
     secret = ev.get("secret")
     if kind in _SEAT_KINDS:
         # A round's end has no secret: one line for every seat (the relay reads its scores).
-        told = _Told(ev, encode(event_message(ev, None)) if kind == "round_end" else b"", True, None)
+        told = _Told(ev, _line(event_message(ev, None)) if kind == "round_end" else b"", True, None)
     elif isinstance(secret, dict):  # the public copy serves every seat but those the secret names
-        told = _Told(ev, _EVENT_HEAD + dumps(event_for(ev, None))[1:] + b"\n", True, secret)
+        told = _Told(ev, _EVENT_HEAD + _dumps(event_for(ev, None))[1:] + b"\n", True, secret)
     else:  # {"type":"event", **ev}, without copying the event
-        told = _Told(ev, _EVENT_HEAD + dumps(ev)[1:] + b"\n", False, None)
+        told = _Told(ev, _EVENT_HEAD + _dumps(ev)[1:] + b"\n", False, None)
     if _recurs(ev):
         if len(_TOLD) >= _LINES_MAX:
             _TOLD.clear()
@@ -138,7 +148,7 @@ def own_line(ev: Event, seat: int) -> bytes:
     hit = _OWN_LINES.get(key)
     if hit is not None:
         return hit[1]
-    line = _EVENT_HEAD + dumps(event_for(ev, seat))[1:] + b"\n"
+    line = _EVENT_HEAD + _dumps(event_for(ev, seat))[1:] + b"\n"
     if _recurs(ev):
         if len(_OWN_LINES) >= _LINES_MAX:
             _OWN_LINES.clear()
@@ -237,7 +247,7 @@ class Relay:
         if ev["kind"] == "game_end":
             return wire.end_line(index, ev, end)
         if ev["kind"] == "deal":
-            return encode(self._deal(game, ev))
+            return _line(self._deal(game, ev))
         secret = ev.get("secret")
         if isinstance(secret, dict) and secret.get(self.seat):  # the drawer: the draw with its cards
             return own_line(ev, self.seat)
