@@ -43,7 +43,8 @@ class PublicWire:
     end for the same placements (``end_line``).
     """
 
-    __slots__ = ("chunks", "seat_bound", "secrets", "_end_key", "_end_line")
+    __slots__ = ("chunks", "seat_bound", "secrets", "_end_key", "_end_line", "_deal_at", "_deal_for", "_deal_head",
+                 "_deal_mid")
 
     def __init__(self) -> None:
         #: The public line of each event (``b""`` for one that is never sent as is).
@@ -56,6 +57,12 @@ class PublicWire:
         # The last game_end line made, and the event and placements (encoded) it was made for.
         self._end_key: tuple[int, bytes] | None = None
         self._end_line = b""
+        # The parts of a deal's ``start`` message every seat reads alike (event ``_deal_at``): the fields before
+        # ``you``, and ``top`` to ``direction``.
+        self._deal_at = -1
+        self._deal_for: tuple[str, list[str]] | None = None  # the game id and names it was made with
+        self._deal_head = b""
+        self._deal_mid = b""
 
     def sync(self, events: list[Event]) -> list[bytes]:
         """Encode the events not seen yet; the lines of every event so far."""
@@ -76,6 +83,25 @@ class PublicWire:
             self._end_line = _line({**event_message(ev, None), **(end or {})})
             self._end_key = key
         return self._end_line
+
+
+    def start_line(self, index: int, game: Game, ev: DealEvent, seat: int, game_id: str, names: list[str],
+                   scores: list[int]) -> bytes:
+        """``messages.start_message`` for seat ``seat`` (with ``scores``) encoded: the fields every seat reads alike
+        encoded once per deal, the seat's own (``you``, ``hand``, ``scores``) joined between them."""
+        made = self._deal_for
+        if index != self._deal_at or made is None or made[1] is not names or made[0] != game_id:
+            whole = _dumps(start_message(game, ev, seat, game_id, names))
+            # Found in order: no key or string before them can hold these (a string's quotes are escaped).
+            you = whole.index(b',"you":')
+            top = whole.index(b',"top":', you)
+            self._deal_head = whole[:you]
+            self._deal_mid = whole[top:whole.index(b',"scores":', top)]
+            self._deal_at = index
+            self._deal_for = (game_id, names)
+        return b"".join([self._deal_head, b',"you":', str(seat).encode(), b',"dealer":', str(ev["dealer"]).encode(),
+                         b',"hand":', _dumps(ev["secret"][seat]["hand"]), self._deal_mid, b',"scores":',
+                         _dumps(scores), b"}\n"])
 
 
 class _Told:
@@ -247,7 +273,9 @@ class Relay:
         if ev["kind"] == "game_end":
             return wire.end_line(index, ev, end)
         if ev["kind"] == "deal":
-            return _line(self._deal(game, ev))
+            # The start message carries the scores the round began with (``_deal``).
+            scores = self._scores if self._scores is not None else game.scores
+            return wire.start_line(index, game, ev, self.seat, self.game_id, self.names, scores)
         secret = ev.get("secret")
         if isinstance(secret, dict) and secret.get(self.seat):  # the drawer: the draw with its cards
             return own_line(ev, self.seat)
