@@ -40,8 +40,8 @@ from referee.bots.sandbox import SandboxSettings, parse_mode  # noqa: E402
 from referee.bots.spec import parse_bot  # noqa: E402
 from referee.engine.game import Game  # noqa: E402
 from referee.engine.rules import get_ruleset  # noqa: E402
-from referee.protocol.messages import turn_line  # noqa: E402
 from referee.protocol.relay import PublicWire, Relay  # noqa: E402
+from referee.protocol.turns import turn_line  # noqa: E402
 from referee.table import table as table_module  # noqa: E402
 from referee.table.table import play_game, seat_for  # noqa: E402
 

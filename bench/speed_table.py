@@ -13,7 +13,8 @@ Rows (each a ratio of two things measured in the same round, so the machine's lo
   referee   the referee per decision: 4-seat family rounds between four trivial C bots, one core,
             ``--sandbox none`` and the default, against the raw C pipe round trip (bench/pingpong.c);
             beside them the floor: the referee's own system calls on the same bots with the same bytes,
-            replayed from C with no work between them (bench/referee_floor.py, .c; needs strace).
+            replayed from C with no work between them (bench/referee_floor.py, .c; needs strace), and the
+            referee against the floor (issue 40's goal: within 2x), the median of each round's ratio.
   arena     the sample arena (arenas/sample.yaml), ``--jobs 2`` against ``--jobs 1``, whole command, beside
             the machine's own two-core gain for it (two pinned ``--jobs 1`` copies at once against one alone).
   engine    bench/engine_bench.py --seconds 3 --reps 3 (one core): decisions/s against OpenSpiel's
@@ -294,6 +295,7 @@ def main() -> None:
         rows.setdefault(key, []).append(value)
 
     load0 = os.getloadavg()[0]
+    floor_round = (float("nan"), float("nan"))  # the floor (full) of the round under way: wall, CPU
     with tempfile.TemporaryDirectory() as tmp:
         trees = build_trees(tmp) if args.builds else {"now": REPO}
         trees |= {"before": Path(args.compare).resolve()} if args.compare else {}
@@ -326,10 +328,14 @@ def main() -> None:
                         for name, run in referee_floor.floor_runs(exe, replay).items():
                             add(f"floor {name} us", run.wall)
                             add(f"floor {name} cpu us", run.cpu + run.bots_cpu)
+                        floor_round = rows["floor full us"][-1], rows["floor full cpu us"][-1]
                     for sandbox in ("none", "auto"):
                         wall, cpu, bots = referee_row(tree, args.decisions, sandbox, exe)
                         add(f"{label} referee {sandbox} us", wall)
                         add(f"{label} referee {sandbox} cpu us", cpu + bots)
+                        if sandbox == "none" and replay is not None:  # this round's ratio: the load hits both
+                            add(f"{label} referee/floor wall", wall / floor_round[0])
+                            add(f"{label} referee/floor cpu", (cpu + bots) / floor_round[1])
                 if "arena" in args.only:
                     w1 = arena_wall(tree, 1, os.path.join(tmp, "a1"))
                     w2 = arena_wall(tree, 2, os.path.join(tmp, "a2"))
@@ -374,6 +380,10 @@ def main() -> None:
                   "(goal for none: <= 3x the raw pipe)")
             if "floor full us" in med:
                 print_floor(med, label)
+                walls = ", ".join(f"{r:.2f}" for r in rows[f"{label} referee/floor wall"])
+                print(f"  THE REFEREE AGAINST ITS FLOOR (sandbox none / floor full, each round's pair): wall "
+                      f"{med[f'{label} referee/floor wall']:.2f}x (rounds {walls}), CPU of all processes "
+                      f"{med[f'{label} referee/floor cpu']:.2f}x   goal <= 2x")
         if "arena" in args.only:
             print(f"sample arena whole command: --jobs 1 {med[f'{label} arena j1 s']:.1f} s, --jobs 2 "
                   f"{med[f'{label} arena j2 s']:.1f} s: {med[f'{label} arena ratio']:.2f}x   goal >= 1.8x")

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, NotRequired, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from referee import PROTOCOL_VERSIONS
-from referee.engine.cards import _BY_CODE, Card
 from referee.engine.game import PHASE_DRAWN, event_for
-from referee.protocol.wire import dumps
 
 if TYPE_CHECKING:
     from referee.bots.spec import BotSpec
@@ -131,110 +129,3 @@ def turn_request(game: Game, seat: int, legal: list[Action], request_id: int, ti
     msg = turn_fields(game, seat, request_id, time_left_ms, bank_ms)
     msg["legal"] = [a.to_wire(request_id) for a in legal]
     return msg
-
-
-#: Each card's code as a JSON string, by ``Card.index`` (what orjson writes for it).
-_CARD_JSON: Final = [dumps(card.code).decode() for card in _BY_CODE.values()]
-#: Other strings of a ``turn`` (colours, phases, penalty kinds) as JSON, made once each.
-_STR_JSON: dict[str, str] = {}
-
-
-def _card_json(card: Card) -> str:
-    return _CARD_JSON[card.index] if card.index >= 0 else dumps(card.code).decode()
-
-
-def _str_json(text: str | None) -> str:
-    """``text`` as orjson writes it (``null`` for ``None``)."""
-    if text is None:
-        return "null"
-    found = _STR_JSON.get(text)
-    if found is None:
-        found = dumps(text).decode()
-        if len(_STR_JSON) < 1000:  # a few colours, phases and ranks: a bound in case some caller passes others
-            _STR_JSON[text] = found
-    return found
-
-
-#: The decimal text of the numbers a ``turn`` mostly holds (counts, scores, limits), made once.
-_NUMBERS: Final = [str(n) for n in range(4096)]
-
-
-def _num(n: int) -> str:
-    """``str(n)``, from the table where it is there."""
-    return _NUMBERS[n] if 0 <= n < 4096 else str(n)
-
-
-def _ints_json(values: list[int]) -> str:
-    return ",".join([_num(v) for v in values])
-
-
-def turn_head(game: Game, seat: int, request_id: int, time_left_ms: int, bank_ms: int) -> str:
-    """``turn_fields`` as orjson encodes them, written out without building the dict, less the closing brace.
-
-    The same text byte for byte (tests/protocol/test_relay.py compares them over every house): the keys in the
-    same order, ints as ``str`` writes them, strings through orjson.
-    """
-    hands = game.hands
-    drawn = game.drawn
-    hand = ",".join([_card_json(card) for card in hands[seat]])
-    counts = ",".join([_num(len(h)) for h in hands])
-    return (f'{{"type":"turn","id":{request_id},"you":{_num(seat)},"hand":[{hand}],"top":{_card_json(game.top)},'
-            f'"colour":{_str_json(game.colour)},"direction":{game.direction},"hands":[{counts}],'
-            f'"scores":[{_ints_json(game.scores)}],"draw_pile":{_num(len(game.draw_pile))},'
-            f'"discard_pile":{_num(len(game.discard) - 1)},"pending":{_num(game.pending)},'
-            f'"pending_kind":{_str_json(game.pending_rank)},"move":{_num(game.move)},'
-            f'"time_left_ms":{_num(time_left_ms)},"bank_ms":{_num(bank_ms)},'
-            f'"has_drawn":{"true" if game.phase == PHASE_DRAWN else "false"},'
-            f'"drawn":{"null" if drawn is None else _card_json(drawn)},"phase":{_str_json(game.phase)}')
-
-
-#: An action's wire form around its request id, by ``id(action)`` (the action is kept, so the id stays its own).
-_LEGAL_PARTS: dict[int, tuple[Action, bytes, bytes]] = {}
-#: The engine reuses its action objects, so few are ever made; a bound in case some caller does not.
-_LEGAL_PARTS_MAX = 50_000
-
-
-class LegalLines:
-    """Each legal answer's exact line beside its action: ``get`` finds the action a bot echoed.
-
-    Compared in turn rather than hashed into a dict: a line is compared by its length first, so a look-up
-    costs less than making the dict did, even for arcade's longest lists.
-    """
-
-    __slots__ = ("lines", "actions")
-
-    def __init__(self, lines: list[bytes], actions: list[Action]) -> None:
-        self.lines = lines
-        self.actions = actions
-
-    def get(self, line: bytes) -> Action | None:
-        """The action whose line ``line`` is, byte for byte; ``None`` if none is."""
-        lines = self.lines
-        for i in range(len(lines)):
-            if lines[i] == line:
-                return self.actions[i]
-        return None
-
-
-def turn_line(game: Game, seat: int, legal: list[Action], request_id: int, time_left_ms: int,
-              bank_ms: int) -> tuple[bytes, LegalLines]:
-    """The ``turn`` request encoded, as ``turn_request`` would encode it, without building its dicts.
-
-    Returns the line to send and each legal answer's exact bytes beside its action: a bot that echoes an
-    element of ``legal`` (as bots are told to) is understood by comparing bytes instead of parsing and
-    checking its answer.
-    """
-    rid = str(request_id).encode()
-    parts = _LEGAL_PARTS
-    wire: list[bytes] = []
-    for action in legal:
-        cached = parts.get(id(action))
-        if cached is None:
-            if len(parts) >= _LEGAL_PARTS_MAX:
-                parts.clear()
-            whole = dumps(action.to_wire(0))
-            cut = whole.index(b'"id":0') + 5
-            cached = parts[id(action)] = (action, whole[:cut], whole[cut + 1:])
-        wire.append(cached[1] + rid + cached[2])
-    head = turn_head(game, seat, request_id, time_left_ms, bank_ms).encode()
-    return b"".join([head, b',"legal":[', b",".join(wire), b"]}\n"]), LegalLines(wire, legal)

@@ -8,13 +8,12 @@ The order of the lines a bot reads is the same as if each event were sent as it 
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from typing import TYPE_CHECKING, Mapping, TypedDict, cast
+from typing import TYPE_CHECKING, Final, Mapping, TypedDict
+
+import orjson
 
 from referee.engine.game import event_for
-from referee.engine.jsondata import JsonObject
 from referee.protocol.messages import event_message, start_message
-from referee.protocol.wire import dumps, encode
 
 if TYPE_CHECKING:
     from referee.engine.events import DealEvent, Event
@@ -30,6 +29,14 @@ class EndPatch(TypedDict, total=False):
     forfeited: list[int]
     game_placements: list[int]
 
+#: orjson's ``dumps`` (``wire.dumps``), read directly: compiled, an imported name is a look-up in the module's
+#: dict at each use, and ``wire.encode`` an interpreted call; a game's own events are encoded here.
+_dumps: Final = orjson.dumps
+
+
+def _line(msg: object) -> bytes:
+    """``wire.encode``, compiled: one protocol line, newline included."""
+    return _dumps(msg) + b"\n"
 
 
 class PublicWire:
@@ -43,7 +50,8 @@ class PublicWire:
     end for the same placements (``end_line``).
     """
 
-    __slots__ = ("chunks", "seat_bound", "secrets", "_end_key", "_end_line")
+    __slots__ = ("chunks", "seat_bound", "secrets", "_end_key", "_end_line", "_deal_at", "_deal_for", "_deal_head",
+                 "_deal_mid")
 
     def __init__(self) -> None:
         #: The public line of each event (``b""`` for one that is never sent as is).
@@ -56,6 +64,12 @@ class PublicWire:
         # The last game_end line made, and the event and placements (encoded) it was made for.
         self._end_key: tuple[int, bytes] | None = None
         self._end_line = b""
+        # The parts of a deal's ``start`` message every seat reads alike (event ``_deal_at``): the fields before
+        # ``you``, and ``top`` to ``direction``.
+        self._deal_at = -1
+        self._deal_for: tuple[str, list[str]] | None = None  # the game id and names it was made with
+        self._deal_head = b""
+        self._deal_mid = b""
 
     def sync(self, events: list[Event]) -> list[bytes]:
         """Encode the events not seen yet; the lines of every event so far."""
@@ -71,11 +85,30 @@ class PublicWire:
     def end_line(self, index: int, ev: Event, end: EndPatch | None) -> bytes:
         """The ``game_end`` line (event ``index``) with the referee's ``end`` merged in: the same for every
         seat told with the same ``end``, so made once (``end`` is compared by its encoding, not its identity)."""
-        key = (index, dumps(end) if end else b"")
+        key = (index, _dumps(end) if end else b"")
         if key != self._end_key:
-            self._end_line = encode({**event_message(ev, None), **(end or {})})
+            self._end_line = _line({**event_message(ev, None), **(end or {})})
             self._end_key = key
         return self._end_line
+
+
+    def start_line(self, index: int, game: Game, ev: DealEvent, seat: int, game_id: str, names: list[str],
+                   scores: list[int]) -> bytes:
+        """``messages.start_message`` for seat ``seat`` (with ``scores``) encoded: the fields every seat reads alike
+        encoded once per deal, the seat's own (``you``, ``hand``, ``scores``) joined between them."""
+        made = self._deal_for
+        if index != self._deal_at or made is None or made[1] is not names or made[0] != game_id:
+            whole = _dumps(start_message(game, ev, seat, game_id, names))
+            # Found in order: no key or string before them can hold these (a string's quotes are escaped).
+            you = whole.index(b',"you":')
+            top = whole.index(b',"top":', you)
+            self._deal_head = whole[:you]
+            self._deal_mid = whole[top:whole.index(b',"scores":', top)]
+            self._deal_at = index
+            self._deal_for = (game_id, names)
+        return b"".join([self._deal_head, b',"you":', str(seat).encode(), b',"dealer":', str(ev["dealer"]).encode(),
+                         b',"hand":', _dumps(ev["secret"][seat]["hand"]), self._deal_mid, b',"scores":',
+                         _dumps(scores), b"}\n"])
 
 
 class _Told:
@@ -93,13 +126,15 @@ class _Told:
         self.secret = secret
 
 
-#: What each event seen says, by ``id(event)``, and the drawer's own line of a draw by ``id(event) * 8 + seat``,
-#: the event kept beside. The engine shares its recurring events between games (``game._SeatEvents``), so most
-#: lines are made once per process, not once per game; events are read-only.
-_TOLD: dict[int, _Told] = {}
-_OWN_LINES: dict[int, tuple[Event, bytes]] = {}
+#: What each recurring event seen says, by ``id(event)``, and the drawer's own line of a one-card draw by
+#: ``id(event) * 8 + seat``, the event kept beside. The engine shares its recurring events between games
+#: (``game._SeatEvents``), so most lines are made once per process, not once per game; events are read-only.
+#: An event of one game (a deal, a penalty, a round's end) is encoded once by its game's ``PublicWire`` and not
+#: kept here: it would never be looked up again, and keeping it kept it from the collector's young objects.
+_TOLD: Final[dict[int, _Told]] = {}
+_OWN_LINES: Final[dict[int, tuple[Event, bytes]]] = {}
 #: A bound on each (events made per game, a deal's or a penalty's, come and go).
-_LINES_MAX = 4096
+_LINES_MAX: Final = 4096
 
 
 def _told(ev: Event) -> _Told:
@@ -111,15 +146,28 @@ def _told(ev: Event) -> _Told:
     secret = ev.get("secret")
     if kind in _SEAT_KINDS:
         # A round's end has no secret: one line for every seat (the relay reads its scores).
-        told = _Told(ev, encode(event_message(ev, None)) if kind == "round_end" else b"", True, None)
+        told = _Told(ev, _line(event_message(ev, None)) if kind == "round_end" else b"", True, None)
     elif isinstance(secret, dict):  # the public copy serves every seat but those the secret names
-        told = _Told(ev, _EVENT_HEAD + dumps(event_for(ev, None))[1:] + b"\n", True, secret)
+        told = _Told(ev, _EVENT_HEAD + _dumps(event_for(ev, None))[1:] + b"\n", True, secret)
     else:  # {"type":"event", **ev}, without copying the event
-        told = _Told(ev, _EVENT_HEAD + dumps(ev)[1:] + b"\n", False, None)
-    if len(_TOLD) >= _LINES_MAX:
-        _TOLD.clear()
-    _TOLD[key] = told
+        told = _Told(ev, _EVENT_HEAD + _dumps(ev)[1:] + b"\n", False, None)
+    if _recurs(ev):
+        if len(_TOLD) >= _LINES_MAX:
+            _TOLD.clear()
+        _TOLD[key] = told
     return told
+
+
+def _recurs(ev: Event) -> bool:
+    """Whether ``ev`` is of the kinds the engine shares between games (``game._SeatEvents``, one Reverse): worth
+    keeping its line. A wrong answer costs time, never a byte: an event not kept is encoded again if seen again."""
+    if ev["kind"] == "draw":
+        return ev["count"] == 1 and ev["reason"] == "turn"
+    if ev["kind"] == "play":
+        return len(ev["cards"]) == 1
+    if ev["kind"] == "reverse":
+        return ev["count"] == 1
+    return ev["kind"] in _SHARED_KINDS
 
 
 def public_line(ev: Event) -> bytes:
@@ -133,22 +181,25 @@ def own_line(ev: Event, seat: int) -> bytes:
     hit = _OWN_LINES.get(key)
     if hit is not None:
         return hit[1]
-    line = _EVENT_HEAD + dumps(event_for(ev, seat))[1:] + b"\n"
-    if len(_OWN_LINES) >= _LINES_MAX:
-        _OWN_LINES.clear()
-    _OWN_LINES[key] = (ev, line)
+    line = _EVENT_HEAD + _dumps(event_for(ev, seat))[1:] + b"\n"
+    if _recurs(ev):
+        if len(_OWN_LINES) >= _LINES_MAX:
+            _OWN_LINES.clear()
+        _OWN_LINES[key] = (ev, line)
     return line
 
 
-_EVENT_HEAD = b'{"type":"event",'
+_EVENT_HEAD: Final = b'{"type":"event",'
 #: Events whose message is built for each seat (and, for a round's end, updates its scores).
-_SEAT_KINDS = frozenset({"deal", "round_end", "game_end"})
+_SEAT_KINDS: Final = frozenset({"deal", "round_end", "game_end"})
+#: Events the engine always shares between games (the rest: ``_recurs``).
+_SHARED_KINDS: Final = frozenset({"skip", "pass", "colour", "call"})
 
 
 class Relay:
     """One seat's place in the event log: ``catch_up`` returns what it has not been told yet."""
 
-    __slots__ = ("seat", "game_id", "names", "told", "_scores")
+    __slots__ = ("seat", "game_id", "names", "told", "_scores", "_bound_at")
 
     def __init__(self, seat: int, game_id: str, names: list[str], *, told: int = 0,
                  scores: list[int] | None = None) -> None:
@@ -158,6 +209,8 @@ class Relay:
         self.told = told
         # The scores the next round starts with: the game's start (given) or the last round_end's.
         self._scores = scores
+        # Where ``lines`` looks in ``PublicWire.seat_bound`` next: every seat-bound event before it is told.
+        self._bound_at = 0
 
     def catch_up(self, game: Game, wire: PublicWire | None = None,
                  end: EndPatch | None = None) -> list[Mapping[str, object] | bytes]:
@@ -179,33 +232,45 @@ class Relay:
 
     def lines(self, game: Game, wire: PublicWire, end: EndPatch | None = None) -> bytes:
         """``catch_up`` encoded as the lines to write, in one piece (``b""`` when nothing is new)."""
+        out: list[bytes] = []
+        self.gather(out, game, wire, end)
+        return out[0] if len(out) == 1 else b"".join(out)
+
+    def gather(self, out: list[bytes], game: Game, wire: PublicWire, end: EndPatch | None = None) -> None:
+        """``lines``, appended to ``out`` in pieces (a caller that writes more after them joins everything once)."""
         events = game.events
         stop = len(events)
         start = self.told
         if start == stop:
-            return b""
+            return
         chunks = wire.sync(events)
         bound = wire.seat_bound
         self.told = stop
-        at = bisect_left(bound, start)
-        if at == len(bound) or bound[at] >= stop:  # the usual case: public events only
-            return b"".join(chunks[start:stop])
+        # The first seat-bound event from ``start`` on: kept from the last call (``told`` only grows), not searched.
+        at = self._bound_at
+        count = len(bound)
+        while at < count and bound[at] < start:
+            at += 1
+        if at == count or bound[at] >= stop:  # the usual case: public events only
+            self._bound_at = at
+            out.extend(chunks[start:stop])
+            return
         secrets = wire.secrets
         seat = self.seat
-        parts: list[bytes] = []
         pos = start
-        for k in range(at, len(bound)):
-            index = bound[k]
+        while at < count:
+            index = bound[at]
             if index >= stop:
                 break
-            secret = secrets[k]
+            secret = secrets[at]
+            at += 1
             if secret is not None and not secret.get(seat):  # another seat's draw: the public line, in the run
                 continue
-            parts.extend(chunks[pos:index])
-            parts.append(self._own_line(game, wire, index, end))
+            out.extend(chunks[pos:index])
+            out.append(self._own_line(game, wire, index, end))
             pos = index + 1
-        parts.extend(chunks[pos:stop])
-        return b"".join(parts)
+        self._bound_at = at
+        out.extend(chunks[pos:stop])
 
     def _own_line(self, game: Game, wire: PublicWire, index: int, end: EndPatch | None) -> bytes:
         """The line this seat reads for seat-bound event ``index``: shared where the seat adds nothing."""
@@ -216,7 +281,9 @@ class Relay:
         if ev["kind"] == "game_end":
             return wire.end_line(index, ev, end)
         if ev["kind"] == "deal":
-            return encode(cast(JsonObject, self._deal(game, ev)))  # wire.encode takes the raw shape
+            # The start message carries the scores the round began with (``_deal``).
+            scores = self._scores if self._scores is not None else game.scores
+            return wire.start_line(index, game, ev, self.seat, self.game_id, self.names, scores)
         secret = ev.get("secret")
         if isinstance(secret, dict) and secret.get(self.seat):  # the drawer: the draw with its cards
             return own_line(ev, self.seat)

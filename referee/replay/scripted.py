@@ -15,8 +15,8 @@ from referee.engine.actions import Action
 from referee.engine.game import Game
 from referee.engine.notation import InvalidReplayError, decode_actions, ruleset_of
 from referee.protocol.faults import KILL_KINDS, BotFault, Fault, FaultKind
-from referee.protocol.messages import turn_line
 from referee.protocol.relay import Relay
+from referee.protocol.turns import turn_line
 from referee.protocol.wire import encode, loads
 from referee.replay.locate import turn_of_faults
 from referee.store.game_source import SourceGame

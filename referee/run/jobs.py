@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any, Mapping, NotRequired, TypedDict
 
 from referee.bots.pool import BotPool
-from referee.bots.spec import BotSpec
+from referee.bots.spec import BotSpec, BotSpecJson
 from referee.engine.rules import Ruleset, get_ruleset
 from referee.store.results import GameResult
 from referee.table.policy import FaultPolicy
@@ -44,7 +44,7 @@ class GameJobJson(TypedDict):
     ruleset: str
     options: Mapping[str, object]
     """``Ruleset.options``."""
-    seats: list[dict[str, Any]]
+    seats: list[BotSpecJson]
     """Each seat's ``BotSpec.to_json``, read back by ``BotSpec.from_json`` (the bots' package owns its shape)."""
     policy: str
     record: bool

@@ -21,8 +21,9 @@ from referee.bots.spec import parse_bot
 from referee.engine.actions import Action
 from referee.engine.cards import DECK_COLOURS, DECKS
 from referee.engine.rules import PRESETS, get_ruleset
-from referee.protocol.messages import hello_message, turn_line
+from referee.protocol.messages import hello_message
 from referee.protocol.relay import PublicWire, Relay
+from referee.protocol.turns import turn_line
 from tests.conftest import ROOT, SAMPLES
 
 HELLO = {"type": "hello", "protocol": 1, "versions": [1], "name": "kit", "seat": 1,

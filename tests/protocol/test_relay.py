@@ -10,8 +10,9 @@ import pytest
 from referee.engine.game import Game
 from referee.engine.rules import get_ruleset, option_grid
 from referee.players import SeatView, make_player
-from referee.protocol.messages import event_message, start_message, turn_line, turn_request
+from referee.protocol.messages import event_message, start_message, turn_request
 from referee.protocol.relay import PublicWire, Relay
+from referee.protocol.turns import turn_line
 from referee.protocol.wire import encode
 
 

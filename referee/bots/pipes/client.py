@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Protocol, TypeAlias
+from typing import Any, Callable, Final, Protocol, TypeAlias
 
 from referee import PROTOCOL_VERSIONS
-from referee.bots.cpuclock import Clock, CpuMeter, Source, wall_limit_ms
-from referee.bots.pipes.lines import LineProblem, Mistake, gather, judge, no_newline, read_line, while_waiting
+from referee.bots.cpuclock import Clock, CpuMeter, ProcessMeter, Source, wall_limit_ms
+from referee.bots.pipes.lines import LineProblem, Mistake, gather, judge, no_newline, while_waiting
 from referee.bots.pipes.transport import (
     Closed,
     LineTooLong,
@@ -21,43 +21,33 @@ from referee.bots.pipes.transport import (
 from referee.bots.spec import BotSpec
 from referee.protocol.faults import BotFault, Fault, FaultKind, snippet
 from referee.protocol.messages import hello_message
+from referee.protocol.turns import LegalLines
 from referee.protocol.wire import answer_problem, encode, loads
 
 SUPPORTED_VERSIONS: tuple[int, ...] = PROTOCOL_VERSIONS
 #: Log text kept per game and bot; the rest is dropped (a flood of logs must not fill memory).
-LOG_LIMIT = 256 * 1024
+LOG_LIMIT: Final = 256 * 1024
 #: Lines read between games before a bot still writing is restarted rather than drained further.
-DRAIN_LINES = 1000
+DRAIN_LINES: Final = 1000
 
 Recorder = Callable[[str, Any, "float | None"], None]
 #: The fix for an answer to information (said when one arrives before the next request).
 UNASKED_FIX = ("only turn requests are answered (start, event, round_end, game_end and error are information: "
                "read them and answer nothing)")
+#: ``time.monotonic``, read directly (compiled, ``time.monotonic`` is a look-up in the module each time).
+_monotonic: Final = time.monotonic
 UNASKED = "an answer to a message that is not a request; " + UNASKED_FIX
 
 
-class _LazyRequest:
-    """A request known by its line until a fault needs it whole: then the line, decoded (no copy per move)."""
-
-    __slots__ = ("line",)
-
-    def __init__(self, line: bytes) -> None:
-        self.line = line
-
-    def whole(self) -> dict[str, Any]:
-        msg: dict[str, Any] = loads(self.line)
-        return msg
-
-
 class Known(Protocol):
-    """Answers known to be valid by their exact line (``messages.LegalLines``, or a dict of lines)."""
+    """Answers known to be valid by their exact line (``turns.LegalLines``, or a dict of lines)."""
 
     def get(self, line: bytes, /) -> Any:
         """What the answer ``line`` stands for; ``None`` for a line not known."""
 
 
-#: A request as the client holds it: the message, or its encoded line until a fault needs it whole.
-Request: TypeAlias = "dict[str, Any] | _LazyRequest"
+#: A request as the client holds it: the message, or its encoded line (decoded only when a fault needs it whole).
+Request: TypeAlias = "dict[str, Any] | bytes"
 
 
 class BotClient:
@@ -255,16 +245,23 @@ class BotClient:
         (events) to deliver first, in the same write. Raises ``BotFault`` for every way an answer can be
         wrong on the wire; legality is the table's job.
         """
-        req_id = msg["id"]
         limit = (self._move_ms if move_ms is None else move_ms) + self.bank_ms
-        request: Request
         if encoded is None:
-            data = encode(msg)
-            request = msg
-        else:
-            data = encoded
-            request = _LazyRequest(encoded)
-        t0 = time.monotonic()
+            return self._ask(msg["id"], encode(msg), msg, limit, known, before)
+        return self._ask(msg["id"], encoded, encoded, limit, known, before)
+
+    def request_line(self, request_id: int, line: bytes, known: LegalLines, written: bytes | None = None
+                     ) -> tuple[Any, float]:
+        """``request`` of a ``turn`` line made by ``turns.turn_line`` (``known``: its legal answers), with the move
+        limit and the bank: the table's per-decision call, with no message built. ``written``: what to write when
+        it is more than the line (information before it, already joined with it)."""
+        return self._ask(request_id, line if written is None else written, line, self._move_ms + self.bank_ms,
+                         known, b"")
+
+    def _ask(self, req_id: int, data: bytes, request: Request, limit: float, known: Known | None,
+             before: bytes) -> tuple[Any, float]:
+        """``request``'s round trip: ``data`` (the request's line) written after ``before``, the answer read."""
+        t0 = _monotonic()
         transport = self.transport
         if transport is None:
             raise self._fault(FaultKind.CRASH, "the bot process was ended earlier", None, request, t0)
@@ -273,7 +270,7 @@ class BotClient:
         looked = False  # whether this request has looked for processes the bot started (a long move)
         try:
             # Anything already written now came before the request: one poll() per decision to see.
-            if transport.pending():
+            if _pending(transport):
                 self._unasked(req_id, request, t0)
             if before:
                 data = before + data
@@ -289,10 +286,12 @@ class BotClient:
                     deadline = self._next_wait(c0, limit, wall_end, looked)  # ReadTimeout when out of time
                     looked = True
                     continue
-                if known is not None:
+                if isinstance(known, LegalLines) or known is not None:  # called natively (``Known`` is a protocol)
                     hit = known.get(line)
-                    if hit is not None:
-                        return hit, self._answered(t0, c0, limit, request)
+                else:
+                    hit = None
+                if hit is not None:
+                    return hit, self._answered(t0, c0, limit, request)
                 answer = self._parse(line, request, t0, deadline=deadline)
                 kind = answer.get("type")
                 if kind == "log":
@@ -341,12 +340,12 @@ class BotClient:
     def _answered(self, t0: float, c0: int, limit: float, request: Request) -> float:
         """The wall milliseconds an answer took (its CPU ones in ``last_cpu_ms``); the time charged (CPU time
         under ``clock: cpu``) over the move limit comes out of the bank, and past the bank is a timeout."""
-        elapsed = (time.monotonic() - t0) * 1000
+        elapsed = (_monotonic() - t0) * 1000
         meter = self._meter
         if meter is None:
             charged = elapsed
         else:
-            self.last_cpu_ms = cpu = (meter.read_ns() - c0) / 1e6
+            self.last_cpu_ms = cpu = (_read_ns(meter) - c0) / 1e6
             on_cpu = self._on_cpu
             charged = cpu if on_cpu else elapsed
             if on_cpu and charged > limit:  # CPU time read at the answer: more than one thread can outrun the wall
@@ -369,7 +368,7 @@ class BotClient:
         if self._fresh:
             self._fresh = False
             meter.refresh()
-        c0 = meter.read_ns()
+        c0 = _read_ns(meter)
         if not self._on_cpu:
             end = t0 + limit / 1000
             return False, end, end, c0
@@ -508,7 +507,7 @@ class BotClient:
 
     # ------------------------------------------------------------------ internals
     def _fault(self, kind: FaultKind, message: str, line: bytes | None, request: Request, t0: float) -> BotFault:
-        whole = request.whole() if isinstance(request, _LazyRequest) else request
+        whole: dict[str, Any] = loads(request) if isinstance(request, bytes) else request
         return BotFault(Fault(kind, message, snippet(line), whole, (time.monotonic() - t0) * 1000,
                               bot=self.spec.name))
 
@@ -536,15 +535,26 @@ class BotClient:
         if self._out:
             data = bytes(self._out) + data
             self._out.clear()
+        transport = self.transport
         try:
-            self.transport.write(data, deadline)
+            if isinstance(transport, PipeTransport):  # called natively (``Transport`` is a protocol)
+                transport.write(data, deadline)
+            else:
+                transport.write(data, deadline)
         except WriteTimeout as exc:
             self._out[:] = data[exc.written:]  # the rest goes first next time, keeping the lines whole
             raise
 
     def _read(self, deadline: float) -> bytes:
-        assert self.transport is not None
-        line = read_line(self.transport, deadline)
+        """The next line (as ``lines.read_line``), a ``PipeTransport``'s read called natively (a protocol is not)."""
+        transport = self.transport
+        assert transport is not None
+        if isinstance(transport, PipeTransport):
+            line = transport.read_line(deadline)
+        else:
+            line = transport.read_line(deadline)
+        if line.endswith(b"\r"):  # a Windows line end is harmless
+            line = line[:-1]
         if self.recorder is not None:
             self.recorder("in", line, None)
         return line
@@ -576,3 +586,17 @@ class BotClient:
         partial = getattr(self.transport, "partial", lambda: b"")()  # a transport that keeps none: b""
         what, fix = while_waiting(partial, logs=len(self.logs) - logs_before, language=self.language)
         return what + (f": {fix}" if fix else "")
+
+
+def _read_ns(meter: CpuMeter) -> int:
+    """``meter.read_ns()``, a ``ProcessMeter``'s called natively (``CpuMeter`` is a protocol): twice a decision."""
+    if isinstance(meter, ProcessMeter):
+        return meter.read_ns()
+    return meter.read_ns()
+
+
+def _pending(transport: Transport) -> bool:
+    """``transport.pending()``, a ``PipeTransport``'s called natively (``Transport`` is a protocol)."""
+    if isinstance(transport, PipeTransport):
+        return transport.pending()
+    return transport.pending()

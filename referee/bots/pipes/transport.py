@@ -17,7 +17,7 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, BinaryIO, Callable, Mapping, Protocol, Sequence
+from typing import Any, BinaryIO, Callable, Final, Mapping, Protocol, Sequence
 
 import orjson
 
@@ -165,15 +165,20 @@ class StderrSink:
 START_HOOKS: list[Callable[[int], None]] = []
 
 #: How often a wait wakes to see whether the bot has exited, where the kernel offers no pidfd.
-_EXIT_POLL_S = 0.05
+_EXIT_POLL_S: Final = 0.05
 #: How long the end of a bot's output is awaited once the bot has exited, before its pipe counts as held open.
-_EXIT_GRACE_S = 0.2
+_EXIT_GRACE_S: Final = 0.2
 #: How long a read waits on stdout alone before it also watches for the bot's exit. Most answers come
 #: sooner, and a poll() on one descriptor costs less on the per-move path than on two.
-_FIRST_WAIT_S = 0.02
+_FIRST_WAIT_S: Final = 0.02
 #: A whole JSON message left this long without its newline is the bot waiting on it (``NoNewline``):
 #: named at once rather than after the move limit.
-NO_NEWLINE_S = 0.3
+NO_NEWLINE_S: Final = 0.3
+# The calls of a decision's round trip, bound once: compiled, ``os.read`` is a look-up in the module ``os`` each
+# time (a few hundred instructions, several times a decision); a ``Final`` name is read directly.
+_monotonic: Final = time.monotonic
+_read: Final = os.read
+_write: Final = os.write
 
 
 def _whole_message(data: bytes | bytearray) -> bool:
@@ -231,6 +236,8 @@ class PipeTransport:
         # poll() objects rather than selectors: this is the per-move path, and they cost less per call.
         self._rpoll = select.poll()
         self._rpoll.register(self._out, select.POLLIN)
+        #: ``self._rpoll.poll``, bound once: called twice a decision (the early-answer check, the first wait).
+        self._poll_out: Callable[[int], list[tuple[int, int]]] = self._rpoll.poll
         self._wpoll = select.poll()
         self._wpoll.register(self._in, select.POLLOUT)
         self._xpoll: select.poll | None = None  # stdout and the bot's end, for longer waits
@@ -276,7 +283,7 @@ class PipeTransport:
         """Write all of ``data`` before ``deadline``."""
         total = len(data)
         try:  # the usual case: the pipe takes it all at once
-            sent = os.write(self._in, data)
+            sent = _write(self._in, data)
             if sent == total:
                 return
         except OSError:  # a full pipe, or a closed one: the loop below tells them apart
@@ -321,7 +328,7 @@ class PipeTransport:
         A bot that exited while something it started holds its stdout is not seen here, but by the
         next ``read_line``.
         """
-        return bool(self._lines or self._buf) or bool(self._rpoll.poll(0))
+        return bool(self._lines or self._buf) or bool(self._poll_out(0))
 
     def read_line(self, deadline: float) -> bytes:
         """The next line (without its terminator) before ``deadline``; with the deadline past, only what is there."""
@@ -339,10 +346,10 @@ class PipeTransport:
             until = deadline
             if self._buf and not self._skipping:  # part of a line: a message waiting for its newline?
                 until = self._until_newline(deadline)
-            left = until - time.monotonic()
+            left = until - _monotonic()
             if not watch_exit:
                 ms = int(min(left, _FIRST_WAIT_S) * 1000 + 0.999) if left > 0 else 0
-                if not self._rpoll.poll(ms):
+                if not self._poll_out(ms):
                     if time.monotonic() >= deadline:
                         raise ReadTimeout("no answer in time")
                     watch_exit = True
@@ -350,16 +357,18 @@ class PipeTransport:
             elif not self._wait_watching_exit(left, deadline):
                 continue
             try:
-                chunk = os.read(fd, 1 << 16)
+                chunk = _read(fd, 1 << 16)
             except BlockingIOError:  # nothing on stdout: the bot itself has ended (its pidfd)
                 if self.proc.poll() is not None:
                     self._bot_exited()
                 continue
             # The common case, one whole line in one read, skips the buffering below.
-            if chunk and not self._buf and not self._skipping and chunk.find(b"\n") == len(chunk) - 1:
-                if len(chunk) > self.line_limit + 1:
-                    raise LineTooLong(chunk[:300])
-                return chunk[:-1]
+            if chunk and chunk[-1] == 10 and not self._buf and not self._skipping:
+                line = chunk[:-1]
+                if 10 not in line:  # an int: a byte looked for without a buffer request
+                    if len(chunk) > self.line_limit + 1:
+                        raise LineTooLong(chunk[:300])
+                    return line
             self._take(chunk)
 
     def _until_newline(self, deadline: float) -> float:
