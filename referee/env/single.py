@@ -7,7 +7,7 @@ and ``BotPool``. The learner's seat is one more seat of that table, so a game he
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, TypedDict
 
 import gymnasium as gym
 import numpy as np
@@ -20,11 +20,42 @@ from referee.engine.rules import Ruleset, check_players
 from referee.env.aec import check_reward, ruleset_of, spaces_for
 from referee.env.view import Observer, place_rewards, round_rewards, table_text
 from referee.protocol.faults import Fault
-from referee.store.results import GameResult
+from referee.protocol.messages import ruleset_options
+from referee.store.results import GameResult, SeatTimes
 from referee.table.policy import FaultPolicy
 from referee.table.table import Table, seat_for
 
 LEARNER = "learner"
+
+
+class SlotInfo(TypedDict, total=False):
+    """What one table's ``info`` may hold (the vector environment batches them, a key and its ``_key`` mask)."""
+
+    seat: int  # after a deal: the learner's seat
+    seed: int  # after a deal: the game's referee seed
+    result: dict[str, Any]  # at the end: the game's result (``GameResult.to_json``'s, without actions and wall_ms)
+    illegal: str  # the episode ended on an illegal action: which, and the legal ones
+    final_obs: dict[str, np.ndarray]  # SAME_STEP auto-reset: the ended episode's last observation
+    final_info: SlotInfo  # SAME_STEP auto-reset: the ended episode's last info
+
+
+def trimmed(result: GameResult) -> dict[str, Any]:
+    """A result as the environments report it: its plain data without the actions and the wall time."""
+    return {k: v for k, v in result.to_json().items() if k not in ("actions", "wall_ms")}
+
+
+def result_info(game: Game, seed: int, game_id: str, names: list[str], decisions: int) -> dict[str, Any]:
+    """The result a ``Table`` of built-in seats and the learner reports for ``game`` (no faults, no times), trimmed."""
+    outcome = game.outcome
+    assert outcome is not None
+    n = game.n
+    none: tuple[str | None, ...] = (None,) * n
+    return trimmed(GameResult(
+        game=game_id, seed=seed, ruleset=game.ruleset.house, options=ruleset_options(game.ruleset),
+        seating=tuple(names), placements=tuple(outcome.placements), game_placements=outcome.placements,
+        reason=outcome.reason.value, winner=outcome.winner, scores=outcome.scores, hand_points=outcome.points,
+        rounds=outcome.rounds, decisions=decisions, moves=game.move, faults=(), forfeited=(),
+        times=SeatTimes.zero(n), wall_ms=0.0, sandbox=none, clock=none))
 
 
 class LearnerSeat:
@@ -132,7 +163,7 @@ class LearnerGame:
                 reward += place_rewards(result.placements)[learner]
             self.over = True
             self.legal = {}
-            info["result"] = {k: v for k, v in result.to_json().items() if k not in ("actions", "wall_ms")}
+            info["result"] = trimmed(result)
         else:
             self.legal = self.observer.legal(game)
         return reward, info

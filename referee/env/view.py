@@ -25,7 +25,7 @@ REWARD_MODES = ("game", "round")
 _INDEX_MAX = 200_000
 #: The smallest batch ``Observer.observations`` builds with numpy (below it, a game at a time is faster).
 BATCH_FROM = 8
-_SCALARS = 13  # the per-game numbers ``Observer.observations`` gathers before the hand sizes and scores
+SCALARS = 13  # the per-game numbers ``Observer.layout`` reads before the hand sizes and scores
 
 
 def seat_fields(game: Game, seat: int) -> dict[str, Any]:
@@ -67,15 +67,16 @@ class Observer:
         # By id: the engine reuses its action objects, and each is kept here, so its id stays its own.
         self._index: dict[int, tuple[Action, int]] = {}
         self.high = observation_high(ruleset)
-        #: ``Card.index`` -> its slot among the kinds (for ``observations``).
-        self._kind_of = np.full(CARD_KINDS, -1, dtype=np.int64)
+        #: ``Card.index`` -> its slot among the kinds (-1: a card no deck has).
+        self.kind_of = np.full(CARD_KINDS, -1, dtype=np.int64)
         for code, slot in self.encoding._kind.items():
             try:
-                self._kind_of[Card.from_code(code).index] = slot
+                self.kind_of[Card.from_code(code).index] = slot
             except InvalidCardError:  # a kind no deck of the engine has
                 pass
-        self._colour_slot: dict[str | None, int] = {c: i for i, c in enumerate(self.encoding.colours)}
-        self._phase_slot = {p: i for i, p in enumerate(PHASES)}
+        #: The colour in play's slot and the phase's, by name (for ``layout``'s numbers).
+        self.colour_slot: dict[str | None, int] = {c: i for i, c in enumerate(self.encoding.colours)}
+        self.phase_slot: dict[str, int] = {p: i for i, p in enumerate(PHASES)}
 
     @property
     def actions(self) -> int:
@@ -124,11 +125,9 @@ class Observer:
             for i, (game, seat) in enumerate(zip(games, seats)):
                 out[i] = self.observation(game, seat)
             return out
-        n = games[0].n
-        width = _SCALARS + 2 * n
+        flat: list[int] = []  # per game: the scalars (in SCALARS order), the hand sizes, the scores
         cards: list[int] = []  # every hand's cards by Card.index, row after row
-        flat: list[int] = []  # per game: the scalars (in _SCALARS order), the hand sizes, the scores
-        colour_slot, phase_slot = self._colour_slot, self._phase_slot
+        colour_slot, phase_slot = self.colour_slot, self.phase_slot
         for game, seat in zip(games, seats):
             hand = game.hands[seat]
             cards += [c.index for c in hand]
@@ -141,13 +140,23 @@ class Observer:
                      len(game.discard) - 1, game.move, seat, current)
             flat += [len(h) for h in game.hands]
             flat += game.scores
+        return self.layout(flat, cards, m, games[0].n)
+
+    def layout(self, flat: Sequence[int], cards: Sequence[int], m: int, n: int) -> np.ndarray:
+        """The ``(m, SIZE)`` observations of ``m`` games of ``n`` seats from their numbers gathered flat: per game
+        the ``SCALARS`` (hand size, top card, drawn card or -1, colour slot or -1, phase slot, direction,
+        pending, pending kind or -1, draw pile, discard pile, move, the observing seat, the seat to act),
+        then every seat's hand size, then every seat's score; ``cards`` every observed hand's ``Card.index``
+        values, game after game (``referee.table.learner.gather`` gathers them compiled)."""
+        width = SCALARS + 2 * n
         a = np.array(flat, dtype=np.int64).reshape(m, width)
         (count, top, drawn_at, colour, phase, direction, pending, pending_kind, draw_pile, discard, move, you,
-         acting) = a[:, :_SCALARS].T
+         acting) = a[:, :SCALARS].T
         obs = np.zeros((m, SIZE), dtype=np.float32)
-        kind_of = self._kind_of
+        kind_of = self.kind_of
         rows = np.repeat(np.arange(m, dtype=np.int64) * KINDS, count)
-        obs[:, :KINDS] = np.bincount(rows + kind_of[cards], minlength=m * KINDS).reshape(m, KINDS)
+        held = kind_of[np.array(cards, dtype=np.int64)]
+        obs[:, :KINDS] = np.bincount(rows + held, minlength=m * KINDS).reshape(m, KINDS)
         every = np.arange(m)
         obs[every, KINDS + kind_of[top]] = 1
         has = drawn_at >= 0
@@ -161,7 +170,7 @@ class Observer:
         obs[every[has], _PENDING_KIND + pending_kind[has]] = 1
         obs[:, _SEATS + n - 2] = 1
         # Seats in the order they play from ``you``: 0 is you, 1 the next to play.
-        order = (you[:, None] + np.arange(n)[None, :] * direction[:, None]) % n + _SCALARS
+        order = (you[:, None] + np.arange(n)[None, :] * direction[:, None]) % n + SCALARS
         obs[:, _HANDS:_HANDS + n] = np.take_along_axis(a, order, axis=1)
         obs[:, _SCORES:_SCORES + n] = np.take_along_axis(a, order + n, axis=1)
         obs[every, _TO_ACT + ((acting - you) * direction) % n] = 1

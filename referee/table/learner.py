@@ -1,0 +1,211 @@
+"""A learner's games against built-in players, stepped by hand: what ``Table`` plays with those seats, lighter.
+
+The RL environments' fast path (``referee.env.vector``). A ``LearnerTable`` deals and plays exactly the game a
+``Table`` with the same seed and seats plays (the same generator for the deal and every shuffle, each built-in
+player seeded ``seed * 7 + seat``), but keeps no per-move records, asks no seat through the ``Seat`` protocol and
+holds each legal action's catalogue index beside it. ``play_all`` and ``gather`` step and read a whole batch in
+compiled code: per table, a learner step there is the engine's own work and a few list appends.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Final
+
+from referee.botkit import OFFSETS, SIZE
+from referee.engine.actions import Action
+from referee.engine.game import Game, seeded
+from referee.engine.rules import Ruleset
+from referee.players import SeatView, make_player
+from referee.players.base import Player
+
+#: The catalogue: an action's index by ``id(action)`` (the action kept beside it, so the id stays its own).
+Known = dict[int, tuple[Action, int]]
+
+
+class LearnerTable:
+    """One learner seat and ``builtins`` (one built-in name per other seat, in seat order) at one table."""
+
+    def __init__(self, ruleset: Ruleset, seats: int, builtins: list[str], log_events: bool, known: Known,
+                 index_of: Callable[[Action], int]) -> None:
+        self.ruleset = ruleset
+        self.n = seats
+        self.builtins = builtins
+        self.log_events = log_events
+        self.known = known
+        self.index_of = index_of
+        self._players: list[Player] = []  # by opponent, made at the first deal and reseeded after (as BuiltinSeat)
+        self._seated: list[Player | None] = [None] * seats
+        self._views: list[SeatView | None] = [None] * seats
+        self.rng: random.Random | None = None
+        self.seed = 0
+        self.learner = 0
+        self.over = True
+        self.legal: list[Action] = []
+        #: ``legal``'s catalogue indices, in the same order.
+        self.indices: list[int] = []
+        self.decisions = 0
+        #: ``len(game.events)`` and ``game.round`` before the learner's last action (for per-round rewards).
+        self.mark = 0
+        self.round_before = 0
+        self.game = Game(ruleset, seats, random.Random(0), log_events=False)  # replaced at the first deal
+
+    def deal(self, seed: int, learner: int) -> None:
+        """A new game with the referee seed ``seed``, the learner at ``learner``; the others play up to its turn."""
+        self.seed = seed
+        self.learner = learner
+        rng = self.rng = seeded(self.rng, seed)  # as Table: one generator for the deal and every shuffle after
+        players = self._players
+        k = 0
+        for index in range(self.n):
+            if index == learner:
+                self._seated[index] = None
+                continue
+            # seed * 7 + index without ``*`` on a large int (see BuiltinSeat.begin: compiled, it can abort on Ctrl-C).
+            player_seed = (seed << 3) - seed + index
+            if k < len(players):
+                player = players[k]
+                if player.name == self.builtins[k]:
+                    player.reseed(player_seed)
+                else:  # pragma: no cover - the opponents' names are fixed per table
+                    player = players[k] = make_player(self.builtins[k], player_seed)
+            else:
+                player = make_player(self.builtins[k], player_seed)
+                players.append(player)
+            self._seated[index] = player
+            k += 1
+        game = self.game = Game(self.ruleset, self.n, rng, log_events=self.log_events)
+        self._views = [None if i == learner else SeatView(game, i) for i in range(self.n)]
+        self.decisions = 0
+        self.over = False
+        self.mark = len(game.events)
+        self.round_before = game.round
+        self._advance()
+
+    def play(self, index: int) -> bool:
+        """The learner plays the legal action of catalogue index ``index``, then the others up to its next turn or
+        the end; False (and nothing played) when ``index`` is not a legal one's."""
+        indices = self.indices
+        for k in range(len(indices)):
+            if indices[k] == index:
+                game = self.game
+                rng = self.rng
+                assert rng is not None
+                self.mark = len(game.events)
+                self.round_before = game.round
+                game.apply(self.legal[k], rng)
+                self.decisions += 1
+                self._advance()
+                return True
+        return False
+
+    def end(self) -> None:
+        """The episode ends here (an illegal action): no legal actions any more."""
+        self.over = True
+        self.legal = []
+        self.indices = []
+
+    def _advance(self) -> None:
+        game = self.game
+        rng = self.rng
+        assert rng is not None
+        learner = self.learner
+        seated = self._seated
+        views = self._views
+        while not game.over and game.current != learner:
+            index = game.current
+            player = seated[index]
+            view = views[index]
+            assert player is not None and view is not None
+            game.apply(player.choose(view, game.legal_actions()), rng)
+            self.decisions += 1
+        if game.over:
+            self.end()
+            return
+        legal = self.legal = game.legal_actions()
+        known = self.known
+        indices: list[int] = []
+        for action in legal:
+            seen = known.get(id(action))
+            indices.append(seen[1] if seen is not None else self.index_of(action))
+        self.indices = indices
+
+
+def play_all(tables: list[LearnerTable], actions: list[int], rounds: bool) -> tuple[list[int], list[int]]:
+    """Every table still playing plays its action (catalogue indices, one per table). The tables the caller must
+    look at after: those whose index was not legal (nothing played), and those whose game ended or, with
+    ``rounds``, whose round ended."""
+    illegal: list[int] = []
+    attention: list[int] = []
+    for i in range(len(tables)):
+        table = tables[i]
+        if table.over:
+            continue
+        if not table.play(actions[i]):
+            illegal.append(i)
+        elif table.over or (rounds and table.game.round != table.round_before):
+            attention.append(i)
+    return illegal, attention
+
+
+_HAND: Final = OFFSETS["hand"]
+_TOP: Final = OFFSETS["top"]
+_DRAWN: Final = OFFSETS["drawn"]
+_COLOUR: Final = OFFSETS["colour"]
+_PHASE: Final = OFFSETS["phase"]
+_DIRECTION: Final = OFFSETS["direction"]
+_PENDING: Final = OFFSETS["pending"]
+_PENDING_KIND: Final = OFFSETS["pending_kind"]
+_SEATS: Final = OFFSETS["seats"]
+_TO_ACT: Final = OFFSETS["to_act"]
+_HANDS: Final = OFFSETS["hands"]
+_DRAW_PILE: Final = OFFSETS["draw_pile"]
+_DISCARD_PILE: Final = OFFSETS["discard_pile"]
+_SIZE: Final = SIZE
+
+
+def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str | None, int],
+           phase_slot: dict[str, int], obs: bytearray, mask: bytearray, actions: int, wide: list[int]) -> None:
+    """Each table's learner observation, as ``botkit.Encoding.observation`` makes it, written into ``obs`` (``SIZE``
+    bytes a table, zeros to begin with) and its action mask into ``mask`` (``actions`` bytes a table); the
+    entries that may pass 255 (the scores by position from the learner, then the move) appended to ``wide``.
+    ``kind_of``: each ``Card.index``'s kind slot; ``colour_slot`` and ``phase_slot``: the encoding's slots."""
+    at = 0
+    masked = 0
+    for i in range(len(tables)):
+        table = tables[i]
+        game = table.game
+        you = table.learner
+        n = game.n
+        for card in game.hands[you]:
+            obs[at + kind_of[card.index]] += 1
+        obs[at + _TOP + kind_of[game.top.index]] = 1
+        current = game.current
+        drawn = game.drawn
+        if drawn is not None and you == current:
+            obs[at + _DRAWN + kind_of[drawn.index]] = 1
+        colour = colour_slot.get(game.colour, -1)
+        if colour >= 0:
+            obs[at + _COLOUR + colour] = 1
+        obs[at + _PHASE + phase_slot[game.phase]] = 1
+        direction = game.direction
+        obs[at + _DIRECTION + (0 if direction == 1 else 1)] = 1
+        obs[at + _PENDING] = game.pending
+        pending_rank = game.pending_rank
+        if pending_rank is not None:
+            obs[at + _PENDING_KIND + (1 if pending_rank == "wild4" else 0)] = 1
+        obs[at + _SEATS + n - 2] = 1
+        hands = game.hands
+        scores = game.scores
+        for k in range(n):  # seats in the order they play from the learner's: 0 is the learner, 1 the next
+            seat = (you + k * direction) % n
+            obs[at + _HANDS + k] = len(hands[seat])
+            wide.append(scores[seat])
+        wide.append(game.move)
+        obs[at + _TO_ACT + ((current - you) * direction) % n] = 1
+        obs[at + _DRAW_PILE] = len(game.draw_pile)
+        obs[at + _DISCARD_PILE] = len(game.discard) - 1
+        for index in table.indices:
+            mask[masked + index] = 1
+        at += _SIZE
+        masked += actions
