@@ -14,11 +14,11 @@ from typing import Any, Mapping
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from referee.engine.game import Game
 from referee.engine.rules import Ruleset, check_players, get_ruleset
 from referee.env.view import REWARD_MODES, Observer, place_rewards, round_rewards, table_text
+from referee.env.wrappers import AssertOutOfBounds, OrderEnforcing, TerminateIllegal
 
 
 def ruleset_of(ruleset: str | Ruleset, options: Mapping[str, Any] | None) -> Ruleset:
@@ -45,9 +45,10 @@ def spaces_for(observer: Observer) -> tuple[spaces.Dict, spaces.Discrete]:
 def env(**kwargs: Any) -> AECEnv:
     """The environment as PettingZoo's classic games come: an illegal action loses the game (-1), in order."""
     wrapped: AECEnv = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    # PettingZoo's wrappers, each reading the state in one step (referee.env.wrappers says why).
+    wrapped = TerminateIllegal(wrapped, illegal_reward=-1)
+    wrapped = AssertOutOfBounds(wrapped)
+    return OrderEnforcing(wrapped)
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment

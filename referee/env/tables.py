@@ -15,14 +15,15 @@ from typing import Any, Sequence
 import numpy as np
 from gymnasium.utils import seeding
 
-from referee.botkit import OFFSETS, SIZE
+from referee.botkit import KINDS, OFFSETS, SIZE
 from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
 from referee.env.single import LEARNER, SlotInfo, result_info
 from referee.env.view import Observer, place_rewards, round_rewards
-from referee.table.learner import LearnerTable, gather, play_all
+from referee.table.learner import ABSENT, ONE_HOTS, LearnerTable, gather, play_all
 
-_SCORES, _MOVE = OFFSETS["scores"], OFFSETS["move"]
+_PENDING, _DRAW_PILE, _DISCARD_PILE = OFFSETS["pending"], OFFSETS["draw_pile"], OFFSETS["discard_pile"]
+_HANDS, _SCORES, _MOVE = OFFSETS["hands"], OFFSETS["scores"], OFFSETS["move"]
 
 
 def builtin_names(opponents: Sequence[BotSpec]) -> list[str] | None:
@@ -105,20 +106,37 @@ class BuiltinTables:
         return infos
 
     def observe(self, which: Sequence[int] | None = None) -> dict[str, np.ndarray]:
-        """The batch's observations and masks, written by ``gather`` into fresh buffers (numpy arrays over them)."""
+        """The batch's observations and masks: ``gather``'s numbers laid out with a few whole-batch operations
+        (what is below 256 goes through ``bytes``, several times faster than ``np.array`` of a list)."""
         tables = self.tables if which is None else [self.tables[i] for i in which]
         m, n, observer = len(tables), self.seats, self.observer
-        actions = observer.actions
-        obs = bytearray(m * SIZE)
-        mask = bytearray(m * actions)
+        ones: list[int] = []
+        small: list[int] = []
         wide: list[int] = []
-        gather(tables, self._kind_of, observer.colour_slot, observer.phase_slot, obs, mask, actions, wide)
-        observation = np.frombuffer(obs, dtype=np.uint8).reshape(m, SIZE).astype(np.float32)
-        numbers = np.array(wide, dtype=np.float32).reshape(m, n + 1)
-        observation[:, _SCORES:_SCORES + n] = numbers[:, :n]
-        observation[:, _MOVE] = numbers[:, n]
-        return {"observation": observation,
-                "action_mask": np.frombuffer(mask, dtype=np.int8).reshape(m, actions)}
+        kinds: list[int] = []
+        legal: list[int] = []
+        counts: list[int] = []
+        gather(tables, self._kind_of, observer.colour_slot, observer.phase_slot, ones, small, wide, kinds, legal,
+               counts)
+        flat = np.zeros(m * SIZE + 1, dtype=np.float32)  # the last entry takes the ABSENT one-hots' 1s
+        obs = flat[:-1].reshape(m, SIZE)
+        at = np.frombuffer(bytes(ones), dtype=np.uint8).reshape(m, ONE_HOTS).astype(np.intp)
+        rows = np.arange(m, dtype=np.intp) * SIZE
+        flat[np.where(at == ABSENT, m * SIZE, at + rows[:, None])] = 1
+        numbers = np.frombuffer(bytes(small), dtype=np.uint8).reshape(m, 3 + n)
+        obs[:, _PENDING] = numbers[:, 0]
+        obs[:, _DRAW_PILE] = numbers[:, 1]
+        obs[:, _DISCARD_PILE] = numbers[:, 2]
+        obs[:, _HANDS:_HANDS + n] = numbers[:, 3:]
+        big = np.array(wide, dtype=np.float32).reshape(m, n + 1)
+        obs[:, _SCORES:_SCORES + n] = big[:, :n]
+        obs[:, _MOVE] = big[:, n]
+        held = np.repeat(np.arange(0, m * KINDS, KINDS), numbers[:, 3]) + np.frombuffer(bytes(kinds), dtype=np.uint8)
+        obs[:, :KINDS] = np.bincount(held, minlength=m * KINDS).reshape(m, KINDS)  # the hand: "hand" is at 0
+        mask = np.zeros((m, observer.actions), dtype=np.int8)
+        cols = np.frombuffer(bytes(legal), dtype=np.uint8) if observer.actions <= 256 else np.array(legal)
+        mask[np.repeat(np.arange(m), np.frombuffer(bytes(counts), dtype=np.uint8)), cols] = 1
+        return {"observation": obs, "action_mask": mask}
 
     def close(self) -> None:
         pass

@@ -19,6 +19,7 @@ from referee.engine.cards import CARD_KINDS, DECKS, Card, InvalidCardError, hand
 from referee.engine.game import Game, placements
 from referee.engine.rules import MAX_PLAYERS, TARGETS, Ruleset
 from referee.protocol.messages import turn_fields
+from referee.table.learner import observe_row
 
 #: What a reward is given for: ``game`` (once, by the final placements) or ``round`` (at every round's end).
 REWARD_MODES = ("game", "round")
@@ -74,6 +75,7 @@ class Observer:
                 self.kind_of[Card.from_code(code).index] = slot
             except InvalidCardError:  # a kind no deck of the engine has
                 pass
+        self.kinds: list[int] = self.kind_of.tolist()
         #: The colour in play's slot and the phase's, by name (for ``layout``'s numbers).
         self.colour_slot: dict[str | None, int] = {c: i for i, c in enumerate(self.encoding.colours)}
         self.phase_slot: dict[str, int] = {p: i for i, p in enumerate(PHASES)}
@@ -106,11 +108,13 @@ class Observer:
 
     def observation(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (float32; every entry a whole number)."""
-        values = self.encoding.observation(seat_fields(game, seat), seat, game.current)
-        try:  # most entries are small counts: through bytes is a few times faster than np.array(list)
-            return np.frombuffer(bytes(values), dtype=np.uint8).astype(np.float32)
-        except ValueError:  # a score or a move count above 255 (ints first: faster than floats from a list)
-            return np.array(values, dtype=np.int32).astype(np.float32)
+        row = bytearray(SIZE)  # the bot kit's numbers from the game itself (tests/env/test_aec.py compares them)
+        wide = observe_row(game, seat, self.kinds, self.colour_slot, self.phase_slot, row)
+        obs = np.frombuffer(row, dtype=np.uint8).astype(np.float32)
+        n = len(wide) - 1
+        obs[_SCORES:_SCORES + n] = wide[:n]
+        obs[_MOVE] = wide[n]
+        return obs
 
     def observations(self, games: Sequence[Game], seats: Sequence[int]) -> np.ndarray:
         """``observation(games[i], seats[i])`` for every i, as one ``(len(games), SIZE)`` float32 array.

@@ -148,64 +148,107 @@ def play_all(tables: list[LearnerTable], actions: list[int], rounds: bool) -> tu
     return illegal, attention
 
 
-_HAND: Final = OFFSETS["hand"]
 _TOP: Final = OFFSETS["top"]
 _DRAWN: Final = OFFSETS["drawn"]
 _COLOUR: Final = OFFSETS["colour"]
 _PHASE: Final = OFFSETS["phase"]
 _DIRECTION: Final = OFFSETS["direction"]
-_PENDING: Final = OFFSETS["pending"]
 _PENDING_KIND: Final = OFFSETS["pending_kind"]
 _SEATS: Final = OFFSETS["seats"]
 _TO_ACT: Final = OFFSETS["to_act"]
-_HANDS: Final = OFFSETS["hands"]
-_DRAW_PILE: Final = OFFSETS["draw_pile"]
-_DISCARD_PILE: Final = OFFSETS["discard_pile"]
-_SIZE: Final = SIZE
+#: The index ``gather`` gives a one-hot field that has no 1 (no card drawn, no colour in play, nothing pending).
+ABSENT: Final = SIZE
+#: The one-hot fields ``gather`` gives each table, in order: top, drawn, colour, phase, direction, pending kind,
+#: seats, to act.
+ONE_HOTS: Final = 8
 
 
 def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str | None, int],
-           phase_slot: dict[str, int], obs: bytearray, mask: bytearray, actions: int, wide: list[int]) -> None:
-    """Each table's learner observation, as ``botkit.Encoding.observation`` makes it, written into ``obs`` (``SIZE``
-    bytes a table, zeros to begin with) and its action mask into ``mask`` (``actions`` bytes a table); the
-    entries that may pass 255 (the scores by position from the learner, then the move) appended to ``wide``.
-    ``kind_of``: each ``Card.index``'s kind slot; ``colour_slot`` and ``phase_slot``: the encoding's slots."""
-    at = 0
-    masked = 0
+           phase_slot: dict[str, int], ones: list[int], small: list[int], wide: list[int], kinds: list[int],
+           legal: list[int], legal_counts: list[int]) -> None:
+    """Each table's learner observation (``botkit.Encoding.observation``'s numbers) and legal indices, appended
+    flat for the caller to lay out with whole-batch numpy operations (``referee.env.tables``). Per table:
+    ``ones`` the index in the observation of each ``ONE_HOTS`` field's 1 (``ABSENT`` for none); ``small`` the
+    pending penalty, the draw pile, the cards under the top, then the hand sizes by position from the learner
+    (0 the learner, 1 the next to play); ``wide`` (the numbers that may pass 255) the scores by position, then
+    the move; ``kinds`` the learner's cards by kind slot (``kind_of``: by ``Card.index``); ``legal`` the legal
+    actions' catalogue indices and ``legal_counts`` how many."""
     for i in range(len(tables)):
         table = tables[i]
         game = table.game
         you = table.learner
         n = game.n
-        for card in game.hands[you]:
-            obs[at + kind_of[card.index]] += 1
-        obs[at + _TOP + kind_of[game.top.index]] = 1
         current = game.current
-        drawn = game.drawn
-        if drawn is not None and you == current:
-            obs[at + _DRAWN + kind_of[drawn.index]] = 1
-        colour = colour_slot.get(game.colour, -1)
-        if colour >= 0:
-            obs[at + _COLOUR + colour] = 1
-        obs[at + _PHASE + phase_slot[game.phase]] = 1
         direction = game.direction
-        obs[at + _DIRECTION + (0 if direction == 1 else 1)] = 1
-        obs[at + _PENDING] = game.pending
-        pending_rank = game.pending_rank
-        if pending_rank is not None:
-            obs[at + _PENDING_KIND + (1 if pending_rank == "wild4" else 0)] = 1
-        obs[at + _SEATS + n - 2] = 1
         hands = game.hands
         scores = game.scores
-        for k in range(n):  # seats in the order they play from the learner's: 0 is the learner, 1 the next
+        for card in hands[you]:
+            kinds.append(kind_of[card.index])
+        ones.append(_TOP + kind_of[game.top.index])
+        drawn = game.drawn
+        ones.append(_DRAWN + kind_of[drawn.index] if drawn is not None and you == current else ABSENT)
+        colour = colour_slot.get(game.colour, -1)
+        ones.append(_COLOUR + colour if colour >= 0 else ABSENT)
+        ones.append(_PHASE + phase_slot[game.phase])
+        ones.append(_DIRECTION + (0 if direction == 1 else 1))
+        pending_rank = game.pending_rank
+        ones.append(ABSENT if pending_rank is None else _PENDING_KIND + (1 if pending_rank == "wild4" else 0))
+        ones.append(_SEATS + n - 2)
+        ones.append(_TO_ACT + ((current - you) * direction) % n)
+        small.append(game.pending)
+        small.append(len(game.draw_pile))
+        small.append(len(game.discard) - 1)
+        for k in range(n):
             seat = (you + k * direction) % n
-            obs[at + _HANDS + k] = len(hands[seat])
+            small.append(len(hands[seat]))
             wide.append(scores[seat])
         wide.append(game.move)
-        obs[at + _TO_ACT + ((current - you) * direction) % n] = 1
-        obs[at + _DRAW_PILE] = len(game.draw_pile)
-        obs[at + _DISCARD_PILE] = len(game.discard) - 1
-        for index in table.indices:
-            mask[masked + index] = 1
-        at += _SIZE
-        masked += actions
+        indices = table.indices
+        for index in indices:
+            legal.append(index)
+        legal_counts.append(len(indices))
+
+
+_PENDING: Final = OFFSETS["pending"]
+_HANDS: Final = OFFSETS["hands"]
+_DRAW_PILE: Final = OFFSETS["draw_pile"]
+_DISCARD_PILE: Final = OFFSETS["discard_pile"]
+
+
+def observe_row(game: Game, seat: int, kind_of: list[int], colour_slot: dict[str | None, int],
+                phase_slot: dict[str, int], obs: bytearray) -> list[int]:
+    """One seat's observation (``botkit.Encoding.observation``'s numbers) written into ``obs`` (``SIZE`` zero
+    bytes), but for the numbers that may pass 255, returned: the scores by position from ``seat``, then the move.
+    A card another seat just drew stays hidden."""
+    n = game.n
+    current = game.current
+    direction = game.direction
+    hands = game.hands
+    for card in hands[seat]:
+        at = kind_of[card.index]
+        obs[at] += 1
+    obs[_TOP + kind_of[game.top.index]] = 1
+    drawn = game.drawn
+    if drawn is not None and seat == current:
+        obs[_DRAWN + kind_of[drawn.index]] = 1
+    colour = colour_slot.get(game.colour, -1)
+    if colour >= 0:
+        obs[_COLOUR + colour] = 1
+    obs[_PHASE + phase_slot[game.phase]] = 1
+    obs[_DIRECTION + (0 if direction == 1 else 1)] = 1
+    obs[_PENDING] = game.pending
+    pending_rank = game.pending_rank
+    if pending_rank is not None:
+        obs[_PENDING_KIND + (1 if pending_rank == "wild4" else 0)] = 1
+    obs[_SEATS + n - 2] = 1
+    obs[_TO_ACT + ((current - seat) * direction) % n] = 1
+    obs[_DRAW_PILE] = len(game.draw_pile)
+    obs[_DISCARD_PILE] = len(game.discard) - 1
+    scores = game.scores
+    wide: list[int] = []
+    for k in range(n):  # seats in the order they play from ``seat``: 0 is ``seat``, 1 the next
+        other = (seat + k * direction) % n
+        obs[_HANDS + k] = len(hands[other])
+        wide.append(scores[other])
+    wide.append(game.move)
+    return wide
