@@ -10,6 +10,7 @@ action. ``tests/env/test_vector.py`` compares every number with N single environ
 
 from __future__ import annotations
 
+from array import array
 from typing import Any, Sequence
 
 import numpy as np
@@ -20,10 +21,21 @@ from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
 from referee.env.single import LEARNER, SlotInfo, result_info
 from referee.env.view import Observer, place_rewards, round_rewards
-from referee.table.learner import ABSENT, ONE_HOTS, LearnerTable, gather, play_all
+from referee.table.learner import ABSENT, ONE_HOTS, LearnerTable, Packer, gather, play_all
 
 _PENDING, _DRAW_PILE, _DISCARD_PILE = OFFSETS["pending"], OFFSETS["draw_pile"], OFFSETS["discard_pile"]
 _HANDS, _SCORES, _MOVE = OFFSETS["hands"], OFFSETS["scores"], OFFSETS["move"]
+#: Where ``gather``'s small numbers go: the pending penalty, the piles, then the hand sizes by position.
+_SMALL = np.array([_PENDING, _DRAW_PILE, _DISCARD_PILE, *range(_HANDS, _HANDS + 6)])
+
+
+def unpack(packer: Packer) -> np.ndarray:
+    """A ``Packer``'s values as bytes (numpy ``uint8``): its words' low seven bytes each, in order."""
+    words = packer.flush()
+    if not words:
+        return np.zeros(0, dtype=np.uint8)
+    little = np.frombuffer(array("q", words), dtype=np.int64).astype("<i8", copy=False)
+    return little.view(np.uint8).reshape(-1, 8)[:, :7].reshape(-1)[:packer.count]
 
 
 def builtin_names(opponents: Sequence[BotSpec]) -> list[str] | None:
@@ -106,36 +118,32 @@ class BuiltinTables:
         return infos
 
     def observe(self, which: Sequence[int] | None = None) -> dict[str, np.ndarray]:
-        """The batch's observations and masks: ``gather``'s numbers laid out with a few whole-batch operations
-        (what is below 256 goes through ``bytes``, several times faster than ``np.array`` of a list)."""
+        """The batch's observations and masks: ``gather``'s numbers laid out with a few whole-batch operations."""
         tables = self.tables if which is None else [self.tables[i] for i in which]
         m, n, observer = len(tables), self.seats, self.observer
-        ones: list[int] = []
-        small: list[int] = []
+        actions = observer.actions
+        record, kinds = Packer(), Packer()
+        legal = Packer() if actions <= 256 else None
         wide: list[int] = []
-        kinds: list[int] = []
-        legal: list[int] = []
-        counts: list[int] = []
-        gather(tables, self._kind_of, observer.colour_slot, observer.phase_slot, ones, small, wide, kinds, legal,
-               counts)
+        wide_legal: list[int] = []
+        gather(tables, self._kind_of, observer.colour_slot, observer.phase_slot, record, wide, kinds, legal,
+               wide_legal)
+        numbers = unpack(record).reshape(m, ONE_HOTS + 4 + n)
         flat = np.zeros(m * SIZE + 1, dtype=np.float32)  # the last entry takes the ABSENT one-hots' 1s
         obs = flat[:-1].reshape(m, SIZE)
-        at = np.frombuffer(bytes(ones), dtype=np.uint8).reshape(m, ONE_HOTS).astype(np.intp)
-        rows = np.arange(m, dtype=np.intp) * SIZE
-        flat[np.where(at == ABSENT, m * SIZE, at + rows[:, None])] = 1
-        numbers = np.frombuffer(bytes(small), dtype=np.uint8).reshape(m, 3 + n)
-        obs[:, _PENDING] = numbers[:, 0]
-        obs[:, _DRAW_PILE] = numbers[:, 1]
-        obs[:, _DISCARD_PILE] = numbers[:, 2]
-        obs[:, _HANDS:_HANDS + n] = numbers[:, 3:]
-        big = np.array(wide, dtype=np.float32).reshape(m, n + 1)
+        at = numbers[:, :ONE_HOTS].astype(np.intp)
+        at += np.arange(0, m * SIZE, SIZE, dtype=np.intp)[:, None]
+        at[numbers[:, :ONE_HOTS] == ABSENT] = m * SIZE
+        flat[at] = 1
+        obs[:, _SMALL[:3 + n]] = numbers[:, ONE_HOTS:ONE_HOTS + 3 + n]
+        big = np.frombuffer(array("q", wide), dtype=np.int64).reshape(m, n + 1)
         obs[:, _SCORES:_SCORES + n] = big[:, :n]
         obs[:, _MOVE] = big[:, n]
-        held = np.repeat(np.arange(0, m * KINDS, KINDS), numbers[:, 3]) + np.frombuffer(bytes(kinds), dtype=np.uint8)
+        held = np.repeat(np.arange(0, m * KINDS, KINDS), numbers[:, ONE_HOTS + 3]) + unpack(kinds)
         obs[:, :KINDS] = np.bincount(held, minlength=m * KINDS).reshape(m, KINDS)  # the hand: "hand" is at 0
-        mask = np.zeros((m, observer.actions), dtype=np.int8)
-        cols = np.frombuffer(bytes(legal), dtype=np.uint8) if observer.actions <= 256 else np.array(legal)
-        mask[np.repeat(np.arange(m), np.frombuffer(bytes(counts), dtype=np.uint8)), cols] = 1
+        mask = np.zeros((m, actions), dtype=np.int8)
+        cols = unpack(legal) if legal is not None else np.array(wide_legal, dtype=np.intp)
+        mask[np.repeat(np.arange(m), numbers[:, -1]), cols] = 1
         return {"observation": obs, "action_mask": mask}
 
     def close(self) -> None:

@@ -163,16 +163,45 @@ ABSENT: Final = SIZE
 ONE_HOTS: Final = 8
 
 
+class Packer:
+    """Bytes (each value below 256) packed seven to a whole number, little end first: one list append per seven
+    values instead of one each (``Packer.unpack``'s numpy reads them back)."""
+
+    def __init__(self) -> None:
+        self.words: list[int] = []
+        self.count = 0
+        self._word = 0
+        self._shift = 0
+
+    def put(self, value: int) -> None:
+        self._word |= value << self._shift
+        self._shift += 8
+        self.count += 1
+        if self._shift == 56:
+            self.words.append(self._word)
+            self._word = 0
+            self._shift = 0
+
+    def flush(self) -> list[int]:
+        """The words, the last one partly filled."""
+        if self._shift:
+            self.words.append(self._word)
+            self._word = 0
+            self._shift = 0
+        return self.words
+
+
 def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str | None, int],
-           phase_slot: dict[str, int], ones: list[int], small: list[int], wide: list[int], kinds: list[int],
-           legal: list[int], legal_counts: list[int]) -> None:
-    """Each table's learner observation (``botkit.Encoding.observation``'s numbers) and legal indices, appended
-    flat for the caller to lay out with whole-batch numpy operations (``referee.env.tables``). Per table:
-    ``ones`` the index in the observation of each ``ONE_HOTS`` field's 1 (``ABSENT`` for none); ``small`` the
-    pending penalty, the draw pile, the cards under the top, then the hand sizes by position from the learner
-    (0 the learner, 1 the next to play); ``wide`` (the numbers that may pass 255) the scores by position, then
-    the move; ``kinds`` the learner's cards by kind slot (``kind_of``: by ``Card.index``); ``legal`` the legal
-    actions' catalogue indices and ``legal_counts`` how many."""
+           phase_slot: dict[str, int], record: Packer, wide: list[int], kinds: Packer, legal: Packer | None,
+           wide_legal: list[int]) -> None:
+    """Each table's learner observation (``botkit.Encoding.observation``'s numbers) and legal indices, for the
+    caller to lay out with whole-batch numpy operations (``referee.env.tables``). Per table, ``record`` gets
+    ``ONE_HOTS`` indices in the observation of each one-hot field's 1 (``ABSENT`` for none), the pending
+    penalty, the draw pile, the cards under the top, the hand sizes by position from the learner (0 the
+    learner, 1 the next to play) and the number of legal actions; ``wide`` (numbers that may pass 255) the
+    scores by position, then the move; ``kinds`` the learner's cards by kind slot (``kind_of``: by
+    ``Card.index``); ``legal`` the legal actions' catalogue indices (``wide_legal`` instead when ``legal`` is
+    None: a catalogue of more than 256)."""
     for i in range(len(tables)):
         table = tables[i]
         game = table.game
@@ -183,30 +212,34 @@ def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str
         hands = game.hands
         scores = game.scores
         for card in hands[you]:
-            kinds.append(kind_of[card.index])
-        ones.append(_TOP + kind_of[game.top.index])
+            kinds.put(kind_of[card.index])
+        record.put(_TOP + kind_of[game.top.index])
         drawn = game.drawn
-        ones.append(_DRAWN + kind_of[drawn.index] if drawn is not None and you == current else ABSENT)
+        record.put(_DRAWN + kind_of[drawn.index] if drawn is not None and you == current else ABSENT)
         colour = colour_slot.get(game.colour, -1)
-        ones.append(_COLOUR + colour if colour >= 0 else ABSENT)
-        ones.append(_PHASE + phase_slot[game.phase])
-        ones.append(_DIRECTION + (0 if direction == 1 else 1))
+        record.put(_COLOUR + colour if colour >= 0 else ABSENT)
+        record.put(_PHASE + phase_slot[game.phase])
+        record.put(_DIRECTION + (0 if direction == 1 else 1))
         pending_rank = game.pending_rank
-        ones.append(ABSENT if pending_rank is None else _PENDING_KIND + (1 if pending_rank == "wild4" else 0))
-        ones.append(_SEATS + n - 2)
-        ones.append(_TO_ACT + ((current - you) * direction) % n)
-        small.append(game.pending)
-        small.append(len(game.draw_pile))
-        small.append(len(game.discard) - 1)
+        record.put(ABSENT if pending_rank is None else _PENDING_KIND + (1 if pending_rank == "wild4" else 0))
+        record.put(_SEATS + n - 2)
+        record.put(_TO_ACT + ((current - you) * direction) % n)
+        record.put(game.pending)
+        record.put(len(game.draw_pile))
+        record.put(len(game.discard) - 1)
         for k in range(n):
             seat = (you + k * direction) % n
-            small.append(len(hands[seat]))
+            record.put(len(hands[seat]))
             wide.append(scores[seat])
         wide.append(game.move)
         indices = table.indices
-        for index in indices:
-            legal.append(index)
-        legal_counts.append(len(indices))
+        record.put(len(indices))
+        if legal is not None:
+            for index in indices:
+                legal.put(index)
+        else:
+            for index in indices:
+                wide_legal.append(index)
 
 
 _PENDING: Final = OFFSETS["pending"]
