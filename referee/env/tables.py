@@ -20,7 +20,7 @@ from referee.botkit import KINDS, OFFSETS, SIZE
 from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
 from referee.env.single import LEARNER, SlotInfo, result_info
-from referee.env.view import Observer, place_rewards, round_rewards
+from referee.env.view import BATCH_FROM, Observer, place_rewards, round_rewards
 from referee.table.learner import ABSENT, ONE_HOTS, LearnerTable, Packer, gather, play_all
 
 _PENDING, _DRAW_PILE, _DISCARD_PILE = OFFSETS["pending"], OFFSETS["draw_pile"], OFFSETS["discard_pile"]
@@ -122,6 +122,8 @@ class BuiltinTables:
         tables = self.tables if which is None else [self.tables[i] for i in which]
         m, n, observer = len(tables), self.seats, self.observer
         actions = observer.actions
+        if m < BATCH_FROM:  # the whole-batch operations cost more than they save: a table at a time
+            return self._observe_each(tables)
         record, kinds = Packer(), Packer()
         legal = Packer() if actions <= 256 else None
         wide: list[int] = []
@@ -144,6 +146,16 @@ class BuiltinTables:
         mask = np.zeros((m, actions), dtype=np.int8)
         cols = unpack(legal) if legal is not None else np.array(wide_legal, dtype=np.intp)
         mask[np.repeat(np.arange(m), numbers[:, -1]), cols] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def _observe_each(self, tables: list[LearnerTable]) -> dict[str, np.ndarray]:
+        observer = self.observer
+        obs = np.empty((len(tables), SIZE), dtype=np.float32)
+        mask = np.zeros((len(tables), observer.actions), dtype=np.int8)
+        for j, table in enumerate(tables):
+            obs[j] = observer.observation(table.game, table.learner)
+            for index in table.indices:
+                mask[j, index] = 1
         return {"observation": obs, "action_mask": mask}
 
     def close(self) -> None:
