@@ -10,6 +10,7 @@ action. ``tests/env/test_vector.py`` compares every number with N single environ
 
 from __future__ import annotations
 
+import sys
 from array import array
 from typing import Any, Sequence
 
@@ -30,12 +31,11 @@ _SMALL = np.array([_PENDING, _DRAW_PILE, _DISCARD_PILE, *range(_HANDS, _HANDS + 
 
 
 def unpack(packer: Packer) -> np.ndarray:
-    """A ``Packer``'s values as bytes (numpy ``uint8``): its words' low seven bytes each, in order."""
-    words = packer.flush()
-    if not words:
-        return np.zeros(0, dtype=np.uint8)
-    little = np.frombuffer(array("q", words), dtype=np.int64).astype("<i8", copy=False)
-    return little.view(np.uint8).reshape(-1, 8)[:, :7].reshape(-1)[:packer.count]
+    """A ``Packer``'s values as bytes (numpy ``uint8``): its 32-bit words' bytes, little end first."""
+    words = array("I", packer.flush())  # "I": 4 bytes on every platform CPython supports
+    if sys.byteorder == "big":
+        words.byteswap()
+    return np.frombuffer(words, dtype=np.uint8)[:packer.count] if words else np.zeros(0, dtype=np.uint8)
 
 
 def builtin_names(opponents: Sequence[BotSpec]) -> list[str] | None:

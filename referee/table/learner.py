@@ -164,8 +164,8 @@ ONE_HOTS: Final = 8
 
 
 class Packer:
-    """Bytes (each value below 256) packed seven to a whole number, little end first: one list append per seven
-    values instead of one each (``Packer.unpack``'s numpy reads them back)."""
+    """Bytes (each value below 256) packed four to a whole number, little end first: one list append per four
+    values instead of one each (``referee.env.tables.unpack`` reads them back as the bytes of 32-bit words)."""
 
     def __init__(self) -> None:
         self.words: list[int] = []
@@ -177,7 +177,7 @@ class Packer:
         self._word |= value << self._shift
         self._shift += 8
         self.count += 1
-        if self._shift == 56:
+        if self._shift == 32:
             self.words.append(self._word)
             self._word = 0
             self._shift = 0

@@ -110,7 +110,6 @@ def run_side_by_side(vec: VectorSingleAgentEnv, singles: list[SingleAgentEnv], s
                      illegal: float, timed: bool = False) -> int:
     """Step the batch and the single environments with the same seeds and actions, comparing every number
     (observations, masks, rewards, terminations, each slot's whole info); the episodes ended."""
-    n = len(singles)
     assert isinstance(vec, VectorEnv) and vec.single_observation_space == singles[0].observation_space
     batch, infos = vec.reset(seed=11)
     obs = []
