@@ -10,7 +10,7 @@ compiled code: per table, a learner step there is the engine's own work and a fe
 from __future__ import annotations
 
 import random
-from typing import Callable, Final
+from typing import Callable, Final, final
 
 from referee.botkit import OFFSETS, SIZE
 from referee.engine.actions import Action
@@ -23,6 +23,7 @@ from referee.players.base import Player
 Known = dict[int, tuple[Action, int]]
 
 
+@final  # compiled, a final class's methods are called directly, not through its method table
 class LearnerTable:
     """One learner seat and ``builtins`` (one built-in name per other seat, in seat order) at one table."""
 
@@ -163,6 +164,7 @@ ABSENT: Final = SIZE
 ONE_HOTS: Final = 8
 
 
+@final
 class Packer:
     """Bytes (each value below 256) packed four to a whole number, little end first: one list append per four
     values instead of one each (``referee.env.tables.unpack`` reads them back as the bytes of 32-bit words)."""
