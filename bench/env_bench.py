@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Environment steps per second: referee.env beside RLCard's ``rlcard.make("uno")``, in one run, on one core.
 
-    taskset -c 0 .venv/bin/python bench/env_bench.py [--seconds 2] [--rounds 3]
+    taskset -c 0 .venv/bin/python bench/env_bench.py [--seconds 2] [--rounds 3] [--clock cpu|wall]
 
 A step is one decision with its observation: RLCard's ``env.step(action)`` returns the next player's
 state encoded its own way (``obs`` planes and ``legal_actions``); here ``step(index)`` then ``observe``
 of the seat to act (the vector and the action mask), as PettingZoo's ``last()`` does. Every side
 picks uniformly among the legal actions with a seeded generator and plays whole games, dealing again
-as each ends. Each round runs every side for ``--seconds``, one after the other; the table shows the
+as each ends. Each round runs every side for ``--seconds`` of this process's CPU time (``--clock wall``: of
+the wall clock), one after the other; the table shows the
 medians over the rounds and each side's ratio to RLCard within its round. RLCard's UNO is 2 players
 only, so the comparable row is ``family`` at 2 seats. Needs the bench and rl extras
 (``pip install -e '.[bench,rl]'``). The process pins itself to ``--cpu`` (both sides share the core).
