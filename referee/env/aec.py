@@ -15,6 +15,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from referee.engine.actions import Action
 from referee.engine.game import Game
 from referee.engine.rules import Ruleset, check_players, get_ruleset
 from referee.env.view import REWARD_MODES, Observer, place_rewards, round_rewards, table_text
@@ -75,7 +76,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._seeds = random.Random()  # the next game's seed when reset() is given none
         self.game_seed: int | None = None  # the referee seed of the game being played
         self.game: Game | None = None
-        self._legal: dict[int, Any] = {}
+        self._legal: dict[int, Action] = {}
 
     def __str__(self) -> str:
         name: str = self.metadata["name"]

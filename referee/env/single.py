@@ -109,7 +109,7 @@ class LearnerGame:
         self._seat = LearnerSeat()
         self._games = 0
 
-    def deal(self, np_random: np.random.Generator, seed: int | None) -> tuple[float, dict[str, Any]]:
+    def deal(self, np_random: np.random.Generator, seed: int | None) -> tuple[float, SlotInfo]:
         """A new game: with ``seed``, the deal of a referee game with that seed; the learner's seat drawn from
         ``np_random`` when it is not fixed. The reward of the turns before the learner's first."""
         game_seed = seed if seed is not None else int(np_random.integers(2**63 - 1))
@@ -123,7 +123,7 @@ class LearnerGame:
         reward, info = self._advance(len(game.events), game.round)
         return reward, info | {"seat": self.learner, "seed": game_seed}
 
-    def act(self, action: Any) -> tuple[float, dict[str, Any]]:
+    def act(self, action: Any) -> tuple[float, SlotInfo]:
         """The learner plays ``action`` (an index of the action space), then the others up to its next turn or
         the end. An illegal one ends the game at once with ``illegal_reward`` (the learner loses it)."""
         chosen = self.legal.get(int(action)) if isinstance(action, (int, np.integer)) else None
@@ -147,14 +147,14 @@ class LearnerGame:
             raise RuntimeError("call reset() before using the environment")
         return self.table
 
-    def _advance(self, mark: int, round_before: int) -> tuple[float, dict[str, Any]]:
+    def _advance(self, mark: int, round_before: int) -> tuple[float, SlotInfo]:
         """Let the other seats play up to the learner's next turn or the end; the learner's reward meanwhile."""
         table = self.game_table()
         game, learner = table.game, self.learner
         while not game.over and game.current != learner:
             table.step()
         reward = 0.0
-        info: dict[str, Any] = {}
+        info: SlotInfo = {}
         if self.reward_mode == "round" and (game.round != round_before or game.over):
             reward += round_rewards(game.events, mark, self.seats)[learner]
         if game.over:
@@ -210,14 +210,14 @@ class SingleAgentEnv(gym.Env):
         """A new game: with ``seed``, the deal of a referee game with that seed (and, if random, the same seat)."""
         super().reset(seed=seed)
         _, info = self.play.deal(self.np_random, seed)
-        return self._obs(), info
+        return self._obs(), dict(info)  # Gymnasium's info: a plain dict
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         self.play.game_table()
         if self.play.over:
             raise RuntimeError("the episode is over: call reset() for a new game")
         reward, info = self.play.act(action)
-        return self._obs(), reward, self.play.over, False, info
+        return self._obs(), reward, self.play.over, False, dict(info)
 
     def render(self) -> str | None:
         """The whole table as text (``ansi``), every hand shown."""

@@ -1,14 +1,14 @@
 """N tables in one process: a Gymnasium vector environment whose every slot is a ``SingleAgentEnv`` game.
 
-Each slot plays what ``SingleAgentEnv`` plays (the referee's ``Table``, the learner's seat, the opponents as
-in a match, the same seeds), and the batch's observations and masks are built from all the games at once
-(``Observer.observations``, ``Observer.masks``) instead of a vector at a time. ``tests/env/test_vector.py``
-steps this beside N ``SingleAgentEnv``s with the same seeds and actions and compares every number.
-"""
+Each slot plays what ``SingleAgentEnv`` plays (the learner's seat, the opponents as in a match, the same
+seeds). With built-in opponents the slots are ``referee.env.tables.BuiltinTables``: compiled tables stepped
+and read a whole batch at a time; with a bot process among them, ``TableSlots``: a referee ``Table`` each, a
+slot at a time. ``tests/env/test_vector.py`` steps this beside N ``SingleAgentEnv``s with the same seeds and
+actions and compares every number."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence, cast
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 from gymnasium.utils import seeding
@@ -34,7 +34,7 @@ class VectorSlot(LearnerGame):
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
         _, info = self.deal(self.np_random, seed)
-        return cast(SlotInfo, info)
+        return info
 
 
 class TableSlots:
@@ -66,7 +66,7 @@ class TableSlots:
                 rewards[i], info = slot.act(picked[i])
                 ended[i] = slot.over
                 if info:
-                    infos[i] = cast(SlotInfo, info)
+                    infos[i] = info
         return infos
 
     def observe(self, which: Sequence[int] | None = None) -> dict[str, np.ndarray]:

@@ -16,6 +16,7 @@ from referee.botkit import FIELDS, KINDS, OFFSETS, PHASES, SIZE, Encoding
 from referee.engine.actions import Action, IllegalActionError
 from referee.engine.cardfaces import colour_label, label
 from referee.engine.cards import CARD_KINDS, DECKS, Card, InvalidCardError, hand_points
+from referee.engine.events import Event, RoundEndEvent
 from referee.engine.game import Game, placements
 from referee.engine.rules import MAX_PLAYERS, TARGETS, Ruleset
 from referee.protocol.messages import turn_fields
@@ -43,13 +44,13 @@ def place_rewards(places: Sequence[int]) -> list[float]:
     return [1.0 - 2.0 * (p - 1) / (n - 1) for p in places]
 
 
-def round_places(round_end: Mapping[str, Any]) -> list[int]:
+def round_places(round_end: RoundEndEvent) -> list[int]:
     """A round ranked as a single round is: its winner (or scorer) first, then fewest points left in hand."""
     winner = round_end["winner"]
     return placements([-1 if s == winner else p for s, p in enumerate(round_end["points"])], lower_is_better=True)
 
 
-def round_rewards(events: Sequence[Mapping[str, Any]], start: int, n: int) -> list[float]:
+def round_rewards(events: Sequence[Event], start: int, n: int) -> list[float]:
     """The summed rewards of every round that ended among ``events[start:]`` (``round`` mode)."""
     total = [0.0] * n
     for i in range(start, len(events)):
