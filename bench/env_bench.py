@@ -19,6 +19,7 @@ picks made with numpy over the batch's masks; the last column is each side's rat
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -121,6 +122,7 @@ def main() -> None:
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                     help="time by this process's CPU time (default) or by the wall clock")
     ap.add_argument("--batches", default="1,16,256,4096", help="VectorSingleAgentEnv batch sizes (comma-separated)")
+    ap.add_argument("--json", metavar="FILE", help="also write each environment's medians (bench/speed_table.py)")
     args = ap.parse_args()
     global clock
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -144,10 +146,15 @@ def main() -> None:
     single = rates["SingleAgentEnv family, 2 seats"]
     print(f"{'environment':38} {'steps/s':>10} {'x rlcard':>9} {'x single':>9}   (median of {args.rounds} rounds of "
           f"{args.seconds:g} s each, cpu {args.cpu}, {args.clock} clock)")
+    table = {}
     for name, values in rates.items():
         ratio = statistics.median(v / b for v, b in zip(values, base))
         to_single = statistics.median(v / b for v, b in zip(values, single))
         print(f"{name:38} {statistics.median(values):10,.0f} {ratio:9.2f} {to_single:9.2f}")
+        table[name] = {"steps_per_s": statistics.median(values), "x_rlcard": ratio, "x_single": to_single}
+    if args.json:
+        Path(args.json).write_text(json.dumps({"seconds": args.seconds, "rounds": args.rounds, "clock": args.clock,
+                                                "environments": table}))
 
 
 if __name__ == "__main__":

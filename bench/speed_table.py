@@ -18,8 +18,16 @@ Rows (each a ratio of two things measured in the same round, so the machine's lo
             the machine's own two-core gain for it (two pinned ``--jobs 1`` copies at once against one alone).
   engine    bench/engine_bench.py --seconds 3 --reps 3 (one core): decisions/s against OpenSpiel's
             crazy_eights with random players, and play-first games/s against RLCard.
+  env       bench/env_bench.py (one core): the RL environments' steps/s against RLCard's ``rlcard.make("uno")``
+            in the same run (raw_env, env(), SingleAgentEnv, the vector env by batch size).
+  install   ``pip wheel --no-deps .`` of a copy of the tree, as the README's ``pip install .`` builds it (build
+            isolation: pip fetches setuptools and mypy), on every core; the compiled build's install time.
+            Measured once, not per round (it needs the package registry).
 
-``--compare CHECKOUT`` measures a second tree (a git worktree of main, say) in the same rounds, for
+``--builds`` measures the tree twice, side by side in the same rounds: a pure copy and a copy compiled in place
+(``LASTCARD_COMPILE=1 setup.py build_ext --inplace``), both made from the files git tracks, as they are on disk.
+
+``--compare CHECKOUT`` measures another tree (a git worktree of main, say) in the same rounds, for
 before/after. Needs the bench extra (rlcard, open_spiel), gcc and strace for the referee row, taskset. Medians
 over the rounds are shown; quote them with the load the run reports.
 """
@@ -43,7 +51,7 @@ import referee_floor
 
 HERE = Path(__file__).resolve()
 REPO = HERE.parent.parent
-ROWS = ("match", "out", "referee", "arena", "engine")
+ROWS = ("match", "out", "referee", "arena", "engine", "env", "install")
 #: How ``--measure-referee ... --marks`` labels what it writes to /dev/null for bench/referee_floor.py.
 MARK = "lastcard-floor:"
 
@@ -181,6 +189,52 @@ def engine_ratios(tree: Path, tmp: str) -> dict[str, float]:
     return out
 
 
+def env_rates(tree: Path, tmp: str, seconds: float) -> dict[str, dict[str, float]]:
+    """bench/env_bench.py run in ``tree`` (one round, pinned to core 0): each environment's steps/s and ratios."""
+    path = os.path.join(tmp, "env.json")
+    subprocess.run([sys.executable, "bench/env_bench.py", "--seconds", str(seconds), "--rounds", "1", "--cpu", "0",
+                    "--json", path], check=True, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    rates: dict[str, dict[str, float]] = json.loads(Path(path).read_text())["environments"]
+    return rates
+
+
+def copy_tree(source: Path, dest: Path) -> Path:
+    """The files git tracks in ``source``, as they are on disk (edits included), copied to ``dest``."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=source, check=True, capture_output=True).stdout
+    for name in filter(None, listed.decode().split("\0")):
+        src = source / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def build_trees(tmp: str) -> dict[str, Path]:
+    """A pure copy and a compiled copy of this tree (``--builds``), the compile timed and said."""
+    pure = copy_tree(REPO, Path(tmp) / "pure")
+    compiled = copy_tree(REPO, Path(tmp) / "compiled")
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=compiled, check=True,
+                   env={**os.environ, "LASTCARD_COMPILE": "1"}, stdout=subprocess.DEVNULL)
+    print(f"compiled a copy in place in {time.perf_counter() - t0:.0f} s (build_ext --inplace, every core)",
+          file=sys.stderr)
+    return {"pure": pure, "compiled": compiled}
+
+
+def install_seconds(tmp: str) -> float:
+    """Wall seconds of ``pip wheel --no-deps`` on a fresh copy of the tree: the README's install, its build part."""
+    tree = copy_tree(REPO, Path(tmp) / "wheel-src")
+    wheels = Path(tmp) / "wheels"
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(tree)],
+                   check=True, stdout=subprocess.DEVNULL)
+    seconds = time.perf_counter() - t0
+    built = [w.name for w in wheels.glob("*.whl")]
+    if not any("none-any" not in name for name in built):  # a pure wheel means the compile fell back
+        print(f"pip built {built}: not the compiled build (no C compiler?)", file=sys.stderr)
+    return seconds
+
+
 def floor_replay(tmp: str, exe: dict[str, str], decisions: int) -> Path | None:
     """The referee row's games captured for bench/referee_floor.c (``None``, said, without strace)."""
     if shutil.which("strace") is None:
@@ -209,6 +263,16 @@ def print_floor(med: dict[str, float], label: str) -> None:
           f"{referee_cpu:.1f} us, {referee_cpu / raw_cpu:.1f}x the raw pipe, {referee_cpu / floor_cpu:.2f}x the floor")
 
 
+def print_envs(runs: list[dict[str, dict[str, float]]]) -> None:
+    """The env row: each environment's median steps/s over the rounds, its ratio to RLCard and to SingleAgentEnv."""
+    print("RL environments, one core (bench/env_bench.py)   goals: the vector env >= 10x RLCard, env() >= 1x")
+    for name in runs[0]:
+        rate = statistics.median(run[name]["steps_per_s"] for run in runs)
+        to_rlcard = statistics.median(run[name]["x_rlcard"] for run in runs)
+        to_single = statistics.median(run[name]["x_single"] for run in runs)
+        print(f"  {name:38} {rate:12,.0f} steps/s {to_rlcard:8.2f}x RLCard {to_single:8.2f}x single")
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--measure-referee":
         measure_referee(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], "--marks" in sys.argv[6:])
@@ -219,16 +283,23 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=20_000)
     ap.add_argument("--rlcard-seconds", type=float, default=3.0)
     ap.add_argument("--compare", metavar="CHECKOUT", help="another tree measured in the same rounds (before)")
+    ap.add_argument("--builds", action="store_true", help="this tree twice: a pure copy and a compiled copy")
+    ap.add_argument("--env-seconds", type=float, default=1.0, help="seconds per environment and round (env row)")
     ap.add_argument("--only", nargs="+", choices=ROWS, default=list(ROWS))
     args = ap.parse_args()
-    trees = {"now": REPO} | ({"before": Path(args.compare).resolve()} if args.compare else {})
     rows: dict[str, list[float]] = {}
+    envs: dict[str, list[dict[str, dict[str, float]]]] = {}
 
     def add(key: str, value: float) -> None:
         rows.setdefault(key, []).append(value)
 
     load0 = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
+        trees = build_trees(tmp) if args.builds else {"now": REPO}
+        trees |= {"before": Path(args.compare).resolve()} if args.compare else {}
+        first = next(iter(trees))
+        if "install" in args.only:
+            add("install s", install_seconds(tmp))
         exe = referee_floor.build(tmp) if "referee" in args.only else {}
         replay = floor_replay(tmp, exe, args.decisions) if "referee" in args.only else None
         for _ in range(args.rounds):
@@ -251,7 +322,7 @@ def main() -> None:
                     raw_wall, raw_cpu = raw_pipe_us(exe, args.decisions)
                     add("raw pipe us", raw_wall)
                     add("raw pipe cpu us", raw_cpu)
-                    if replay is not None and label == "now":  # the floor does not depend on the tree
+                    if replay is not None and label == first:  # the floor does not depend on the tree
                         for name, run in referee_floor.floor_runs(exe, replay).items():
                             add(f"floor {name} us", run.wall)
                             add(f"floor {name} cpu us", run.cpu + run.bots_cpu)
@@ -265,16 +336,22 @@ def main() -> None:
                     add(f"{label} arena j1 s", w1)
                     add(f"{label} arena j2 s", w2)
                     add(f"{label} arena ratio", w1 / w2)
-                    if label == "now":  # the machine's gain does not depend on the tree
+                    if label == first:  # the machine's gain does not depend on the tree
                         add("machine gain", arena_scaling.machine_gain(0, os.path.join(tmp, "m"), report=False))
                 if "engine" in args.only:
                     for key, value in engine_ratios(tree, tmp).items():
                         add(f"{label} engine {key}", value)
+                if "env" in args.only:
+                    envs.setdefault(label, []).append(env_rates(tree, tmp, args.env_seconds))
+        builds = {label: tree_build(tree) for label, tree in trees.items()}  # before the copies are gone
     med = {k: statistics.median(v) for k, v in rows.items()}
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {args.rounds} rounds, medians; load average "
           f"{load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
+    if "install" in args.only:
+        print(f"installing the compiled build (pip wheel --no-deps ., {os.cpu_count()} cores, build isolation): "
+              f"{med['install s']:.0f} s   goal <= 60 s")
     for label in trees:
-        print(f"\n[{label}: {trees[label]}, {tree_build(trees[label])}]")
+        print(f"\n[{label}: {trees[label]}, {builds[label]}]")
         if "match" in args.only:
             print(f"match, 4 x builtin:easy, one core, slope 1..{args.games}: "
                   f"{med[f'{label} match wall']:,.0f} games/s "
@@ -308,6 +385,8 @@ def main() -> None:
                 print(f"engine {n}p: {med[f'{label} engine {n}p vs OpenSpiel d/s']:.2f}x OpenSpiel decisions/s "
                       f"(goal >= 2x); play-first {med[f'{label} engine {n}p play-first vs RLCard g/s']:.2f}x "
                       "RLCard games/s")
+        if label in envs:
+            print_envs(envs[label])
 
 
 if __name__ == "__main__":
