@@ -22,7 +22,7 @@ from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
 from referee.env.single import LEARNER, SlotInfo, result_info
 from referee.env.view import BATCH_FROM, Observer, place_rewards, round_rewards
-from referee.table.learner import ABSENT, ONE_HOTS, LearnerTable, Packer, gather, play_all
+from referee.table.learner import ONE_HOTS, LearnerTable, Packer, gather, play_all
 
 _PENDING, _DRAW_PILE, _DISCARD_PILE = OFFSETS["pending"], OFFSETS["draw_pile"], OFFSETS["discard_pile"]
 _HANDS, _SCORES, _MOVE = OFFSETS["hands"], OFFSETS["scores"], OFFSETS["move"]
@@ -61,6 +61,7 @@ class BuiltinTables:
         self._np_random: list[np.random.Generator | None] = [None] * num_envs
         self._kind_of: list[int] = observer.kind_of.tolist()
         self._games = [0] * num_envs  # each slot's games so far (a result's ``game`` id, as LearnerGame counts)
+        self._by_size: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # ``_offsets`` by batch size
 
     @property
     def learners(self) -> list[int]:
@@ -131,22 +132,31 @@ class BuiltinTables:
         gather(tables, self._kind_of, observer.colour_slot, observer.phase_slot, record, wide, kinds, legal,
                wide_legal)
         numbers = unpack(record).reshape(m, ONE_HOTS + 4 + n)
-        flat = np.zeros(m * SIZE + 1, dtype=np.float32)  # the last entry takes the ABSENT one-hots' 1s
+        rows, kind_rows, every = self._offsets(m)
+        flat = np.zeros(m * SIZE + 1, dtype=np.float32)
         obs = flat[:-1].reshape(m, SIZE)
-        at = numbers[:, :ONE_HOTS].astype(np.intp)
-        at += np.arange(0, m * SIZE, SIZE, dtype=np.intp)[:, None]
-        at[numbers[:, :ONE_HOTS] == ABSENT] = m * SIZE
-        flat[at] = 1
+        # An ABSENT one-hot (index SIZE) lands on the next row's first hand entry, which the hand's counts below
+        # overwrite, or for the last row on the spare entry past the end.
+        flat[numbers[:, :ONE_HOTS] + rows] = 1
         obs[:, _SMALL[:3 + n]] = numbers[:, ONE_HOTS:ONE_HOTS + 3 + n]
         big = np.frombuffer(array("q", wide), dtype=np.int64).reshape(m, n + 1)
         obs[:, _SCORES:_SCORES + n] = big[:, :n]
         obs[:, _MOVE] = big[:, n]
-        held = np.repeat(np.arange(0, m * KINDS, KINDS), numbers[:, ONE_HOTS + 3]) + unpack(kinds)
+        held = np.repeat(kind_rows, numbers[:, ONE_HOTS + 3]) + unpack(kinds)
         obs[:, :KINDS] = np.bincount(held, minlength=m * KINDS).reshape(m, KINDS)  # the hand: "hand" is at 0
         mask = np.zeros((m, actions), dtype=np.int8)
         cols = unpack(legal) if legal is not None else np.array(wide_legal, dtype=np.intp)
-        mask[np.repeat(np.arange(m), numbers[:, -1]), cols] = 1
+        mask[np.repeat(every, numbers[:, -1]), cols] = 1
         return {"observation": obs, "action_mask": mask}
+
+    def _offsets(self, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For a batch of ``m``: each row's start in the flat observations (a column), in the flat hand counts, and
+        the row numbers (kept: the same every step)."""
+        known = self._by_size.get(m)
+        if known is None:
+            known = self._by_size[m] = (np.arange(0, m * SIZE, SIZE, dtype=np.intp)[:, None],
+                                        np.arange(0, m * KINDS, KINDS, dtype=np.intp), np.arange(m, dtype=np.intp))
+        return known
 
     def _observe_each(self, tables: list[LearnerTable]) -> dict[str, np.ndarray]:
         observer = self.observer
