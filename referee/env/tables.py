@@ -22,20 +22,26 @@ from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
 from referee.env.single import LEARNER, SlotInfo, result_info
 from referee.env.view import BATCH_FROM, Observer, place_rewards, round_rewards
-from referee.table.learner import ONE_HOTS, LearnerTable, Packer, gather, play_all
+from referee.table.learner import ONE_HOTS, LearnerTable, Packer, gather, play_all, record_size
 
 _PENDING, _DRAW_PILE, _DISCARD_PILE = OFFSETS["pending"], OFFSETS["draw_pile"], OFFSETS["discard_pile"]
 _HANDS, _SCORES, _MOVE = OFFSETS["hands"], OFFSETS["scores"], OFFSETS["move"]
-#: Where ``gather``'s small numbers go: the pending penalty, the piles, then the hand sizes by position.
-_SMALL = np.array([_PENDING, _DRAW_PILE, _DISCARD_PILE, *range(_HANDS, _HANDS + 6)])
+#: Where ``gather``'s record puts the piles (pending penalty, draw pile, under the top), and where the hand sizes.
+_PILES = np.array([_PENDING, _DRAW_PILE, _DISCARD_PILE])
+_AT_HANDS = ONE_HOTS + 4
+
+
+def bytes_of(words: list[int]) -> np.ndarray:
+    """32-bit words as their bytes (numpy ``uint8``), little end first."""
+    packed = array("I", words)  # "I": 4 bytes on every platform CPython supports
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return np.frombuffer(packed, dtype=np.uint8) if packed else np.zeros(0, dtype=np.uint8)
 
 
 def unpack(packer: Packer) -> np.ndarray:
-    """A ``Packer``'s values as bytes (numpy ``uint8``): its 32-bit words' bytes, little end first."""
-    words = array("I", packer.flush())  # "I": 4 bytes on every platform CPython supports
-    if sys.byteorder == "big":
-        words.byteswap()
-    return np.frombuffer(words, dtype=np.uint8)[:packer.count] if words else np.zeros(0, dtype=np.uint8)
+    """A ``Packer``'s values as bytes (numpy ``uint8``)."""
+    return bytes_of(packer.flush())[:packer.count]
 
 
 def builtin_names(opponents: Sequence[BotSpec]) -> list[str] | None:
@@ -125,28 +131,30 @@ class BuiltinTables:
         actions = observer.actions
         if m < BATCH_FROM:  # the whole-batch operations cost more than they save: a table at a time
             return self._observe_each(tables)
-        record, kinds = Packer(), Packer()
+        record: list[int] = []
+        kinds = Packer()
         legal = Packer() if actions <= 256 else None
         wide: list[int] = []
         wide_legal: list[int] = []
         gather(tables, self._kind_of, observer.colour_slot, observer.phase_slot, record, wide, kinds, legal,
                wide_legal)
-        numbers = unpack(record).reshape(m, ONE_HOTS + 4 + n)
+        numbers = bytes_of(record).reshape(m, record_size(n))
         rows, kind_rows, every = self._offsets(m)
         flat = np.zeros(m * SIZE + 1, dtype=np.float32)
         obs = flat[:-1].reshape(m, SIZE)
         # An ABSENT one-hot (index SIZE) lands on the next row's first hand entry, which the hand's counts below
         # overwrite, or for the last row on the spare entry past the end.
         flat[numbers[:, :ONE_HOTS] + rows] = 1
-        obs[:, _SMALL[:3 + n]] = numbers[:, ONE_HOTS:ONE_HOTS + 3 + n]
+        obs[:, _PILES] = numbers[:, ONE_HOTS:ONE_HOTS + 3]
+        obs[:, _HANDS:_HANDS + n] = numbers[:, _AT_HANDS:_AT_HANDS + n]
         big = np.frombuffer(array("q", wide), dtype=np.int64).reshape(m, n + 1)
         obs[:, _SCORES:_SCORES + n] = big[:, :n]
         obs[:, _MOVE] = big[:, n]
-        held = np.repeat(kind_rows, numbers[:, ONE_HOTS + 3]) + unpack(kinds)
+        held = np.repeat(kind_rows, numbers[:, _AT_HANDS]) + unpack(kinds)
         obs[:, :KINDS] = np.bincount(held, minlength=m * KINDS).reshape(m, KINDS)  # the hand: "hand" is at 0
         mask = np.zeros((m, actions), dtype=np.int8)
         cols = unpack(legal) if legal is not None else np.array(wide_legal, dtype=np.intp)
-        mask[np.repeat(every, numbers[:, -1]), cols] = 1
+        mask[np.repeat(every, numbers[:, ONE_HOTS + 3]), cols] = 1
         return {"observation": obs, "action_mask": mask}
 
     def _offsets(self, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

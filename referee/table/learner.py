@@ -194,16 +194,16 @@ class Packer:
 
 
 def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str | None, int],
-           phase_slot: dict[str, int], record: Packer, wide: list[int], kinds: Packer, legal: Packer | None,
+           phase_slot: dict[str, int], record: list[int], wide: list[int], kinds: Packer, legal: Packer | None,
            wide_legal: list[int]) -> None:
     """Each table's learner observation (``botkit.Encoding.observation``'s numbers) and legal indices, for the
     caller to lay out with whole-batch numpy operations (``referee.env.tables``). Per table, ``record`` gets
-    ``ONE_HOTS`` indices in the observation of each one-hot field's 1 (``ABSENT`` for none), the pending
-    penalty, the draw pile, the cards under the top, the hand sizes by position from the learner (0 the
-    learner, 1 the next to play) and the number of legal actions; ``wide`` (numbers that may pass 255) the
-    scores by position, then the move; ``kinds`` the learner's cards by kind slot (``kind_of``: by
-    ``Card.index``); ``legal`` the legal actions' catalogue indices (``wide_legal`` instead when ``legal`` is
-    None: a catalogue of more than 256)."""
+    32-bit words of bytes, little end first (``record_size`` bytes): the ``ONE_HOTS`` indices in the
+    observation of each one-hot field's 1 (``ABSENT`` for none), the pending penalty, the draw pile, the cards
+    under the top, the number of legal actions, then the hand sizes by position from the learner (0 the
+    learner, 1 the next to play); ``wide`` (numbers that may pass 255) the scores by position, then the move;
+    ``kinds`` the learner's cards by kind slot (``kind_of``: by ``Card.index``); ``legal`` the legal actions'
+    catalogue indices (``wide_legal`` instead when ``legal`` is None: a catalogue of more than 256)."""
     for i in range(len(tables)):
         table = tables[i]
         game = table.game
@@ -215,33 +215,44 @@ def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str
         scores = game.scores
         for card in hands[you]:
             kinds.put(kind_of[card.index])
-        record.put(_TOP + kind_of[game.top.index])
         drawn = game.drawn
-        record.put(_DRAWN + kind_of[drawn.index] if drawn is not None and you == current else ABSENT)
         colour = colour_slot.get(game.colour, -1)
-        record.put(_COLOUR + colour if colour >= 0 else ABSENT)
-        record.put(_PHASE + phase_slot[game.phase])
-        record.put(_DIRECTION + (0 if direction == 1 else 1))
+        record.append((_TOP + kind_of[game.top.index])
+                      | (_DRAWN + kind_of[drawn.index] if drawn is not None and you == current else ABSENT) << 8
+                      | (_COLOUR + colour if colour >= 0 else ABSENT) << 16
+                      | (_PHASE + phase_slot[game.phase]) << 24)
         pending_rank = game.pending_rank
-        record.put(ABSENT if pending_rank is None else _PENDING_KIND + (1 if pending_rank == "wild4" else 0))
-        record.put(_SEATS + n - 2)
-        record.put(_TO_ACT + ((current - you) * direction) % n)
-        record.put(game.pending)
-        record.put(len(game.draw_pile))
-        record.put(len(game.discard) - 1)
+        record.append((_DIRECTION + (0 if direction == 1 else 1))
+                      | (ABSENT if pending_rank is None else _PENDING_KIND + (1 if pending_rank == "wild4" else 0)) << 8
+                      | (_SEATS + n - 2) << 16
+                      | (_TO_ACT + ((current - you) * direction) % n) << 24)
+        indices = table.indices
+        record.append(game.pending | len(game.draw_pile) << 8 | (len(game.discard) - 1) << 16 | len(indices) << 24)
+        word = 0
+        shift = 0
         for k in range(n):
             seat = (you + k * direction) % n
-            record.put(len(hands[seat]))
+            word |= len(hands[seat]) << shift
+            shift += 8
+            if shift == 32:
+                record.append(word)
+                word = 0
+                shift = 0
             wide.append(scores[seat])
+        if shift:
+            record.append(word)
         wide.append(game.move)
-        indices = table.indices
-        record.put(len(indices))
         if legal is not None:
             for index in indices:
                 legal.put(index)
         else:
             for index in indices:
                 wide_legal.append(index)
+
+
+def record_size(seats: int) -> int:
+    """The bytes ``gather`` records per table at a table of ``seats``: three words, then the hand sizes' words."""
+    return 12 + 4 * ((seats + 3) // 4)
 
 
 _PENDING: Final = OFFSETS["pending"]
