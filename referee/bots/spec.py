@@ -125,7 +125,7 @@ class BotSpec:
         return out
 
     @classmethod
-    def from_json(cls, data: JsonObject) -> BotSpec:
+    def from_json(cls, data: BotSpecJson | JsonObject) -> BotSpec:
         """A spec from arena.json or a job as read (``to_json``'s keys; those missing take their defaults)."""
         limits = TimeLimits(**data.get("limits", {}))
         return cls(name=data["name"], command=data["command"], cwd=data.get("cwd"),

@@ -14,11 +14,12 @@ from typing import Any, Mapping
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
+from referee.engine.actions import Action
 from referee.engine.game import Game
 from referee.engine.rules import Ruleset, check_players, get_ruleset
 from referee.env.view import REWARD_MODES, Observer, place_rewards, round_rewards, table_text
+from referee.env.wrappers import AssertOutOfBounds, OrderEnforcing, TerminateIllegal
 
 
 def ruleset_of(ruleset: str | Ruleset, options: Mapping[str, Any] | None) -> Ruleset:
@@ -45,9 +46,10 @@ def spaces_for(observer: Observer) -> tuple[spaces.Dict, spaces.Discrete]:
 def env(**kwargs: Any) -> AECEnv:
     """The environment as PettingZoo's classic games come: an illegal action loses the game (-1), in order."""
     wrapped: AECEnv = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    # PettingZoo's wrappers, each reading the state in one step (referee.env.wrappers says why).
+    wrapped = TerminateIllegal(wrapped, illegal_reward=-1)
+    wrapped = AssertOutOfBounds(wrapped)
+    return OrderEnforcing(wrapped)
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
@@ -74,7 +76,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self._seeds = random.Random()  # the next game's seed when reset() is given none
         self.game_seed: int | None = None  # the referee seed of the game being played
         self.game: Game | None = None
-        self._legal: dict[int, Any] = {}
+        self._legal: dict[int, Action] = {}
 
     def __str__(self) -> str:
         name: str = self.metadata["name"]

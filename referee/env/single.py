@@ -7,7 +7,7 @@ and ``BotPool``. The learner's seat is one more seat of that table, so a game he
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, Sequence, TypedDict
 
 import gymnasium as gym
 import numpy as np
@@ -20,11 +20,42 @@ from referee.engine.rules import Ruleset, check_players
 from referee.env.aec import check_reward, ruleset_of, spaces_for
 from referee.env.view import Observer, place_rewards, round_rewards, table_text
 from referee.protocol.faults import Fault
-from referee.store.results import GameResult
+from referee.protocol.messages import ruleset_options
+from referee.store.results import GameResult, SeatTimes
 from referee.table.policy import FaultPolicy
 from referee.table.table import Table, seat_for
 
 LEARNER = "learner"
+
+
+class SlotInfo(TypedDict, total=False):
+    """What one table's ``info`` may hold (the vector environment batches them, a key and its ``_key`` mask)."""
+
+    seat: int  # after a deal: the learner's seat
+    seed: int  # after a deal: the game's referee seed
+    result: dict[str, Any]  # at the end: the game's result (``GameResult.to_json``'s, without actions and wall_ms)
+    illegal: str  # the episode ended on an illegal action: which, and the legal ones
+    final_obs: dict[str, np.ndarray]  # SAME_STEP auto-reset: the ended episode's last observation
+    final_info: SlotInfo  # SAME_STEP auto-reset: the ended episode's last info
+
+
+def trimmed(result: GameResult) -> dict[str, Any]:
+    """A result as the environments report it: its plain data without the actions and the wall time."""
+    return {k: v for k, v in result.to_json().items() if k not in ("actions", "wall_ms")}
+
+
+def result_info(game: Game, seed: int, game_id: str, names: list[str], decisions: int) -> dict[str, Any]:
+    """The result a ``Table`` of built-in seats and the learner reports for ``game`` (no faults, no times), trimmed."""
+    outcome = game.outcome
+    assert outcome is not None
+    n = game.n
+    none: tuple[str | None, ...] = (None,) * n
+    return trimmed(GameResult(
+        game=game_id, seed=seed, ruleset=game.ruleset.house, options=ruleset_options(game.ruleset),
+        seating=tuple(names), placements=tuple(outcome.placements), game_placements=outcome.placements,
+        reason=outcome.reason.value, winner=outcome.winner, scores=outcome.scores, hand_points=outcome.points,
+        rounds=outcome.rounds, decisions=decisions, moves=game.move, faults=(), forfeited=(),
+        times=SeatTimes.zero(n), wall_ms=0.0, sandbox=none, clock=none))
 
 
 class LearnerSeat:
@@ -78,7 +109,7 @@ class LearnerGame:
         self._seat = LearnerSeat()
         self._games = 0
 
-    def deal(self, np_random: np.random.Generator, seed: int | None) -> tuple[float, dict[str, Any]]:
+    def deal(self, np_random: np.random.Generator, seed: int | None) -> tuple[float, SlotInfo]:
         """A new game: with ``seed``, the deal of a referee game with that seed; the learner's seat drawn from
         ``np_random`` when it is not fixed. The reward of the turns before the learner's first."""
         game_seed = seed if seed is not None else int(np_random.integers(2**63 - 1))
@@ -92,7 +123,7 @@ class LearnerGame:
         reward, info = self._advance(len(game.events), game.round)
         return reward, info | {"seat": self.learner, "seed": game_seed}
 
-    def act(self, action: Any) -> tuple[float, dict[str, Any]]:
+    def act(self, action: Any) -> tuple[float, SlotInfo]:
         """The learner plays ``action`` (an index of the action space), then the others up to its next turn or
         the end. An illegal one ends the game at once with ``illegal_reward`` (the learner loses it)."""
         chosen = self.legal.get(int(action)) if isinstance(action, (int, np.integer)) else None
@@ -116,14 +147,14 @@ class LearnerGame:
             raise RuntimeError("call reset() before using the environment")
         return self.table
 
-    def _advance(self, mark: int, round_before: int) -> tuple[float, dict[str, Any]]:
+    def _advance(self, mark: int, round_before: int) -> tuple[float, SlotInfo]:
         """Let the other seats play up to the learner's next turn or the end; the learner's reward meanwhile."""
         table = self.game_table()
         game, learner = table.game, self.learner
         while not game.over and game.current != learner:
             table.step()
         reward = 0.0
-        info: dict[str, Any] = {}
+        info: SlotInfo = {}
         if self.reward_mode == "round" and (game.round != round_before or game.over):
             reward += round_rewards(game.events, mark, self.seats)[learner]
         if game.over:
@@ -132,7 +163,7 @@ class LearnerGame:
                 reward += place_rewards(result.placements)[learner]
             self.over = True
             self.legal = {}
-            info["result"] = {k: v for k, v in result.to_json().items() if k not in ("actions", "wall_ms")}
+            info["result"] = trimmed(result)
         else:
             self.legal = self.observer.legal(game)
         return reward, info
@@ -179,14 +210,14 @@ class SingleAgentEnv(gym.Env):
         """A new game: with ``seed``, the deal of a referee game with that seed (and, if random, the same seat)."""
         super().reset(seed=seed)
         _, info = self.play.deal(self.np_random, seed)
-        return self._obs(), info
+        return self._obs(), dict(info)  # Gymnasium's info: a plain dict
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         self.play.game_table()
         if self.play.over:
             raise RuntimeError("the episode is over: call reset() for a new game")
         reward, info = self.play.act(action)
-        return self._obs(), reward, self.play.over, False, info
+        return self._obs(), reward, self.play.over, False, dict(info)
 
     def render(self) -> str | None:
         """The whole table as text (``ansi``), every hand shown."""

@@ -1,10 +1,10 @@
 """N tables in one process: a Gymnasium vector environment whose every slot is a ``SingleAgentEnv`` game.
 
-Each slot plays what ``SingleAgentEnv`` plays (the referee's ``Table``, the learner's seat, the opponents as
-in a match, the same seeds), and the batch's observations and masks are built from all the games at once
-(``Observer.observations``, ``Observer.masks``) instead of a vector at a time. ``tests/env/test_vector.py``
-steps this beside N ``SingleAgentEnv``s with the same seeds and actions and compares every number.
-"""
+Each slot plays what ``SingleAgentEnv`` plays (the learner's seat, the opponents as in a match, the same
+seeds). With built-in opponents the slots are ``referee.env.tables.BuiltinTables``: compiled tables stepped
+and read a whole batch at a time; with a bot process among them, ``TableSlots``: a referee ``Table`` each, a
+slot at a time. ``tests/env/test_vector.py`` steps this beside N ``SingleAgentEnv``s with the same seeds and
+actions and compares every number."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from gymnasium.vector.utils import batch_space
 from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
 from referee.env.aec import spaces_for
-from referee.env.single import LearnerGame, learner_game
+from referee.env.single import LearnerGame, SlotInfo, learner_game
+from referee.env.tables import BuiltinTables, builtin_names
 from referee.table.policy import FaultPolicy
 
 
@@ -28,15 +29,54 @@ class VectorSlot(LearnerGame):
 
     np_random: np.random.Generator | None = None
 
-    def reset(self, seed: int | None) -> tuple[float, dict[str, Any]]:
+    def reset(self, seed: int | None) -> SlotInfo:
         """``SingleAgentEnv.reset``: the same draws from the same generator, so the same game and seat."""
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
-        return self.deal(self.np_random, seed)
+        _, info = self.deal(self.np_random, seed)
+        return info
 
-    def step(self, action: Any) -> tuple[float, dict[str, Any]]:
-        """``SingleAgentEnv.step``: the learner's action, then the others up to its next turn or the end."""
-        return self.act(action)
+
+class TableSlots:
+    """The batch's slots when an opponent is a bot process: each a referee ``Table`` (``SingleAgentEnv``'s game),
+    a slot at a time. ``BuiltinTables`` is the same for built-in opponents, faster."""
+
+    def __init__(self, num_envs: int, play: LearnerGame) -> None:
+        self.seats = play.seats
+        self.observer = play.observer
+        self.slots = [VectorSlot(play.ruleset, play.seats, play.seat, play.opponents, play.policy, play.reward_mode,
+                                 play.illegal_reward, play.observer) for _ in range(num_envs)]
+
+    @property
+    def learners(self) -> list[int]:
+        return [s.learner for s in self.slots]
+
+    def over(self, i: int) -> bool:
+        return self.slots[i].over
+
+    def reset(self, i: int, seed: int | None) -> SlotInfo:
+        return self.slots[i].reset(seed)
+
+    def step(self, picked: list[Any], indices: list[int], rewards: np.ndarray, ended: np.ndarray
+             ) -> dict[int, SlotInfo]:
+        """``SingleAgentEnv.step`` in every slot still playing; fills ``rewards`` and ``ended``; the infos."""
+        infos: dict[int, SlotInfo] = {}
+        for i, slot in enumerate(self.slots):
+            if not slot.over:
+                rewards[i], info = slot.act(picked[i])
+                ended[i] = slot.over
+                if info:
+                    infos[i] = info
+        return infos
+
+    def observe(self, which: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+        slots = self.slots if which is None else [self.slots[i] for i in which]
+        observation = self.observer.observations([s.game for s in slots], [s.learner for s in slots])
+        return {"observation": observation, "action_mask": self.observer.masks([s.legal for s in slots])}
+
+    def close(self) -> None:
+        for slot in self.slots:
+            slot.pool.close()
 
 
 class VectorSingleAgentEnv(VectorEnv):
@@ -73,14 +113,18 @@ class VectorSingleAgentEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
-        self.slots = [VectorSlot(play.ruleset, seats, seat, play.opponents, policy, reward, play.illegal_reward,
-                                 play.observer) for _ in range(num_envs)]
-        self._autoreset = [False] * num_envs  # which slots the next step deals again (NEXT_STEP)
+        self.tables: BuiltinTables | TableSlots
+        if builtin_names(play.opponents) is not None:
+            self.tables = BuiltinTables(num_envs, play.ruleset, seats, seat, play.opponents, reward,
+                                        play.illegal_reward, play.observer)
+        else:
+            self.tables = TableSlots(num_envs, play)
+        self._dealing: list[int] = []  # the slots the next step deals again (NEXT_STEP; over before a first turn)
 
     @property
     def learners(self) -> np.ndarray:
         """Each slot's learner seat in its current game."""
-        return np.array([s.learner for s in self.slots], dtype=np.int64)
+        return np.array(self.tables.learners, dtype=np.int64)
 
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -94,11 +138,12 @@ class VectorSingleAgentEnv(VectorEnv):
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} tables: give one each, an int or None")
         infos: dict[str, Any] = {}
-        for i, (slot, s) in enumerate(zip(self.slots, seeds)):
-            _, info = slot.reset(s)
-            infos = self._add_info(infos, info, i)
-            self._autoreset[i] = slot.over  # a game over before the learner's first turn: dealt again next step
-        return self._observe(), infos
+        tables = self.tables
+        for i, s in enumerate(seeds):
+            infos = self._add_info(infos, dict(tables.reset(i, s)), i)
+        # A game over before the learner's first turn is dealt again on the next step.
+        self._dealing = [i for i in range(self.num_envs) if tables.over(i)]
+        return tables.observe(), infos
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
@@ -106,44 +151,40 @@ class VectorSingleAgentEnv(VectorEnv):
         given = np.asarray(actions)
         if given.shape != (self.num_envs,):
             raise ValueError(f"actions of shape {given.shape}: one action index per table, ({self.num_envs},)")
-        # Python ints read faster than numpy scalars; any other dtype stays as given (and is judged illegal).
-        picked = given.tolist() if given.dtype.kind in "iu" else list(given)
-        rewards = [0.0] * self.num_envs
-        ended = [False] * self.num_envs
-        own: list[dict[str, Any]] = []
-        for i, (slot, dealing) in enumerate(zip(self.slots, self._autoreset)):
-            if dealing:  # NEXT_STEP: this step deals the slot's next game; its action is ignored
-                _, info = slot.reset(None)  # reward 0, as Gymnasium's reset step (SingleAgentEnv.reset has none)
-            else:
-                rewards[i], info = slot.step(picked[i])
-                ended[i] = slot.over
-            own.append(info)
-        done = np.array(ended, dtype=np.bool_)
-        if self.autoreset_mode is AutoresetMode.SAME_STEP and done.any():
-            self._same_step_reset(np.flatnonzero(done).tolist(), own)
+        if given.dtype.kind in "iu":  # Python ints read faster than numpy scalars
+            picked: list[Any] = given.tolist()
+            indices: list[int] = picked
+        else:  # any other dtype stays as given: what is not a whole number is illegal (index -1: none)
+            picked = list(given)
+            indices = [int(a) if isinstance(a, (int, np.integer)) else -1 for a in picked]
+        tables = self.tables
+        dealing = self._dealing
+        rewards = np.zeros(self.num_envs, dtype=np.float64)
+        done = np.zeros(self.num_envs, dtype=np.bool_)
+        # The slots dealing are over, so they play nothing here; NEXT_STEP deals them below, their action ignored
+        # and their reward 0, as Gymnasium's reset step (SingleAgentEnv.reset has none).
+        own = tables.step(picked, indices, rewards, done)
+        for i in dealing:
+            own[i] = tables.reset(i, None)
+        ended = np.flatnonzero(done).tolist()
+        if self.autoreset_mode is AutoresetMode.SAME_STEP and ended:
+            self._same_step_reset(ended, own)
         infos: dict[str, Any] = {}
-        for i, info in enumerate(own):
-            if info:
-                infos = self._add_info(infos, info, i)
-        self._autoreset = [s.over for s in self.slots]
-        return (self._observe(), np.array(rewards, dtype=np.float64), done, np.zeros(self.num_envs, dtype=np.bool_),
-                infos)
+        for i in sorted(own):
+            infos = self._add_info(infos, dict(own[i]), i)
+        self._dealing = [i for i in (*dealing, *ended) if tables.over(i)]
+        return tables.observe(), rewards, done, np.zeros(self.num_envs, dtype=np.bool_), infos
 
-    def _same_step_reset(self, ended: list[int], own: list[dict[str, Any]]) -> None:
+    def _same_step_reset(self, ended: list[int], own: dict[int, SlotInfo]) -> None:
         """SAME_STEP: keep each ended game's last observation and info, then deal the slot's next game."""
-        final = self._observe(ended)
+        final = self.tables.observe(ended)
         for j, i in enumerate(ended):
             last = {key: value[j] for key, value in final.items()}
-            _, info = self.slots[i].reset(None)
-            own[i] = info | {"final_obs": last, "final_info": own[i]}
+            info = self.tables.reset(i, None)
+            info["final_obs"] = last
+            info["final_info"] = own[i]
+            own[i] = info
 
     def close_extras(self, **kwargs: Any) -> None:
         """End every bot process (each slot keeps its own between episodes)."""
-        for slot in self.slots:
-            slot.pool.close()
-
-    def _observe(self, which: Sequence[int] | None = None) -> dict[str, np.ndarray]:
-        slots = self.slots if which is None else [self.slots[i] for i in which]
-        observation = self.observer.observations([s.game for s in slots], [s.learner for s in slots])
-        return {"observation": observation, "action_mask": self.observer.masks([s.legal for s in slots])}
-
+        self.tables.close()

@@ -16,16 +16,18 @@ from referee.botkit import FIELDS, KINDS, OFFSETS, PHASES, SIZE, Encoding
 from referee.engine.actions import Action, IllegalActionError
 from referee.engine.cardfaces import colour_label, label
 from referee.engine.cards import CARD_KINDS, DECKS, Card, InvalidCardError, hand_points
+from referee.engine.events import Event, RoundEndEvent
 from referee.engine.game import Game, placements
 from referee.engine.rules import MAX_PLAYERS, TARGETS, Ruleset
 from referee.protocol.messages import TurnMessage, turn_fields
+from referee.table.learner import observe_row
 
 #: What a reward is given for: ``game`` (once, by the final placements) or ``round`` (at every round's end).
 REWARD_MODES = ("game", "round")
 _INDEX_MAX = 200_000
 #: The smallest batch ``Observer.observations`` builds with numpy (below it, a game at a time is faster).
 BATCH_FROM = 8
-_SCALARS = 13  # the per-game numbers ``Observer.observations`` gathers before the hand sizes and scores
+SCALARS = 13  # the per-game numbers ``Observer.layout`` reads before the hand sizes and scores
 
 
 def seat_fields(game: Game, seat: int) -> TurnMessage:
@@ -42,13 +44,13 @@ def place_rewards(places: Sequence[int]) -> list[float]:
     return [1.0 - 2.0 * (p - 1) / (n - 1) for p in places]
 
 
-def round_places(round_end: Mapping[str, Any]) -> list[int]:
+def round_places(round_end: RoundEndEvent) -> list[int]:
     """A round ranked as a single round is: its winner (or scorer) first, then fewest points left in hand."""
     winner = round_end["winner"]
     return placements([-1 if s == winner else p for s, p in enumerate(round_end["points"])], lower_is_better=True)
 
 
-def round_rewards(events: Sequence[Mapping[str, Any]], start: int, n: int) -> list[float]:
+def round_rewards(events: Sequence[Event], start: int, n: int) -> list[float]:
     """The summed rewards of every round that ended among ``events[start:]`` (``round`` mode)."""
     total = [0.0] * n
     for i in range(start, len(events)):
@@ -67,15 +69,17 @@ class Observer:
         # By id: the engine reuses its action objects, and each is kept here, so its id stays its own.
         self._index: dict[int, tuple[Action, int]] = {}
         self.high = observation_high(ruleset)
-        #: ``Card.index`` -> its slot among the kinds (for ``observations``).
-        self._kind_of = np.full(CARD_KINDS, -1, dtype=np.int64)
+        #: ``Card.index`` -> its slot among the kinds (-1: a card no deck has).
+        self.kind_of = np.full(CARD_KINDS, -1, dtype=np.int64)
         for code, slot in self.encoding._kind.items():
             try:
-                self._kind_of[Card.from_code(code).index] = slot
+                self.kind_of[Card.from_code(code).index] = slot
             except InvalidCardError:  # a kind no deck of the engine has
                 pass
-        self._colour_slot: dict[str | None, int] = {c: i for i, c in enumerate(self.encoding.colours)}
-        self._phase_slot = {p: i for i, p in enumerate(PHASES)}
+        self.kinds: list[int] = self.kind_of.tolist()
+        #: The colour in play's slot and the phase's, by name (for ``layout``'s numbers).
+        self.colour_slot: dict[str | None, int] = {c: i for i, c in enumerate(self.encoding.colours)}
+        self.phase_slot: dict[str, int] = {p: i for i, p in enumerate(PHASES)}
 
     @property
     def actions(self) -> int:
@@ -105,11 +109,13 @@ class Observer:
 
     def observation(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (float32; every entry a whole number)."""
-        values = self.encoding.observation(seat_fields(game, seat), seat, game.current)
-        try:  # most entries are small counts: through bytes is a few times faster than np.array(list)
-            return np.frombuffer(bytes(values), dtype=np.uint8).astype(np.float32)
-        except ValueError:  # a score or a move count above 255 (ints first: faster than floats from a list)
-            return np.array(values, dtype=np.int32).astype(np.float32)
+        row = bytearray(SIZE)  # the bot kit's numbers from the game itself (tests/env/test_aec.py compares them)
+        wide = observe_row(game, seat, self.kinds, self.colour_slot, self.phase_slot, row)
+        obs = np.frombuffer(row, dtype=np.uint8).astype(np.float32)
+        n = len(wide) - 1
+        obs[_SCORES:_SCORES + n] = wide[:n]
+        obs[_MOVE] = wide[n]
+        return obs
 
     def observations(self, games: Sequence[Game], seats: Sequence[int]) -> np.ndarray:
         """``observation(games[i], seats[i])`` for every i, as one ``(len(games), SIZE)`` float32 array.
@@ -124,11 +130,9 @@ class Observer:
             for i, (game, seat) in enumerate(zip(games, seats)):
                 out[i] = self.observation(game, seat)
             return out
-        n = games[0].n
-        width = _SCALARS + 2 * n
+        flat: list[int] = []  # per game: the scalars (in SCALARS order), the hand sizes, the scores
         cards: list[int] = []  # every hand's cards by Card.index, row after row
-        flat: list[int] = []  # per game: the scalars (in _SCALARS order), the hand sizes, the scores
-        colour_slot, phase_slot = self._colour_slot, self._phase_slot
+        colour_slot, phase_slot = self.colour_slot, self.phase_slot
         for game, seat in zip(games, seats):
             hand = game.hands[seat]
             cards += [c.index for c in hand]
@@ -141,13 +145,23 @@ class Observer:
                      len(game.discard) - 1, game.move, seat, current)
             flat += [len(h) for h in game.hands]
             flat += game.scores
+        return self.layout(flat, cards, m, games[0].n)
+
+    def layout(self, flat: Sequence[int], cards: Sequence[int], m: int, n: int) -> np.ndarray:
+        """The ``(m, SIZE)`` observations of ``m`` games of ``n`` seats from their numbers gathered flat: per game
+        the ``SCALARS`` (hand size, top card, drawn card or -1, colour slot or -1, phase slot, direction,
+        pending, pending kind or -1, draw pile, discard pile, move, the observing seat, the seat to act),
+        then every seat's hand size, then every seat's score; ``cards`` every observed hand's ``Card.index``
+        values, game after game (``referee.table.learner.gather`` gathers them compiled)."""
+        width = SCALARS + 2 * n
         a = np.array(flat, dtype=np.int64).reshape(m, width)
         (count, top, drawn_at, colour, phase, direction, pending, pending_kind, draw_pile, discard, move, you,
-         acting) = a[:, :_SCALARS].T
+         acting) = a[:, :SCALARS].T
         obs = np.zeros((m, SIZE), dtype=np.float32)
-        kind_of = self._kind_of
+        kind_of = self.kind_of
         rows = np.repeat(np.arange(m, dtype=np.int64) * KINDS, count)
-        obs[:, :KINDS] = np.bincount(rows + kind_of[cards], minlength=m * KINDS).reshape(m, KINDS)
+        held = kind_of[np.array(cards, dtype=np.int64)]
+        obs[:, :KINDS] = np.bincount(rows + held, minlength=m * KINDS).reshape(m, KINDS)
         every = np.arange(m)
         obs[every, KINDS + kind_of[top]] = 1
         has = drawn_at >= 0
@@ -161,7 +175,7 @@ class Observer:
         obs[every[has], _PENDING_KIND + pending_kind[has]] = 1
         obs[:, _SEATS + n - 2] = 1
         # Seats in the order they play from ``you``: 0 is you, 1 the next to play.
-        order = (you[:, None] + np.arange(n)[None, :] * direction[:, None]) % n + _SCALARS
+        order = (you[:, None] + np.arange(n)[None, :] * direction[:, None]) % n + SCALARS
         obs[:, _HANDS:_HANDS + n] = np.take_along_axis(a, order, axis=1)
         obs[:, _SCORES:_SCORES + n] = np.take_along_axis(a, order + n, axis=1)
         obs[every, _TO_ACT + ((acting - you) * direction) % n] = 1

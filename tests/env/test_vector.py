@@ -14,6 +14,9 @@ pytest.importorskip("pettingzoo", reason="PettingZoo is not installed: pip insta
 from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 
 from referee.env import SingleAgentEnv, VectorSingleAgentEnv  # noqa: E402
+from tests.conftest import PY, SAMPLES  # noqa: E402
+
+RANDOM_BOT = f"{PY} {SAMPLES}/python/random_bot.py"
 
 
 def picks(masks: np.ndarray, rng: np.random.Generator, illegal: float) -> np.ndarray:
@@ -28,15 +31,22 @@ def picks(masks: np.ndarray, rng: np.random.Generator, illegal: float) -> np.nda
     return out
 
 
-def singles_step(singles: list[SingleAgentEnv], over: list[bool], actions: np.ndarray) -> tuple[list, ...]:
-    """What Gymnasium's ``SyncVectorEnv`` does with NEXT_STEP auto-reset, over N single environments."""
+def singles_step(singles: list[SingleAgentEnv], over: list[bool], actions: np.ndarray,
+                 same_step: bool = False) -> tuple[list, ...]:
+    """What Gymnasium's ``SyncVectorEnv`` does over N single environments: NEXT_STEP auto-reset (a slot whose
+    episode ended is dealt again on the next step, its action ignored), or SAME_STEP (dealt again at once, the
+    ended episode's last observation and info in the info)."""
     obs, rewards, dones, infos = [], [], [], []
     for i, env in enumerate(singles):
-        if over[i]:
+        if over[i]:  # also in SAME_STEP: a game over before the learner's first turn is dealt on the next step
             o, info = env.reset()
             r, d = 0.0, False
         else:
             o, r, d, _, info = env.step(int(actions[i]))
+            if same_step and d:
+                last, last_info = o, info
+                o, info = env.reset()
+                info = info | {"final_obs": last, "final_info": last_info}
         over[i] = env.play.over
         obs.append(o)
         rewards.append(r)
@@ -45,58 +55,100 @@ def singles_step(singles: list[SingleAgentEnv], over: list[bool], actions: np.nd
     return obs, rewards, dones, infos
 
 
+def unbatch(infos: dict, i: int) -> dict:
+    """Slot ``i``'s own info out of Gymnasium's batched infos (each key with its ``_key`` mask)."""
+    return {key: unbatch(value, i) if isinstance(value, dict) and key != "final_obs" else value[i]
+            for key, value in infos.items() if not key.startswith("_") and infos[f"_{key}"][i]}
+
+
+def same_info(batched: dict, i: int, expected: dict, timed: bool = False) -> None:
+    """Slot ``i``'s info is ``expected``, number for number (but the answer times of bot processes: ``timed``)."""
+    got = unbatch(batched, i)
+    if timed:
+        for info in (got, expected, got.get("final_info", {}), expected.get("final_info", {})):
+            info.get("result", {}).pop("time_ms", None)
+    final, want = got.pop("final_obs", None), expected.pop("final_obs", None)
+    assert (final is None) == (want is None)
+    if final is not None:
+        same(final, [want])
+    assert got == expected
+
+
 def same(batch: dict[str, np.ndarray], obs: list[dict[str, np.ndarray]]) -> None:
     for key in ("observation", "action_mask"):
         expected = np.stack([o[key] for o in obs])
-        assert batch[key].dtype == expected.dtype
-        np.testing.assert_array_equal(batch[key], expected, err_msg=key)
+        got = np.asarray(batch[key]).reshape(expected.shape)
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected, err_msg=key)
 
 
 CASES = [
-    pytest.param("family", 4, None, "game", id="family-4-random-seat"),
-    pytest.param("family", 2, 0, "round", id="family-2-round-rewards"),
-    pytest.param("compact", 6, 3, "game", id="compact-6"),
-    pytest.param("arcade", 3, None, "round", id="arcade-3"),
-    pytest.param("arcade", 5, None, "game", id="arcade-5"),
+    pytest.param("family", 4, None, "game", 6, AutoresetMode.NEXT_STEP, id="family-4-random-seat"),
+    pytest.param("family", 2, 0, "round", 6, AutoresetMode.NEXT_STEP, id="family-2-round-rewards"),
+    pytest.param("compact", 6, 3, "game", 6, AutoresetMode.NEXT_STEP, id="compact-6"),
+    pytest.param("arcade", 3, None, "round", 6, AutoresetMode.NEXT_STEP, id="arcade-3"),
+    pytest.param("arcade", 5, None, "game", 6, AutoresetMode.NEXT_STEP, id="arcade-5"),
+    pytest.param("family", 2, None, "game", 48, AutoresetMode.NEXT_STEP, id="family-2-48-tables"),
+    pytest.param("family", 3, None, "round", 24, AutoresetMode.SAME_STEP, id="family-3-same-step"),
+    pytest.param("family", 2, 1, "game", 48, AutoresetMode.SAME_STEP, id="family-2-48-tables-same-step"),
 ]
 
 
-@pytest.mark.parametrize(("ruleset", "seats", "seat", "reward"), CASES)
+@pytest.mark.parametrize(("ruleset", "seats", "seat", "reward", "n", "mode"), CASES)
 def test_the_batch_plays_exactly_the_games_of_n_single_environments(ruleset: str, seats: int, seat: int | None,
-                                                                    reward: str) -> None:
-    n, steps = 6, 400
+                                                                    reward: str, n: int, mode: AutoresetMode) -> None:
     options = {"target": "round"} if ruleset != "compact" else {}
     kwargs = dict(ruleset=ruleset, seats=seats, seat=seat, options=options, reward=reward,
                   opponents=["builtin:random"] if seats % 2 else ["builtin:easy"])
-    vec = VectorSingleAgentEnv(n, **kwargs)
+    vec = VectorSingleAgentEnv(n, **kwargs, autoreset_mode=mode)
     singles = [SingleAgentEnv(**kwargs) for _ in range(n)]
+    ends = run_side_by_side(vec, singles, 400, mode, illegal=0.01)
+    assert ends > 3 * n  # several auto-resets in every slot
+
+
+def run_side_by_side(vec: VectorSingleAgentEnv, singles: list[SingleAgentEnv], steps: int, mode: AutoresetMode,
+                     illegal: float, timed: bool = False) -> int:
+    """Step the batch and the single environments with the same seeds and actions, comparing every number
+    (observations, masks, rewards, terminations, each slot's whole info); the episodes ended."""
     assert isinstance(vec, VectorEnv) and vec.single_observation_space == singles[0].observation_space
     batch, infos = vec.reset(seed=11)
-    obs = [env.reset(seed=11 + i)[0] for i, env in enumerate(singles)]
+    obs = []
+    for i, env in enumerate(singles):
+        o, info = env.reset(seed=11 + i)
+        obs.append(o)
+        same_info(infos, i, info, timed)
     same(batch, obs)
-    assert list(infos["seed"]) == [11 + i for i in range(n)]
-    assert list(infos["seat"]) == [env.learner for env in singles]
     over = [env.play.over for env in singles]
     rng = np.random.default_rng(5)
     ends = 0
     for _ in range(steps):
-        actions = picks(batch["action_mask"], rng, illegal=0.01)
+        actions = picks(batch["action_mask"], rng, illegal=illegal)
         batch, rewards, terminated, truncated, infos = vec.step(actions)
-        obs, single_rewards, dones, single_infos = singles_step(singles, over, actions)
+        obs, single_rewards, dones, single_infos = singles_step(singles, over, actions,
+                                                                mode is AutoresetMode.SAME_STEP)
         same(batch, obs)
         assert vec.observation_space.contains(batch)
         np.testing.assert_array_equal(rewards, np.array(single_rewards))
         np.testing.assert_array_equal(terminated, np.array(dones))
         assert not truncated.any()
-        for key in ("result", "illegal", "seed", "seat"):
-            assert list(infos.get(f"_{key}", np.zeros(n, bool))) == [key in info for info in single_infos], key
-        for i in np.flatnonzero(infos.get("_result", [])):
-            assert infos["result"]["placements"][i] == single_infos[i]["result"]["placements"]
-            assert infos["result"]["scores"][i] == single_infos[i]["result"]["scores"]
-        for i in np.flatnonzero(infos.get("_seed", [])):
-            assert infos["seed"][i] == single_infos[i]["seed"]
+        for i, info in enumerate(single_infos):
+            same_info(infos, i, info, timed)
+        assert np.array_equal(vec.learners, [env.learner for env in singles])
         ends += int(terminated.sum())
-    assert ends > 3 * n  # several auto-resets in every slot
+    return ends
+
+
+def test_bot_process_opponents_play_the_same_games_in_the_batch() -> None:
+    """A command among the opponents: each table a referee Table with its own process (the slow path)."""
+    kwargs = dict(ruleset="family", seats=3, options={"target": "round"}, opponents=[RANDOM_BOT, "builtin:hard"])
+    vec = VectorSingleAgentEnv(2, **kwargs)
+    singles = [SingleAgentEnv(**kwargs) for _ in range(2)]
+    try:
+        assert run_side_by_side(vec, singles, 40, AutoresetMode.NEXT_STEP, illegal=0.0, timed=True) >= 2
+    finally:
+        vec.close()
+        for env in singles:
+            env.close()
 
 
 def test_same_step_auto_reset_returns_the_next_game_and_keeps_the_last_observation() -> None:
