@@ -101,6 +101,11 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     end_live(page, complete=run.complete, standings=run.standings, games=doc.games,
              message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s; results in {run.out_dir}")
     _bot_reports(arena, run, check_games, workers, progress)
+    if arena.similarity is not None and run.complete:  # before the page: its matrix is read from similarity.csv
+        from referee.cli.similar import similarity_after_run  # here: a run without it need not import it
+
+        similarity_after_run(run.out_dir, points=arena.similarity.points, seed=arena.similarity.seed, jobs=workers,
+                             note=progress.note)
     if html_report:
         write_html_report(run.out_dir, jobs=workers)  # the run's workers are gone: as many processes
     for line in fault_lines(run.faults, run.out_dir, order=run.standings.bots,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+from typing import Callable
 
 import click
 
+from referee.similar.asking import SimilarError
 from referee.similar.folder import DEFAULT_AGAIN, DEFAULT_SCRIPTS, compare_folder
 from referee.similar.render import lines
 
@@ -34,3 +36,17 @@ def similar_cmd(results_dir: str, scripts: int, points: int | None, seed: int, a
     for line in lines(done.similarity):
         click.echo(line)
     click.echo(f"similarity: {done.path}", err=True)
+
+
+def similarity_after_run(out_dir: str, *, points: int | None, seed: int, jobs: int,
+                         note: Callable[[str], None]) -> None:
+    """An arena's or the ladder's ``similarity:``: its bots compared after the games, as ``similar`` compares them
+    (each bot in its own walls, ``jobs`` at a time); the pairs that stand out printed, the files written."""
+    try:
+        done = compare_folder(out_dir, seed=seed, points=points, jobs=jobs, note=note)
+    except SimilarError as exc:  # too few bots or games: the contest's results stand, say why there is no file
+        note(f"similarity: not compared: {exc}")
+        return
+    for line in lines(done.similarity):
+        click.echo(line)
+    click.echo(f"similarity: {done.path}")
