@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-from typing import Any
+from typing import Any, Callable
 
 import click
 
@@ -25,6 +25,7 @@ from referee.cli.options import jobs_option
 from referee.ladder.history import history_md
 from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_ladder
 from referee.ladder.store import open_ladder
+from referee.run.executor import default_jobs
 from referee.standings.first_faults import fault_lines
 from referee.standings.model import LeftOutEntry, StandingRow, Standings
 from referee.standings.render import text_table
@@ -84,6 +85,9 @@ def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: i
     click.echo(f"order: {result.standings.rule}")
     click.echo(text_table(result.standings))
     click.echo(f"reports: {os.path.dirname(result.paths[0]) if result.paths else '-'}")
+    if arena.similarity is not None and result.status == "finished" and result.paths:
+        _similarity(os.path.dirname(result.paths[0]), arena.similarity.points, arena.similarity.seed,
+                    jobs or arena.jobs or default_jobs(), progress.note)
     for path in result.paths:
         if os.path.basename(path) == ResultsDir.GRADES:
             click.echo(f"grades: {path}")
@@ -111,6 +115,16 @@ def standings_cmd(db: str, run_id: int | None) -> None:
     click.echo(f"run {run['id']} ({run['status']}, {run.get('finished') or 'unfinished'}): "
                f"{run.get('stop_reason') or '-'}; {run.get('kept')} games counted")
     click.echo(text_table(stored_standings(run)))
+
+
+def _similarity(out_dir: str, points: int | None, seed: int, jobs: int, note: Callable[[str], None]) -> None:
+    """The arena file's ``similarity:``: the report folder's bots (their versions whose games count) compared on
+    its games, then its page written again with the matrix."""
+    from referee.cli.similar import similarity_after_run  # here: a run without it need not import it
+    from referee.html_report import write_report
+
+    similarity_after_run(out_dir, points=points, seed=seed, jobs=jobs, note=note)
+    write_report(out_dir, jobs=jobs)
 
 
 def stored_standings(run: dict[str, Any]) -> Standings:

@@ -59,12 +59,12 @@ def plan(out_dir: str, *, scripts: int, seed: int, bots: Sequence[str] | None = 
     folder = ResultsDir(out_dir)
     if not folder.has_games():
         raise folder.missing_games()
-    specs = [BotSpec.from_json(s) for s in bot_limits(out_dir).values()]
+    specs = list(run_bots(out_dir).values())
     specs = [s for s in specs if bots is None or s.name in bots]
     if len(specs) < 2:
         raise SimilarError(f"{out_dir}: {len(specs)} bot(s) to compare; similar compares the run's bots, at least "
                            "two: give a results folder of a run with them (arena.json lists its bots)"
-                           + (f", or --bot names of its bots (it has {', '.join(sorted(bot_limits(out_dir)))})"
+                           + (f", or --bot names of its bots (it has {', '.join(sorted(run_bots(out_dir)))})"
                               if bots else ""))
     seats: list[tuple[str, int]] = []
     for _, line in folder.game_lines():
@@ -85,11 +85,22 @@ def plan(out_dir: str, *, scripts: int, seed: int, bots: Sequence[str] | None = 
     return Plan(tuple(d[0] for d in drawn), tuple(specs), tuple(d[1] for d in drawn), points)
 
 
+def run_bots(out_dir: str) -> dict[str, BotSpec]:
+    """Each bot of the run by name: arena.json's, else results.json's (a ladder's report folder has no arena.json:
+    its results list the bots of the games that count)."""
+    found = bot_limits(out_dir)
+    if found:
+        return {name: BotSpec.from_json(spec) for name, spec in found.items()}
+    bots = ResultsDir(out_dir).read_results().get("bots") or []
+    return {str(b["name"]): BotSpec.from_json(b) for b in bots if isinstance(b, dict) and "name" in b
+            and "command" in b}
+
+
 def _script(out_dir: str, game: str, seat: int) -> tuple[SeatScript, StoredGame]:
     source = load(out_dir, game)
     name = source.stored.seating[seat]
-    spec = bot_limits(out_dir).get(name, {})
-    return seat_script(source, seat, limits=TimeLimits(**spec.get("limits", {}))), source.stored
+    spec = run_bots(out_dir).get(name)
+    return seat_script(source, seat, limits=spec.limits if spec else TimeLimits()), source.stored
 
 
 def answers_of(spec: BotSpec, script: SeatScript, stored: StoredGame | None = None,
