@@ -8,9 +8,9 @@ Run by hand (not part of the test suite; a few minutes on two cores)::
 The class (made in a scratch folder, from ``tests/support/similar_class.py``):
 
 * 24 honest bots: ``heavy``, ``hoarder`` and ``random`` (sample_bots' random bot, seeded by the game), and 21
-  generated bots ``w01``... ``w21``, each scoring the legal answers by its own random weights of seven features
-  (a play, cards laid, their points, a wild, an action card, the laid colour's share of the hand, the answer's
-  place in the list) plus a taste of its own on close calls (a hash of the position and its seed, up to 1):
+  generated bots ``w01``... ``w21``, each scoring the legal answers by its own random weights of six features
+  (a play, cards laid, their points, a wild, an action card, the laid colour's share of the hand) plus a taste
+  of its own on close calls (a hash of the position and its seed, up to 2):
   different ideas of a good move, some of them close, as a class's are;
 * 3 planted copy pairs: ``strong`` and ``disguised`` (names changed, functions reordered); ``medium_py`` and
   ``medium_ren`` (its functions reordered, comments gone); ``w00`` and ``w00_copy`` (its weights rounded to one
@@ -50,7 +50,7 @@ SEED = {seed}
 def whim(a, hand):
     # This student's own taste on close calls: fixed for a position, different from everyone else's.
     key = f"{{SEED}}|{{a['type']}}|{{a.get('cards')}}|{{a.get('colour')}}|{{sorted(hand)}}"
-    return int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) / 2 ** 32
+    return int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) / 2 ** 31
 
 
 def features(a, hand, legal_count, index):
@@ -60,8 +60,7 @@ def features(a, hand, legal_count, index):
     share = sum(1 for c in hand if c.split(":")[0] == colour) / max(1, len(hand)) if colour else 0.0
     points = sum(50 if ":" not in c else (int(c.split(":")[1]) if c.split(":")[1].isdigit() else 20) for c in cards)
     action = sum(1 for c in cards if ":" in c and not c.split(":")[1].isdigit())
-    return [a["type"] == "play", len(cards), points / 50, any(":" not in c for c in cards), action, share,
-            index / max(1, legal_count)]
+    return [a["type"] == "play", len(cards), points / 50, any(":" not in c for c in cards), action, share]
 
 
 def choose(turn):
@@ -84,7 +83,7 @@ SALT = {seed}
 
 def taste(answer, my_cards):
     text = f"{{SALT}}|{{answer['type']}}|{{answer.get('cards')}}|{{answer.get('colour')}}|{{sorted(my_cards)}}"
-    return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) / 2 ** 32
+    return int(hashlib.sha256(text.encode()).hexdigest()[:8], 16) / 2 ** 31
 
 
 def describe(answer, my_cards, n, pos):
@@ -95,8 +94,7 @@ def describe(answer, my_cards, n, pos):
     worth = sum(50 if ":" not in card else (int(card.split(":")[1]) if card.split(":")[1].isdigit() else 20)
                 for card in laid)
     special = sum(1 for card in laid if ":" in card and not card.split(":")[1].isdigit())
-    return [answer["type"] == "play", len(laid), worth / 50, any(":" not in card for card in laid), special, frac,
-            pos / max(1, n)]
+    return [answer["type"] == "play", len(laid), worth / 50, any(":" not in card for card in laid), special, frac]
 
 
 def pick(turn):
@@ -139,7 +137,7 @@ def make(folder: Path) -> dict[str, str]:
 
     bot("medium_ren", reordered((folder / "medium_py" / "bot.py").read_text()))
     for i in range(22):
-        weights = [round(rng.gauss(0, 1), 3) for _ in range(7)]
+        weights = [round(rng.gauss(0, 1), 3) for _ in range(6)]
         bot(f"w{i:02d}", WEIGHTED.format(weights=weights, name=f"w{i:02d}", seed=i))
         if i == 0:
             bot("w00_copy", COPIED.format(weights=[round(w, 1) for w in weights], seed=i))

@@ -219,6 +219,11 @@ def validate_cmd(file: str, build: bool = False) -> None:
     click.echo(f"  total: {planned_games(arena, len(kept), builds)}")
     if arena.grading is not None:
         click.echo(f"  grading: {arena.grading.summary()} -> {_show_path(arena.out)}/grades.csv")
+    if arena.similarity is not None:
+        points = arena.similarity.points
+        asked = f"{points} decision points" if points else "the decision points of 12 stored seats"
+        click.echo(f"  similarity: after the games, {asked} (seed {arena.similarity.seed}) -> "
+                   f"{_show_path(arena.out)}/similarity.csv")
     for item in left:
         click.echo(f"  would be left out: {item.bot} ({item.reason})")
 

@@ -63,6 +63,13 @@ def test_similarity_true_and_its_settings_are_read():
     assert parse_arena(base + "similarity: {points: 80, seed: 4}\n").similarity == SimilarityOption(80, 4)
 
 
+def test_validate_says_what_similarity_will_do(tmp_path: Path):
+    (tmp_path / "a.yaml").write_text("bots: [builtin:easy, builtin:hard]\nseats: 2\nsimilarity: {points: 80}\n")
+    res = lastcard(tmp_path, "validate", "a.yaml")
+    assert res.returncode == 0, res.stderr
+    assert "similarity: after the games, 80 decision points (seed 1)" in res.stdout
+
+
 @pytest.mark.parametrize(("value", "message"), [
     ("{pionts: 80}", "similarity.pionts: unknown key 'pionts'; did you mean 'points'? allowed: points, seed"),
     ("yes please", "similarity: found a string ('yes please'); expected true or false or a mapping"),
