@@ -16,9 +16,9 @@ from typing import Iterable
 
 from referee.store.results_dir import ResultsDir
 
-#: The pairs' file and the bots' file, in the results folder.
-PAIRS_NAME = "similarity.csv"
-BOTS_NAME = "similarity_bots.csv"
+#: The pairs' file and the bots' file, in the results folder (a fresh start removes them with the run's files).
+PAIRS_NAME = ResultsDir.SIMILARITY
+BOTS_NAME = ResultsDir.SIMILARITY_BOTS
 PAIR_FIELDS = ("bot_a", "bot_b", "points", "agreement", "baseline", "kappa", "z", "above_class", "stands_out")
 BOT_FIELDS = ("bot", "self_agreement", "plays_at_random")
 

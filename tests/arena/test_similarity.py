@@ -79,3 +79,18 @@ def test_a_bad_similarity_is_refused_naming_the_key_the_value_and_what_is_allowe
     with pytest.raises(ArenaFileError) as caught:
         parse_arena(f"bots: [builtin:easy, builtin:hard]\nseats: 2\nsimilarity: {value}\n")
     assert message in str(caught.value)
+
+
+def test_built_ins_alone_are_compared_and_a_fresh_start_without_similarity_leaves_no_old_figures(tmp_path: Path):
+    bots = "bots: [builtin:medium, builtin:hard, builtin:easy, builtin:random]\nseats: 2\ngames: 2\nbootstrap: 0\n"
+    (tmp_path / "with.yaml").write_text(bots + "similarity: {points: 60}\n")
+    (tmp_path / "without.yaml").write_text(bots)
+    res = lastcard(tmp_path, "arena", "with.yaml", "--out", "out", "--quiet")
+    assert res.returncode == 0, res.stderr
+    rows = list(csv.DictReader((tmp_path / "out" / "similarity.csv").open()))
+    assert [(r["bot_a"], r["bot_b"]) for r in rows] == [("hard", "medium")]  # easy and random draw: random
+    assert "id=similar" in (tmp_path / "out" / "report.html").read_text()
+    res = lastcard(tmp_path, "arena", "without.yaml", "--out", "out", "--quiet", "--fresh")
+    assert res.returncode == 0, res.stderr
+    assert not any((tmp_path / "out" / name).exists() for name in ("similarity.csv", "similarity_bots.csv"))
+    assert "id=similar" not in (tmp_path / "out" / "report.html").read_text()
