@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 import click
 
+from referee.arena.similarity_option import SimilarityOption
 from referee.cli.common import (
     INTERRUPTED,
     InputError,
@@ -85,8 +86,8 @@ def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: i
     click.echo(f"order: {result.standings.rule}")
     click.echo(text_table(result.standings))
     click.echo(f"reports: {os.path.dirname(result.paths[0]) if result.paths else '-'}")
-    if arena.similarity is not None and result.status == "finished" and result.paths:
-        _similarity(os.path.dirname(result.paths[0]), arena.similarity.points, arena.similarity.seed,
+    if result.paths:
+        _similarity(os.path.dirname(result.paths[0]), arena.similarity if result.status == "finished" else None,
                     jobs or arena.jobs or default_jobs(), progress.note)
     for path in result.paths:
         if os.path.basename(path) == ResultsDir.GRADES:
@@ -117,13 +118,24 @@ def standings_cmd(db: str, run_id: int | None) -> None:
     click.echo(text_table(stored_standings(run)))
 
 
-def _similarity(out_dir: str, points: int | None, seed: int, jobs: int, note: Callable[[str], None]) -> None:
+def _similarity(out_dir: str, option: SimilarityOption | None, jobs: int, note: Callable[[str], None]) -> None:
     """The arena file's ``similarity:``: the report folder's bots (their versions whose games count) compared on
-    its games, then its page written again with the matrix."""
-    from referee.cli.similar import similarity_after_run  # here: a run without it need not import it
+    its games, then its page written again with the matrix. Without it (or after an unfinished run), figures
+    left from an earlier run are removed: they are of other games."""
     from referee.html_report import write_report
 
-    similarity_after_run(out_dir, points=points, seed=seed, jobs=jobs, note=note)
+    folder = ResultsDir(out_dir)
+    if option is None:
+        stale = [p for p in (folder.file(ResultsDir.SIMILARITY), folder.file(ResultsDir.SIMILARITY_BOTS))
+                 if os.path.exists(p)]
+        for path in stale:
+            os.remove(path)
+        if stale:
+            write_report(out_dir, jobs=jobs)
+        return
+    from referee.cli.similar import similarity_after_run  # here: a run without it need not import it
+
+    similarity_after_run(out_dir, points=option.points, seed=option.seed, jobs=jobs, note=note)
     write_report(out_dir, jobs=jobs)
 
 

@@ -40,3 +40,10 @@ def test_each_run_compares_the_latest_versions_and_finds_a_bot_changed_into_a_co
     second = lastcard(tmp_path, *run)
     assert second.returncode == 0, second.stderr
     assert standing_out(report) == {("disguised", "strong"), ("hoarder", "strong"), ("disguised", "hoarder")}
+    # Without the key, the next run leaves no figures of other games behind.
+    path = tmp_path / "class.yaml"
+    path.write_text(path.read_text().replace("similarity: {points: 150}\n", ""))
+    third = lastcard(tmp_path, *run)
+    assert third.returncode == 0, third.stderr
+    assert not (report / "similarity.csv").exists()
+    assert "Bots that play alike" not in (report / "report.html").read_text()
