@@ -106,6 +106,8 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
 
         similarity_after_run(run.out_dir, points=arena.similarity.points, seed=arena.similarity.seed, jobs=workers,
                              note=progress.note)
+    elif arena.similarity is not None:
+        progress.note("similarity: the bots are compared once the contest is complete (--resume finishes it)")
     if html_report:
         write_html_report(run.out_dir, jobs=workers)  # the run's workers are gone: as many processes
     for line in fault_lines(run.faults, run.out_dir, order=run.standings.bots,

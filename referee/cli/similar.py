@@ -7,7 +7,7 @@ from typing import Callable
 
 import click
 
-from referee.similar.asking import SimilarError
+from referee.errors import LastcardError
 from referee.similar.folder import DEFAULT_AGAIN, DEFAULT_SCRIPTS, compare_folder
 from referee.similar.render import lines
 
@@ -44,8 +44,8 @@ def similarity_after_run(out_dir: str, *, points: int | None, seed: int, jobs: i
     (each bot in its own walls, ``jobs`` at a time); the pairs that stand out printed, the files written."""
     try:
         done = compare_folder(out_dir, seed=seed, points=points, jobs=jobs, note=note)
-    except SimilarError as exc:  # too few bots or games: the contest's results stand, say why there is no file
-        note(f"similarity: not compared: {exc}")
+    except LastcardError as exc:  # too few bots, a game that cannot be replayed: the contest's results stand
+        click.echo(f"similarity: not compared: {exc}", err=True)
         return
     for line in lines(done.similarity):
         click.echo(line)
