@@ -26,6 +26,7 @@ from referee.arena.model import DEFAULT_BOOTSTRAP, DEFAULT_BUILD_TIMEOUT_S, Aren
 from referee.arena.pool_check import MAX_GAMES, pool_problems
 from referee.arena.problems import ArenaFileError, Problem, Problems, format_path
 from referee.arena.schema import arena_schema, kind, schema_check, without
+from referee.arena.similarity_option import similarity_from
 from referee.arena.source import LineMap, load_yaml, read_text
 from referee.arena.stages import STAGE_KEYS, StageResolver
 from referee.bots.spec import TimeLimits
@@ -98,7 +99,8 @@ class _Resolver:
             jobs=None if jobs in (None, "auto") else int(jobs), records=bool(data.get("records", False)),
             bootstrap=data.get("bootstrap", DEFAULT_BOOTSTRAP), rank_by=data.get("rank_by", "rating"),
             description=data.get("description", ""), cluster=self.cluster(data.get("executor")),
-            grading=grading_from(data.get("grading"), self.problems))
+            grading=grading_from(data.get("grading"), self.problems),
+            similarity=similarity_from(data.get("similarity")))
         if not self.problems:
             self.problems.found.extend(pool_problems(arena, [b.spec.name for b in bots]))
         if self.problems:

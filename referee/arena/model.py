@@ -8,6 +8,7 @@ from typing import Any, Iterable, Mapping, TypedDict
 from referee.arena.cluster_options import ClusterOptions
 from referee.arena.formats import Format
 from referee.arena.grading import Grading
+from referee.arena.similarity_option import SimilarityOption
 from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
 from referee.standings.shapes import StageJson
@@ -139,6 +140,9 @@ class Arena:
     #: The ``grading:`` block: points for the gradebook (None: no grades.csv). Not in ``to_json``: grades never
     #: change the games, so a contest graded afterwards still resumes.
     grading: Grading | None = None
+    #: The ``similarity:`` key: the bots compared by what they do after the games (None: not). Not in ``to_json``:
+    #: it never changes the games.
+    similarity: SimilarityOption | None = None
 
     @property
     def specs(self) -> list[BotSpec]:

@@ -103,6 +103,13 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     end_live(page, complete=run.complete, standings=run.standings, games=doc.games,
              message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s; results in {run.out_dir}")
     _bot_reports(arena, run, check_games, workers, progress)
+    if arena.similarity is not None and run.complete:  # before the page: its matrix is read from similarity.csv
+        from referee.cli.similar import similarity_after_run  # here: a run without it need not import it
+
+        similarity_after_run(run.out_dir, points=arena.similarity.points, seed=arena.similarity.seed, jobs=workers,
+                             note=progress.note)
+    elif arena.similarity is not None:
+        progress.note("similarity: the bots are compared once the contest is complete (--resume finishes it)")
     if html_report:
         write_html_report(run.out_dir, jobs=workers)  # the run's workers are gone: as many processes
     for line in fault_lines(run.faults, run.out_dir, order=run.standings.bots,
@@ -216,6 +223,11 @@ def validate_cmd(file: str, build: bool = False) -> None:
     click.echo(f"  total: {planned_games(arena, len(kept), builds)}")
     if arena.grading is not None:
         click.echo(f"  grading: {arena.grading.summary()} -> {_show_path(arena.out)}/grades.csv")
+    if arena.similarity is not None:
+        points = arena.similarity.points
+        asked = f"{points} decision points" if points else "the decision points of 12 stored seats"
+        click.echo(f"  similarity: after the games, {asked} (seed {arena.similarity.seed}) -> "
+                   f"{_show_path(arena.out)}/similarity.csv")
     for item in left:
         click.echo(f"  would be left out: {item.bot} ({item.reason})")
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from typing import Callable
 
 import click
 
+from referee.arena.similarity_option import SimilarityOption
 from referee.cli.common import (
     INTERRUPTED,
     InputError,
@@ -26,6 +28,7 @@ from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_
 from referee.ladder.shapes import LadderRunRow
 from referee.ladder.store import open_ladder
 from referee.live.address import LiveAddress
+from referee.run.executor import default_jobs
 from referee.standings.first_faults import fault_lines
 from referee.standings.model import LeftOutEntry, StandingRow, Standings
 from referee.standings.render import text_table
@@ -85,6 +88,9 @@ def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: i
     click.echo(f"order: {result.standings.rule}")
     click.echo(text_table(result.standings))
     click.echo(f"reports: {os.path.dirname(result.paths[0]) if result.paths else '-'}")
+    if result.paths:
+        _similarity(os.path.dirname(result.paths[0]), arena.similarity if result.status == "finished" else None,
+                    jobs or arena.jobs or default_jobs(), progress.note)
     for path in result.paths:
         if os.path.basename(path) == ResultsDir.GRADES:
             click.echo(f"grades: {path}")
@@ -112,6 +118,27 @@ def standings_cmd(db: str, run_id: int | None) -> None:
     click.echo(f"run {run['id']} ({run['status']}, {run.get('finished') or 'unfinished'}): "
                f"{run.get('stop_reason') or '-'}; {run.get('kept')} games counted")
     click.echo(text_table(stored_standings(run)))
+
+
+def _similarity(out_dir: str, option: SimilarityOption | None, jobs: int, note: Callable[[str], None]) -> None:
+    """The arena file's ``similarity:``: the report folder's bots (their versions whose games count) compared on
+    its games, then its page written again with the matrix. Without it (or after an unfinished run), figures
+    left from an earlier run are removed: they are of other games."""
+    from referee.html_report import write_report
+
+    folder = ResultsDir(out_dir)
+    if option is None:
+        stale = [p for p in (folder.file(ResultsDir.SIMILARITY), folder.file(ResultsDir.SIMILARITY_BOTS))
+                 if os.path.exists(p)]
+        for path in stale:
+            os.remove(path)
+        if stale:
+            write_report(out_dir, jobs=jobs)
+        return
+    from referee.cli.similar import similarity_after_run  # here: a run without it need not import it
+
+    similarity_after_run(out_dir, points=option.points, seed=option.seed, jobs=jobs, note=note)
+    write_report(out_dir, jobs=jobs)
 
 
 def stored_standings(run: LadderRunRow) -> Standings:

@@ -3,39 +3,50 @@
 from __future__ import annotations
 
 import os
+from typing import Callable
 
 import click
 
-from referee.similar.asking import measure, plan
-from referee.similar.render import csv_text, lines
-from referee.store.results_dir import ResultsDir
-
-#: The file written in the results folder.
-CSV_NAME = "similarity.csv"
+from referee.errors import LastcardError
+from referee.similar.folder import DEFAULT_AGAIN, DEFAULT_SCRIPTS, compare_folder
+from referee.similar.render import lines
 
 
 @click.command("similar")
 @click.argument("results_dir", type=click.Path(exists=True, file_okay=False))
-@click.option("--scripts", default=12, show_default=True, metavar="N",
+@click.option("--scripts", default=DEFAULT_SCRIPTS, show_default=True, metavar="N",
               help="Stored games' seats to ask every bot (each is one game's requests, asked in order).")
+@click.option("--points", type=click.IntRange(1), default=None, metavar="N",
+              help="Draw seats until they hold N decision points, and ask those (instead of --scripts).")
 @click.option("--seed", default=1, show_default=True, help="Draws the seats from the run's games.")
-@click.option("--again", default=2, show_default=True, metavar="N",
+@click.option("--again", default=DEFAULT_AGAIN, show_default=True, metavar="N",
               help="Seats asked twice, to tell a bot that plays at random.")
 @click.option("--bot", "bots", multiple=True, metavar="NAME", help="Only these bots (repeatable).")
 @click.option("--jobs", "-j", default=os.cpu_count() or 1, show_default="the cores",
               help="Bots asked at once.")
-def similar_cmd(results_dir: str, scripts: int, seed: int, again: int, bots: tuple[str, ...], jobs: int) -> None:
-    """Bots compared by what they do: every bot program of the run in RESULTS_DIR is asked the same decision
-    points (drawn with --seed from the run's own games, where more than one answer is legal, with the history
-    before each), and each pair's agreement is set against what the class's play predicts by chance.
-    Writes RESULTS_DIR/similarity.csv. Evidence to look at, never a verdict (docs/similar.md)."""
-    p = plan(results_dir, scripts=scripts, seed=seed, bots=bots or None)
-    click.echo(f"asking {len(p.bots)} bots {len(p.points)} decision points from {len(p.scripts)} stored seats...",
-               err=True)
-    result = measure(p, again=again, jobs=jobs)
-    for line in lines(result):
+def similar_cmd(results_dir: str, scripts: int, points: int | None, seed: int, again: int, bots: tuple[str, ...],
+                jobs: int) -> None:
+    """Bots compared by what they do: every bot of the run in RESULTS_DIR (its programs and its built-in players)
+    is asked the same decision points (drawn with --seed from the run's own games, where more than one answer is
+    legal, with the history before each), and each pair's agreement is set against what the class's play
+    predicts by chance. Writes RESULTS_DIR/similarity.csv. Evidence to look at, never a verdict
+    (docs/similar.md)."""
+    done = compare_folder(results_dir, seed=seed, points=points, scripts=scripts, again=again, jobs=jobs,
+                          bots=bots or None, note=lambda text: click.echo(text, err=True))
+    for line in lines(done.similarity):
         click.echo(line)
-    path = ResultsDir(results_dir).file(CSV_NAME)
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(csv_text(result))
-    click.echo(f"similarity: {path}", err=True)
+    click.echo(f"similarity: {done.path}", err=True)
+
+
+def similarity_after_run(out_dir: str, *, points: int | None, seed: int, jobs: int,
+                         note: Callable[[str], None]) -> None:
+    """An arena's or the ladder's ``similarity:``: its bots compared after the games, as ``similar`` compares them
+    (each bot in its own walls, ``jobs`` at a time); the pairs that stand out printed, the files written."""
+    try:
+        done = compare_folder(out_dir, seed=seed, points=points, jobs=jobs, note=note)
+    except LastcardError as exc:  # too few bots, a game that cannot be replayed: the contest's results stand
+        click.echo(f"similarity: not compared: {exc}", err=True)
+        return
+    for line in lines(done.similarity):
+        click.echo(line)
+    click.echo(f"similarity: {done.path}")

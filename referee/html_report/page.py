@@ -31,6 +31,7 @@ from referee.html_report.gamefile import GameFile, in_id_order
 from referee.html_report.markup import esc, replay_command
 from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, ShardWriter, Taping, game_rows, js_exact
 from referee.html_report.sections import faults_section, h2h_section, stages_section, standings_section
+from referee.html_report.similarity import similarity_section
 from referee.html_report.sprt_chart import candidates_section, sprt_section
 from referee.html_report.tally import Faulted, RoundCounts, has_breakdown, stage_filter, stage_rounds
 from referee.html_report.tune_chart import tune_section
@@ -112,6 +113,7 @@ def render(out_dir: str, results: ResultsJson | None, lines: Iterable[dict[str, 
     taping = taping or Taping()
     made = game_rows(out_dir, lines, bots, stages, shards, taping, jobs)
     title = _title(results, out_dir, bots)
+    alike = similarity_section(out_dir)
     data = {"title": title, "bots": bots, "colours": CSS, "marks": {c: m for c, (_, m) in MARKS.items()},
             "wild": WILD_MARK, "games": [row.to_json() for row in made.rows], "replay": replay_command(out_dir),
             "problems": made.problems,
@@ -123,12 +125,14 @@ def render(out_dir: str, results: ResultsJson | None, lines: Iterable[dict[str, 
         f"<header><h1>{esc(title)}</h1><p class=sub>{esc(_summary(results, count))}</p>"
         "<nav><a href='#standings'>Standings</a> "
         + ("<a href='#stages'>Stages</a> " if has_breakdown(stages) else "")
-        + "<a href='#h2h'>Head to head</a> <a href='#faults'>Faults</a> <a href='#games'>Games</a></nav></header>",
+        + "<a href='#h2h'>Head to head</a> " + ("<a href='#similar'>Play alike</a> " if alike else "")
+        + "<a href='#faults'>Faults</a> <a href='#games'>Games</a></nav></header>",
         (sprt_section(results.get("sprt")) or candidates_section(results.get("candidates"))
          or tune_section(results.get("tune"))) if results else "",
         standings_section(standings),
         stages_section(stages, bots),
         h2h_section(results.get("head_to_head") if results else None),
+        alike,
         faults_section(out_dir, faulted, bots),
         _asset("games.html"),
     ])

@@ -6,6 +6,8 @@ answers never changing the game), as its own spec runs it (its sandbox, limits a
 scripts are asked a second time, to tell a bot that plays at random. Bots are asked in parallel threads
 (each ask is a bot process the thread waits on); the answers are kept by point, so the figures do not
 depend on the order the asks end in.
+
+A built-in player (``builtin:easy``...) is no process: it is asked in this process, by ``builtin.py``.
 """
 
 from __future__ import annotations
@@ -16,62 +18,99 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from referee.bots.spec import BotSpec, TimeLimits
+from referee.engine.notation import StoredGame
 from referee.errors import LastcardError
 from referee.replay.ask import ask
 from referee.replay.seat_lines import SeatScript, seat_script
 from referee.similar.agreement import Answer, Similarity, similarity
+from referee.similar.builtin import builtin_answers
 from referee.store.game_record import bot_limits, load
 from referee.store.results_dir import ResultsDir
 
 
 class SimilarError(LastcardError):
-    """A results folder that cannot be compared (no games, fewer than two process bots)."""
+    """A results folder that cannot be compared (no games, fewer than two bots)."""
 
 
 @dataclass(frozen=True)
 class Plan:
-    """The scripts to ask (stored games' seats) and the bots to ask them."""
+    """The scripts to ask (stored games' seats, and the games they are seats of) and the bots to ask them."""
 
     scripts: tuple[SeatScript, ...]
     bots: tuple[BotSpec, ...]
+    games: tuple[StoredGame, ...] = ()
+    """Each script's stored game (a built-in player is asked on the game itself, not on its lines)."""
+    limit: int | None = None
+    """Only the first this many decision points (``None``: every one of the scripts')."""
 
     @property
     def points(self) -> list[tuple[int, int]]:
         """Each decision point as (script, request number): the requests with at least two legal answers."""
-        return [(s, r.number) for s, script in enumerate(self.scripts) for r in script.requests if len(r.legal) > 1]
+        found = [(s, r.number) for s, script in enumerate(self.scripts) for r in script.requests if len(r.legal) > 1]
+        return found if self.limit is None else found[:self.limit]
 
 
-def plan(out_dir: str, *, scripts: int, seed: int, bots: Sequence[str] | None = None) -> Plan:
-    """``scripts`` (game, seat)s drawn with ``seed`` from ``out_dir``'s played games, and the run's process bots
-    (``bots``: only these)."""
+def plan(out_dir: str, *, scripts: int, seed: int, bots: Sequence[str] | None = None,
+         points: int | None = None) -> Plan:
+    """``scripts`` (game, seat)s drawn with ``seed`` from ``out_dir``'s played games, and the run's bots, programs
+    and built-in players (``bots``: only these). With ``points``, seats are drawn (in the seed's order) until
+    they hold that many decision points, and only those are asked: a plan of fewer points is the start of one
+    of more, with the same seed."""
     folder = ResultsDir(out_dir)
     if not folder.has_games():
         raise folder.missing_games()
-    specs = [BotSpec.from_json(s) for s in bot_limits(out_dir).values()]
-    specs = [s for s in specs if s.builtin is None and (bots is None or s.name in bots)]
+    specs = list(run_bots(out_dir).values())
+    specs = [s for s in specs if bots is None or s.name in bots]
     if len(specs) < 2:
-        raise SimilarError(f"{out_dir}: {len(specs)} bot program(s) to compare; similar compares the run's bot "
-                           "programs (not the built-in players), at least two: give a results folder of a run "
-                           "with them (arena.json lists its bots)")
+        raise SimilarError(f"{out_dir}: {len(specs)} bot(s) to compare; similar compares the run's bots, at least "
+                           "two: give a results folder of a run with them (arena.json lists its bots)"
+                           + (f", or --bot names of its bots (it has {', '.join(sorted(run_bots(out_dir)))})"
+                              if bots else ""))
     seats: list[tuple[str, int]] = []
     for _, line in folder.game_lines():
         if line.get("reason") != "lost":
             seats += [(str(line["game"]), seat) for seat in range(len(line.get("seating") or ()))]
     if not seats:
         raise SimilarError(f"{out_dir}: no game was played to draw decision points from")
-    chosen = sorted(random.Random(seed).sample(range(len(seats)), min(scripts, len(seats))))
-    return Plan(tuple(_script(out_dir, *seats[i]) for i in chosen), tuple(specs))
+    if points is None:
+        chosen = sorted(random.Random(seed).sample(range(len(seats)), min(scripts, len(seats))))
+        drawn = [_script(out_dir, *seats[i]) for i in chosen]
+    else:
+        drawn, found = [], 0
+        for i in random.Random(seed).sample(range(len(seats)), len(seats)):
+            if found >= points:
+                break
+            drawn.append(_script(out_dir, *seats[i]))
+            found += sum(1 for r in drawn[-1][0].requests if len(r.legal) > 1)
+    return Plan(tuple(d[0] for d in drawn), tuple(specs), tuple(d[1] for d in drawn), points)
 
 
-def _script(out_dir: str, game: str, seat: int) -> SeatScript:
+def run_bots(out_dir: str) -> dict[str, BotSpec]:
+    """Each bot of the run by name: arena.json's, else results.json's (a ladder's report folder has no arena.json:
+    its results list the bots of the games that count)."""
+    found = bot_limits(out_dir)
+    if found:
+        return {name: BotSpec.from_json(spec) for name, spec in found.items()}
+    bots = ResultsDir(out_dir).read_results().get("bots") or []
+    return {str(b["name"]): BotSpec.from_json(b) for b in bots if isinstance(b, dict) and "name" in b
+            and "command" in b}
+
+
+def _script(out_dir: str, game: str, seat: int) -> tuple[SeatScript, StoredGame]:
     source = load(out_dir, game)
     name = source.stored.seating[seat]
-    spec = bot_limits(out_dir).get(name, {})
-    return seat_script(source, seat, limits=TimeLimits(**spec.get("limits", {})))
+    spec = run_bots(out_dir).get(name)
+    return seat_script(source, seat, limits=spec.limits if spec else TimeLimits()), source.stored
 
 
-def answers_of(spec: BotSpec, script: SeatScript) -> dict[int, Answer]:
-    """The bot's answer at each request of the script with two legal answers or more (None: illegal or fault)."""
+def answers_of(spec: BotSpec, script: SeatScript, stored: StoredGame | None = None,
+               again: bool = False) -> dict[int, Answer]:
+    """The bot's answer at each request of the script with two legal answers or more (None: illegal or fault);
+    a built-in player is asked on ``stored``, with another seed ``again`` (see ``builtin.py``)."""
+    if spec.builtin is not None:
+        if stored is None:
+            raise ValueError("a built-in player is asked on the stored game: give it")
+        return builtin_answers(spec.builtin, script, stored, again=again)
     run = ask(script, spec)
     out: dict[int, Answer] = {r.number: None for r in script.requests if len(r.legal) > 1}
     for asked in run.asked:
@@ -88,8 +127,8 @@ def measure(p: Plan, *, again: int = 2, jobs: int = 1,
     found: dict[tuple[int, int, int], dict[int, Answer]] = {}
 
     def one(task: tuple[int, int, int]) -> tuple[tuple[int, int, int], dict[int, Answer]]:
-        b, s, _ = task
-        return task, answers_of(p.bots[b], p.scripts[s])
+        b, s, twice = task
+        return task, answers_of(p.bots[b], p.scripts[s], p.games[s] if p.games else None, again=twice == 1)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for done, (task, got) in enumerate(pool.map(one, tasks), 1):

@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
-import csv
-import io
-
 from referee.similar.agreement import KAPPA_STANDS_OUT, RANDOM_BELOW, Similarity
+from referee.store.similarity_file import BotRow, PairRow, pairs_text, write_similarity
 
-CSV_FIELDS = ("bot_a", "bot_b", "points", "agreement", "baseline", "kappa", "z", "above_class", "stands_out")
+
+def pair_rows(s: Similarity) -> list[PairRow]:
+    """Every pair compared, closest first, as similarity.csv keeps it."""
+    return [PairRow(p.a, p.b, p.points, p.agree, p.baseline, p.kappa, p.z, p.above_class, p.stands_out)
+            for p in s.pairs]
+
+
+def bot_rows(s: Similarity) -> list[BotRow]:
+    """Every bot asked, as similarity_bots.csv keeps it."""
+    random = set(s.random_bots)
+    return [BotRow(bot, agree, bot in random) for bot, agree in sorted(s.self_agreement.items())]
 
 
 def csv_text(s: Similarity) -> str:
-    """Every pair compared, closest first."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_FIELDS)
-    for p in s.pairs:
-        writer.writerow([p.a, p.b, p.points, f"{p.agree:.4f}", f"{p.baseline:.4f}", f"{p.kappa:.4f}", f"{p.z:.2f}",
-                         f"{p.above_class:.2f}", "yes" if p.stands_out else "no"])
-    return out.getvalue()
+    """similarity.csv's text: every pair compared, closest first."""
+    return pairs_text(pair_rows(s))
+
+
+def write_files(out_dir: str, s: Similarity) -> str:
+    """similarity.csv and similarity_bots.csv in ``out_dir``; the first's path."""
+    return write_similarity(out_dir, pair_rows(s), bot_rows(s))
 
 
 def lines(s: Similarity, top: int = 10) -> list[str]:

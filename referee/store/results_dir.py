@@ -8,6 +8,7 @@ What ``lastcard arena``, ``match --out``, ``compare --out``, ``ladder`` and ``re
       results.json        standings, ratings, stages, head-to-head (written as the run ends; "complete")
       standings.md  standings.csv  head_to_head.csv  timing.json
       grades.csv          points for the gradebook, one row per student (an arena file with `grading:`)
+      similarity.csv  similarity_bots.csv   bots compared by what they do (`lastcard similar`, `similarity:`)
       records.jsonl.gz    full records kept (--records, or a game with a fault), gzip members
       records.idx         a line a kept game: where its member is (or ``rebuild:POLICY``)
       records/GAME.jsonl  a record as results of earlier versions kept it (read, never written)
@@ -53,9 +54,11 @@ class ResultsDir:
     STANDINGS_CSV: ClassVar[str] = "standings.csv"
     HEAD_TO_HEAD_CSV: ClassVar[str] = "head_to_head.csv"
     GRADES: ClassVar[str] = "grades.csv"
+    SIMILARITY: ClassVar[str] = "similarity.csv"
+    SIMILARITY_BOTS: ClassVar[str] = "similarity_bots.csv"
     #: What a fresh start removes: a run's own files and folders (report.html and bots/ are rewritten anyway).
     RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, RESULTS, STANDINGS_CSV, STANDINGS_MD,
-                                            HEAD_TO_HEAD_CSV, TIMING, GRADES)
+                                            HEAD_TO_HEAD_CSV, TIMING, GRADES, SIMILARITY, SIMILARITY_BOTS)
     RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS)
 
     # ---------------------------------------------------------------------------------------------- paths

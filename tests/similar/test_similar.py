@@ -60,12 +60,13 @@ def test_the_same_seed_gives_the_same_figures(played: Path):
     assert (played / "out" / "similarity.csv").read_text() == text
 
 
-def test_a_folder_without_bot_programs_is_refused_with_the_reason(tmp_path: Path):
+def test_a_folder_with_one_bot_to_compare_is_refused_with_the_reason(tmp_path: Path):
     res = lastcard(tmp_path, "match", "-n", "2", "--out", "out", "--no-report", "builtin:easy", "builtin:random")
     assert res.returncode == 0, res.stderr
-    res = lastcard(tmp_path, "similar", "out")
+    res = lastcard(tmp_path, "similar", "out", "--bot", "easy")
     assert res.returncode == 1
-    assert "0 bot program(s) to compare" in res.stderr and "Traceback" not in res.stderr
+    assert "1 bot(s) to compare" in res.stderr and "it has easy, random" in res.stderr
+    assert "Traceback" not in res.stderr
 
 
 def test_a_folder_that_is_not_a_results_folder_is_refused(tmp_path: Path):
