@@ -72,6 +72,9 @@ def plan(out_dir: str, *, scripts: int, seed: int, bots: Sequence[str] | None = 
             seats += [(str(line["game"]), seat) for seat in range(len(line.get("seating") or ()))]
     if not seats:
         raise SimilarError(f"{out_dir}: no game was played to draw decision points from")
+    # games.jsonl is in the order games ended, which differs with --jobs: the draw is from the games by id, so the
+    # same games and seed ask the same points whatever the run's concurrency.
+    seats.sort()
     if points is None:
         chosen = sorted(random.Random(seed).sample(range(len(seats)), min(scripts, len(seats))))
         drawn = [_script(out_dir, *seats[i]) for i in chosen]

@@ -1,7 +1,9 @@
 """``lastcard similar`` on a class with planted copies: a bot disguised (names changed, functions reordered),
 the same bot with one threshold changed, and a JavaScript bot translated into Python stand out; the honest
 pairs (the sample bots, two small bots of their own) do not; an unseeded random bot is said to be random.
-The real program, each bot in the default sandbox, on a seeded run (the figures are the same every run)."""
+The real program, each bot in the default sandbox. The class's run is seeded and every bot in it answers the
+same position the same way, so its games, and so the figures, are the same every run; the unseeded bot plays
+in a run of its own (in the class, its games, and so the decision points drawn, would differ from run to run)."""
 
 from __future__ import annotations
 
@@ -28,7 +30,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if shutil.which("node") is None:
         pytest.skip("node is not installed: the translated pair (JavaScript and Python) needs it")
     folder = tmp_path_factory.mktemp("class")
-    path = arena_yaml(folder, make_class(folder / "bots", with_js=True))
+    commands = make_class(folder / "bots", with_js=True)
+    del commands["coin"]
+    path = arena_yaml(folder, commands)
     res = lastcard(folder, "arena", str(path), "--out", str(folder / "out"), "--no-report")
     assert res.returncode == 0, res.stderr
     assert "left out" not in res.stdout + res.stderr
@@ -45,8 +49,6 @@ def test_the_planted_copies_stand_out_and_the_honest_pairs_do_not(played: Path):
     assert kappa[("medium_js", "medium_py")] == 1.0 and kappa[("disguised", "strong")] == 1.0
     honest = [k for pair, k in kappa.items() if pair not in COPIES]
     assert max(honest) < 0.45 and min(kappa[pair] for pair in COPIES) > 0.7  # a wide gap between the two groups
-    assert "coin plays at random" in res.stdout
-    assert not any("coin" in (r["bot_a"], r["bot_b"]) for r in rows)  # its pairs are not compared
     for pair in ("disguised / strong", "medium_js / medium_py"):
         assert pair in res.stdout
     assert "evidence to look at, not a verdict" in res.stdout
@@ -58,6 +60,33 @@ def test_the_same_seed_gives_the_same_figures(played: Path):
     second = lastcard(played, "similar", "out", "--scripts", "3", "--seed", "5", "--jobs", "2")
     assert first.returncode == second.returncode == 0, first.stderr + second.stderr
     assert (played / "out" / "similarity.csv").read_text() == text
+
+
+def test_the_points_are_drawn_from_the_games_whatever_order_they_ended_in(played: Path):
+    """games.jsonl is in the order games ended (it differs with --jobs): the same games give the same figures."""
+    first = lastcard(played, "similar", "out", "--scripts", "3", "--seed", "9", "--jobs", "2")
+    text = (played / "out" / "similarity.csv").read_text()
+    shutil.copytree(played / "out", played / "reordered")
+    games = played / "reordered" / "games.jsonl"
+    lines = games.read_text().splitlines(keepends=True)
+    games.write_text("".join(reversed(lines)))
+    second = lastcard(played, "similar", "reordered", "--scripts", "3", "--seed", "9", "--jobs", "2")
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    assert (played / "reordered" / "similarity.csv").read_text() == text
+
+
+def test_a_bot_that_plays_at_random_is_said_to_be_and_its_pairs_are_not_compared(tmp_path: Path):
+    commands = make_class(tmp_path / "bots", with_js=False)
+    # ``random`` plays at random too, but seeded by the game: asked twice, it answers the same.
+    path = arena_yaml(tmp_path, {name: commands[name] for name in ("coin", "random", "heavy", "hoarder")})
+    res = lastcard(tmp_path, "arena", str(path), "--out", "out", "--no-report")
+    assert res.returncode == 0, res.stderr
+    res = lastcard(tmp_path, "similar", "out", "--scripts", "4", "--jobs", "2")
+    assert res.returncode == 0, res.stderr
+    assert "coin plays at random" in res.stdout and "random plays at random" not in res.stdout
+    rows = list(csv.DictReader((tmp_path / "out" / "similarity.csv").open()))
+    assert rows and not any("coin" in (r["bot_a"], r["bot_b"]) for r in rows)  # its pairs are not compared
+    assert any("random" in (r["bot_a"], r["bot_b"]) for r in rows)
 
 
 def test_a_folder_with_one_bot_to_compare_is_refused_with_the_reason(tmp_path: Path):
