@@ -6,16 +6,16 @@ import json
 import os
 import re
 from array import array
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, cast
 
-from referee.store.results import complete_line
+from referee.store.results import GameLineJson, LineDefaults, complete_line
 
 
 class GameFile:
     """games.jsonl's lines in game-id order (as ``in_id_order`` sorts them), read from disk each time it is
     iterated: only each line's offset and sort key stay in memory."""
 
-    def __init__(self, path: str, defaults: Mapping[str, Any]) -> None:
+    def __init__(self, path: str, defaults: Mapping[str, LineDefaults]) -> None:
         self.path = path
         self.defaults = defaults
         self._order = array("q")
@@ -52,11 +52,11 @@ class GameFile:
     def __len__(self) -> int:
         return len(self._order)
 
-    def __iter__(self) -> Iterator[dict[str, Any]]:
+    def __iter__(self) -> Iterator[GameLineJson]:
         with open(self.path, "rb") as fh:
             for offset in self._order:
                 fh.seek(offset)
-                yield complete_line(json.loads(fh.readline()), self.defaults)
+                yield cast(GameLineJson, complete_line(json.loads(fh.readline()), self.defaults))
 
 
 _ID = re.compile(rb'\{"game":\s*"([^"\\]*)"')
@@ -70,9 +70,9 @@ def _natural(game: str) -> list[tuple[int, int | str]]:
     return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", game)]
 
 
-def in_id_order(lines: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def in_id_order(lines: Iterable[GameLineJson]) -> list[GameLineJson]:
     """The games by id (``g9`` before ``g10``), not in the order they finished."""
-    def key(line: Mapping[str, Any]) -> list[tuple[int, int | str]]:
+    def key(line: GameLineJson) -> list[tuple[int, int | str]]:
         # Digits compare as numbers so that ids of any width sort as people count.
         return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", str(line.get("game")))]
     return sorted(lines, key=key)

@@ -35,6 +35,7 @@ from referee.html_report.similarity import similarity_section
 from referee.html_report.sprt_chart import candidates_section, sprt_section
 from referee.html_report.tally import Faulted, RoundCounts, has_breakdown, stage_filter, stage_rounds
 from referee.html_report.tune_chart import tune_section
+from referee.store.results import GameLineJson
 from referee.store.results_dir import ResultsDir
 
 __all__ = ["INLINE_GAMES", "REPORT_NAME", "SAMPLE_GAMES", "SHARD_GAMES", "ReportError", "in_id_order", "js_exact",
@@ -92,7 +93,7 @@ def write_report(out_dir: str, path: str | None = None, *, inline_games: int = I
     return target
 
 
-def render(out_dir: str, results: ResultsJson | None, lines: Iterable[dict[str, Any]],
+def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJson],
            shards: ShardWriter | None = None, taping: Taping | None = None, jobs: int = 1) -> str:
     """The whole page as text (``lines`` is read twice, a line at a time: a ``GameFile`` or a list)."""
     if not isinstance(lines, GameFile):

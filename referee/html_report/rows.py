@@ -13,12 +13,14 @@ import json
 import os
 import signal
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence, cast
 
+from referee.engine.jsondata import JsonObject
 from referee.html_report.tally import StageRow
 from referee.html_report.tape import tape
 from referee.replay.locate import fault_turns
 from referee.store.game_source import SourceGame, stored_for
+from referee.store.results import GameLineJson
 
 #: The games whose replays the page and its shards carry: the first, in id order. Each replay costs the referee
 #: about 3 ms (a million-game page would take an hour); past these, a game's row says who played and how it
@@ -122,7 +124,7 @@ class Taping:
         self.faulted = faulted
         self.left_out = 0
 
-    def wanted(self, count: int, line: Mapping[str, Any]) -> bool:
+    def wanted(self, count: int, line: GameLineJson) -> bool:
         if count < self.first:
             return True
         if line.get("faults") and self.faulted > 0:
@@ -164,7 +166,7 @@ class _Paging:
             self.shards.write(self.rows, self.tapes)
 
 
-def game_rows(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], stages: Sequence[StageRow] = (),
+def game_rows(out_dir: str, lines: Iterable[GameLineJson], bots: list[str], stages: Sequence[StageRow] = (),
               shards: ShardWriter | None = None, taping: Taping | None = None, jobs: int = 1) -> GameRows:
     """The games list (one short row per game), each game's tape, and the games that could not be replayed.
 
@@ -186,7 +188,7 @@ def game_rows(out_dir: str, lines: Iterable[dict[str, Any]], bots: list[str], st
     return GameRows(paging.page_rows, paging.page_tapes, problems)
 
 
-def _row(line: Mapping[str, Any], made: Tape, position: Mapping[str, int], labels: Mapping[tuple[str, int], str]
+def _row(line: GameLineJson, made: Tape, position: Mapping[str, int], labels: Mapping[tuple[str, int], str]
          ) -> GameRow:
     stage, number = line.get("stage"), line.get("round")
     label = labels.get((str(stage), int(number or 1))) or stage or line.get("ruleset")
@@ -195,8 +197,8 @@ def _row(line: Mapping[str, Any], made: Tape, position: Mapping[str, int], label
                    len(line.get("faults") or []), made.turns, made.faults, made.note, stage, number)
 
 
-def _tapes(out_dir: str, lines: Iterable[tuple[dict[str, Any], bool]], jobs: int = 1, pooled: int | None = None
-           ) -> Iterator[tuple[dict[str, Any], Tape]]:
+def _tapes(out_dir: str, lines: Iterable[tuple[GameLineJson, bool]], jobs: int = 1, pooled: int | None = None
+           ) -> Iterator[tuple[GameLineJson, Tape]]:
     """Each line with its ``_game_tape`` (a wanted game) or its ``_untaped`` row, in the order of ``lines``: the
     first ``pooled`` (all: None) made by ``jobs`` forked processes, the rest here.
 
@@ -235,23 +237,24 @@ def _fork_context() -> Any:
     return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
 
 
-def _game_tape_of(out_dir: str, item: tuple[dict[str, Any], bool]) -> tuple[dict[str, Any], Tape]:
+def _game_tape_of(out_dir: str, item: tuple[GameLineJson, bool]) -> tuple[GameLineJson, Tape]:
     line, wanted = item
     return line, (_game_tape(out_dir, line) if wanted else _untaped(line))
 
 
-def _game_tape(out_dir: str, line: dict[str, Any]) -> Tape:
+def _game_tape(out_dir: str, line: GameLineJson) -> Tape:
     """One game for the viewer: its tape, its turns, its faults, or the problem that kept it from being replayed."""
     turns = line.get("decisions")  # every action of every round (``moves`` is the last round's move counter)
     if line.get("reason") == "lost":
         return Tape("", turns, (), LOST, None)
+    raw = cast(JsonObject, line)  # the stored game's readers take the line as read, keys of older files too
     try:
-        stored = stored_for(out_dir, line)
+        stored = stored_for(out_dir, raw)
         text = tape(stored)
         faults: tuple[tuple[int, int | None, str], ...] = ()
         if line.get("faults"):
             steps = text.split("\n")
-            found = fault_turns(SourceGame(stored, line, None, None, ""),
+            found = fault_turns(SourceGame(stored, raw, None, None, ""),
                                 lambda wanted: {t: seat for t in wanted if (seat := _seat_at(steps, t)) is not None})
             faults = tuple((turn, _seat_at(steps, turn), message) for turn, message in sorted(found.items()))
         return Tape(text, len(stored.actions.split()), faults, "", None)  # the turns the viewer steps through
@@ -259,7 +262,7 @@ def _game_tape(out_dir: str, line: dict[str, Any]) -> Tape:
         return Tape("", turns, (), str(exc), f"{line.get('game')}: {exc}")
 
 
-def _untaped(line: dict[str, Any]) -> Tape:
+def _untaped(line: GameLineJson) -> Tape:
     """A game's row without its replay: its turns counted from its actions (as the replay would step them)."""
     actions = line.get("actions")
     turns = len(actions.split()) if isinstance(actions, str) else line.get("decisions")

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import shlex
-from typing import Any, Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence, cast
 
 from referee.arena.bot_reports import request_line, stderr_by_game
+from referee.engine.jsondata import JsonObject
 from referee.html_report.markup import esc, replay_command
 from referee.html_report.rating_chart import rating_chart
 from referee.html_report.tally import FAULT_DETAILS, Faulted, RoundRow, StageRow, has_breakdown
+from referee.protocol.faults import FaultJson
 from referee.replay.requests import ask_command, fault_request
 from referee.standings.model import Standings
 from referee.standings.render import column_notes, columns
 from referee.standings.shapes import HeadToHeadJson
 from referee.store.game_source import STDERR_TAIL_LINES, stderr_path, stderr_tail
+from referee.store.results import GameLineJson
 
 
 def standings_section(standings: Standings | None) -> str:
@@ -151,11 +154,11 @@ def faults_section(out_dir: str, faulted: Faulted, bots: Sequence[str]) -> str:
     return "".join(parts)
 
 
-def _fault_detail(out_dir: str, line: dict[str, Any], fault: dict[str, Any]) -> str:
+def _fault_detail(out_dir: str, line: GameLineJson, fault: FaultJson) -> str:
     seat = fault.get("seat")
     game_id = line.get("game", "?")
     command = f"{replay_command(out_dir)} {shlex.quote(str(game_id))}" + (f" --seat {seat}" if seat is not None else "")
-    turn, request = fault_request(out_dir, line, fault)
+    turn, request = fault_request(out_dir, cast(JsonObject, line), fault)  # read as the stored game's readers do
     # A game with a fault keeps its full record: the request exactly as the bot got it, clock and id included.
     exact = request_line(out_dir, str(game_id), seat, fault.get("request_id")) if fault.get("request_id") else None
     if exact is not None:

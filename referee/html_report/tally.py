@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
 from referee.arena.results_shapes import ResultsJson
+from referee.protocol.faults import FaultJson
 from referee.standings.shapes import RoundJson
+from referee.store.results import GameLineJson
 
 #: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
 FAULT_DETAILS = 20
@@ -21,7 +23,7 @@ class RoundCounts:
         self.games: dict[tuple[str, int], int] = defaultdict(int)
         self.players: dict[tuple[str, int], dict[str, None]] = defaultdict(dict)
 
-    def add(self, line: Mapping[str, Any]) -> None:
+    def add(self, line: GameLineJson) -> None:
         if line.get("stage") is not None:
             key = (str(line["stage"]), int(line.get("round") or 1))
             self.games[key] += 1
@@ -33,10 +35,10 @@ class Faulted:
     """The faults of games.jsonl by bot: the first ``FAULT_DETAILS`` with their games, and a count by kind."""
 
     def __init__(self) -> None:
-        self.shown: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = defaultdict(list)
+        self.shown: dict[str, list[tuple[GameLineJson, FaultJson]]] = defaultdict(list)
         self.kinds: dict[str, Counter[str]] = defaultdict(Counter)
 
-    def add(self, line: dict[str, Any]) -> None:
+    def add(self, line: GameLineJson) -> None:
         for fault in line.get("faults") or []:
             bot = fault.get("bot") or (line["seating"][fault["seat"]] if isinstance(fault.get("seat"), int) else "?")
             self.kinds[bot][fault["kind"]] += 1
@@ -74,7 +76,7 @@ class StageRow:
         return tuple(dict.fromkeys(n for r in self.rounds for n in r.players))
 
 
-def stage_rounds(results: ResultsJson | None, played: RoundCounts | Iterable[Mapping[str, Any]]) -> list[StageRow]:
+def stage_rounds(results: ResultsJson | None, played: RoundCounts | Iterable[GameLineJson]) -> list[StageRow]:
     """Each stage and its rounds: results.json's ``stages[i].rounds``, with the rounds games.jsonl adds to them
     (none for a ladder: its batches are not rounds anyone plays through)."""
     if results and "ladder" in results:
