@@ -26,7 +26,6 @@ from referee.arena.cluster import ClusterOptions, cluster_factory  # noqa: E402
 from referee.cli.main import cli  # noqa: E402
 from referee.run.executor import ExecutorError  # noqa: E402
 from tests.support.procs import wait_until  # noqa: E402
-from tests.support.live_runs import PACER  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_bots" / "python"
@@ -172,12 +171,8 @@ def test_an_interrupted_cluster_arena_resumes_to_the_same_results(tmp_path, clus
 
 
 def test_ctrl_c_on_the_command_line_stops_and_resume_finishes_on_the_cluster(tmp_path, cluster):
-    # Long enough that the interrupt lands while games are being played, not after the last, on either build:
-    # a pacer bot waits 50 ms at each of its games' ends (120 of its games, seconds of waiting; without it, the
-    # compiled build played all 160 games before the interrupt once).
-    (tmp_path / "arena" / "bots" / "pacer").mkdir(parents=True)
-    shutil.copy(PACER, tmp_path / "arena" / "bots" / "pacer" / "pacer.py")
-    file = make_arena(tmp_path, games=20, extra='  - {name: pacer, command: "{python} bots/pacer/pacer.py 50"}\n')
+    # Long enough (160 games) that the interrupt lands while games are being played, not after the last.
+    file = make_arena(tmp_path, games=40)
     local = CliRunner().invoke(cli, ["arena", str(file), "--out", str(tmp_path / "local"), "-q", "--no-report"])
     assert local.exit_code == 0, local.output
     results = (tmp_path / "local" / "results.json").read_bytes()
