@@ -13,7 +13,7 @@ import click
 from referee.arena.bot_reports import write_bot_reports
 from referee.arena.builds import check_requires
 from referee.arena.grades import Grade, write_grades
-from referee.arena.model import Arena
+from referee.arena.model import Arena, BotEntry
 from referee.arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from referee.arena.schedule import stage_game_counts
 from referee.cli.common import (
@@ -103,13 +103,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     end_live(page, complete=run.complete, standings=run.standings, games=doc.games,
              message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s; results in {run.out_dir}")
     _bot_reports(arena, run, check_games, workers, progress)
-    if arena.similarity is not None and run.complete:  # before the page: its matrix is read from similarity.csv
-        from referee.cli.similar import similarity_after_run  # here: a run without it need not import it
-
-        similarity_after_run(run.out_dir, points=arena.similarity.points, seed=arena.similarity.seed, jobs=workers,
-                             note=progress.note)
-    elif arena.similarity is not None:
-        progress.note("similarity: the bots are compared once the contest is complete (--resume finishes it)")
+    _similarity(arena, run, workers, progress)
     if html_report:
         write_html_report(run.out_dir, jobs=workers)  # the run's workers are gone: as many processes
     for line in fault_lines(run.faults, run.out_dir, order=run.standings.bots,
@@ -119,6 +113,20 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
         click.echo(line, err=True)
     if not run.complete:
         interrupted(games=f"{doc.games:,} of {doc.games_planned:,} games")
+
+
+def _similarity(arena: Arena, run: ArenaRun, workers: int, progress: TerminalProgress) -> None:
+    """The arena file's ``similarity:``, once the contest is complete, before the page (its matrix is read from
+    similarity.csv)."""
+    if arena.similarity is None:
+        return
+    if not run.complete:
+        progress.note("similarity: the bots are compared once the contest is complete (--resume finishes it)")
+        return
+    from referee.cli.similar import similarity_after_run  # here: a run without it need not import it
+
+    similarity_after_run(run.out_dir, points=arena.similarity.points, seed=arena.similarity.seed, jobs=workers,
+                         note=progress.note)
 
 
 def _arena_as_asked(file: str, out: str | None, sandbox_mode: str | None, clock: str | None, wall_ms: int | None,
@@ -198,15 +206,7 @@ def validate_cmd(file: str, build: bool = False) -> None:
     click.echo(f"  bots ({len(arena.bots)}):")
     shown = arena.bots if len(arena.bots) <= SHOW_BOTS else arena.bots[:SHOW_BOTS - 2]
     for entry in shown:
-        notes = []
-        if entry.language:
-            notes.append(entry.language)
-        if entry.build:
-            notes.append("build step")
-        if entry.requires:
-            notes.append("requires " + ", ".join(entry.requires))
-        command = entry.spec.command if not entry.unusable else "(nothing to run: left out, see below)"
-        click.echo(f"    {entry.spec.name}: {command}" + (f"  ({'; '.join(notes)})" if notes else ""))
+        click.echo(_bot_line(entry))
     if len(shown) < len(arena.bots):
         click.echo(f"    ... and {len(arena.bots) - len(shown)} more: {arena.bots[-1].spec.name} is the last")
     builds = sum(1 for e in kept if e.build)
@@ -221,15 +221,36 @@ def validate_cmd(file: str, build: bool = False) -> None:
         click.echo(f"  stage {stage.name}: {stage.format.name}, {stage.ruleset}, {stage.seats} seats, games "
                    f"{stage.games}{extra}{entrants}: {n} games")
     click.echo(f"  total: {planned_games(arena, len(kept), builds)}")
+    for line in _after_games(arena):
+        click.echo(line)
+    for item in left:
+        click.echo(f"  would be left out: {item.bot} ({item.reason})")
+
+
+def _bot_line(entry: BotEntry) -> str:
+    """An entrant as ``validate`` lists it: its name, its command and what it needs."""
+    notes = []
+    if entry.language:
+        notes.append(entry.language)
+    if entry.build:
+        notes.append("build step")
+    if entry.requires:
+        notes.append("requires " + ", ".join(entry.requires))
+    command = entry.spec.command if not entry.unusable else "(nothing to run: left out, see below)"
+    return f"    {entry.spec.name}: {command}" + (f"  ({'; '.join(notes)})" if notes else "")
+
+
+def _after_games(arena: Arena) -> list[str]:
+    """What the arena writes after its games, besides the standings: grades, similarity figures."""
+    lines = []
     if arena.grading is not None:
-        click.echo(f"  grading: {arena.grading.summary()} -> {_show_path(arena.out)}/grades.csv")
+        lines.append(f"  grading: {arena.grading.summary()} -> {_show_path(arena.out)}/grades.csv")
     if arena.similarity is not None:
         points = arena.similarity.points
         asked = f"{points} decision points" if points else "the decision points of 12 stored seats"
-        click.echo(f"  similarity: after the games, {asked} (seed {arena.similarity.seed}) -> "
-                   f"{_show_path(arena.out)}/similarity.csv")
-    for item in left:
-        click.echo(f"  would be left out: {item.bot} ({item.reason})")
+        lines.append(f"  similarity: after the games, {asked} (seed {arena.similarity.seed}) -> "
+                     f"{_show_path(arena.out)}/similarity.csv")
+    return lines
 
 
 def planned_games(arena: Arena, pool: int, builds: int) -> str:

@@ -124,12 +124,8 @@ def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJs
                        f"{replay_command(out_dir)}" if taping.left_out else ""}
     body = "\n".join([
         f"<header><h1>{esc(title)}</h1><p class=sub>{esc(_summary(results, count))}</p>"
-        "<nav><a href='#standings'>Standings</a> "
-        + ("<a href='#stages'>Stages</a> " if has_breakdown(stages) else "")
-        + "<a href='#h2h'>Head to head</a> " + ("<a href='#similar'>Play alike</a> " if alike else "")
-        + "<a href='#faults'>Faults</a> <a href='#games'>Games</a></nav></header>",
-        (sprt_section(results.get("sprt")) or candidates_section(results.get("candidates"))
-         or tune_section(results.get("tune"))) if results else "",
+        + _nav(has_breakdown(stages), bool(alike)) + "</header>",
+        _command_section(results),
         standings_section(standings),
         stages_section(stages, bots),
         h2h_section(results.get("head_to_head") if results else None),
@@ -144,6 +140,22 @@ def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJs
             # Tapes use only letters, digits and . , | ~ + ! - : = @ and newlines: safe as raw script text.
             f"<script type='text/plain' id=lc-tapes>{'#'.join(made.tapes)}</script>\n"
             f"<script>{_asset('report.js')}</script>\n</body></html>\n")
+
+
+def _nav(stages: bool, alike: bool) -> str:
+    """The page's links to its sections: the stages and the play-alike matrix only where the page has them."""
+    return ("<nav><a href='#standings'>Standings</a> " + ("<a href='#stages'>Stages</a> " if stages else "")
+            + "<a href='#h2h'>Head to head</a> " + ("<a href='#similar'>Play alike</a> " if alike else "")
+            + "<a href='#faults'>Faults</a> <a href='#games'>Games</a></nav>")
+
+
+def _command_section(results: ResultsJson | None) -> str:
+    """The block of the command that made the run, first on the page: a comparison, a family of candidates or
+    a tune ("" for an arena or a match)."""
+    if not results:
+        return ""
+    return (sprt_section(results.get("sprt")) or candidates_section(results.get("candidates"))
+            or tune_section(results.get("tune")))
 
 
 def _title(results: ResultsJson | None, out_dir: str, bots: Sequence[str]) -> str:
