@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Iterator, Literal, Mapping, Sequence, TypedDict
+from typing import Iterator, Literal, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -33,7 +33,15 @@ from referee.arena.results_shapes import SprtSettingsJson
 from referee.bots.spec import BotSpec, parse_bot, unique_names
 from referee.compare.gsprt import REGULARIZER
 from referee.compare.sprt import Z95, Sprt, SprtSettings
-from referee.compare.twins import COMPACT, FILLER, CompareError, CompareSettings, TwinPair, twin_pair
+from referee.compare.twins import (
+    COMPACT,
+    FILLER,
+    CompareError,
+    CompareSettings,
+    TwinPair,
+    TwinsDescriptionJson,
+    twin_pair,
+)
 from referee.engine.rules import Ruleset
 from referee.run.jobs import GameJob
 from referee.table.policy import FaultPolicy
@@ -89,16 +97,9 @@ def behind(counts: ArrayLike, running: ArrayLike, accepted: ArrayLike) -> NDArra
     return still
 
 
-class CandidatesDescriptionJson(TypedDict):
+class CandidatesDescriptionJson(TwinsDescriptionJson):
     """What decides which games a candidates family plays, in arena.json."""
 
-    kind: str
-    seed: int
-    ruleset: str
-    options: Mapping[str, object]
-    seats: int
-    policy: str
-    records: bool
     base: Mapping[str, object]
     candidates: list[Mapping[str, object]]
     field: list[Mapping[str, object]]

@@ -22,7 +22,7 @@ import time
 from array import array
 from dataclasses import dataclass, field, replace
 from itertools import count
-from typing import Any, Callable, Iterator, Mapping, Protocol, TypedDict, TypeVar, cast
+from typing import Any, Callable, Iterator, Mapping, Protocol, TypeVar, cast
 
 from referee.arena.collect import Collected
 from referee.arena.model import Arena
@@ -34,7 +34,7 @@ from referee.arena.runner import NeverStarted, never_started
 from referee.bots.spec import BotSpec
 from referee.compare.candidates import CandidatesDescriptionJson
 from referee.compare.sprt import PairTally, Sprt
-from referee.compare.twins import CompareSettings, game_ids, is_pair_game, pair_of, twin_pair
+from referee.compare.twins import CompareSettings, TwinsDescriptionJson, game_ids, is_pair_game, pair_of, twin_pair
 from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
@@ -107,16 +107,9 @@ class CompareRun:
         return self.doc.standings if self.doc else None
 
 
-class CompareDescriptionJson(TypedDict):
+class CompareDescriptionJson(TwinsDescriptionJson):
     """What decides which games a comparison plays, in arena.json."""
 
-    kind: str
-    seed: int
-    ruleset: str
-    options: Mapping[str, object]
-    seats: int
-    policy: str
-    records: bool
     new: Mapping[str, object]
     base: Mapping[str, object]
     field: list[Mapping[str, object]]

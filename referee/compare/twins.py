@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Mapping, Sequence, TypedDict
 
 from referee.bots.spec import BotSpec, parse_bot, unique_names
 from referee.compare.sprt import SprtSettings
@@ -39,6 +39,19 @@ _GAME_ID = re.compile(r"p(\d{6,})([ab])")
 
 class CompareError(OptionError, ValueError):
     """Settings that make no comparison; ``option`` names the command-line option at fault."""
+
+
+class TwinsDescriptionJson(TypedDict):
+    """The keys every description of games played in twin pairs has in arena.json (a comparison's, a candidates
+    family's, a tune's): what decides the games besides the bots."""
+
+    kind: str
+    seed: int
+    ruleset: str
+    options: Mapping[str, object]
+    seats: int
+    policy: str
+    records: bool
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import os
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
-from typing import Callable, Mapping, Protocol, Sequence, TypedDict
+from typing import Callable, Mapping, Protocol, Sequence
 
 from referee.arena.collect import Collected
 from referee.arena.model import Arena, BotEntry
@@ -23,7 +23,7 @@ from referee.arena.runner import NeverStarted, never_started
 from referee.bots.spec import BotSpec
 from referee.compare.run import results_doc
 from referee.compare.sprt import PairTally
-from referee.compare.twins import CompareSettings, TwinPair, is_pair_game, pair_of, twin_pair
+from referee.compare.twins import CompareSettings, TwinPair, TwinsDescriptionJson, is_pair_game, pair_of, twin_pair
 from referee.engine.rules import Ruleset
 from referee.errors import OptionError
 from referee.run.executor import Executor, ExecutorFactory, local_executor
@@ -43,16 +43,9 @@ STAGE = "tune"
 INDEPENDENT_SALT = "tune-independent"
 
 
-class TuneDescriptionJson(TypedDict):
+class TuneDescriptionJson(TwinsDescriptionJson):
     """What decides the games of a tune, in arena.json."""
 
-    kind: str
-    seed: int
-    ruleset: str
-    options: Mapping[str, object]
-    seats: int
-    policy: str
-    records: bool
     bot: Mapping[str, object]
     """``BotSpec.to_json`` (as the ``field``'s)."""
     params: list[str]
