@@ -17,31 +17,30 @@ from typing import Any, Sequence
 import numpy as np
 from gymnasium.utils import seeding
 
-from referee.botkit import KINDS, OFFSETS, SIZE
+from referee.botkit import OFFSETS, SIZE
 from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
 from referee.env.single import LEARNER, SlotInfo, result_info
 from referee.env.view import BATCH_FROM, Observer, place_rewards, round_rewards
-from referee.table.learner import ONE_HOTS, LearnerTable, Packer, gather, play_all, record_size
+from referee.table.learner import Catalogue, LearnerTable, Packer, gather, play_all, record_words
 
 _PENDING, _DRAW_PILE, _DISCARD_PILE = OFFSETS["pending"], OFFSETS["draw_pile"], OFFSETS["discard_pile"]
 _HANDS, _SCORES, _MOVE = OFFSETS["hands"], OFFSETS["scores"], OFFSETS["move"]
-#: Where ``gather``'s record puts the piles (pending penalty, draw pile, under the top), and where the hand sizes.
-_PILES = np.array([_PENDING, _DRAW_PILE, _DISCARD_PILE])
-_AT_HANDS = ONE_HOTS + 4
+_ONE = np.float32(1)
 
 
-def bytes_of(words: list[int]) -> np.ndarray:
-    """32-bit words as their bytes (numpy ``uint8``), little end first."""
+def words_of(words: list[int]) -> np.ndarray:
+    """32-bit words as numpy ``uint32`` stored little end first (so that their bytes read in packing order)."""
     packed = array("I", words)  # "I": 4 bytes on every platform CPython supports
     if sys.byteorder == "big":
         packed.byteswap()
-    return np.frombuffer(packed, dtype=np.uint8) if packed else np.zeros(0, dtype=np.uint8)
+    return np.frombuffer(packed, dtype="<u4") if packed else np.zeros(0, dtype="<u4")
 
 
 def unpack(packer: Packer) -> np.ndarray:
-    """A ``Packer``'s values as bytes (numpy ``uint8``)."""
-    return bytes_of(packer.flush())[:packer.count]
+    """A ``Packer``'s values (numpy ``uint8``)."""
+    count = packer.flush()
+    return words_of(packer.words).view(np.uint8)[:count]
 
 
 def builtin_names(opponents: Sequence[BotSpec]) -> list[str] | None:
@@ -62,12 +61,12 @@ class BuiltinTables:
         self.opponents = list(opponents)
         self.reward_mode, self.illegal_reward, self.observer = reward_mode, illegal_reward, observer
         rounds = reward_mode == "round"  # the only reader of the events: a game keeps none otherwise
-        self.tables = [LearnerTable(ruleset, seats, builtins, rounds, observer._index, observer.index_of)
-                       for _ in range(num_envs)]
+        catalogue = Catalogue(observer.index_of)  # one for the batch: each key's index is looked up once
+        self.tables = [LearnerTable(ruleset, seats, builtins, rounds, catalogue) for _ in range(num_envs)]
         self._np_random: list[np.random.Generator | None] = [None] * num_envs
         self._kind_of: list[int] = observer.kind_of.tolist()
         self._games = [0] * num_envs  # each slot's games so far (a result's ``game`` id, as LearnerGame counts)
-        self._by_size: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # ``_offsets`` by batch size
+        self._by_size: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # ``_offsets`` by batch size
 
     @property
     def learners(self) -> list[int]:
@@ -132,38 +131,37 @@ class BuiltinTables:
         if m < BATCH_FROM:  # the whole-batch operations cost more than they save: a table at a time
             return self._observe_each(tables)
         record: list[int] = []
-        kinds = Packer()
-        legal = Packer() if actions <= 256 else None
-        wide: list[int] = []
+        ones = Packer([])
+        legal = Packer([]) if actions <= 256 else None
         wide_legal: list[int] = []
-        gather(tables, self._kind_of, observer.colour_slot, observer.phase_slot, record, wide, kinds, legal,
-               wide_legal)
-        numbers = bytes_of(record).reshape(m, record_size(n))
-        rows, kind_rows, every = self._offsets(m)
-        flat = np.zeros(m * SIZE + 1, dtype=np.float32)
-        obs = flat[:-1].reshape(m, SIZE)
-        # An ABSENT one-hot (index SIZE) lands on the next row's first hand entry, which the hand's counts below
-        # overwrite, or for the last row on the spare entry past the end.
-        flat[numbers[:, :ONE_HOTS] + rows] = 1
-        obs[:, _PILES] = numbers[:, ONE_HOTS:ONE_HOTS + 3]
-        obs[:, _HANDS:_HANDS + n] = numbers[:, _AT_HANDS:_AT_HANDS + n]
-        big = np.frombuffer(array("q", wide), dtype=np.int64).reshape(m, n + 1)
-        obs[:, _SCORES:_SCORES + n] = big[:, :n]
-        obs[:, _MOVE] = big[:, n]
-        held = np.repeat(kind_rows, numbers[:, _AT_HANDS]) + unpack(kinds)
-        obs[:, :KINDS] = np.bincount(held, minlength=m * KINDS).reshape(m, KINDS)  # the hand: "hand" is at 0
+        try:
+            gather(tables, self._kind_of, observer.colour_slot, observer.phase_slot, record, ones, legal, wide_legal)
+        except OverflowError:  # pragma: no cover - a score or move past 2**32
+            return self._observe_each(tables)
+        words = words_of(record).reshape(m, record_words(n))
+        numbers = words.view(np.uint8)  # each word's bytes, little end first
+        row_starts, every = self._offsets(m)
+        obs = np.zeros((m, SIZE), dtype=np.float32)
+        # Every 1 and every card in hand at once: np.add.at adds once per position listed, so two copies of a
+        # card count 2 (a float32 one: np.add.at's fast path needs the array's own type).
+        np.add.at(obs.reshape(-1), np.repeat(row_starts, numbers[:, 0]) + unpack(ones), _ONE)
+        obs[:, _PENDING] = numbers[:, 2]
+        obs[:, _DRAW_PILE] = numbers[:, 3]
+        obs[:, _DISCARD_PILE] = numbers[:, 4]
+        obs[:, _HANDS:_HANDS + n] = numbers[:, 5:5 + n]
+        obs[:, _SCORES:_SCORES + n] = words[:, -n - 1:-1]
+        obs[:, _MOVE] = words[:, -1]
         mask = np.zeros((m, actions), dtype=np.int8)
         cols = unpack(legal) if legal is not None else np.array(wide_legal, dtype=np.intp)
-        mask[np.repeat(every, numbers[:, ONE_HOTS + 3]), cols] = 1
+        mask[np.repeat(every, numbers[:, 1]), cols] = 1
         return {"observation": obs, "action_mask": mask}
 
-    def _offsets(self, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """For a batch of ``m``: each row's start in the flat observations (a column), in the flat hand counts, and
-        the row numbers (kept: the same every step)."""
+    def _offsets(self, m: int) -> tuple[np.ndarray, np.ndarray]:
+        """For a batch of ``m``: each row's start in the flat observations, and the row numbers (kept: the same
+        every step)."""
         known = self._by_size.get(m)
         if known is None:
-            known = self._by_size[m] = (np.arange(0, m * SIZE, SIZE, dtype=np.intp)[:, None],
-                                        np.arange(0, m * KINDS, KINDS, dtype=np.intp), np.arange(m, dtype=np.intp))
+            known = self._by_size[m] = (np.arange(0, m * SIZE, SIZE, dtype=np.intp), np.arange(m, dtype=np.intp))
         return known
 
     def _observe_each(self, tables: list[LearnerTable]) -> dict[str, np.ndarray]:

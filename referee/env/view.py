@@ -17,7 +17,7 @@ from referee.engine.actions import Action, IllegalActionError
 from referee.engine.cardfaces import colour_label, label
 from referee.engine.cards import CARD_KINDS, DECKS, Card, InvalidCardError, hand_points
 from referee.engine.events import Event, RoundEndEvent
-from referee.engine.game import Game, placements
+from referee.engine.game import Game, Phase, placements
 from referee.engine.rules import MAX_PLAYERS, TARGETS, Ruleset
 from referee.protocol.messages import TurnMessage, turn_fields
 from referee.table.learner import observe_row
@@ -77,9 +77,11 @@ class Observer:
             except InvalidCardError:  # a kind no deck of the engine has
                 pass
         self.kinds: list[int] = self.kind_of.tolist()
-        #: The colour in play's slot and the phase's, by name (for ``layout``'s numbers).
+        #: The colour in play's slot and the phase's, by name (for ``layout``'s numbers). The phases are keyed by
+        #: the engine's ``Phase`` members, which ``game.phase`` holds: a plain ``str`` key would be found through
+        #: ``Phase.__eq__`` (an enum is a ``str`` subclass), several times slower on every observation.
         self.colour_slot: dict[str | None, int] = {c: i for i, c in enumerate(self.encoding.colours)}
-        self.phase_slot: dict[str, int] = {p: i for i, p in enumerate(PHASES)}
+        self.phase_slot: dict[str, int] = {Phase(p): i for i, p in enumerate(PHASES)}
 
     @property
     def actions(self) -> int:

@@ -12,29 +12,84 @@ from __future__ import annotations
 import random
 from typing import Callable, Final, final
 
-from referee.botkit import OFFSETS, SIZE
-from referee.engine.actions import Action
+from mypy_extensions import i64
+
+from referee.botkit import OFFSETS
+from referee.engine.actions import COLOUR, DRAW, PLAY, Action
+from referee.engine.cards import ALL_COLOURS, CARD_KINDS
 from referee.engine.game import Game, seeded
 from referee.engine.rules import Ruleset
 from referee.players import SeatView, make_player
 from referee.players.base import Player
 
-#: The catalogue: an action's index by ``id(action)`` (the action kept beside it, so the id stays its own).
-Known = dict[int, tuple[Action, int]]
+#: ``Catalogue``'s keys: a single-card play by card, colour named (0 none, then ``ALL_COLOURS``' order + 1) and call;
+#: then a colour named alone, the draw and the pass.
+_NAMED: Final = len(ALL_COLOURS) + 1
+_COLOUR_KEYS: Final = CARD_KINDS * _NAMED * 2
+_DRAW_KEY: Final = _COLOUR_KEYS + _NAMED
+_PASS_KEY: Final = _DRAW_KEY + 1
+
+
+@final
+class Catalogue:
+    """An engine action's catalogue index, found from its fields: one list read for a single-card play, a colour,
+    a draw or a pass (nearly every legal action); ``index_of`` for the first of each and for multi-plays.
+
+    The index depends on the action's value only, so a key made of its fields is exact for any equal action,
+    where a lookup by ``id`` must box the id and compare two int objects (about six times the work)."""
+
+    def __init__(self, index_of: Callable[[Action], int]) -> None:
+        self.index_of = index_of
+        self._slots: list[int] = [-1] * (_PASS_KEY + 1)
+        # Typed as a tuple of any length: compiled, a fixed-length tuple is kept unboxed and built again at each index.
+        self._colours: tuple[str, ...] = ALL_COLOURS
+
+    def index(self, action: Action) -> int:
+        kind = action.kind
+        if kind is PLAY:
+            cards = action.cards
+            if len(cards) != 1:
+                return self.index_of(action)
+            card = cards[0].index
+            colour = action.colour
+            named = 0 if colour is None else self._named(colour)
+            if card < 0 or named < 0:  # pragma: no cover - a card or colour outside the engine's tables
+                return self.index_of(action)
+            key = (card * _NAMED + named) * 2 + (1 if action.call else 0)
+        elif kind is COLOUR:
+            colour = action.colour
+            named = -1 if colour is None else self._named(colour)
+            if named < 0:  # pragma: no cover - a colour action always names a known colour
+                return self.index_of(action)
+            key = _COLOUR_KEYS + named
+        else:
+            key = _DRAW_KEY if kind is DRAW else _PASS_KEY
+        slots = self._slots
+        found = slots[key]
+        if found < 0:
+            found = slots[key] = self.index_of(action)
+        return found
+
+    def _named(self, colour: str) -> int:
+        """The colour's place in ``ALL_COLOURS`` + 1 (-1: none of them)."""
+        colours = self._colours
+        for i in range(len(colours)):
+            if colours[i] == colour:  # the same string object nearly always: equal at the first test
+                return i + 1
+        return -1
 
 
 @final  # compiled, a final class's methods are called directly, not through its method table
 class LearnerTable:
     """One learner seat and ``builtins`` (one built-in name per other seat, in seat order) at one table."""
 
-    def __init__(self, ruleset: Ruleset, seats: int, builtins: list[str], log_events: bool, known: Known,
-                 index_of: Callable[[Action], int]) -> None:
+    def __init__(self, ruleset: Ruleset, seats: int, builtins: list[str], log_events: bool,
+                 catalogue: Catalogue) -> None:
         self.ruleset = ruleset
         self.n = seats
         self.builtins = builtins
         self.log_events = log_events
-        self.known = known
-        self.index_of = index_of
+        self.catalogue = catalogue
         self._players: list[Player] = []  # by opponent, made at the first deal and reseeded after (as BuiltinSeat)
         self._seated: list[Player | None] = [None] * seats
         self._views: list[SeatView | None] = [None] * seats
@@ -124,11 +179,10 @@ class LearnerTable:
             self.end()
             return
         legal = self.legal = game.legal_actions()
-        known = self.known
+        catalogue = self.catalogue
         indices: list[int] = []
         for action in legal:
-            seen = known.get(id(action))
-            indices.append(seen[1] if seen is not None else self.index_of(action))
+            indices.append(catalogue.index(action))
         self.indices = indices
 
 
@@ -157,53 +211,57 @@ _DIRECTION: Final = OFFSETS["direction"]
 _PENDING_KIND: Final = OFFSETS["pending_kind"]
 _SEATS: Final = OFFSETS["seats"]
 _TO_ACT: Final = OFFSETS["to_act"]
-#: The index ``gather`` gives a one-hot field that has no 1 (no card drawn, no colour in play, nothing pending).
-ABSENT: Final = SIZE
-#: The one-hot fields ``gather`` gives each table, in order: top, drawn, colour, phase, direction, pending kind,
-#: seats, to act.
-ONE_HOTS: Final = 8
+#: The largest number ``gather`` packs into one 32-bit word (a score or the move).
+WORD_MAX: Final = 0xFFFFFFFF
 
 
 @final
 class Packer:
-    """Bytes (each value below 256) packed four to a whole number, little end first: one list append per four
-    values instead of one each (``referee.env.tables.unpack`` reads them back as the bytes of 32-bit words)."""
+    """Bytes (each value below 256) packed four to a 32-bit word, little end first, into ``words``: one boxed int
+    and one list append per four values. ``i64`` fields: native machine integers when compiled."""
 
-    def __init__(self) -> None:
-        self.words: list[int] = []
-        self.count = 0
-        self._word = 0
-        self._shift = 0
+    def __init__(self, words: list[int]) -> None:
+        self.words = words
+        self.word: i64 = 0
+        self.shift: i64 = 0
+        #: How many values were put.
+        self.count: i64 = 0
 
-    def put(self, value: int) -> None:
-        self._word |= value << self._shift
-        self._shift += 8
+    def put(self, value: i64) -> None:
+        self.word |= value << self.shift
+        self.shift += 8
         self.count += 1
-        if self._shift == 32:
-            self.words.append(self._word)
-            self._word = 0
-            self._shift = 0
+        if self.shift == 32:
+            self.words.append(self.word)
+            self.word = 0
+            self.shift = 0
 
-    def flush(self) -> list[int]:
-        """The words, the last one partly filled."""
-        if self._shift:
-            self.words.append(self._word)
-            self._word = 0
-            self._shift = 0
-        return self.words
+    def flush(self) -> int:
+        """Append the last word, partly filled; how many values were put."""
+        if self.shift:
+            self.words.append(self.word)
+            self.word = 0
+            self.shift = 0
+        return self.count
 
 
 def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str | None, int],
-           phase_slot: dict[str, int], record: list[int], wide: list[int], kinds: Packer, legal: Packer | None,
+           phase_slot: dict[str, int], record: list[int], ones: Packer, legal: Packer | None,
            wide_legal: list[int]) -> None:
     """Each table's learner observation (``botkit.Encoding.observation``'s numbers) and legal indices, for the
-    caller to lay out with whole-batch numpy operations (``referee.env.tables``). Per table, ``record`` gets
-    32-bit words of bytes, little end first (``record_size`` bytes): the ``ONE_HOTS`` indices in the
-    observation of each one-hot field's 1 (``ABSENT`` for none), the pending penalty, the draw pile, the cards
-    under the top, the number of legal actions, then the hand sizes by position from the learner (0 the
-    learner, 1 the next to play); ``wide`` (numbers that may pass 255) the scores by position, then the move;
-    ``kinds`` the learner's cards by kind slot (``kind_of``: by ``Card.index``); ``legal`` the legal actions'
-    catalogue indices (``wide_legal`` instead when ``legal`` is None: a catalogue of more than 256)."""
+    caller to lay out with a few whole-batch numpy operations (``referee.env.tables``).
+
+    Per table, ``record`` gets ``record_words(seats)`` 32-bit words: bytes little end first (the count of
+    ``ones``, the count of legal actions, the pending penalty, the draw pile, the cards under the top, then the
+    hand sizes by position from the learner: 0 the learner, 1 the next to play), then one word per score by
+    position, then one for the move. ``ones`` gets the observation's positions that hold a 1 or count a card:
+    each card in the learner's hand (its kind slot: the hand is at 0) and each one-hot field's 1 that is there
+    (top, phase, direction, seats, to act, then drawn, colour and pending kind when they have one). ``legal``
+    gets the legal actions' catalogue indices (``wide_legal`` instead, one int each, when ``legal`` is None: a
+    catalogue of more than 256). The caller flushes both packers. ``phase_slot`` is keyed by the engine's
+    ``Phase`` members (a lookup by a plain ``str`` key would compare through the enum's ``__eq__``).
+    ``OverflowError`` for a score or move past ``WORD_MAX`` (four billion: none is played).
+    """
     for i in range(len(tables)):
         table = tables[i]
         game = table.game
@@ -213,35 +271,48 @@ def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str
         direction = game.direction
         hands = game.hands
         scores = game.scores
+        before = ones.count
         for card in hands[you]:
-            kinds.put(kind_of[card.index])
+            ones.put(kind_of[card.index])
+        ones.put(_TOP + kind_of[game.top.index])
+        ones.put(_PHASE + phase_slot[game.phase])
+        ones.put(_DIRECTION + (0 if direction == 1 else 1))
+        ones.put(_SEATS + n - 2)
+        ones.put(_TO_ACT + ((current - you) * direction) % n)
         drawn = game.drawn
+        if drawn is not None and you == current:
+            ones.put(_DRAWN + kind_of[drawn.index])
         colour = colour_slot.get(game.colour, -1)
-        record.append((_TOP + kind_of[game.top.index])
-                      | (_DRAWN + kind_of[drawn.index] if drawn is not None and you == current else ABSENT) << 8
-                      | (_COLOUR + colour if colour >= 0 else ABSENT) << 16
-                      | (_PHASE + phase_slot[game.phase]) << 24)
+        if colour >= 0:
+            ones.put(_COLOUR + colour)
         pending_rank = game.pending_rank
-        record.append((_DIRECTION + (0 if direction == 1 else 1))
-                      | (ABSENT if pending_rank is None else _PENDING_KIND + (1 if pending_rank == "wild4" else 0)) << 8
-                      | (_SEATS + n - 2) << 16
-                      | (_TO_ACT + ((current - you) * direction) % n) << 24)
+        if pending_rank is not None:
+            ones.put(_PENDING_KIND + (1 if pending_rank == "wild4" else 0))
         indices = table.indices
-        record.append(game.pending | len(game.draw_pile) << 8 | (len(game.discard) - 1) << 16 | len(indices) << 24)
-        word = 0
-        shift = 0
+        count: i64 = len(indices)
+        pending: i64 = game.pending
+        draw_pile: i64 = len(game.draw_pile)
+        record.append((ones.count - before) | count << 8 | pending << 16 | draw_pile << 24)
+        word: i64 = len(game.discard) - 1
+        shift: i64 = 8
         for k in range(n):
-            seat = (you + k * direction) % n
-            word |= len(hands[seat]) << shift
+            word |= i64(len(hands[(you + k * direction) % n])) << shift
             shift += 8
             if shift == 32:
                 record.append(word)
                 word = 0
                 shift = 0
-            wide.append(scores[seat])
         if shift:
             record.append(word)
-        wide.append(game.move)
+        for k in range(n):
+            score = scores[(you + k * direction) % n]
+            if score > WORD_MAX:
+                raise OverflowError(f"a score of {score} does not fit a 32-bit word")
+            record.append(score)
+        move = game.move
+        if move > WORD_MAX:
+            raise OverflowError(f"move {move} does not fit a 32-bit word")
+        record.append(move)
         if legal is not None:
             for index in indices:
                 legal.put(index)
@@ -250,9 +321,10 @@ def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str
                 wide_legal.append(index)
 
 
-def record_size(seats: int) -> int:
-    """The bytes ``gather`` records per table at a table of ``seats``: three words, then the hand sizes' words."""
-    return 12 + 4 * ((seats + 3) // 4)
+def record_words(seats: int) -> int:
+    """The words ``gather`` records per table at a table of ``seats``: the bytes (five, then a hand size per
+    seat), then a score per seat and the move."""
+    return (5 + seats + 3) // 4 + seats + 1
 
 
 _PENDING: Final = OFFSETS["pending"]
