@@ -123,7 +123,7 @@ def main() -> None:
     ap.add_argument("--cpu", type=int, default=0, help="the core to pin this process to (-1: leave it)")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                     help="time by this process's CPU time (default) or by the wall clock")
-    ap.add_argument("--batches", default="1,16,256,4096", help="VectorSingleAgentEnv batch sizes (comma-separated)")
+    ap.add_argument("--batches", default="1,16,256,512,4096", help="VectorSingleAgentEnv batch sizes (comma-separated)")
     ap.add_argument("--json", metavar="FILE", help="also write each environment's medians (bench/speed_table.py)")
     args = ap.parse_args()
     global clock
