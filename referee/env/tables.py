@@ -61,7 +61,8 @@ class BuiltinTables:
         self.opponents = list(opponents)
         self.reward_mode, self.illegal_reward, self.observer = reward_mode, illegal_reward, observer
         rounds = reward_mode == "round"  # the only reader of the events: a game keeps none otherwise
-        catalogue = Catalogue(observer.index_of)  # one for the batch: each key's index is looked up once
+        # One for the batch: each key's index is looked up once.
+        catalogue = Catalogue(observer.index_of, observer._index)
         self.tables = [LearnerTable(ruleset, seats, builtins, rounds, catalogue) for _ in range(num_envs)]
         self._np_random: list[np.random.Generator | None] = [None] * num_envs
         self._kind_of: list[int] = observer.kind_of.tolist()
@@ -131,29 +132,31 @@ class BuiltinTables:
         if m < BATCH_FROM:  # the whole-batch operations cost more than they save: a table at a time
             return self._observe_each(tables)
         record: list[int] = []
-        ones = Packer([])
+        held = Packer([])
         legal = Packer([]) if actions <= 256 else None
         wide_legal: list[int] = []
-        try:
-            gather(tables, self._kind_of, observer.colour_slot, observer.phase_slot, record, ones, legal, wide_legal)
-        except OverflowError:  # pragma: no cover - a score or move past 2**32
+        if not gather(tables, self._kind_of, observer.colour_slot, observer.phase_slot, record, held, legal,
+                      wide_legal):  # pragma: no cover - a score or move past 2**32
             return self._observe_each(tables)
         words = words_of(record).reshape(m, record_words(n))
         numbers = words.view(np.uint8)  # each word's bytes, little end first
         row_starts, every = self._offsets(m)
         obs = np.zeros((m, SIZE), dtype=np.float32)
-        # Every 1 and every card in hand at once: np.add.at adds once per position listed, so two copies of a
-        # card count 2 (a float32 one: np.add.at's fast path needs the array's own type).
-        np.add.at(obs.reshape(-1), np.repeat(row_starts, numbers[:, 0]) + unpack(ones), _ONE)
-        obs[:, _PENDING] = numbers[:, 2]
-        obs[:, _DRAW_PILE] = numbers[:, 3]
-        obs[:, _DISCARD_PILE] = numbers[:, 4]
-        obs[:, _HANDS:_HANDS + n] = numbers[:, 5:5 + n]
+        flat = obs.reshape(-1)
+        # The one-hot fields' 1s (an absent one on the pending entry, set below), then the cards in hand:
+        # np.add.at adds once per position listed, so two copies of a card count 2 (a float32 one: its fast path
+        # needs the array's own type).
+        flat[numbers[:, :8] + row_starts[:, None]] = 1
+        np.add.at(flat, np.repeat(row_starts, numbers[:, 12]) + unpack(held), _ONE)
+        obs[:, _PENDING] = numbers[:, 8]
+        obs[:, _DRAW_PILE] = numbers[:, 9]
+        obs[:, _DISCARD_PILE] = numbers[:, 10]
+        obs[:, _HANDS:_HANDS + n] = numbers[:, 13:13 + n]
         obs[:, _SCORES:_SCORES + n] = words[:, -n - 1:-1]
         obs[:, _MOVE] = words[:, -1]
         mask = np.zeros((m, actions), dtype=np.int8)
         cols = unpack(legal) if legal is not None else np.array(wide_legal, dtype=np.intp)
-        mask[np.repeat(every, numbers[:, 1]), cols] = 1
+        mask[np.repeat(every, numbers[:, 11]), cols] = 1
         return {"observation": obs, "action_mask": mask}
 
     def _offsets(self, m: int) -> tuple[np.ndarray, np.ndarray]:

@@ -28,6 +28,10 @@ _NAMED: Final = len(ALL_COLOURS) + 1
 _COLOUR_KEYS: Final = CARD_KINDS * _NAMED * 2
 _DRAW_KEY: Final = _COLOUR_KEYS + _NAMED
 _PASS_KEY: Final = _DRAW_KEY + 1
+#: This module runs compiled (mypyc): ``Catalogue.indices`` takes the path that is fastest for the build.
+_COMPILED: Final = not __file__.endswith(".py")
+#: An action's catalogue index by ``id(action)`` (the action kept beside it, so the id stays its own).
+Known = dict[int, tuple[Action, int]]
 
 
 @final
@@ -38,11 +42,26 @@ class Catalogue:
     The index depends on the action's value only, so a key made of its fields is exact for any equal action,
     where a lookup by ``id`` must box the id and compare two int objects (about six times the work)."""
 
-    def __init__(self, index_of: Callable[[Action], int]) -> None:
+    def __init__(self, index_of: Callable[[Action], int], known: Known) -> None:
         self.index_of = index_of
+        self.known = known  # ``index_of``'s own memo, read directly when interpreted
         self._slots: list[int] = [-1] * (_PASS_KEY + 1)
         # Typed as a tuple of any length: compiled, a fixed-length tuple is kept unboxed and built again at each index.
         self._colours: tuple[str, ...] = ALL_COLOURS
+
+    def indices(self, legal: list[Action]) -> list[int]:
+        """Each legal action's catalogue index. Interpreted, a method call per action costs more than the lookup
+        by ``id`` it saves: there, ``index_of``'s memo is read directly."""
+        out: list[int] = []
+        if _COMPILED:
+            for action in legal:
+                out.append(self.index(action))
+        else:
+            known = self.known
+            for action in legal:
+                seen = known.get(id(action))
+                out.append(seen[1] if seen is not None else self.index_of(action))
+        return out
 
     def index(self, action: Action) -> int:
         kind = action.kind
@@ -178,12 +197,8 @@ class LearnerTable:
         if game.over:
             self.end()
             return
-        legal = self.legal = game.legal_actions()
-        catalogue = self.catalogue
-        indices: list[int] = []
-        for action in legal:
-            indices.append(catalogue.index(action))
-        self.indices = indices
+        self.legal = game.legal_actions()
+        self.indices = self.catalogue.indices(self.legal)
 
 
 def play_all(tables: list[LearnerTable], actions: list[int], rounds: bool) -> tuple[list[int], list[int]]:
@@ -211,6 +226,9 @@ _DIRECTION: Final = OFFSETS["direction"]
 _PENDING_KIND: Final = OFFSETS["pending_kind"]
 _SEATS: Final = OFFSETS["seats"]
 _TO_ACT: Final = OFFSETS["to_act"]
+#: Where ``gather`` points a one-hot field that has no 1 (no card drawn, no colour in play, nothing pending): the
+#: pending penalty's entry, which the caller sets after the ones (so a 1 put there is overwritten).
+ABSENT: Final = OFFSETS["pending"]
 #: The largest number ``gather`` packs into one 32-bit word (a score or the move).
 WORD_MAX: Final = 0xFFFFFFFF
 
@@ -246,22 +264,23 @@ class Packer:
 
 
 def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str | None, int],
-           phase_slot: dict[str, int], record: list[int], ones: Packer, legal: Packer | None,
-           wide_legal: list[int]) -> None:
+           phase_slot: dict[str, int], record: list[int], held: Packer, legal: Packer | None,
+           wide_legal: list[int]) -> bool:
     """Each table's learner observation (``botkit.Encoding.observation``'s numbers) and legal indices, for the
     caller to lay out with a few whole-batch numpy operations (``referee.env.tables``).
 
-    Per table, ``record`` gets ``record_words(seats)`` 32-bit words: bytes little end first (the count of
-    ``ones``, the count of legal actions, the pending penalty, the draw pile, the cards under the top, then the
-    hand sizes by position from the learner: 0 the learner, 1 the next to play), then one word per score by
-    position, then one for the move. ``ones`` gets the observation's positions that hold a 1 or count a card:
-    each card in the learner's hand (its kind slot: the hand is at 0) and each one-hot field's 1 that is there
-    (top, phase, direction, seats, to act, then drawn, colour and pending kind when they have one). ``legal``
-    gets the legal actions' catalogue indices (``wide_legal`` instead, one int each, when ``legal`` is None: a
-    catalogue of more than 256). The caller flushes both packers. ``phase_slot`` is keyed by the engine's
-    ``Phase`` members (a lookup by a plain ``str`` key would compare through the enum's ``__eq__``).
-    ``OverflowError`` for a score or move past ``WORD_MAX`` (four billion: none is played).
+    Per table, ``record`` gets ``record_words(seats)`` 32-bit words: bytes little end first (the positions in
+    the observation of the 1 of each one-hot field: top, drawn, colour, phase, direction, pending kind, seats,
+    to act, ``ABSENT`` for none; then the pending penalty, the draw pile, the cards under the top, the number of
+    legal actions, the number of cards in hand, then the hand sizes by position from the learner: 0 the
+    learner, 1 the next to play), then one word per score by position, then one for the move. ``held`` gets the
+    learner's cards by kind slot (``kind_of``: by ``Card.index``); ``legal`` the legal actions' catalogue
+    indices (``wide_legal`` instead, one int each, when ``legal`` is None: a catalogue of more than 256).
+    ``phase_slot`` is keyed by the engine's ``Phase`` members (a lookup by a plain ``str`` key would compare
+    through the enum's ``__eq__``). False (and the record unusable) if a score or move passed ``WORD_MAX``
+    (four billion: none is played).
     """
+    fits = True
     for i in range(len(tables)):
         table = tables[i]
         game = table.game
@@ -271,29 +290,29 @@ def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str
         direction = game.direction
         hands = game.hands
         scores = game.scores
-        before = ones.count
-        for card in hands[you]:
-            ones.put(kind_of[card.index])
-        ones.put(_TOP + kind_of[game.top.index])
-        ones.put(_PHASE + phase_slot[game.phase])
-        ones.put(_DIRECTION + (0 if direction == 1 else 1))
-        ones.put(_SEATS + n - 2)
-        ones.put(_TO_ACT + ((current - you) * direction) % n)
+        hand = hands[you]
+        for card in hand:
+            held.put(kind_of[card.index])
         drawn = game.drawn
-        if drawn is not None and you == current:
-            ones.put(_DRAWN + kind_of[drawn.index])
         colour = colour_slot.get(game.colour, -1)
-        if colour >= 0:
-            ones.put(_COLOUR + colour)
         pending_rank = game.pending_rank
-        if pending_rank is not None:
-            ones.put(_PENDING_KIND + (1 if pending_rank == "wild4" else 0))
+        top: i64 = _TOP + kind_of[game.top.index]
+        at_drawn: i64 = _DRAWN + kind_of[drawn.index] if drawn is not None and you == current else ABSENT
+        at_colour: i64 = _COLOUR + colour if colour >= 0 else ABSENT
+        at_phase: i64 = _PHASE + phase_slot[game.phase]
+        record.append(top | at_drawn << 8 | at_colour << 16 | at_phase << 24)
+        at_direction: i64 = _DIRECTION + (0 if direction == 1 else 1)
+        at_kind: i64 = ABSENT if pending_rank is None else _PENDING_KIND + (1 if pending_rank == "wild4" else 0)
+        at_seats: i64 = _SEATS + n - 2
+        at_to_act: i64 = _TO_ACT + ((current - you) * direction) % n
+        record.append(at_direction | at_kind << 8 | at_seats << 16 | at_to_act << 24)
         indices = table.indices
-        count: i64 = len(indices)
         pending: i64 = game.pending
         draw_pile: i64 = len(game.draw_pile)
-        record.append((ones.count - before) | count << 8 | pending << 16 | draw_pile << 24)
-        word: i64 = len(game.discard) - 1
+        under: i64 = len(game.discard) - 1
+        count: i64 = len(indices)
+        record.append(pending | draw_pile << 8 | under << 16 | count << 24)
+        word: i64 = len(hand)
         shift: i64 = 8
         for k in range(n):
             word |= i64(len(hands[(you + k * direction) % n])) << shift
@@ -307,11 +326,11 @@ def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str
         for k in range(n):
             score = scores[(you + k * direction) % n]
             if score > WORD_MAX:
-                raise OverflowError(f"a score of {score} does not fit a 32-bit word")
+                fits = False
             record.append(score)
         move = game.move
         if move > WORD_MAX:
-            raise OverflowError(f"move {move} does not fit a 32-bit word")
+            fits = False
         record.append(move)
         if legal is not None:
             for index in indices:
@@ -319,12 +338,13 @@ def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str
         else:
             for index in indices:
                 wide_legal.append(index)
+    return fits
 
 
 def record_words(seats: int) -> int:
-    """The words ``gather`` records per table at a table of ``seats``: the bytes (five, then a hand size per
-    seat), then a score per seat and the move."""
-    return (5 + seats + 3) // 4 + seats + 1
+    """The words ``gather`` records per table at a table of ``seats``: three words of bytes, the hand's size and
+    the hand sizes (a byte each), then a score per seat and the move."""
+    return 3 + (1 + seats + 3) // 4 + seats + 1
 
 
 _PENDING: Final = OFFSETS["pending"]
