@@ -89,6 +89,9 @@ CASES = [
     pytest.param("arcade", 3, None, "round", 6, AutoresetMode.NEXT_STEP, id="arcade-3"),
     pytest.param("arcade", 5, None, "game", 6, AutoresetMode.NEXT_STEP, id="arcade-5"),
     pytest.param("family", 2, None, "game", 48, AutoresetMode.NEXT_STEP, id="family-2-48-tables"),
+    # Batches laid out whole (8 tables or more) in the other rulesets: multi-plays, stacked penalties, six seats.
+    pytest.param("arcade", 4, None, "game", 16, AutoresetMode.NEXT_STEP, id="arcade-4-16-tables"),
+    pytest.param("compact", 6, None, "round", 12, AutoresetMode.SAME_STEP, id="compact-6-12-tables-same-step"),
     pytest.param("family", 3, None, "round", 24, AutoresetMode.SAME_STEP, id="family-3-same-step"),
     pytest.param("family", 2, 1, "game", 48, AutoresetMode.SAME_STEP, id="family-2-48-tables-same-step"),
 ]
