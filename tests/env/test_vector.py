@@ -5,6 +5,10 @@ Needs the ``rl`` extra (PettingZoo, Gymnasium); without it every test here is sk
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -189,3 +193,16 @@ def test_arguments_are_checked() -> None:
     with pytest.raises(ValueError, match="one action index per table"):
         vec.step(np.zeros(3, dtype=np.int64))
     vec.close()
+
+
+def test_the_instruction_count_workload_steps_the_same_numbers_every_run():
+    """bench/vector_callgrind.py's digest is what makes two versions' instruction counts comparable."""
+    script = Path(__file__).resolve().parents[2] / "bench" / "vector_callgrind.py"
+
+    def digest(steps: int) -> str:
+        out = subprocess.run([sys.executable, str(script), "--tables", "8", "--steps", str(steps)], check=True,
+                             capture_output=True, text=True).stdout
+        assert f"{steps} steps of 8 tables" in out
+        return out.split("digest ")[1].strip()
+
+    assert digest(20) == digest(20) != digest(21)
