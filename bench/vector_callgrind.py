@@ -5,9 +5,10 @@
 
 ``VectorSingleAgentEnv`` (family, 2 seats, ``builtin:random`` opponents, ``--tables`` tables, seeded) stepped
 ``--steps`` times with the same uniformly random legal picks as ``bench/env_bench.py``. The difference of the
-two runs' "I refs" is the steps' share (the second run is start-up, imports and the first deal). The printed
-digest covers every observation, mask and reward, so two versions that print the same digest stepped the
-same games to the same numbers: the instruction counts then compare like for like. issue 40's figures (docs/rl.md,
+two runs' "I refs" is the steps' share (the second run is start-up, imports and the first deal). Run it once
+more with ``--digest`` (not under valgrind: hashing every observation costs more than the steps): the digest
+covers every observation, mask and reward, so two versions that print the same digest stepped the same games
+to the same numbers, and their instruction counts compare like for like. issue 40's figures (docs/rl.md,
 "Later") came from this script: 1,608 million instructions for 300 steps of 256 tables before, 1,329 after.
 Run it once without valgrind first (``__pycache__``), and on a compiled tree to measure the compiled build.
 """
@@ -31,6 +32,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=256)
     ap.add_argument("--steps", type=int, default=300)
+    ap.add_argument("--digest", action="store_true", help="hash every observation, mask and reward (slow)")
     args = ap.parse_args()
     env = VectorSingleAgentEnv(args.tables, "family", 2, opponents=["builtin:random"], seat=0)
     obs, _ = env.reset(seed=0)
@@ -39,10 +41,12 @@ def main() -> None:
     for _ in range(args.steps):
         mask = obs["action_mask"]
         obs, rewards, _, _, _ = env.step(np.argmax(picks.random(mask.shape, dtype=np.float32) + mask, axis=1))
-        digest.update(obs["observation"].tobytes())
-        digest.update(obs["action_mask"].tobytes())
-        digest.update(rewards.tobytes())
-    print(f"{args.steps} steps of {args.tables} tables ({build()}), digest {digest.hexdigest()[:16]}")
+        if args.digest:
+            digest.update(obs["observation"].tobytes())
+            digest.update(obs["action_mask"].tobytes())
+            digest.update(rewards.tobytes())
+    said = f", digest {digest.hexdigest()[:16]}" if args.digest else ""
+    print(f"{args.steps} steps of {args.tables} tables ({build()}){said}")
 
 
 if __name__ == "__main__":

@@ -200,8 +200,8 @@ def test_the_instruction_count_workload_steps_the_same_numbers_every_run():
     script = Path(__file__).resolve().parents[2] / "bench" / "vector_callgrind.py"
 
     def digest(steps: int) -> str:
-        out = subprocess.run([sys.executable, str(script), "--tables", "8", "--steps", str(steps)], check=True,
-                             capture_output=True, text=True).stdout
+        command = [sys.executable, str(script), "--tables", "8", "--steps", str(steps), "--digest"]
+        out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
         assert f"{steps} steps of 8 tables" in out
         return out.split("digest ")[1].strip()
 
