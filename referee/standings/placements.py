@@ -173,7 +173,43 @@ class PlacementLog:
 
     def add(self, game: str, seed: int, seating: Sequence[str], placements: Sequence[int],
             scores: Sequence[int], slot: Slot) -> bool:
-        """Keep one game; False (and nothing kept) when a game of that id is already kept."""
+        """Keep one game; False (and nothing kept) when a game of that id is already kept.
+
+        All or nothing: an exception between two columns (Ctrl-C lands between any two lines) takes back what
+        was kept of the game, so the columns never disagree on the number of games (a half-kept game made
+        the standings printed at Ctrl-C index past the seeds)."""
+        kept = (len(self._ids), len(self._bots), self._seats, self._start, self._width, len(self._other_ids))
+        try:
+            return self._add(game, seed, seating, placements, scores, slot)
+        except BaseException:
+            self._take_back(game, *kept)
+            raise
+
+    def _take_back(self, game: str, games: int, seat_entries: int, seats: int | None, start: array[int] | None,
+                   width: int | None, others: int) -> None:
+        """Back to ``games`` games (and the rest as they were then), ``game`` no longer seen."""
+        plan = self._plan_number(game)
+        if plan and len(self._ids) > games:
+            self._seen.discard(plan[0])
+        elif not plan and len(self._other_ids) > others:
+            self._seen_other.discard(game)
+        del self._other_ids[others:]
+        self._widths.pop(games, None)
+        self._width = width
+        for column in (self._ids, self._stage, self._round, self._table, self._deal):
+            del column.a[games:]
+        del self._seeds[games:]
+        del self._bots.a[seat_entries:]
+        del self._places[seat_entries:]
+        del self._scores.a[seat_entries:]
+        self._seats = seats
+        if start is None:
+            self._start = None
+        else:
+            del start[games:]
+
+    def _add(self, game: str, seed: int, seating: Sequence[str], placements: Sequence[int],
+             scores: Sequence[int], slot: Slot) -> bool:
         if not self._add_id(game):
             return False
         stage = self._stage_no.get(slot.stage)
@@ -442,6 +478,14 @@ class _Numbers:
             byte = bit >> 3
             return byte < len(self._bits) and bool(self._bits[byte] & (1 << (bit & 7)))
         return n in self._rest
+
+    def discard(self, n: int) -> None:
+        """``n`` no longer in the set."""
+        bit = self._bit(n)
+        if bit < 0:
+            self._rest.discard(n)
+        elif bit >> 3 < len(self._bits):
+            self._bits[bit >> 3] &= ~(1 << (bit & 7)) & 0xFF
 
     def add_new(self, n: int) -> bool:
         """Add ``n``; False (nothing changed) when it was there already."""
