@@ -252,7 +252,14 @@ class PipeTransport:
         self.cpu_meter: CpuMeter | None = meter if meter is not None else process_meter(self.proc.pid)
         self.stderr = StderrSink(stderr_path)
         self._stderr_thread = threading.Thread(target=self.stderr.pump, args=(self.proc.stderr.fileno(),), daemon=True)
-        self._stderr_thread.start()
+        try:
+            self._stderr_thread.start()
+        except RuntimeError as exc:
+            # Ctrl-C inside ``Thread.start``'s wait can leave CPython's condition lock released twice: the
+            # RuntimeError ("release unlocked lock") then hides the KeyboardInterrupt, which every caller handles.
+            if isinstance(exc.__context__, KeyboardInterrupt):
+                raise exc.__context__ from None
+            raise
         self._closed = False
 
     @staticmethod

@@ -5,8 +5,10 @@ Each bot is a few lines of Python given with ``-c``, so what it does to its pipe
 
 from __future__ import annotations
 
+import os
 import shlex
 import textwrap
+import threading
 import time
 
 import pytest
@@ -14,11 +16,12 @@ import pytest
 from referee.bots.pipes.client import BotClient
 from referee.bots.pipes.transport import Closed, LineTooLong, PipeTransport, ReadTimeout, WriteTimeout
 from referee.bots.pool import BotPool
+from referee.bots.reaper import reaper_pid
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
 from referee.engine.rules import get_ruleset
 from referee.protocol.faults import BotFault
 from referee.table.table import play_game, seat_for
-from tests.conftest import PY, ROOT
+from tests.conftest import PY, ROOT, _children
 from tests.support.procs import group_members, wait_group_gone, wait_until
 
 MISBEHAVE = ROOT / "tests" / "support" / "fault_bots" / "misbehave.py"
@@ -242,3 +245,26 @@ def test_restart_each_game_starts_a_new_process_per_game(restart):
             if restart:  # the process of this game is gone before the next starts
                 assert wait_group_gone(client.last_pid) == []
     assert len(set(pids)) == (3 if restart else 1)
+
+
+@pytest.mark.parametrize("interrupted", [True, False], ids=["after-ctrl-c", "on-its-own"])
+def test_a_ctrl_c_that_cpython_hides_in_thread_start_comes_out_as_the_interrupt(monkeypatch, interrupted):
+    """CI once saw Ctrl-C land in ``Thread.start``'s wait: CPython then raised "release unlocked lock", which no
+    caller handles. The transport raises the KeyboardInterrupt behind it; any other RuntimeError stays as it is."""
+
+    def start(self):
+        if interrupted:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt:
+                raise RuntimeError("release unlocked lock") from None  # ``from None`` keeps the context
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    before = _children()
+    with pytest.raises(KeyboardInterrupt if interrupted else RuntimeError):
+        PipeTransport(["true"], sandbox=None)
+    # A transport cut while it sets up leaves its process to the watchdog (which kills its group when the referee
+    # ends): here the test ends it itself.
+    for pid in _children() - before - {reaper_pid()}:
+        os.waitpid(pid, 0)
