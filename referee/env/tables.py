@@ -22,7 +22,21 @@ from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
 from referee.env.single import LEARNER, SlotInfo, result_info
 from referee.env.view import BATCH_FROM, Observer, place_rewards, round_rewards
-from referee.table.learner import Catalogue, LearnerTable, Packer, gather, play_all, record_words
+from referee.table.learner import (
+    AT_DRAW_PILE,
+    AT_HANDS,
+    AT_HELD,
+    AT_LEGAL,
+    AT_PENDING,
+    AT_UNDER,
+    ONE_HOTS,
+    Catalogue,
+    LearnerTable,
+    Packer,
+    gather,
+    play_all,
+    record_words,
+)
 
 _PENDING, _DRAW_PILE, _DISCARD_PILE = OFFSETS["pending"], OFFSETS["draw_pile"], OFFSETS["discard_pile"]
 _HANDS, _SCORES, _MOVE = OFFSETS["hands"], OFFSETS["scores"], OFFSETS["move"]
@@ -146,17 +160,17 @@ class BuiltinTables:
         # The one-hot fields' 1s (an absent one on the pending entry, set below), then the cards in hand:
         # np.add.at adds once per position listed, so two copies of a card count 2 (a float32 one: its fast path
         # needs the array's own type).
-        flat[numbers[:, :8] + row_starts[:, None]] = 1
-        np.add.at(flat, np.repeat(row_starts, numbers[:, 12]) + unpack(held), _ONE)
-        obs[:, _PENDING] = numbers[:, 8]
-        obs[:, _DRAW_PILE] = numbers[:, 9]
-        obs[:, _DISCARD_PILE] = numbers[:, 10]
-        obs[:, _HANDS:_HANDS + n] = numbers[:, 13:13 + n]
+        flat[numbers[:, :ONE_HOTS] + row_starts[:, None]] = 1
+        np.add.at(flat, np.repeat(row_starts, numbers[:, AT_HELD]) + unpack(held), _ONE)
+        obs[:, _PENDING] = numbers[:, AT_PENDING]
+        obs[:, _DRAW_PILE] = numbers[:, AT_DRAW_PILE]
+        obs[:, _DISCARD_PILE] = numbers[:, AT_UNDER]
+        obs[:, _HANDS:_HANDS + n] = numbers[:, AT_HANDS:AT_HANDS + n]
         obs[:, _SCORES:_SCORES + n] = words[:, -n - 1:-1]
         obs[:, _MOVE] = words[:, -1]
         mask = np.zeros((m, actions), dtype=np.int8)
         cols = unpack(legal) if legal is not None else np.array(wide_legal, dtype=np.intp)
-        mask[np.repeat(every, numbers[:, 11]), cols] = 1
+        mask[np.repeat(every, numbers[:, AT_LEGAL]), cols] = 1
         return {"observation": obs, "action_mask": mask}
 
     def _offsets(self, m: int) -> tuple[np.ndarray, np.ndarray]:

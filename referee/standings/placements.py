@@ -178,21 +178,24 @@ class PlacementLog:
         All or nothing: an exception between two columns (Ctrl-C lands between any two lines) takes back what
         was kept of the game, so the columns never disagree on the number of games (a half-kept game made
         the standings printed at Ctrl-C index past the seeds)."""
-        kept = (len(self._ids), len(self._bots), self._seats, self._start, self._width, len(self._other_ids))
+        kept = (game in self, len(self._ids), len(self._bots), self._seats, self._start, self._width,
+                len(self._other_ids))
         try:
             return self._add(game, seed, seating, placements, scores, slot)
         except BaseException:
             self._take_back(game, *kept)
             raise
 
-    def _take_back(self, game: str, games: int, seat_entries: int, seats: int | None, start: array[int] | None,
-                   width: int | None, others: int) -> None:
-        """Back to ``games`` games (and the rest as they were then), ``game`` no longer seen."""
+    def _take_back(self, game: str, seen: bool, games: int, seat_entries: int, seats: int | None,
+                   start: array[int] | None, width: int | None, others: int) -> None:
+        """Back to ``games`` games (and the rest as they were then); ``game`` seen only if it was (``seen``).
+        The stages, seatings and bots met are left: a name or order kept once more changes no count."""
         plan = self._plan_number(game)
-        if plan and len(self._ids) > games:
-            self._seen.discard(plan[0])
-        elif not plan and len(self._other_ids) > others:
-            self._seen_other.discard(game)
+        if not seen:
+            if plan:
+                self._seen.discard(plan[0])
+            else:
+                self._seen_other.discard(game)
         del self._other_ids[others:]
         self._widths.pop(games, None)
         self._width = width

@@ -341,6 +341,17 @@ def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str
     return fits
 
 
+#: Where ``gather``'s record puts each byte of a table (its bytes read in packing order): the ``ONE_HOTS``
+#: one-hot positions first, then these.
+ONE_HOTS: Final = 8
+AT_PENDING: Final = 8
+AT_DRAW_PILE: Final = 9
+AT_UNDER: Final = 10
+AT_LEGAL: Final = 11
+AT_HELD: Final = 12
+AT_HANDS: Final = 13
+
+
 def record_words(seats: int) -> int:
     """The words ``gather`` records per table at a table of ``seats``: three words of bytes, the hand's size and
     the hand sizes (a byte each), then a score per seat and the move."""
