@@ -10,51 +10,21 @@ action. ``tests/env/test_vector.py`` compares every number with N single environ
 
 from __future__ import annotations
 
-import sys
-from array import array
 from typing import Any, Sequence
 
 import numpy as np
 from gymnasium.utils import seeding
+from librt.strings import BytesWriter
 
 from referee.botkit import OFFSETS, SIZE
 from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
 from referee.env.single import LEARNER, SlotInfo, result_info
-from referee.env.view import BATCH_FROM, Observer, place_rewards, round_rewards
-from referee.table.learner import (
-    AT_DRAW_PILE,
-    AT_HANDS,
-    AT_HELD,
-    AT_LEGAL,
-    AT_PENDING,
-    AT_UNDER,
-    ONE_HOTS,
-    Catalogue,
-    LearnerTable,
-    Packer,
-    gather,
-    play_all,
-    record_words,
-)
+from referee.env.view import Observer, place_rewards, round_rewards
+from referee.table.learner import Catalogue, LearnerTable, gather, play_all
 
-_PENDING, _DRAW_PILE, _DISCARD_PILE = OFFSETS["pending"], OFFSETS["draw_pile"], OFFSETS["discard_pile"]
-_HANDS, _SCORES, _MOVE = OFFSETS["hands"], OFFSETS["scores"], OFFSETS["move"]
-_ONE = np.float32(1)
-
-
-def words_of(words: list[int]) -> np.ndarray:
-    """32-bit words as numpy ``uint32`` stored little end first (so that their bytes read in packing order)."""
-    packed = array("I", words)  # "I": 4 bytes on every platform CPython supports
-    if sys.byteorder == "big":
-        packed.byteswap()
-    return np.frombuffer(packed, dtype="<u4") if packed else np.zeros(0, dtype="<u4")
-
-
-def unpack(packer: Packer) -> np.ndarray:
-    """A ``Packer``'s values (numpy ``uint8``)."""
-    count = packer.flush()
-    return words_of(packer.words).view(np.uint8)[:count]
+_SCORES, _MOVE = OFFSETS["scores"], OFFSETS["move"]
+_ZEROS = bytes(SIZE)  # an observation row before its numbers
 
 
 def builtin_names(opponents: Sequence[BotSpec]) -> list[str] | None:
@@ -81,7 +51,9 @@ class BuiltinTables:
         self._np_random: list[np.random.Generator | None] = [None] * num_envs
         self._kind_of: list[int] = observer.kind_of.tolist()
         self._games = [0] * num_envs  # each slot's games so far (a result's ``game`` id, as LearnerGame counts)
-        self._by_size: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # ``_offsets`` by batch size
+        self._zero_mask = bytes(observer.actions)
+        #: ``gather``'s output (observation rows, scores and moves, masks): emptied and written again each step.
+        self._writers = (BytesWriter(), BytesWriter(), BytesWriter())
 
     @property
     def learners(self) -> list[int]:
@@ -139,56 +111,20 @@ class BuiltinTables:
         return infos
 
     def observe(self, which: Sequence[int] | None = None) -> dict[str, np.ndarray]:
-        """The batch's observations and masks: ``gather``'s numbers laid out with a few whole-batch operations."""
+        """The batch's observations and masks: ``gather`` writes their bytes, numpy reads them whole."""
         tables = self.tables if which is None else [self.tables[i] for i in which]
-        m, n, observer = len(tables), self.seats, self.observer
-        actions = observer.actions
-        if m < BATCH_FROM:  # the whole-batch operations cost more than they save: a table at a time
-            return self._observe_each(tables)
-        record: list[int] = []
-        held = Packer([])
-        legal = Packer([]) if actions <= 256 else None
-        wide_legal: list[int] = []
-        if not gather(tables, self._kind_of, observer.colour_slot, observer.phase_slot, record, held, legal,
-                      wide_legal):  # pragma: no cover - a score or move past 2**32
-            return self._observe_each(tables)
-        words = words_of(record).reshape(m, record_words(n))
-        numbers = words.view(np.uint8)  # each word's bytes, little end first
-        row_starts, every = self._offsets(m)
-        obs = np.zeros((m, SIZE), dtype=np.float32)
-        flat = obs.reshape(-1)
-        # The one-hot fields' 1s (an absent one on the pending entry, set below), then the cards in hand:
-        # np.add.at adds once per position listed, so two copies of a card count 2 (a float32 one: its fast path
-        # needs the array's own type).
-        flat[numbers[:, :ONE_HOTS] + row_starts[:, None]] = 1
-        np.add.at(flat, np.repeat(row_starts, numbers[:, AT_HELD]) + unpack(held), _ONE)
-        obs[:, _PENDING] = numbers[:, AT_PENDING]
-        obs[:, _DRAW_PILE] = numbers[:, AT_DRAW_PILE]
-        obs[:, _DISCARD_PILE] = numbers[:, AT_UNDER]
-        obs[:, _HANDS:_HANDS + n] = numbers[:, AT_HANDS:AT_HANDS + n]
-        obs[:, _SCORES:_SCORES + n] = words[:, -n - 1:-1]
-        obs[:, _MOVE] = words[:, -1]
-        mask = np.zeros((m, actions), dtype=np.int8)
-        cols = unpack(legal) if legal is not None else np.array(wide_legal, dtype=np.intp)
-        mask[np.repeat(every, numbers[:, AT_LEGAL]), cols] = 1
-        return {"observation": obs, "action_mask": mask}
-
-    def _offsets(self, m: int) -> tuple[np.ndarray, np.ndarray]:
-        """For a batch of ``m``: each row's start in the flat observations, and the row numbers (kept: the same
-        every step)."""
-        known = self._by_size.get(m)
-        if known is None:
-            known = self._by_size[m] = (np.arange(0, m * SIZE, SIZE, dtype=np.intp), np.arange(m, dtype=np.intp))
-        return known
-
-    def _observe_each(self, tables: list[LearnerTable]) -> dict[str, np.ndarray]:
-        observer = self.observer
-        obs = np.empty((len(tables), SIZE), dtype=np.float32)
-        mask = np.zeros((len(tables), observer.actions), dtype=np.int8)
-        for j, table in enumerate(tables):
-            obs[j] = observer.observation(table.game, table.learner)
-            for index in table.indices:
-                mask[j, index] = 1
+        m, n, actions = len(tables), self.seats, self.observer.actions
+        rows, wide, masks = self._writers
+        for writer in self._writers:
+            writer.truncate(0)  # kept from step to step: the same buffers, no new allocation
+        gather(tables, self._kind_of, self.observer.colour_slot, self.observer.phase_slot, _ZEROS, self._zero_mask,
+               rows, wide, masks)
+        obs = np.frombuffer(rows.getvalue(), dtype=np.uint8).reshape(m, SIZE).astype(np.float32)
+        numbers = np.frombuffer(wide.getvalue(), dtype="<i8").reshape(m, n + 1)
+        obs[:, _SCORES:_SCORES + n] = numbers[:, :n]
+        obs[:, _MOVE] = numbers[:, n]
+        # A copy: numpy's view of the bytes is read-only, and a user may write into what a step returns.
+        mask = np.frombuffer(masks.getvalue(), dtype=np.int8).reshape(m, actions).copy()
         return {"observation": obs, "action_mask": mask}
 
     def close(self) -> None:

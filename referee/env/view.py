@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+from librt.strings import BytesWriter
 
 from referee.botkit import FIELDS, KINDS, OFFSETS, PHASES, SIZE, Encoding
 from referee.engine.actions import Action, IllegalActionError
@@ -20,14 +21,25 @@ from referee.engine.events import Event, RoundEndEvent
 from referee.engine.game import Game, Phase, placements
 from referee.engine.rules import MAX_PLAYERS, TARGETS, Ruleset
 from referee.protocol.messages import TurnMessage, turn_fields
-from referee.table.learner import observe_row
+from referee.table.learner import write_row
 
 #: What a reward is given for: ``game`` (once, by the final placements) or ``round`` (at every round's end).
 REWARD_MODES = ("game", "round")
 _INDEX_MAX = 200_000
-#: The smallest batch ``Observer.observations`` builds with numpy (below it, a game at a time is faster).
+#: The smallest batch ``Observer.masks`` builds with numpy (below it, a game at a time is faster).
 BATCH_FROM = 8
-SCALARS = 13  # the per-game numbers ``Observer.layout`` reads before the hand sizes and scores
+_ZEROS = bytes(SIZE)  # an observation row before its numbers
+_SCORES, _MOVE = OFFSETS["scores"], OFFSETS["move"]
+
+
+def read_rows(rows: BytesWriter, wide: BytesWriter, m: int) -> np.ndarray:
+    """The ``(m, SIZE)`` float32 observations that ``write_row`` wrote ``m`` of into ``rows`` and ``wide``."""
+    obs = np.frombuffer(rows.getvalue(), dtype=np.uint8).reshape(m, SIZE).astype(np.float32)
+    numbers = np.frombuffer(wide.getvalue(), dtype="<i8").reshape(m, -1) if m else np.zeros((0, 1), dtype=np.int64)
+    n = numbers.shape[1] - 1
+    obs[:, _SCORES:_SCORES + n] = numbers[:, :n]
+    obs[:, _MOVE] = numbers[:, n]
+    return obs
 
 
 def seat_fields(game: Game, seat: int) -> TurnMessage:
@@ -82,6 +94,8 @@ class Observer:
         #: ``Phase.__eq__`` (an enum is a ``str`` subclass), several times slower on every observation.
         self.colour_slot: dict[str | None, int] = {c: i for i, c in enumerate(self.encoding.colours)}
         self.phase_slot: dict[str, int] = {Phase(p): i for i, p in enumerate(PHASES)}
+        #: ``write_row``'s output (observation rows, scores and moves): emptied and written again each call.
+        self._writers = (BytesWriter(), BytesWriter())
 
     @property
     def actions(self) -> int:
@@ -111,80 +125,20 @@ class Observer:
 
     def observation(self, game: Game, seat: int) -> np.ndarray:
         """The observation vector of ``seat`` (float32; every entry a whole number)."""
-        row = bytearray(SIZE)  # the bot kit's numbers from the game itself (tests/env/test_aec.py compares them)
-        wide = observe_row(game, seat, self.kinds, self.colour_slot, self.phase_slot, row)
-        obs = np.frombuffer(row, dtype=np.uint8).astype(np.float32)
-        n = len(wide) - 1
-        obs[_SCORES:_SCORES + n] = wide[:n]
-        obs[_MOVE] = wide[n]
-        return obs
+        row: np.ndarray = self.observations((game,), (seat,))[0]
+        return row
 
     def observations(self, games: Sequence[Game], seats: Sequence[int]) -> np.ndarray:
-        """``observation(games[i], seats[i])`` for every i, as one ``(len(games), SIZE)`` float32 array.
-
-        The same numbers: each game's are gathered into one flat list of ints in one pass, then laid out
-        with a few whole-batch numpy operations (``tests/env/test_vector.py`` checks them equal). Those
-        cost some microseconds however small the batch, so a batch under ``BATCH_FROM`` goes a game at a time.
-        """
-        m = len(games)
-        if m < BATCH_FROM:
-            out = np.empty((m, SIZE), dtype=np.float32)
-            for i, (game, seat) in enumerate(zip(games, seats)):
-                out[i] = self.observation(game, seat)
-            return out
-        flat: list[int] = []  # per game: the scalars (in SCALARS order), the hand sizes, the scores
-        cards: list[int] = []  # every hand's cards by Card.index, row after row
-        colour_slot, phase_slot = self.colour_slot, self.phase_slot
+        """``observation(games[i], seats[i])`` for every i, as one ``(len(games), SIZE)`` float32 array: the bot
+        kit's numbers from the games themselves (tests/env/test_aec.py compares them), each row written in
+        compiled code (``write_row``) and the whole batch read by numpy at once."""
+        rows, wide = self._writers
+        rows.truncate(0)  # kept from call to call: the same buffers, no new allocation
+        wide.truncate(0)
+        kinds, colour_slot, phase_slot = self.kinds, self.colour_slot, self.phase_slot
         for game, seat in zip(games, seats):
-            hand = game.hands[seat]
-            cards += [c.index for c in hand]
-            drawn = game.drawn
-            current = game.current
-            pending_rank = game.pending_rank
-            flat += (len(hand), game.top.index, drawn.index if drawn is not None and seat == current else -1,
-                     colour_slot.get(game.colour, -1), phase_slot[game.phase], game.direction, game.pending,
-                     -1 if pending_rank is None else pending_rank == "wild4", len(game.draw_pile),
-                     len(game.discard) - 1, game.move, seat, current)
-            flat += [len(h) for h in game.hands]
-            flat += game.scores
-        return self.layout(flat, cards, m, games[0].n)
-
-    def layout(self, flat: Sequence[int], cards: Sequence[int], m: int, n: int) -> np.ndarray:
-        """The ``(m, SIZE)`` observations of ``m`` games of ``n`` seats from their numbers gathered flat: per game
-        the ``SCALARS`` (hand size, top card, drawn card or -1, colour slot or -1, phase slot, direction,
-        pending, pending kind or -1, draw pile, discard pile, move, the observing seat, the seat to act),
-        then every seat's hand size, then every seat's score; ``cards`` every observed hand's ``Card.index``
-        values, game after game (``referee.table.learner.gather`` gathers them compiled)."""
-        width = SCALARS + 2 * n
-        a = np.array(flat, dtype=np.int64).reshape(m, width)
-        (count, top, drawn_at, colour, phase, direction, pending, pending_kind, draw_pile, discard, move, you,
-         acting) = a[:, :SCALARS].T
-        obs = np.zeros((m, SIZE), dtype=np.float32)
-        kind_of = self.kind_of
-        rows = np.repeat(np.arange(m, dtype=np.int64) * KINDS, count)
-        held = kind_of[np.array(cards, dtype=np.int64)]
-        obs[:, :KINDS] = np.bincount(rows + held, minlength=m * KINDS).reshape(m, KINDS)
-        every = np.arange(m)
-        obs[every, KINDS + kind_of[top]] = 1
-        has = drawn_at >= 0
-        obs[every[has], 2 * KINDS + kind_of[drawn_at[has]]] = 1
-        has = colour >= 0
-        obs[every[has], _COLOUR + colour[has]] = 1
-        obs[every, _PHASE + phase] = 1
-        obs[every, _DIRECTION + (direction != 1)] = 1
-        obs[:, _PENDING] = pending
-        has = pending_kind >= 0
-        obs[every[has], _PENDING_KIND + pending_kind[has]] = 1
-        obs[:, _SEATS + n - 2] = 1
-        # Seats in the order they play from ``you``: 0 is you, 1 the next to play.
-        order = (you[:, None] + np.arange(n)[None, :] * direction[:, None]) % n + SCALARS
-        obs[:, _HANDS:_HANDS + n] = np.take_along_axis(a, order, axis=1)
-        obs[:, _SCORES:_SCORES + n] = np.take_along_axis(a, order + n, axis=1)
-        obs[every, _TO_ACT + ((acting - you) * direction) % n] = 1
-        obs[:, _DRAW_PILE] = draw_pile
-        obs[:, _DISCARD_PILE] = discard
-        obs[:, _MOVE] = move
-        return obs
+            write_row(game, seat, kinds, colour_slot, phase_slot, _ZEROS, rows, wide)
+        return read_rows(rows, wide, len(games))
 
     def masks(self, legals: Sequence[Mapping[int, Action]]) -> np.ndarray:
         """``mask(legals[i])`` for every i, as one ``(len(legals), actions)`` int8 array."""
@@ -214,12 +168,6 @@ class Observer:
             what = f"not an action: the indices are 0 to {self.actions - 1}"
         shown = ", ".join(f"{i} ({self.encoding.describe(i)})" for i in sorted(legal))
         return IllegalActionError(f"{who} chose action {index!r} ({what}), which is not legal now; legal: {shown}")
-
-
-_COLOUR, _PHASE, _DIRECTION = OFFSETS["colour"], OFFSETS["phase"], OFFSETS["direction"]
-_PENDING, _PENDING_KIND, _SEATS = OFFSETS["pending"], OFFSETS["pending_kind"], OFFSETS["seats"]
-_TO_ACT, _HANDS, _SCORES = OFFSETS["to_act"], OFFSETS["hands"], OFFSETS["scores"]
-_DRAW_PILE, _DISCARD_PILE, _MOVE = OFFSETS["draw_pile"], OFFSETS["discard_pile"], OFFSETS["move"]
 
 
 def observation_high(ruleset: Ruleset) -> np.ndarray:

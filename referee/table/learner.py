@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Final, final
 
+from librt.strings import BytesWriter, write_i64_le
 from mypy_extensions import i64
 
 from referee.botkit import OFFSETS
@@ -223,181 +224,71 @@ _DRAWN: Final = OFFSETS["drawn"]
 _COLOUR: Final = OFFSETS["colour"]
 _PHASE: Final = OFFSETS["phase"]
 _DIRECTION: Final = OFFSETS["direction"]
+_PENDING: Final = OFFSETS["pending"]
 _PENDING_KIND: Final = OFFSETS["pending_kind"]
 _SEATS: Final = OFFSETS["seats"]
 _TO_ACT: Final = OFFSETS["to_act"]
-#: Where ``gather`` points a one-hot field that has no 1 (no card drawn, no colour in play, nothing pending): the
-#: pending penalty's entry, which the caller sets after the ones (so a 1 put there is overwritten).
-ABSENT: Final = OFFSETS["pending"]
-#: The largest number ``gather`` packs into one 32-bit word (a score or the move).
-WORD_MAX: Final = 0xFFFFFFFF
-
-
-@final
-class Packer:
-    """Bytes (each value below 256) packed four to a 32-bit word, little end first, into ``words``: one boxed int
-    and one list append per four values. ``i64`` fields: native machine integers when compiled."""
-
-    def __init__(self, words: list[int]) -> None:
-        self.words = words
-        self.word: i64 = 0
-        self.shift: i64 = 0
-        #: How many values were put.
-        self.count: i64 = 0
-
-    def put(self, value: i64) -> None:
-        self.word |= value << self.shift
-        self.shift += 8
-        self.count += 1
-        if self.shift == 32:
-            self.words.append(self.word)
-            self.word = 0
-            self.shift = 0
-
-    def flush(self) -> int:
-        """Append the last word, partly filled; how many values were put."""
-        if self.shift:
-            self.words.append(self.word)
-            self.word = 0
-            self.shift = 0
-        return self.count
-
-
-def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str | None, int],
-           phase_slot: dict[str, int], record: list[int], held: Packer, legal: Packer | None,
-           wide_legal: list[int]) -> bool:
-    """Each table's learner observation (``botkit.Encoding.observation``'s numbers) and legal indices, for the
-    caller to lay out with a few whole-batch numpy operations (``referee.env.tables``).
-
-    Per table, ``record`` gets ``record_words(seats)`` 32-bit words: bytes little end first (the positions in
-    the observation of the 1 of each one-hot field: top, drawn, colour, phase, direction, pending kind, seats,
-    to act, ``ABSENT`` for none; then the pending penalty, the draw pile, the cards under the top, the number of
-    legal actions, the number of cards in hand, then the hand sizes by position from the learner: 0 the
-    learner, 1 the next to play), then one word per score by position, then one for the move. ``held`` gets the
-    learner's cards by kind slot (``kind_of``: by ``Card.index``); ``legal`` the legal actions' catalogue
-    indices (``wide_legal`` instead, one int each, when ``legal`` is None: a catalogue of more than 256).
-    ``phase_slot`` is keyed by the engine's ``Phase`` members (a lookup by a plain ``str`` key would compare
-    through the enum's ``__eq__``). False (and the record unusable) if a score or move passed ``WORD_MAX``
-    (four billion: none is played).
-    """
-    fits = True
-    for i in range(len(tables)):
-        table = tables[i]
-        game = table.game
-        you = table.learner
-        n = game.n
-        current = game.current
-        direction = game.direction
-        hands = game.hands
-        scores = game.scores
-        hand = hands[you]
-        for card in hand:
-            held.put(kind_of[card.index])
-        drawn = game.drawn
-        colour = colour_slot.get(game.colour, -1)
-        pending_rank = game.pending_rank
-        top: i64 = _TOP + kind_of[game.top.index]
-        at_drawn: i64 = _DRAWN + kind_of[drawn.index] if drawn is not None and you == current else ABSENT
-        at_colour: i64 = _COLOUR + colour if colour >= 0 else ABSENT
-        at_phase: i64 = _PHASE + phase_slot[game.phase]
-        record.append(top | at_drawn << 8 | at_colour << 16 | at_phase << 24)
-        at_direction: i64 = _DIRECTION + (0 if direction == 1 else 1)
-        at_kind: i64 = ABSENT if pending_rank is None else _PENDING_KIND + (1 if pending_rank == "wild4" else 0)
-        at_seats: i64 = _SEATS + n - 2
-        at_to_act: i64 = _TO_ACT + ((current - you) * direction) % n
-        record.append(at_direction | at_kind << 8 | at_seats << 16 | at_to_act << 24)
-        indices = table.indices
-        pending: i64 = game.pending
-        draw_pile: i64 = len(game.draw_pile)
-        under: i64 = len(game.discard) - 1
-        count: i64 = len(indices)
-        record.append(pending | draw_pile << 8 | under << 16 | count << 24)
-        word: i64 = len(hand)
-        shift: i64 = 8
-        for k in range(n):
-            word |= i64(len(hands[(you + k * direction) % n])) << shift
-            shift += 8
-            if shift == 32:
-                record.append(word)
-                word = 0
-                shift = 0
-        if shift:
-            record.append(word)
-        for k in range(n):
-            score = scores[(you + k * direction) % n]
-            if score > WORD_MAX:
-                fits = False
-            record.append(score)
-        move = game.move
-        if move > WORD_MAX:
-            fits = False
-        record.append(move)
-        if legal is not None:
-            for index in indices:
-                legal.put(index)
-        else:
-            for index in indices:
-                wide_legal.append(index)
-    return fits
-
-
-#: Where ``gather``'s record puts each byte of a table (its bytes read in packing order): the ``ONE_HOTS``
-#: one-hot positions first, then these.
-ONE_HOTS: Final = 8
-AT_PENDING: Final = 8
-AT_DRAW_PILE: Final = 9
-AT_UNDER: Final = 10
-AT_LEGAL: Final = 11
-AT_HELD: Final = 12
-AT_HANDS: Final = 13
-
-
-def record_words(seats: int) -> int:
-    """The words ``gather`` records per table at a table of ``seats``: three words of bytes, the hand's size and
-    the hand sizes (a byte each), then a score per seat and the move."""
-    return 3 + (1 + seats + 3) // 4 + seats + 1
-
-
-_PENDING: Final = OFFSETS["pending"]
 _HANDS: Final = OFFSETS["hands"]
 _DRAW_PILE: Final = OFFSETS["draw_pile"]
 _DISCARD_PILE: Final = OFFSETS["discard_pile"]
 
 
-def observe_row(game: Game, seat: int, kind_of: list[int], colour_slot: dict[str | None, int],
-                phase_slot: dict[str, int], obs: bytearray) -> list[int]:
-    """One seat's observation (``botkit.Encoding.observation``'s numbers) written into ``obs`` (``SIZE`` zero
-    bytes), but for the numbers that may pass 255, returned: the scores by position from ``seat``, then the move.
-    A card another seat just drew stays hidden."""
+def write_row(game: Game, seat: int, kind_of: list[int], colour_slot: dict[str | None, int],
+              phase_slot: dict[str, int], zeros: bytes, out: BytesWriter, wide: BytesWriter) -> None:
+    """Append one seat's observation (``botkit.Encoding.observation``'s numbers) to ``out`` as ``SIZE`` bytes
+    (``zeros``: that many zero bytes), but for the numbers that may pass 255: the scores by position from
+    ``seat``, then the move, appended to ``wide`` as little-endian 64-bit integers (their bytes in ``out`` stay
+    0). A card another seat just drew stays hidden. ``phase_slot`` is keyed by the engine's ``Phase`` members
+    (a lookup by a plain ``str`` key would compare through the enum's ``__eq__``).
+
+    ``BytesWriter`` (librt, mypy's runtime library) is a byte buffer whose indexing compiles to plain memory
+    reads and writes: the row is written in place, with no list of Python ints to convert after. A count
+    past 255 (no deck has that many cards) raises rather than wrap."""
+    base: i64 = len(out)
+    out.write(zeros)
     n = game.n
     current = game.current
     direction = game.direction
     hands = game.hands
     for card in hands[seat]:
-        at = kind_of[card.index]
-        obs[at] += 1
-    obs[_TOP + kind_of[game.top.index]] = 1
+        at = base + kind_of[card.index]
+        out[at] = out[at] + 1
+    out[base + _TOP + kind_of[game.top.index]] = 1
     drawn = game.drawn
     if drawn is not None and seat == current:
-        obs[_DRAWN + kind_of[drawn.index]] = 1
+        out[base + _DRAWN + kind_of[drawn.index]] = 1
     colour = colour_slot.get(game.colour, -1)
     if colour >= 0:
-        obs[_COLOUR + colour] = 1
-    obs[_PHASE + phase_slot[game.phase]] = 1
-    obs[_DIRECTION + (0 if direction == 1 else 1)] = 1
-    obs[_PENDING] = game.pending
+        out[base + _COLOUR + colour] = 1
+    out[base + _PHASE + phase_slot[game.phase]] = 1
+    out[base + _DIRECTION + (0 if direction == 1 else 1)] = 1
+    out[base + _PENDING] = game.pending
     pending_rank = game.pending_rank
     if pending_rank is not None:
-        obs[_PENDING_KIND + (1 if pending_rank == "wild4" else 0)] = 1
-    obs[_SEATS + n - 2] = 1
-    obs[_TO_ACT + ((current - seat) * direction) % n] = 1
-    obs[_DRAW_PILE] = len(game.draw_pile)
-    obs[_DISCARD_PILE] = len(game.discard) - 1
+        out[base + _PENDING_KIND + (1 if pending_rank == "wild4" else 0)] = 1
+    out[base + _SEATS + n - 2] = 1
+    out[base + _TO_ACT + ((current - seat) * direction) % n] = 1
+    out[base + _DRAW_PILE] = len(game.draw_pile)
+    out[base + _DISCARD_PILE] = len(game.discard) - 1
     scores = game.scores
-    wide: list[int] = []
     for k in range(n):  # seats in the order they play from ``seat``: 0 is ``seat``, 1 the next
         other = (seat + k * direction) % n
-        obs[_HANDS + k] = len(hands[other])
-        wide.append(scores[other])
-    wide.append(game.move)
-    return wide
+        out[base + _HANDS + k] = len(hands[other])
+        write_i64_le(wide, scores[other])
+    write_i64_le(wide, game.move)
+
+
+def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str | None, int],
+           phase_slot: dict[str, int], zeros: bytes, zero_mask: bytes, out: BytesWriter, wide: BytesWriter,
+           mask: BytesWriter) -> None:
+    """Each table's learner observation (``write_row``: a row in ``out``, its scores and move in ``wide``) and
+    action mask (a row of ``zero_mask``'s length in ``mask``, 1 at each legal action's catalogue index), for the
+    caller to read as numpy arrays (``referee.env.tables``)."""
+    for i in range(len(tables)):
+        table = tables[i]
+        write_row(table.game, table.learner, kind_of, colour_slot, phase_slot, zeros, out, wide)
+        base: i64 = len(mask)
+        mask.write(zero_mask)
+        indices = table.indices
+        for k in range(len(indices)):
+            mask[base + indices[k]] = 1
