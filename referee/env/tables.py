@@ -16,15 +16,15 @@ import numpy as np
 from gymnasium.utils import seeding
 from librt.strings import BytesWriter
 
-from referee.botkit import OFFSETS, SIZE
+from referee.botkit import SIZE
 from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
 from referee.env.single import LEARNER, SlotInfo, result_info
-from referee.env.view import Observer, place_rewards, round_rewards
+from referee.env.view import Observer, place_rewards, read_rows, round_rewards
 from referee.table.learner import Catalogue, LearnerTable, gather, play_all
 
-_SCORES, _MOVE = OFFSETS["scores"], OFFSETS["move"]
 _ZEROS = bytes(SIZE)  # an observation row before its numbers
+_I1 = np.dtype(np.int8)
 
 
 def builtin_names(opponents: Sequence[BotSpec]) -> list[str] | None:
@@ -113,19 +113,15 @@ class BuiltinTables:
     def observe(self, which: Sequence[int] | None = None) -> dict[str, np.ndarray]:
         """The batch's observations and masks: ``gather`` writes their bytes, numpy reads them whole."""
         tables = self.tables if which is None else [self.tables[i] for i in which]
-        m, n, actions = len(tables), self.seats, self.observer.actions
+        m, actions = len(tables), self.observer.actions
         rows, wide, masks = self._writers
         for writer in self._writers:
             writer.truncate(0)  # kept from step to step: the same buffers, no new allocation
         gather(tables, self._kind_of, self.observer.colour_slot, self.observer.phase_slot, _ZEROS, self._zero_mask,
                rows, wide, masks)
-        obs = np.frombuffer(rows.getvalue(), dtype=np.uint8).reshape(m, SIZE).astype(np.float32)
-        numbers = np.frombuffer(wide.getvalue(), dtype="<i8").reshape(m, n + 1)
-        obs[:, _SCORES:_SCORES + n] = numbers[:, :n]
-        obs[:, _MOVE] = numbers[:, n]
-        # A copy: numpy's view of the bytes is read-only, and a user may write into what a step returns.
-        mask = np.frombuffer(masks.getvalue(), dtype=np.int8).reshape(m, actions).copy()
-        return {"observation": obs, "action_mask": mask}
+        # A copy of the mask: numpy's view of the bytes is read-only, and a user may write into what a step returns.
+        mask = np.frombuffer(masks.getvalue(), _I1).reshape(m, actions).copy()
+        return {"observation": read_rows(rows, wide, m), "action_mask": mask}
 
     def close(self) -> None:
         pass
