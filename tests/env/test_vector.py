@@ -181,6 +181,45 @@ def test_same_step_auto_reset_returns_the_next_game_and_keeps_the_last_observati
     assert vec.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
 
 
+def test_the_arrays_a_step_returns_are_the_callers_own() -> None:
+    """The numbers are written in a buffer the env keeps and reuses: what a step returns must be writable and stay
+    the caller's, so that writing into it changes neither the next step nor what an untouched twin returns."""
+    scribbled, twin = (VectorSingleAgentEnv(9, "family", 3, opponents=["builtin:random"] * 2) for _ in range(2))
+    obs, _ = scribbled.reset(seed=5)
+    same(twin.reset(seed=5)[0], [{key: value[i] for key, value in obs.items()} for i in range(9)])
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        actions = picks(obs["action_mask"], rng, 0.0)
+        kept = {key: value.copy() for key, value in obs.items()}
+        for value in obs.values():
+            assert value.flags.writeable
+            value[...] = 7  # the caller's to change
+        obs = scribbled.step(actions)[0]
+        expected = twin.step(actions)[0]
+        same(obs, [{key: value[i] for key, value in expected.items()} for i in range(9)])
+        assert not any(np.shares_memory(obs[key], kept[key]) for key in obs)
+
+
+def test_scores_past_four_billion_are_observed_exactly() -> None:
+    """Scores and the move are written as 64-bit integers, not bytes: a match that somehow runs into billions of
+    points is still seen as it is, in a batch as in a single observation."""
+    from referee.botkit import OFFSETS
+
+    vec = VectorSingleAgentEnv(8, "family", 2, opponents=["builtin:random"], seat=0)
+    vec.reset(seed=3)
+    games = [table.game for table in vec.tables.tables]
+    for i, game in enumerate(games):
+        game.scores[1] = 5_000_000_000 + 1024 * i
+        game.move = 4_300_000_000
+    batch = vec.tables.observe()["observation"]
+    at = OFFSETS["scores"] + 1  # seat 1's score, seen from seat 0 (at two seats the next either way)
+    for i, game in enumerate(games):
+        single = vec.observer.observation(game, 0)
+        np.testing.assert_array_equal(batch[i], single)
+        assert single[at] == np.float32(5_000_000_000 + 1024 * i)
+        assert single[OFFSETS["move"]] == np.float32(4_300_000_000)
+
+
 def test_arguments_are_checked() -> None:
     with pytest.raises(ValueError, match="num_envs=0"):
         VectorSingleAgentEnv(0)
