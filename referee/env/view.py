@@ -91,7 +91,7 @@ class Observer:
             except InvalidCardError:  # a kind no deck of the engine has
                 pass
         self.kinds: list[int] = self.kind_of.tolist()
-        #: The colour in play's slot and the phase's, by name (for ``layout``'s numbers). The phases are keyed by
+        #: The colour in play's slot and the phase's, by name (for ``write_row``). The phases are keyed by
         #: the engine's ``Phase`` members, which ``game.phase`` holds: a plain ``str`` key would be found through
         #: ``Phase.__eq__`` (an enum is a ``str`` subclass), several times slower on every observation.
         self.colour_slot: dict[str | None, int] = {c: i for i, c in enumerate(self.encoding.colours)}
