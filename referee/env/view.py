@@ -96,7 +96,9 @@ class Observer:
         #: ``Phase.__eq__`` (an enum is a ``str`` subclass), several times slower on every observation.
         self.colour_slot: dict[str | None, int] = {c: i for i, c in enumerate(self.encoding.colours)}
         self.phase_slot: dict[str, int] = {Phase(p): i for i, p in enumerate(PHASES)}
-        #: ``write_row``'s output (observation rows, scores and moves): emptied and written again each call.
+        #: ``write_row``'s output (observation rows, scores and moves): emptied and written again each call, so
+        #: an Observer serves one environment at a time (each environment makes its own); what a call returns
+        #: is a copy, never these buffers.
         self._writers = (BytesWriter(), BytesWriter())
 
     @property
