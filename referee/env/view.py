@@ -142,7 +142,7 @@ class Observer:
 
     def observations(self, games: Sequence[Game], seats: Sequence[int]) -> np.ndarray:
         """``observation(games[i], seats[i])`` for every i, as one ``(len(games), SIZE)`` float32 array: the bot
-        kit's numbers from the games themselves (tests/env/test_aec.py compares them), each row written in
+        kit's numbers from the games themselves (tests/botkit/test_botkit.py compares them), each row written in
         compiled code (``write_row``) and the whole batch read by numpy at once."""
         rows, wide = self._writers
         rows.truncate(0)  # kept from call to call: the same buffers, no new allocation
