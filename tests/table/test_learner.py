@@ -10,21 +10,34 @@ import random
 
 import pytest
 
+from referee.botkit import Encoding
 from referee.engine.actions import Action
 from referee.engine.game import Game
-from referee.engine.rules import get_ruleset
-from referee.env.view import Observer
-from referee.table.learner import Catalogue
+from referee.engine.rules import Ruleset, get_ruleset
+from referee.table.learner import Catalogue, Known
 
 RULESETS = [("compact", {}), ("family", {}), ("family", {"target": "round"}), ("arcade", {})]
+
+
+def catalogue_of(ruleset: Ruleset) -> Catalogue:
+    """A catalogue as the vector env builds one (``Observer.index_of`` and its memo by id), on the bot kit's
+    encoding alone: ``referee.table`` needs neither Gymnasium nor PettingZoo, so neither does this test."""
+    encoding = Encoding.for_options(ruleset.options)
+    known: Known = {}
+
+    def index_of(action: Action) -> int:
+        found = known.get(id(action))
+        if found is None:
+            found = known[id(action)] = (action, encoding.index_of(action.to_wire()))
+        return found[1]
+    return Catalogue(index_of, known)
 
 
 @pytest.mark.parametrize(("name", "options"), RULESETS, ids=[f"{n}-{len(o)}" for n, o in RULESETS])
 def test_the_catalogue_gives_every_offered_action_the_encodings_index(name, options):
     ruleset = get_ruleset(name, options)
-    observer = Observer(ruleset)
-    catalogue = Catalogue(observer.index_of, observer._index)
-    fresh = Observer(ruleset)  # its own memo: the index from the wire form, not from a memo the catalogue filled
+    catalogue = catalogue_of(ruleset)
+    fresh = Encoding.for_options(ruleset.options)  # the index from the wire form, not from a memo the catalogue filled
     kinds: set[str] = set()
     offered = 0
     for seed in range(12):
@@ -32,7 +45,7 @@ def test_the_catalogue_gives_every_offered_action_the_encodings_index(name, opti
         game = Game(ruleset, 2 + seed % 4, rng, log_events=False)
         while not game.over:
             legal = game.legal_actions()
-            expected = [fresh.encoding.index_of(a.to_wire()) for a in legal]
+            expected = [fresh.index_of(a.to_wire()) for a in legal]
             assert [catalogue.index(a) for a in legal] == expected
             assert catalogue.indices(legal) == expected
             # An equal action that is another object (as a bot's answer is) has the same index.
