@@ -16,14 +16,12 @@ import numpy as np
 from gymnasium.utils import seeding
 from librt.strings import BytesWriter
 
-from referee.botkit import SIZE
 from referee.bots.spec import BotSpec
 from referee.engine.rules import Ruleset
 from referee.env.single import LEARNER, SlotInfo, result_info
 from referee.env.view import Observer, place_rewards, read_rows, round_rewards
 from referee.table.learner import Catalogue, LearnerTable, gather, play_all
 
-_ZEROS = bytes(SIZE)  # an observation row before its numbers
 _I1 = np.dtype(np.int8)
 
 
@@ -117,8 +115,8 @@ class BuiltinTables:
         rows, wide, masks = self._writers
         for writer in self._writers:
             writer.truncate(0)  # kept from step to step: the same buffers, no new allocation
-        gather(tables, self._kind_of, self.observer.colour_slot, self.observer.phase_slot, _ZEROS, self._zero_mask,
-               rows, wide, masks)
+        gather(tables, self._kind_of, self.observer.colour_slot, self.observer.phase_slot, self._zero_mask, rows,
+               wide, masks)
         # A copy of the mask: numpy's view of the bytes is read-only, and a user may write into what a step returns.
         mask = np.frombuffer(masks.getvalue(), _I1).reshape(m, actions).copy()
         return {"observation": read_rows(rows, wide, m), "action_mask": mask}

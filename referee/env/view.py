@@ -28,7 +28,6 @@ REWARD_MODES = ("game", "round")
 _INDEX_MAX = 200_000
 #: The smallest batch ``Observer.masks`` builds with numpy (below it, a game at a time is faster).
 BATCH_FROM = 8
-_ZEROS = bytes(SIZE)  # an observation row before its numbers
 _SCORES, _MOVE = OFFSETS["scores"], OFFSETS["move"]
 # The dtypes as objects: numpy parses a dtype given by name or type again at every call (0.3 us each).
 _U8, _I8, _F32 = np.dtype(np.uint8), np.dtype("<i8"), np.dtype(np.float32)
@@ -132,7 +131,7 @@ class Observer:
         rows, wide = self._writers
         rows.truncate(0)  # kept from call to call: the same buffers, no new allocation
         wide.truncate(0)
-        write_row(game, seat, self.kinds, self.colour_slot, self.phase_slot, _ZEROS, rows, wide)
+        write_row(game, seat, self.kinds, self.colour_slot, self.phase_slot, rows, wide)
         obs = np.frombuffer(rows.getvalue(), _U8).astype(_F32)
         numbers = np.frombuffer(wide.getvalue(), _I8)
         n = game.n
@@ -149,7 +148,7 @@ class Observer:
         wide.truncate(0)
         kinds, colour_slot, phase_slot = self.kinds, self.colour_slot, self.phase_slot
         for game, seat in zip(games, seats):
-            write_row(game, seat, kinds, colour_slot, phase_slot, _ZEROS, rows, wide)
+            write_row(game, seat, kinds, colour_slot, phase_slot, rows, wide)
         return read_rows(rows, wide, len(games))
 
     def masks(self, legals: Sequence[Mapping[int, Action]]) -> np.ndarray:

@@ -15,7 +15,7 @@ from typing import Callable, Final, final
 from librt.strings import BytesWriter, write_i64_le
 from mypy_extensions import i64
 
-from referee.botkit import OFFSETS
+from referee.botkit import OFFSETS, SIZE
 from referee.engine.actions import COLOUR, DRAW, PLAY, Action
 from referee.engine.cards import ALL_COLOURS, CARD_KINDS
 from referee.engine.game import Game, seeded
@@ -231,12 +231,13 @@ _TO_ACT: Final = OFFSETS["to_act"]
 _HANDS: Final = OFFSETS["hands"]
 _DRAW_PILE: Final = OFFSETS["draw_pile"]
 _DISCARD_PILE: Final = OFFSETS["discard_pile"]
+_ZEROS: Final = bytes(SIZE)  # an observation row before its numbers
 
 
 def write_row(game: Game, seat: int, kind_of: list[int], colour_slot: dict[str | None, int],
-              phase_slot: dict[str, int], zeros: bytes, out: BytesWriter, wide: BytesWriter) -> None:
-    """Append one seat's observation (``botkit.Encoding.observation``'s numbers) to ``out`` as ``SIZE`` bytes
-    (``zeros``: that many zero bytes), but for the numbers that may pass 255: the scores by position from
+              phase_slot: dict[str, int], out: BytesWriter, wide: BytesWriter) -> None:
+    """Append one seat's observation (``botkit.Encoding.observation``'s numbers) to ``out`` as ``SIZE`` bytes,
+    but for the numbers that may pass 255: the scores by position from
     ``seat``, then the move, appended to ``wide`` as little-endian 64-bit integers (their bytes in ``out`` stay
     0). A card another seat just drew stays hidden. ``phase_slot`` is keyed by the engine's ``Phase`` members
     (a lookup by a plain ``str`` key would compare through the enum's ``__eq__``).
@@ -245,7 +246,7 @@ def write_row(game: Game, seat: int, kind_of: list[int], colour_slot: dict[str |
     reads and writes: the row is written in place, with no list of Python ints to convert after. A count
     past 255 (no deck has that many cards) raises rather than wrap."""
     base: i64 = len(out)
-    out.write(zeros)
+    out.write(_ZEROS)
     n = game.n
     current = game.current
     direction = game.direction
@@ -279,14 +280,14 @@ def write_row(game: Game, seat: int, kind_of: list[int], colour_slot: dict[str |
 
 
 def gather(tables: list[LearnerTable], kind_of: list[int], colour_slot: dict[str | None, int],
-           phase_slot: dict[str, int], zeros: bytes, zero_mask: bytes, out: BytesWriter, wide: BytesWriter,
-           mask: BytesWriter) -> None:
+           phase_slot: dict[str, int], zero_mask: bytes, out: BytesWriter, wide: BytesWriter, mask: BytesWriter
+           ) -> None:
     """Each table's learner observation (``write_row``: a row in ``out``, its scores and move in ``wide``) and
     action mask (a row of ``zero_mask``'s length in ``mask``, 1 at each legal action's catalogue index), for the
     caller to read as numpy arrays (``referee.env.tables``)."""
     for i in range(len(tables)):
         table = tables[i]
-        write_row(table.game, table.learner, kind_of, colour_slot, phase_slot, zeros, out, wide)
+        write_row(table.game, table.learner, kind_of, colour_slot, phase_slot, out, wide)
         base: i64 = len(mask)
         mask.write(zero_mask)
         indices = table.indices
