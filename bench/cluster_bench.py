@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from referee.arena import parse_arena, run_arena  # noqa: E402
-from referee.arena.cluster import ClusterOptions, cluster_factory  # noqa: E402
 from referee.arena.runner import local_executor  # noqa: E402
+from referee.cluster.executor import ClusterOptions, cluster_factory  # noqa: E402
 
 LOOPBACK = ["--host", "127.0.0.1", "--dashboard-address", "127.0.0.1:0"]
 

@@ -38,7 +38,8 @@ from referee.bots.pool import BotPool  # noqa: E402
 from referee.bots.spec import parse_bot  # noqa: E402
 from referee.compare.sprt import Sprt, SprtSettings  # noqa: E402
 from referee.compare.twins import CompareSettings, twin_pair  # noqa: E402
-from referee.run.jobs import game_seed, run_job  # noqa: E402
+from referee.run.jobs import run_job  # noqa: E402
+from referee.run.seeds import game_seed  # noqa: E402
 
 LASTCARD = [sys.executable, "-m", "referee.cli.main"]
 

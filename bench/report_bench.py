@@ -21,13 +21,13 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from referee.arena.ranking import standings_for  # noqa: E402
-from referee.arena.results_doc import HeadToHead, ResultsDoc, rating_info  # noqa: E402
 from referee.bots.pool import BotPool  # noqa: E402
 from referee.bots.spec import BotSpec  # noqa: E402
 from referee.engine.notation import StoredGame, rebuild  # noqa: E402
 from referee.engine.rules import get_ruleset  # noqa: E402
 from referee.html_report import write_report  # noqa: E402
+from referee.standings.ranking import standings_for  # noqa: E402
+from referee.standings.results_doc import HeadToHead, ResultsDoc, rating_info  # noqa: E402
 from referee.store.results import GameLine  # noqa: E402
 from referee.table.table import Table, seat_for  # noqa: E402
 

@@ -24,7 +24,7 @@ def _children() -> set[int]:
 
 @pytest.fixture(autouse=True, scope="session")
 def build_cache_of_the_run(tmp_path_factory):
-    """Builds are cached (referee/arena/build_cache.py): the tests' builds go to a cache of this run, never the
+    """Builds are cached (referee/builds/cache.py): the tests' builds go to a cache of this run, never the
     user's, and start empty (a test of the cache itself gives its own)."""
     old = os.environ.get("LASTCARD_BUILD_CACHE")
     os.environ["LASTCARD_BUILD_CACHE"] = str(tmp_path_factory.mktemp("build-cache"))

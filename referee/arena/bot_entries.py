@@ -13,12 +13,12 @@ import sys
 from dataclasses import replace
 from typing import Any, Mapping, TypedDict
 
-from referee.arena.languages import Detected, Language, detect, detect_file, language_table
-from referee.arena.model import DEFAULT_BUILD_TIMEOUT_S, BotEntry
-from referee.arena.problems import Path, Problems, format_path
-from referee.arena.source import LineMap
+from referee.bots.entry import DEFAULT_BUILD_TIMEOUT_S, BotEntry
 from referee.bots.sandbox import SandboxSettings, settings_from
 from referee.bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot, unique_names
+from referee.builds.languages import Detected, Language, detect, detect_file, language_table
+from referee.inputs.problems import Path, Problems, format_path
+from referee.inputs.reader import LineMap
 from referee.players import BUILTINS
 
 

@@ -12,20 +12,20 @@ import os
 import shlex
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.arena.builds import LeftOut
-from referee.arena.grades import Grade
-from referee.arena.model import BotEntry
-from referee.arena.results_doc import ResultsDoc
+from referee.bots.entry import BotEntry
 from referee.bots.names import safe_name
-from referee.bots.pipes.transport import STDERR_MARK
+from referee.builds.steps import LeftOut
+from referee.grading.grades import Grade
 from referee.protocol.faults import Fault
 from referee.replay.locate import faults_in
-from referee.replay.requests import ask_command
+from referee.replay.requests import ask_command, request_line
 from referee.standings.model import StandingRow
 from referee.standings.render import format_faults, format_rating
+from referee.standings.results_doc import ResultsDoc
 from referee.store.disk import naming
 from referee.store.results import GameLine
 from referee.store.results_dir import ResultsDir
+from referee.store.stderr_logs import stderr_by_game
 
 #: Faults shown in full (request, answer, stderr, replay); the rest are listed one a line.
 FAULTS_SHOWN = 10
@@ -214,47 +214,6 @@ def _check(check: Mapping[str, Any] | None) -> list[str]:
                 out += [f"  - {label}:", "", *("  " + line for line in _fence(_quote(str(item[label]))))]
         out += [f"  - {detail}" for detail in item.get("details", [])[:5]]
     return out
-
-
-def stderr_by_game(path: str) -> dict[tuple[str, int | None], list[str]]:
-    """A bot's stderr log split at the ``--- game ID (seat N) ---`` lines: (game, seat) -> its lines."""
-    out: dict[tuple[str, int | None], list[str]] = {}
-    if not os.path.exists(path):
-        return out
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        current: list[str] | None = None
-        for line in fh:
-            line = line.rstrip("\n")
-            if line.startswith(STDERR_MARK) and line.endswith(" ---"):
-                game, seat = _parse_mark(line[len(STDERR_MARK):-4])
-                current = out.setdefault((game, seat), [])
-            elif current is not None and line.strip():
-                current.append(line)
-    return out
-
-
-def _parse_mark(text: str) -> tuple[str, int | None]:
-    game, _, rest = text.partition(" (seat ")
-    try:
-        return game, int(rest.rstrip(")")) if rest else None
-    except ValueError:
-        return game, None
-
-
-def request_line(out_dir: str, game_id: str, seat: int | None, request_id: Any) -> str | None:
-    """The request a fault answered, from the game's record (a game with a fault keeps its record)."""
-    from referee.replay.record import read_record
-
-    record = read_record(out_dir, game_id) if request_id is not None else None
-    if record is None:
-        return None
-    needle = f'"id":{request_id},'
-    found = None
-    for entry in record:
-        line = entry.get("line", "")
-        if entry.get("t") == "out" and entry.get("seat") == seat and needle in line and '"type":"turn"' in line:
-            found = str(line)
-    return found
 
 
 def _fence(text: str, lang: str = "") -> list[str]:

@@ -19,17 +19,18 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.arena.bot_entries import BotResolver, limits_from
-from referee.arena.cluster_options import ClusterOptions
 from referee.arena.formats import FORMATS
-from referee.arena.grading import grading_from
-from referee.arena.model import DEFAULT_BOOTSTRAP, DEFAULT_BUILD_TIMEOUT_S, Arena, BotEntry, Stage
+from referee.arena.model import DEFAULT_BOOTSTRAP, Arena, Stage
 from referee.arena.pool_check import MAX_GAMES, pool_problems
-from referee.arena.problems import ArenaFileError, Problem, Problems, format_path
 from referee.arena.schema import arena_schema, kind, schema_check, without
 from referee.arena.similarity_option import similarity_from
-from referee.arena.source import LineMap, load_yaml, read_text
 from referee.arena.stages import STAGE_KEYS, StageResolver
+from referee.bots.entry import DEFAULT_BUILD_TIMEOUT_S, BotEntry
 from referee.bots.spec import TimeLimits
+from referee.cluster.options import ClusterOptions
+from referee.grading.rule import grading_from
+from referee.inputs.problems import ArenaFileError, Problem, Problems, format_path
+from referee.inputs.reader import LineMap, load_yaml, read_text
 from referee.store.outdir import out_dir_problem
 from referee.table.policy import FaultPolicy
 

@@ -12,14 +12,13 @@ import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Callable, ClassVar, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, ClassVar, Collection, Mapping, Protocol, Sequence
 
-from referee.run.jobs import game_seed
+from referee.run.seeds import game_seed
 from referee.standings.model import Tally
-from referee.standings.shapes import FormatSettingsJson
+from referee.store.ranking_shapes import FormatSettingsJson
 
 if TYPE_CHECKING:
-    from referee.arena.model import Stage
     from referee.store.results import GameLine
 from referee.arena.tables import (
     SAMPLE_WINDOW,
@@ -36,6 +35,26 @@ from referee.arena.tables import (
     seatings,
     table_games,
 )
+
+
+class StageShape(Protocol):
+    """What a format reads of the stage it plays (``model.Stage`` is one): the formats are configured by it
+    without importing the model that holds them."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def seats(self) -> int: ...
+
+    @property
+    def games(self) -> int: ...
+
+    @property
+    def duplicate(self) -> bool: ...
+
+    @property
+    def entrants(self) -> int | None: ...
 
 
 @dataclass(frozen=True)
@@ -83,29 +102,29 @@ class Format(ABC):
         """The arena-file keys only this format reads (anywhere else they are a mistake)."""
         return tuple(f.name for f in fields(cls))
 
-    def entrants(self, stage: Stage, index: int, pool_size: int) -> int:
+    def entrants(self, stage: StageShape, index: int, pool_size: int) -> int:
         """How many bots enter the stage from a pool of ``pool_size``."""
         if index == 0 or stage.entrants is None:
             return pool_size
         return min(stage.entrants, pool_size)
 
     @abstractmethod
-    def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+    def count(self, stage: StageShape, index: int, pool_size: int, names: Collection[str]) -> int:
         """The stage's games with ``pool_size`` bots (``names``: every bot of the arena)."""
 
-    def held(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+    def held(self, stage: StageShape, index: int, pool_size: int, names: Collection[str]) -> int:
         """What planning the stage holds at once: its tables if ``lazy``, else its games."""
         return self.count(stage, index, pool_size, names)
 
-    def at_once(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+    def at_once(self, stage: StageShape, index: int, pool_size: int, names: Collection[str]) -> int:
         """The most games of the stage that can be in play together (one round's: the next needs them all)."""
         return self.count(stage, index, pool_size, names)
 
     @abstractmethod
-    def first(self, stage: Stage, entry: Entry) -> RoundPlan:
+    def first(self, stage: StageShape, entry: Entry) -> RoundPlan:
         """The stage's first round."""
 
-    def after(self, stage: Stage, tables: Sequence[Lineup], played: Sequence[Sequence[str]],
+    def after(self, stage: StageShape, tables: Sequence[Lineup], played: Sequence[Sequence[str]],
               results: Callable[[int], list[GameLine]], rank: Callable[[], Mapping[str, int]],
               final: bool) -> RoundOutcome:
         """What the finished round decided: ``played`` is each game's seat order, ``results(t)`` table t's
@@ -113,7 +132,7 @@ class Format(ABC):
         One round and no places, unless the format overrides this."""
         return RoundOutcome({name: 0 for seating_ in played for name in seating_})
 
-    def label(self, stage: Stage, number: int, final: bool, stages: int) -> str:
+    def label(self, stage: StageShape, number: int, final: bool, stages: int) -> str:
         """The round's name in results.json and the standings."""
         return stage.name
 
@@ -125,21 +144,21 @@ class Format(ABC):
                               f"{max(seats, games // seats * seats)} or {(games // seats + 1) * seats}")]
         return []
 
-    def describe(self, stage: Stage, entrants: int) -> str:
+    def describe(self, stage: StageShape, entrants: int) -> str:
         """How the stage's games grow with its entrants, for the message that refuses too many."""
         return f"{self.name} of {entrants:,} bots"
 
-    def settings(self, stage: Stage) -> FormatSettingsJson:
+    def settings(self, stage: StageShape) -> FormatSettingsJson:
         """The settings only this format has, as results.json and arena.json show them."""
         return {}
 
-    def _per_table(self, stage: Stage, tables: Sequence[Lineup], games: int | None = None) -> RoundPlan:
+    def _per_table(self, stage: StageShape, tables: Sequence[Lineup], games: int | None = None) -> RoundPlan:
         count = stage.games if games is None else games
         return RoundPlan(tuple(tables), tuple(table_games(len(t), count, stage.duplicate, stage.seats)
                                               for t in tables))
 
 
-def _file_order(entry: Entry, stage: Stage) -> list[str]:
+def _file_order(entry: Entry, stage: StageShape) -> list[str]:
     """The entrants (the top ``entrants`` in a later stage) in file order: tables must not depend on the ranking."""
     chosen = entry.ranked if entry.index == 0 or stage.entrants is None else entry.ranked[:stage.entrants]
     return sorted(chosen, key=list(entry.names).index)
@@ -152,17 +171,17 @@ class RoundRobin(Format):
     name = "round_robin"
     lazy = True
 
-    def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+    def count(self, stage: StageShape, index: int, pool_size: int, names: Collection[str]) -> int:
         m, k = self.entrants(stage, index, pool_size), stage.seats
         return math.comb(m, k) * table_games(k, stage.games, stage.duplicate, k)
 
-    def held(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+    def held(self, stage: StageShape, index: int, pool_size: int, names: Collection[str]) -> int:
         return math.comb(self.entrants(stage, index, pool_size), stage.seats)
 
-    def first(self, stage: Stage, entry: Entry) -> RoundPlan:
+    def first(self, stage: StageShape, entry: Entry) -> RoundPlan:
         return self._per_table(stage, round_robin(_file_order(entry, stage), stage.seats))
 
-    def describe(self, stage: Stage, entrants: int) -> str:
+    def describe(self, stage: StageShape, entrants: int) -> str:
         return (f"a round robin of {entrants:,} bots: every table of {stage.seats} plays "
                 f"{table_games(stage.seats, stage.games, stage.duplicate, stage.seats)} games")
 
@@ -175,22 +194,22 @@ class Gauntlet(Format):
     lazy = True
     challengers: tuple[str, ...] = ()
 
-    def settings(self, stage: Stage) -> FormatSettingsJson:
+    def settings(self, stage: StageShape) -> FormatSettingsJson:
         return {"challengers": list(self.challengers)}
 
-    def entrants(self, stage: Stage, index: int, pool_size: int) -> int:
+    def entrants(self, stage: StageShape, index: int, pool_size: int) -> int:
         return pool_size  # the challengers always play; ``entrants`` limits the field
 
-    def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+    def count(self, stage: StageShape, index: int, pool_size: int, names: Collection[str]) -> int:
         return self.held(stage, index, pool_size, names) * table_games(stage.seats, stage.games, stage.duplicate,
                                                                        stage.seats)
 
-    def held(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+    def held(self, stage: StageShape, index: int, pool_size: int, names: Collection[str]) -> int:
         c = sum(1 for x in self.challengers if x in names)
         field = min(stage.entrants or pool_size - c, pool_size - c)
         return c * math.comb(field, stage.seats - 1)
 
-    def first(self, stage: Stage, entry: Entry) -> RoundPlan:
+    def first(self, stage: StageShape, entry: Entry) -> RoundPlan:
         challengers = [c for c in self.challengers if c in entry.names]
         field = [n for n in entry.ranked if n not in challengers]
         if entry.index > 0 and stage.entrants is not None:
@@ -198,7 +217,7 @@ class Gauntlet(Format):
         field.sort(key=list(entry.names).index)
         return self._per_table(stage, gauntlet(challengers, field, stage.seats))
 
-    def describe(self, stage: Stage, entrants: int) -> str:
+    def describe(self, stage: StageShape, entrants: int) -> str:
         return (f"a gauntlet of {len(self.challengers)} challenger(s) against every group of {stage.seats - 1} "
                 f"from a field of up to {entrants:,} bots")
 
@@ -209,13 +228,13 @@ class Sampled(Format):
 
     name = "sampled"
 
-    def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+    def count(self, stage: StageShape, index: int, pool_size: int, names: Collection[str]) -> int:
         m, k = self.entrants(stage, index, pool_size), stage.seats
         if stage.duplicate:
             return sampled_deals(m, k, stage.games) * k
         return sampled_table_count(m, k, stage.games)
 
-    def first(self, stage: Stage, entry: Entry) -> RoundPlan:
+    def first(self, stage: StageShape, entry: Entry) -> RoundPlan:
         entrants = _file_order(entry, stage)
         rng = random.Random(game_seed(entry.seed, entry.index, "sampled"))
         if stage.duplicate:
@@ -227,7 +246,7 @@ class Sampled(Format):
     def problems(self, seats: int, games: int, duplicate: bool) -> list[tuple[str, str]]:
         return []  # games is per bot here: any number makes whole deals
 
-    def describe(self, stage: Stage, entrants: int) -> str:
+    def describe(self, stage: StageShape, entrants: int) -> str:
         return f"{entrants:,} bots playing {stage.games:,} games each"
 
 
@@ -241,13 +260,13 @@ class Knockout(Format):
     advance: int = 1
     final_games: int | None = None
 
-    def settings(self, stage: Stage) -> FormatSettingsJson:
+    def settings(self, stage: StageShape) -> FormatSettingsJson:
         return {"advance": self.advance, "final_games": self.final_count(stage)}
 
-    def final_count(self, stage: Stage) -> int:
+    def final_count(self, stage: StageShape) -> int:
         return self.final_games or stage.games
 
-    def count(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+    def count(self, stage: StageShape, index: int, pool_size: int, names: Collection[str]) -> int:
         rounds = knockout_sizes(self.entrants(stage, index, pool_size), stage.seats, self.advance)
         total = 0
         for r, sizes in enumerate(rounds):
@@ -255,13 +274,13 @@ class Knockout(Format):
             total += sum(table_games(s, games, stage.duplicate, stage.seats) for s in sizes)
         return total
 
-    def at_once(self, stage: Stage, index: int, pool_size: int, names: Collection[str]) -> int:
+    def at_once(self, stage: StageShape, index: int, pool_size: int, names: Collection[str]) -> int:
         rounds = knockout_sizes(self.entrants(stage, index, pool_size), stage.seats, self.advance)
         return max((sum(table_games(s, self.final_count(stage) if r == len(rounds) - 1 else stage.games,
                                     stage.duplicate, stage.seats) for s in sizes)
                     for r, sizes in enumerate(rounds)), default=0)
 
-    def first(self, stage: Stage, entry: Entry) -> RoundPlan:
+    def first(self, stage: StageShape, entry: Entry) -> RoundPlan:
         if entry.index == 0:  # no standings yet: a seeded draw
             entrants = list(entry.names)
             random.Random(game_seed(entry.seed, entry.index, "draw")).shuffle(entrants)
@@ -269,14 +288,14 @@ class Knockout(Format):
             entrants = list(entry.ranked if stage.entrants is None else entry.ranked[:stage.entrants])
         return self.round(stage, entrants)
 
-    def round(self, stage: Stage, entrants: Sequence[str]) -> RoundPlan:
+    def round(self, stage: StageShape, entrants: Sequence[str]) -> RoundPlan:
         """A round for ``entrants``, strongest first."""
         tables = knockout_tables(entrants, stage.seats)
         final = len(tables) == 1
         plan = self._per_table(stage, tables, self.final_count(stage) if final else stage.games)
         return RoundPlan(plan.tables, plan.games, final)
 
-    def after(self, stage: Stage, tables: Sequence[Lineup], played: Sequence[Sequence[str]],
+    def after(self, stage: StageShape, tables: Sequence[Lineup], played: Sequence[Sequence[str]],
               results: Callable[[int], list[GameLine]], rank: Callable[[], Mapping[str, int]],
               final: bool) -> RoundOutcome:
         """Places at each table by average place (ties: wins, points, the ranking); a bye goes through."""
@@ -299,7 +318,7 @@ class Knockout(Format):
         advanced = () if final else tuple(b for *_, b in through)
         return RoundOutcome(places, advanced, None if final else self.round(stage, advanced))
 
-    def label(self, stage: Stage, number: int, final: bool, stages: int) -> str:
+    def label(self, stage: StageShape, number: int, final: bool, stages: int) -> str:
         label = "final" if final else f"round {number}"
         return f"{stage.name} {label}" if stages > 1 else label
 

@@ -10,7 +10,7 @@ from typing import Iterable, Sequence
 
 from referee.arena.formats import Gauntlet
 from referee.arena.model import Arena, Stage
-from referee.arena.problems import Problem
+from referee.inputs.problems import Problem
 
 #: The most games an arena may plan: more is a mistake (a round robin of a whole school), not a contest.
 MAX_GAMES = 1_000_000

@@ -14,27 +14,28 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeAlias, cast
 
-from referee.arena.builds import LeftOut, check_requires, run_builds
-from referee.arena.collect import Collected
-from referee.arena.model import Arena, BotEntry, Stage
+from referee.arena.model import Arena, Stage
 from referee.arena.pool_check import pool_problems
-from referee.arena.problems import ArenaFileError
-from referee.arena.ranking import ordered, standings_for
-from referee.arena.report import timing, write_reports
-from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
 from referee.arena.schedule import PlannedGame, Planner, Round, games_at_once, job_for
+from referee.bots.entry import BotEntry
 from referee.bots.names import stderr_log
 from referee.bots.spec import BotSpec
+from referee.builds.steps import LeftOut, check_requires, run_builds
+from referee.inputs.problems import ArenaFileError
 from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor, max_jobs, worker_count
 from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop
 from referee.run.startups import CannotStart, StartupWatch, last_stderr, probe
+from referee.standings.collect import Collected
 from referee.standings.first_faults import FirstFaults
 from referee.standings.model import LeftOutEntry, Standings
 from referee.standings.placements import PlacedRow
+from referee.standings.ranking import ordered, standings_for
 from referee.standings.ratings import start_warm_up, warm_up
-from referee.standings.shapes import StageJson
+from referee.standings.report_files import timing, write_reports
+from referee.standings.results_doc import ResultsDoc, order_rule, rating_info
+from referee.store.ranking_shapes import StageJson
 from referee.store.results import GameLine, GameResult
 from referee.store.results_dir import ResultsDir
 from referee.store.run_store import GameStore, StoredGames

@@ -21,8 +21,9 @@ from typing import Callable, Iterator, Mapping, Sequence, overload
 from referee.arena.formats import Entry, Lineup, RoundPlan, rotations, seating
 from referee.arena.model import Arena, Stage
 from referee.bots.spec import BotSpec
-from referee.run.jobs import GameJob, game_seed
-from referee.standings.shapes import RoundJson
+from referee.run.jobs import GameJob
+from referee.run.seeds import game_seed
+from referee.store.ranking_shapes import RoundJson
 from referee.store.results import GameLine, Slot
 
 #: ``order(games, names)``: the names ranked best first on the games so far.

@@ -10,8 +10,8 @@ from typing import Any, Callable, Iterable, cast
 
 import jsonschema
 
-from referee.arena.problems import Path, Problem, format_path
-from referee.arena.source import LineMap
+from referee.inputs.problems import Path, Problem, format_path
+from referee.inputs.reader import LineMap
 
 
 @lru_cache(maxsize=1)

@@ -6,9 +6,9 @@ from typing import Any, Mapping, TypedDict, cast
 
 from referee.arena.formats import FORMATS, Format, Gauntlet, Knockout
 from referee.arena.model import Stage
-from referee.arena.problems import Path, Problems, format_path
-from referee.arena.source import LineMap
 from referee.engine.rules import Ruleset, RulesetError, get_ruleset
+from referee.inputs.problems import Path, Problems, format_path
+from referee.inputs.reader import LineMap
 
 #: Keys a stage takes; at the top level they are every stage's defaults.
 STAGE_KEYS = ("ruleset", "options", "seats", "format", "games", "duplicate", "challengers", "advance", "final_games")

@@ -1,6 +1,6 @@
 """Fixes for the classic stdout mistakes, in the words of the bot's own language.
 
-A bot's language is known for a submission folder (``referee/arena/languages.py`` detected it) and
+A bot's language is known for a submission folder (``referee/builds/languages.py`` detected it) and
 otherwise guessed from its command: the interpreter (``python3``, ``node``, ``java``...), the
 script's extension, or a ``#!`` line. Unknown (a compiled ``./bot``), a hint names every language.
 """
@@ -100,7 +100,7 @@ _EXTENSIONS = {
     ".rb": "ruby", ".go": "go", ".rs": "rust", ".cs": "csharp", ".csproj": "csharp", ".dll": "csharp",
     ".sh": "shell", ".ps1": "powershell",
 }
-#: Submission languages (referee/arena/languages.py) that name a language of their own.
+#: Submission languages (referee/builds/languages.py) that name a language of their own.
 _SUBMISSION = {"python": "python", "c": "c", "java": "java", "javascript": "javascript", "shell": "shell"}
 
 

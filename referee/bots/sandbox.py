@@ -87,7 +87,7 @@ class SandboxSettings:
     file_size_mb: int | None = 64
     open_files: int | None = 256
     scratch_mb: int = 64
-    #: A build step's own limits (referee/arena/walled_build.py): its memory, processes, and the size of the
+    #: A build step's own limits (referee/builds/walled.py): its memory, processes, and the size of the
     #: folder it builds in (its copy of the submission and everything it writes there, a tmpfs).
     build_memory_mb: int | None = 2048
     build_processes: int | None = 256

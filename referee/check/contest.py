@@ -6,8 +6,9 @@ from __future__ import annotations
 import difflib
 from typing import Sequence
 
-from referee.arena.model import Arena, BotEntry
+from referee.arena.model import Arena
 from referee.bots.cpuclock import Clock
+from referee.bots.entry import BotEntry
 from referee.check.runner import CheckConfig, run_check_spec
 from referee.engine.rules import get_ruleset
 from referee.run.side_by_side import map_side_by_side

@@ -24,7 +24,7 @@ from referee.protocol.faults import FaultJson
 from referee.protocol.wire import JSONDecodeError, loads
 from referee.replay.locate import seat_faults
 from referee.replay.requests import ask_command
-from referee.run.jobs import game_seed
+from referee.run.seeds import game_seed
 from referee.store.game_source import SourceGame
 from referee.store.jsonl import write_jsonl
 from referee.table.policy import FaultPolicy

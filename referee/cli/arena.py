@@ -11,11 +11,11 @@ from typing import Any
 import click
 
 from referee.arena.bot_reports import write_bot_reports
-from referee.arena.builds import check_requires
-from referee.arena.grades import Grade, write_grades
-from referee.arena.model import Arena, BotEntry
+from referee.arena.model import Arena
 from referee.arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from referee.arena.schedule import stage_game_counts
+from referee.bots.entry import BotEntry
+from referee.builds.steps import check_requires
 from referee.cli.common import (
     InputError,
     TerminalProgress,
@@ -30,6 +30,7 @@ from referee.cli.common import (
 from referee.cli.live_option import end_live, live_option, start_live, with_live
 from referee.cli.options import clock_options, jobs_option, out_option, report_option, with_clock, write_html_report
 from referee.cli.sandbox_option import sandbox_option, sandboxed
+from referee.grading.grades import Grade, write_grades
 from referee.live.address import LiveAddress
 from referee.run.executor import default_jobs, max_jobs
 from referee.standings.first_faults import fault_lines

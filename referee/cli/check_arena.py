@@ -8,8 +8,9 @@ from typing import Sequence
 
 import click
 
-from referee.arena.builds import LeftOut, check_requires, run_builds
-from referee.arena.model import Arena, BotEntry
+from referee.arena.model import Arena
+from referee.bots.entry import BotEntry
+from referee.builds.steps import LeftOut, check_requires, run_builds
 from referee.check.contest import contest_bots, contest_config, describe_contest
 from referee.check.output import format_text, to_junit
 from referee.check.report import Report

@@ -191,8 +191,8 @@ def cluster_executor(cluster: str | None, ca: str | None, cert: str | None, key:
             raise click.UsageError("--tls-ca-file, --tls-cert, --tls-key and --build-on-workers need --cluster")
         if arena.cluster is None:
             return None
-    from referee.arena.cluster import cluster_factory
-    from referee.arena.cluster_options import ClusterOptions
+    from referee.cluster.executor import cluster_factory
+    from referee.cluster.options import ClusterOptions
     from referee.run.executor import ExecutorError
 
     options = ClusterOptions(cluster, ca, cert, key, build_on_workers) if cluster else arena.cluster

@@ -13,8 +13,9 @@ from typing import Any, Callable, TextIO
 
 import click
 
-from referee.arena.model import Arena, BotEntry
+from referee.arena.model import Arena
 from referee.arena.runner import NeverStarted
+from referee.bots.entry import BotEntry
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
 from referee.cli.common import (
     RunError,

@@ -16,8 +16,9 @@ from typing import Sequence
 import click
 
 from referee.arena.formats import RoundRobin
-from referee.arena.model import Arena, BotEntry, Stage
+from referee.arena.model import Arena, Stage
 from referee.arena.runner import ArenaRun, NeverStarted, run_arena
+from referee.bots.entry import BotEntry
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
 from referee.cli.common import (
     InputError,

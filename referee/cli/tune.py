@@ -41,9 +41,10 @@ from referee.compare.run import run_compare
 from referee.compare.twins import CompareError
 from referee.store.results_dir import ResultsDir
 from referee.table.policy import FaultPolicy
+from referee.tune.model import Step, TuneError, TuneRun, TuneSettings
 from referee.tune.outputs import live_lines, result_lines
 from referee.tune.params import Param, ParamError, parse_lines, parse_option
-from referee.tune.run import Step, TuneError, TuneRun, TuneSettings, run_tune, verify_settings
+from referee.tune.run import run_tune, verify_settings
 from referee.tune.spsa import A_RATIO, ALPHA, GAMMA, SpsaSettings
 
 #: An iteration's pairs are planned as a list: beyond this an iteration is a comparison, not a step of SPSA.

@@ -29,7 +29,6 @@ from typing import Iterator, Literal, Mapping, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from referee.arena.results_shapes import SprtSettingsJson
 from referee.bots.spec import BotSpec, parse_bot, unique_names
 from referee.compare.gsprt import REGULARIZER
 from referee.compare.sprt import Z95, Sprt, SprtSettings
@@ -44,6 +43,7 @@ from referee.compare.twins import (
 )
 from referee.engine.rules import Ruleset
 from referee.run.jobs import GameJob
+from referee.store.results_shapes import SprtSettingsJson
 from referee.table.policy import FaultPolicy
 
 #: What a candidate's test ended with (``running`` until it does).

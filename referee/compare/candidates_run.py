@@ -15,20 +15,20 @@ from dataclasses import dataclass, field
 from itertools import count
 from typing import Any, Iterator, Protocol, cast
 
-from referee.arena.collect import Collected
 from referee.arena.model import Arena
-from referee.arena.ranking import standings_for
-from referee.arena.report import timing, write_reports
-from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
-from referee.arena.results_shapes import CandidatesBlockJson, CandidateTestJson
 from referee.arena.runner import NeverStarted
 from referee.compare.candidates import CandidateSettings, Family, game_ids, pair_of, status_text
 from referee.compare.run import BOOTSTRAP, play_in_order
 from referee.run.executor import ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
+from referee.standings.collect import Collected
+from referee.standings.ranking import standings_for
+from referee.standings.report_files import timing, write_reports
+from referee.standings.results_doc import ResultsDoc, order_rule, rating_info
 from referee.store.record_file import keep_only
 from referee.store.results import GameLine
 from referee.store.results_dir import ResultsDir
+from referee.store.results_shapes import CandidatesBlockJson, CandidateTestJson
 
 
 class FamilyView(Protocol):

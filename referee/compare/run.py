@@ -24,12 +24,7 @@ from dataclasses import dataclass, field, replace
 from itertools import count
 from typing import Any, Callable, Iterator, Mapping, Protocol, TypeVar, cast
 
-from referee.arena.collect import Collected
 from referee.arena.model import Arena
-from referee.arena.ranking import standings_for
-from referee.arena.report import timing, write_reports
-from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
-from referee.arena.results_shapes import SprtBlockJson, SprtSettingsJson
 from referee.arena.runner import NeverStarted, never_started
 from referee.bots.spec import BotSpec
 from referee.compare.candidates import CandidatesDescriptionJson
@@ -39,11 +34,16 @@ from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop
+from referee.standings.collect import Collected
 from referee.standings.model import Standings
+from referee.standings.ranking import standings_for
 from referee.standings.ratings import warm_up
+from referee.standings.report_files import timing, write_reports
+from referee.standings.results_doc import ResultsDoc, order_rule, rating_info
 from referee.store.record_file import keep_only
 from referee.store.results import GameLine, GameResult, Slot
 from referee.store.results_dir import ResultsDir
+from referee.store.results_shapes import SprtBlockJson, SprtSettingsJson
 from referee.store.run_store import GameStore
 
 #: Bootstrap samples for the standings' rating interval (as ``match``).

@@ -21,9 +21,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
-from referee.arena.results_shapes import EstimatesJson, PairTallyJson, SprtJson, SprtSettingsJson
 from referee.compare.gsprt import NELO_PER_T, REGULARIZER, llr_one
 from referee.errors import OptionError
+from referee.store.results_shapes import EstimatesJson, PairTallyJson, SprtJson, SprtSettingsJson
 
 Model = Literal["normalized", "logistic"]
 Verdict = Literal["H0", "H1"]

@@ -23,7 +23,8 @@ from referee.bots.spec import BotSpec, parse_bot, unique_names
 from referee.compare.sprt import SprtSettings
 from referee.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Ruleset, get_ruleset
 from referee.errors import OptionError
-from referee.run.jobs import GameJob, game_seed
+from referee.run.jobs import GameJob
+from referee.run.seeds import game_seed
 from referee.table.policy import FaultPolicy
 
 #: The ruleset of a comparison that names none.

@@ -22,8 +22,6 @@ import os
 from importlib import resources
 from typing import Any, Iterable, Mapping, Sequence
 
-from referee.arena.results_doc import ResultsDoc, read_results_json, read_timing_json
-from referee.arena.results_shapes import ResultsJson
 from referee.engine.cardfaces import CSS, MARKS, WILD_MARK
 from referee.engine.rules import PRESETS
 from referee.errors import BAD_INPUT, LastcardError
@@ -35,8 +33,10 @@ from referee.html_report.similarity import similarity_section
 from referee.html_report.sprt_chart import candidates_section, sprt_section
 from referee.html_report.tally import Faulted, RoundCounts, has_breakdown, stage_filter, stage_rounds
 from referee.html_report.tune_chart import tune_section
+from referee.standings.results_doc import ResultsDoc, read_results_json, read_timing_json
 from referee.store.results import GameLineJson
 from referee.store.results_dir import ResultsDir
+from referee.store.results_shapes import ResultsJson
 
 __all__ = ["INLINE_GAMES", "REPORT_NAME", "SAMPLE_GAMES", "SHARD_GAMES", "ReportError", "in_id_order", "js_exact",
            "render", "write_report"]

@@ -5,18 +5,18 @@ from __future__ import annotations
 import shlex
 from typing import Callable, Iterable, Sequence, cast
 
-from referee.arena.bot_reports import request_line, stderr_by_game
 from referee.engine.jsondata import JsonObject
 from referee.html_report.markup import esc, replay_command
 from referee.html_report.rating_chart import rating_chart
 from referee.html_report.tally import FAULT_DETAILS, Faulted, RoundRow, StageRow, has_breakdown
 from referee.protocol.faults import FaultJson
-from referee.replay.requests import ask_command, fault_request
+from referee.replay.requests import ask_command, fault_request, request_line
 from referee.standings.model import Standings
 from referee.standings.render import column_notes, columns
-from referee.standings.shapes import HeadToHeadJson
 from referee.store.game_source import STDERR_TAIL_LINES, stderr_path, stderr_tail
+from referee.store.ranking_shapes import HeadToHeadJson
 from referee.store.results import GameLineJson
+from referee.store.stderr_logs import stderr_by_game
 
 
 def standings_section(standings: Standings | None) -> str:

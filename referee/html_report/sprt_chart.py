@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from referee.arena.results_shapes import CandidatesBlockJson, CandidateTestJson, SprtBlockJson
+from referee.store.results_shapes import CandidatesBlockJson, CandidateTestJson, SprtBlockJson
 
 #: Points drawn at most: a long test's trace is thinned to this many (every k-th pair, the last kept).
 MAX_POINTS = 1000

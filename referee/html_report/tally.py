@@ -7,10 +7,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from referee.arena.results_shapes import ResultsJson
 from referee.protocol.faults import FaultJson
-from referee.standings.shapes import RoundJson
+from referee.store.ranking_shapes import RoundJson
 from referee.store.results import GameLineJson
+from referee.store.results_shapes import ResultsJson
 
 #: Faults shown in full (request, answer, replay command) per bot; the rest are counted.
 FAULT_DETAILS = 20

@@ -8,8 +8,8 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
-from referee.arena.results_shapes import TuneBlockJson
 from referee.html_report.sprt_chart import COLOURS
+from referee.store.results_shapes import TuneBlockJson
 
 WIDTH, HEIGHT, PAD = 640, 240, 36
 #: Room on the right for the parameters' names.

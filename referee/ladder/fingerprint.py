@@ -17,9 +17,9 @@ import os
 from collections import Counter
 from typing import Iterable, Sequence
 
-from referee.arena.builds import as_given
-from referee.arena.model import BotEntry
 from referee.bots.command_files import command_files, split_command
+from referee.bots.entry import BotEntry
+from referee.builds.steps import as_given
 
 #: Names never part of a submission's content: caches, version control, editors' files, logs.
 SKIP_DIRS = frozenset({"__pycache__", "node_modules", ".git", ".hg", ".svn", ".mypy_cache", ".pytest_cache"})

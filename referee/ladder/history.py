@@ -8,10 +8,10 @@ import io
 import os
 from typing import Sequence
 
-from referee.arena.report import write_text
 from referee.ladder.shapes import LadderRunRow
 from referee.standings.model import StandingRow
 from referee.standings.render import format_rating
+from referee.store.disk import atomic_write
 
 HISTORY_KEYS = ("run", "finished", "status", "bot", "rank", "rank_best", "rank_worst", "games", "rating", "rating_low",
                 "rating_high", "avg_place")
@@ -85,5 +85,5 @@ def write_history(out_dir: str, runs: Sequence[LadderRunRow]) -> list[str]:
     paths = []
     for name, text in (("history.csv", history_csv(runs)), ("history.md", history_md(runs))):
         path = os.path.join(out_dir, name)
-        paths.append(write_text(path, text))  # atomically; a full disk names the file
+        paths.append(atomic_write(path, text))  # atomically; a full disk names the file
     return paths

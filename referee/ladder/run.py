@@ -17,18 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, cast
 
 from referee.arena.bot_reports import write_bot_reports
-from referee.arena.builds import LeftOut
-from referee.arena.collect import Collected
-from referee.arena.grades import Grade, write_grades
-from referee.arena.grading import Grading
 from referee.arena.model import Arena
-from referee.arena.problems import ArenaFileError, Problem
-from referee.arena.ranking import standings_for
-from referee.arena.report import timing, write_reports
-from referee.arena.results_doc import ResultsDoc, order_rule, rating_info
-from referee.arena.results_shapes import TableJson
 from referee.arena.runner import NeverStarted, Progress, Quiet, never_started, prepare_bots
 from referee.bots.spec import BotSpec
+from referee.builds.steps import LeftOut
+from referee.grading.grades import Grade, write_grades
+from referee.grading.rule import Grading
+from referee.inputs.problems import ArenaFileError, Problem
 from referee.ladder.fingerprint import submission_hashes
 from referee.ladder.history import write_history
 from referee.ladder.scheduler import coverage_tables, separated, uncertain_tables
@@ -36,14 +31,20 @@ from referee.ladder.shapes import LadderRunRow, LadderSettingsJson
 from referee.ladder.store import LadderStore, disk_errors, open_ladder
 from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor
-from referee.run.jobs import GameJob, game_seed
+from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop
+from referee.run.seeds import game_seed
+from referee.standings.collect import Collected
 from referee.standings.first_faults import FirstFaults
 from referee.standings.model import LeftOutEntry, Standings
+from referee.standings.ranking import standings_for
 from referee.standings.ratings import warm_up
+from referee.standings.report_files import timing, write_reports
+from referee.standings.results_doc import ResultsDoc, order_rule, rating_info
 from referee.store.jsonl import write_jsonl
 from referee.store.results import GameLine, GameResult, Slot
 from referee.store.results_dir import ResultsDir
+from referee.store.results_shapes import TableJson
 
 #: Games planned together from one set of standings (fixed, not the number of workers: the same plan
 #: whatever the concurrency).

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypedDict
 
-from referee.standings.shapes import LeftOutJson, StandingRowJson
+from referee.store.ranking_shapes import LeftOutJson, StandingRowJson
 
 
 class LadderSettingsJson(TypedDict):

@@ -21,7 +21,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from referee.errors import BAD_INPUT, LastcardError
 from referee.ladder.shapes import LadderRunRow, LadderSettingsJson
-from referee.standings.shapes import LeftOutJson, StandingRowJson
+from referee.store.ranking_shapes import LeftOutJson, StandingRowJson
 from referee.store.results import GameLine
 
 FORMAT = "lastcard-ladder"

@@ -18,7 +18,7 @@ from typing import Callable, Iterable, Sequence
 from referee.live.snapshot import GameSeenJson, LiveStandingsJson, LiveStateJson, RoundSeenJson
 from referee.standings.model import Standings
 from referee.standings.render import column_notes, columns
-from referee.standings.shapes import RoundJson
+from referee.store.ranking_shapes import RoundJson
 from referee.store.results import GameLine
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from typing import Mapping, cast
+from typing import Any, Mapping, cast
 
 from referee.engine.actions import Action
 from referee.engine.game import Game
@@ -16,6 +16,7 @@ from referee.engine.jsondata import JsonObject
 from referee.engine.notation import InvalidReplayError, walk
 from referee.protocol.messages import TurnMessage, turn_request
 from referee.replay.locate import turn_of_faults
+from referee.replay.record import read_record
 from referee.store.game_source import SourceGame, stored_for
 
 
@@ -60,3 +61,17 @@ def ask_command(source: str, game: str | None, seat: int, turn: int | None, comm
     game_arg = f" {shlex.quote(str(game))}" if game is not None else ""
     bot = shlex.quote(command) if command else '"YOUR BOT COMMAND"'
     return f"lastcard replay {shlex.quote(source)}{game_arg} --seat {seat} {where} --ask {bot}"
+
+
+def request_line(out_dir: str, game_id: str, seat: int | None, request_id: Any) -> str | None:
+    """The request a fault answered, from the game's record (a game with a fault keeps its record)."""
+    record = read_record(out_dir, game_id) if request_id is not None else None
+    if record is None:
+        return None
+    needle = f'"id":{request_id},'
+    found = None
+    for entry in record:
+        line = entry.get("line", "")
+        if entry.get("t") == "out" and entry.get("seat") == seat and needle in line and '"type":"turn"' in line:
+            found = str(line)
+    return found

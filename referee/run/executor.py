@@ -21,8 +21,9 @@ import time
 import traceback
 from contextlib import contextmanager
 from multiprocessing.connection import Connection, wait
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence
+from typing import Any, Iterable, Iterator, Protocol, Sequence
 
+from referee.bots.entry import BotEntry
 from referee.bots.pipes.transport import describe_exit
 from referee.bots.pool import BotPool
 from referee.errors import RUN_FAILED, LastcardError
@@ -31,9 +32,6 @@ from referee.run.jobs import GameJob, run_job
 from referee.run.lead import Lead
 from referee.store.record_file import append_record, append_records, encode_record
 from referee.store.results import GameResult, SeatTimes
-
-if TYPE_CHECKING:
-    from referee.arena.model import Arena
 
 #: Jobs handed to a worker ahead of the one it plays, so it never waits for the next.
 DEPTH = 2
@@ -86,7 +84,18 @@ def worker_count(requested: int, at_once: int) -> tuple[int, str | None]:
     return workers, f"note: {workers} worker{'s' if workers != 1 else ''}, not {requested:,}: {why}"
 
 
-def local_executor(arena: Arena, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
+class RunContest(Protocol):
+    """What an executor may need of the contest it plays (an arena, a comparison): its bots, whose folders a
+    cluster ships to its workers, and the folder their paths are relative to."""
+
+    @property
+    def bots(self) -> tuple[BotEntry, ...]: ...
+
+    @property
+    def base_dir(self) -> str: ...
+
+
+def local_executor(arena: RunContest, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
                    pin: bool | None) -> LocalExecutor:
     """The default executor factory: ``jobs`` worker processes on this machine."""
     return LocalExecutor(jobs, stderr_dir=stderr_dir, records_dir=records_dir, pin=pin)
@@ -111,7 +120,7 @@ class Executor(Protocol):
 class ExecutorFactory(Protocol):
     """Makes the executor of a run (``local_executor``, or a cluster's ``cluster_factory``)."""
 
-    def __call__(self, arena: Arena, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
+    def __call__(self, arena: RunContest, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
                  pin: bool | None) -> Executor: ...
 
 

@@ -6,7 +6,6 @@ policy through a small cache, so a worker checks each distinct ruleset once, not
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,12 +17,6 @@ from referee.engine.rules import Ruleset, get_ruleset
 from referee.store.results import GameResult
 from referee.table.policy import FaultPolicy
 from referee.table.table import BuiltinSeat, Recorder, Seat, Table, seat_for
-
-
-def game_seed(base_seed: int, index: int, salt: str = "") -> int:
-    """The seed of the ``index``-th game of a run: independent of order and concurrency."""
-    digest = hashlib.sha256(f"lastcard:{base_seed}:{salt}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 @lru_cache(maxsize=64)

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Hashable, Iterable, Mapping, Protocol, Sequence
 
-from referee.standings.shapes import BotTimesJson, LeftOutJson, RoundJson, StageRecordJson, StandingRowJson
+from referee.store.ranking_shapes import BotTimesJson, LeftOutJson, RoundJson, StageRecordJson, StandingRowJson
 
 if TYPE_CHECKING:
     from referee.engine.rules import Ruleset

@@ -52,3 +52,15 @@ def os_error_text(exc: OSError) -> str:
     where = f"{os.fsdecode(path)}: " if path is not None else ""
     fix = FIXES.get(exc.errno or -1)
     return f"the run stopped on an operating-system error: {where}{cause}{code}" + (f"\n{fix}" if fix else "")
+
+
+def atomic_write(path: str, text: str) -> str:
+    """Write ``text`` to ``path`` atomically (a reader never sees half a file); the path."""
+    try:
+        with naming(path), open(path + ".part", "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    except OSError:
+        remove_quietly(path + ".part")  # a full disk: the half file goes, the last whole one stays
+        raise
+    os.replace(path + ".part", path)
+    return path

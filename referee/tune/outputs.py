@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import csv
 import os
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from referee.store.disk import naming
+from referee.tune.model import Step, TuneRun, TuneSettings
 from referee.tune.params import with_starts
-
-if TYPE_CHECKING:
-    from referee.tune.run import Step, TuneRun, TuneSettings
 
 TRAJECTORY = "trajectory.csv"
 TUNED = "tuned.txt"

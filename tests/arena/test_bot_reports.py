@@ -11,9 +11,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from referee.arena.bot_reports import stderr_by_game
 from referee.bots.pipes.transport import STDERR_MARK, StderrSink
 from referee.cli.main import cli
+from referee.store.stderr_logs import stderr_by_game
 
 CRASHY = textwrap.dedent("""\
     import json, sys

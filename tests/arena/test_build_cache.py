@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from referee.arena import load_arena
-from referee.arena.build_cache import ENV_VAR
-from referee.arena.builds import run_builds
-from referee.arena.walled_build import _unpack
 from referee.bots import sandbox
 from referee.bots.sandbox import Machine, Mode, SandboxUnavailable, machine
+from referee.builds.cache import ENV_VAR
+from referee.builds.steps import run_builds
+from referee.builds.walled import _unpack
 
 walls = pytest.mark.skipif(not machine().walls, reason="bubblewrap cannot build the walls here: "
                            + "; ".join(machine().problems))

@@ -22,8 +22,8 @@ from click.testing import CliRunner  # noqa: E402
 from distributed import Client  # noqa: E402
 
 from referee.arena import load_arena, run_arena  # noqa: E402
-from referee.arena.cluster import ClusterOptions, cluster_factory  # noqa: E402
 from referee.cli.main import cli  # noqa: E402
+from referee.cluster.executor import ClusterOptions, cluster_factory  # noqa: E402
 from referee.run.executor import ExecutorError  # noqa: E402
 from tests.support.procs import wait_until  # noqa: E402
 

@@ -14,11 +14,11 @@ import pytest
 from click.testing import CliRunner
 
 from referee.arena import ArenaFileError, load_arena, parse_arena
-from referee.arena.cluster_options import ClusterOptions
-from referee.arena.shipping import pack_bots, relocate, runtime_problem, unpack
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
+from referee.builds.shipping import pack_bots, relocate, runtime_problem, unpack
 from referee.cli.main import cli
+from referee.cluster.options import ClusterOptions
 from referee.engine.rules import get_ruleset
 from referee.run.jobs import GameJob, run_job
 
@@ -143,7 +143,7 @@ def test_a_missing_runtime_or_program_is_named(tmp_path):
 
 
 def test_nothing_imports_dask_unless_asked():
-    code = ("import sys, referee.cli.main, referee.arena.runner, referee.arena.cluster, referee.arena.shipping; "
+    code = ("import sys, referee.cli.main, referee.arena.runner, referee.cluster.executor, referee.builds.shipping; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"

@@ -24,7 +24,7 @@ from referee.arena.formats import (
 from referee.arena.schedule import Planner, count_games
 from referee.engine.game import Game
 from referee.engine.rules import get_ruleset
-from referee.run.jobs import game_seed
+from referee.run.seeds import game_seed
 from referee.store.results import GameLine, GameResult
 
 NAMES = [f"b{i}" for i in range(10)]

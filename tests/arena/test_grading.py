@@ -12,11 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from referee.arena.config import ArenaFileError, load_arena, parse_arena
-from referee.arena.grades import DETAIL_COLUMNS, grade_students, grades_csv, student_id
-from referee.arena.grading import Grading
-from referee.arena.model import BotEntry
+from referee.bots.entry import BotEntry
 from referee.bots.spec import BotSpec
 from referee.cli.main import cli
+from referee.grading.grades import DETAIL_COLUMNS, grade_students, grades_csv, student_id
+from referee.grading.rule import Grading
 from referee.standings.model import LeftOutEntry, StandingRow, Standings
 
 ARENAS = Path(__file__).resolve().parents[2] / "arenas"

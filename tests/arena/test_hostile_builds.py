@@ -1,6 +1,6 @@
 """A class whose hand-ins attack the teacher from their build step (a Makefile, or a lastcard.yaml's ``build:``).
 
-Each row of ``ATTACKS`` is one student's folder. Every build runs behind the walls (referee/arena/walled_build.py):
+Each row of ``ATTACKS`` is one student's folder. Every build runs behind the walls (referee/builds/walled.py):
 the attack fails inside its own sandbox, the contest still runs with the honest students, the originals are
 the same bytes after as before, and each attacker's report (``bots/NAME.md``) says what the build did (its log)
 and why it failed. ``python -m pytest tests/arena/test_hostile_builds.py -s`` prints the table.

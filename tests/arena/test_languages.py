@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from referee.arena import load_arena
-from referee.arena.builds import check_requires
 from referee.arena.config import ArenaFileError, parse_arena
-from referee.arena.languages import DEFAULT_LANGUAGES, MANIFEST, detect, language_table, read_manifest
+from referee.builds.languages import DEFAULT_LANGUAGES, MANIFEST, detect, language_table, read_manifest
+from referee.builds.steps import check_requires
 from referee.cli.main import cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,7 +158,7 @@ def test_the_shipped_classroom_validates_in_place_with_every_student():
 def test_the_shipped_broken_submission_is_left_out_with_its_compiler_error(tmp_path):
     if shutil.which("cc") is None:
         pytest.skip("needs a C compiler (cc): .ci/run installs gcc")
-    from referee.arena.builds import run_builds
+    from referee.builds.steps import run_builds
     shutil.copytree(ROOT / "arenas" / "students" / "fred", tmp_path / "fred")
     arena = load_arena(str(ROOT / "arenas" / "classroom.yaml"))
     fred = next(e for e in arena.bots if e.spec.name == "fred")

@@ -263,7 +263,7 @@ def test_the_same_seed_gives_the_same_game_under_either_clock(tmp_path):
 
 def test_an_arena_file_sets_the_clock_per_bot_and_refuses_a_bad_one(tmp_path):
     from referee.arena import parse_arena
-    from referee.arena.problems import ArenaFileError
+    from referee.inputs.problems import ArenaFileError
 
     body = ("name: c\nseats: 2\ngames: 1\nruleset: arcade\nlimits: {move_ms: 200, clock: wall}\nbots:\n"
             "  - {name: a, command: x, limits: {clock: cpu, wall_ms: 900}}\n  - {name: b, command: x}\n")

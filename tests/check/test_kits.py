@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.arena.languages import DEFAULT_LANGUAGES, Language, detect
+from referee.builds.languages import DEFAULT_LANGUAGES, Language, detect
 from referee.check import CheckConfig, Status, run_check
 
 ROOT = Path(__file__).resolve().parents[2]

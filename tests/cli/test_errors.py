@@ -13,13 +13,13 @@ from referee.errors import BAD_INPUT, RUN_FAILED, LastcardError, OptionError
 
 #: Every domain error the command line reports, with its status (README, "Exit status").
 DOMAIN_ERRORS = [
-    ("referee.arena.problems", "ArenaFileError", BAD_INPUT),
+    ("referee.inputs.problems", "ArenaFileError", BAD_INPUT),
     ("referee.store.run_store", "StoreError", BAD_INPUT),
     ("referee.ladder.store", "LadderError", BAD_INPUT),
     ("referee.ladder.store", "LadderBusy", BAD_INPUT),
     ("referee.engine.rules", "RulesetError", BAD_INPUT),
     ("referee.engine.notation", "InvalidReplayError", BAD_INPUT),
-    ("referee.arena.shipping", "ShippingError", BAD_INPUT),
+    ("referee.builds.shipping", "ShippingError", BAD_INPUT),
     ("referee.html_report.page", "ReportError", BAD_INPUT),
     ("referee.compare.twins", "CompareError", BAD_INPUT),
     ("referee.compare.sprt", "SprtError", BAD_INPUT),

@@ -19,7 +19,7 @@ from referee.compare.candidates import CandidateSettings, Family, behind, game_i
 from referee.compare.simulate import BEHIND, H0, H1, SCENARIOS, binomial_ceiling, pentanomial_at, simulate_family
 from referee.compare.sprt import Ptnml, SprtSettings
 from referee.compare.twins import CompareError, CompareSettings, twin_pair
-from referee.run.jobs import game_seed
+from referee.run.seeds import game_seed
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS_SCHEMA = json.loads((ROOT / "protocol" / "schemas" / "results.schema.json").read_text())

@@ -21,7 +21,8 @@ from referee.compare.twins import (
     twin_pair,
 )
 from referee.engine.rules import get_ruleset
-from referee.run.jobs import GameJob, game_seed
+from referee.run.jobs import GameJob
+from referee.run.seeds import game_seed
 from referee.table.policy import FaultPolicy
 
 NEW, BASE = parse_bot("new=builtin:hard"), parse_bot("base=builtin:medium")

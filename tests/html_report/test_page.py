@@ -241,7 +241,7 @@ LONG = [f"{kind}-player-with-a-rather-long-name-{i}" for i, kind in enumerate(["
                  "Match: arcade, alpha-beta-gamma-delta vs alpha-beta-gamma-delta vs x", id="fits-uncut"),
 ])
 def test_a_match_title_names_its_ruleset_and_bots(ruleset, names, want):
-    from referee.arena.results_doc import TITLE_WIDTH, match_title
+    from referee.standings.results_doc import TITLE_WIDTH, match_title
 
     title = match_title(ruleset, names)
     assert title == want and len(title) <= TITLE_WIDTH

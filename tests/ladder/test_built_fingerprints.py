@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from referee.arena import load_arena
-from referee.arena.builds import as_given, run_builds
 from referee.bots.sandbox import machine
+from referee.builds.steps import as_given, run_builds
 from referee.ladder.fingerprint import submission_hashes
 
 pytestmark = pytest.mark.skipif(not machine().walls, reason="bubblewrap cannot build the walls here: "

@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from referee.arena.collect import Collected
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.cli.main import cli
 from referee.protocol.faults import Fault, FaultKind
 from referee.replay.record import read_record, rebuilt_record, record_lines, sent_lines
 from referee.run.startups import StartupWatch, same_way
+from referee.standings.collect import Collected
 from referee.standings.placements import PlacementLog, choices
 from referee.standings.ratings import ALPHA, CENTER, ELO, fit_ratings
 from referee.store.game_record import bot_limits, find_line

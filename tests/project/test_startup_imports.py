@@ -20,10 +20,10 @@ from referee.cli.common import LastcardGroup
 
 #: The arena file's reader: only commands that read an arena file (arena, validate, ladder) need these.
 FILE_READER = ("jsonschema", "referencing", "yaml", "referee.arena.config", "referee.arena.schema",
-               "referee.arena.bot_entries", "referee.arena.languages")
+               "referee.arena.bot_entries", "referee.builds.languages")
 #: Modules of one command or option only (ladders, clusters), imported by no other command.
-ELSEWHERE = ("referee.ladder.store", "referee.arena.shipping", "referee.arena.cluster", "numpy", "referee.live.server",
-             "http.server")
+ELSEWHERE = ("referee.ladder.store", "referee.builds.shipping", "referee.cluster.executor", "numpy",
+             "referee.live.server", "http.server")
 
 
 def loaded_after(code: str) -> set[str]:
@@ -83,8 +83,8 @@ def _raising(exc: Exception) -> click.Group:
 def test_the_boundary_maps_each_domain_error_without_importing_them_first() -> None:
     """The errors are looked up among the loaded modules when one reaches the boundary: each still gets its
     exit status and message (2: bad input; 1: the run could not do what was asked)."""
-    from referee.arena.problems import ArenaFileError, Problem
     from referee.engine.rules import RulesetError
+    from referee.inputs.problems import ArenaFileError, Problem
     from referee.ladder.store import LadderError
     from referee.replay.verify import ReplayMismatch
     from referee.run.executor import ExecutorError

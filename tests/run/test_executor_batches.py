@@ -14,7 +14,8 @@ from referee.engine.rules import get_ruleset
 from referee.replay.record import read_record
 from referee.run import executor as executor_module
 from referee.run.executor import BATCH, LocalExecutor
-from referee.run.jobs import GameJob, game_seed, run_job
+from referee.run.jobs import GameJob, run_job
+from referee.run.seeds import game_seed
 from referee.store.record_file import INDEX_FILE, RECORDS_FILE, encode_record, recorded_ids
 from referee.store.results import GameLine
 

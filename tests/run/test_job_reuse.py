@@ -11,7 +11,8 @@ from referee.engine.cards import Card
 from referee.engine.notation import decode_action, encode_action, encode_actions
 from referee.engine.rules import get_ruleset
 from referee.run import jobs as jobs_module
-from referee.run.jobs import GameJob, game_seed, run_job
+from referee.run.jobs import GameJob, run_job
+from referee.run.seeds import game_seed
 from referee.table.table import Table, seat_for
 
 
@@ -148,7 +149,7 @@ def test_plan_ids_read_without_the_pattern_as_the_pattern_reads_them():
 
 
 def test_stage_tallies_are_each_stages_games_alone_whether_one_stage_or_several():
-    from referee.arena.collect import Collected
+    from referee.standings.collect import Collected
     from referee.standings.model import Tally
     from referee.store.results import GameLine, Slot
 

@@ -8,8 +8,9 @@ import pytest
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
 from referee.engine.rules import get_ruleset
 from referee.run.executor import LocalExecutor
-from referee.run.jobs import GameJob, game_seed
+from referee.run.jobs import GameJob
 from referee.run.lead import Lead
+from referee.run.seeds import game_seed
 
 
 def test_a_lead_frees_as_the_earliest_games_finish_in_any_order():

@@ -10,7 +10,8 @@ from referee.bots.pool import BotPool
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import BotSpec, TimeLimits
 from referee.engine.rules import get_ruleset
-from referee.run.jobs import GameJob, game_seed, run_job
+from referee.run.jobs import GameJob, run_job
+from referee.run.seeds import game_seed
 from tests.run.test_probe import MEETING
 
 PLAYER = r"""

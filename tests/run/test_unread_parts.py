@@ -10,7 +10,8 @@ from referee.bots.spec import TimeLimits, parse_bot, unique_names
 from referee.cli.match import match_arena
 from referee.engine.rules import get_ruleset
 from referee.run import executor as executor_module
-from referee.run.jobs import GameJob, game_seed, run_job
+from referee.run.jobs import GameJob, run_job
+from referee.run.seeds import game_seed
 from referee.table.policy import FaultPolicy
 
 RULES = get_ruleset("family", {"target": "round"})

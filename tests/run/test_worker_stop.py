@@ -25,7 +25,8 @@ from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
 from referee.engine.rules import get_ruleset
 from referee.run.executor import _worker_main
-from referee.run.jobs import GameJob, game_seed
+from referee.run.jobs import GameJob
+from referee.run.seeds import game_seed
 from tests.support.procs import groups_running, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,10 +10,10 @@ import choix
 import numpy as np
 import pytest
 
-from referee.arena.results_doc import HeadToHead
 from referee.standings.model import Tally, rank_order, wilson_interval
 from referee.standings.placements import choices
 from referee.standings.ratings import CENTER, ELO, _Top1Data, fit_ratings
+from referee.standings.results_doc import HeadToHead
 from referee.store.results import GameResult
 
 

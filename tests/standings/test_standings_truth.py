@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from referee.arena.report import MD_MATRIX_LIMIT, standings_md
-from referee.arena.results_doc import HeadToHead, ResultsDoc, order_rule, stage_rulesets
 from referee.arena.runner import _LeaderBoard as _Tally
 from referee.standings.model import StandingRow, Standings, rank_ranges, with_rank_ranges
 from referee.standings.render import column_notes, format_rank, format_rating, text_table
+from referee.standings.report_files import MD_MATRIX_LIMIT, standings_md
+from referee.standings.results_doc import HeadToHead, ResultsDoc, order_rule, stage_rulesets
 
 
 def row(bot: str, rank: int, rating: float | None, low: float | None, high: float | None, **extra) -> StandingRow:

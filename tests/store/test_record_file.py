@@ -196,7 +196,8 @@ def test_a_built_in_game_s_rebuilt_record_is_what_the_table_writes(tmp_path, hou
     from referee.bots.pool import BotPool
     from referee.bots.spec import BotSpec
     from referee.engine.rules import get_ruleset
-    from referee.run.jobs import GameJob, game_seed, run_job
+    from referee.run.jobs import GameJob, run_job
+    from referee.run.seeds import game_seed
     from referee.store.results import GameLine
     from referee.table.policy import FaultPolicy
     from referee.table.table import Recorder, Table, seat_for

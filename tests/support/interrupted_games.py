@@ -16,7 +16,8 @@ from referee.bots.pool import BotPool
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
 from referee.engine.rules import get_ruleset
-from referee.run.jobs import GameJob, game_seed, run_job
+from referee.run.jobs import GameJob, run_job
+from referee.run.seeds import game_seed
 
 armed = False
 

@@ -7,11 +7,11 @@ import os
 from pathlib import Path
 from typing import Sequence
 
-from referee.arena.ranking import standings_for
-from referee.arena.results_doc import HeadToHead, ResultsDoc, rating_info
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.engine.rules import get_ruleset
+from referee.standings.ranking import standings_for
+from referee.standings.results_doc import HeadToHead, ResultsDoc, rating_info
 from referee.store.results import GameLine
 from referee.table.policy import FaultPolicy
 from referee.table.table import Recorder, Table, seat_for

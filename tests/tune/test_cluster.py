@@ -13,7 +13,7 @@ pytest.importorskip("distributed", reason="needs the distributed extra: pip inst
 
 from distributed import Client  # noqa: E402
 
-from referee.arena.cluster import ClusterOptions, cluster_factory  # noqa: E402
+from referee.cluster.executor import ClusterOptions, cluster_factory  # noqa: E402
 from referee.tune.run import run_tune  # noqa: E402
 from tests.arena.test_cluster import Cluster  # noqa: E402
 from tests.tune.test_run import rows  # noqa: E402

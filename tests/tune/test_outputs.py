@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from referee.tune.model import Step
 from referee.tune.outputs import live_lines, trend
-from referee.tune.run import Step
 from referee.tune.spsa import Perturbation
 from tests.tune.tunebot import settings
 

@@ -9,8 +9,8 @@ from typing import Sequence
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import BotSpec, parse_bot
 from referee.engine.rules import get_ruleset
+from referee.tune.model import TuneSettings
 from referee.tune.params import Param, parse_option
-from referee.tune.run import TuneSettings
 from referee.tune.spsa import SpsaSettings
 
 ROOT = Path(__file__).resolve().parents[2]

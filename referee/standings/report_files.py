@@ -11,13 +11,13 @@ import json
 import os
 from typing import Any, Iterable, Protocol, Sequence
 
-from referee.arena.results_doc import HeadToHead, ResultsDoc
-from referee.arena.results_shapes import TimingJson
 from referee.standings.model import StandingRow, Standings
 from referee.standings.render import column_notes, csv_text, markdown_table
-from referee.standings.shapes import BotTimesJson
-from referee.store.disk import naming, remove_quietly
+from referee.standings.results_doc import HeadToHead, ResultsDoc
+from referee.store.disk import atomic_write
+from referee.store.ranking_shapes import BotTimesJson
 from referee.store.results_dir import ResultsDir
+from referee.store.results_shapes import TimingJson
 
 #: The head-to-head matrix goes into standings.md up to this many bots (head_to_head.csv always has it all,
 #: and standings.md says so above the limit).
@@ -55,18 +55,6 @@ def _bot_times(row: StandingRow) -> BotTimesJson:
     return out
 
 
-def write_text(path: str, text: str) -> str:
-    """Write ``text`` to ``path`` atomically (a reader never sees half a file); the path."""
-    try:
-        with naming(path), open(path + ".part", "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-    except OSError:
-        remove_quietly(path + ".part")  # a full disk: the half file goes, the last whole one stays
-        raise
-    os.replace(path + ".part", path)
-    return path
-
-
 def write_reports(out_dir: str, doc: ResultsDoc, timing_doc: TimingJson | None = None,
                   notes: Sequence[str] = ()) -> list[str]:
     """Write every report file of ``doc``; their paths."""
@@ -76,7 +64,7 @@ def write_reports(out_dir: str, doc: ResultsDoc, timing_doc: TimingJson | None =
              (ResultsDir.STANDINGS_MD, standings_md(doc, notes=notes))]
     if timing_doc is not None:
         files.append((ResultsDir.TIMING, json.dumps(timing_doc, indent=2) + "\n"))
-    return [write_text(ResultsDir(out_dir).file(name), text) for name, text in files]
+    return [atomic_write(ResultsDir(out_dir).file(name), text) for name, text in files]
 
 
 def head_to_head_csv(h2h: HeadToHead) -> str:

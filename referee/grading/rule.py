@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Mapping
 
-from referee.arena.problems import Path, Problems
+from referee.inputs.problems import Path, Problems
 
 #: The keys each rule needs, and the keys only that rule reads.
 RULE_KEYS: dict[str, tuple[str, ...]] = {"rank": ("best", "worst"), "rating": ("rating",), "table": ("table", "rest")}

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, Sequence
 
-from referee.arena.results_doc import HeadToHead
 from referee.protocol.faults import FaultKind
 from referee.standings.first_faults import FirstFaults
 from referee.standings.model import Tally
 from referee.standings.placements import PlacedRow, PlacementLog
+from referee.standings.results_doc import HeadToHead
 from referee.store.results import GameLine, GameResult
 
 

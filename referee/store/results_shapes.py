@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NotRequired, TypedDict
 
-from referee.standings.shapes import (
+from referee.store.ranking_shapes import (
     BotTimesJson,
     HeadToHeadJson,
     LeftOutJson,

@@ -27,8 +27,8 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 from referee import __version__
-from referee.arena.model import BotEntry
 from referee.bots.command_files import Trace, command_files, folder_of, inside, split_command, tree
+from referee.bots.entry import BotEntry
 from referee.bots.spec import BotSpec
 from referee.errors import BAD_INPUT, LastcardError
 

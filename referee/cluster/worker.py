@@ -21,12 +21,12 @@ from distributed import get_worker
 from distributed.diagnostics.plugin import WorkerPlugin
 
 from referee import __version__
-from referee.arena.builds import run_builds
-from referee.arena.model import BotEntry
-from referee.arena.shipping import BotBundle, relocate, relocate_build, runtime_problem, unpack
+from referee.bots.entry import BotEntry
 from referee.bots.pool import BotPool
 from referee.bots.sandbox import Mode
 from referee.bots.spec import BotSpec
+from referee.builds.shipping import BotBundle, relocate, relocate_build, runtime_problem, unpack
+from referee.builds.steps import run_builds
 from referee.run.jobs import GameJob, GameJobJson, run_job
 
 #: Bot processes one worker thread keeps alive between games; the least recently used beyond this are quit.

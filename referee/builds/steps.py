@@ -2,8 +2,8 @@
 
 A bot whose program is missing or whose build fails is left out of the arena, with the reason;
 that is reported, never fatal (a class contest goes on without the submission that does not compile).
-A build runs behind the walls (referee/arena/walled_build.py) on a copy of the bot's folder, kept in the
-build cache (referee/arena/build_cache.py), and the bot then runs from that copy; ``sandbox: none`` builds
+A build runs behind the walls (referee/builds/walled.py) on a copy of the bot's folder, kept in the
+build cache (referee/builds/cache.py), and the bot then runs from that copy; ``sandbox: none`` builds
 in place, as the referee's user, as before.
 """
 
@@ -20,13 +20,14 @@ import time
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
-from referee.arena import build_cache, walled_build
-from referee.arena.model import BotEntry, Built
+from referee.bots.entry import BotEntry, Built
 from referee.bots.names import build_log
 from referee.bots.pipes.transport import describe_exit
 from referee.bots.reaper import reaper
 from referee.bots.sandbox import CLEAN_ENV, MIB, Mode, effective_level
 from referee.bots.spec import BotSpec
+from referee.builds import cache as build_cache
+from referee.builds import walled as walled_build
 from referee.run.side_by_side import map_side_by_side
 
 #: Lines of a failed build's output shown in the terminal (all of it is in the build log).

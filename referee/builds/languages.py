@@ -13,8 +13,8 @@ import shlex
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from referee.arena.problems import format_path
-from referee.arena.source import LineMap, load_yaml
+from referee.inputs.problems import format_path
+from referee.inputs.reader import LineMap, load_yaml
 
 #: The manifest a student may put in their folder to say how to build and run the bot.
 MANIFEST = "lastcard.yaml"

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Hashable, Iterable, Mapping, Sequence
 
-from referee.arena.collect import Collected
 from referee.engine.rules import Ruleset
+from referee.standings.collect import Collected
 from referee.standings.model import (
     LeftOutEntry,
     StageRecord,
@@ -22,7 +22,7 @@ from referee.standings.model import (
     with_rank_ranges,
 )
 from referee.standings.ratings import fit_ratings
-from referee.standings.shapes import StageJson
+from referee.store.ranking_shapes import StageJson
 from referee.store.results import GameLine
 
 

@@ -13,12 +13,12 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence, cast
 
-from referee.arena.results_shapes import ResultBlocks, ResultsJson, TableJson, TimingJson
 from referee.engine.rules import Ruleset, RulesetError, get_ruleset
 from referee.standings.model import LeftOutEntry, StageRecord, StageSummary, StandingRow, Standings
 from referee.standings.ratings import ALPHA, INTERVAL
-from referee.standings.shapes import HeadToHeadJson, OrderJson, RatingJson, StageJson
+from referee.store.ranking_shapes import HeadToHeadJson, OrderJson, RatingJson, StageJson
 from referee.store.results_dir import ResultsDir
+from referee.store.results_shapes import ResultBlocks, ResultsJson, TableJson, TimingJson
 
 #: A title longer than this names fewer bots (and says how many more).
 TITLE_WIDTH = 80

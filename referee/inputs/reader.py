@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 import yaml
 
-from referee.arena.problems import Path, Problem, format_path
+from referee.inputs.problems import Path, Problem, format_path
 
 #: The largest arena file read; a real one is a few kilobytes.
 MAX_BYTES = 1 << 20

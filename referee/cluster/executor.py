@@ -12,10 +12,9 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from referee.arena.cluster_options import ClusterOptions
-from referee.arena.model import Arena
-from referee.arena.shipping import BotBundle, ShippingError, pack_bots
-from referee.run.executor import ExecutorError, ExecutorFactory, lost_game, write_record
+from referee.builds.shipping import BotBundle, ShippingError, pack_bots
+from referee.cluster.options import ClusterOptions
+from referee.run.executor import ExecutorError, ExecutorFactory, RunContest, lost_game, write_record
 from referee.run.jobs import GameJob, GameJobJson
 from referee.run.lead import Lead
 from referee.store.results import GameResult
@@ -62,7 +61,7 @@ class ClusterExecutor:
         require_distributed()
         from distributed import Client
 
-        from referee.arena.cluster_worker import ArenaPlugin, report
+        from referee.cluster.worker import ArenaPlugin, report
 
         address = self.options.address
         try:
@@ -97,7 +96,7 @@ class ClusterExecutor:
         self.start()
         from distributed import as_completed
 
-        from referee.arena.cluster_worker import play
+        from referee.cluster.worker import play
 
         upcoming = iter(jobs)
         by_id: dict[str, GameJob] = {}  # the games handed to the scheduler and not yet back
@@ -199,7 +198,7 @@ def cluster_factory(options: ClusterOptions) -> ExecutorFactory:
         raise ExecutorError("; ".join(problems))
     require_distributed()
 
-    def make(arena: Arena, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
+    def make(arena: RunContest, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
              pin: bool | None) -> ClusterExecutor:
         try:
             bundle = pack_bots(arena.bots, arena.base_dir)

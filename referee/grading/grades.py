@@ -13,11 +13,11 @@ import os
 from dataclasses import dataclass
 from typing import Sequence
 
-from referee.arena.grading import SHARED_WORDS, Grading, points_text
-from referee.arena.model import BotEntry
-from referee.arena.report import write_text
+from referee.bots.entry import BotEntry
+from referee.grading.rule import SHARED_WORDS, Grading, points_text
 from referee.standings.model import StandingRow, Standings
 from referee.standings.render import format_rating
+from referee.store.disk import atomic_write
 from referee.store.results_dir import ResultsDir
 
 #: The columns after the id and the points (``details: true``).
@@ -125,5 +125,5 @@ def write_grades(out_dir: str, standings: Standings, entries: Sequence[BotEntry]
                  ) -> tuple[str, dict[str, Grade]]:
     """Write ``OUT/grades.csv``; its path, and each student's grade by bot name (for their report)."""
     grades = grade_students(standings, entries, grading)
-    path = write_text(ResultsDir(out_dir).file(ResultsDir.GRADES), grades_csv(grades, grading))
+    path = atomic_write(ResultsDir(out_dir).file(ResultsDir.GRADES), grades_csv(grades, grading))
     return path, {g.bot: g for g in grades}

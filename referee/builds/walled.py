@@ -23,10 +23,10 @@ import threading
 import time
 from dataclasses import dataclass
 
-from referee.arena.build_cache import FOLDER_MARK, TREE, walk_source
 from referee.bots.pipes.transport import describe_exit
 from referee.bots.reaper import reaper
 from referee.bots.sandbox import MIB, Launch, Level, SandboxSettings, bot_view
+from referee.builds.cache import FOLDER_MARK, TREE, walk_source
 
 #: Inside the sandbox: unpack the copy, build it (stdin closed, stdout to the log), pack it back.
 SCRIPT = """cd "$1" || exit 120
