@@ -13,7 +13,7 @@ import shlex
 from typing import Any, Iterable, Mapping, Sequence
 
 from referee.bots.entry import BotEntry
-from referee.bots.names import safe_name
+from referee.bots.logs import read_log, safe_name
 from referee.builds.steps import LeftOut
 from referee.grading.grades import Grade
 from referee.protocol.faults import Fault
@@ -22,10 +22,10 @@ from referee.replay.requests import ask_command, request_line
 from referee.standings.model import StandingRow
 from referee.standings.render import format_faults, format_rating
 from referee.standings.results_doc import ResultsDoc
-from referee.store.disk import naming
+from referee.store.bot_logs import stderr_by_game
+from referee.store.disk import atomic_write
 from referee.store.results import GameLine
 from referee.store.results_dir import ResultsDir
-from referee.store.stderr_logs import stderr_by_game
 
 #: Faults shown in full (request, answer, stderr, replay); the rest are listed one a line.
 FAULTS_SHOWN = 10
@@ -61,10 +61,7 @@ def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
             continue
         text = bot_report(name, entry, rows.get(name), left.get(name), faults.get(name, []), out_dir,
                           (checks or {}).get(name), len(rows), (grades or {}).get(name), doc.build_levels.get(name))
-        path = os.path.join(target, f"{safe_name(name)}.md")
-        with naming(path), open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        paths.append(path)
+        paths.append(atomic_write(os.path.join(target, f"{safe_name(name)}.md"), text))
         row = rows.get(name)
         place = row.rank_text if row else "left out"
         grade = (grades or {}).get(name)
@@ -72,9 +69,7 @@ def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
         link = f"[{safe_name(name)}.md]({_link(safe_name(name) + '.md')})"
         index.append(f"| {place} | {_cell(name)} | {row.games if row else 0} | {row.wins if row else 0} | "
                      f"{len(faults.get(name, []))} |{points} {link} |")
-    with naming(os.path.join(target, "index.md")), open(os.path.join(target, "index.md"), "w", encoding="utf-8") as fh:
-        fh.write("\n".join(index) + "\n")
-    paths.append(os.path.join(target, "index.md"))
+    paths.append(atomic_write(os.path.join(target, "index.md"), "\n".join(index) + "\n"))
     return paths
 
 
@@ -153,8 +148,7 @@ def _build_log(name: str, entry: BotEntry, out_dir: str) -> list[str]:
     path = ResultsDir(out_dir).build_log(name)
     if not entry.build or not os.path.exists(path):
         return []
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        text = fh.read().splitlines()
+    text = read_log(path, 0).splitlines()
     shown = text[-BUILD_TAIL:]
     cut = f" (the last {len(shown)} of {len(text)} lines)" if len(shown) < len(text) else ""
     return ["", "## Build", "", f"Log: `{path}`{cut}", "", *_fence("\n".join(shown))]

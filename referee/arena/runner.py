@@ -18,7 +18,7 @@ from referee.arena.model import Arena, Stage
 from referee.arena.pool_check import pool_problems
 from referee.arena.schedule import PlannedGame, Planner, Round, games_at_once, job_for
 from referee.bots.entry import BotEntry
-from referee.bots.names import stderr_log
+from referee.bots.logs import stderr_log
 from referee.bots.spec import BotSpec
 from referee.builds.steps import LeftOut, check_requires, run_builds
 from referee.inputs.problems import ArenaFileError
@@ -35,10 +35,11 @@ from referee.standings.ranking import ordered, standings_for
 from referee.standings.ratings import start_warm_up, warm_up
 from referee.standings.report_files import timing, write_reports
 from referee.standings.results_doc import ResultsDoc, order_rule, rating_info
+from referee.store.games_log import GamesLog
 from referee.store.ranking_shapes import StageJson
 from referee.store.results import GameLine, GameResult
 from referee.store.results_dir import ResultsDir
-from referee.store.run_store import GameStore, StoredGames
+from referee.store.run_store import GameStore
 
 #: The progress display's leader: a bot's name, or a function that finds it (a rating fit: only when shown).
 Leader: TypeAlias = "str | Callable[[], str | None] | None"
@@ -105,9 +106,9 @@ class ArenaRun:
         return self.doc.standings
 
     @property
-    def games(self) -> StoredGames:
+    def games(self) -> GamesLog:
         """Every game's line of games.jsonl, read from the file each time it is iterated (never all in memory)."""
-        return StoredGames(ResultsDir(self.out_dir).games)
+        return ResultsDir(self.out_dir).games_log
 
 
 def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progress,

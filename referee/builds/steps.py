@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
 from referee.bots.entry import BotEntry, Built
-from referee.bots.names import build_log
+from referee.bots.logs import build_log
 from referee.bots.pipes.transport import describe_exit
 from referee.bots.reaper import reaper
 from referee.bots.sandbox import CLEAN_ENV, MIB, Mode, effective_level

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -13,6 +12,7 @@ from referee.bots.spec import TimeLimits
 from referee.engine.rules import PRESETS, Ruleset, RulesetError, get_ruleset, parse_option
 from referee.run.executor import JOBS_PER_CPU, max_jobs
 from referee.store.outdir import out_dir_problem
+from referee.store.results_dir import ResultsDir
 
 F = Callable[..., Any]
 
@@ -154,5 +154,5 @@ def write_html_report(out_dir: str, jobs: int = 1) -> None:
     except ReportError as exc:
         click.echo(f"report.html not written: {exc}", err=True)
     except OSError as exc:  # a full disk, say: the path and the cause
-        where = exc.filename or os.path.join(out_dir, "report.html")
+        where = exc.filename or ResultsDir(out_dir).report
         click.echo(f"report.html not written: {where}: {exc.strerror or exc}", err=True)

@@ -9,8 +9,6 @@ and, once the run is complete, not kept: the directory is what a serial run leav
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Any, Iterator, Protocol, cast
@@ -188,21 +186,13 @@ class _CountedIds:
 def _keep_only(out_dir: str, records_dir: str | None, family: Family) -> None:
     """games.jsonl (and records) of the pairs counted only, in planned order (deal by deal, candidates in order)."""
     counted = _CountedIds(family)
-    path = ResultsDir(out_dir).games
+    log = ResultsDir(out_dir).games_log
     offsets: dict[tuple[int, int, str], int] = {}
-    with open(path, "rb") as fh:
-        at = 0
-        for raw in fh:
-            game = str(json.loads(raw).get("game"))
-            if game in counted:
-                i, k, twin = pair_of(game)
-                offsets[(k, i, twin)] = at
-            at += len(raw)
-    with open(path, "rb") as src, open(path + ".part", "wb") as dst:
-        for key in sorted(offsets):
-            src.seek(offsets[key])
-            dst.write(src.readline())
-    os.replace(path + ".part", path)
+    for game, at in log.ids():
+        if game in counted:
+            i, k, twin = pair_of(game)
+            offsets[(k, i, twin)] = at
+    log.keep_only(offsets[key] for key in sorted(offsets))
     if records_dir is not None:
         keep_only(records_dir, counted)
 

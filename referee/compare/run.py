@@ -14,9 +14,7 @@ at most the lead the executor is given (``Lead``), however slow one game is.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import tempfile
 import time
 from array import array
@@ -345,9 +343,6 @@ def _collected(settings: CompareSettings) -> Collected:
     return Collected([s.name for s in (settings.new, settings.base, *settings.field)])
 
 
-_ID = re.compile(rb'\{"game":\s*"([^"\\]*)"')
-
-
 class _Counted:
     """The ids of the games of the first ``pairs`` pairs, as a container (no set of every id)."""
 
@@ -365,24 +360,14 @@ def _keep_only(out_dir: str, records_dir: str | None, pairs: int) -> None:
     """games.jsonl (and records) of the first ``pairs`` pairs only, in planned order: games other workers finished
     past the deciding pair are dropped, so the directory is what a serial run leaves. Read and written a line at
     a time (an offset a game in memory)."""
-    path = ResultsDir(out_dir).games
+    log = ResultsDir(out_dir).games_log
     offsets = array("q", [-1]) * (2 * pairs)
-    with open(path, "rb") as fh:
-        at = 0
-        for raw in fh:
-            m = _ID.match(raw)
-            game = m.group(1).decode() if m else str(json.loads(raw).get("game"))
-            if is_pair_game(game):
-                k, twin = pair_of(game)
-                if k < pairs:
-                    offsets[2 * k + (twin == "b")] = at
-            at += len(raw)
-    with open(path, "rb") as src, open(path + ".part", "wb") as dst:
-        for offset in offsets:
-            if offset >= 0:
-                src.seek(offset)
-                dst.write(src.readline())
-    os.replace(path + ".part", path)
+    for game, at in log.ids():
+        if is_pair_game(game):
+            k, twin = pair_of(game)
+            if k < pairs:
+                offsets[2 * k + (twin == "b")] = at
+    log.keep_only(offset for offset in offsets if offset >= 0)
     if records_dir is not None:  # also the records of games abandoned in play, never reported back
         keep_only(records_dir, _Counted(pairs))
 

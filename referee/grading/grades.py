@@ -17,7 +17,6 @@ from referee.bots.entry import BotEntry
 from referee.grading.rule import SHARED_WORDS, Grading, points_text
 from referee.standings.model import StandingRow, Standings
 from referee.standings.render import format_rating
-from referee.store.disk import atomic_write
 from referee.store.results_dir import ResultsDir
 
 #: The columns after the id and the points (``details: true``).
@@ -125,5 +124,5 @@ def write_grades(out_dir: str, standings: Standings, entries: Sequence[BotEntry]
                  ) -> tuple[str, dict[str, Grade]]:
     """Write ``OUT/grades.csv``; its path, and each student's grade by bot name (for their report)."""
     grades = grade_students(standings, entries, grading)
-    path = atomic_write(ResultsDir(out_dir).file(ResultsDir.GRADES), grades_csv(grades, grading))
+    path = ResultsDir(out_dir).write(ResultsDir.GRADES, grades_csv(grades, grading))
     return path, {g.bot: g for g in grades}

@@ -18,7 +18,6 @@ The data: ``gamefile`` (games.jsonl in id order), ``tally`` (stages, rounds, fau
 from __future__ import annotations
 
 import json
-import os
 from importlib import resources
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -33,7 +32,8 @@ from referee.html_report.similarity import similarity_section
 from referee.html_report.sprt_chart import candidates_section, sprt_section
 from referee.html_report.tally import Faulted, RoundCounts, has_breakdown, stage_filter, stage_rounds
 from referee.html_report.tune_chart import tune_section
-from referee.standings.results_doc import ResultsDoc, read_results_json, read_timing_json
+from referee.standings.results_doc import ResultsDoc
+from referee.store.disk import atomic_write
 from referee.store.results import GameLineJson
 from referee.store.results_dir import ResultsDir
 from referee.store.results_shapes import ResultsJson
@@ -75,22 +75,17 @@ def write_report(out_dir: str, path: str | None = None, *, inline_games: int = I
     same, byte for byte, for any number).
     """
     folder = ResultsDir(out_dir)
-    results = read_results_json(out_dir)
-    games_path = folder.games
-    if not results and not os.path.exists(games_path):
+    results = folder.read_results()
+    if not results and not folder.has_games():
         raise ReportError(f"{out_dir} has neither results.json nor games.jsonl: give the output directory of "
                           "`lastcard arena` or `lastcard match --out`")
     target = path or folder.report
-    games = GameFile(games_path, folder.line_defaults())
+    games = GameFile(folder.games_log, folder.line_defaults())
     shards = None
     if len(games) > inline_games:
         shards = ShardWriter(target, sample_games, shard_games)
     page = render(out_dir, results, games, shards, Taping(taped_games, taped_faulted), jobs=jobs)
-    tmp = target + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(page)
-    os.replace(tmp, target)  # a reader never sees half a page
-    return target
+    return atomic_write(target, page)  # a reader never sees half a page
 
 
 def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJson],
@@ -98,7 +93,7 @@ def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJs
     """The whole page as text (``lines`` is read twice, a line at a time: a ``GameFile`` or a list)."""
     if not isinstance(lines, GameFile):
         lines = in_id_order(lines)
-    standings = ResultsDoc.from_json(results, read_timing_json(out_dir)).standings if results else None
+    standings = ResultsDoc.from_json(results, ResultsDir(out_dir).read_timing()).standings if results else None
     bots = list(standings.bots) if standings else []
     count = 0
     rounds = RoundCounts()

@@ -19,6 +19,7 @@ from referee.engine.jsondata import JsonObject
 from referee.html_report.tally import StageRow
 from referee.html_report.tape import tape
 from referee.replay.locate import fault_turns
+from referee.store.disk import atomic_file
 from referee.store.game_source import SourceGame, stored_for
 from referee.store.results import GameLineJson
 
@@ -108,7 +109,7 @@ class ShardWriter:
 
     def write(self, rows: list[GameRow], tapes: list[str]) -> None:
         name = f"games-{len(self.files) + 1:05d}.js"
-        with open(os.path.join(self.folder, name), "w", encoding="utf-8") as fh:
+        with atomic_file(os.path.join(self.folder, name)) as fh:
             # A row's one number past 2^53 is its seed, made exact as the row was built (``game_rows``): the rows
             # are written as they are, not walked value by value (a third of a long run's page time).
             rows_text = json.dumps([row.to_json() for row in rows], separators=(",", ":")).replace("<", "\\u003c")

@@ -13,10 +13,10 @@ from referee.protocol.faults import FaultJson
 from referee.replay.requests import ask_command, fault_request, request_line
 from referee.standings.model import Standings
 from referee.standings.render import column_notes, columns
+from referee.store.bot_logs import stderr_by_game
 from referee.store.game_source import STDERR_TAIL_LINES, stderr_path, stderr_tail
 from referee.store.ranking_shapes import HeadToHeadJson
 from referee.store.results import GameLineJson
-from referee.store.stderr_logs import stderr_by_game
 
 
 def standings_section(standings: Standings | None) -> str:

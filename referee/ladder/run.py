@@ -41,7 +41,6 @@ from referee.standings.ranking import standings_for
 from referee.standings.ratings import warm_up
 from referee.standings.report_files import timing, write_reports
 from referee.standings.results_doc import ResultsDoc, order_rule, rating_info
-from referee.store.jsonl import write_jsonl
 from referee.store.results import GameLine, GameResult, Slot
 from referee.store.results_dir import ResultsDir
 from referee.store.results_shapes import TableJson
@@ -285,7 +284,7 @@ def _next_tables(store: LadderStore, arena: Arena, names: list[str], options: La
 
 def _write_games(out_dir: str, games: Iterable[GameLine]) -> str:
     """games.jsonl of the games that count, as an arena writes it (so ``lastcard replay REPORT GAME`` works)."""
-    return write_jsonl(ResultsDir(out_dir).games, (line.encode() for line in games))
+    return ResultsDir(out_dir).games_log.write(games)
 
 
 def _kept(store: LadderStore, names: Sequence[str]) -> Collected:

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from referee.errors import BAD_INPUT, LastcardError
 from referee.live.address import LiveAddress, url
 from referee.live.state import LiveState
+from referee.store.results_dir import ResultsDir
 
 #: Events are sent at most this often (a burst of games is one event); an idle stream gets a comment this often.
 EVENT_EVERY_S = 0.25
@@ -122,13 +123,11 @@ class _Handler(BaseHTTPRequestHandler):
             return
         folder = os.path.dirname(made)
         name = os.path.basename(made) if path == "/report.html" else path.lstrip("/")
-        target = os.path.realpath(os.path.join(folder, name))
-        if not target.startswith(os.path.realpath(folder) + os.sep) or not os.path.isfile(target):
+        body = ResultsDir(folder).read_inside(name)
+        if body is None:
             self._send(b"not found\n", "text/plain; charset=utf-8", status=HTTPStatus.NOT_FOUND)
             return
-        with open(target, "rb") as fh:
-            body = fh.read()
-        kind = "text/html; charset=utf-8" if target.endswith(".html") else "text/javascript; charset=utf-8"
+        kind = "text/html; charset=utf-8" if name.endswith(".html") else "text/javascript; charset=utf-8"
         self._send(body, kind)
 
 

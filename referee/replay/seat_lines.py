@@ -208,7 +208,8 @@ def stored_policy(source: SourceGame) -> str:
         if head is not None and head.get("policy"):
             return str(head["policy"])
     if source.out_dir is not None:
-        policy = ResultsDir(source.out_dir).read_results().get("policy")
+        results = ResultsDir(source.out_dir).read_results()
+        policy = results.get("policy") if results else None
         if policy:
             return str(policy)
     return "forfeit"

@@ -67,7 +67,7 @@ def plan(out_dir: str, *, scripts: int, seed: int, bots: Sequence[str] | None = 
                            + (f", or --bot names of its bots (it has {', '.join(sorted(run_bots(out_dir)))})"
                               if bots else ""))
     seats: list[tuple[str, int]] = []
-    for _, line in folder.game_lines():
+    for _, line in folder.games_log.lines():
         if line.get("reason") != "lost":
             seats += [(str(line["game"]), seat) for seat in range(len(line.get("seating") or ()))]
     if not seats:
@@ -94,7 +94,8 @@ def run_bots(out_dir: str) -> dict[str, BotSpec]:
     found = bot_limits(out_dir)
     if found:
         return {name: BotSpec.from_json(spec) for name, spec in found.items()}
-    bots = ResultsDir(out_dir).read_results().get("bots") or []
+    results = ResultsDir(out_dir).read_results()
+    bots = (results.get("bots") if results else None) or []
     return {str(b["name"]): BotSpec.from_json(b) for b in bots if isinstance(b, dict) and "name" in b
             and "command" in b}
 

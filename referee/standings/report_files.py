@@ -14,7 +14,6 @@ from typing import Any, Iterable, Protocol, Sequence
 from referee.standings.model import StandingRow, Standings
 from referee.standings.render import column_notes, csv_text, markdown_table
 from referee.standings.results_doc import HeadToHead, ResultsDoc
-from referee.store.disk import atomic_write
 from referee.store.ranking_shapes import BotTimesJson
 from referee.store.results_dir import ResultsDir
 from referee.store.results_shapes import TimingJson
@@ -64,7 +63,8 @@ def write_reports(out_dir: str, doc: ResultsDoc, timing_doc: TimingJson | None =
              (ResultsDir.STANDINGS_MD, standings_md(doc, notes=notes))]
     if timing_doc is not None:
         files.append((ResultsDir.TIMING, json.dumps(timing_doc, indent=2) + "\n"))
-    return [atomic_write(ResultsDir(out_dir).file(name), text) for name, text in files]
+    folder = ResultsDir(out_dir)
+    return [folder.write(name, text) for name, text in files]
 
 
 def head_to_head_csv(h2h: HeadToHead) -> str:

@@ -9,7 +9,6 @@ go to timing.json and the tables meant for people.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence, cast
 
@@ -250,25 +249,6 @@ def standings_from_json(data: ResultsJson, timing: TimingJson | None = None) -> 
 
 def read_results_doc(out_dir: str) -> ResultsDoc | None:
     """The results document of a results directory (with its timing.json), or None while none is written."""
-    data = read_results_json(out_dir)
-    return None if data is None else ResultsDoc.from_json(data, read_timing_json(out_dir))
-
-
-def read_results_json(out_dir: str) -> ResultsJson | None:
-    """results.json as written (the package's own file: read back, not checked), or None while none is written."""
-    path = ResultsDir(out_dir).results
-    if not os.path.exists(path):
-        return None
-    with open(path, encoding="utf-8") as fh:
-        data: ResultsJson = json.load(fh)
-    return data
-
-
-def read_timing_json(out_dir: str) -> TimingJson | None:
-    """timing.json, or None where it is missing or unreadable (the times are extra: nothing needs them)."""
-    try:
-        with open(ResultsDir(out_dir).timing, encoding="utf-8") as fh:
-            timing: TimingJson = json.load(fh)
-            return timing
-    except (OSError, ValueError):
-        return None
+    folder = ResultsDir(out_dir)
+    data = folder.read_results()
+    return None if data is None else ResultsDoc.from_json(data, folder.read_timing())

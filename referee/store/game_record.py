@@ -23,7 +23,7 @@ def find_line(out_dir: str, game_id: str) -> JsonObject:
     folder = ResultsDir(out_dir)
     if not folder.has_games():
         raise folder.missing_games()
-    found = folder.find_game(game_id)  # a built-in game's record is read through here: the fast scan matters
+    found = folder.games_log.find(game_id)  # a built-in game's record is read through here: the fast scan matters
     if found is None:
         raise InvalidReplayError(f"no game {game_id!r} in {folder.games}")
     return complete_line(found[1], folder.line_defaults())
@@ -61,7 +61,7 @@ def _first_ids(folder: ResultsDir, count: int) -> list[str]:
     """The ids of the first ``count`` games of games.jsonl (for a message naming what is there)."""
     if not folder.has_games():
         return []
-    return [str(line.get("game")) for _, (_, line) in zip(range(count), folder.game_lines())]
+    return [str(line.get("game")) for _, (_, line) in zip(range(count), folder.games_log.lines())]
 
 
 def _first_id(out_dir: str) -> str | None:
@@ -76,7 +76,7 @@ def _from_dir(out_dir: str, game_id: str) -> SourceGame:
         if os.path.exists(record):
             return _from_record(record, out_dir)
         raise folder.missing_games()
-    found = folder.find_game(game_id)
+    found = folder.games_log.find(game_id)
     if found is None:
         ids = _first_ids(folder, 5)
         raise InvalidReplayError(f"no game {game_id!r} in {path}; "

@@ -12,8 +12,9 @@ import json
 import os
 import shutil
 import time
-from typing import BinaryIO, Callable, Iterator, Mapping
+from typing import BinaryIO, Callable, Mapping
 
+from referee.engine.notation import InvalidReplayError
 from referee.errors import BAD_INPUT, LastcardError
 from referee.store.disk import naming
 from referee.store.results import GameLine
@@ -50,6 +51,7 @@ class GameStore:
         self.keep_games = keep_games
         self.folder = ResultsDir(out_dir)
         self.games_path = self.folder.games
+        self.log = self.folder.games_log
         self.run_path = self.folder.run
         self.results_path = self.folder.results
         self._fh: BinaryIO | None = None
@@ -63,8 +65,7 @@ class GameStore:
         self._resuming = resume and self._has_games()
         if not self._resuming:
             if self._has_games() and not fresh and not self._complete():
-                with open(self.games_path, encoding="utf-8") as fh:
-                    count = sum(1 for _ in fh)
+                count = self.log.count()
                 raise StoreError(f"{self.out_dir} holds an unfinished arena ({count} games played): add --resume "
                                  "to finish it, or --fresh to start it over (or give another --out)")
             self._clear()
@@ -87,7 +88,7 @@ class GameStore:
         return count
 
     def _has_games(self) -> bool:
-        return os.path.exists(self.games_path) and os.path.getsize(self.games_path) > 0
+        return self.log.has_games()
 
     def append(self, line: GameLine) -> None:
         """Write one finished game, flushed within ``FLUSH_S``: a killed referee loses only the games since."""
@@ -123,11 +124,7 @@ class GameStore:
 
     # ------------------------------------------------------------------ helpers
     def _complete(self) -> bool:
-        try:
-            with open(self.results_path, encoding="utf-8") as fh:
-                return bool(json.load(fh).get("complete"))
-        except (OSError, ValueError, AttributeError):
-            return False
+        return self.folder.complete()
 
     def _check_same(self, description: Mapping[str, object], key: str) -> None:
         try:
@@ -147,28 +144,10 @@ class GameStore:
         raise error
 
     def _read(self, keep: Callable[[GameLine], object]) -> int:
-        good = 0
-        count = 0
-        size = os.path.getsize(self.games_path)
-        with open(self.games_path, "rb") as fh:
-            for number, raw in enumerate(fh, 1):
-                end = good + len(raw)
-                try:
-                    if not raw.endswith(b"\n"):
-                        raise ValueError("unterminated")
-                    line = GameLine.from_json(json.loads(raw))
-                except (ValueError, KeyError, TypeError):
-                    if end < size:
-                        raise StoreError(f"{self.games_path}: line {number} is not a game result; fix or remove "
-                                         "it, or use --fresh") from None
-                    break  # a referee killed mid-write leaves half a line: drop it, that game is played again
-                keep(line)
-                count += 1
-                good = end
-        if good < size:
-            with open(self.games_path, "r+b") as fh:
-                fh.truncate(good)
-        return count
+        try:
+            return self.log.resume(keep)
+        except InvalidReplayError as exc:
+            raise StoreError(str(exc)) from None
 
     def _clear(self) -> None:
         for name in ResultsDir.RUN_FILES:
@@ -179,20 +158,3 @@ class GameStore:
             path = self.folder.file(folder)
             if os.path.isdir(path):
                 shutil.rmtree(path)
-
-
-class StoredGames:
-    """The games of ``games.jsonl`` read a line at a time, each time it is iterated (a half-written last line
-    left out). The store writes each game once, so no line repeats an id."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def __iter__(self) -> Iterator[GameLine]:
-        if not os.path.exists(self.path):
-            return
-        with open(self.path, "rb") as fh:
-            for raw in fh:
-                if not raw.endswith(b"\n"):
-                    return
-                yield GameLine.from_json(json.loads(raw))

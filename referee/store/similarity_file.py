@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -80,10 +79,7 @@ def write_similarity(out_dir: str, pairs: Iterable[PairRow], bots: Iterable[BotR
     """Write both files into ``out_dir`` (each whole or not at all); the pairs' file's path."""
     folder = ResultsDir(out_dir)
     for name, text in ((BOTS_NAME, bots_text(bots)), (PAIRS_NAME, pairs_text(pairs))):
-        path = folder.file(name)
-        with open(path + ".tmp", "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(path + ".tmp", path)
+        folder.write(name, text)
     return folder.file(PAIRS_NAME)
 
 

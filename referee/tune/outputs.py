@@ -4,15 +4,13 @@ live lines (each parameter's value and its recent trend)."""
 from __future__ import annotations
 
 import csv
-import os
+import io
 from typing import Sequence
 
-from referee.store.disk import naming
+from referee.store.results_dir import ResultsDir
 from referee.tune.model import Step, TuneRun, TuneSettings
 from referee.tune.params import with_starts
 
-TRAJECTORY = "trajectory.csv"
-TUNED = "tuned.txt"
 #: Iterations the trend is read over, at least (or a twentieth of the run).
 TREND_MIN = 5
 
@@ -46,14 +44,12 @@ def tuned_lines(run: TuneRun) -> list[str]:
 
 def write_tune(out_dir: str, run: TuneRun) -> list[str]:
     """trajectory.csv and tuned.txt in ``out_dir``; their paths."""
-    paths = [os.path.join(out_dir, TRAJECTORY), os.path.join(out_dir, TUNED)]
-    with naming(paths[0]), open(paths[0], "w", encoding="utf-8", newline="") as fh:
-        csv.writer(fh).writerows(trajectory_rows(run))
-    with naming(paths[1]), open(paths[1], "w", encoding="utf-8") as fh:
-        fh.write(f"# tuned by lastcard tune: {len(run.steps)} iterations, {run.games} games, seed "
-                 f"{run.settings.seed}\n# command: {run.settings.command(run.theta)}\n")
-        fh.write("\n".join(tuned_lines(run)) + "\n")
-    return paths
+    trajectory = io.StringIO()
+    csv.writer(trajectory).writerows(trajectory_rows(run))
+    tuned = (f"# tuned by lastcard tune: {len(run.steps)} iterations, {run.games} games, seed {run.settings.seed}\n"
+             f"# command: {run.settings.command(run.theta)}\n" + "\n".join(tuned_lines(run)) + "\n")
+    folder = ResultsDir(out_dir)
+    return [folder.write(ResultsDir.TRAJECTORY, trajectory.getvalue()), folder.write(ResultsDir.TUNED, tuned)]
 
 
 def trend(start: float, steps: Sequence[Step], index: int, span: int) -> tuple[float, int]:

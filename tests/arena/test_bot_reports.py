@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from referee.bots.pipes.transport import STDERR_MARK, StderrSink
 from referee.cli.main import cli
-from referee.store.stderr_logs import stderr_by_game
+from referee.store.bot_logs import stderr_by_game
 
 CRASHY = textwrap.dedent("""\
     import json, sys
