@@ -32,7 +32,7 @@ from referee.cli.options import clock_options, jobs_option, out_option, report_o
 from referee.cli.sandbox_option import sandbox_option, sandboxed
 from referee.grading.grades import Grade, write_grades
 from referee.live.address import LiveAddress
-from referee.run.executor import default_jobs, max_jobs
+from referee.run.workers import resolve_workers
 from referee.standings.first_faults import fault_lines
 from referee.standings.render import text_table
 from referee.store.outdir import out_dir_problem
@@ -85,10 +85,8 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     cluster = cluster or (arena.cluster.address if arena.cluster else None)
     page = start_live(live, f"arena {arena.name}", "arena", os.path.abspath(out or arena.out))
     progress = with_live(TerminalProgress(quiet=quiet), page)
-    workers = min(jobs or arena.jobs or default_jobs(), max_jobs())
-    progress.note(f"arena {arena.name}: {len(arena.bots)} entrants, "
-                  + (f"on the Dask cluster at {cluster}" if cluster
-                     else f"{workers} worker{'s' if workers != 1 else ''}"))
+    progress.note(f"arena {arena.name}: {len(arena.bots)} entrants" + (f", on the Dask cluster at {cluster}" if cluster
+                                                                       else ""))
     with sigterm_as_interrupt():
         run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
                         live=page, **executor_kwargs(factory))
@@ -103,10 +101,10 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     click.echo(f"results: {ResultsDir(run.out_dir).results}")
     end_live(page, complete=run.complete, standings=run.standings, games=doc.games,
              message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s; results in {run.out_dir}")
-    _bot_reports(arena, run, check_games, workers, progress)
-    _similarity(arena, run, workers, progress)
+    _bot_reports(arena, run, check_games, run.workers.count, progress)
+    _similarity(arena, run, run.workers.count, progress)
     if html_report:
-        write_html_report(run.out_dir, jobs=workers)  # the run's workers are gone: as many processes
+        write_html_report(run.out_dir, jobs=run.workers.count)  # the run's workers are gone: as many processes
     for line in fault_lines(run.faults, run.out_dir, order=run.standings.bots,
                             leave_out=[n.bot for n in run.never_started], report=html_report):
         click.echo(line, err=True)
@@ -213,7 +211,7 @@ def validate_cmd(file: str, build: bool = False) -> None:
     builds = sum(1 for e in kept if e.build)
     if build and builds:  # the builds decide who plays: run them, and the count is exact
         with tempfile.TemporaryDirectory(prefix="lastcard-validate-") as logs:
-            built, left = prepare_bots(arena, logs, default_jobs(), Quiet())
+            built, left = prepare_bots(arena, logs, resolve_workers(arena.jobs).count, Quiet())
         kept, builds = list(built.bots), 0
     counts = stage_game_counts(arena, len(kept))
     for stage, n in zip(arena.stages, counts):

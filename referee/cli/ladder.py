@@ -28,7 +28,6 @@ from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_
 from referee.ladder.shapes import LadderRunRow
 from referee.ladder.store import open_ladder
 from referee.live.address import LiveAddress
-from referee.run.executor import default_jobs
 from referee.standings.first_faults import fault_lines
 from referee.standings.model import LeftOutEntry, StandingRow, Standings
 from referee.standings.render import text_table
@@ -90,7 +89,7 @@ def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: i
     click.echo(f"reports: {os.path.dirname(result.paths[0]) if result.paths else '-'}")
     if result.paths:
         _similarity(os.path.dirname(result.paths[0]), arena.similarity if result.status == "finished" else None,
-                    jobs or arena.jobs or default_jobs(), progress.note)
+                    result.workers.count, progress.note)
     for path in result.paths:
         if os.path.basename(path) == ResultsDir.GRADES:
             click.echo(f"grades: {path}")

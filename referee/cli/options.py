@@ -10,7 +10,7 @@ import click
 from referee.bots.cpuclock import WALL_FACTOR, Clock
 from referee.bots.spec import TimeLimits
 from referee.engine.rules import PRESETS, Ruleset, RulesetError, get_ruleset, parse_option
-from referee.run.executor import JOBS_PER_CPU, max_jobs
+from referee.run.workers import JOBS_PER_CPU, max_jobs
 from referee.store.outdir import out_dir_problem
 from referee.store.results_dir import ResultsDir
 

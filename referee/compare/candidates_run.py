@@ -19,6 +19,7 @@ from referee.compare.candidates import CandidateSettings, Family, game_ids, pair
 from referee.compare.run import BOOTSTRAP, play_in_order
 from referee.run.executor import ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
+from referee.run.workers import resolve_workers
 from referee.standings.collect import Collected
 from referee.standings.ranking import standings_for
 from referee.standings.report_files import timing, write_reports
@@ -128,6 +129,7 @@ def run_candidates(settings: CandidateSettings, arena: Arena, *, out: str | None
     """Play the candidates' pairs until every test has stopped (or the cap); with ``out``, write what an arena
     writes plus results.json's ``candidates`` block. Ctrl-C returns with ``complete`` false, every game stored;
     ``stop_after`` does the same after that many new games (tests)."""
+    jobs = resolve_workers(jobs).count  # the one decision (run.workers); outputs say this number
     order = _FamilyInOrder(settings)
     family = order.family
 

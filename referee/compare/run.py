@@ -32,6 +32,7 @@ from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop
+from referee.run.workers import resolve_workers
 from referee.standings.collect import Collected
 from referee.standings.model import Standings
 from referee.standings.ranking import standings_for
@@ -204,6 +205,7 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
     after that many new games (tests). At most ``lead`` finished games wait for their pair to be counted
     (default ``MIN_LEAD``, or ``LEAD_PER_JOB`` per job). ``live``: the live page's state, given every game.
     """
+    jobs = resolve_workers(jobs).count  # the one decision (run.workers); outputs say this number
     order = _InOrder(settings, _collected(settings))
 
     def pairs() -> Iterator[GameJob]:

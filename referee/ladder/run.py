@@ -30,10 +30,11 @@ from referee.ladder.scheduler import coverage_tables, separated, uncertain_table
 from referee.ladder.shapes import LadderRunRow, LadderSettingsJson
 from referee.ladder.store import LadderStore, disk_errors, open_ladder
 from referee.live.state import LiveState
-from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor
+from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop
 from referee.run.seeds import game_seed
+from referee.run.workers import Workers, resolve_workers
 from referee.standings.collect import Collected
 from referee.standings.first_faults import FirstFaults
 from referee.standings.model import LeftOutEntry, Standings
@@ -82,6 +83,8 @@ class LadderRun:
     """Bots that could not start in any of their kept games, with their own words (as an arena's)."""
     faults: FirstFaults = field(default_factory=FirstFaults)
     """Each bot's first fault of each kind, over the kept games."""
+    workers: Workers = Workers(1)
+    """The worker processes that played (decided once)."""
 
     @property
     def standings(self) -> Standings:
@@ -116,7 +119,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                                                                  "and bootstrap: 0 gives none: set bootstrap (200, "
                                                                  "say) or drop --target-separation")])
     out_dir = os.path.abspath(out or default_out(db))
-    workers = jobs or arena.jobs or default_jobs()
+    workers = resolve_workers(jobs or arena.jobs)
     stage = arena.stages[0]
     seats = stage.seats
     with open_ladder(db) as store, disk_errors(db):
@@ -127,7 +130,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
             progress.note(f"a ladder plays one ruleset: stage {stage.name!r} ({stage.ruleset}, {seats} seats); "
                           "the other stages are not used")
         entries = arena.bots  # every entrant gets a report, the bots left out included
-        arena, left = prepare_bots(arena, log_dir, workers, progress)
+        arena, left = prepare_bots(arena, log_dir, workers.count, progress)
         if len(arena.bots) < seats:
             raise ArenaFileError(arena.source, [Problem("bots", f"{len(arena.bots)} bots can play but a table seats "
                                                                 f"{seats}: add bots or lower seats")])
@@ -139,7 +142,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
         _announce(progress, changes, store.retired_in(run))
 
         def make() -> Executor:
-            return executor_factory(arena, jobs=workers, stderr_dir=log_dir, records_dir=None, pin=pin)
+            return executor_factory(arena, jobs=workers.count, stderr_dir=log_dir, records_dir=None, pin=pin)
 
         t0 = time.monotonic()
         with RunLoop(make, on_start=warm_up) as loop:
@@ -164,11 +167,11 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                              standings=[{**r.to_json(timing=True), "rank_best": r.rank_best,
                                          "rank_worst": r.rank_worst} for r in standings.rows])
             paths = publish(out_dir, doc, games, _KeptLines(store, set(names)), store.runs(), entries, left, wall=wall,
-                            played=player.played, jobs=workers,
+                            played=player.played, jobs=workers.count,
                             notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
                                    f"{len(games)} kept"], grading=arena.grading)
     return LadderRun(run, status, reason, player.played, retired, len(games), wall, doc, changes, left, paths,
-                     never_started(games, arena.specs, log_dir), games.faults)
+                     never_started(games, arena.specs, log_dir), games.faults, workers)
 
 
 def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[GameLine],

@@ -6,7 +6,7 @@ What ``lastcard arena``, ``match --out``, ``compare --out``, ``ladder`` and ``re
       arena.json          what decides the games (bots, stages, seed) and its fingerprint, for --resume
       games.jsonl         one line a game, appended as each ends (GameLine: result, slot, compact actions)
       results.json        standings, ratings, stages, head-to-head (written as the run ends; "complete")
-      standings.md  standings.csv  head_to_head.csv  timing.json
+      standings.md  standings.csv  standings.txt  head_to_head.csv  timing.json
       grades.csv          points for the gradebook, one row per student (an arena file with `grading:`)
       similarity.csv  similarity_bots.csv   bots compared by what they do (`lastcard similar`, `similarity:`)
       trajectory.csv  tuned.txt   a tune's iterations and its tuned values (`lastcard tune`)
@@ -57,6 +57,7 @@ class ResultsDir:
     TIMING: ClassVar[str] = "timing.json"
     STANDINGS_MD: ClassVar[str] = "standings.md"
     STANDINGS_CSV: ClassVar[str] = "standings.csv"
+    STANDINGS_TXT: ClassVar[str] = "standings.txt"
     HEAD_TO_HEAD_CSV: ClassVar[str] = "head_to_head.csv"
     GRADES: ClassVar[str] = "grades.csv"
     SIMILARITY: ClassVar[str] = "similarity.csv"
@@ -67,7 +68,8 @@ class ResultsDir:
     HISTORY_MD: ClassVar[str] = "history.md"
     #: What a fresh start removes: a run's own files and folders (report.html and bots/ are rewritten anyway).
     RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, RESULTS, STANDINGS_CSV, STANDINGS_MD,
-                                            HEAD_TO_HEAD_CSV, TIMING, GRADES, SIMILARITY, SIMILARITY_BOTS)
+                                            STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES, SIMILARITY,
+                                            SIMILARITY_BOTS)
     RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS)
 
     # ---------------------------------------------------------------------------------------------- paths

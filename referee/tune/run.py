@@ -23,6 +23,7 @@ from referee.compare.twins import CompareSettings, is_pair_game, pair_of
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop
+from referee.run.workers import resolve_workers
 from referee.standings.collect import Collected
 from referee.standings.ratings import warm_up
 from referee.standings.report_files import timing, write_reports
@@ -64,6 +65,7 @@ def run_tune(settings: TuneSettings, *, out: str | None = None, jobs: int = 1, r
 
     ``stop_after`` acts as a Ctrl-C after that many new games (tests of ``--resume``).
     """
+    jobs = resolve_workers(jobs).count  # the one decision (run.workers); outputs say this number
     tuning = _Tuning(settings, display or NoTuneDisplay(), stop_after)
     out_dir = os.path.abspath(out) if out else None
     log_dir = tuning.open_store(out_dir, resume=resume, fresh=fresh) if out_dir else None

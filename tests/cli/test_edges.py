@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from referee.run.executor import JOBS_PER_CPU, max_jobs
+from referee.run.workers import JOBS_PER_CPU, max_jobs
 from tests.support.cli_cut import invoke_cut
 
 BOT = (f"{sys.executable} "
