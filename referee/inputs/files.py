@@ -37,16 +37,25 @@ def open_problem(path: str, kind: FileKind) -> str | None:
     return None
 
 
-def read_bytes(path: str, kind: FileKind) -> bytes:
-    """The file's bytes, at most ``kind.max_bytes`` of them, or ``InputFileError``."""
+def _read_capped(path: str, kind: FileKind) -> bytes:
+    """The file's bytes, one past ``kind.max_bytes`` at most (so a file over the cap is told from one at it)."""
     problem = open_problem(path, kind)
     if problem is not None:
         raise refuse(path, problem)
     try:
         with open(path, "rb") as fh:
-            data = fh.read(kind.max_bytes + 1)
+            return fh.read(kind.max_bytes + 1)
     except OSError as exc:
         raise refuse(path, f"cannot read the file: {exc.strerror or exc}") from None
+
+
+def read_text_bytes(path: str, kind: FileKind) -> bytes:
+    """The bytes of a text file (not yet decoded), or ``InputFileError``; a binary or gzip file is named as such
+    before its size is (the likelier mistake: the wrong file picked)."""
+    data = _read_capped(path, kind)
+    problem = not_text(data, kind)
+    if problem is not None:
+        raise refuse(path, problem)
     if len(data) > kind.max_bytes:
         raise refuse(path, kind.too_large())
     return data
@@ -54,7 +63,7 @@ def read_bytes(path: str, kind: FileKind) -> bytes:
 
 def read_text(path: str, kind: FileKind) -> str:
     """The file's text (UTF-8, a leading byte order mark dropped), or ``InputFileError``."""
-    return decode_text(read_bytes(path, kind), path, kind)
+    return decode_text(read_text_bytes(path, kind), path, kind)
 
 
 def decode_text(data: bytes, path: str, kind: FileKind) -> str:

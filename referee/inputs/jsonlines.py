@@ -13,7 +13,7 @@ from typing import IO, Any, Iterator
 
 import orjson
 
-from referee.inputs.files import GZIP_MAGIC, not_text, open_problem, read_bytes, refuse
+from referee.inputs.files import GZIP_MAGIC, open_problem, read_text_bytes, refuse
 from referee.inputs.gzipped import stream
 from referee.inputs.kinds import MAX_DEPTH, MAX_JSON_VALUES, FileKind, size_text
 
@@ -83,10 +83,7 @@ def raw_lines(path: str, kind: FileKind) -> Iterator[tuple[int, bytes]]:
                 return
     except OSError as exc:
         raise refuse(path, f"cannot read the file: {exc.strerror or exc}") from None
-    data = read_bytes(path, kind)
-    problem = not_text(data, kind)  # a binary file, or UTF-16, named as such rather than "not JSON"
-    if problem is not None:
-        raise refuse(path, problem)
+    data = read_text_bytes(path, kind)  # a binary file, or UTF-16, named as such rather than "not JSON"
     yield from enumerate(data.removeprefix(codecs.BOM_UTF8).split(b"\n"), 1)
 
 

@@ -191,7 +191,7 @@ def load_suite(path: str) -> PositionSuite:
     lines = LineMap()
     data, early = load_yaml(read_text(path, SUITE), lines, SUITE)
     if early:
-        raise SuiteError(f"{path}: " + "; ".join(p.located() for p in early[:5]))
+        raise SuiteError(f"{path}: " + "; ".join((f"{p.path}: " if p.path else "") + p.located() for p in early[:5]))
     if data is None:
         raise SuiteError(f"{path} is empty: a position suite names its ruleset and lists positions (docs/positions.md;"
                          " lastcard replay ... --save-position makes one)")

@@ -66,7 +66,8 @@ def _from_file(path: str, game_id: str | None) -> SourceGame:
     folder = folder_of_record(path)
     if isinstance(lines, list):
         return source_of_record(lines, path, folder)
-    if game_id is not None and folder is not None and ResultsDir(folder).has_games():
+    if (game_id is not None and folder is not None and os.path.basename(path) == record_file.RECORDS_FILE
+            and ResultsDir(folder).has_games()):  # the run's record file: its games.jsonl has every game
         return _from_dir(folder, game_id)
     held = f"no record of game {game_id}" if game_id is not None else "no game record"
     raise InvalidReplayError(f"{path} holds {held}" + (" (a game between built-in players keeps none: give its "

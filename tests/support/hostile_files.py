@@ -8,10 +8,11 @@ that inflates to about a gigabyte, the shape a record file has (gzip members of 
 
 from __future__ import annotations
 
+import functools
 import gzip
 import random
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 MB = 1 << 20
 
@@ -43,6 +44,7 @@ def alias_bomb() -> bytes:
     return ("a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + levels + "positions: *i\n").encode()
 
 
+@functools.cache
 def _bomb_member() -> bytes:
     line = b'{"t": "out", "seat": 0, "line": "' + b"x" * 60 + b'"}\n'
     return gzip.compress(b'{"t": "game", "game": "g0001"}\n' + line * (MB // len(line)), 9)
@@ -81,3 +83,12 @@ def write(folder: Path, name: str, filename: str = "file") -> Path:
         return path
     path.write_bytes(FILES[name]())
     return path
+
+
+def assert_refused(result: Any, message: str) -> None:
+    """A command's result (click's ``CliRunner``) that refused its input as the project promises: exit status 2,
+    ``message`` said, no traceback, and a short message (never an echo of the file)."""
+    assert result.exit_code == 2, (result.exit_code, result.output[-2000:], result.exception)
+    assert message in result.output, result.output[-2000:]
+    assert "Traceback" not in result.output
+    assert len(result.output) < 2_000
