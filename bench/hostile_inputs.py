@@ -91,7 +91,8 @@ def main() -> None:
         folder = Path(tmp)
         (folder / "arena.yaml").write_text(ARENA)
         start = cell(["--version"], folder, args.reps, args.timeout)
-        print(f"lastcard --version (Python's start-up): {start['seconds']:.2f} s, median of {args.reps}")
+        print(f"lastcard --version (Python's start-up): {start['seconds']:.2f} s, median of {args.reps}; load "
+              f"average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
         results: dict[str, dict[str, dict[str, object]]] = {}
         for name in names:
             path = write(folder, name, "records.jsonl.gz" if name == "gzip-bomb" else "file")
@@ -107,6 +108,7 @@ def main() -> None:
     print(f"\n{'file':<12}" + "".join(f"{r:>{width + 10}}" for r in readers))
     for name, row in results.items():
         print(f"{name:<12}" + "".join(f"{row[r]['seconds']:>{width}.2f}s {row[r]['ended']:<9}" for r in readers))
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     if args.json:
         Path(args.json).write_text(json.dumps({"startup_s": start["seconds"], "reps": args.reps,
                                                "results": results}, indent=1))

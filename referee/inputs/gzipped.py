@@ -11,6 +11,7 @@ from typing import IO, Iterator
 
 from referee.inputs.files import refuse
 from referee.inputs.kinds import GZIP_FLOOR, GZIP_RATIO, FileKind, size_text
+from referee.inputs.problems import InputFileError, Problem
 
 #: Compressed bytes read at a time, and the most inflated bytes asked of zlib at once.
 CHUNK = 1 << 16
@@ -21,6 +22,11 @@ def bomb(path: str, taken: int, given: int) -> str:
     return (f"gzip data that inflates to more than {GZIP_RATIO} times its size ({size_text(given)} from "
             f"{taken:,} bytes read); a record lastcard writes inflates about 14 times: is it a gzip bomb? Give the "
             "record file a run wrote")
+
+
+class DamagedGzip(InputFileError):
+    """Bytes that are not gzip data, or gzip data that is damaged (a reader of a run's own record file may take
+    it for a member a killed run left unfinished)."""
 
 
 class Inflater:
@@ -49,8 +55,9 @@ class Inflater:
             try:
                 out = self._inflate.decompress(data, CHUNK)
             except zlib.error as exc:
-                raise refuse(self.path, f"not gzip data, or gzip data that is damaged ({exc}), after "
-                                        f"{self.taken:,} bytes; give the record file a run wrote") from None
+                raise DamagedGzip(self.path, Problem("", f"not gzip data, or gzip data that is damaged ({exc}), after "
+                                                         f"{self.taken:,} bytes; give the record file a run wrote")) \
+                    from None
             self.given += len(out)
             self._check()
             if out:

@@ -37,7 +37,7 @@ from referee.engine.actions import WireAction
 from referee.engine.notation import InvalidReplayError
 from referee.engine.rules import RuleOptions
 from referee.inputs.files import refuse
-from referee.inputs.gzipped import inflate
+from referee.inputs.gzipped import DamagedGzip, inflate
 from referee.inputs.jsonlines import json_lines, parse_line, raw_lines
 from referee.inputs.kinds import RECORD
 from referee.store.disk import naming
@@ -323,9 +323,12 @@ def read_record(out_dir: str, game_id: str) -> list[RecordEntry] | str | None:
         return None  # cut short by a killed run: as if not recorded
     # Inflated within the ratio cap (a member's bytes are what the index says they are, no more); a batch's member
     # only up to the game's end.
-    text = inflate(member, path, RECORD, None if size is None else start + size)
+    try:
+        text = inflate(member, path, RECORD, None if size is None else start + size)
+    except DamagedGzip:
+        text = None
     if text is None:
-        return None  # a member cut short by a killed run: as if not recorded
+        return None  # a member cut short by a killed run (or damaged): as if not recorded
     shown = f"{path} (game {game_id}'s record, line numbers within it)"
     return [cast(RecordEntry, parse_line(line, shown, number))
             for number, line in enumerate(text[start:].split(b"\n"), 1) if line.strip()]
