@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from referee.inputs.files import SQLITE_MAGIC, looks_like, refuse
+from referee.inputs.files import SQLITE_MAGIC, looks_like, read_head, refuse
 
 
 def check_database(path: str, name: str, fix: str) -> None:
@@ -18,10 +18,6 @@ def check_database(path: str, name: str, fix: str) -> None:
         raise refuse(path, f"a directory, not {name} (a SQLite database); {fix}")
     if not os.path.exists(path):
         return
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(len(SQLITE_MAGIC))
-    except OSError as exc:
-        raise refuse(path, f"cannot read the file: {exc.strerror or exc}") from None
+    head = read_head(path, len(SQLITE_MAGIC))
     if head and head != SQLITE_MAGIC:
         raise refuse(path, f"not a SQLite database ({looks_like(head)}), so not {name}; {fix}")

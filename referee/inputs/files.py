@@ -1,14 +1,15 @@
 """A file a person hands in, read with its guards: a size cap, a directory or a missing file named as such, UTF-8
 checked (a byte order mark handled, another encoding named), a binary or compressed file recognised.
 
-Every refusal is an ``InputFileError`` naming the file, the problem and the fix, raised before the file is
-parsed: a file that never ends (``/dev/zero``) stops at its kind's cap.
+The one module of ``inputs`` that opens files. Every refusal is an ``InputFileError`` naming the file, the problem
+and the fix, raised before the file is parsed: a file that never ends (``/dev/zero``) stops at its kind's cap.
 """
 
 from __future__ import annotations
 
 import codecs
 import os
+from typing import Iterator
 
 from referee.inputs.kinds import FileKind
 from referee.inputs.problems import InputFileError, Problem
@@ -45,6 +46,25 @@ def _read_capped(path: str, kind: FileKind) -> bytes:
     try:
         with open(path, "rb") as fh:
             return fh.read(kind.max_bytes + 1)
+    except OSError as exc:
+        raise refuse(path, f"cannot read the file: {exc.strerror or exc}") from None
+
+
+def read_head(path: str, size: int) -> bytes:
+    """The first ``size`` bytes of ``path`` (fewer for a shorter file): what it is, told by its first bytes."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(size)
+    except OSError as exc:
+        raise refuse(path, f"cannot read the file: {exc.strerror or exc}") from None
+
+
+def read_chunks(path: str, size: int = 1 << 16) -> Iterator[bytes]:
+    """The bytes of ``path`` a slice at a time (for a file too large to hold, read through: gzip)."""
+    try:
+        with open(path, "rb") as fh:
+            while chunk := fh.read(size):
+                yield chunk
     except OSError as exc:
         raise refuse(path, f"cannot read the file: {exc.strerror or exc}") from None
 

@@ -7,7 +7,7 @@ A gzip bomb (a megabyte that inflates to a gigabyte) is refused after a few mega
 from __future__ import annotations
 
 import zlib
-from typing import IO, Iterator
+from typing import Iterable, Iterator
 
 from referee.inputs.files import refuse
 from referee.inputs.kinds import GZIP_FLOOR, GZIP_RATIO, FileKind, size_text
@@ -88,11 +88,9 @@ def inflate(data: bytes, path: str, kind: FileKind, upto: int | None = None) -> 
     return b"".join(out) if inflater.whole and upto is None else None
 
 
-def stream(fh: IO[bytes], path: str) -> Iterator[bytes]:
-    """The inflated slices of a whole gzip file, read a slice at a time within the ratio cap."""
+def stream(chunks: Iterable[bytes], path: str) -> Iterator[bytes]:
+    """The inflated slices of a whole gzip file, given a slice at a time (``files.read_chunks``), within the ratio
+    cap."""
     inflater = Inflater(path)
-    while True:
-        data = fh.read(CHUNK)
-        if not data:
-            return
+    for data in chunks:
         yield from inflater.feed(data)

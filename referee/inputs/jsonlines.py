@@ -8,12 +8,11 @@ for a line that cannot be deep), so a hostile line costs no more memory or time 
 from __future__ import annotations
 
 import codecs
-import os
-from typing import IO, Any, Iterator
+from typing import Any, Iterator
 
 import orjson
 
-from referee.inputs.files import GZIP_MAGIC, open_problem, read_text_bytes, refuse
+from referee.inputs.files import GZIP_MAGIC, open_problem, read_chunks, read_head, read_text_bytes, refuse
 from referee.inputs.gzipped import stream
 from referee.inputs.kinds import MAX_DEPTH, MAX_JSON_VALUES, FileKind, size_text
 
@@ -75,22 +74,17 @@ def raw_lines(path: str, kind: FileKind) -> Iterator[tuple[int, bytes]]:
     problem = open_problem(path, kind)
     if problem is not None:
         raise refuse(path, problem)
-    try:
-        with open(path, "rb") as fh:
-            if fh.read(2) == GZIP_MAGIC:
-                fh.seek(0)
-                yield from _gzip_lines(fh, path, kind)
-                return
-    except OSError as exc:
-        raise refuse(path, f"cannot read the file: {exc.strerror or exc}") from None
+    if read_head(path, len(GZIP_MAGIC)) == GZIP_MAGIC:
+        yield from _gzip_lines(read_chunks(path), path, kind)
+        return
     data = read_text_bytes(path, kind)  # a binary file, or UTF-16, named as such rather than "not JSON"
     yield from enumerate(data.removeprefix(codecs.BOM_UTF8).split(b"\n"), 1)
 
 
-def _gzip_lines(fh: IO[bytes], path: str, kind: FileKind) -> Iterator[tuple[int, bytes]]:
+def _gzip_lines(chunks: Iterator[bytes], path: str, kind: FileKind) -> Iterator[tuple[int, bytes]]:
     pending: list[bytes] = []  # the line begun in earlier slices, joined once its end comes
     size = number = 0
-    for piece in stream(fh, path):
+    for piece in stream(chunks, path):
         start = 0
         while (end := piece.find(b"\n", start)) >= 0:
             pending.append(piece[start:end])
@@ -111,13 +105,3 @@ def json_lines(path: str, kind: FileKind) -> Iterator[tuple[int, JsonLine]]:
         if raw.strip():
             yield number, parse_line(raw, path, number)
 
-
-def is_gzip(path: str) -> bool:
-    """Whether ``path`` starts as gzip data does (False for a folder or a file that cannot be read)."""
-    if not os.path.isfile(path):
-        return False
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(2) == GZIP_MAGIC
-    except OSError:
-        return False

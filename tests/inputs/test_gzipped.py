@@ -4,7 +4,6 @@ after a few megabytes of its gigabyte, a slice of a member inflated no further t
 from __future__ import annotations
 
 import gzip
-import io
 import zlib
 
 import pytest
@@ -20,7 +19,7 @@ TEXT = b"".join(b'{"t": "out", "seat": %d, "line": "turn %d"}\n' % (i % 4, i) fo
 def test_members_one_after_another_inflate_to_their_text_in_order():
     data = gzip.compress(TEXT[:1000]) + gzip.compress(TEXT[1000:])
     assert inflate(data, "r.gz", RECORD) == TEXT
-    assert b"".join(stream(io.BytesIO(data), "r.gz")) == TEXT
+    assert b"".join(stream([data[:7], data[7:50], data[50:]], "r.gz")) == TEXT  # slices cut anywhere
 
 
 def test_a_slice_of_a_member_is_inflated_up_to_what_is_asked():
