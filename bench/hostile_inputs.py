@@ -9,9 +9,10 @@ Every hostile file of ``tests/support/hostile_files.py`` (binary, nested 5,000 l
 30 MB, a YAML alias bomb, a gzip bomb of about a gigabyte in a megabyte, Latin-1 text, a directory) is handed to
 each reader as a user types the command: ``lastcard arena FILE``, ``lastcard puzzles FILE BOT``, ``lastcard tune
 BOT --params FILE``, ``lastcard replay FILE g0001``, ``lastcard ladder run ARENA --db FILE``. Each cell is the
-median wall time of ``--reps`` runs of a fresh ``lastcard`` process (``python -m referee.cli.entry`` from this
-tree, Python's start-up and the command's imports included: the start-up alone is printed first), then the exit
-status and what ended it: ``message`` (a message and no traceback), ``TRACEBACK``, or ``>Ns`` (killed at
+median wall time and CPU time (the child's user and system time: steadier than the wall time on a shared
+machine) of ``--reps`` runs of a fresh ``lastcard`` process (``python -m referee.cli.entry`` from this tree, or
+from ``--tree DIR``; Python's start-up and the command's imports included: the start-up alone is printed first),
+then the exit status and what ended it: ``message`` (a message and no traceback), ``TRACEBACK``, or ``>Ns`` (killed at
 ``--timeout``, not run again). A child may take at most 2 GiB of memory (``RLIMIT_AS``), so an alias bomb that
 expands ends in a ``MemoryError`` rather than taking the machine.
 """
@@ -51,29 +52,38 @@ def _limit() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
 
-def run_once(argv: list[str], cwd: Path, timeout: float) -> tuple[float, int | None, str]:
-    """Wall seconds, exit status (``None``: killed at the timeout) and the output of one command."""
-    started = time.perf_counter()
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_once(argv: list[str], cwd: Path, timeout: float, tree: Path) -> tuple[float, float, int | None, str]:
+    """Wall seconds, CPU seconds, exit status (``None``: killed at the timeout) and the output of one command."""
+    started, cpu = time.perf_counter(), _cpu()
     try:
         done = subprocess.run([sys.executable, "-m", "referee.cli.entry", *argv], cwd=cwd, capture_output=True,
-                              timeout=timeout, preexec_fn=_limit, env={**os.environ, "PYTHONPATH": str(REPO)})
-    except subprocess.TimeoutExpired:
-        return time.perf_counter() - started, None, ""
-    return time.perf_counter() - started, done.returncode, (done.stdout + done.stderr).decode("utf-8", "replace")
+                              timeout=timeout, preexec_fn=_limit, env={**os.environ, "PYTHONPATH": str(tree)})
+    except subprocess.TimeoutExpired:  # killed and waited for: its CPU time is counted
+        return time.perf_counter() - started, _cpu() - cpu, None, ""
+    output = (done.stdout + done.stderr).decode("utf-8", "replace")
+    return time.perf_counter() - started, _cpu() - cpu, done.returncode, output
 
 
-def cell(argv: list[str], cwd: Path, reps: int, timeout: float) -> dict[str, object]:
-    """The median time of ``reps`` runs, the exit status and how it ended (one run only when it times out)."""
-    times, status, output = [], None, ""
+def cell(argv: list[str], cwd: Path, reps: int, timeout: float, tree: Path) -> dict[str, object]:
+    """The median wall and CPU times of ``reps`` runs, the exit status and how it ended (one run only when it
+    times out)."""
+    times, cpus, status, output = [], [], None, ""
     for _ in range(reps):
-        seconds, status, output = run_once(argv, cwd, timeout)
+        seconds, cpu, status, output = run_once(argv, cwd, timeout, tree)
         times.append(seconds)
+        cpus.append(cpu)
         if status is None:
             break
     ended = (f">{timeout:.0f}s" if status is None else "TRACEBACK" if "Traceback" in output
              else "message" if status == 2 else f"exit {status}")
     last = output.strip().splitlines()[-1][:160] if output.strip() else ""
-    return {"seconds": statistics.median(times), "status": status, "ended": ended, "last_line": last}
+    return {"seconds": statistics.median(times), "cpu": statistics.median(cpus), "status": status, "ended": ended,
+            "last_line": last}
 
 
 def main() -> None:
@@ -84,15 +94,17 @@ def main() -> None:
     parser.add_argument("--files", nargs="*", default=None, help="hostile files to try (default: all)")
     parser.add_argument("--json", metavar="FILE")
     parser.add_argument("--verbose", "-v", action="store_true", help="print each cell's last line of output")
+    parser.add_argument("--tree", type=Path, default=REPO, help="the tree whose referee/ is run (default: this one; "
+                                                                 "an older tree for the figures before a change)")
     args = parser.parse_args()
     readers = [r for r in READERS if args.only is None or r in args.only]
     names = [n for n in NAMES if args.files is None or n in args.files]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / "arena.yaml").write_text(ARENA)
-        start = cell(["--version"], folder, args.reps, args.timeout)
-        print(f"lastcard --version (Python's start-up): {start['seconds']:.2f} s, median of {args.reps}; load "
-              f"average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+        start = cell(["--version"], folder, args.reps, args.timeout, args.tree)
+        print(f"lastcard --version (Python's start-up): {start['seconds']:.2f} s wall, {start['cpu']:.2f} s CPU, "
+              f"median of {args.reps}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
         results: dict[str, dict[str, dict[str, object]]] = {}
         for name in names:
             path = write(folder, name, "records.jsonl.gz" if name == "gzip-bomb" else "file")
@@ -100,14 +112,15 @@ def main() -> None:
             for reader in readers:
                 argv = [str(path) if w == "FILE" else str(folder / "arena.yaml") if w == "ARENA"
                         else str(folder / "out") if w == "OUT" else w for w in READERS[reader]]
-                results[name][reader] = found = cell(argv, folder, args.reps, args.timeout)
+                results[name][reader] = found = cell(argv, folder, args.reps, args.timeout, args.tree)
                 if args.verbose:
                     print(f"  {name} / {reader}: {found['ended']} {found['seconds']:.2f}s: {found['last_line']}",
                           flush=True)
-    width = max(len(r) for r in readers) + 2
-    print(f"\n{'file':<12}" + "".join(f"{r:>{width + 10}}" for r in readers))
+    print("\nwall seconds / CPU seconds (median), and how it ended")
+    print(f"{'file':<12}" + "".join(f"{r:>26}" for r in readers))
     for name, row in results.items():
-        print(f"{name:<12}" + "".join(f"{row[r]['seconds']:>{width}.2f}s {row[r]['ended']:<9}" for r in readers))
+        print(f"{name:<12}" + "".join(f"{row[r]['seconds']:>9.2f} /{row[r]['cpu']:>5.2f} {row[r]['ended']:<9}"
+                                      for r in readers))
     print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     if args.json:
         Path(args.json).write_text(json.dumps({"startup_s": start["seconds"], "reps": args.reps,

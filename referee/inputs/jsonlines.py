@@ -17,6 +17,9 @@ from referee.inputs.gzipped import stream
 from referee.inputs.kinds import MAX_DEPTH, MAX_JSON_VALUES, FileKind, size_text
 
 JsonLine = dict[str, Any]
+#: Compressed bytes read at a time from a gzip file: a bomb is refused after about ``GZIP_FLOOR + GZIP_RATIO *
+#: GZIP_SLICE`` inflated bytes (some 7 MiB), each of them split into lines and parsed.
+GZIP_SLICE = 1 << 14
 
 
 def parse_line(raw: bytes, path: str, number: int) -> JsonLine:
@@ -75,7 +78,8 @@ def raw_lines(path: str, kind: FileKind) -> Iterator[tuple[int, bytes]]:
     if problem is not None:
         raise refuse(path, problem)
     if read_head(path, len(GZIP_MAGIC)) == GZIP_MAGIC:
-        yield from _gzip_lines(read_chunks(path), path, kind)
+        # Read in small slices: the ratio cap is checked against what was read, so a bomb stops early.
+        yield from _gzip_lines(read_chunks(path, GZIP_SLICE), path, kind)
         return
     data = read_text_bytes(path, kind)  # a binary file, or UTF-16, named as such rather than "not JSON"
     yield from enumerate(data.removeprefix(codecs.BOM_UTF8).split(b"\n"), 1)
