@@ -13,11 +13,11 @@ from referee.inputs.files import refuse
 from referee.inputs.kinds import GZIP_FLOOR, GZIP_RATIO, FileKind, size_text
 from referee.inputs.problems import InputFileError, Problem
 
-#: Compressed bytes read at a time, and the most inflated bytes asked of zlib at once.
+#: The most inflated bytes asked of zlib at once: the caps are checked this often.
 CHUNK = 1 << 16
 
 
-def bomb(path: str, taken: int, given: int) -> str:
+def bomb(taken: int, given: int) -> str:
     """The message for gzip data that inflates past the ratio cap."""
     return (f"gzip data that inflates to more than {GZIP_RATIO} times its size ({size_text(given)} from "
             f"{taken:,} bytes read); a record lastcard writes inflates about 14 times: is it a gzip bomb? Give the "
@@ -69,7 +69,7 @@ class Inflater:
 
     def _check(self) -> None:
         if self.given > GZIP_FLOOR + GZIP_RATIO * self.taken:
-            raise refuse(self.path, bomb(self.path, self.taken, self.given))
+            raise refuse(self.path, bomb(self.taken, self.given))
         if self.kind is not None and self.given > self.kind.max_bytes:
             raise refuse(self.path, self.kind.too_large())
 

@@ -1,8 +1,9 @@
 """JSON lines a person hands in (a game's record file, plain or gzip), read with the guards: each line UTF-8, at
-most ``MAX_VALUES`` values and ``MAX_DEPTH`` levels deep, the whole within its kind's cap or the gzip ratio cap.
+most ``MAX_JSON_VALUES`` values and ``MAX_DEPTH`` levels deep, the whole within its kind's cap or the gzip ratio cap.
 
-The values are counted, and the depth bounded, before a line is parsed (bytes counted in C, no walk in Python
-for a line that cannot be deep), so a hostile line costs no more memory or time than its bytes.
+A line's values are counted before it is parsed (bytes counted in C), so a line of millions of tiny values is
+refused before it is built; its depth is walked only when it has more brackets than ``MAX_DEPTH`` (a record's
+events line), and the parser itself stops at 1,024 levels.
 """
 
 from __future__ import annotations
