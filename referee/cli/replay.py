@@ -62,7 +62,9 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
                accept: tuple[str, ...], reject: tuple[str, ...], comment: str, position_id: str | None,
                sandbox_mode: str | None) -> None:
     """Show a stored game turn by turn: SOURCE is a results directory and GAME a game id in it
-    (lastcard replay results/sample g000012), or SOURCE is a record file (records/g000012.jsonl).
+    (lastcard replay results/sample g000012), or SOURCE is a record file and GAME a game in it: the run's
+    records.jsonl.gz (lastcard replay results/sample/records.jsonl.gz g000012), or records/g000012.jsonl of
+    older versions (GAME optional).
 
     Cards show their colour and a shape per colour; plain text when NO_COLOR is set or output is not
     a terminal.

@@ -43,7 +43,7 @@ from referee.store.results_dir import ResultsDir
 from referee.table.policy import FaultPolicy
 from referee.tune.model import Step, TuneError, TuneRun, TuneSettings
 from referee.tune.outputs import live_lines, result_lines
-from referee.tune.params import Param, ParamError, parse_lines, parse_option
+from referee.tune.params import Param, ParamError, parse_option, read_file
 from referee.tune.run import run_tune, verify_settings
 from referee.tune.spsa import A_RATIO, ALPHA, GAMMA, SpsaSettings
 
@@ -63,16 +63,8 @@ class LiveTuneDisplay(RedrawnBlock):
 
 
 def _params(given: tuple[str, ...], files: tuple[str, ...]) -> list[Param]:
-    params: list[Param] = []
-    for path in files:
-        try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-        except OSError as exc:
-            raise click.BadParameter(f"cannot read {path!r}: {exc.strerror}", param_hint="--params") from None
-        params += parse_lines(text, path)
-    params += [parse_option(text) for text in given]
-    return params
+    params = [param for path in files for param in read_file(path)]
+    return params + [parse_option(text) for text in given]
 
 
 @click.command("tune")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from referee.errors import BAD_INPUT, LastcardError
+from referee.inputs.database import check_database
 from referee.ladder.shapes import LadderRunRow, LadderSettingsJson
 from referee.store.ranking_shapes import LeftOutJson, StandingRowJson
 from referee.store.results import GameLine
@@ -290,7 +291,9 @@ def disk_errors(path: str) -> Iterator[None]:
 
 
 def open_ladder(path: str, *, write: bool = True, create: bool = True) -> LadderStore:
-    """Open (or create) the ladder file; with ``write``, hold its lock or raise ``LadderBusy``."""
+    """Open (or create) the ladder file; with ``write``, hold its lock or raise ``LadderBusy``; a directory or a
+    file that is no SQLite database is refused at once (``InputFileError``)."""
+    check_database(path, "a ladder file", "give the ladder's file, or a new file name to start a ladder")
     path = os.path.abspath(path)
     if not create and not os.path.exists(path):
         raise LadderError(f"{path} does not exist: `lastcard ladder run ARENA.yaml --db {os.path.basename(path)}` "

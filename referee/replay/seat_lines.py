@@ -23,8 +23,8 @@ from referee.protocol.wire import loads
 from referee.replay.record import read_record
 from referee.replay.scripted import play_again
 from referee.store.game_source import SourceGame
-from referee.store.record_file import RecordEntry
-from referee.store.results_dir import ResultsDir, read_jsonl
+from referee.store.record_file import RecordEntry, game_in_file
+from referee.store.results_dir import ResultsDir
 from referee.table.policy import FaultPolicy
 
 
@@ -131,8 +131,9 @@ def seat_script(source: SourceGame, seat: int, *, limits: TimeLimits | None = No
 # ---------------------------------------------------------------------------------------- records
 def record_entries(source: SourceGame) -> list[RecordEntry] | None:
     """The stored game's record entries (the record file named, or the run's kept record), or ``None``."""
-    if source.events is not None and os.path.isfile(source.where):
-        return [cast(RecordEntry, entry) for _, entry in read_jsonl(source.where)]  # the source is a record file
+    if source.events is not None and os.path.isfile(source.where):  # the source is a record file
+        lines = game_in_file(source.where, source.stored.game)
+        return lines if isinstance(lines, list) else None
     if source.out_dir is not None:
         return read_record(source.out_dir, source.stored.game)
     return None

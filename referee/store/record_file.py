@@ -27,7 +27,6 @@ set-up: 13 KB built-in records (4 seats) took 305 us and 1,660 bytes a game one 
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import zlib
 from typing import IO, Container, Iterable, Iterator, Mapping, Sequence, TypedDict, cast
@@ -35,7 +34,12 @@ from typing import IO, Container, Iterable, Iterator, Mapping, Sequence, TypedDi
 import orjson
 
 from referee.engine.actions import WireAction
+from referee.engine.notation import InvalidReplayError
 from referee.engine.rules import RuleOptions
+from referee.inputs.files import refuse
+from referee.inputs.gzipped import DamagedGzip, inflate
+from referee.inputs.jsonlines import json_lines, parse_line, raw_lines
+from referee.inputs.kinds import RECORD
 from referee.store.disk import naming
 from referee.store.results_dir import ResultsDir
 
@@ -152,11 +156,14 @@ def _index_lines(sizes: Sequence[tuple[str, int]], offset: int, length: int) -> 
 
 
 def _parse(parts: list[str]) -> Entry | None:
-    """An index line's entry (``None`` for a line cut short by a killed run)."""
-    if len(parts) == 3:
-        return int(parts[1]), int(parts[2]), 0, None
-    if len(parts) == 5:
-        return int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4])
+    """An index line's entry (``None`` for a line cut short by a killed run, or one no version wrote)."""
+    try:
+        numbers = [int(part) for part in parts[1:]] if len(parts) in (3, 5) else []
+    except ValueError:
+        return None
+    if numbers and min(numbers) >= 0:
+        return (numbers[0], numbers[1], 0, None) if len(numbers) == 2 else (numbers[0], numbers[1], numbers[2],
+                                                                            numbers[3])
     if len(parts) == 2 and parts[1].startswith(REBUILD):
         return parts[1][len(REBUILD):]
     return None
@@ -292,7 +299,7 @@ def find(out_dir: str, game_id: str) -> Entry | None:
         return None
     found = None
     prefix = game_id + " "
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8", errors="replace") as fh:  # an index no run wrote: its lines match no game
         for line in fh:
             if line.startswith(prefix):
                 found = _parse(line.split()) or found
@@ -308,19 +315,23 @@ def read_record(out_dir: str, game_id: str) -> list[RecordEntry] | str | None:
     if isinstance(where, str):
         return where
     offset, length, start, size = where
-    with open(os.path.join(out_dir, RECORDS_FILE), "rb") as fh:
+    path = os.path.join(out_dir, RECORDS_FILE)
+    with open(path, "rb") as fh:
         fh.seek(offset)
         member = fh.read(length)
+    if len(member) != length:
+        return None  # cut short by a killed run: as if not recorded
+    # Inflated within the ratio cap (a member's bytes are what the index says they are, no more); a batch's member
+    # only up to the game's end.
     try:
-        if size is None:
-            text = zlib.decompress(member, 31)
-        else:  # a batch's member: inflated up to the game's end, not further
-            text = zlib.decompressobj(31).decompress(member, start + size)[start:]
-            if len(text) != size:
-                return None  # cut short by a killed run: as if not recorded
-    except zlib.error:
-        return None  # a member cut short by a killed run: as if not recorded
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+        text = inflate(member, path, RECORD, None if size is None else start + size)
+    except DamagedGzip:
+        text = None
+    if text is None:
+        return None  # a member cut short by a killed run (or damaged): as if not recorded
+    shown = f"{path} (game {game_id}'s record, line numbers within it)"
+    return [cast(RecordEntry, parse_line(line, shown, number))
+            for number, line in enumerate(text[start:].split(b"\n"), 1) if line.strip()]
 
 
 def recorded_ids(out_dir: str) -> set[str]:
@@ -328,7 +339,7 @@ def recorded_ids(out_dir: str) -> set[str]:
     path = os.path.join(out_dir, INDEX_FILE)
     if not os.path.exists(path):
         return set()
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8", errors="replace") as fh:
         return {line.split(" ", 1)[0] for line in fh if line.strip()}
 
 
@@ -337,5 +348,51 @@ def _legacy(out_dir: str, game_id: str) -> list[RecordEntry] | None:
     path = ResultsDir(out_dir).legacy_record(game_id)
     if not os.path.exists(path):
         return None
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+    return [cast(RecordEntry, line) for _, line in json_lines(path, RECORD)]
+
+
+def game_in_file(path: str, game_id: str | None) -> list[RecordEntry] | str | None:
+    """The record lines of ``game_id`` in the record file ``path``, read with every guard: a run's
+    ``records.jsonl.gz`` (its member found through the index beside it, else the file read through, its last
+    record of the game kept) or a plain ``records/GAME.jsonl`` of older versions; with no ``game_id``, the file's
+    one game. The run's policy (a ``str``) for a built-in game rebuilt when read, ``None`` for a game the file has
+    no record of; ``InvalidReplayError`` for a file of several games and no ``game_id``."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if game_id is not None and os.path.basename(path) == RECORDS_FILE and os.path.isfile(os.path.join(folder,
+                                                                                                     INDEX_FILE)):
+        return read_record(folder, game_id)
+    records = _records_in(path, game_id)
+    if game_id is None and len(records) > 1:
+        shown = ", ".join(list(records)[:5]) + (", ..." if len(records) > 5 else "")
+        raise InvalidReplayError(f"{path} holds the records of {len(records)} games ({shown}): name one, e.g. "
+                                 f"`lastcard replay {path} {next(iter(records))}`")
+    if game_id is None:
+        return next(iter(records.values()), None)
+    return records.get(game_id)
+
+
+def _records_in(path: str, game_id: str | None) -> dict[str, list[RecordEntry]]:
+    """Game id -> its record lines (the last record of each), read through; only ``game_id``'s lines are kept
+    when it is given (the others' ids alone), each game within the record file's cap."""
+    records: dict[str, list[RecordEntry]] = {}
+    current: list[RecordEntry] | None = None
+    size = 0
+    for number, raw in raw_lines(path, RECORD):
+        if not raw.strip():
+            continue
+        line = cast(RecordEntry, parse_line(raw, path, number))
+        if current is None and line.get("t") != "game":
+            raise refuse(path, "not a game's record: a record starts with its game line ({\"t\": \"game\", ...}); "
+                               "a results folder's games are replayed as `lastcard replay FOLDER GAME`", number)
+        if line.get("t") == "game" or current is None:
+            name = str(line.get("game"))
+            records.pop(name, None)  # played again after a crash: the last record wins, in its place
+            current = records[name] = []
+            keep = game_id is None or name == game_id
+            size = 0
+        size += len(raw)
+        if size > RECORD.max_bytes:
+            raise refuse(path, RECORD.too_large(), number)
+        if keep:
+            current.append(line)
+    return records

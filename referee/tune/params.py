@@ -15,9 +15,14 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Mapping, Sequence
 
 from referee.errors import OptionError
+from referee.inputs.files import read_text
+from referee.inputs.kinds import PARAMS
+from referee.inputs.problems import InputFileError
 
 #: OpenBench's usual final step when a ``--param`` gives none.
 DEFAULT_R_END = 0.002
+#: The most of a line a message quotes.
+SHOWN = 80
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -111,7 +116,8 @@ def parse_lines(text: str, source: str = "the parameter file") -> list[Param]:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        where = f"{source}, line {number} ({raw.strip()!r})"
+        shown = raw.strip() if len(raw.strip()) <= SHOWN else raw.strip()[:SHOWN - 3] + "..."  # never the whole file
+        where = f"{source}, line {number} ({shown!r})"
         fields = [f.strip() for f in line.split(",")]
         if len(fields) != 7:
             raise ParamError(f"{where}: give 7 fields, NAME, int|float, START, MIN, MAX, C_END, R_END (OpenBench's "
@@ -126,6 +132,15 @@ def parse_lines(text: str, source: str = "the parameter file") -> list[Param]:
         except ParamError as exc:
             raise ParamError(f"{where}: {exc}", "params") from None
     return params
+
+
+def read_file(path: str) -> list[Param]:
+    """The parameters of the file ``path`` (OpenBench's lines), read through the guarded reader."""
+    try:
+        text = read_text(path, PARAMS)
+    except InputFileError as exc:
+        raise ParamError(str(exc), "params") from None
+    return parse_lines(text, path)
 
 
 def check_names(params: Sequence[Param]) -> None:

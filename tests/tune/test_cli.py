@@ -62,7 +62,8 @@ def test_a_budget_below_one_iteration_is_refused():
 
 def test_a_missing_parameter_file_is_named():
     result = invoke(BOT, "--params", "/nonexistent/params.txt", *TABLE)
-    assert result.exit_code == 2 and "cannot read '/nonexistent/params.txt'" in result.output
+    assert result.exit_code == 2
+    assert "--params: /nonexistent/params.txt: no such file; check its name and folder" in result.output
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
