@@ -166,7 +166,8 @@ def _missing(out_dir: str, table: Sequence[PairEvidence], cannot: dict[str, Cann
         more = f" and {len(pairs) - 6} more" if len(pairs) > 6 else ""
         a, b = pairs[0].bot_a, pairs[0].bot_b
         match = " ".join(shlex.quote(f"{n}={specs[n].command}") for n in (a, b))
-        lines.append(f"{kind}: {shown}{more}. More games that seat them together give the evidence: raise `games:` "
-                     f"in the arena file and run it again (`lastcard arena FILE --fresh`); or, for one pair, `lastcard match "
-                     f"{match} builtin:medium builtin:hard --games 40 --out DIR` then `lastcard collusion DIR`")
+        lines.append(f"{kind}: {shown}{more}. More games that seat them together give the evidence: raise "
+                     "`games:` in the arena file and run it again (`lastcard arena FILE --fresh`); or, for one pair, "
+                     f"`lastcard match {match} builtin:medium builtin:hard --games 40 --out DIR` then "
+                     "`lastcard collusion DIR`")
     return lines

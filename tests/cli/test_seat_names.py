@@ -97,8 +97,8 @@ def test_a_class_contest_hides_the_names_unless_its_file_shows_them(tmp_path: Pa
     base = "name: c\nseats: 2\nbots:\n  - submissions: {path: 'students/*'}\n  - builtin:hard\n"
     assert parse_arena(base, base_dir=str(tmp_path)).hide_names
     assert not parse_arena(base + "seat_names: shown\n", base_dir=str(tmp_path)).hide_names
-    assert not parse_arena("name: c\nseats: 2\nbots: [builtin:hard, builtin:easy]\n", base_dir=str(tmp_path)).hide_names
-    hidden = parse_arena("name: c\nseats: 2\nseat_names: hidden\nbots: [builtin:hard, builtin:easy]\n", base_dir=str(tmp_path))
+    two = "name: c\nseats: 2\nbots: [builtin:hard, builtin:easy]\n"
+    assert not parse_arena(two, base_dir=str(tmp_path)).hide_names
+    hidden = parse_arena("seat_names: hidden\n" + two, base_dir=str(tmp_path))
     assert hidden.hide_names and hidden.to_json()["seat_names"] == "hidden"
-    assert "seat_names" not in parse_arena("name: c\nseats: 2\nbots: [builtin:hard, builtin:easy]\n",
-                                           base_dir=str(tmp_path)).to_json()
+    assert "seat_names" not in parse_arena(two, base_dir=str(tmp_path)).to_json()
