@@ -125,7 +125,8 @@ def _similarity(arena: Arena, run: ArenaRun, workers: int, progress: TerminalPro
         return
     from referee.cli.similar import similarity_after_run  # here: a run without it need not import it
 
-    similarity_after_run(run.out_dir, points=arena.similarity.points, seed=arena.similarity.seed, jobs=workers,
+    similarity_after_run(run.out_dir, points=arena.similarity.points, seed=arena.similarity.seed,
+                         references=arena.similarity.references, jobs=workers,
                          note=progress.note)
 
 

@@ -28,11 +28,12 @@ class Compared:
 
 def compare_folder(out_dir: str, *, seed: int = 1, points: int | None = None, scripts: int = DEFAULT_SCRIPTS,
                    again: int = DEFAULT_AGAIN, jobs: int = 1, bots: Sequence[str] | None = None,
-                   note: Callable[[str], None] | None = None) -> Compared:
+                   note: Callable[[str], None] | None = None, references: bool = True) -> Compared:
     """Ask the bots of ``out_dir`` the same decision points (``points`` of them, else those of ``scripts`` seats)
-    and write similarity.csv and similarity_bots.csv there."""
+    and write similarity.csv and similarity_bots.csv there (``references``: the reference policies asked too, what
+    they explain set aside)."""
     p = plan(out_dir, scripts=scripts, seed=seed, bots=bots, points=points)
     if note is not None:
         note(f"asking {len(p.bots)} bots {len(p.points)} decision points from {len(p.scripts)} stored seats...")
-    result = measure(p, again=again, jobs=jobs)
+    result = measure(p, again=again, jobs=jobs, with_references=references)
     return Compared(result, write_files(out_dir, result), len(p.bots), len(p.scripts))
