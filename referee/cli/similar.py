@@ -36,7 +36,7 @@ def similar_cmd(results_dir: str, scripts: int, points: int | None, seed: int, a
     (docs/similar.md)."""
     done = compare_folder(results_dir, seed=seed, points=points, scripts=scripts, again=again, jobs=jobs,
                           bots=bots or None, note=lambda text: click.echo(text, err=True), references=references)
-    for line in lines(done.similarity):
+    for line in lines(done.similarity, texts=done.texts):
         click.echo(line)
     click.echo(f"similarity: {done.path}", err=True)
 
@@ -50,6 +50,6 @@ def similarity_after_run(out_dir: str, *, points: int | None, seed: int, jobs: i
     except LastcardError as exc:  # too few bots, a game that cannot be replayed: the contest's results stand
         click.echo(f"similarity: not compared: {exc}", err=True)
         return
-    for line in lines(done.similarity):
+    for line in lines(done.similarity, texts=done.texts):
         click.echo(line)
     click.echo(f"similarity: {done.path}")

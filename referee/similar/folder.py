@@ -8,7 +8,9 @@ from typing import Callable, Sequence
 
 from referee.similar.agreement import Similarity
 from referee.similar.asking import measure, plan
+from referee.similar.fingerprints import TextMatch
 from referee.similar.render import write_files
+from referee.similar.text import text_evidence
 
 #: Stored seats asked when no number of points is given.
 DEFAULT_SCRIPTS = 12
@@ -24,6 +26,8 @@ class Compared:
     path: str
     bots: int
     scripts: int
+    texts: tuple[TextMatch, ...] = ()
+    """The programs compared by their text, most alike first (text_matches.json)."""
 
 
 def compare_folder(out_dir: str, *, seed: int = 1, points: int | None = None, scripts: int = DEFAULT_SCRIPTS,
@@ -36,4 +40,7 @@ def compare_folder(out_dir: str, *, seed: int = 1, points: int | None = None, sc
     if note is not None:
         note(f"asking {len(p.bots)} bots {len(p.points)} decision points from {len(p.scripts)} stored seats...")
     result = measure(p, again=again, jobs=jobs, with_references=references)
-    return Compared(result, write_files(out_dir, result), len(p.bots), len(p.scripts))
+    path = write_files(out_dir, result)
+    flagged = {frozenset((f.a, f.b)) for f in result.standing_out}
+    texts = text_evidence(out_dir, {s.name: s for s in p.bots}, flagged)
+    return Compared(result, path, len(p.bots), len(p.scripts), tuple(texts))

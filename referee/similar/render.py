@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from referee.similar.agreement import KAPPA_STANDS_OUT, RANDOM_BELOW, Similarity
+from referee.similar.fingerprints import TextMatch
+from referee.similar.text import TEXT_FLAG
 from referee.store.similarity_file import BotRow, PairRow, pairs_text, write_similarity
 
 
@@ -30,8 +34,10 @@ def write_files(out_dir: str, s: Similarity) -> str:
     return write_similarity(out_dir, pair_rows(s), bot_rows(s))
 
 
-def lines(s: Similarity, top: int = 10) -> list[str]:
-    """The pairs that stand out (or, when none does, the closest few), the random bots, and how to read it."""
+def lines(s: Similarity, top: int = 10, texts: Sequence[TextMatch] = ()) -> list[str]:
+    """The pairs that stand out (or, when none does, the closest few) with their text's figure, the pairs that play
+    a reference, the random bots, the programs alike in text, and how to read it."""
+    text = {frozenset((m.a, m.b)): m for m in texts}
     bots = len(s.self_agreement)
     out = [f"{bots} bots asked the same {s.points} decision points (each with two legal answers or more); "
            f"{len(s.pairs)} pairs compared"]
@@ -57,6 +63,15 @@ def lines(s: Similarity, top: int = 10) -> list[str]:
     for bot in s.random_bots:
         out.append(f"{bot} plays at random (it gave the same answer to the same point {s.self_agreement[bot]:.0%} of "
                    f"the time when asked twice; under {RANDOM_BELOW:.0%}): its pairs are not compared")
+    for p in s.standing_out[:top]:
+        m = text.get(frozenset((p.a, p.b)))
+        if m is not None:
+            out.append(f"  {p.a} / {p.b}: text {m.similarity:.0%} alike ({m.shared} shared token fingerprints, "
+                       f"{len(m.fragments)} fragments; the starter code left out)")
+    alike = [m for m in texts if m.similarity >= TEXT_FLAG]
+    if alike:
+        out.append(f"programs whose text is {TEXT_FLAG:.0%} alike or more (token fingerprints, starter code left out): "
+                   + ", ".join(f"{m.a} / {m.b} {m.similarity:.0%}" for m in alike[:top]))
     if s.references:
         out.append("agreement the reference policies explain is set aside: " + "; ".join(s.references))
     out.append("This is evidence to look at, not a verdict: bots that follow the same good advice agree more "

@@ -8,6 +8,7 @@ in a run of its own (in the class, its games, and so the decision points drawn, 
 from __future__ import annotations
 
 import csv
+import json
 import shutil
 import subprocess
 import sys
@@ -35,7 +36,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # A copy of a bot that is no kit: heavy with its names changed (a student's search and replace).
     (folder / "bots" / "heavy_copy").mkdir()
     renamed = HEAVY.replace("weight", "score").replace("(a)", "(act)").replace(" a[", " act[")
-    renamed = renamed.replace("in a.", "in act.")
+    renamed = renamed.replace("in a.", "in act.").replace("            return -1\n",
+                                                         "            return -1  # <script>alert(1)</script>\n")
     (folder / "bots" / "heavy_copy" / "bot.py").write_text(renamed)
     shutil.copy(folder / "bots" / "heavy" / "botkit.py", folder / "bots" / "heavy_copy" / "botkit.py")
     commands["heavy_copy"] = f"python3 {folder / 'bots' / 'heavy_copy' / 'bot.py'}"
@@ -80,6 +82,18 @@ def test_copies_of_a_kit_are_said_to_play_the_kit_and_a_copy_beyond_the_kits_sta
     assert "disguised / strong: both play kit:python" in res.stdout
     bots = {r["bot"]: r for r in csv.DictReader((played / "out" / "similarity_bots.csv").open())}
     assert bots["strong"]["closest_reference"] == "kit:python" and float(bots["strong"]["reference_agreement"]) == 1.0
+    # The text beside the play: the copy matches in text too, the starter code left out; the kit's users do not.
+    stored = json.loads((played / "out" / "text_matches.json").read_text())["pairs"]
+    texts = {frozenset((t["a"], t["b"])): t for t in stored}
+    assert texts[frozenset(("heavy", "heavy_copy"))]["similarity"] >= 0.5
+    assert texts[frozenset(("heavy", "heavy_copy"))]["fragments"]
+    assert texts[frozenset(("disguised", "strong"))]["similarity"] < 0.2
+    assert "heavy / heavy_copy: text" in res.stdout
+    res = lastcard(played, "report", "out")
+    assert res.returncode == 0, res.stderr
+    page = (played / "out" / "report.html").read_text()
+    assert "Both kinds of evidence" in page and "<b>heavy</b> and <b>heavy_copy</b>" in page
+    assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page  # what a student wrote, escaped
 
 
 def test_the_same_seed_gives_the_same_figures(played: Path):
