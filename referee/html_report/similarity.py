@@ -81,7 +81,8 @@ def evidence_blocks(data: PlayAlike, texts: TextMatchesJson) -> str:
         return ""
     return ("<h3>Both kinds of evidence</h3><p>The programs' text, beside their play: token fingerprints "
             f"(winnowing, as MOSS and Dolos do; {texts['k']} tokens a fingerprint, names and literals by their kind), "
-            f"the starter code ({esc(texts['base'])}) left out. The fragments two programs share are shown side by side.</p>"
+            f"the starter code ({esc(texts['base'])}) left out. The fragments two programs share are shown side by "
+            "side.</p>"
             + "".join(blocks))
 
 
