@@ -64,13 +64,7 @@ def measure_folder(out_dir: str, *, reference: str = DEFAULT_REFERENCE, most: in
         raise folder.missing_games()
     stored = [line.result for line in folder.games_log if line.result.reason != "lost"]
     specs = run_bots(out_dir)
-    seated = {n for r in stored for n in r.seating}
-    measured = sorted(n for n, s in specs.items() if s.builtin is None and n in seated and (not bots or n in bots))
-    if len(measured) < 2:
-        raise CollusionError(f"{out_dir}: {len(measured)} bot(s) to measure; collusion measures pairs of the run's "
-                             "programs (built-in players do not collude): give the results folder of a run with two or "
-                             "more (arena.json lists its bots)" + (f", or --bot names among {', '.join(sorted(seated))}"
-                                                                   if bots else ""))
+    measured = _measured(out_dir, stored, specs, bots)
     ref = _reference(reference)
     with tempfile.TemporaryDirectory(prefix="lastcard-collusion-") as logs:
         cannot = probe([specs[n] for n in measured], logs)
@@ -88,6 +82,19 @@ def measure_folder(out_dir: str, *, reference: str = DEFAULT_REFERENCE, most: in
     path = write_collusion(out_dir, [row_of(p, alpha) for p in table])
     return Measured(tuple(table), tuple(measured), reference, alpha, len(stored), len(played), workers,
                     time.monotonic() - t0, path, tuple(_missing(out_dir, table, cannot, specs)))
+
+
+def _measured(out_dir: str, stored: Sequence[GameResult], specs: dict[str, BotSpec],
+              bots: Sequence[str] | None) -> list[str]:
+    """The bots whose pairs are measured: the run's programs that played (``bots``: only these); at least two."""
+    seated = {n for r in stored for n in r.seating}
+    measured = sorted(n for n, s in specs.items() if s.builtin is None and n in seated and (not bots or n in bots))
+    if len(measured) < 2:
+        raise CollusionError(f"{out_dir}: {len(measured)} bot(s) to measure; collusion measures pairs of the run's "
+                             "programs (built-in players do not collude): give the results folder of a run with two or "
+                             "more (arena.json lists its bots)" + (f", or --bot names among {', '.join(sorted(seated))}"
+                                                                   if bots else ""))
+    return measured
 
 
 def _reference(text: str) -> BotSpec:

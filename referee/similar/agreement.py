@@ -138,15 +138,20 @@ def similarity(answers: Mapping[str, Sequence[Answer]], again: Mapping[str, Sequ
     chance = [chance_agreement([answers[b][i] for b in steady]) for i in range(count)]
     found = (_explained(a, b, answers[a], answers[b], chance, refs) for i, a in enumerate(steady)
              for b in steady[i + 1:])
-    raw = [p for p in found if p is not None]
+    pairs = _placed([p for p in found if p is not None])
+    closest = {b: _closest(answers[b], refs) for b in bots} if refs else {}
+    return Similarity(pairs, self_agreement, count, closest)
+
+
+def _placed(raw: list[PairFigure]) -> tuple[PairFigure, ...]:
+    """The pairs with their place among the class's (robust deviations above the median pair's excess), closest
+    first, those that play a reference last."""
     excesses = [p.excess for p in raw]
     middle = median(excesses) if excesses else 0.0
     spread = MAD_SCALE * median(abs(e - middle) for e in excesses) if excesses else 0.0
     spread = max(spread, 0.01)  # a class that all agree alike: a pair must still be 1% above it per deviation
-    pairs = tuple(sorted((replace(p, above_class=(p.excess - middle) / spread) for p in raw),
-                         key=lambda p: (p.plays_reference, -p.kappa, p.a, p.b)))
-    closest = {b: _closest(answers[b], refs) for b in bots} if refs else {}
-    return Similarity(pairs, self_agreement, count, closest)
+    return tuple(sorted((replace(p, above_class=(p.excess - middle) / spread) for p in raw),
+                        key=lambda p: (p.plays_reference, -p.kappa, p.a, p.b)))
 
 
 def _share(mine: Sequence[Answer], theirs: Sequence[Answer]) -> float:

@@ -65,30 +65,38 @@ def _lexer(path: str, text: str) -> Lexer | None:
         return None
 
 
+def _compared(kind: object, value: str, last: str | None) -> list[str]:
+    """What one lexer token becomes: nothing (a comment, a blank), its kind (a name, number, string or declaration),
+    or its text (a keyword; an operator or punctuation character by character). ``last``: the token before it on
+    the same line (a string lexed in pieces is one token)."""
+    if kind in Comment or kind in Whitespace or (kind in Text and not value.strip()):
+        return []
+    if kind in Name and kind not in Name.Builtin:
+        return ["V"]
+    if kind in Keyword.Type or kind in Keyword.Declaration:  # int, let, var, auto: a declaration, in any language
+        return ["D"]
+    if kind in Number:  # "-1" is one number to one lexer, a minus and a number to another
+        return [*value[:len(value) - len(value.lstrip("+-"))], "N"]
+    if kind in String:
+        return [] if last == "S" else ["S"]
+    if kind in Operator or kind in Punctuation:  # "==" is one token to one lexer, two to another
+        return [c for c in value if not c.isspace()]
+    if kind is Token.Error and not value.strip():
+        return []
+    return [value.strip() or value]
+
+
 def tokens_of(path: str, text: str, label: str | None = None) -> list[Tok]:
     """The file's tokens as compared (none for a file no lexer knows)."""
     lexer = _lexer(path, text)
     if lexer is None:
         return []
-    out = []
+    out: list[Tok] = []
     line = 1
+    where = label or path
     for kind, value in lexer.get_tokens(text):
-        if kind in Comment or kind in Whitespace or (kind in Text and not value.strip()):
-            pass
-        elif kind in Name and kind not in Name.Builtin:
-            out.append(Tok("V", label or path, line))
-        elif kind in Keyword.Type or kind in Keyword.Declaration:  # int, let, var, auto: a declaration, any language
-            out.append(Tok("D", label or path, line))
-        elif kind in Number:  # "-1" is one number to one lexer, a minus and a number to another
-            out += [Tok(c, label or path, line) for c in value[:len(value) - len(value.lstrip("+-"))]]
-            out.append(Tok("N", label or path, line))
-        elif kind in String:
-            if not out or out[-1].text != "S" or out[-1].line != line:  # a string lexed in pieces is one token
-                out.append(Tok("S", label or path, line))
-        elif kind in Operator or kind in Punctuation:  # "==" is one token to one lexer, two to another
-            out += [Tok(c, label or path, line) for c in value if not c.isspace()]
-        elif kind is not Token.Error or value.strip():
-            out.append(Tok(value.strip() or value, label or path, line))
+        last = out[-1].text if out and out[-1].line == line else None
+        out += [Tok(t, where, line) for t in _compared(kind, value, last)]
         line += value.count("\n")
     return out
 
