@@ -153,6 +153,7 @@ def program(name: str, files: Iterable[str], base: frozenset[int] = frozenset())
     out."""
     lines: dict[str, list[str]] = {}
     tokens: list[Tok] = []
+    prints: dict[int, int] = {}
     budget = MAX_BYTES
     for path in files:
         try:
@@ -166,10 +167,12 @@ def program(name: str, files: Iterable[str], base: frozenset[int] = frozenset())
         text = data.decode("utf-8", "replace")
         label = os.path.basename(path)
         found = tokens_of(path, text, label)
-        if found:
+        if found:  # each file winnowed alone: no fingerprint spans two files (two kits' files side by side)
             lines[label] = text.splitlines()
+            for h, i in winnow(found).items():
+                if h not in base:
+                    prints.setdefault(h, len(tokens) + i)
             tokens += found
-    prints = {h: i for h, i in winnow(tokens).items() if h not in base}
     return Program(name, lines, tuple(tokens), prints)
 
 

@@ -57,6 +57,9 @@ def test_unedited_kits_share_nothing_once_the_starter_code_is_left_out():
     first, second = program("ada", ruby, base), program("bob", ruby, base)
     assert not first.prints and match(first, second).similarity == 0.0
     assert program("ada", ruby).prints  # without the base, the same files match whole
+    python = [str(KITS / "python" / "strong_bot.py"), str(KITS / "python" / "botkit.py")]
+    both = program("cy", python, base), program("dee", python, base)
+    assert not both[0].prints and match(*both).similarity == 0.0  # no fingerprint spans two files of the kit
 
 
 def test_languages_of_one_family_share_their_common_syntax(tmp_path: Path):
