@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.arena.bot_entries import BotResolver, limits_from
+from referee.arena.collusion_option import collusion_from
 from referee.arena.formats import FORMATS
 from referee.arena.model import DEFAULT_BOOTSTRAP, Arena, Stage
 from referee.arena.pool_check import MAX_GAMES, pool_problems
@@ -101,7 +102,8 @@ class _Resolver:
             bootstrap=data.get("bootstrap", DEFAULT_BOOTSTRAP), rank_by=data.get("rank_by", "rating"),
             description=data.get("description", ""), cluster=self.cluster(data.get("executor")),
             grading=grading_from(data.get("grading"), self.problems),
-            similarity=similarity_from(data.get("similarity")))
+            similarity=similarity_from(data.get("similarity")), collusion=collusion_from(data.get("collusion")),
+            hide_names=hides_names(data))
         if not self.problems:
             self.problems.found.extend(pool_problems(arena, [b.spec.name for b in bots]))
         if self.problems:
@@ -125,6 +127,15 @@ class _Resolver:
                 self.problems.add(("executor", "tls", key), f"no such file: {path!r}")
         return ClusterOptions(section["cluster"], paths["ca_file"], paths["cert"], paths["key"],
                               bool(section.get("build_on_workers", False)))
+
+
+def hides_names(data: Mapping[str, Any]) -> bool:
+    """``seat_names``: as the file says, else hidden for a class contest (bots from ``submissions``), where two
+    friends' bots could otherwise recognise each other by name."""
+    told = data.get("seat_names")
+    if told is not None:
+        return bool(told == "hidden")
+    return any(isinstance(item, Mapping) and "submissions" in item for item in data.get("bots") or ())
 
 
 def _slug(name: str) -> str:

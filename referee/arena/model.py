@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping, TypedDict
+from typing import Any, Iterable, Mapping, NotRequired, TypedDict
 
+from referee.arena.collusion_option import CollusionOption
 from referee.arena.formats import Format
 from referee.arena.similarity_option import SimilarityOption
 from referee.bots.entry import BotEntry
@@ -81,6 +82,8 @@ class ArenaJson(TypedDict):
     stages: list[StageJson]
     bots: list[Mapping[str, object]]
     """Each bot's ``BotSpec.to_json``."""
+    seat_names: NotRequired[str]
+    """``hidden`` when the bots are told neutral seat labels (absent: the names, as before the key existed)."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,12 @@ class Arena:
     #: The ``similarity:`` key: the bots compared by what they do after the games (None: not). Not in ``to_json``:
     #: it never changes the games.
     similarity: SimilarityOption | None = None
+    #: The ``collusion:`` key: after the games, which bot gains when which other sits at its table (None: not).
+    #: Not in ``to_json``: it never changes the games.
+    collusion: CollusionOption | None = None
+    #: ``seat_names: hidden``: the bots are told neutral seat labels, never names. In ``to_json`` (only when
+    #: hidden): what a bot is told can change its play.
+    hide_names: bool = False
 
     @property
     def specs(self) -> list[BotSpec]:
@@ -121,6 +130,9 @@ class Arena:
 
     def to_json(self) -> ArenaJson:
         """What decides the games (not where output goes or how many workers): the resume fingerprint's input."""
-        return {"name": self.name, "seed": self.seed, "policy": self.policy.to_json(), "rank_by": self.rank_by,
-                "bootstrap": self.bootstrap, "records": self.records,
-                "stages": [s.to_json() for s in self.stages], "bots": [b.spec.to_json() for b in self.bots]}
+        out: ArenaJson = {"name": self.name, "seed": self.seed, "policy": self.policy.to_json(),
+                          "rank_by": self.rank_by, "bootstrap": self.bootstrap, "records": self.records,
+                          "stages": [s.to_json() for s in self.stages], "bots": [b.spec.to_json() for b in self.bots]}
+        if self.hide_names:  # only then: an arena that tells the names keeps its fingerprint
+            out["seat_names"] = "hidden"
+        return out

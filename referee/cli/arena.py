@@ -103,6 +103,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
              message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s; results in {run.out_dir}")
     _bot_reports(arena, run, check_games, run.workers.count, progress)
     _similarity(arena, run, run.workers.count, progress)
+    _collusion(arena, run, run.workers.count, progress)
     if html_report:
         write_html_report(run.out_dir, jobs=run.workers.count)  # the run's workers are gone: as many processes
     for line in fault_lines(run.faults, run.out_dir, order=run.standings.bots,
@@ -124,8 +125,24 @@ def _similarity(arena: Arena, run: ArenaRun, workers: int, progress: TerminalPro
         return
     from referee.cli.similar import similarity_after_run  # here: a run without it need not import it
 
-    similarity_after_run(run.out_dir, points=arena.similarity.points, seed=arena.similarity.seed, jobs=workers,
+    similarity_after_run(run.out_dir, points=arena.similarity.points, seed=arena.similarity.seed,
+                         references=arena.similarity.references, jobs=workers,
                          note=progress.note)
+
+
+def _collusion(arena: Arena, run: ArenaRun, workers: int, progress: TerminalProgress) -> None:
+    """The arena file's ``collusion:``, once the contest is complete, before the page (its section is read from
+    collusion.csv)."""
+    option = arena.collusion
+    if option is None:
+        return
+    if not run.complete:
+        progress.note("collusion: the pairs are measured once the contest is complete (--resume finishes it)")
+        return
+    from referee.cli.collusion import collusion_after_run  # here: a run without it need not import it
+
+    collusion_after_run(run.out_dir, reference=option.reference, most=option.games, alpha=option.alpha, jobs=workers,
+                        note=progress.note)
 
 
 def _arena_as_asked(file: str, out: str | None, sandbox_mode: str | None, clock: str | None, wall_ms: int | None,
@@ -240,7 +257,8 @@ def _bot_line(entry: BotEntry) -> str:
 
 
 def _after_games(arena: Arena) -> list[str]:
-    """What the arena writes after its games, besides the standings: grades, similarity figures."""
+    """What the arena writes after its games, besides the standings (grades, similarity and collusion figures), and
+    what the bots are told of each other's names."""
     lines = []
     if arena.grading is not None:
         lines.append(f"  grading: {arena.grading.summary()} -> {_show_path(arena.out)}/grades.csv")
@@ -249,6 +267,12 @@ def _after_games(arena: Arena) -> list[str]:
         asked = f"{points} decision points" if points else "the decision points of 12 stored seats"
         lines.append(f"  similarity: after the games, {asked} (seed {arena.similarity.seed}) -> "
                      f"{_show_path(arena.out)}/similarity.csv")
+    if arena.collusion is not None:
+        most = f"at most {arena.collusion.games} games a pair" if arena.collusion.games else "every game"
+        lines.append(f"  collusion: after the games, {most} played again with one seat taken by "
+                     f"{arena.collusion.reference} -> {_show_path(arena.out)}/collusion.csv")
+    if arena.hide_names:
+        lines.append("  seat names: hidden (the bots are told seat1, seat2...; the results keep the names)")
     return lines
 
 

@@ -33,6 +33,7 @@ from referee.cli.options import (
     out_option,
     report_option,
     ruleset_options,
+    seat_names_option,
     seed_option,
     time_options,
     with_clock,
@@ -166,6 +167,7 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
 @time_options
 @sandbox_option
 @live_option
+@seat_names_option
 def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_bots: tuple[str, ...],
                 seats: int | None, ruleset: str,
                 options: tuple[str, ...], elo0: float, elo1: float, alpha: float, beta: float, model: str,
@@ -173,7 +175,7 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
                 cluster: str | None, tls_ca_file: str | None, tls_cert: str | None, tls_key: str | None,
                 out: str | None, record: bool, resume: bool, fresh: bool, quiet: bool, html_report: bool,
                 sandbox_mode: str | None, clock: str | None = None, wall_ms: int | None = None,
-                live: LiveAddress | None = None, **time_limits: Any) -> None:
+                live: LiveAddress | None = None, seat_names: str = "shown", **time_limits: Any) -> None:
     """Is NEW stronger than BASE? Play twin games (one deal, NEW and BASE swapping seats) until a sequential
     test (GSPRT) decides, and print the estimates as fastchess does.
 
@@ -207,7 +209,7 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
         settings = CompareSettings.build(bot(new, "NEW"), bot(base, "BASE"), [bot(b, "--field") for b in field_bots],
                                          seats=seats, seed=seed, rules=rules, policy=fault_policy,
                                          record=bool(out and record), sprt=sprt, max_games=max_games,
-                                         games=fixed_games)
+                                         games=fixed_games, hide_names=seat_names == "hidden")
     except (CompareError, SprtError) as exc:
         raise _usage(exc) from None
     for warning in settings.warnings:

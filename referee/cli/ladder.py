@@ -136,7 +136,8 @@ def _similarity(out_dir: str, option: SimilarityOption | None, jobs: int, note: 
         return
     from referee.cli.similar import similarity_after_run  # here: a run without it need not import it
 
-    similarity_after_run(out_dir, points=option.points, seed=option.seed, jobs=jobs, note=note)
+    similarity_after_run(out_dir, points=option.points, seed=option.seed, references=option.references, jobs=jobs,
+                         note=note)
     write_report(out_dir, jobs=jobs)
 
 

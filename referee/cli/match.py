@@ -38,6 +38,7 @@ from referee.cli.options import (
     out_option,
     report_option,
     ruleset_options,
+    seat_names_option,
     seed_option,
     time_options,
     with_clock,
@@ -54,7 +55,8 @@ from referee.table.policy import FaultPolicy
 
 #: What a match calls the keys of arena.json that a resume compares.
 MATCH_WORDS = {"stages": "--games, --ruleset or --option", "bots": "the BOTs or their time limits",
-               "seed": "--seed", "policy": "--policy", "records": "--records", "sandbox": "--sandbox"}
+               "seed": "--seed", "policy": "--policy", "records": "--records", "sandbox": "--sandbox",
+               "seat_names": "--seat-names"}
 #: Bootstrap samples for the rating interval.
 BOOTSTRAP = 200
 
@@ -79,13 +81,14 @@ BOOTSTRAP = 200
 @time_options
 @sandbox_option
 @live_option
+@seat_names_option
 @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT ...]")
 def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out: str | None, policy: str,
               record: bool, jobs: int, resume: bool, fresh: bool, move_ms: int, bank_ms: int, startup_ms: int,
               sandbox_mode: str | None, bots: tuple[str, ...], html_report: bool = True,
               practice: bool = False, cluster: str | None = None, tls_ca_file: str | None = None,
               tls_cert: str | None = None, tls_key: str | None = None, clock: str | None = None,
-              wall_ms: int | None = None, live: LiveAddress | None = None) -> None:
+              wall_ms: int | None = None, live: LiveAddress | None = None, seat_names: str = "shown") -> None:
     """Play GAMES games between BOTs, rotating the seats, and print the standings.
 
     A BOT is builtin:NAME (random, easy, medium, hard) or a command line in quotes, e.g.
@@ -105,7 +108,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOT") from None
     arena = sandboxed(match_arena(rules, specs, games=games, seed=seed, policy=fault_policy,
-                                  records=bool(out and record)), sandbox_mode)
+                                  records=bool(out and record), hide_names=seat_names == "hidden"), sandbox_mode)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
     state = start_live(live, f"match: {' vs '.join(s.name for s in specs)}", "match",
                        os.path.abspath(out) if out else None)
@@ -176,10 +179,11 @@ def _never_started(never: Sequence[NeverStarted], *, logs_kept: bool) -> None:
 
 
 def match_arena(rules: Ruleset, specs: Sequence[BotSpec], *, games: int, seed: int, policy: FaultPolicy,
-                records: bool) -> Arena:
-    """A one-stage arena: every bot at one table for ``games`` games, the seats rotating."""
+                records: bool, hide_names: bool = False) -> Arena:
+    """A one-stage arena: every bot at one table for ``games`` games, the seats rotating (``hide_names``: told
+    neutral seat labels, not names)."""
     stage = Stage(name=rules.house, rules=rules, seats=len(specs), format=RoundRobin(), games=games)
     return Arena(name="match", source="lastcard match", base_dir=os.getcwd(),
                  out=os.path.join(os.getcwd(), "results", "match"), seed=seed, stages=(stage,),
                  bots=tuple(BotEntry(spec, f"BOT {i + 1}") for i, spec in enumerate(specs)), policy=policy,
-                 records=records, bootstrap=BOOTSTRAP)
+                 records=records, bootstrap=BOOTSTRAP, hide_names=hide_names)

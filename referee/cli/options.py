@@ -137,6 +137,14 @@ def time_options(f: F) -> F:
     return f
 
 
+def seat_names_option(f: F) -> F:
+    """``--seat-names shown|hidden``: what the bots are told each seat is called (``hide_names``: hidden)."""
+    return click.option("--seat-names", "seat_names", type=click.Choice(["shown", "hidden"]), default="shown",
+                        show_default=True,
+                        help="What the bots are told each seat is called: its bot's name, or a neutral label "
+                             "(seat1, seat2...) so that no bot can recognise another. Results keep the names.")(f)
+
+
 def report_option(f: F) -> F:
     """``--report/--no-report``: write OUT/report.html (on by default)."""
     return click.option("--report/--no-report", "html_report", default=True, show_default=True,

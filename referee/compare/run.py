@@ -20,7 +20,7 @@ import time
 from array import array
 from dataclasses import dataclass, field, replace
 from itertools import count
-from typing import Any, Callable, Iterator, Mapping, Protocol, TypeVar, cast
+from typing import Any, Callable, Iterator, Mapping, NotRequired, Protocol, TypeVar, cast
 
 from referee.arena.model import Arena
 from referee.arena.runner import NeverStarted, never_started
@@ -116,16 +116,21 @@ class CompareDescriptionJson(TwinsDescriptionJson):
     sprt: SprtSettingsJson | None
     max_games: int | None
     games: int | None
+    seat_names: NotRequired[str]
+    """``hidden`` when the bots are told neutral seat labels (absent: the names)."""
 
 
 def description(settings: CompareSettings) -> CompareDescriptionJson:
     """What decides which games a comparison plays (arena.json; ``--resume`` refuses another)."""
-    return {"kind": "compare", "seed": settings.seed, "ruleset": settings.rules.house,
+    out: CompareDescriptionJson = {"kind": "compare", "seed": settings.seed, "ruleset": settings.rules.house,
             "options": dict(settings.rules.options), "seats": settings.seats, "policy": settings.policy.to_json(),
             "records": settings.record, "new": settings.new.to_json(), "base": settings.base.to_json(),
             "field": [s.to_json() for s in settings.field],
             "sprt": settings.sprt.to_json() if settings.sprt else None,
             "max_games": settings.max_games, "games": settings.games}
+    if settings.hide_names:  # only then: a comparison told the names keeps its fingerprint
+        out["seat_names"] = "hidden"
+    return out
 
 
 class _InOrder:

@@ -78,12 +78,14 @@ class CompareSettings:
     """Names of the built-ins that fill seats the field left empty."""
     warnings: tuple[str, ...] = ()
     """Things allowed but worth saying (NEW and BASE one command, renamed)."""
+    hide_names: bool = False
+    """The bots are told neutral seat labels (``seat1``...), not names (``--seat-names hidden``)."""
 
     @classmethod
     def build(cls, new: BotSpec, base: BotSpec, field: Sequence[BotSpec] = (), *, seats: int | None = None,
               seed: int = 1, rules: Ruleset | None = None, policy: FaultPolicy = FaultPolicy(), record: bool = False,
               sprt: SprtSettings | None = SprtSettings(), max_games: int | None = None,
-              games: int | None = None) -> CompareSettings:
+              games: int | None = None, hide_names: bool = False) -> CompareSettings:
         """Check and complete the settings: the seats, the fillers, names told apart, the game counts."""
         if seats is None and 2 + len(field) > MAX_PLAYERS:
             raise CompareError(f"a field of {len(field)} makes {2 + len(field)} seats with NEW and BASE; a table of "
@@ -112,7 +114,7 @@ class CompareSettings:
         named = unique_names([new, base, *field, *fill])
         return cls(named[0], named[1], tuple(named[2:]), seed, rules or COMPACT, policy, record,
                    None if games is not None else sprt, max_games, games,
-                   tuple(s.name for s in named[2 + len(field):]), tuple(warnings))
+                   tuple(s.name for s in named[2 + len(field):]), tuple(warnings), hide_names)
 
     @property
     def seats(self) -> int:
@@ -199,7 +201,7 @@ def twin_pair(settings: CompareSettings, index: int) -> TwinPair:
         # As an arena's job: a process bot's game is recorded anyway, and kept if it has a fault.
         process = any(spec.builtin is None for spec in seating)
         return GameJob(game_id, seed, settings.rules, seating, settings.policy, settings.record or process,
-                       faults_only=not settings.record)
+                       faults_only=not settings.record, hide_names=settings.hide_names)
 
     id_a, id_b = game_ids(index)
     return TwinPair(index, seed, new_seat, base_seat, (job(id_a, new_seat, base_seat), job(id_b, base_seat, new_seat)))

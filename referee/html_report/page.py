@@ -24,6 +24,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from referee.engine.cardfaces import CSS, MARKS, WILD_MARK
 from referee.engine.rules import PRESETS
 from referee.errors import BAD_INPUT, LastcardError
+from referee.html_report.collusion import collusion_section
 from referee.html_report.gamefile import GameFile, in_id_order
 from referee.html_report.markup import esc, replay_command
 from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, ShardWriter, Taping, game_rows, js_exact
@@ -110,6 +111,7 @@ def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJs
     made = game_rows(out_dir, lines, bots, stages, shards, taping, jobs)
     title = _title(results, out_dir, bots)
     alike = similarity_section(out_dir)
+    helping = collusion_section(out_dir)
     data = {"title": title, "bots": bots, "colours": CSS, "marks": {c: m for c, (_, m) in MARKS.items()},
             "wild": WILD_MARK, "games": [row.to_json() for row in made.rows], "replay": replay_command(out_dir),
             "problems": made.problems,
@@ -119,12 +121,13 @@ def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJs
                        f"{replay_command(out_dir)}" if taping.left_out else ""}
     body = "\n".join([
         f"<header><h1>{esc(title)}</h1><p class=sub>{esc(_summary(results, count))}</p>"
-        + _nav(has_breakdown(stages), bool(alike)) + "</header>",
+        + _nav(has_breakdown(stages), bool(alike), bool(helping)) + "</header>",
         _command_section(results),
         standings_section(standings),
         stages_section(stages, bots),
         h2h_section(results.get("head_to_head") if results else None),
         alike,
+        helping,
         faults_section(out_dir, faulted, bots),
         _asset("games.html"),
     ])
@@ -137,10 +140,12 @@ def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJs
             f"<script>{_asset('report.js')}</script>\n</body></html>\n")
 
 
-def _nav(stages: bool, alike: bool) -> str:
-    """The page's links to its sections: the stages and the play-alike matrix only where the page has them."""
+def _nav(stages: bool, alike: bool, helping: bool = False) -> str:
+    """The page's links to its sections: the stages, the play-alike matrix and the pairs that help each other only
+    where the page has them."""
     return ("<nav><a href='#standings'>Standings</a> " + ("<a href='#stages'>Stages</a> " if stages else "")
             + "<a href='#h2h'>Head to head</a> " + ("<a href='#similar'>Play alike</a> " if alike else "")
+            + ("<a href='#collusion'>Help each other</a> " if helping else "")
             + "<a href='#faults'>Faults</a> <a href='#games'>Games</a></nav>")
 
 

@@ -352,7 +352,8 @@ class _Player:
                 raise KeyboardInterrupt
             return False
 
-        jobs = (GameJob(g.game, g.seed, stage.rules, tuple(self.specs[s] for s in g.seating), self.arena.policy)
+        jobs = (GameJob(g.game, g.seed, stage.rules, tuple(self.specs[s] for s in g.seating), self.arena.policy,
+                        hide_names=self.arena.hide_names)
                 for g in games)
         if not self.loop.play_jobs(jobs, commit):
             raise _Interrupted()

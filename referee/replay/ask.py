@@ -101,7 +101,7 @@ def ask(script: SeatScript, spec: BotSpec, *, until_turn: int | None = None) -> 
         offset = 0
         try:
             try:
-                client.start(script.seat)
+                client.start(script.seat, script.hello_name)
             except BotFault as bf:
                 return AskRun(script, (), bf.fault)
             for req in script.requests:

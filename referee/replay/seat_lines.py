@@ -18,10 +18,10 @@ from typing import Mapping, Sequence, cast
 from referee.bots.spec import TimeLimits
 from referee.engine.actions import Action, InvalidActionError
 from referee.engine.notation import InvalidReplayError, walk
-from referee.protocol.messages import TurnMessage
+from referee.protocol.messages import TurnMessage, seat_label
 from referee.protocol.wire import loads
 from referee.replay.record import read_record
-from referee.replay.scripted import play_again
+from referee.replay.scripted import hidden_names, play_again
 from referee.store.game_source import SourceGame
 from referee.store.record_file import RecordEntry, game_in_file
 from referee.store.results_dir import ResultsDir
@@ -74,6 +74,13 @@ class SeatScript:
     """``True``: the bytes are the record's; ``False``: rebuilt (ids from 1, full clocks)."""
     hello: bytes | None = None
     """The recorded ``hello`` where the game was the process's first (records only)."""
+    hidden: bool = False
+    """The seats were told by neutral labels, not names (``seat_names: hidden``): a bot asked again is too."""
+
+    @property
+    def hello_name(self) -> str | None:
+        """What a bot started to be asked this script is called in its ``hello`` (``None``: its own name)."""
+        return seat_label(self.seat) if self.hidden else None
 
     def lines(self, upto: int | None = None) -> bytes:
         """The bytes the seat read up to and including request number ``upto`` (all of them: ``None``)."""
@@ -189,7 +196,7 @@ def from_record(source: SourceGame, record: list[RecordEntry], seat: int) -> Sea
         else:
             pending.append(data)
     return SeatScript(source.stored.game, seat, source.stored.seating[seat], tuple(requests), b"".join(pending),
-                      True, hello)
+                      True, hello, hidden_names(source))
 
 
 def _turns_of(source: SourceGame, seat: int) -> list[tuple[int, Action, bool, tuple[Action, ...]]]:
@@ -231,4 +238,5 @@ def rebuilt(source: SourceGame, seat: int, limits: TimeLimits, policy: FaultPoli
         requests.append(SeatRequest(number, turn, request_id, b"".join(me.out[start:at]), line, me.actions[turn],
                                     turn in marked, legal))
         start = at + 1
-    return SeatScript(stored.game, seat, stored.seating[seat], tuple(requests), b"".join(me.out[start:]), False)
+    return SeatScript(stored.game, seat, stored.seating[seat], tuple(requests), b"".join(me.out[start:]), False,
+                      hidden=hidden_names(source))

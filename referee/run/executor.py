@@ -589,4 +589,4 @@ def lost_game(job: GameJob, cause: str) -> GameResult:
         placements=places, game_placements=places, reason="lost", winner=None, scores=zeros, hand_points=zeros,
         rounds=0, decisions=0, moves=0, faults=tuple(Fault(FaultKind.CRASH, cause, seat=i, bot=names[i]) for i in bots),
         forfeited=bots, times=SeatTimes.zero(len(names)), wall_ms=0.0, sandbox=(None,) * len(names),
-        clock=(None,) * len(names))
+        clock=(None,) * len(names), hidden_names=job.hide_names)

@@ -9,6 +9,8 @@ What ``lastcard arena``, ``match --out``, ``compare --out``, ``ladder`` and ``re
       standings.md  standings.csv  standings.txt  head_to_head.csv  timing.json
       grades.csv          points for the gradebook, one row per student (an arena file with `grading:`)
       similarity.csv  similarity_bots.csv   bots compared by what they do (`lastcard similar`, `similarity:`)
+      text_matches.json   the programs' shared token fingerprints and fragments (`lastcard similar`)
+      collusion.csv       which bot gains when which other sits at its table (`lastcard collusion`, `collusion:`)
       trajectory.csv  tuned.txt   a tune's iterations and its tuned values (`lastcard tune`)
       history.csv  history.md     a ladder's runs (`lastcard ladder run`)
       records.jsonl.gz    full records kept (--records, or a game with a fault), gzip members
@@ -62,6 +64,8 @@ class ResultsDir:
     GRADES: ClassVar[str] = "grades.csv"
     SIMILARITY: ClassVar[str] = "similarity.csv"
     SIMILARITY_BOTS: ClassVar[str] = "similarity_bots.csv"
+    COLLUSION: ClassVar[str] = "collusion.csv"
+    TEXT_MATCHES: ClassVar[str] = "text_matches.json"
     TRAJECTORY: ClassVar[str] = "trajectory.csv"
     TUNED: ClassVar[str] = "tuned.txt"
     HISTORY_CSV: ClassVar[str] = "history.csv"
@@ -69,7 +73,7 @@ class ResultsDir:
     #: What a fresh start removes: a run's own files and folders (report.html and bots/ are rewritten anyway).
     RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, RESULTS, STANDINGS_CSV, STANDINGS_MD,
                                             STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES, SIMILARITY,
-                                            SIMILARITY_BOTS)
+                                            SIMILARITY_BOTS, COLLUSION, TEXT_MATCHES)
     RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS)
 
     # ---------------------------------------------------------------------------------------------- paths

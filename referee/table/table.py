@@ -23,7 +23,7 @@ from referee.engine.rules import Ruleset
 from referee.players import BUILTINS, SeatView, make_player
 from referee.players.base import Player
 from referee.protocol.faults import KILL_KINDS, BotFault, Fault, FaultKind, snippet
-from referee.protocol.messages import ruleset_options
+from referee.protocol.messages import ruleset_options, seat_labels
 from referee.protocol.relay import EndPatch, PublicWire, Relay
 from referee.protocol.turns import turn_line
 from referee.protocol.wire import encode, loads
@@ -130,14 +130,15 @@ class BotSeat:
     def begin(self, table: Table, index: int) -> None:
         self.prepare(table, index)
         if not self.client.alive:
-            self.client.start(index)  # a failed start raises: the seat then ran under no walls at all
+            # A failed start raises: the seat then ran under no walls at all.
+            self.client.start(index, table.hello_name(index))
         self.started()
 
     def prepare(self, table: Table, index: int) -> None:
         """``begin`` up to starting the process (``Table.start`` starts several side by side)."""
         client = self.client
         client.new_game(table.game_id, index)
-        self.relay = Relay(index, table.game_id, table.names, scores=[0] * len(table.names))
+        self.relay = Relay(index, table.game_id, table.told_names, scores=[0] * len(table.names))
         if table.recorder is not None:
             client.record_to(table.recorder.messages_of(index))
         self.sandbox = self.clock = None
@@ -294,10 +295,12 @@ class Table:
 
     def __init__(self, ruleset: Ruleset, seats: list[Seat], seed: int, game_id: str = "g1",
                  policy: FaultPolicy = FaultPolicy(), recorder: Recorder | None = None,
-                 log_events: bool = True, actions: bool = True) -> None:
+                 log_events: bool = True, actions: bool = True, hide_names: bool = False) -> None:
         """``log_events`` false: the game keeps no events (``Game(log_events=False)``), for a caller that reads
         none: built-in seats only and no ``recorder`` (a bot's relay and a record read them). ``actions`` false:
-        the result's ``actions`` is left empty (for a caller that reads none: ``GameJob.actions``)."""
+        the result's ``actions`` is left empty (for a caller that reads none: ``GameJob.actions``).
+        ``hide_names``: the bots are told each seat by a neutral label (``seat1``...), never a name; the result
+        and the record keep the names."""
         self.ruleset = ruleset
         self.seats: list[Seat] = list(seats)
         self.seed = seed
@@ -307,6 +310,9 @@ class Table:
         self.log_events = log_events
         self.keep_actions = actions
         self.names = [s.name for s in seats]
+        self.hide_names = hide_names
+        #: What the bots are told the seats are called: the names, or neutral labels when they are hidden.
+        self.told_names = seat_labels(len(seats)) if hide_names else self.names
         self.rng = seeded(None, seed)  # random.Random(seed)
         self.wire = PublicWire()
         self.faults: list[Fault] = []
@@ -317,6 +323,10 @@ class Table:
         self.end_patch: EndPatch = {}
         self.game: Game  # dealt once every seat has begun
         self._t0 = 0.0  # when the game started (its wall time is measured from here)
+
+    def hello_name(self, index: int) -> str | None:
+        """What ``hello`` calls the bot of seat ``index``: its seat's label when names are hidden, else its name."""
+        return self.told_names[index] if self.hide_names else None
 
     # ------------------------------------------------------------------ the game's story
     def play(self) -> GameResult:
@@ -360,7 +370,7 @@ class Table:
         outcome: dict[int, BotFault | None] = {}
         for index, seat in waiting:  # every process launched first, in this thread (see ``BotClient.launch``)
             try:
-                seat.client.launch(index)
+                seat.client.launch(index, self.hello_name(index))
                 outcome[index] = None
             except BotFault as bf:
                 outcome[index] = bf
@@ -470,7 +480,7 @@ class Table:
             forfeited=tuple(sorted(self.forfeited)), times=_seat_times(self.clocks),
             wall_ms=round((time.monotonic() - t0) * 1000, 3),
             actions=_encode(self.actions, self.stand_ins) if self.keep_actions else "",
-            sandbox=tuple(sandbox), clock=tuple(clock))
+            sandbox=tuple(sandbox), clock=tuple(clock), hidden_names=self.hide_names)
         if self.recorder is not None:
             self.recorder.add({"t": "events", "events": game.events})
             self.recorder.add({"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}})
@@ -479,9 +489,12 @@ class Table:
     # ------------------------------------------------------------------ the record
     def _record_start(self) -> None:
         if self.recorder is not None:
-            self.recorder.add({"t": "game", "game": self.game_id, "seed": self.seed, "seating": self.names,
-                               "ruleset": self.ruleset.house, "options": ruleset_options(self.ruleset),
-                               "policy": self.policy.to_json()})
+            head = {"t": "game", "game": self.game_id, "seed": self.seed, "seating": self.names,
+                    "ruleset": self.ruleset.house, "options": ruleset_options(self.ruleset),
+                    "policy": self.policy.to_json()}
+            if self.hide_names:
+                head["seat_names"] = "hidden"
+            self.recorder.add(head)
 
     def _record_fault(self, index: int, fault: Fault) -> None:
         fault = fault.with_context(seat=index, bot=self.names[index])

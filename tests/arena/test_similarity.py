@@ -37,7 +37,8 @@ def class_file(folder: Path, similarity: str) -> Path:
 
 
 def test_an_arena_with_similarity_writes_the_figures_and_prints_the_copies(tmp_path: Path):
-    path = class_file(tmp_path, "{points: 150, seed: 2}")
+    # The copies are of kits (strong_bot.py, the JavaScript kit as builtin:medium): without the references, as found.
+    path = class_file(tmp_path, "{points: 150, seed: 2, references: false}")
     res = lastcard(tmp_path, "arena", str(path), "--out", "out", "--quiet")
     assert res.returncode == 0, res.stderr
     rows = list(csv.DictReader((tmp_path / "out" / "similarity.csv").open()))

@@ -44,6 +44,7 @@ ALLOWED = {
     "ladder/store.py": "the ladder database's lock file",
     "live/server.py": "none by itself: the report's files come from ResultsDir.read_inside",
     "replay/suite.py": "a position suite the user names",
+    "similar/fingerprints.py": "a bot's program files and the starter kits', to fingerprint their text",
 }
 
 

@@ -105,12 +105,13 @@ class BotClient:
             return Source.WALL.value
         return self._meter.source.value
 
-    def start(self, seat: int = 0) -> dict[str, Any]:
-        """Launch the bot and do the handshake; raises ``BotFault`` (kind ``startup``)."""
-        self.launch(seat)
+    def start(self, seat: int = 0, name: str | None = None) -> dict[str, Any]:
+        """Launch the bot and do the handshake (``name``: what ``hello`` calls it instead of its own name, a seat's
+        label at a table whose names are hidden); raises ``BotFault`` (kind ``startup``)."""
+        self.launch(seat, name)
         return self.handshake()
 
-    def launch(self, seat: int = 0) -> None:
+    def launch(self, seat: int = 0, name: str | None = None) -> None:
         """Start the process and send it ``hello``; ``handshake`` reads the answer. Several bots launched before
         their handshakes start side by side, in this thread (a sandbox kills a bot when the thread that
         started it ends: bubblewrap's ``--die-with-parent``). Raises ``BotFault`` (kind ``startup``)."""
@@ -130,7 +131,7 @@ class BotClient:
         self.last_pid = self.transport.pid
         self._meter = getattr(self.transport, "cpu_meter", None)  # a scripted test transport has none
         self._fresh = True
-        hello = hello_message(spec, seat)
+        hello = hello_message(spec, seat, name)
         deadline = t0 + spec.limits.startup_ms / 1000
         self._hello = (hello, t0, deadline)
         try:
