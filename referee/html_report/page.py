@@ -134,6 +134,8 @@ def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJs
             f"<script type='application/json' id=lc-data>{_json(data)}</script>\n"
             # Tapes use only letters, digits and . , | ~ + ! - : = @ and newlines: safe as raw script text.
             f"<script type='text/plain' id=lc-tapes>{'#'.join(made.tapes)}</script>\n"
+            # The bots' notes: a line a game with any, its index and its JSON ("<" escaped: no "</" ends the element).
+            f"<script type='text/plain' id=lc-notes>{chr(10).join(made.notes)}</script>\n"
             f"<script>{_asset('report.js')}</script>\n</body></html>\n")
 
 

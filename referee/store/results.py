@@ -13,6 +13,7 @@ from typing import Iterable, Mapping, NotRequired, Protocol, TypedDict, cast
 from referee.engine.jsondata import JsonObject
 from referee.engine.rules import RuleOptions
 from referee.protocol.faults import Fault, FaultJson, FaultKind
+from referee.store.notes import GameNotes
 from referee.store.jsonl import encode_line
 
 
@@ -160,6 +161,8 @@ class GameResult:
     clock: tuple[str | None, ...] = ()
     """The clock each seat's moves were timed on (``cpu``: its cgroup's CPU time, ``cpu-process``: its
     processes' CPU clocks, ``wall``; ``None`` for a built-in player)."""
+    notes: GameNotes | None = None
+    """What the bots wrote (stderr, log messages) at each turn: kept in the notes file, not in games.jsonl."""
 
     def to_json(self) -> GameResultJson:
         """The plain-data form (the result's keys of games.jsonl, and ``play_game``'s result)."""

@@ -14,6 +14,8 @@ What ``lastcard arena``, ``match --out``, ``compare --out``, ``ladder`` and ``re
       records.jsonl.gz    full records kept (--records, or a game with a fault), gzip members
       records.idx         a line a kept game: where its member is (or ``rebuild:POLICY``)
       records/GAME.jsonl  a record as results of earlier versions kept it (read, never written)
+      notes.jsonl.gz      every game's debug notes (each bot's stderr and log messages by turn), gzip members
+      notes.idx           a line a game with notes: where its member is (as records.idx)
       logs/               BOT.stderr.log (all its games), BOT.build.log
       bots/               a report per bot (BOT.md) and index.md
       report.html         the page (report_files/ beside it past its inline games)
@@ -51,6 +53,8 @@ class ResultsDir:
     RECORDS: ClassVar[str] = "records.jsonl.gz"
     RECORDS_INDEX: ClassVar[str] = "records.idx"
     LEGACY_RECORDS: ClassVar[str] = "records"
+    NOTES: ClassVar[str] = "notes.jsonl.gz"
+    NOTES_INDEX: ClassVar[str] = "notes.idx"
     LOGS: ClassVar[str] = "logs"
     BOT_REPORTS: ClassVar[str] = "bots"
     REPORT: ClassVar[str] = "report.html"
@@ -67,9 +71,9 @@ class ResultsDir:
     HISTORY_CSV: ClassVar[str] = "history.csv"
     HISTORY_MD: ClassVar[str] = "history.md"
     #: What a fresh start removes: a run's own files and folders (report.html and bots/ are rewritten anyway).
-    RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, RESULTS, STANDINGS_CSV, STANDINGS_MD,
-                                            STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES, SIMILARITY,
-                                            SIMILARITY_BOTS)
+    RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, NOTES, NOTES_INDEX, RESULTS, STANDINGS_CSV,
+                                            STANDINGS_MD, STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES,
+                                            SIMILARITY, SIMILARITY_BOTS)
     RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS)
 
     # ---------------------------------------------------------------------------------------------- paths

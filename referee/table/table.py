@@ -14,6 +14,7 @@ from typing import Any, Final, Protocol, cast
 from mypy_extensions import mypyc_attr
 
 from referee.bots.pipes.client import BotClient
+from referee.bots.pipes.notes import NoteTaker
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
 from referee.engine.actions import Action, IllegalActionError, InvalidActionError
@@ -27,6 +28,7 @@ from referee.protocol.messages import ruleset_options
 from referee.protocol.relay import EndPatch, PublicWire, Relay
 from referee.protocol.turns import turn_line
 from referee.protocol.wire import encode, loads
+from referee.store.notes import GameNotes
 from referee.store.results import GameResult, GameResultJson, SeatTimes
 from referee.table.policy import FaultPolicy, fallback_action, replacement_action
 
@@ -126,6 +128,7 @@ class BotSeat:
         self.clock: str | None = None
         self.cpu_ms: float | None = None  # the CPU time of the last answer (``None``: not measured)
         self._move_ms = client.spec.limits.move_ms  # read at every turn: kept here (a spec is frozen)
+        self.noted: NoteTaker | None = None  # what its bot wrote in the game, by turn (``finish`` takes it)
 
     def begin(self, table: Table, index: int) -> None:
         self.prepare(table, index)
@@ -155,6 +158,7 @@ class BotSeat:
         if self.relay is not None and client.listening:
             self.relay.gather(parts, game, table.wire)
         bank = client.bank_ms
+        client.turn = len(table.actions)  # the turn its notes (stderr, log messages) from now on belong to
         request_id = client.new_request_id()
         line, known = turn_line(game, index, legal, request_id, int(self._move_ms + bank), int(bank))
         if parts:
@@ -204,6 +208,7 @@ class BotSeat:
                 client.kill()
         if self.spec.restart_each_game:
             client.quit()
+        self.noted = client.take_notes()
 
     def _news(self, table: Table, end: EndPatch | None = None) -> bytes:
         """The lines the seat has not been told yet (none for a killed bot: it hears nothing more)."""
@@ -462,6 +467,7 @@ class Table:
                 continue
             sandbox.append(seat.sandbox)
             clock.append(getattr(seat, "clock", None))
+        notes = self._notes()
         result = GameResult(
             game=self.game_id, seed=self.seed, ruleset=self.ruleset.house, options=ruleset_options(self.ruleset),
             seating=tuple(self.names), placements=tuple(final), game_placements=outcome.placements,
@@ -470,11 +476,21 @@ class Table:
             forfeited=tuple(sorted(self.forfeited)), times=_seat_times(self.clocks),
             wall_ms=round((time.monotonic() - t0) * 1000, 3),
             actions=_encode(self.actions, self.stand_ins) if self.keep_actions else "",
-            sandbox=tuple(sandbox), clock=tuple(clock))
+            sandbox=tuple(sandbox), clock=tuple(clock), notes=notes)
         if self.recorder is not None:
             self.recorder.add({"t": "events", "events": game.events})
             self.recorder.add({"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}})
         return result
+
+    def _notes(self) -> GameNotes | None:
+        """What the bots wrote in the game (stderr, log messages) by turn; ``None`` when none wrote anything."""
+        taken: list[tuple[int, NoteTaker]] = []
+        for index, seat in enumerate(self.seats):
+            if isinstance(seat, ForfeitedSeat):
+                seat = seat.lost
+            if isinstance(seat, BotSeat) and seat.noted is not None and (seat.noted.entries or seat.noted.dropped):
+                taken.append((index, seat.noted))
+        return GameNotes.of(self.game_id, taken) if taken else None
 
     # ------------------------------------------------------------------ the record
     def _record_start(self) -> None:
