@@ -503,7 +503,7 @@
     const names = seatNames(row);
     $('v-title').textContent = row[0];
     $('v-meta').textContent = stageText(row) + ' · seed ' + row[3] + ' · ' + names.map((n, s) => s + ' ' + n).join(', ') +
-      ' · in a terminal: ' + DATA.replay + ' ' + row[0];
+      ' · in a terminal, in the results folder: ' + DATA.replay + ' ' + row[0];
     const select = $('v-view');
     select.replaceChildren();
     const all = new Option('all-seeing: every hand', '-1');

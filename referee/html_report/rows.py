@@ -13,7 +13,7 @@ import json
 import os
 import signal
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping, Sequence, cast
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, cast
 
 from referee.engine.jsondata import JsonObject
 from referee.html_report.tally import StageRow
@@ -21,6 +21,8 @@ from referee.html_report.tape import tape
 from referee.replay.locate import fault_turns
 from referee.store.disk import atomic_file
 from referee.store.game_source import SourceGame, stored_for
+from referee.store.handout import Handout
+from referee.store.notes import GameNotes
 from referee.store.notes_file import NotesReader
 from referee.store.results import GameLineJson
 
@@ -124,6 +126,10 @@ class ShardWriter:
         self.files.append(ShardFile(f"{self.folder_name}/{name}", len(rows), rows[0].game, rows[-1].game))
 
 
+#: What a caller of ``game_rows`` is given of each game: its line, row, tape and notes.
+Seen = Callable[[GameLineJson, GameRow, Tape, "GameNotes | None"], None]
+
+
 class Taping:
     """Which games are replayed for the viewer: the first ``first``, and up to ``faulted`` more with faults."""
 
@@ -183,18 +189,22 @@ class _PageNotes:
     """The notes each game of the page carries (its JSON), until ``NOTES_IN_PAGE`` is spent; then a mark that they
     were left out (``lastcard replay`` still shows them)."""
 
-    def __init__(self, out_dir: str, budget: int = NOTES_IN_PAGE) -> None:
+    def __init__(self, out_dir: str, handout: Handout, budget: int = NOTES_IN_PAGE) -> None:
         self.reader = NotesReader(out_dir)
+        self.handout = handout
         self.left = budget
 
-    def of(self, game: str, taped: bool) -> str | None:
-        if game not in self.reader.index or not taped:
-            return None
-        notes = self.reader.get(game)
-        if notes is None:
+    def read(self, game: str) -> GameNotes | None:
+        """The game's notes (None: its bots wrote nothing)."""
+        return self.reader.get(game) if game in self.reader.index else None
+
+    def line(self, notes: GameNotes | None, taped: bool) -> str | None:
+        """The notes as the page carries them (None: none, or a game the page does not replay)."""
+        if notes is None or not taped:
             return None
         doc = notes.to_json()
-        text = json.dumps([doc["notes"], doc["cuts"], doc["budget"]], separators=(",", ":"), ensure_ascii=False)
+        shown = [[seat, turn, code, self.handout.text(str(note))] for seat, turn, code, note in doc["notes"]]
+        text = json.dumps([shown, doc["cuts"], doc["budget"]], separators=(",", ":"), ensure_ascii=False)
         if len(text) > self.left:
             self.left = 0
             return NOTES_LEFT_OUT
@@ -203,10 +213,12 @@ class _PageNotes:
 
 
 def game_rows(out_dir: str, lines: Iterable[GameLineJson], bots: list[str], stages: Sequence[StageRow] = (),
-              shards: ShardWriter | None = None, taping: Taping | None = None, jobs: int = 1) -> GameRows:
+              shards: ShardWriter | None = None, taping: Taping | None = None, jobs: int = 1,
+              handout: Handout | None = None, seen: Seen | None = None) -> GameRows:
     """The games list (one short row per game), each game's tape, and the games that could not be replayed.
 
-    A game ``taping`` leaves out has no tape (and no faults' turns): its row only.
+    A game ``taping`` leaves out has no tape (and no faults' turns): its row only. ``seen`` is given every game
+    as the page makes it (the bots' own pages collect theirs).
     """
     taping = taping or Taping()
     paging = _Paging(shards)
@@ -214,12 +226,15 @@ def game_rows(out_dir: str, lines: Iterable[GameLineJson], bots: list[str], stag
     position = {name: i for i, name in enumerate(bots)}
     labels = {(s.name, r.number): r.label for s in stages if len(s.rounds) > 1 for r in s.rounds}
     wanted = ((line, taping.wanted(count, line)) for count, line in enumerate(lines))
-    notes = _PageNotes(out_dir)
+    notes = _PageNotes(out_dir, handout or Handout(out_dir))
     for count, (line, made) in enumerate(_tapes(out_dir, wanted, jobs, taping.first)):
         if made.problem:
             problems.append(made.problem)
-        paging.add(count, _row(line, made, position, labels), made.text, notes.of(str(line.get("game")),
-                                                                                   bool(made.text)))
+        row = _row(line, made, position, labels)
+        game_notes = notes.read(row.game)
+        paging.add(count, row, made.text, notes.line(game_notes, bool(made.text)))
+        if seen is not None:
+            seen(line, row, made, game_notes)
     paging.flush()
     if len(problems) > 100:
         problems = problems[:100] + [f"... and {len(problems) - 100} more"]

@@ -8,6 +8,7 @@ What ``lastcard arena``, ``match --out``, ``compare --out``, ``ladder`` and ``re
       results.json        standings, ratings, stages, head-to-head (written as the run ends; "complete")
       standings.md  standings.csv  standings.txt  head_to_head.csv  timing.json
       grades.csv          points for the gradebook, one row per student (an arena file with `grading:`)
+      grades.json         the same points, each with why (for the students' pages)
       similarity.csv  similarity_bots.csv   bots compared by what they do (`lastcard similar`, `similarity:`)
       trajectory.csv  tuned.txt   a tune's iterations and its tuned values (`lastcard tune`)
       history.csv  history.md     a ladder's runs (`lastcard ladder run`)
@@ -38,7 +39,7 @@ from referee.engine.rules import RuleOptions
 from referee.store.disk import atomic_write
 from referee.store.games_log import GamesLog
 from referee.store.results import LineDefaults
-from referee.store.results_shapes import ResultsJson, TimingJson
+from referee.store.results_shapes import GradesJson, ResultsJson, TimingJson
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,7 @@ class ResultsDir:
     STANDINGS_TXT: ClassVar[str] = "standings.txt"
     HEAD_TO_HEAD_CSV: ClassVar[str] = "head_to_head.csv"
     GRADES: ClassVar[str] = "grades.csv"
+    GRADES_EXPLAINED: ClassVar[str] = "grades.json"
     SIMILARITY: ClassVar[str] = "similarity.csv"
     SIMILARITY_BOTS: ClassVar[str] = "similarity_bots.csv"
     TRAJECTORY: ClassVar[str] = "trajectory.csv"
@@ -72,7 +74,7 @@ class ResultsDir:
     HISTORY_MD: ClassVar[str] = "history.md"
     #: What a fresh start removes: a run's own files and folders (report.html and bots/ are rewritten anyway).
     RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, NOTES, NOTES_INDEX, RESULTS, STANDINGS_CSV,
-                                            STANDINGS_MD, STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES,
+                                            STANDINGS_MD, STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES, GRADES_EXPLAINED,
                                             SIMILARITY, SIMILARITY_BOTS)
     RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS)
 
@@ -167,6 +169,16 @@ class ResultsDir:
             with open(self.timing, encoding="utf-8") as fh:
                 timing: TimingJson = json.load(fh)
                 return timing
+        except (OSError, ValueError):
+            return None
+
+    def read_grades(self) -> GradesJson | None:
+        """``grades.json`` (the grades with their explanations), or None where the run grades nothing (or the file
+        is unreadable: the page then shows no grade)."""
+        try:
+            with open(self.file(self.GRADES_EXPLAINED), encoding="utf-8") as fh:
+                grades: GradesJson = json.load(fh)
+                return grades if isinstance(grades, dict) else None
         except (OSError, ValueError):
             return None
 
