@@ -422,7 +422,7 @@
   }
 
   // ------------------------------------------------------------------ the viewer
-  const view = {index: -1, frames: [], turn: 0, seat: -1, notes: null, firstTurn: []};
+  const view = {index: -1, frames: [], turn: 0, seat: -1, notes: null, firstTurn: [], following: false};
 
   // ------------------------------------------------------------------ the address: #game=ID&turn=N[&seat=S]
   function hashFor(id, turn, seat) {
@@ -441,6 +441,7 @@
   // Opening a game is a new history entry (back returns to where the reader was); stepping through it only
   // rewrites the address, a moment after the last step (browsers throttle a flood of address changes).
   function setAddress(how) {
+    if (view.following) return;  // the now-playing page: its game is not one of a report
     const hash = hashFor(DATA.games[view.index][0], view.turn, view.seat);
     if (location.hash === hash) return;
     if (how === 'push') history.pushState(null, '', hash);
@@ -480,6 +481,11 @@
     }
     if (index < 0) return false;
     note('');
+    return openAt(index, turn, how);
+  }
+
+  // Opens the game at ``index`` of DATA.games (its tape in hand) at ``turn``.
+  function openAt(index, turn, how) {
     if (!tapeOf(index)) {
       unplayable(index, DATA.games[index][9] || (DATA.untaped && DATA.untaped + ' ' + DATA.games[index][0]) ||
         'it was stored without its actions', how);
@@ -497,8 +503,7 @@
     view.frames = frames;
     view.seat = -1;
     view.notes = notesOf(index);
-    view.firstTurn = [];  // each seat's first turn: its notes from before its first request show there
-    for (const f of frames) if (f.seat !== null && view.firstTurn[f.seat] === undefined) view.firstTurn[f.seat] = f.turn;
+    firstTurns();
     document.querySelector('#viewer .controls').hidden = false;
     const names = seatNames(row);
     $('v-title').textContent = row[0];
@@ -509,10 +514,7 @@
     const all = new Option('all-seeing: every hand', '-1');
     select.append(all, ...names.map((n, s) => new Option('seat ' + s + ' (' + n + '): what it saw', String(s))));
     select.value = '-1';
-    const slider = $('v-slider');
-    slider.max = String(view.frames.length - 1);
-    $('v-turn').max = String(view.frames.length - 1);
-    $('v-count').textContent = String(view.frames.length - 1);
+    lengthShown();
     const faults = $('v-faults');
     faults.replaceChildren();
     for (const [fturn, fseat, message] of row[8]) {
@@ -527,7 +529,41 @@
     $('viewer').hidden = false;
     show(turn || 0, 'none');
     if (how === 'push') setAddress('push');
-    $('viewer').scrollIntoView();
+    if (!view.following) $('viewer').scrollIntoView();
+    return true;
+  }
+
+  function firstTurns() {  // each seat's first turn: its notes from before its first request show there
+    view.firstTurn = [];
+    for (const f of view.frames) if (f.seat !== null && view.firstTurn[f.seat] === undefined) view.firstTurn[f.seat] = f.turn;
+  }
+
+  function lengthShown() {
+    $('v-slider').max = String(view.frames.length - 1);
+    $('v-turn').max = String(view.frames.length - 1);
+    $('v-count').textContent = String(view.frames.length - 1);
+  }
+
+  // The live page's now-playing view: the game being played (its row, the names of its seats and its tape so
+  // far) becomes the page's one game, shown at ``turn``; a later call with more of it keeps the seat's view.
+  function follow(row, bots, text, turn) {
+    tapeOf(0);
+    notesText();
+    view.following = true;
+    const same = view.index === 0 && DATA.games[0] && DATA.games[0][0] === row[0];
+    DATA.bots = bots;
+    DATA.games[0] = row;
+    tapes[0] = text;
+    if (!same) return openAt(0, turn, 'none');
+    try {
+      view.frames = framesOf(0);
+    } catch (err) {
+      unplayable(0, String(err.message || err), 'none');
+      return false;
+    }
+    firstTurns();
+    lengthShown();
+    show(turn, 'none');
     return true;
   }
 
@@ -772,7 +808,7 @@
   refilter();
   openFromHash();
   // For tests and the curious: the frames of any game, and the viewer's state.
-  window.lastcard = {openGame, show, framesOf: (id) => framesOf(DATA.games.findIndex((r) => r && r[0] === id)),
+  window.lastcard = {openGame, show, follow, framesOf: (id) => framesOf(DATA.games.findIndex((r) => r && r[0] === id)),
                      state: () => ({game: view.index >= 0 ? DATA.games[view.index][0] : null, turn: view.turn,
                                     seat: view.seat})};
 }());

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol, cast
+from typing import Any, Callable, Final, Protocol, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -19,7 +19,7 @@ from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
 from referee.engine.actions import Action, IllegalActionError, InvalidActionError
 from referee.engine.game import Game, placements, seeded
-from referee.engine.notation import ACTION_CODES, code_of, encode_actions
+from referee.engine.notation import ACTION_CODES, STAND_IN, code_of, encode_actions
 from referee.engine.rules import Ruleset
 from referee.players import BUILTINS, SeatView, make_player
 from referee.players.base import Player
@@ -322,6 +322,8 @@ class Table:
         self.end_patch: EndPatch = {}
         self.game: Game  # dealt once every seat has begun
         self._t0 = 0.0  # when the game started (its wall time is measured from here)
+        #: Given each action's compact code as it is played (the live page following this game), or None.
+        self.follow: Callable[[str], None] | None = None
 
     # ------------------------------------------------------------------ the game's story
     def play(self) -> GameResult:
@@ -506,9 +508,12 @@ class Table:
             self.recorder.add({"t": "fault", **fault.to_json()})
 
     def _record_action(self, index: int, action: Action, by: str, ms: float | None, cpu_ms: float | None) -> None:
-        if by in ("replacement", "fallback"):
+        stand_in = by in ("replacement", "fallback")
+        if stand_in:
             self.stand_ins.append(len(self.actions))
         self.actions.append(action)
+        if self.follow is not None:
+            self.follow(code_of(action) + STAND_IN if stand_in else code_of(action))
         if self.recorder is not None:
             entry = {"t": "action", "seat": index, "action": action.to_wire(), "by": by,
                      "ms": None if ms is None else round(ms, 3)}
