@@ -52,6 +52,12 @@ class LeftOut:
     build_level: str = ""
     """A failed build: the sandbox level it ran at."""
 
+    @property
+    def first_error(self) -> str:
+        """The first line of ``detail`` that says error (its first line where none does; "" without one)."""
+        said = [line.strip() for line in self.detail.splitlines() if line.strip()]
+        return next((line for line in said if _ERROR.search(line)), said[0] if said else "")
+
 
 def missing_programs(entry: BotEntry) -> list[str]:
     """The programs in ``requires`` that are not on PATH."""

@@ -88,9 +88,8 @@ class ArenaPlugin(WorkerPlugin):
                     if bot.spec.name in built:
                         self.specs[bot.spec] = built[bot.spec.name]
                 for item in failed:
-                    said = [line for line in item.detail.splitlines() if line.strip()]
-                    first = next((line for line in said if "error" in line.lower()), said[0] if said else "")
-                    tail = f": {first.strip()}" if first else ""  # the first error: the cause
+                    first = item.first_error
+                    tail = f": {first}" if first else ""  # the first error: the cause
                     self.problems[item.bot] = f"its build {item.reason} there{tail} (log: {item.log})"
                 if not failed:
                     open(marker, "w").close()

@@ -30,8 +30,8 @@ from referee.html_report.markup import arena_bots, esc, page_handout, replay_com
 from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, ShardWriter, Taping, game_rows, js_exact
 from referee.html_report.sections import faults_section, h2h_section, stages_section, standings_section
 from referee.html_report.similarity import similarity_section
-from referee.html_report.students import StudentPages, students_section
 from referee.html_report.sprt_chart import candidates_section, sprt_section
+from referee.html_report.students import StudentPages, students_section
 from referee.html_report.tally import Faulted, RoundCounts, has_breakdown, stage_filter, stage_rounds
 from referee.html_report.tune_chart import tune_section
 from referee.standings.results_doc import ResultsDoc

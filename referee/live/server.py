@@ -16,9 +16,9 @@ import os
 import socket
 import threading
 import time
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Callable
 from urllib.parse import unquote, urlsplit

@@ -12,9 +12,9 @@ from functools import lru_cache
 from typing import Any, Mapping, NotRequired, TypedDict
 
 from referee.bots.pool import BotPool
-from referee.run.follow import FollowFile
 from referee.bots.spec import BotSpec, BotSpecJson
 from referee.engine.rules import Ruleset, get_ruleset
+from referee.run.follow import FollowFile
 from referee.store.results import GameResult
 from referee.table.policy import FaultPolicy
 from referee.table.table import BuiltinSeat, Recorder, Seat, Table, seat_for

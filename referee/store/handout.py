@@ -53,7 +53,7 @@ class Handout:
         """``text`` with every folder it knows named as given, and any other absolute path by its last part."""
         for folder, name in self._folders:
             if folder in text:
-                text = re.sub(re.escape(folder) + r"(?=$|[/\s'\"`():,;|])", lambda _: name, text)
+                text = re.sub(re.escape(folder) + r"(?=$|[/\s'\"`():,;|])", name.replace("\\", "\\\\"), text)
         return _ABSOLUTE.sub(lambda m: m.group(2) or os.path.basename(m.group(1).rstrip("/")), text)
 
     def command(self, command: str, cwd: str | None = None) -> str:

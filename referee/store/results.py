@@ -13,8 +13,8 @@ from typing import Iterable, Mapping, NotRequired, Protocol, TypedDict, cast
 from referee.engine.jsondata import JsonObject
 from referee.engine.rules import RuleOptions
 from referee.protocol.faults import Fault, FaultJson, FaultKind
-from referee.store.notes import GameNotes
 from referee.store.jsonl import encode_line
+from referee.store.notes import GameNotes
 
 
 class _Clock(Protocol):

@@ -74,8 +74,8 @@ class ResultsDir:
     HISTORY_MD: ClassVar[str] = "history.md"
     #: What a fresh start removes: a run's own files and folders (report.html and bots/ are rewritten anyway).
     RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, NOTES, NOTES_INDEX, RESULTS, STANDINGS_CSV,
-                                            STANDINGS_MD, STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES, GRADES_EXPLAINED,
-                                            SIMILARITY, SIMILARITY_BOTS)
+                                            STANDINGS_MD, STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES,
+                                            GRADES_EXPLAINED, SIMILARITY, SIMILARITY_BOTS)
     RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS)
 
     # ---------------------------------------------------------------------------------------------- paths
