@@ -37,10 +37,12 @@ class NoteTaker:
         if size < 0:
             size = len(text.encode("utf-8", "replace"))
         keep = min(size, max(0, self.budget - self.used))
+        if 0 < keep < size:  # cut at the budget, less a character it would split
+            text = text.encode("utf-8", "replace")[:keep].decode("utf-8", "ignore")
+            keep = len(text.encode("utf-8", "replace"))
         if keep > 0:
             self.used += keep
-            self._append(turn, source, text if keep == size else
-                         text.encode("utf-8", "replace")[:keep].decode("utf-8", "ignore"))
+            self._append(turn, source, text)
         lost = size - keep + dropped
         if lost > 0:
             self.dropped += lost
