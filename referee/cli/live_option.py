@@ -99,10 +99,10 @@ def start_live(address: LiveAddress | None, title: str, kind: str, out_dir: str 
 
 def _stay_up(state: LiveState, url: str) -> None:
     """The run has ended: its page stays up (the final state, the replays) until Ctrl-C (or SIGTERM), saying so."""
-    state.stay()
-    click.echo(f"live page: the run has ended; {url} stays up with the final standings and the replays until "
-               "Ctrl-C", err=True)
-    try:
+    try:  # a Ctrl-C from the moment the terminal says so closes the page
+        state.stay()
+        click.echo(f"live page: the run has ended; {url} stays up with the final standings and the replays until "
+                   "Ctrl-C", err=True)
         while True:
             signal.pause()  # Ctrl-C (or SIGTERM, which the command line makes one) raises KeyboardInterrupt
     except KeyboardInterrupt:

@@ -85,7 +85,7 @@ def close_page(proc: subprocess.Popen[str], timeout: float = 120) -> tuple[int, 
         if STAYS_UP in line:
             proc.send_signal(signal.SIGINT)
             break
-    rest, _ = proc.communicate(timeout=timeout)
+    _, rest = proc.communicate(timeout=timeout)
     return proc.returncode, "".join(said) + (rest or "")
 
 
