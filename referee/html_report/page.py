@@ -96,9 +96,11 @@ def write_report(out_dir: str, path: str | None = None, *, inline_games: int = I
 
 
 def authors(out_dir: str, results: ResultsJson | None) -> list[str]:
-    """The bots that get a page of their own: every bot of the run but the built-in players (``arena.json`` says
-    which are), in the standings' order, then those left out."""
-    builtin = {str(b.get("name")) for b in arena_bots(out_dir) if str(b.get("command", "")).startswith("builtin:")}
+    """The bots that get a page of their own: every bot of the run but the built-in players (``arena.json``, or
+    results.json's bots, say which are), in the standings' order, then those left out."""
+    named: list[Mapping[str, object]] = [*arena_bots(out_dir), *(results.get("bots") or [] if results else [])]
+    builtin = {str(b.get("name")) for b in named if isinstance(b, dict)
+               and str(b.get("command", "")).startswith("builtin:")}
     standings = ResultsDoc.from_json(results).standings if results else None
     names = [r.bot for r in standings.rows] + [x.bot for x in standings.left_out] if standings else []
     return [n for n in dict.fromkeys(names) if n not in builtin]

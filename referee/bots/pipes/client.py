@@ -274,20 +274,22 @@ class BotClient:
     def _ask(self, req_id: int, data: bytes, request: Request, limit: float, known: Known | None,
              before: bytes) -> tuple[Any, float]:
         """``request``'s round trip: ``data`` (the request's line) written after ``before``, the answer read."""
-        sink = self._sink
-        if sink is not None:  # its stderr since the last request goes to that request's turn, before the clock runs
-            self._stderr_until_now(sink)
-            sink.turn = self.turn if self.turn >= 0 else None
-        t0 = _monotonic()
         transport = self.transport
         if transport is None:
-            raise self._fault(FaultKind.CRASH, "the bot process was ended earlier", None, request, t0)
+            raise self._fault(FaultKind.CRASH, "the bot process was ended earlier", None, request, _monotonic())
+        # Anything already written now came before the request: one poll() per decision sees it on stdout (an early
+        # answer, a log) and stderr (not read in yet).
+        seen = _before_request(transport)
+        sink = self._sink
+        if sink is not None:  # its stderr since the last request goes to that request's turn, before the clock runs
+            self._stderr_until_now(sink, seen > 1)
+            sink.turn = self.turn if self.turn >= 0 else None
+        t0 = _monotonic()
         logs = self._logs_read
         on_cpu, deadline, wall_end, c0 = self._start_clock(limit, t0)
         looked = False  # whether this request has looked for processes the bot started (a long move)
         try:
-            # Anything already written now came before the request: one poll() per decision to see.
-            if _pending(transport):
+            if seen & 1:
                 self._unasked(req_id, request, t0)
             self._noted = self.turn  # log messages from here on belong to this request's turn
             if before:
@@ -458,9 +460,10 @@ class BotClient:
         if sink is not None and self.stderr_label is not None:
             sink.label = self.stderr_label
 
-    def _stderr_until_now(self, sink: StderrSink) -> None:
-        """What the bot wrote on stderr up to now, into the notes at the turn it belongs to (``_noted``)."""
-        got = sink.collect(self._settle_s)
+    def _stderr_until_now(self, sink: StderrSink, unread: bool = True) -> None:
+        """What the bot wrote on stderr up to now, into the notes at the turn it belongs to (``_noted``); ``unread``
+        False: a poll found its pipe empty just now."""
+        got = sink.collect(self._settle_s, unread)
         if sink.stalled:  # it never stops writing: later requests take what is there without waiting
             self._settle_s = 0.0
         if got is not None:
@@ -640,8 +643,10 @@ def _read_ns(meter: CpuMeter) -> int:
     return meter.read_ns()
 
 
-def _pending(transport: Transport) -> bool:
-    """``transport.pending()``, a ``PipeTransport``'s called natively (``Transport`` is a protocol)."""
+def _before_request(transport: Transport) -> int:
+    """``PipeTransport.before_request`` (1: output waiting, 2: stderr unread), natively; a transport of another kind
+    has no stderr of its own: ``pending`` only."""
     if isinstance(transport, PipeTransport):
-        return transport.pending()
-    return transport.pending()
+        return transport.before_request()
+    return 1 if transport.pending() else 0
+

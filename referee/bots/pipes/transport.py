@@ -204,10 +204,16 @@ class StderrSink:
             self._fresh += chunk[:room]
         self._fresh_dropped += len(chunk) - max(room, 0)
 
-    def collect(self, wait: float) -> tuple[bytes, int] | None:
+    def collect(self, wait: float, unread: bool = True) -> tuple[bytes, int] | None:
         """What the bot wrote on stderr since the last call, and the bytes of it counted but not kept; ``None`` when
         it wrote nothing. Everything it wrote up to now is included: waits (up to ``wait`` s) while some is still in
         the pipe or being read by the pump, which needs the interpreter (a busy referee can hold it a while)."""
+        # Nothing written (the usual case): the pipe is empty, no chunk is on its way in, nothing is kept. Read in
+        # that order without the lock, it cannot miss a chunk: the pump marks itself busy before it reads one, and
+        # keeps it before it is done. ``unread`` False: the caller's poll found the pipe empty just now.
+        if not (unread and _unread(self._fd)) and not self._busy and not self._fresh and not self._fresh_dropped:
+            self.stalled = False
+            return None
         cond = self._cond
         with cond:
             self.stalled = False
@@ -336,6 +342,12 @@ class PipeTransport:
         self.cpu_meter: CpuMeter | None = meter if meter is not None else process_meter(self.proc.pid)
         self.stderr = StderrSink(stderr_path)
         self.stderr.watch(self.proc.stderr.fileno())
+        # stdout and stderr in one poll: before each request, whether anything came on stdout (an early answer, a
+        # log) and whether stderr holds bytes not read in yet (the notes of the turn before), in one system call.
+        self._opoll = select.poll()
+        self._opoll.register(self._out, select.POLLIN)
+        self._opoll.register(self.proc.stderr.fileno(), select.POLLIN)
+        self._poll_both: Callable[[int], list[tuple[int, int]]] = self._opoll.poll
         self._stderr_thread = threading.Thread(target=self.stderr.pump, args=(self.proc.stderr.fileno(),), daemon=True)
         try:
             self._stderr_thread.start()
@@ -421,6 +433,15 @@ class PipeTransport:
         next ``read_line``.
         """
         return bool(self._lines or self._buf) or bool(self._poll_out(0))
+
+    def before_request(self) -> int:
+        """Before a request, in one ``poll``: ``1`` when output is waiting (as ``pending``), plus ``2`` when stderr
+        holds bytes the pump has not read yet (or has ended)."""
+        seen = 1 if self._lines or self._buf else 0
+        out = self._out
+        for fd, _ in self._poll_both(0):
+            seen |= 1 if fd == out else 2
+        return seen
 
     def read_line(self, deadline: float) -> bytes:
         """The next line (without its terminator) before ``deadline``; with the deadline past, only what is there."""
