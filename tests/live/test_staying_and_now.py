@@ -16,6 +16,7 @@ from referee.engine.notation import rebuild
 from referee.store.game_record import load
 from tests.support.browser import chromium, errors
 from tests.support.live_runs import STAYS_UP, close_page, events_until_the_end, start_live, until
+from tests.support.notedata import NOTES_BOT
 
 MOVER = Path(__file__).resolve().parents[1] / "support" / "live_bots" / "mover.py"
 LADDER = """\
@@ -39,7 +40,8 @@ def _get(url: str) -> tuple[int, str, bytes]:
 
 
 def test_the_page_stays_up_after_the_run_with_its_replays_until_ctrl_c(tmp_path: Path) -> None:
-    proc, url = start_live("match", "builtin:medium", "builtin:random", "-n", "20", "--out", str(tmp_path / "out"))
+    proc, url = start_live("match", f"{sys.executable} {NOTES_BOT}", "builtin:random", "-n", "20", "--out",
+                           str(tmp_path / "out"))
     try:
         last = events_until_the_end(url)[-1]
         assert last["phase"] == "finished"
@@ -47,6 +49,8 @@ def test_the_page_stays_up_after_the_run_with_its_replays_until_ctrl_c(tmp_path:
         assert staying["replay"] is True and staying["progress"]["done"] == 20
         status, kind, body = _get(url + "report.html")
         assert status == 200 and b"id=lc-data" in body and b'"g0020"' in body  # the replays of every game
+        status, kind, page = _get(url + "bots/notes.html")  # the bot's page, as the published report has it
+        assert status == 200 and b"../report.html#game=g0001&amp;turn=" in page and b"request 1: &lt;b&gt;hand" in page
         status, kind, icon = _get(url + "favicon.ico")
         assert status == 200 and kind == "image/x-icon" and icon[:4] == b"\0\0\1\0"
         code, said = close_page(proc)
