@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from referee.engine.cardfaces import CSS, MARKS, WILD_MARK
 from referee.engine.notation import StoredGame
@@ -27,7 +27,7 @@ _PROJECTOR = ("#games,#v-meta .cmd{display:none}.card{width:50px;height:70px;fon
 
 def now_tape(game: NowJson) -> str:
     """The viewer's tape of the followed game so far (``InvalidReplayError`` if the engine refuses it)."""
-    options: RuleOptions = dict(game["options"])  # type: ignore[assignment]  # the stored game's own options
+    options = cast(RuleOptions, dict(game["options"]))  # the followed game's own, as its job carried them
     stored = StoredGame(game["game"], int(game["seed"]), game["ruleset"], options, tuple(game["seating"]),
                         game["actions"])
     return tape(stored)

@@ -60,7 +60,8 @@ def copied(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_nothing_handed_out_names_a_path_of_the_teachers_machine(copied: Path) -> None:
     teacher = (copied / "teachers-machine").read_text()
-    handed = [copied / "report.html", *sorted((copied / "bots").glob("*.md")), *sorted((copied / "bots").glob("*.html"))]
+    bots = copied / "bots"
+    handed = [copied / "report.html", *sorted(bots.glob("*.md")), *sorted(bots.glob("*.html"))]
     assert {p.name for p in handed} >= {"report.html", "nina.md", "cole.md", "nina.html", "cole.html", "index.md"}
     for path in handed:
         text = path.read_text()

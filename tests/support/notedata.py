@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from referee.bots.pool import BotPool
+from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot
 from referee.engine.notation import StoredGame, walk
 from referee.engine.rules import get_ruleset
@@ -22,12 +24,8 @@ def play_notes(folder: Path, mode: str = "", seed: int = 7, game: str = "g1", ru
                opponents: tuple[str, ...] = ("builtin:easy",)) -> GameResult:
     """One game of the notes bot (seat 0, ``mode``: "", "flood", "crash K") against ``opponents``, its stderr log in
     ``folder/logs`` (``--sandbox none``: the stderr timing is the referee's, not the walls')."""
-    spec = parse_bot(f"{PY} {NOTES_BOT} {mode}".strip(), LIMITS)
-    from dataclasses import replace
-
-    from referee.bots.sandbox import Mode, SandboxSettings
-
-    spec = replace(spec, name="notes", sandbox=SandboxSettings(mode=Mode.NONE))
+    spec = replace(parse_bot(f"{PY} {NOTES_BOT} {mode}".strip(), LIMITS), name="notes",
+                   sandbox=SandboxSettings(mode=Mode.NONE))
     (folder / "logs").mkdir(parents=True, exist_ok=True)
     with BotPool(stderr_dir=str(folder / "logs")) as pool:
         seats = [seat_for(spec, pool), *(seat_for(parse_bot(o), pool) for o in opponents)]
