@@ -22,6 +22,8 @@ import os
 from importlib import resources
 from typing import Any, Iterable, Mapping, Sequence
 
+from referee.bots.logs import read_log
+from referee.builds.steps import first_errors
 from referee.engine.cardfaces import CSS, MARKS, WILD_MARK
 from referee.engine.rules import PRESETS
 from referee.errors import BAD_INPUT, LastcardError
@@ -90,8 +92,10 @@ def write_report(out_dir: str, path: str | None = None, *, inline_games: int = I
     page = render(out_dir, results, games, shards, Taping(taped_games, taped_faulted), jobs=jobs, students=pages)
     written = atomic_write(target, page)  # a reader never sees half a page
     standings = ResultsDoc.from_json(results).standings if results else None
+    builds = {x.bot: first_errors(read_log(folder.build_log(x.bot), 0))
+              for x in (standings.left_out if standings else ()) if os.path.exists(folder.build_log(x.bot))}
     pages.write(os.path.dirname(os.path.abspath(target)), os.path.basename(target), standings, folder.read_grades(),
-                _title(results, out_dir, []))
+                _title(results, out_dir, []), builds)
     return written
 
 

@@ -105,8 +105,9 @@ class StudentPages:
                     bot.notes_left += 1
 
     def write(self, folder: str, report: str, standings: Standings | None, grades: GradesJson | None,
-              title: str) -> list[str]:
-        """Write every bot's page into ``folder/bots/``; the paths written."""
+              title: str, builds: Mapping[str, str] | None = None) -> list[str]:
+        """Write every bot's page into ``folder/bots/``; the paths written. ``builds``: a failed build's first error
+        lines, by bot (its page says why it played no game)."""
         target = os.path.join(folder, FOLDER)
         os.makedirs(target, exist_ok=True)
         rows = {r.bot: r for r in standings.rows} if standings else {}
@@ -115,7 +116,7 @@ class StudentPages:
         paths = []
         for name, bot in self.bots.items():
             text = _page(name, bot, f"../{quote(report)}", rows.get(name), left.get(name), graded.get(name), title,
-                         self.handout, len(rows))
+                         self.handout, len(rows), (builds or {}).get(name, ""))
             paths.append(atomic_write(os.path.join(target, page_name(name)), text))
         return paths
 
@@ -149,10 +150,16 @@ def _faults_of(line: GameLineJson, made: Tape, seat: int) -> tuple[tuple[int | N
 
 
 def _page(name: str, bot: _Bot, report: str, row: StandingRow | None, left: str | None,
-          grade: Mapping[str, object] | None, title: str, handout: Handout, field_size: int) -> str:
+          grade: Mapping[str, object] | None, title: str, handout: Handout, field_size: int, build: str = "") -> str:
     body = [f"<header><h1>{esc(name)}</h1><p class=sub>{esc(title)} · <a href='{esc(report)}'>the whole report"
-            "</a></p></header>", _summary(row, left, handout, field_size), _grade(grade),
-            _faults(bot, report, handout), _games(name, bot, report), _notes(bot, report, handout)]
+            "</a></p></header>", _summary(row, left, handout, field_size), _grade(grade)]
+    if left is not None:  # it played no game: why, and the build's first error when that was it
+        if build:
+            body.append("<section id=build><h2>Its build</h2><p>The compiler's first error (all of it is in "
+                        f"<code>logs/{esc(safe_name(name))}.build.log</code> in the results folder):</p>"
+                        f"<pre>{esc(handout.text(build))}</pre></section>")
+    else:
+        body += [_faults(bot, report, handout), _games(name, bot, report), _notes(bot, report, handout)]
     return (f"<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
             f"<meta name=viewport content='width=device-width, initial-scale=1'><title>{esc(name)} · {esc(title)}"
             f"</title><link rel=icon href='data:,'><style>{_style()}</style></head>\n<body>\n{''.join(body)}\n"

@@ -4,6 +4,7 @@ a C submission, warnings after the error), in the terminal, the live page's note
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -81,12 +82,14 @@ def test_validate_build_and_check_arena_json_show_the_compilers_first_error(tmp_
 
 
 @needs_cc
-def test_the_run_shows_the_first_error_in_the_terminal_and_the_bots_report_keeps_the_log(tmp_path: Path) -> None:
+def test_the_run_shows_the_first_error_in_the_terminal_and_the_bots_pages(tmp_path: Path) -> None:
     arena = _contest(tmp_path)
-    ran = CliRunner().invoke(cli, ["arena", str(arena), "--out", str(tmp_path / "out"), "--no-report",
-                                   "--check-games", "0"])
+    ran = CliRunner().invoke(cli, ["arena", str(arena), "--out", str(tmp_path / "out"), "--check-games", "0"])
     assert ran.exit_code == 0, ran.output
     said = ran.output.split("left out carl: build failed (exit code 1)")[1].split("\narena builds")[0]
     assert "error: expected" in said and "warning" not in said
     report = (tmp_path / "out" / "bots" / "carl.md").read_text()
     assert "Log: `logs/carl.build.log` in the results folder" in report and str(tmp_path) not in report
+    page = (tmp_path / "out" / "bots" / "carl.html").read_text()  # the student's page: why it played no game
+    build = page.split("<section id=build>")[1].split("</section>")[0]
+    assert ERROR_LINE.search(html.unescape(build)) and "warning" not in build and str(tmp_path) not in page
