@@ -3,7 +3,8 @@
 Its place and record, its submission and build log, each fault with the request, the line it sent,
 the stderr it wrote in that game and the command that replays it, and its ``lastcard check`` result.
 Every entrant gets one, the bots left out included (with why), plus ``OUT/bots/index.md`` listing all.
-Reading only: everything comes from the run's documents and the files in ``OUT``.
+Reading only: everything comes from the run's documents and the files in ``OUT``. A report goes to the
+student: it names no path of the teacher's machine (``store.handout``): its commands run in the results folder.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from referee.standings.render import format_faults, format_rating
 from referee.standings.results_doc import ResultsDoc
 from referee.store.bot_logs import stderr_by_game
 from referee.store.disk import atomic_write
+from referee.store.handout import HERE, Handout, in_folder
 from referee.store.results import GameLine
 from referee.store.results_dir import ResultsDir
 
@@ -92,27 +94,32 @@ def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOu
                build_level: str | None = None) -> str:
     """One entrant's report as Markdown (``build_level``: the sandbox its build ran in)."""
     lines = [f"# {name}", ""]
+    handout = _handout(out_dir, entry)
     if entry.submission:
-        lines.append(f"- submission: `{entry.submission}`" + (f" ({entry.language})" if entry.language else ""))
+        lines.append(f"- submission: `{handout.text(entry.submission)}`" + (f" ({entry.language})" if entry.language
+                                                                          else ""))
     if entry.spec.command:
-        lines.append(f"- command: `{entry.spec.command}`" + (f" (in `{entry.spec.cwd}`)" if entry.spec.cwd else ""))
+        lines.append(f"- command: `{handout.command(entry.spec.command, entry.spec.cwd)}`"
+                     + (" (in its own folder)" if entry.spec.cwd else ""))
     if entry.build:
         lines.append(f"- build: `{entry.build}`" + (f" ({_BUILT_AT.get(build_level, build_level)})"
                                                      if build_level else ""))
     if left is not None:
-        lines += [f"- **left out**: {left.reason}", "", "It played no game. "
+        lines += [f"- **left out**: {handout.text(left.reason)}", "", "It played no game. "
                   "Fix the reason above and hand the submission in again; `lastcard check --arena ARENA.yaml "
                   f"--bot {shlex.quote(name)}` tells you whether it is ready before the contest."]
         if left.stderr:
             lines += ["", "What it wrote on stderr as it failed to start"
-                      + (f" (log: `{left.log}`)" if left.log else "") + ":", "", *_fence("\n".join(left.stderr))]
+                      + (f" (log: `{in_folder(left.log, out_dir)}` in the results folder)" if left.log else "") + ":",
+                      "", *_fence(handout.text("\n".join(left.stderr)))]
     elif row is not None:
         lines += _record(row, field)
     if grade is not None:
         lines += ["", "## Grade", "", *(f"- {line}" for line in grade.why)]
-    lines += _build_log(name, entry, out_dir)
+    lines += _build_log(name, entry, out_dir, handout)
     if left is None:
-        lines += _faults(name, faults, out_dir, None if entry.spec.cwd else entry.spec.command)
+        lines += _faults(name, faults, out_dir, None if entry.spec.cwd else handout.command(entry.spec.command),
+                         handout)
         lines += _check(check)
     return "\n".join(lines).rstrip() + "\n"
 
@@ -144,17 +151,28 @@ def _record(row: StandingRow, field: int) -> list[str]:
     return out
 
 
-def _build_log(name: str, entry: BotEntry, out_dir: str) -> list[str]:
+def _build_log(name: str, entry: BotEntry, out_dir: str, handout: Handout) -> list[str]:
     path = ResultsDir(out_dir).build_log(name)
     if not entry.build or not os.path.exists(path):
         return []
     text = read_log(path, 0).splitlines()
     shown = text[-BUILD_TAIL:]
     cut = f" (the last {len(shown)} of {len(text)} lines)" if len(shown) < len(text) else ""
-    return ["", "## Build", "", f"Log: `{path}`{cut}", "", *_fence("\n".join(shown))]
+    return ["", "## Build", "", f"Log: `{in_folder(path, out_dir)}` in the results folder{cut}", "",
+            *_fence(handout.text("\n".join(shown)))]
 
 
-def _faults(name: str, faults: Sequence[tuple[str, Fault]], out_dir: str, command: str | None = None) -> list[str]:
+def _handout(out_dir: str, entry: BotEntry) -> Handout:
+    """What the report may quote of ``entry``: its folders (the submission, its build's copy) named by the bot."""
+    built = entry.built.folder if entry.built is not None else None
+    submission = entry.submission
+    folder = submission if submission and os.path.isdir(submission) else os.path.dirname(submission or "")
+    return Handout.of_bots(out_dir, [(entry.spec.name, (folder, entry.spec.cwd, built))])
+
+
+def _faults(name: str, faults: Sequence[tuple[str, Fault]], out_dir: str, command: str | None = None,
+            handout: Handout | None = None) -> list[str]:
+    handout = handout or Handout(out_dir)
     if not faults:
         return ["", "## Faults", "", "None: every answer was on time, valid and legal."]
     turns = faults_in(out_dir, {game_id for game_id, _ in faults[:FAULTS_SHOWN]})
@@ -163,29 +181,31 @@ def _faults(name: str, faults: Sequence[tuple[str, Fault]], out_dir: str, comman
     for game_id, fault in faults[:FAULTS_SHOWN]:
         seat = fault.seat
         request_id = (fault.request or {}).get("id")
-        out += [f"### {game_id}" + (f", seat {seat}" if seat is not None else "") + f": {fault.kind.value}", "",
-                fault.message, ""]
+        turn = None if fault.kind.value == "startup" else turns.get((game_id, seat, request_id, fault.kind.value))
+        at = f" at turn {turn}" if turn is not None else ""
+        out += [f"### {game_id}" + (f", seat {seat}" if seat is not None else "") + f"{at}: {fault.kind.value}", "",
+                handout.text(fault.message), ""]
         request = request_line(out_dir, game_id, seat, request_id)
         if request is not None:
-            out += ["The request:", "", *_fence(_quote(request), "json")]
+            out += [f"The request{at}:", "", *_fence(_quote(request), "json")]
         elif request_id is not None:
-            out += [f"The request: turn {request_id} (the arena kept no record of it: `records: true` in "
+            out += [f"The request{at} (its id {request_id}; the arena kept no record of it: `records: true` in "
                     "the arena file keeps every request; the replay below shows the position)", ""]
         if fault.line is not None:
             out += ["The line it sent:", "", *_fence(_quote(fault.line))]
         tail = stderr.get((game_id, seat)) or stderr.get((game_id, None))
         if tail:
             out += [f"Its stderr in this game (the last {min(len(tail), STDERR_TAIL)} lines):", "",
-                    *_fence("\n".join(tail[-STDERR_TAIL:]))]
-        out += ["Replay it:", "", *_fence(f"lastcard replay {shlex.quote(out_dir)} {game_id}", "sh")]
+                    *_fence(handout.text("\n".join(tail[-STDERR_TAIL:])))]
+        out += ["Replay it (in the results folder):", "",
+                *_fence(f"lastcard replay {HERE} {shlex.quote(game_id)}", "sh")]
         if seat is not None:  # the command is the entry's where it runs from anywhere
-            turn = None if fault.kind.value == "startup" else turns.get((game_id, seat, request_id, fault.kind.value))
-            out += ["Ask your bot of today the same (it is sent what this seat was sent):", "",
-                    *_fence(ask_command(out_dir, game_id, seat, turn, None if command is None else command), "sh")]
+            out += ["Ask your bot of today the same (it is sent what this seat was sent; in the results folder):", "",
+                    *_fence(ask_command(HERE, game_id, seat, turn, None if command is None else command), "sh")]
     rest = faults[FAULTS_SHOWN:FAULTS_LISTED]
     if rest:
         out += ["Further faults:", ""]
-        out += [f"- {g}: {f.kind.value}: {f.message}" for g, f in rest]
+        out += [f"- {g}: {f.kind.value}: {handout.text(f.message)}" for g, f in rest]
     if len(faults) > FAULTS_LISTED:
         out.append(f"- ... and {len(faults) - FAULTS_LISTED} more (games.jsonl has them all)")
     return out

@@ -25,7 +25,7 @@ from referee.inputs.problems import ArenaFileError
 from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
-from referee.run.loop import RunLoop
+from referee.run.loop import RunLoop, following
 from referee.run.startups import CannotStart, StartupWatch, last_stderr, probe
 from referee.run.workers import Workers, default_jobs, resolve_workers
 from referee.standings.collect import Collected
@@ -218,7 +218,8 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     # Otherwise warm_up after the workers are forked: no thread may hold an import lock at a fork.
     # A match (or compare) stops for a bot that cannot start; an arena probed its bots before the games.
     watch = StartupWatch(run.specs) if kind != "arena" else None
-    with RunLoop(make, on_start=None if early is not None else warm_up, watch=watch) as loop:
+    follow = following(live.now.pick) if live is not None else None  # the live page's now-playing view
+    with RunLoop(make, on_start=None if early is not None else warm_up, watch=watch, follow=follow) as loop:
         t0 = time.monotonic()
         try:
             complete, played_now = play_rounds(run, loop, progress, stop_after, live)

@@ -241,6 +241,8 @@ def validate_cmd(file: str, build: bool = False) -> None:
         click.echo(line)
     for item in left:
         click.echo(f"  would be left out: {item.bot} ({item.reason})")
+        for line in item.detail.splitlines():  # a failed build's first error lines: the cause, where it was
+            click.echo(f"    {line}")
 
 
 def _bot_line(entry: BotEntry) -> str:

@@ -24,7 +24,8 @@ from referee.cli.common import (
 from referee.cli.live_option import end_live, live_option, start_live, with_live
 from referee.cli.options import jobs_option
 from referee.ladder.history import history_md
-from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_ladder
+from referee.ladder.live_report import live_report
+from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, default_out, run_ladder
 from referee.ladder.shapes import LadderRunRow
 from referee.ladder.store import open_ladder
 from referee.live.address import LiveAddress
@@ -72,7 +73,8 @@ def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: i
     """
     arena = load_arena_file(file)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
-    state = start_live(live, f"ladder {arena.name}", "ladder")
+    state = start_live(live, f"ladder {arena.name}", "ladder",
+                       report=live_report(db, os.path.abspath(out or default_out(db))))
     progress = with_live(TerminalProgress(quiet=quiet), state)
     with sigterm_as_interrupt():
         result = run_ladder(arena, db, out=out, jobs=jobs, progress=progress, pin=pin, live=state,

@@ -31,7 +31,7 @@ from referee.compare.twins import CompareSettings, TwinsDescriptionJson, game_id
 from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
-from referee.run.loop import RunLoop
+from referee.run.loop import RunLoop, following
 from referee.run.workers import resolve_workers
 from referee.standings.collect import Collected
 from referee.standings.model import Standings
@@ -327,7 +327,8 @@ def play_in_order(order: Counting[D_contra], pairs: Callable[[], Iterator[GameJo
 
     complete = True
     try:
-        with RunLoop(make, on_start=warm_up) as loop:
+        follow = following(live.now.pick) if live is not None else None  # the live page's now-playing view
+        with RunLoop(make, on_start=warm_up, follow=follow) as loop:
             try:
                 if not order.advance(display):  # a resumed run may be decided already
                     complete = loop.play_jobs(pairs(), on_result, lead=lead or max(MIN_LEAD, LEAD_PER_JOB * jobs))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 from dataclasses import dataclass
 from typing import Sequence
@@ -18,6 +19,7 @@ from referee.grading.rule import SHARED_WORDS, Grading, points_text
 from referee.standings.model import StandingRow, Standings
 from referee.standings.render import format_rating
 from referee.store.results_dir import ResultsDir
+from referee.store.results_shapes import GradesJson
 
 #: The columns after the id and the points (``details: true``).
 DETAIL_COLUMNS = ("rank_best", "rank_worst", "rating", "rating_low", "rating_high", "games", "faults", "left_out")
@@ -120,9 +122,19 @@ def _rating(value: float | None) -> str:
     return "" if value is None else f"{value:.1f}"
 
 
+def grades_json(grades: Sequence[Grade], grading: Grading) -> GradesJson:
+    """grades.json: each student's points and the sentences that explain them (the students' pages read it)."""
+    return {"format": "lastcard-grades", "version": 1, "points_column": grading.points_column,
+            "grades": [{"student": g.student, "bot": g.bot, "points": g.points, "why": list(g.why)} for g in grades]}
+
+
 def write_grades(out_dir: str, standings: Standings, entries: Sequence[BotEntry], grading: Grading
                  ) -> tuple[str, dict[str, Grade]]:
-    """Write ``OUT/grades.csv``; its path, and each student's grade by bot name (for their report)."""
+    """Write ``OUT/grades.csv`` (and ``grades.json``, with why); its path, and each student's grade by bot name
+    (for their report)."""
     grades = grade_students(standings, entries, grading)
-    path = ResultsDir(out_dir).write(ResultsDir.GRADES, grades_csv(grades, grading))
+    folder = ResultsDir(out_dir)
+    path = folder.write(ResultsDir.GRADES, grades_csv(grades, grading))
+    folder.write(ResultsDir.GRADES_EXPLAINED, json.dumps(grades_json(grades, grading), indent=1, ensure_ascii=False)
+                 + "\n")
     return path, {g.bot: g for g in grades}

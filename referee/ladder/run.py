@@ -32,7 +32,7 @@ from referee.ladder.store import LadderStore, disk_errors, open_ladder
 from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
-from referee.run.loop import RunLoop
+from referee.run.loop import RunLoop, following
 from referee.run.seeds import game_seed
 from referee.run.workers import Workers, resolve_workers
 from referee.standings.collect import Collected
@@ -42,6 +42,7 @@ from referee.standings.ranking import standings_for
 from referee.standings.ratings import warm_up
 from referee.standings.report_files import timing, write_reports
 from referee.standings.results_doc import ResultsDoc, order_rule, rating_info
+from referee.store.notes_file import append_notes
 from referee.store.results import GameLine, GameResult, Slot
 from referee.store.results_dir import ResultsDir
 from referee.store.results_shapes import TableJson
@@ -145,8 +146,9 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
             return executor_factory(arena, jobs=workers.count, stderr_dir=log_dir, records_dir=None, pin=pin)
 
         t0 = time.monotonic()
-        with RunLoop(make, on_start=warm_up) as loop:
-            player = _Player(store, arena, specs, loop, progress, live)
+        follow = following(live.now.pick) if live is not None else None  # the live page's now-playing view
+        with RunLoop(make, on_start=warm_up, follow=follow) as loop:
+            player = _Player(store, arena, specs, loop, progress, live, notes_dir=out_dir)
             player.standings = lambda: ladder_standings(_kept(store, names), names, arena, left, complete=False)
             status, reason = "finished", ""
             try:
@@ -317,9 +319,11 @@ class _Player:
     """Plays planned games on the run loop, committing each result as it ends."""
 
     def __init__(self, store: LadderStore, arena: Arena, specs: Mapping[str, BotSpec], loop: RunLoop,
-                 progress: Progress, live: LiveState | None = None) -> None:
+                 progress: Progress, live: LiveState | None = None, notes_dir: str | None = None) -> None:
         self.store = store
         self.live = live
+        self.notes_dir = notes_dir
+        """Where the games' debug notes go (the report's folder: ``lastcard replay REPORT GAME`` shows them)."""
         self.standings: Callable[[], Standings] | None = None
         self.arena = arena
         self.specs = specs
@@ -342,6 +346,8 @@ class _Player:
             g = by_id[job.game_id]
             line = GameLine(result, Slot("ladder", g.batch, None, g.seq))
             self.store.record(job.game_id, line)
+            if result.notes is not None and self.notes_dir is not None:
+                append_notes(self.notes_dir, [result.notes])
             self.played += 1
             self.progress.update(self.played, max(self.expected, self.played), None)
             if self.live is not None:

@@ -20,6 +20,7 @@ from referee.engine.notation import InvalidReplayError, decode_actions, ruleset_
 from referee.players import BUILTINS
 from referee.replay.seat_lines import check_seat, record_entries, stored_policy
 from referee.store.game_source import SourceGame
+from referee.store.notes_file import append_notes
 from referee.store.record_file import append_record
 from referee.store.results import GameLine, GameResult
 from referee.store.results_dir import ResultsDir
@@ -125,6 +126,8 @@ def play_on(source: SourceGame, seat: int, start: int, player: BotSpec, others: 
         result = table.finish()
     # One game a folder, written as an arena writes its games (playing on again replaces it).
     append_record(out_dir, game_id, recorder.lines)
+    if result.notes is not None:  # what the bots wrote, by turn: lastcard replay DIR2 GAME shows it
+        append_notes(out_dir, [result.notes])
     folder.games_log.write([GameLine(result)])
     return PlayedOn(result, out_dir, game_id)
 

@@ -105,33 +105,35 @@ def append_record(out_dir: str, game_id: str, lines: Iterable[Mapping[str, objec
     append_records(out_dir, [(game_id, encode_record(lines))])
 
 
-def append_records(out_dir: str, records: Sequence[tuple[str, bytes]], rebuilt: Sequence[tuple[str, str]] = ()
-                   ) -> None:
+def append_records(out_dir: str, records: Sequence[tuple[str, bytes]], rebuilt: Sequence[tuple[str, str]] = (),
+                   *, files: tuple[str, str] = (RECORDS_FILE, INDEX_FILE)) -> None:
     """Append the records of a batch of games (id, ``encode_record``'s bytes) as one member, and the index
     entries of the records rebuilt when read (id, policy), with one lock.
 
-    A batch of one is written as before batches (``GAME OFFSET LENGTH``), which any reader reads.
+    A batch of one is written as before batches (``GAME OFFSET LENGTH``), which any reader reads. ``files``: the
+    member file and its index (the notes file keeps its games the same way, ``notes_file``).
     """
     if not records and not rebuilt:
         return
+    data_name, index_name = files
     # The index is the lock: a batch of rebuilt records only (built-in games) does not open the record file.
-    fd = os.open(os.path.join(out_dir, INDEX_FILE), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    fd = os.open(os.path.join(out_dir, index_name), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        lines = _append_member(out_dir, records) if records else ""
-        with naming(os.path.join(out_dir, INDEX_FILE)):  # a full disk: the error names the file
+        lines = _append_member(out_dir, records, data_name) if records else ""
+        with naming(os.path.join(out_dir, index_name)):  # a full disk: the error names the file
             _write_all(fd, (lines + "".join(f"{game} {REBUILD}{policy}\n" for game, policy in rebuilt)).encode())
     finally:
         os.close(fd)  # closing releases the lock
 
 
-def _append_member(out_dir: str, records: Sequence[tuple[str, bytes]]) -> str:
+def _append_member(out_dir: str, records: Sequence[tuple[str, bytes]], data_name: str = RECORDS_FILE) -> str:
     """Append ``records`` as one member to the record file (the index locked); their index lines."""
     member = zlib.compress(b"".join(data for _, data in records), LEVEL, 31)  # 31: a gzip member, so zcat reads it
-    fd = os.open(os.path.join(out_dir, RECORDS_FILE), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    fd = os.open(os.path.join(out_dir, data_name), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         offset = os.fstat(fd).st_size
-        with naming(os.path.join(out_dir, RECORDS_FILE)):
+        with naming(os.path.join(out_dir, data_name)):
             _write_all(fd, member)
     finally:
         os.close(fd)
@@ -291,10 +293,10 @@ def has_records(out_dir: str) -> bool:
     return os.path.exists(os.path.join(out_dir, INDEX_FILE)) or os.path.exists(os.path.join(out_dir, RECORDS_FILE))
 
 
-def find(out_dir: str, game_id: str) -> Entry | None:
+def find(out_dir: str, game_id: str, index_name: str = INDEX_FILE) -> Entry | None:
     """Where ``game_id``'s record is in the record file (``Where``; the policy for a record rebuilt when read),
     or None (its last entry wins: a game played again after a crash was recorded again)."""
-    path = os.path.join(out_dir, INDEX_FILE)
+    path = os.path.join(out_dir, index_name)
     if not os.path.exists(path):
         return None
     found = None
@@ -314,24 +316,52 @@ def read_record(out_dir: str, game_id: str) -> list[RecordEntry] | str | None:
         return _legacy(out_dir, game_id)
     if isinstance(where, str):
         return where
+    text = read_member(out_dir, where)
+    if text is None:
+        return None  # a member cut short by a killed run (or damaged): as if not recorded
+    shown = f"{os.path.join(out_dir, RECORDS_FILE)} (game {game_id}'s record, line numbers within it)"
+    return [cast(RecordEntry, parse_line(line, shown, number))
+            for number, line in enumerate(text.split(b"\n"), 1) if line.strip()]
+
+
+def read_member(out_dir: str, where: Where, data_name: str = RECORDS_FILE) -> bytes | None:
+    """The inflated bytes of one game at ``where`` in the member file ``data_name`` (the records, or the notes);
+    None for a member a killed run cut short, a damaged one, or a file that is gone."""
     offset, length, start, size = where
-    path = os.path.join(out_dir, RECORDS_FILE)
-    with open(path, "rb") as fh:
-        fh.seek(offset)
-        member = fh.read(length)
+    path = os.path.join(out_dir, data_name)
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            member = fh.read(length)
+    except OSError:
+        return None
     if len(member) != length:
-        return None  # cut short by a killed run: as if not recorded
+        return None
     # Inflated within the ratio cap (a member's bytes are what the index says they are, no more); a batch's member
     # only up to the game's end.
     try:
         text = inflate(member, path, RECORD, None if size is None else start + size)
     except DamagedGzip:
-        text = None
-    if text is None:
-        return None  # a member cut short by a killed run (or damaged): as if not recorded
-    shown = f"{path} (game {game_id}'s record, line numbers within it)"
-    return [cast(RecordEntry, parse_line(line, shown, number))
-            for number, line in enumerate(text[start:].split(b"\n"), 1) if line.strip()]
+        return None
+    if text is None or size is None:
+        return text
+    text = text[start:]
+    return text if len(text) == size else None
+
+
+def index_entries(out_dir: str, index_name: str = INDEX_FILE) -> dict[str, Entry]:
+    """Every game of an index and where it is (its last entry wins), read once (for a reader of many games)."""
+    path = os.path.join(out_dir, index_name)
+    out: dict[str, Entry] = {}
+    if not os.path.exists(path):
+        return out
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            parts = line.split()
+            at = _parse(parts) if parts else None
+            if at is not None:
+                out[parts[0]] = at
+    return out
 
 
 def recorded_ids(out_dir: str) -> set[str]:

@@ -14,6 +14,7 @@ from referee.engine.jsondata import JsonObject
 from referee.engine.rules import RuleOptions
 from referee.protocol.faults import Fault, FaultJson, FaultKind
 from referee.store.jsonl import encode_line
+from referee.store.notes import GameNotes
 
 
 class _Clock(Protocol):
@@ -164,6 +165,8 @@ class GameResult:
     processes' CPU clocks, ``wall``; ``None`` for a built-in player)."""
     hidden_names: bool = False
     """The bots were told each seat by a neutral label (``seat1``...), not its name (``seat_names: hidden``)."""
+    notes: GameNotes | None = None
+    """What the bots wrote (stderr, log messages) at each turn: kept in the notes file, not in games.jsonl."""
 
     def to_json(self) -> GameResultJson:
         """The plain-data form (the result's keys of games.jsonl, and ``play_game``'s result)."""

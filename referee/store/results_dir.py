@@ -8,6 +8,7 @@ What ``lastcard arena``, ``match --out``, ``compare --out``, ``ladder`` and ``re
       results.json        standings, ratings, stages, head-to-head (written as the run ends; "complete")
       standings.md  standings.csv  standings.txt  head_to_head.csv  timing.json
       grades.csv          points for the gradebook, one row per student (an arena file with `grading:`)
+      grades.json         the same points, each with why (for the students' pages)
       similarity.csv  similarity_bots.csv   bots compared by what they do (`lastcard similar`, `similarity:`)
       text_matches.json   the programs' shared token fingerprints and fragments (`lastcard similar`)
       collusion.csv       which bot gains when which other sits at its table (`lastcard collusion`, `collusion:`)
@@ -16,6 +17,8 @@ What ``lastcard arena``, ``match --out``, ``compare --out``, ``ladder`` and ``re
       records.jsonl.gz    full records kept (--records, or a game with a fault), gzip members
       records.idx         a line a kept game: where its member is (or ``rebuild:POLICY``)
       records/GAME.jsonl  a record as results of earlier versions kept it (read, never written)
+      notes.jsonl.gz      every game's debug notes (each bot's stderr and log messages by turn), gzip members
+      notes.idx           a line a game with notes: where its member is (as records.idx)
       logs/               BOT.stderr.log (all its games), BOT.build.log
       bots/               a report per bot (BOT.md) and index.md
       report.html         the page (report_files/ beside it past its inline games)
@@ -38,7 +41,7 @@ from referee.engine.rules import RuleOptions
 from referee.store.disk import atomic_write
 from referee.store.games_log import GamesLog
 from referee.store.results import LineDefaults
-from referee.store.results_shapes import ResultsJson, TimingJson
+from referee.store.results_shapes import GradesJson, ResultsJson, TimingJson
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,8 @@ class ResultsDir:
     RECORDS: ClassVar[str] = "records.jsonl.gz"
     RECORDS_INDEX: ClassVar[str] = "records.idx"
     LEGACY_RECORDS: ClassVar[str] = "records"
+    NOTES: ClassVar[str] = "notes.jsonl.gz"
+    NOTES_INDEX: ClassVar[str] = "notes.idx"
     LOGS: ClassVar[str] = "logs"
     BOT_REPORTS: ClassVar[str] = "bots"
     REPORT: ClassVar[str] = "report.html"
@@ -62,6 +67,7 @@ class ResultsDir:
     STANDINGS_TXT: ClassVar[str] = "standings.txt"
     HEAD_TO_HEAD_CSV: ClassVar[str] = "head_to_head.csv"
     GRADES: ClassVar[str] = "grades.csv"
+    GRADES_EXPLAINED: ClassVar[str] = "grades.json"
     SIMILARITY: ClassVar[str] = "similarity.csv"
     SIMILARITY_BOTS: ClassVar[str] = "similarity_bots.csv"
     COLLUSION: ClassVar[str] = "collusion.csv"
@@ -71,9 +77,9 @@ class ResultsDir:
     HISTORY_CSV: ClassVar[str] = "history.csv"
     HISTORY_MD: ClassVar[str] = "history.md"
     #: What a fresh start removes: a run's own files and folders (report.html and bots/ are rewritten anyway).
-    RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, RESULTS, STANDINGS_CSV, STANDINGS_MD,
-                                            STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES, SIMILARITY,
-                                            SIMILARITY_BOTS, COLLUSION, TEXT_MATCHES)
+    RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, NOTES, NOTES_INDEX, RESULTS, STANDINGS_CSV,
+                                            STANDINGS_MD, STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES,
+                                            GRADES_EXPLAINED, SIMILARITY, SIMILARITY_BOTS, COLLUSION, TEXT_MATCHES)
     RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS)
 
     # ---------------------------------------------------------------------------------------------- paths
@@ -167,6 +173,16 @@ class ResultsDir:
             with open(self.timing, encoding="utf-8") as fh:
                 timing: TimingJson = json.load(fh)
                 return timing
+        except (OSError, ValueError):
+            return None
+
+    def read_grades(self) -> GradesJson | None:
+        """``grades.json`` (the grades with their explanations), or None where the run grades nothing (or the file
+        is unreadable: the page then shows no grade)."""
+        try:
+            with open(self.file(self.GRADES_EXPLAINED), encoding="utf-8") as fh:
+                grades: GradesJson = json.load(fh)
+                return grades if isinstance(grades, dict) else None
         except (OSError, ValueError):
             return None
 

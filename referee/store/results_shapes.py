@@ -221,3 +221,21 @@ class TimingJson(TypedDict):
     bots: dict[str, BotTimesJson]
     phases: NotRequired[dict[str, float]]
     """Where an arena's time went (``ratings_s``...)."""
+
+
+class GradeJson(TypedDict):
+    """One student's grade in ``grades.json``: the id and points of grades.csv, the bot, and why (sentences)."""
+
+    student: str
+    bot: str
+    points: str
+    why: list[str]
+
+
+class GradesJson(TypedDict):
+    """``grades.json``: grades.csv's points with the explanation of each (a student's page shows it)."""
+
+    format: str
+    version: int
+    points_column: str
+    grades: list[GradeJson]

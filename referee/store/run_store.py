@@ -1,4 +1,5 @@
-"""The results store: ``games.jsonl`` appended as each game ends (flushed every ``FLUSH_S``), read back to resume.
+"""The results store: ``games.jsonl`` appended as each game ends (flushed every ``FLUSH_S``), read back to resume;
+the games' debug notes go to the notes file (``notes_file``) at the same flushes, one member a flush.
 
 ``arena.json`` beside it holds what decides the games (bots, stages, seed) and its fingerprint, so
 ``--resume`` refuses to mix the games of two different arenas in one directory.
@@ -17,6 +18,8 @@ from typing import BinaryIO, Callable, Mapping
 from referee.engine.notation import InvalidReplayError
 from referee.errors import BAD_INPUT, LastcardError
 from referee.store.disk import naming
+from referee.store.notes import GameNotes
+from referee.store.notes_file import append_notes
 from referee.store.results import GameLine
 from referee.store.results_dir import ResultsDir
 
@@ -58,6 +61,7 @@ class GameStore:
         self._resuming = False
         self._started = False
         self._flushed = 0.0
+        self._notes: list[GameNotes] = []  # the notes of the games appended since the last flush
 
     def prepare(self, *, resume: bool = False, fresh: bool = False) -> None:
         """Check the directory can be used, and empty it unless resuming (before builds write their logs)."""
@@ -95,13 +99,20 @@ class GameStore:
         assert self._started, "open the store first"
         if self._fh is None:  # not keeping the games (or closed)
             return
+        if line.result.notes is not None:
+            self._notes.append(line.result.notes)
         with naming(self.games_path):
             self._fh.write(line.encode())
             now = time.monotonic()
             if now - self._flushed >= FLUSH_S:
+                self._flush_notes()  # first: a game's line on disk has its notes there too
                 self._fh.flush()
                 self._flushed = now
                 self._still_there()
+
+    def _flush_notes(self) -> None:
+        notes, self._notes = self._notes, []
+        append_notes(self.out_dir, notes)
 
     def _still_there(self) -> None:
         """Raise ``FileNotFoundError`` if games.jsonl was deleted under the run (its games would go nowhere)."""
@@ -116,6 +127,7 @@ class GameStore:
             fh = self._fh
             with naming(self.games_path):
                 try:
+                    self._flush_notes()
                     fh.flush()
                     self._still_there()
                 finally:

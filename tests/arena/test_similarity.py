@@ -53,7 +53,7 @@ def test_an_arena_with_similarity_writes_the_figures_and_prints_the_copies(tmp_p
     out = res.stdout
     assert out.index("strong") < out.index("pairs that stand out") < out.index("disguised / strong")
     assert "builtin_random plays at random" in out
-    assert "similarity" in (tmp_path / "out" / "report.html").read_text()
+    assert "<section id=similar><h2>Bots that play alike</h2>" in (tmp_path / "out" / "report.html").read_text()
 
 
 def test_similarity_true_and_its_settings_are_read():

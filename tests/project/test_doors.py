@@ -42,9 +42,11 @@ ALLOWED = {
     "inputs/files.py": "every file a person hands in, through its guards (the only inputs/ module that opens one)",
     "ladder/fingerprint.py": "a submission's files, to hash what changed",
     "ladder/store.py": "the ladder database's lock file",
+    "live/now.py": "the file a worker appends the followed game's moves to, in the live page's scratch folder",
     "live/server.py": "none by itself: the report's files come from ResultsDir.read_inside",
     "replay/suite.py": "a position suite the user names",
     "similar/fingerprints.py": "a bot's program files and the starter kits', to fingerprint their text",
+    "run/follow.py": "that file of the followed game (the now-playing view), appended as it is played",
 }
 
 
