@@ -158,10 +158,14 @@ def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int
 
         checks = run_contest_checks(arena, played, games=check_games, jobs=jobs)
     grades: dict[str, Grade] = {}
-    if arena.grading is not None and run.complete:
-        path, grades = write_grades(run.out_dir, run.standings, arena.bots, arena.grading)
-        click.echo(f"grades: {path}")
-    elif arena.grading is not None:
+    if arena.grading is not None and arena.grading.by != "benchmarks" and run.complete:
+        written = write_grades(run.out_dir, run.standings, arena.bots, arena.grading)
+        grades = written.grades
+        for note in written.notes:
+            click.echo(f"note: {note}", err=True)
+        if written.path is not None:
+            click.echo(f"grades: {written.path}")
+    elif arena.grading is not None and arena.grading.by != "benchmarks":
         progress.note("grades.csv is written when the contest is complete: --resume finishes it")
     paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks, grades=grades)
     if paths:

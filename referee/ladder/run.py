@@ -188,9 +188,10 @@ def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[Gam
     paths += write_history(out_dir, runs)
     paths.append(_write_games(out_dir, lines))
     grades: dict[str, Grade] = {}
-    if grading is not None:
-        path, grades = write_grades(out_dir, doc.standings, entries, grading)
-        paths.append(path)
+    if grading is not None and grading.by != "benchmarks":
+        written = write_grades(out_dir, doc.standings, entries, grading)
+        grades = written.grades
+        paths += [written.path] if written.path is not None else []
     paths += write_bot_reports(out_dir, doc, lines, entries, left, grades=grades)
     paths.append(write_report(out_dir))
     return paths

@@ -144,6 +144,13 @@ class ResultsDir:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         return atomic_write(path, text)
 
+    def remove(self, name: str) -> None:
+        """Remove the folder's file ``name`` if it is there (a file a run held back must not stay stale)."""
+        try:
+            os.remove(self.file(name))
+        except FileNotFoundError:
+            pass
+
     # -------------------------------------------------------------------------------------------- readers
     def has_games(self) -> bool:
         return self.games_log.exists()

@@ -82,7 +82,7 @@ def test_a_rank_range_counts_as_shared_rank_says(shared, ann):
 def test_grades_csv_has_a_row_per_student_from_the_standings_and_the_left_out():
     grading = Grading(by="rank", best=100, worst=60, left_out=5, id_column="SIS Login ID", points_column="Contest")
     rows = list(csv.reader(io.StringIO(grades_csv(grade_students(STANDINGS, ENTRIES, grading), grading))))
-    assert rows[0] == ["SIS Login ID", "Contest", *DETAIL_COLUMNS]
+    assert rows[0] == ["SIS Login ID", "Contest", *DETAIL_COLUMNS, "flag"]
     by_id = {r[0]: dict(zip(rows[0], r)) for r in rows[1:]}
     assert [r[0] for r in rows[1:]] == ["ann", "bob", "cy", "dan", "eve", "fay"]  # standings order, then by name
     assert "hard" not in by_id  # a built-in player is not a student
