@@ -109,6 +109,12 @@ class Arena:
     #: The ``similarity:`` key: the bots compared by what they do after the games (None: not). Not in ``to_json``:
     #: it never changes the games.
     similarity: SimilarityOption | None = None
+    #: ``grading: by: benchmarks``: each band's benchmark, resolved as a bot of the file is (its folder, limits,
+    #: sandbox). Not in ``to_json``: the benchmark tests are a run of their own (``referee.benchmarks``).
+    benchmarks: tuple[BotSpec, ...] = ()
+    #: Whether the file asks for a contest (its stages). False for a file that grades by benchmarks and gives no
+    #: ``stages``/``format``: then only the benchmark tests are played.
+    contest: bool = True
 
     @property
     def specs(self) -> list[BotSpec]:

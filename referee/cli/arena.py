@@ -16,6 +16,7 @@ from referee.arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from referee.arena.schedule import stage_game_counts
 from referee.bots.entry import BotEntry
 from referee.builds.steps import check_requires
+from referee.cli.benchmark_phase import benchmark_phase, graded_only
 from referee.cli.common import (
     InputError,
     TerminalProgress,
@@ -87,6 +88,11 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     progress = with_live(TerminalProgress(quiet=quiet), page)
     progress.note(f"arena {arena.name}: {len(arena.bots)} entrants" + (f", on the Dask cluster at {cluster}" if cluster
                                                                        else ""))
+    benchmarks = arena.grading is not None and arena.grading.by == "benchmarks"
+    if not arena.contest:  # the file grades by benchmarks and asks for no contest: only the tests are played
+        graded_only(arena, out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin, factory=factory,
+                    check_games=DEFAULT_CHECK_GAMES if check_games is None else check_games, html_report=html_report)
+        return
     with sigterm_as_interrupt():
         run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
                         live=page, **executor_kwargs(factory))
@@ -101,7 +107,12 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     click.echo(f"results: {ResultsDir(run.out_dir).results}")
     end_live(page, complete=run.complete, standings=run.standings, games=doc.games,
              message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s; results in {run.out_dir}")
-    _bot_reports(arena, run, check_games, run.workers.count, progress)
+    graded = None
+    if benchmarks and run.complete:  # grades against the benchmarks, once the contest is over
+        graded = benchmark_phase(arena, run.out_dir, jobs=jobs, resume=resume, fresh=fresh, progress=progress,
+                                 pin=pin, factory=factory)
+    _bot_reports(arena, run, check_games, run.workers.count, progress, graded.written.grades if graded and
+                 graded.written else None)
     _similarity(arena, run, run.workers.count, progress)
     if html_report:
         write_html_report(run.out_dir, jobs=run.workers.count)  # the run's workers are gone: as many processes
@@ -145,7 +156,7 @@ def _arena_as_asked(file: str, out: str | None, sandbox_mode: str | None, clock:
 
 
 def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int,
-                 progress: TerminalProgress) -> None:
+                 progress: TerminalProgress, benchmark_grades: dict[str, Grade] | None = None) -> None:
     """Write OUT/bots/NAME.md for every entrant, after checking the bots that played (if asked)."""
     gone = {x.bot for x in run.left_out}
     played = [e for e in arena.bots if e.spec.builtin is None and e.spec.name not in gone]
@@ -157,17 +168,19 @@ def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int
         from referee.check.contest import run_contest_checks  # here: a run without checks need not import them
 
         checks = run_contest_checks(arena, played, games=check_games, jobs=jobs)
-    grades: dict[str, Grade] = {}
+    grades: dict[str, Grade] = dict(benchmark_grades or {})
+    notes: tuple[str, ...] = ()
     if arena.grading is not None and arena.grading.by != "benchmarks" and run.complete:
         written = write_grades(run.out_dir, run.standings, arena.bots, arena.grading)
-        grades = written.grades
+        grades, notes = written.grades, written.notes
         for note in written.notes:
             click.echo(f"note: {note}", err=True)
         if written.path is not None:
             click.echo(f"grades: {written.path}")
     elif arena.grading is not None and arena.grading.by != "benchmarks":
         progress.note("grades.csv is written when the contest is complete: --resume finishes it")
-    paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks, grades=grades)
+    paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks, grades=grades,
+                              notes=notes)
     if paths:
         click.echo(f"reports per bot: {os.path.dirname(paths[-1])}")
 

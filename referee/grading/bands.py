@@ -124,6 +124,10 @@ def _undecided(outcome: BenchmarkOutcome, grading: Grading, band: str) -> str:
         return "no test was played (the run stopped first): --resume finishes it"
     why = (f"the budget of {grading.games} games a student ran out" if outcome.complete
            else "the run stopped before the test did (--resume finishes it)")
+    if last.verdict == "H1":
+        nxt = grading.bands[len(outcome.tests)].bot if len(outcome.tests) < len(grading.bands) else "the next band"
+        return (f"stronger than {last.benchmark}, but {why} before the test against {nxt} could start; graded at "
+                f"{band}")
     return (f"undecided against {last.benchmark} after {last.games} games ({why}): Elo {last.elo_low:+.0f} to "
             f"{last.elo_high:+.0f} against it (95%), LLR {last.llr:.2f} between {last.lower:.2f} and {last.upper:.2f}; "
             f"graded at the band below it ({band})")
@@ -146,7 +150,8 @@ def benchmark_section(outcome: BenchmarkOutcome, grading: Grading) -> list[str]:
                        "reached) | 0 | | |")
             continue
         out.append(f"| {i + 1} | `{band.bot}` | {points_text(band.points)} | {t.answer} | {t.games} | "
-                   f"{t.llr:.2f} ({t.lower:.2f}, {t.upper:.2f}) | {t.elo:+.0f} ({t.elo_low:+.0f} to {t.elo_high:+.0f}) |")
+                   f"{t.llr:.2f} ({t.lower:.2f}, {t.upper:.2f}) | "
+                   f"{t.elo:+.0f} ({t.elo_low:+.0f} to {t.elo_high:+.0f}) |")
     for t in outcome.tests:
         how = {"H1": "decided: stronger", "H0": "decided: not stronger"}.get(t.verdict or "", "undecided")
         out += ["", f"{t.benchmark}: {how} after {t.games} games. LLR after each pair:", "",

@@ -125,16 +125,16 @@ def grade_one(entry: BotEntry, row: StandingRow | None, reason: str | None, fiel
     if grading.by != "rating" and sep is not None and entry.spec.name in sep.shared:
         flag = (f"rank range {row.rank_best}-{row.rank_worst} shared with others: points by shared_rank "
                 f"{grading.shared_rank}, not your own place")
-    why = [f"points: **{points}** ({column})", f"how: {grading.describe(field)}"]
+    lines = [f"points: **{points}** ({column})", f"how: {grading.describe(field)}"]
     if knockout:
-        why.append("the ranks are the overall rating's over every game (with its 95% interval), not the knockout's "
+        lines.append("the ranks are the overall rating's over every game (with its 95% interval), not the knockout's "
                    "order, which a final's few games would set")
-    why.append(f"yours: {how}; rounded to a multiple of {points_text(grading.round)}: {grading.rounded(raw)}")
+    lines.append(f"yours: {how}; rounded to a multiple of {points_text(grading.round)}: {grading.rounded(raw)}")
     if grading.faults and row.fault_total:
-        why.append(f"faults: {row.fault_total}; {grading.faults.describe()}: -{points_text(cost)}")
+        lines.append(f"faults: {row.fault_total}; {grading.faults.describe()}: -{points_text(cost)}")
     if flag:
-        why.append(f"**not certain**: {flag}" + (f"; {sep.text()}" if sep is not None else ""))
-    return Grade(sid, entry.spec.name, points, _rank_cells(row), flag, tuple(why))
+        lines.append(f"**not certain**: {flag}" + (f"; {sep.text()}" if sep is not None else ""))
+    return Grade(sid, entry.spec.name, points, _rank_cells(row), flag, tuple(lines))
 
 
 def left_out_grade(entry: BotEntry, grading: Grading, why: str, row: StandingRow | None = None) -> Grade:
@@ -142,6 +142,7 @@ def left_out_grade(entry: BotEntry, grading: Grading, why: str, row: StandingRow
     points = grading.rounded(grading.left_out)
     column = f"the gradebook column `{grading.points_column}`, id `{student_id(entry)}`"
     blank = len(detail_columns(grading)) - 1
+    cells: tuple[str, ...]
     if grading.by == "benchmarks":
         cells = ("", "", "0", "0", "", "", "", "", why)
     else:

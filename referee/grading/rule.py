@@ -223,7 +223,8 @@ def grading_from(section: Mapping[str, Any] | None, problems: Problems) -> Gradi
                    faults=None if faults is None else FaultRule(float(faults["each"]), _maybe(faults.get("most"))),
                    require_separation=bool(section.get("require_separation", False)),
                    check=float(section.get("check", 0)),
-                   suites=tuple(SuiteItem(str(x["path"]), float(x.get("points", 0))) for x in section.get("suites") or ()),
+                   suites=tuple(SuiteItem(str(x["path"]), float(x.get("points", 0)))
+                                for x in section.get("suites") or ()),
                    where=_where(section, problems))
 
 
@@ -269,8 +270,9 @@ def _bands(bands: tuple[Band, ...], below: float, problems: Problems) -> bool:
             ok = False
             continue
         if spec.command in seen:
-            problems.add(("grading", "bands", i, "bot"), f"{band.bot!r} is also the benchmark of bands[{seen[spec.command]}]:"
-                                                        " one band a benchmark (drop one, or give another bot)")
+            problems.add(("grading", "bands", i, "bot"), f"{band.bot!r} is also the benchmark of "
+                                                        f"bands[{seen[spec.command]}]: one band a benchmark (drop "
+                                                        "one, or give another bot)")
             ok = False
         seen[spec.command] = i
         if spec.builtin is not None:
@@ -281,11 +283,12 @@ def _bands(bands: tuple[Band, ...], below: float, problems: Problems) -> bool:
                                                         f"but it is the weaker player ({' < '.join(BUILTIN_ORDER)}): "
                                                         "list the bands weakest benchmark first")
             ok = False
-    points = [below] + [b.points for b in bands]
-    for i, (a, b) in enumerate(zip(points, points[1:])):
-        if b <= a:
+    points = [below] + [band.points for band in bands]
+    for i, (low, high) in enumerate(zip(points, points[1:])):
+        if high <= low:
             before = "below" if i == 0 else f"bands[{i - 1}]"
-            problems.add(("grading", "bands", i, "points"), f"{points_text(b)} is not above {points_text(a)} ({before}):"
+            problems.add(("grading", "bands", i, "points"), f"{points_text(high)} is not above {points_text(low)} "
+                                                           f"({before}):"
                                                            " the points must rise from band to band, a stronger "
                                                            "benchmark giving more")
             ok = False

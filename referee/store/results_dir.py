@@ -8,6 +8,8 @@ What ``lastcard arena``, ``match --out``, ``compare --out``, ``ladder`` and ``re
       results.json        standings, ratings, stages, head-to-head (written as the run ends; "complete")
       standings.md  standings.csv  standings.txt  head_to_head.csv  timing.json
       grades.csv          points for the gradebook, one row per student (an arena file with `grading:`)
+      benchmarks/         the benchmark tests of `grading: by: benchmarks` beside a contest: a results folder
+                          of its own (without a contest, OUT itself is that folder)
       similarity.csv  similarity_bots.csv   bots compared by what they do (`lastcard similar`, `similarity:`)
       trajectory.csv  tuned.txt   a tune's iterations and its tuned values (`lastcard tune`)
       history.csv  history.md     a ladder's runs (`lastcard ladder run`)
@@ -66,11 +68,12 @@ class ResultsDir:
     TUNED: ClassVar[str] = "tuned.txt"
     HISTORY_CSV: ClassVar[str] = "history.csv"
     HISTORY_MD: ClassVar[str] = "history.md"
+    BENCHMARKS: ClassVar[str] = "benchmarks"
     #: What a fresh start removes: a run's own files and folders (report.html and bots/ are rewritten anyway).
     RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, RESULTS, STANDINGS_CSV, STANDINGS_MD,
                                             STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES, SIMILARITY,
                                             SIMILARITY_BOTS)
-    RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS)
+    RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS, BENCHMARKS)
 
     # ---------------------------------------------------------------------------------------------- paths
     def file(self, name: str) -> str:

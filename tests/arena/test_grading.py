@@ -138,7 +138,8 @@ def problems(text: str, tmp_path) -> list[str]:
 @pytest.mark.parametrize(("block", "expected"), [
     pytest.param("  by: rank\n  best: 100\n  worts: 60\n",
                  "grading.worts: unknown key 'worts'; did you mean 'worst'?", id="unknown-key"),
-    pytest.param("  by: ranks\n", "grading.by: 'ranks' is not one of benchmarks, rank, rating, table (did you mean 'rank'?)",
+    pytest.param("  by: ranks\n",
+                 "grading.by: 'ranks' is not one of benchmarks, rank, rating, table (did you mean 'rank'?)",
                  id="unknown-rule"),
     pytest.param("  by: rank\n  best: 100\n  worst: 60\n  round: 0\n", "grading.round: 0 must be more than 0",
                  id="round-zero"),
