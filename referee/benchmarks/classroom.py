@@ -8,7 +8,7 @@ what a new or changed submission needs). The benchmark games go to their own res
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from referee.arena.model import Arena
 from referee.arena.runner import Progress, Quiet, prepare_bots
@@ -30,7 +30,8 @@ class ClassGrades:
     """grades.csv and each student's grade (None while the run is incomplete)."""
     folder: str
     """The benchmark games' results folder."""
-    entries: tuple[object, ...] = field(default=())
+    built: Arena | None = None
+    """The arena with the students as built (their built copies, the students left out gone)."""
 
 
 def benchmark_dir(arena: Arena, out: str) -> str:
@@ -62,4 +63,4 @@ def grade_class(arena: Arena, *, out: str, jobs: int | None = None, resume: bool
     if run.complete and arena.grading is not None:
         written = write_benchmark_grades(out, arena.bots, run.outcomes(), {x.bot: x.reason for x in left},
                                          arena.grading)
-    return ClassGrades(run, left, written, folder)
+    return ClassGrades(run, left, written, folder, built)

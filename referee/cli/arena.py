@@ -16,6 +16,8 @@ from referee.arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from referee.arena.schedule import stage_game_counts
 from referee.bots.entry import BotEntry
 from referee.builds.steps import check_requires
+from referee.benchmarks.classroom import benchmark_dir
+from referee.benchmarks.plan import BenchmarkPlan, fewest_pairs
 from referee.cli.benchmark_phase import benchmark_phase, graded_only
 from referee.cli.common import (
     InputError,
@@ -230,13 +232,16 @@ def validate_cmd(file: str, build: bool = False) -> None:
         with tempfile.TemporaryDirectory(prefix="lastcard-validate-") as logs:
             built, left = prepare_bots(arena, logs, resolve_workers(arena.jobs).count, Quiet())
         kept, builds = list(built.bots), 0
-    counts = stage_game_counts(arena, len(kept))
-    for stage, n in zip(arena.stages, counts):
-        extra = " (duplicate deals)" if stage.duplicate else ""
-        entrants = f", top {stage.entrants}" if stage.entrants else ""
-        click.echo(f"  stage {stage.name}: {stage.format.name}, {stage.ruleset}, {stage.seats} seats, games "
-                   f"{stage.games}{extra}{entrants}: {n} games")
-    click.echo(f"  total: {planned_games(arena, len(kept), builds)}")
+    if arena.contest:
+        counts = stage_game_counts(arena, len(kept))
+        for stage, n in zip(arena.stages, counts):
+            extra = " (duplicate deals)" if stage.duplicate else ""
+            entrants = f", top {stage.entrants}" if stage.entrants else ""
+            click.echo(f"  stage {stage.name}: {stage.format.name}, {stage.ruleset}, {stage.seats} seats, games "
+                       f"{stage.games}{extra}{entrants}: {n} games")
+        click.echo(f"  total: {planned_games(arena, len(kept), builds)}")
+    else:
+        click.echo(f"  no contest: only the benchmark tests ({arena.stages[0].ruleset})")
     for line in _after_games(arena):
         click.echo(line)
     for item in left:
@@ -261,6 +266,13 @@ def _after_games(arena: Arena) -> list[str]:
     lines = []
     if arena.grading is not None:
         lines.append(f"  grading: {arena.grading.summary()} -> {_show_path(arena.out)}/grades.csv")
+    if arena.grading is not None and arena.grading.by == "benchmarks":
+        plan = BenchmarkPlan.of(arena)  # checked by load_arena_file already
+        students = sum(1 for e in arena.bots if e.spec.builtin is None and not e.unusable)
+        to_h1, to_h0 = fewest_pairs(plan.sprt, "H1"), fewest_pairs(plan.sprt, "H0")
+        lines.append(f"  benchmark tests: at most {plan.budget} games a student ({students} students: at most "
+                     f"{plan.budget * students:,} games); a verdict takes at least {2 * (to_h1 or 0)} games (H1) or "
+                     f"{2 * (to_h0 or 0)} (H0) -> {_show_path(benchmark_dir(arena, arena.out))}")
     if arena.similarity is not None:
         points = arena.similarity.points
         asked = f"{points} decision points" if points else "the decision points of 12 stored seats"

@@ -24,6 +24,12 @@ def benchmark_phase(arena: Arena, out_dir: str, *, jobs: int | None, resume: boo
     with sigterm_as_interrupt():
         graded = grade_class(arena, out=out_dir, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
                              **executor_kwargs(factory))
+    show_benchmarks(graded, arena)
+    return graded
+
+
+def show_benchmarks(graded: ClassGrades, arena: Arena) -> None:
+    """Each student's grade and tests; an interrupted run ends the command (exit status 130)."""
     run = graded.run
     assert arena.grading is not None
     state = "" if run.complete else " (unfinished)"
@@ -39,7 +45,6 @@ def benchmark_phase(arena: Arena, out_dir: str, *, jobs: int | None, resume: boo
         click.echo(f"grades: {graded.written.path}")
     if not run.complete:
         interrupted(games=f"{len(run.collected):,} benchmark games")
-    return graded
 
 
 def graded_only(arena: Arena, out: str | None, *, jobs: int | None, resume: bool, fresh: bool,
@@ -51,12 +56,13 @@ def graded_only(arena: Arena, out: str | None, *, jobs: int | None, resume: bool
                              factory=factory)
     grades: Mapping[str, Grade] = graded.written.grades if graded.written else {}
     checks: dict[str, dict[str, Any]] = {}
-    played = [e for e in arena.bots if e.spec.builtin is None and e.spec.name in graded.run.tests]
+    built = graded.built or arena
+    played = [e for e in built.bots if e.spec.builtin is None and e.spec.name in graded.run.tests]
     if check_games and played:
         progress.note(f"checking {len(played)} bot(s) for their reports ({check_games} fuzz games each)...")
         from referee.check.contest import run_contest_checks  # here: a run without checks need not import them
 
-        checks = run_contest_checks(arena, played, games=check_games, jobs=jobs or 1)
+        checks = run_contest_checks(built, played, games=check_games, jobs=jobs or 1)
     assert graded.run.doc is not None
     paths = write_bot_reports(out_dir, graded.run.doc, ResultsDir(graded.folder).games_log, arena.bots, graded.left,
                               checks, grades=grades)

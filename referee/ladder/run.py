@@ -90,6 +90,8 @@ class LadderRun:
     """The worker processes that played (decided once)."""
     benchmarks: ClassGrades | None = None
     """``grading: by: benchmarks``: the students' tests (their games kept in the ladder file) and their grades."""
+    grade_notes: tuple[str, ...] = ()
+    """What grades.csv's writer said about the class (grades by rank that do not separate it)."""
 
     @property
     def standings(self) -> Standings:
@@ -170,6 +172,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                 graded = grade_class(given, out=out_dir, jobs=jobs, progress=progress,
                                      executor_factory=executor_factory, pin=pin, ledger=ledger,
                                      folder=ResultsDir(out_dir).file(ResultsDir.BENCHMARKS))
+                _benchmark_page(graded.folder, workers.count)
             wall = time.monotonic() - t0
             games = _kept(store, names)
             standings = ladder_standings(games, names, arena, left, complete=status == "finished")
@@ -179,23 +182,23 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                              kept=len(games), left_out=[x.to_json() for x in standings.left_out],
                              standings=[{**r.to_json(timing=True), "rank_best": r.rank_best,
                                          "rank_worst": r.rank_worst} for r in standings.rows])
-            paths = publish(out_dir, doc, games, _KeptLines(store, set(names)), store.runs(), entries, left, wall=wall,
+            paths, grade_notes = publish(out_dir, doc, games, _KeptLines(store, set(names)), store.runs(), entries, left, wall=wall,
                             played=player.played, jobs=workers.count,
                             notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
                                    f"{len(games)} kept"], grading=arena.grading,
                             benchmark_grades=graded.written.grades if graded and graded.written else None)
     return LadderRun(run, status, reason, player.played, retired, len(games), wall, doc, changes, left, paths,
-                     never_started(games, arena.specs, log_dir), games.faults, workers, graded)
+                     never_started(games, arena.specs, log_dir), games.faults, workers, graded, grade_notes)
 
 
 def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[GameLine],
             runs: Sequence[LadderRunRow], entries: Sequence[Any], left: Sequence[LeftOut], *, wall: float,
             played: int, jobs: int, notes: Sequence[str], grading: Grading | None = None,
-            benchmark_grades: Mapping[str, Grade] | None = None) -> list[str]:
+            benchmark_grades: Mapping[str, Grade] | None = None) -> tuple[list[str], tuple[str, ...]]:
     """Everything a teacher hands out after a run: results.json, the standings files, history, games.jsonl,
     grades.csv (with ``grading``: the standings so far, at every run), a report per student (bots/NAME.md) and
     report.html (``games``: the kept games' sums; ``lines``: the same games read again from the ladder file, a
-    line at a time)."""
+    line at a time); the paths written, and what the grades' writer says about the class."""
     from referee.html_report import write_report
 
     paths = write_reports(out_dir, doc, timing(doc.standings, games, wall_s=wall, played_now=played, jobs=jobs),
@@ -210,7 +213,14 @@ def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[Gam
         paths += [written.path] if written.path is not None else []
     paths += write_bot_reports(out_dir, doc, lines, entries, left, grades=grades, notes=grade_notes)
     paths.append(write_report(out_dir))
-    return paths
+    return paths, grade_notes
+
+
+def _benchmark_page(folder: str, jobs: int) -> None:
+    """report.html of the benchmark games (in the report's benchmarks/ folder)."""
+    from referee.html_report import write_report  # here: a ladder without benchmark tests need not import it
+
+    write_report(folder, jobs=jobs)
 
 
 def default_out(db: str) -> str:
