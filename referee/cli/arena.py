@@ -14,10 +14,10 @@ from referee.arena.bot_reports import write_bot_reports
 from referee.arena.model import Arena
 from referee.arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from referee.arena.schedule import stage_game_counts
-from referee.bots.entry import BotEntry
-from referee.builds.steps import check_requires
 from referee.benchmarks.classroom import benchmark_dir
 from referee.benchmarks.plan import BenchmarkPlan, fewest_pairs
+from referee.bots.entry import BotEntry
+from referee.builds.steps import check_requires
 from referee.cli.benchmark_phase import benchmark_phase, graded_only
 from referee.cli.common import (
     InputError,
