@@ -182,8 +182,8 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                              kept=len(games), left_out=[x.to_json() for x in standings.left_out],
                              standings=[{**r.to_json(timing=True), "rank_best": r.rank_best,
                                          "rank_worst": r.rank_worst} for r in standings.rows])
-            paths, grade_notes = publish(out_dir, doc, games, _KeptLines(store, set(names)), store.runs(), entries, left, wall=wall,
-                            played=player.played, jobs=workers.count,
+            paths, grade_notes = publish(out_dir, doc, games, _KeptLines(store, set(names)), store.runs(), entries,
+                                         left, wall=wall, played=player.played, jobs=workers.count,
                             notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
                                    f"{len(games)} kept"], grading=arena.grading,
                             benchmark_grades=graded.written.grades if graded and graded.written else None)
