@@ -184,9 +184,9 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                                          "rank_worst": r.rank_worst} for r in standings.rows])
             paths, grade_notes = publish(out_dir, doc, games, _KeptLines(store, set(names)), store.runs(), entries,
                                          left, wall=wall, played=player.played, jobs=workers.count,
-                            notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
-                                   f"{len(games)} kept"], grading=arena.grading,
-                            benchmark_grades=graded.written.grades if graded and graded.written else None)
+                                         notes=[f"run {run}: {reason}; {player.played} games played, {retired} "
+                                                f"retired, {len(games)} kept"], grading=arena.grading,
+                                         benchmark_grades=graded.written.grades if graded and graded.written else None)
     return LadderRun(run, status, reason, player.played, retired, len(games), wall, doc, changes, left, paths,
                      never_started(games, arena.specs, log_dir), games.faults, workers, graded, grade_notes)
 
