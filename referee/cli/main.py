@@ -27,6 +27,7 @@ COMMANDS = {
     "tune": ("tune", "tune_cmd"),
     "puzzles": ("puzzles", "puzzles_cmd"),
     "similar": ("similar", "similar_cmd"),
+    "grade": ("grade", "grade_cmd"),
 }
 
 
