@@ -127,8 +127,9 @@ def teacher_arena(arena_file: str | None, bot: str, base: str | None = None) -> 
     data.pop("format", None)
     arena = parse_arena(data, source=source, base_dir=folder)
     if arena.grading is None or arena.grading.by != "benchmarks":
-        raise ArenaFileError(source, [Problem("grading.by", "lastcard grade needs a file that grades by benchmarks "
-                                                            "(grading: {by: benchmarks, bands: [...]}, docs/grading.md)")])
+        raise ArenaFileError(source, [Problem("grading.by", "lastcard grade needs a file that grades by "
+                                                            "benchmarks (grading: {by: benchmarks, bands: [...]}, "
+                                                            "docs/grading.md)")])
     BenchmarkPlan.of(arena)
     return arena
 
@@ -186,7 +187,8 @@ def grade_submission(arena: Arena, *, work: str | None = None, jobs: int | None 
         if left or not built.bots:
             reason = left[0].reason if left else "nothing to run"
             return SubmissionGrade(student, [TestItem("builds and starts", 0, 0, False, reason)], 0.0,
-                                   _max_points(grading), gradable=False, problems=[reason], seconds=time.monotonic() - t0)
+                                   _max_points(grading), gradable=False, problems=[reason],
+                                   seconds=time.monotonic() - t0)
         spec = built.bots[0].spec
         tests = [TestItem("builds and starts", 0, 0, True, f"{spec.command} started")]
         tests.append(_check(built, check_games, grading.check, note))
@@ -235,7 +237,8 @@ def _suite(suite: PositionSuite, points: float, spec: BotSpec, note: Callable[[s
     run: SuiteRun = run_suite(suite, spec, spec.name)
     passed = len(run.verdicts) - len(run.misses)
     total = len(run.verdicts)
-    lines = [f"{passed}/{total} positions passed"] + [f"MISS {v.position.id}: {miss_summary(v)}" for v in run.misses]
+    lines = [f"{passed}/{total} positions passed"]
+    lines += [f"MISS {v.position.id}: {miss_summary(v)}" for v in run.misses]
     return TestItem(f"positions: {name}", points * passed / total if total else 0.0, points, not run.misses,
                     "\n".join(lines), f"the positions of {suite.path}, each asked of the bot afresh (docs/positions.md)")
 
