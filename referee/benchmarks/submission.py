@@ -240,7 +240,8 @@ def _suite(suite: PositionSuite, points: float, spec: BotSpec, note: Callable[[s
     lines = [f"{passed}/{total} positions passed"]
     lines += [f"MISS {v.position.id}: {miss_summary(v)}" for v in run.misses]
     return TestItem(f"positions: {name}", points * passed / total if total else 0.0, points, not run.misses,
-                    "\n".join(lines), f"the positions of {suite.path}, each asked of the bot afresh (docs/positions.md)")
+                    "\n".join(lines), f"the positions of {suite.path}, each asked of the bot afresh "
+                                       "(docs/positions.md)")
 
 
 def _band_tests(outcome: BenchmarkOutcome, grading: Grading, points: float) -> list[TestItem]:
