@@ -150,7 +150,7 @@ class BenchmarkPlan:
                 "budget": self.budget}
 
 
-def tests_key(plan: BenchmarkPlan) -> str:
+def benchmark_key(plan: BenchmarkPlan) -> str:
     """What makes two runs' benchmark games interchangeable, as a short hash: the bands, the test, the table and the
     seed (not the students, each kept apart, nor the budget: a larger one goes on from the games kept)."""
     described = dict(plan.to_json([]))

@@ -20,7 +20,7 @@ from referee.arena.bot_reports import write_bot_reports
 from referee.arena.model import Arena
 from referee.arena.runner import NeverStarted, Progress, Quiet, never_started, prepare_bots
 from referee.benchmarks.classroom import ClassGrades, grade_class
-from referee.benchmarks.plan import BenchmarkPlan, tests_key
+from referee.benchmarks.plan import BenchmarkPlan, benchmark_key
 from referee.bots.spec import BotSpec
 from referee.builds.steps import LeftOut
 from referee.grading.grades import Grade, write_grades
@@ -168,7 +168,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
             loop.close()
             graded = None
             if status == "finished" and given.grading is not None and given.grading.by == "benchmarks":
-                ledger = LadderLedger(store, hashes, tests_key(BenchmarkPlan.of(arena)))
+                ledger = LadderLedger(store, hashes, benchmark_key(BenchmarkPlan.of(arena)))
                 graded = grade_class(given, out=out_dir, jobs=jobs, progress=progress,
                                      executor_factory=executor_factory, pin=pin, ledger=ledger,
                                      folder=ResultsDir(out_dir).file(ResultsDir.BENCHMARKS))
