@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from referee.arena.config import ArenaFileError, parse_arena
-from referee.benchmarks.plan import BenchmarkPlan, fewest_pairs, game_id, parse_id, benchmark_key
+from referee.benchmarks.plan import BenchmarkPlan, benchmark_key, fewest_pairs, game_id, parse_id
 from referee.bots.spec import parse_bot
 from referee.cli.main import cli
 from referee.compare.sprt import Ptnml, SprtSettings

@@ -95,7 +95,7 @@ def test_jobs_and_resume_give_the_same_bytes(tmp_path):
     assert (tmp_path / "two" / "results.json").read_bytes() == (tmp_path / "one" / "results.json").read_bytes()
     assert lines(tmp_path / "two") == lines(tmp_path / "one")
     cut = run_benchmarks(ARENA, STUDENTS, out=str(tmp_path / "cut"), jobs=2, stop_after=70)
-    assert not cut.complete and 70 <= cut.played_now
+    assert not cut.complete and cut.played_now >= 70
     resumed = run_benchmarks(ARENA, STUDENTS, out=str(tmp_path / "cut"), jobs=2, resume=True)
     assert resumed.complete and resumed.played_now < one.played_now
     assert (tmp_path / "cut" / "results.json").read_bytes() == (tmp_path / "one" / "results.json").read_bytes()
