@@ -120,16 +120,22 @@ def teacher_arena(arena_file: str | None, bot: str, base: str | None = None) -> 
     data, early = load_yaml(text, LineMap())
     if data is None or not isinstance(data, dict):
         raise ArenaFileError(source, early or [Problem("", "the file is not a mapping of keys")])
-    parse_arena(text, source=source)  # every mistake of the file itself, with its line, before the bot replaces bots
+    grading = data.get("grading")
+    if not isinstance(grading, dict) or grading.get("by") != "benchmarks":
+        raise ArenaFileError(source, [Problem("grading.by", "lastcard grade needs a file that grades by "
+                                                            "benchmarks (grading: {by: benchmarks, bands: [...]}, "
+                                                            "docs/grading.md)")])
+    try:  # every mistake of the file itself, with its line (its bots are replaced by the submission: not theirs)
+        parse_arena(text, source=source, base_dir=folder)
+    except ArenaFileError as exc:
+        own = [p for p in exc.problems if not p.path.startswith("bots")]
+        if own:
+            raise ArenaFileError(source, own) from None
     data = dict(data)
     data["bots"] = [_entrant(data.get("bots") or [], bot)]
     data.pop("stages", None)  # no contest: one submission against the benchmarks
     data.pop("format", None)
     arena = parse_arena(data, source=source, base_dir=folder)
-    if arena.grading is None or arena.grading.by != "benchmarks":
-        raise ArenaFileError(source, [Problem("grading.by", "lastcard grade needs a file that grades by "
-                                                            "benchmarks (grading: {by: benchmarks, bands: [...]}, "
-                                                            "docs/grading.md)")])
     BenchmarkPlan.of(arena)
     return arena
 
