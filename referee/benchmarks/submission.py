@@ -50,7 +50,7 @@ grading:
     - {bot: "builtin:hard", points: 100}
   below: 40
   test: {elo0: 0, elo1: 30, alpha: 0.05, beta: 0.05}
-  games: 1200
+  games: 2000
   faults: {each: 2, most: 20}
 bots: []
 """

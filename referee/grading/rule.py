@@ -24,7 +24,7 @@ RULE_KEYS: dict[str, tuple[str, ...]] = {"rank": ("best", "worst"), "rating": ("
 #: Keys only ``by: benchmarks`` reads (optional there).
 BENCHMARK_KEYS = ("below", "test", "games", "seats")
 #: The budget of a student's benchmark tests, in games, when the block gives none.
-DEFAULT_BUDGET = 1200
+DEFAULT_BUDGET = 2000
 #: The built-in players, weakest first: a band's built-in benchmark must be stronger than the band's below.
 BUILTIN_ORDER = tuple(BUILTINS)
 #: How a rank range counts under ``by: rank`` and ``by: table``.
