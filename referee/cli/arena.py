@@ -241,7 +241,10 @@ def validate_cmd(file: str, build: bool = False) -> None:
                        f"{stage.games}{extra}{entrants}: {n} games")
         click.echo(f"  total: {planned_games(arena, len(kept), builds)}")
     else:
+        budget = arena.grading.games if arena.grading else 0
         click.echo(f"  no contest: only the benchmark tests ({arena.stages[0].ruleset})")
+        click.echo(f"  total: at most {budget * len(kept):,} games ({budget} a student; each test stops as soon as "
+                   "it is sure)")
     for line in _after_games(arena):
         click.echo(line)
     for item in left:
@@ -270,9 +273,9 @@ def _after_games(arena: Arena) -> list[str]:
         plan = BenchmarkPlan.of(arena)  # checked by load_arena_file already
         students = sum(1 for e in arena.bots if e.spec.builtin is None and not e.unusable)
         to_h1, to_h0 = fewest_pairs(plan.sprt, "H1"), fewest_pairs(plan.sprt, "H0")
-        lines.append(f"  benchmark tests: at most {plan.budget} games a student ({students} students: at most "
-                     f"{plan.budget * students:,} games); a verdict takes at least {2 * (to_h1 or 0)} games (H1) or "
-                     f"{2 * (to_h0 or 0)} (H0) -> {_show_path(benchmark_dir(arena, arena.out))}")
+        lines.append(f"  benchmark tests: {len(plan.bands)} bands, at most {plan.budget} games a student ({students} "
+                     f"students); a verdict takes at least {2 * (to_h1 or 0)} games (H1) or {2 * (to_h0 or 0)} (H0) "
+                     f"-> {_show_path(benchmark_dir(arena, arena.out))}")
     if arena.similarity is not None:
         points = arena.similarity.points
         asked = f"{points} decision points" if points else "the decision points of 12 stored seats"

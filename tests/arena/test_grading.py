@@ -103,14 +103,17 @@ def test_a_submission_given_as_a_file_is_known_by_its_name_without_the_extension
     assert student_id(entry("cy")) == "cy"  # given by command: its name
 
 
-def test_the_classroom_template_grades_by_rank(tmp_path):
+def test_the_classroom_template_grades_against_the_built_in_players(tmp_path):
     shutil.copy(ARENAS / "classroom.yaml", tmp_path / "classroom.yaml")
     for student in ("ada", "bob"):
         (tmp_path / "students" / student).mkdir(parents=True)
         (tmp_path / "students" / student / "bot.py").write_text("")
-    grading = load_arena(str(tmp_path / "classroom.yaml")).grading
-    assert grading is not None and (grading.by, grading.best, grading.worst) == ("rank", 100, 60)
-    assert grading.points_column == "Last Card contest" and grading.id_column == "student"
+    arena = load_arena(str(tmp_path / "classroom.yaml"))
+    grading = arena.grading
+    assert grading is not None and grading.by == "benchmarks" and arena.contest  # a contest, graded to a standard
+    assert [(b.bot, b.points) for b in grading.bands] == [("builtin:easy", 60), ("builtin:medium", 80),
+                                                          ("builtin:hard", 100)]
+    assert grading.points_column == "Last Card bot" and grading.id_column == "student"
 
 
 def test_without_details_grades_csv_holds_only_the_id_and_the_points():
