@@ -37,6 +37,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from referee.arena.config import parse_arena  # noqa: E402
 from referee.benchmarks.run import run_benchmarks  # noqa: E402
 from referee.bots.entry import BotEntry  # noqa: E402
+from referee.bots.pool import BotPool  # noqa: E402
 from referee.bots.spec import BotSpec, parse_bot  # noqa: E402
 from referee.compare.sprt import PairTally  # noqa: E402
 from referee.compare.twins import CompareSettings, twin_pair  # noqa: E402
@@ -46,7 +47,6 @@ from referee.grading.rule import Grading  # noqa: E402
 from referee.players import BUILTINS  # noqa: E402
 from referee.players.base import choice  # noqa: E402
 from referee.players.heuristic import HardPlayer  # noqa: E402
-from referee.bots.pool import BotPool  # noqa: E402
 from referee.run.jobs import run_job  # noqa: E402
 
 BANDS = ("easy", "medium", "hard")

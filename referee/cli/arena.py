@@ -99,14 +99,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
         run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
                         live=page, **executor_kwargs(factory))
     doc = run.doc
-    state = "" if run.complete else " (unfinished)"
-    rate = f", {run.played_now / run.wall_s:.1f} games/s" if run.played_now and run.wall_s > 0 else ""
-    if not run.complete:
-        click.echo("standings so far:", err=True)
-    click.echo(f"{arena.name}: {doc.games} of {doc.games_planned} games{state}, seed {arena.seed}, "
-               f"{run.wall_s:.1f} s{rate}")
-    click.echo(text_table(run.standings))
-    click.echo(f"results: {ResultsDir(run.out_dir).results}")
+    _standings(arena, run)
     end_live(page, complete=run.complete, standings=run.standings, games=doc.games,
              message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s; results in {run.out_dir}")
     graded = None
@@ -125,6 +118,19 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
         click.echo(line, err=True)
     if not run.complete:
         interrupted(games=f"{doc.games:,} of {doc.games_planned:,} games")
+
+
+def _standings(arena: Arena, run: ArenaRun) -> None:
+    """The run's line (games, seed, time), its standings table and where results.json is."""
+    doc = run.doc
+    state = "" if run.complete else " (unfinished)"
+    rate = f", {run.played_now / run.wall_s:.1f} games/s" if run.played_now and run.wall_s > 0 else ""
+    if not run.complete:
+        click.echo("standings so far:", err=True)
+    click.echo(f"{arena.name}: {doc.games} of {doc.games_planned} games{state}, seed {arena.seed}, "
+               f"{run.wall_s:.1f} s{rate}")
+    click.echo(text_table(run.standings))
+    click.echo(f"results: {ResultsDir(run.out_dir).results}")
 
 
 def _similarity(arena: Arena, run: ArenaRun, workers: int, progress: TerminalProgress) -> None:

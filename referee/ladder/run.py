@@ -166,13 +166,8 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
             finally:
                 progress.stop()
             loop.close()
-            graded = None
-            if status == "finished" and given.grading is not None and given.grading.by == "benchmarks":
-                ledger = LadderLedger(store, hashes, benchmark_key(BenchmarkPlan.of(arena)))
-                graded = grade_class(given, out=out_dir, jobs=jobs, progress=progress,
-                                     executor_factory=executor_factory, pin=pin, ledger=ledger,
-                                     folder=ResultsDir(out_dir).file(ResultsDir.BENCHMARKS))
-                _benchmark_page(graded.folder, workers.count)
+            graded = _benchmark_tests(given, store, hashes, out_dir, jobs, progress, executor_factory, pin) \
+                if status == "finished" else None
             wall = time.monotonic() - t0
             games = _kept(store, names)
             standings = ladder_standings(games, names, arena, left, complete=status == "finished")
@@ -216,11 +211,19 @@ def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[Gam
     return paths, grade_notes
 
 
-def _benchmark_page(folder: str, jobs: int) -> None:
-    """report.html of the benchmark games (in the report's benchmarks/ folder)."""
+def _benchmark_tests(arena: Arena, store: LadderStore, hashes: Mapping[str, str], out_dir: str, jobs: int | None,
+                     progress: Progress, executor_factory: ExecutorFactory, pin: bool | None) -> ClassGrades | None:
+    """``grading: by: benchmarks``: each student's tests, the games of unchanged submissions kept in the ladder
+    file; their games and page in the report's benchmarks/ folder (None for another rule)."""
+    if arena.grading is None or arena.grading.by != "benchmarks":
+        return None
     from referee.html_report import write_report  # here: a ladder without benchmark tests need not import it
 
-    write_report(folder, jobs=jobs)
+    ledger = LadderLedger(store, hashes, benchmark_key(BenchmarkPlan.of(arena)))
+    graded = grade_class(arena, out=out_dir, jobs=jobs, progress=progress, executor_factory=executor_factory,
+                         pin=pin, ledger=ledger, folder=ResultsDir(out_dir).file(ResultsDir.BENCHMARKS))
+    write_report(graded.folder, jobs=resolve_workers(jobs or arena.jobs).count)
+    return graded
 
 
 def default_out(db: str) -> str:
