@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Grading against benchmarks on a class of known strength, against grading by rank.
 
-    python bench/benchmark_grading_bench.py [--rates 0,0.1,0.2,0.35,0.6] [--seeds 8] [--truth-pairs 2000]
+    python bench/benchmark_grading_bench.py [--rates 0,0.1,0.25,0.5] [--seeds 5] [--truth-pairs 600]
                                             [--budget 2000] [--jobs 2] [--rank-games 24]
 
 The class: ``builtin:hard`` weakened by blunders, ``p`` the chance of a uniformly random legal answer instead of
@@ -98,7 +98,10 @@ ruleset: compact
 bots: [builtin:random]
 grading:
   by: benchmarks
-  bands: [{{bot: "builtin:easy", points: 60}}, {{bot: "builtin:medium", points: 80}}, {{bot: "builtin:hard", points: 100}}]
+  bands:
+    - {{bot: "builtin:easy", points: 60}}
+    - {{bot: "builtin:medium", points: 80}}
+    - {{bot: "builtin:hard", points: 100}}
   below: 40
   test: {{elo0: 0, elo1: 30, alpha: 0.05, beta: 0.05}}
   games: {budget}
@@ -133,9 +136,9 @@ def deserved(truths: dict[str, tuple[float, float, float]], elo0: float, elo1: f
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--rates", default="0,0.1,0.2,0.35,0.6")
-    ap.add_argument("--seeds", type=int, default=8)
-    ap.add_argument("--truth-pairs", type=int, default=2000)
+    ap.add_argument("--rates", default="0,0.1,0.25,0.5")
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--truth-pairs", type=int, default=600)
     ap.add_argument("--budget", type=int, default=2000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rank-games", type=int, default=24)
