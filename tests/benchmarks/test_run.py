@@ -122,3 +122,26 @@ def test_simulated_ladders_misgrade_no_more_than_alpha_and_beta_allow():
     tight = simulate_ladder([pentanomial_at("logistic", e) for e in (400, 40, -100)], sprt, 60, runs, seed=5)
     assert (~tight.decided).any() and (tight.passed[~tight.decided] <= 2).all()
     assert np.all(tight.games <= 120)
+
+
+def test_at_four_seats_copies_of_the_benchmark_fill_the_table(tmp_path):
+    arena = parse_arena("""\
+seed: 2
+bots: [builtin:random]
+grading:
+  by: benchmarks
+  bands: [{bot: "builtin:easy", points: 60}]
+  test: {elo0: 0, elo1: 100}
+  games: 200
+  seats: 4
+""")
+    run = run_benchmarks(arena, [parse_bot("ann=builtin:hard")], out=str(tmp_path / "out"), jobs=1)
+    games = lines(tmp_path / "out")
+    assert run.complete and games
+    for g in games:  # the student, the benchmark it swaps with, and two copies at the same seats in both twins
+        assert sorted(g["seating"]) == ["ann", "easy", "easy#2", "easy#3"]
+    twins = {g["game"]: g["seating"] for g in games}
+    a, b = twins["ann:b1:p000001a"], twins["ann:b1:p000001b"]
+    assert [s for s in a if s.startswith("easy#")] == [s for s in b if s.startswith("easy#")]
+    assert a.index("ann") == b.index("easy") and a.index("easy") == b.index("ann")
+    assert run.outcomes()["ann"].tests[0].verdict == "H1"
