@@ -125,7 +125,7 @@ def deserved(truths: dict[str, tuple[float, float, float]], elo0: float, elo1: f
         fine = True
         for i, bench in enumerate(BANDS):
             _, low, high = truths[bench]
-            if i < passed and high <= elo0:
+            if i < passed and high <= elo0 + 1e-6:  # (a copy of the benchmark: exactly 0, up to rounding)
                 fine = False  # given a band it is surely not stronger than
             if i == passed and low > elo1:
                 fine = False  # denied a band it is surely elo1 stronger than
@@ -141,7 +141,7 @@ def main() -> None:
     ap.add_argument("--truth-pairs", type=int, default=600)
     ap.add_argument("--budget", type=int, default=2000)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--rank-games", type=int, default=24)
+    ap.add_argument("--rank-games", default="24,240", help="games a bot in the league, a list: each a run")
     ap.add_argument("--skip-truth", action="store_true")
     args = ap.parse_args()
     rates = [float(x) for x in args.rates.split(",")]
@@ -191,21 +191,29 @@ def main() -> None:
           f"{max(walls):.0f} s on {args.jobs} jobs; {sum(sum(g) for g in games.values()) / args.seeds:.0f} games "
           "counted a class on average.")
 
-    print(f"\n## Rank grading (sampled league, 4 seats, {args.rank_games} games a bot, with medium and hard)\n")
+    for rank_games in (int(x) for x in args.rank_games.split(",")):
+        rank_grading(students, args.seeds, rank_games, args.jobs)
+
+
+def rank_grading(students: list[BotSpec], seeds: int, rank_games: int, jobs: int) -> None:
+    """The class in a sampled league with medium and hard, graded by rank, on seeds 1..``seeds``."""
     from referee.arena.runner import run_arena
 
+    print(f"\n## Rank grading (sampled league, 4 seats, {rank_games} games a bot, with medium and hard)\n")
+    print("| seed | games | " + " | ".join(s.name for s in students) + " |")
+    print("| ---: | ---: |" + " ---: |" * len(students))
     rank = Grading(by="rank", best=100, worst=60, shared_rank="best")
     entries = [BotEntry(BotSpec(name=s.name, command="python3 stand-in.py"), "bench") for s in students]
     shared_counts, distinct, same_points, rank_walls = [], [], 0, []
     pairs_total = 0
-    for seed in range(1, args.seeds + 1):
-        arena = parse_arena(RANKED.format(seed=seed, games=args.rank_games))
+    for seed in range(1, seeds + 1):
+        arena = parse_arena(RANKED.format(seed=seed, games=rank_games))
         arena = arena.with_bots([BotEntry(s, "bench") for s in students]
                                 + [BotEntry(parse_bot("builtin:medium"), "bench"),
                                    BotEntry(parse_bot("builtin:hard"), "bench")])
         with tempfile.TemporaryDirectory() as tmp:
             t0 = time.monotonic()
-            ran = run_arena(arena, out=tmp, jobs=args.jobs)
+            ran = run_arena(arena, out=tmp, jobs=jobs)
             rank_walls.append(time.monotonic() - t0)
         given = {g.bot: g for g in grade_students(ran.standings, entries, rank)}
         shared_counts.append(sum(1 for g in given.values() if g.flag))
@@ -214,12 +222,13 @@ def main() -> None:
             for b in students[i + 1:]:
                 pairs_total += 1
                 same_points += given[a.name].points == given[b.name].points
-        print(f"seed {seed}: " + ", ".join(f"{n} {g.points}{'*' if g.flag else ''}" for n, g in given.items()),
-              file=sys.stderr, flush=True)
-    print(f"students holding a shared rank range (points from shared_rank): median {statistics.median(shared_counts)} "
-          f"of {len(students)}; distinct point values: median {statistics.median(distinct)} for {len(students)} "
-          f"students of {len(students)} different strengths; pairs of different strength given the same points: "
-          f"{same_points} of {pairs_total}; wall time a run: median {statistics.median(rank_walls):.0f} s")
+        print(f"| {seed} | {ran.doc.games} | " + " | ".join(f"{given[s.name].points}{'*' if given[s.name].flag else ''}"
+                                                          for s in students) + " |")
+    print(f"\n(* a shared rank range: the points came from shared_rank.) Students holding a shared range: median "
+          f"{statistics.median(shared_counts)} of {len(students)}; distinct point values: median "
+          f"{statistics.median(distinct)} for {len(students)} students of different strengths; pairs of different "
+          f"strength given the same points: {same_points} of {pairs_total}; wall time a run: median "
+          f"{statistics.median(rank_walls):.0f} s on {jobs} jobs.")
 
 
 if __name__ == "__main__":
