@@ -76,8 +76,13 @@ def register(rates: list[float]) -> list[BotSpec]:
     return specs
 
 
+#: Each student's measured pentanomial against each benchmark (``truth``), for the simulated seeds.
+PTNML: dict[tuple[str, str], tuple[int, ...]] = {}
+
+
 def truth(student: BotSpec, bench: str, pairs: int) -> tuple[float, float, float]:
-    """Logistic Elo of ``student`` against ``builtin:bench`` with its 95% interval, from ``pairs`` twin pairs."""
+    """Logistic Elo of ``student`` against ``builtin:bench`` with its 95% interval, from ``pairs`` twin pairs (the
+    pair counts kept in ``PTNML``)."""
     settings = CompareSettings.build(student, parse_bot(f"builtin:{bench}"), seats=2, seed=99, sprt=None,
                                      games=2 * pairs)
     tally = PairTally()
@@ -87,6 +92,7 @@ def truth(student: BotSpec, bench: str, pairs: int) -> tuple[float, float, float
         (a, _), (b, _) = (run_job(job, pool) for job in pair.jobs)
         tally.add_pair(*pair.scores(a.placements, b.placements))
     pool.close()
+    PTNML[(student.name, bench)] = tally.ptnml.counts
     est = tally.estimates()
     return est.elo, est.elo_low, est.elo_high
 
@@ -160,6 +166,8 @@ def main() -> None:
         print(f"| {spec.name} | {rate:.2f} | {cells} | {', '.join(str(40 + 20 * p) for p in ok)} |"
               f"  <!-- {time.monotonic() - t0:.0f} s -->", flush=True)
 
+    simulated(students, truths, args.budget)
+
     print(f"\n## Benchmark grading ({args.seeds} seeds, budget {args.budget} games, {args.jobs} jobs)\n")
     games: dict[str, list[int]] = {s.name: [] for s in students}
     points: dict[str, list[float]] = {s.name: [] for s in students}
@@ -193,6 +201,31 @@ def main() -> None:
 
     for rank_games in (int(x) for x in args.rank_games.split(",")):
         rank_grading(students, args.seeds, rank_games, args.jobs)
+
+
+def simulated(students: list[BotSpec], truths: dict[str, dict[str, tuple[float, float, float]]], budget: int,
+              runs: int = 1000) -> None:
+    """Misgrades over many seeds: each student's pairs drawn from its measured pentanomials (``simulate_ladder``,
+    the rules of the real tests), ``runs`` simulated students each."""
+    if not PTNML:
+        return
+    from referee.benchmarks.simulate import simulate_ladder
+    from referee.compare.sprt import SprtSettings
+
+    sprt = SprtSettings(0, 30, model="logistic")
+    print(f"\n## Misgrades over {runs} simulated seeds (pairs drawn from each student's measured pair counts)\n")
+    print("| student | points given: share of runs (40 / 60 / 80 / 100) | undecided | misgraded | games: mean "
+          "(95th percentile) |")
+    print("| --- | --- | ---: | ---: | --- |")
+    for spec in students:
+        dists = [[c / sum(PTNML[(spec.name, b)]) for c in PTNML[(spec.name, b)]] for b in BANDS]
+        sim = simulate_ladder(dists, sprt, budget // 2, runs, seed=17)
+        ok = deserved(truths[spec.name], 0, 30)
+        shares = " / ".join(f"{(sim.passed == k).mean():.3f}" for k in range(len(BANDS) + 1))
+        wrong = sum(1 for p in sim.passed if int(p) not in ok)
+        games = sorted(int(g) for g in sim.games)
+        print(f"| {spec.name} | {shares} | {(~sim.decided).mean():.3f} | {wrong / runs:.3f} | "
+              f"{statistics.mean(games):.0f} ({games[int(0.95 * (runs - 1))]}) |")
 
 
 def rank_grading(students: list[BotSpec], seeds: int, rank_games: int, jobs: int) -> None:
