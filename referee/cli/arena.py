@@ -14,11 +14,8 @@ from referee.arena.bot_reports import write_bot_reports
 from referee.arena.model import Arena
 from referee.arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from referee.arena.schedule import stage_game_counts
-from referee.benchmarks.classroom import benchmark_dir
-from referee.benchmarks.plan import BenchmarkPlan, fewest_pairs
 from referee.bots.entry import BotEntry
 from referee.builds.steps import check_requires
-from referee.cli.benchmark_phase import benchmark_phase, graded_only
 from referee.cli.common import (
     InputError,
     TerminalProgress,
@@ -92,6 +89,8 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
                                                                        else ""))
     benchmarks = arena.grading is not None and arena.grading.by == "benchmarks"
     if not arena.contest:  # the file grades by benchmarks and asks for no contest: only the tests are played
+        from referee.cli.benchmark_phase import graded_only  # here: the tests' arithmetic loads numpy
+
         graded_only(arena, out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin, factory=factory,
                     check_games=DEFAULT_CHECK_GAMES if check_games is None else check_games, html_report=html_report)
         return
@@ -104,6 +103,8 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
              message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s; results in {run.out_dir}")
     graded = None
     if benchmarks and run.complete:  # grades against the benchmarks, once the contest is over
+        from referee.cli.benchmark_phase import benchmark_phase  # here: the tests' arithmetic loads numpy
+
         graded = benchmark_phase(arena, run.out_dir, jobs=jobs, resume=resume, fresh=fresh, progress=progress,
                                  pin=pin, factory=factory)
     _bot_reports(arena, run, check_games, run.workers.count, progress, graded.written.grades if graded and
@@ -276,6 +277,9 @@ def _after_games(arena: Arena) -> list[str]:
     if arena.grading is not None:
         lines.append(f"  grading: {arena.grading.summary()} -> {_show_path(arena.out)}/grades.csv")
     if arena.grading is not None and arena.grading.by == "benchmarks":
+        from referee.benchmarks.classroom import benchmark_dir  # here: the tests' arithmetic loads numpy
+        from referee.benchmarks.plan import BenchmarkPlan, fewest_pairs
+
         plan = BenchmarkPlan.of(arena)  # checked by load_arena_file already
         students = sum(1 for e in arena.bots if e.spec.builtin is None and not e.unusable)
         to_h1, to_h0 = fewest_pairs(plan.sprt, "H1"), fewest_pairs(plan.sprt, "H0")
