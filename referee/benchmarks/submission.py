@@ -203,6 +203,8 @@ def grade_submission(arena: Arena, *, work: str | None = None, jobs: int | None 
             note(f"benchmark tests: at most {grading.games} games...")
         run = run_benchmarks(built, [spec], out=folder, jobs=jobs, resume=resume and work is not None,
                              fresh=not resume, progress=progress, executor_factory=executor_factory)
+        if not run.complete:  # Ctrl-C: no grade is given for tests cut short (the games are kept in --work)
+            raise KeyboardInterrupt
         outcome = run.outcomes()[spec.name]
         graded = benchmark_grade(outcome, grading)
         tests += _band_tests(outcome, grading, graded.points)
