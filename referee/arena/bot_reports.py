@@ -43,10 +43,12 @@ QUOTE_LIMIT = 8000
 def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
                       entries: Sequence[BotEntry], left_out: Sequence[LeftOut] = (),
                       checks: Mapping[str, Mapping[str, Any]] | None = None,
-                      folder: str = ResultsDir.BOT_REPORTS, grades: Mapping[str, Grade] | None = None) -> list[str]:
+                      folder: str = ResultsDir.BOT_REPORTS, grades: Mapping[str, Grade] | None = None,
+                      notes: Sequence[str] = ()) -> list[str]:
     """Write ``OUT/bots/NAME.md`` for every entrant in ``entries`` (the arena's bots before builds) and
     ``OUT/bots/index.md``; the paths written. ``checks`` maps a bot's name to its check report's JSON; ``grades``
-    a bot's name to its grade (an arena with ``grading:``), explained in its report."""
+    a bot's name to its grade (an arena with ``grading:``), explained in its report; ``notes`` what the index says
+    about the grades (a class the ranks do not separate)."""
     target = os.path.join(out_dir, folder)
     os.makedirs(target, exist_ok=True)
     rows = {r.bot: r for r in doc.standings.rows}
@@ -54,7 +56,7 @@ def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
     faults = faults_by_bot(games)
     paths = []
     graded = bool(grades)
-    index = [f"# Entrants of {doc.name or 'the arena'}", "",
+    index = [f"# Entrants of {doc.name or 'the arena'}", "", *(f"**Note**: {n}\n" for n in notes),
              "| place | bot | games | wins | faults |" + (" points |" if graded else "") + " report |",
              "| ---: | --- | ---: | ---: | ---: |" + (" ---: |" if graded else "") + " --- |"]
     for entry in entries:
@@ -67,7 +69,7 @@ def write_bot_reports(out_dir: str, doc: ResultsDoc, games: Iterable[GameLine],
         row = rows.get(name)
         place = row.rank_text if row else "left out"
         grade = (grades or {}).get(name)
-        points = f" {grade.points if grade else '-'} |" if graded else ""
+        points = f" {(grade.points + (' (not certain)' if grade.flag else '')) if grade else '-'} |" if graded else ""
         link = f"[{safe_name(name)}.md]({_link(safe_name(name) + '.md')})"
         index.append(f"| {place} | {_cell(name)} | {row.games if row else 0} | {row.wins if row else 0} | "
                      f"{len(faults.get(name, []))} |{points} {link} |")
@@ -116,6 +118,8 @@ def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOu
         lines += _record(row, field)
     if grade is not None:
         lines += ["", "## Grade", "", *(f"- {line}" for line in grade.why)]
+        if grade.section:
+            lines += ["", *grade.section]
     lines += _build_log(name, entry, out_dir, handout)
     if left is None:
         lines += _faults(name, faults, out_dir, None if entry.spec.cwd else handout.command(entry.spec.command),

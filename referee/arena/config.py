@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from dataclasses import replace
 from typing import Any, Mapping
 
@@ -27,10 +28,11 @@ from referee.arena.schema import arena_schema, kind, schema_check, without
 from referee.arena.similarity_option import similarity_from
 from referee.arena.stages import STAGE_KEYS, StageResolver
 from referee.bots.entry import DEFAULT_BUILD_TIMEOUT_S, BotEntry
-from referee.bots.spec import TimeLimits
+from referee.bots.sandbox import SandboxSettings
+from referee.bots.spec import BotSpec, TimeLimits
 from referee.cluster.options import ClusterOptions
-from referee.grading.rule import grading_from
-from referee.inputs.problems import ArenaFileError, Problem, Problems, format_path
+from referee.grading.rule import Grading, grading_from
+from referee.inputs.problems import ArenaFileError, Path, Problem, Problems, format_path
 from referee.inputs.reader import LineMap, load_yaml, read_text
 from referee.store.outdir import out_dir_problem
 from referee.table.policy import FaultPolicy
@@ -89,6 +91,9 @@ class _Resolver:
         if data.get("practice"):  # no clocks for anyone: the file itself must ask for it
             bots = [replace(e, spec=replace(e.spec, limits=e.spec.limits.practice())) for e in bots]
         stages = StageResolver(data, self.lines, self.problems).stages()
+        grading = grading_from(data.get("grading"), self.problems)
+        benchmarks = self.benchmarks(grading, limits)
+        contest = grading is None or grading.by != "benchmarks" or any(k in data for k in ("stages", "format"))
         name = data.get("name") or os.path.splitext(os.path.basename(self.source))[0] or "arena"
         out = os.path.normpath(os.path.join(self.base_dir, data.get("out") or os.path.join("results", _slug(name))))
         trouble = out_dir_problem(out, writable=False) if "out" in data else None
@@ -101,15 +106,29 @@ class _Resolver:
             jobs=None if jobs in (None, "auto") else int(jobs), records=bool(data.get("records", False)),
             bootstrap=data.get("bootstrap", DEFAULT_BOOTSTRAP), rank_by=data.get("rank_by", "rating"),
             description=data.get("description", ""), cluster=self.cluster(data.get("executor")),
-            grading=grading_from(data.get("grading"), self.problems),
-            similarity=similarity_from(data.get("similarity")), collusion=collusion_from(data.get("collusion")),
-            hide_names=hides_names(data))
-        if not self.problems:
+            grading=grading, similarity=similarity_from(data.get("similarity")),
+            collusion=collusion_from(data.get("collusion")), hide_names=hides_names(data), benchmarks=benchmarks,
+            contest=contest)
+        if not self.problems and contest:
             self.problems.found.extend(pool_problems(arena, [b.spec.name for b in bots]))
         if self.problems:
             raise ArenaFileError(self.source, self.problems.found)
         return arena
 
+
+    def benchmarks(self, grading: Grading | None, limits: TimeLimits) -> tuple[BotSpec, ...]:
+        """Each band's benchmark as a bot of the file: placeholders filled, run in base_dir, the file's sandbox."""
+        if grading is None or grading.by != "benchmarks":
+            return ()
+        resolver = BotResolver(self.data, self.lines, self.problems, self.base_dir)
+        resolver.sandbox = resolver.sandbox_settings(self.data.get("sandbox"), (), SandboxSettings())
+        out = []
+        for i, band in enumerate(grading.bands):
+            path: Path = ("grading", "bands", i, "bot")
+            spec = resolver.command(band.bot, path, limits, {"python": sys.executable})
+            if spec is not None:
+                out.append(replace(resolver.placed(spec, None, path), sandbox=resolver.sandbox))
+        return tuple(out)
 
     def cluster(self, section: Mapping[str, Any] | None) -> ClusterOptions | None:
         """The ``executor:`` section (checked by the schema); TLS files are relative to base_dir."""

@@ -118,6 +118,12 @@ class Arena:
     #: ``seat_names: hidden``: the bots are told neutral seat labels, never names. In ``to_json`` (only when
     #: hidden): what a bot is told can change its play.
     hide_names: bool = False
+    #: ``grading: by: benchmarks``: each band's benchmark, resolved as a bot of the file is (its folder, limits,
+    #: sandbox). Not in ``to_json``: the benchmark tests are a run of their own (``referee.benchmarks``).
+    benchmarks: tuple[BotSpec, ...] = ()
+    #: Whether the file asks for a contest (its stages). False for a file that grades by benchmarks and gives no
+    #: ``stages``/``format``: then only the benchmark tests are played.
+    contest: bool = True
 
     @property
     def specs(self) -> list[BotSpec]:

@@ -115,11 +115,12 @@ class ArenaRun:
 
 
 def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progress,
-                 probe_starts: bool = False) -> tuple[Arena, list[LeftOut]]:
+                 probe_starts: bool = False, pool_check: bool = True) -> tuple[Arena, list[LeftOut]]:
     """Check required programs and run build steps (and, with ``probe_starts``, start each process bot once:
     see ``startups.probe``); the arena without the bots left out.
 
-    Raises ``ArenaFileError`` when too few bots are left for the tables.
+    Raises ``ArenaFileError`` when too few bots are left for the tables (unless ``pool_check`` is false: the
+    benchmark tests seat each student alone with benchmarks).
     """
     kept, left = check_requires(arena.bots)
     for item in left:
@@ -147,7 +148,7 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
             progress.note("\n".join([f"left out {name}: {reason}", *stuck.words()]))
             left.append(LeftOut(name, reason, "\n".join([stuck.message, *stuck.words()]), stuck.log, stuck.stderr))
         kept = [e for e in kept if e.spec.name not in broken]
-    if left:
+    if left and pool_check:
         names = [e.spec.name for e in kept]
         problems = pool_problems(arena, names, [x.bot for x in left])
         if problems:

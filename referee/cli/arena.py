@@ -87,21 +87,28 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     progress = with_live(TerminalProgress(quiet=quiet), page)
     progress.note(f"arena {arena.name}: {len(arena.bots)} entrants" + (f", on the Dask cluster at {cluster}" if cluster
                                                                        else ""))
+    benchmarks = arena.grading is not None and arena.grading.by == "benchmarks"
+    if not arena.contest:  # the file grades by benchmarks and asks for no contest: only the tests are played
+        from referee.cli.benchmark_phase import graded_only  # here: the tests' arithmetic loads numpy
+
+        graded_only(arena, out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin, factory=factory,
+                    check_games=DEFAULT_CHECK_GAMES if check_games is None else check_games, html_report=html_report)
+        return
     with sigterm_as_interrupt():
         run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
                         live=page, **executor_kwargs(factory))
     doc = run.doc
-    state = "" if run.complete else " (unfinished)"
-    rate = f", {run.played_now / run.wall_s:.1f} games/s" if run.played_now and run.wall_s > 0 else ""
-    if not run.complete:
-        click.echo("standings so far:", err=True)
-    click.echo(f"{arena.name}: {doc.games} of {doc.games_planned} games{state}, seed {arena.seed}, "
-               f"{run.wall_s:.1f} s{rate}")
-    click.echo(text_table(run.standings))
-    click.echo(f"results: {ResultsDir(run.out_dir).results}")
+    _standings(arena, run)
     end_live(page, complete=run.complete, standings=run.standings, games=doc.games,
              message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s; results in {run.out_dir}")
-    _bot_reports(arena, run, check_games, run.workers.count, progress)
+    graded = None
+    if benchmarks and run.complete:  # grades against the benchmarks, once the contest is over
+        from referee.cli.benchmark_phase import benchmark_phase  # here: the tests' arithmetic loads numpy
+
+        graded = benchmark_phase(arena, run.out_dir, jobs=jobs, resume=resume, fresh=fresh, progress=progress,
+                                 pin=pin, factory=factory)
+    _bot_reports(arena, run, check_games, run.workers.count, progress, graded.written.grades if graded and
+                 graded.written else None)
     _similarity(arena, run, run.workers.count, progress)
     _collusion(arena, run, run.workers.count, progress)
     if html_report:
@@ -113,6 +120,19 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
         click.echo(line, err=True)
     if not run.complete:
         interrupted(games=f"{doc.games:,} of {doc.games_planned:,} games")
+
+
+def _standings(arena: Arena, run: ArenaRun) -> None:
+    """The run's line (games, seed, time), its standings table and where results.json is."""
+    doc = run.doc
+    state = "" if run.complete else " (unfinished)"
+    rate = f", {run.played_now / run.wall_s:.1f} games/s" if run.played_now and run.wall_s > 0 else ""
+    if not run.complete:
+        click.echo("standings so far:", err=True)
+    click.echo(f"{arena.name}: {doc.games} of {doc.games_planned} games{state}, seed {arena.seed}, "
+               f"{run.wall_s:.1f} s{rate}")
+    click.echo(text_table(run.standings))
+    click.echo(f"results: {ResultsDir(run.out_dir).results}")
 
 
 def _similarity(arena: Arena, run: ArenaRun, workers: int, progress: TerminalProgress) -> None:
@@ -162,7 +182,7 @@ def _arena_as_asked(file: str, out: str | None, sandbox_mode: str | None, clock:
 
 
 def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int,
-                 progress: TerminalProgress) -> None:
+                 progress: TerminalProgress, benchmark_grades: dict[str, Grade] | None = None) -> None:
     """Write OUT/bots/NAME.md for every entrant, after checking the bots that played (if asked)."""
     gone = {x.bot for x in run.left_out}
     played = [e for e in arena.bots if e.spec.builtin is None and e.spec.name not in gone]
@@ -174,13 +194,19 @@ def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int
         from referee.check.contest import run_contest_checks  # here: a run without checks need not import them
 
         checks = run_contest_checks(arena, played, games=check_games, jobs=jobs)
-    grades: dict[str, Grade] = {}
-    if arena.grading is not None and run.complete:
-        path, grades = write_grades(run.out_dir, run.standings, arena.bots, arena.grading)
-        click.echo(f"grades: {path}")
-    elif arena.grading is not None:
+    grades: dict[str, Grade] = dict(benchmark_grades or {})
+    notes: tuple[str, ...] = ()
+    if arena.grading is not None and arena.grading.by != "benchmarks" and run.complete:
+        written = write_grades(run.out_dir, run.standings, arena.bots, arena.grading)
+        grades, notes = written.grades, written.notes
+        for note in written.notes:
+            click.echo(f"note: {note}", err=True)
+        if written.path is not None:
+            click.echo(f"grades: {written.path}")
+    elif arena.grading is not None and arena.grading.by != "benchmarks":
         progress.note("grades.csv is written when the contest is complete: --resume finishes it")
-    paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks, grades=grades)
+    paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks, grades=grades,
+                              notes=notes)
     if paths:
         click.echo(f"reports per bot: {os.path.dirname(paths[-1])}")
 
@@ -230,13 +256,19 @@ def validate_cmd(file: str, build: bool = False) -> None:
         with tempfile.TemporaryDirectory(prefix="lastcard-validate-") as logs:
             built, left = prepare_bots(arena, logs, resolve_workers(arena.jobs).count, Quiet())
         kept, builds = list(built.bots), 0
-    counts = stage_game_counts(arena, len(kept))
-    for stage, n in zip(arena.stages, counts):
-        extra = " (duplicate deals)" if stage.duplicate else ""
-        entrants = f", top {stage.entrants}" if stage.entrants else ""
-        click.echo(f"  stage {stage.name}: {stage.format.name}, {stage.ruleset}, {stage.seats} seats, games "
-                   f"{stage.games}{extra}{entrants}: {n} games")
-    click.echo(f"  total: {planned_games(arena, len(kept), builds)}")
+    if arena.contest:
+        counts = stage_game_counts(arena, len(kept))
+        for stage, n in zip(arena.stages, counts):
+            extra = " (duplicate deals)" if stage.duplicate else ""
+            entrants = f", top {stage.entrants}" if stage.entrants else ""
+            click.echo(f"  stage {stage.name}: {stage.format.name}, {stage.ruleset}, {stage.seats} seats, games "
+                       f"{stage.games}{extra}{entrants}: {n} games")
+        click.echo(f"  total: {planned_games(arena, len(kept), builds)}")
+    else:
+        budget = arena.grading.games if arena.grading else 0
+        click.echo(f"  no contest: only the benchmark tests ({arena.stages[0].ruleset})")
+        click.echo(f"  total: at most {budget * len(kept):,} games ({budget} a student; each test stops as soon as "
+                   "it is sure)")
     for line in _after_games(arena):
         click.echo(line)
     for item in left:
@@ -264,6 +296,16 @@ def _after_games(arena: Arena) -> list[str]:
     lines = []
     if arena.grading is not None:
         lines.append(f"  grading: {arena.grading.summary()} -> {_show_path(arena.out)}/grades.csv")
+    if arena.grading is not None and arena.grading.by == "benchmarks":
+        from referee.benchmarks.classroom import benchmark_dir  # here: the tests' arithmetic loads numpy
+        from referee.benchmarks.plan import BenchmarkPlan, fewest_pairs
+
+        plan = BenchmarkPlan.of(arena)  # checked by load_arena_file already
+        students = sum(1 for e in arena.bots if e.spec.builtin is None and not e.unusable)
+        to_h1, to_h0 = fewest_pairs(plan.sprt, "H1"), fewest_pairs(plan.sprt, "H0")
+        lines.append(f"  benchmark tests: {len(plan.bands)} bands, at most {plan.budget} games a student ({students} "
+                     f"students); a verdict takes at least {2 * (to_h1 or 0)} games (H1) or {2 * (to_h0 or 0)} (H0) "
+                     f"-> {_show_path(benchmark_dir(arena, arena.out))}")
     if arena.similarity is not None:
         points = arena.similarity.points
         asked = f"{points} decision points" if points else "the decision points of 12 stored seats"

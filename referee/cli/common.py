@@ -164,7 +164,12 @@ def load_arena_file(path: str) -> Arena:
     from referee.arena.config import ArenaFileError, load_arena  # the YAML reader and jsonschema: arena files only
 
     try:
-        return load_arena(path)
+        arena = load_arena(path)
+        if arena.grading is not None and arena.grading.by == "benchmarks":
+            from referee.benchmarks.plan import BenchmarkPlan  # its checks need the test's arithmetic
+
+            BenchmarkPlan.of(arena)  # a band no bot can reach in the budget: the file's mistake, before any game
+        return arena
     except ArenaFileError as exc:
         raise InputError(str(exc)) from None
 

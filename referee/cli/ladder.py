@@ -10,6 +10,7 @@ from typing import Callable
 import click
 
 from referee.arena.similarity_option import SimilarityOption
+from referee.cli.benchmark_phase import show_benchmarks
 from referee.cli.common import (
     INTERRUPTED,
     InputError,
@@ -95,6 +96,10 @@ def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: i
     for path in result.paths:
         if os.path.basename(path) == ResultsDir.GRADES:
             click.echo(f"grades: {path}")
+    for note in result.grade_notes:
+        click.echo(f"note: {note}", err=True)
+    if result.benchmarks is not None:
+        show_benchmarks(result.benchmarks, arena)
     for line in fault_lines(result.faults, os.path.dirname(result.paths[0]) if result.paths else None,
                             order=result.standings.bots, leave_out=[n.bot for n in result.never_started]):
         click.echo(line, err=True)

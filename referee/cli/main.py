@@ -28,6 +28,7 @@ COMMANDS = {
     "puzzles": ("puzzles", "puzzles_cmd"),
     "similar": ("similar", "similar_cmd"),
     "collusion": ("collusion", "collusion_cmd"),
+    "grade": ("grade", "grade_cmd"),
 }
 
 

@@ -27,6 +27,7 @@ from referee.builds.steps import first_errors
 from referee.engine.cardfaces import CSS, MARKS, WILD_MARK
 from referee.engine.rules import PRESETS
 from referee.errors import BAD_INPUT, LastcardError
+from referee.html_report.benchmark_tests import benchmarks_section
 from referee.html_report.collusion import collusion_section
 from referee.html_report.gamefile import GameFile, in_id_order
 from referee.html_report.markup import arena_bots, esc, page_handout, replay_command
@@ -185,7 +186,7 @@ def _command_section(results: ResultsJson | None) -> str:
     if not results:
         return ""
     return (sprt_section(results.get("sprt")) or candidates_section(results.get("candidates"))
-            or tune_section(results.get("tune")))
+            or tune_section(results.get("tune")) or benchmarks_section(results.get("benchmarks")))
 
 
 def _title(results: ResultsJson | None, out_dir: str, bots: Sequence[str]) -> str:

@@ -19,11 +19,14 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, cast
 from referee.arena.bot_reports import write_bot_reports
 from referee.arena.model import Arena
 from referee.arena.runner import NeverStarted, Progress, Quiet, never_started, prepare_bots
+from referee.benchmarks.classroom import ClassGrades, grade_class
+from referee.benchmarks.plan import BenchmarkPlan, benchmark_key
 from referee.bots.spec import BotSpec
 from referee.builds.steps import LeftOut
 from referee.grading.grades import Grade, write_grades
 from referee.grading.rule import Grading
 from referee.inputs.problems import ArenaFileError, Problem
+from referee.ladder.benchmark_ledger import LadderLedger
 from referee.ladder.fingerprint import submission_hashes
 from referee.ladder.history import write_history
 from referee.ladder.scheduler import coverage_tables, separated, uncertain_tables
@@ -86,6 +89,10 @@ class LadderRun:
     """Each bot's first fault of each kind, over the kept games."""
     workers: Workers = Workers(1)
     """The worker processes that played (decided once)."""
+    benchmarks: ClassGrades | None = None
+    """``grading: by: benchmarks``: the students' tests (their games kept in the ladder file) and their grades."""
+    grade_notes: tuple[str, ...] = ()
+    """What grades.csv's writer said about the class (grades by rank that do not separate it)."""
 
     @property
     def standings(self) -> Standings:
@@ -112,13 +119,7 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
     every game as it ends and the standings of the kept games when someone watches.
     """
     progress = progress or Quiet()
-    if not arena.stages:
-        raise ArenaFileError(arena.source, [Problem("stages", "a ladder needs a ruleset and seats: give `ruleset` "
-                                                              "and `seats` (or one stage)")])
-    if options.target is not None and arena.bootstrap <= 0:
-        raise ArenaFileError(arena.source, [Problem("bootstrap", "--target-separation compares 95% rating intervals, "
-                                                                 "and bootstrap: 0 gives none: set bootstrap (200, "
-                                                                 "say) or drop --target-separation")])
+    _check_file(arena, options)
     out_dir = os.path.abspath(out or default_out(db))
     workers = resolve_workers(jobs or arena.jobs)
     stage = arena.stages[0]
@@ -131,8 +132,9 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
             progress.note(f"a ladder plays one ruleset: stage {stage.name!r} ({stage.ruleset}, {seats} seats); "
                           "the other stages are not used")
         entries = arena.bots  # every entrant gets a report, the bots left out included
-        arena, left = prepare_bots(arena, log_dir, workers.count, progress)
-        if len(arena.bots) < seats:
+        given = arena
+        arena, left = prepare_bots(arena, log_dir, workers.count, progress, pool_check=given.contest)
+        if len(arena.bots) < seats and given.contest:
             raise ArenaFileError(arena.source, [Problem("bots", f"{len(arena.bots)} bots can play but a table seats "
                                                                 f"{seats}: add bots or lower seats")])
         hashes = submission_hashes(arena.bots, arena.base_dir)
@@ -152,13 +154,16 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
             player.standings = lambda: ladder_standings(_kept(store, names), names, arena, left, complete=False)
             status, reason = "finished", ""
             try:
-                reason = _play(store, arena, names, hashes, options, player, run, stop_after)
+                reason = (_play(store, arena, names, hashes, options, player, run, stop_after) if given.contest else
+                          "the file asks for no contest: benchmark tests only")
             except _Interrupted:
                 status, reason = "interrupted", "interrupted"
                 progress.note(f"interrupted after {player.played} new games: every finished game is kept")
             finally:
                 progress.stop()
             loop.close()
+            graded = _benchmark_tests(given, store, hashes, out_dir, jobs, progress, executor_factory, pin) \
+                if status == "finished" else None
             wall = time.monotonic() - t0
             games = _kept(store, names)
             standings = ladder_standings(games, names, arena, left, complete=status == "finished")
@@ -168,34 +173,64 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                              kept=len(games), left_out=[x.to_json() for x in standings.left_out],
                              standings=[{**r.to_json(timing=True), "rank_best": r.rank_best,
                                          "rank_worst": r.rank_worst} for r in standings.rows])
-            paths = publish(out_dir, doc, games, _KeptLines(store, set(names)), store.runs(), entries, left, wall=wall,
-                            played=player.played, jobs=workers.count,
-                            notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
-                                   f"{len(games)} kept"], grading=arena.grading)
+            paths, grade_notes = publish(out_dir, doc, games, _KeptLines(store, set(names)), store.runs(), entries,
+                                         left, wall=wall, played=player.played, jobs=workers.count,
+                                         notes=[f"run {run}: {reason}; {player.played} games played, {retired} "
+                                                f"retired, {len(games)} kept"], grading=arena.grading,
+                                         benchmark_grades=graded.written.grades if graded and graded.written else None)
     return LadderRun(run, status, reason, player.played, retired, len(games), wall, doc, changes, left, paths,
-                     never_started(games, arena.specs, log_dir), games.faults, workers)
+                     never_started(games, arena.specs, log_dir), games.faults, workers, graded, grade_notes)
+
+
+def _check_file(arena: Arena, options: LadderOptions) -> None:
+    """Refuse a ladder file that cannot make a ladder (no stage), or a stop rule it cannot meet."""
+    if not arena.stages:
+        raise ArenaFileError(arena.source, [Problem("stages", "a ladder needs a ruleset and seats: give `ruleset` "
+                                                              "and `seats` (or one stage)")])
+    if options.target is not None and arena.bootstrap <= 0:
+        raise ArenaFileError(arena.source, [Problem("bootstrap", "--target-separation compares 95% rating intervals, "
+                                                                 "and bootstrap: 0 gives none: set bootstrap (200, "
+                                                                 "say) or drop --target-separation")])
 
 
 def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[GameLine],
             runs: Sequence[LadderRunRow], entries: Sequence[Any], left: Sequence[LeftOut], *, wall: float,
-            played: int, jobs: int, notes: Sequence[str], grading: Grading | None = None) -> list[str]:
+            played: int, jobs: int, notes: Sequence[str], grading: Grading | None = None,
+            benchmark_grades: Mapping[str, Grade] | None = None) -> tuple[list[str], tuple[str, ...]]:
     """Everything a teacher hands out after a run: results.json, the standings files, history, games.jsonl,
     grades.csv (with ``grading``: the standings so far, at every run), a report per student (bots/NAME.md) and
     report.html (``games``: the kept games' sums; ``lines``: the same games read again from the ladder file, a
-    line at a time)."""
+    line at a time); the paths written, and what the grades' writer says about the class."""
     from referee.html_report import write_report
 
     paths = write_reports(out_dir, doc, timing(doc.standings, games, wall_s=wall, played_now=played, jobs=jobs),
                           notes=notes)
     paths += write_history(out_dir, runs)
     paths.append(_write_games(out_dir, lines))
-    grades: dict[str, Grade] = {}
-    if grading is not None:
-        path, grades = write_grades(out_dir, doc.standings, entries, grading)
-        paths.append(path)
-    paths += write_bot_reports(out_dir, doc, lines, entries, left, grades=grades)
+    grades: dict[str, Grade] = dict(benchmark_grades or {})
+    grade_notes: tuple[str, ...] = ()
+    if grading is not None and grading.by != "benchmarks":
+        written = write_grades(out_dir, doc.standings, entries, grading)
+        grades, grade_notes = written.grades, written.notes
+        paths += [written.path] if written.path is not None else []
+    paths += write_bot_reports(out_dir, doc, lines, entries, left, grades=grades, notes=grade_notes)
     paths.append(write_report(out_dir))
-    return paths
+    return paths, grade_notes
+
+
+def _benchmark_tests(arena: Arena, store: LadderStore, hashes: Mapping[str, str], out_dir: str, jobs: int | None,
+                     progress: Progress, executor_factory: ExecutorFactory, pin: bool | None) -> ClassGrades | None:
+    """``grading: by: benchmarks``: each student's tests, the games of unchanged submissions kept in the ladder
+    file; their games and page in the report's benchmarks/ folder (None for another rule)."""
+    if arena.grading is None or arena.grading.by != "benchmarks":
+        return None
+    from referee.html_report import write_report  # here: a ladder without benchmark tests need not import it
+
+    ledger = LadderLedger(store, hashes, benchmark_key(BenchmarkPlan.of(arena)))
+    graded = grade_class(arena, out=out_dir, jobs=jobs, progress=progress, executor_factory=executor_factory,
+                         pin=pin, ledger=ledger, folder=ResultsDir(out_dir).file(ResultsDir.BENCHMARKS))
+    write_report(graded.folder, jobs=resolve_workers(jobs or arena.jobs).count)
+    return graded
 
 
 def default_out(db: str) -> str:

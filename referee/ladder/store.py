@@ -55,6 +55,14 @@ CREATE TABLE IF NOT EXISTS games (
     retired_why TEXT
 );
 CREATE INDEX IF NOT EXISTS games_open ON games (retired_run, line);
+CREATE TABLE IF NOT EXISTS benchmark_games (
+    game TEXT NOT NULL,          -- STUDENT:bB:pK{a,b} (referee.benchmarks.plan)
+    student TEXT NOT NULL,
+    hash TEXT NOT NULL,          -- the student's submission hash when it was played
+    tests TEXT NOT NULL,         -- the fingerprint of the benchmark tests (bands, test, table, seed)
+    line TEXT NOT NULL,          -- the games.jsonl line
+    PRIMARY KEY (game, hash, tests)
+);
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
     started TEXT NOT NULL,
@@ -248,6 +256,21 @@ class LadderStore:
         for seq, game, batch, seed, seating, hashes, line in self.conn.execute(sql):
             yield LadderGame(seq, game, batch, seed, tuple(json.loads(seating)), tuple(json.loads(hashes)),
                              GameLine.from_json(json.loads(line)) if line else None)
+
+    # ------------------------------------------------------------------ benchmark games
+    def benchmark_games(self, student: str, digest: str, tests: str) -> Iterator[GameLine]:
+        """The benchmark games kept for ``student``'s submission ``digest`` under the tests ``tests``, in the order
+        they ended."""
+        for (line,) in self.conn.execute("SELECT line FROM benchmark_games WHERE student = ? AND hash = ? AND "
+                                         "tests = ? ORDER BY rowid", (student, digest, tests)):
+            yield GameLine.from_json(json.loads(line))
+
+    def keep_benchmark_game(self, student: str, digest: str, tests: str, line: GameLine) -> None:
+        """Store a benchmark game and commit it at once (a killed run loses only the games in flight)."""
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO benchmark_games (game, student, hash, tests, line) "
+                              "VALUES (?, ?, ?, ?, ?)", (line.game, student, digest, tests,
+                                                         line.encode().decode().rstrip("\n")))
 
     def count(self, where: str = "1") -> int:
         """Games matching an SQL condition (for summaries)."""

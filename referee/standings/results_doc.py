@@ -151,7 +151,7 @@ class ResultsDoc:
     table: TableJson | None = None
     """A ladder's (or compare's) one table: ``ruleset``, ``options``, ``seats``."""
     blocks: ResultBlocks = field(default_factory=lambda: ResultBlocks())
-    """Blocks of one kind of run: ``ladder``, ``sprt``, ``candidates``, ``tune``."""
+    """Blocks of one kind of run: ``ladder``, ``sprt``, ``candidates``, ``tune``, ``benchmarks``."""
 
     @property
     def title(self) -> str:
@@ -166,6 +166,8 @@ class ResultsDoc:
             return f"Compare {self.name}"
         if self.kind == "tune":
             return f"Tune {self.name.removeprefix('tune ')}"
+        if self.kind == "benchmarks":
+            return f"Benchmark tests of {self.name}"
         return f"Arena {self.name}"
 
     def to_json(self) -> ResultsJson:
@@ -214,6 +216,8 @@ class ResultsDoc:
             blocks["candidates"] = data["candidates"]
         if "tune" in data:
             blocks["tune"] = data["tune"]
+        if "benchmarks" in data:
+            blocks["benchmarks"] = data["benchmarks"]
         return cls(kind="ladder" if "ladder" in data else str(data.get("kind", "arena")),
                    name=str(data.get("name", "")), complete=bool(data.get("complete", True)),
                    seed=int(data.get("seed") or 0), games=int(data.get("games") or 0),

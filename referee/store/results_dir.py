@@ -9,6 +9,8 @@ What ``lastcard arena``, ``match --out``, ``compare --out``, ``ladder`` and ``re
       standings.md  standings.csv  standings.txt  head_to_head.csv  timing.json
       grades.csv          points for the gradebook, one row per student (an arena file with `grading:`)
       grades.json         the same points, each with why (for the students' pages)
+      benchmarks/         the benchmark tests of `grading: by: benchmarks` beside a contest: a results folder
+                          of its own (without a contest, OUT itself is that folder)
       similarity.csv  similarity_bots.csv   bots compared by what they do (`lastcard similar`, `similarity:`)
       text_matches.json   the programs' shared token fingerprints and fragments (`lastcard similar`)
       collusion.csv       which bot gains when which other sits at its table (`lastcard collusion`, `collusion:`)
@@ -76,11 +78,12 @@ class ResultsDir:
     TUNED: ClassVar[str] = "tuned.txt"
     HISTORY_CSV: ClassVar[str] = "history.csv"
     HISTORY_MD: ClassVar[str] = "history.md"
+    BENCHMARKS: ClassVar[str] = "benchmarks"
     #: What a fresh start removes: a run's own files and folders (report.html and bots/ are rewritten anyway).
     RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, NOTES, NOTES_INDEX, RESULTS, STANDINGS_CSV,
                                             STANDINGS_MD, STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES,
                                             GRADES_EXPLAINED, SIMILARITY, SIMILARITY_BOTS, COLLUSION, TEXT_MATCHES)
-    RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS)
+    RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS, BENCHMARKS)
 
     # ---------------------------------------------------------------------------------------------- paths
     def file(self, name: str) -> str:
@@ -153,6 +156,13 @@ class ResultsDir:
         path = self.file(name)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         return atomic_write(path, text)
+
+    def remove(self, name: str) -> None:
+        """Remove the folder's file ``name`` if it is there (a file a run held back must not stay stale)."""
+        try:
+            os.remove(self.file(name))
+        except FileNotFoundError:
+            pass
 
     # -------------------------------------------------------------------------------------------- readers
     def has_games(self) -> bool:

@@ -125,6 +125,53 @@ class CandidatesBlockJson(TypedDict):
     tests: list[CandidateTestJson]
 
 
+class BenchmarkTestJson(TypedDict):
+    """One student's test against one benchmark, in a ``benchmarks`` block."""
+
+    benchmark: str
+    bot: str
+    points: float
+    verdict: str | None
+    games: int
+    faults: int
+    llr: float
+    lower: float
+    upper: float
+    elo: float
+    elo_low: float
+    elo_high: float
+    llr_trace: list[float]
+
+
+class BenchmarkStudentJson(TypedDict):
+    """One student's tests, in a ``benchmarks`` block."""
+
+    student: str
+    passed: int
+    decided: bool
+    done: bool
+    games: int
+    faults: int
+    tests: list[BenchmarkTestJson]
+
+
+class BenchmarksBlockJson(TypedDict):
+    """A benchmark run's ``benchmarks`` block: the bands, the test, the budget, and each student's tests."""
+
+    bands: list[dict[str, object]]
+    below: float
+    seats: int
+    budget: int
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    model: str
+    lower: float
+    upper: float
+    students: list[BenchmarkStudentJson]
+
+
 class TuneParamJson(TypedDict):
     """A tuned parameter in a ``tune`` block."""
 
@@ -178,6 +225,7 @@ class ResultBlocks(TypedDict, total=False):
     sprt: SprtBlockJson
     candidates: CandidatesBlockJson
     tune: TuneBlockJson
+    benchmarks: BenchmarksBlockJson
 
 
 class ResultsJson(ResultBlocks):
