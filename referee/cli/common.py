@@ -159,12 +159,13 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def load_arena_file(path: str) -> Arena:
-    """The arena of ``path``, or an ``InputError`` listing every mistake in it."""
+def load_arena_file(path: str, roster: str | None = None) -> Arena:
+    """The arena of ``path`` (with ``--roster``'s file for its ``roster:``), or an ``InputError`` listing every
+    mistake in it."""
     from referee.arena.config import ArenaFileError, load_arena  # the YAML reader and jsonschema: arena files only
 
     try:
-        return load_arena(path)
+        return load_arena(path, roster=roster)
     except ArenaFileError as exc:
         raise InputError(str(exc)) from None
 

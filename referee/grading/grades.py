@@ -49,6 +49,8 @@ class Grade:
 
 def student_id(entry: BotEntry) -> str:
     """The id a gradebook knows the student by: the submission's folder name (a file's without its extension)."""
+    if entry.student:
+        return entry.student
     if not entry.submission:
         return entry.spec.name
     name = os.path.basename(os.path.normpath(entry.submission))

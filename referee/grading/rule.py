@@ -37,6 +37,8 @@ class Grading:
     rest: float = 0.0
     shared_rank: str = "best"
     left_out: float = 0.0
+    missing: float = 0.0
+    """The points of a roster student with no submission at all (``roster:``)."""
     round: float = 1.0
     id_column: str = "student"
     points_column: str = "points"
@@ -71,8 +73,8 @@ class Grading:
         """The block in one line, for ``lastcard validate``."""
         rule = self.describe(0).replace(" over the 0 ranked", "").replace("rank 0 (the last)", "the last rank")
         shared = f", a rank range counts as {SHARED_WORDS[self.shared_rank]}" if self.by != "rating" else ""
-        return (f"{rule}{shared}; left out: {points_text(self.left_out)}; rounded to a multiple of "
-                f"{points_text(self.round)}")
+        return (f"{rule}{shared}; left out: {points_text(self.left_out)}; missing work: "
+                f"{points_text(self.missing)}; rounded to a multiple of {points_text(self.round)}")
 
     def describe(self, field: int) -> str:
         """The rule in words, for a student's report."""
@@ -113,7 +115,8 @@ def grading_from(section: Mapping[str, Any] | None, problems: Problems) -> Gradi
         return None
     return Grading(by=by, best=float(section.get("best", 0)), worst=float(section.get("worst", 0)), rating=rating,
                    table=table, rest=float(section.get("rest", 0)), shared_rank=str(section.get("shared_rank", "best")),
-                   left_out=float(section.get("left_out", 0)), round=float(section.get("round", 1)),
+                   left_out=float(section.get("left_out", 0)), missing=float(section.get("missing", 0)),
+                   round=float(section.get("round", 1)),
                    id_column=str(section.get("id_column", "student")),
                    points_column=str(section.get("points_column", "points")),
                    details=bool(section.get("details", True)))

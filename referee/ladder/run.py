@@ -21,6 +21,8 @@ from referee.arena.model import Arena
 from referee.arena.runner import NeverStarted, Progress, Quiet, never_started, prepare_bots
 from referee.bots.spec import BotSpec
 from referee.builds.steps import LeftOut
+from referee.grading.class_list import ClassList
+from referee.grading.gradebook import write_roster_grades
 from referee.grading.grades import Grade, write_grades
 from referee.grading.rule import Grading
 from referee.inputs.problems import ArenaFileError, Problem
@@ -169,14 +171,15 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
             paths = publish(out_dir, doc, games, _KeptLines(store, set(names)), store.runs(), entries, left, wall=wall,
                             played=player.played, jobs=workers.count,
                             notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
-                                   f"{len(games)} kept"], grading=arena.grading)
+                                   f"{len(games)} kept"], grading=arena.grading, class_list=arena.class_list)
     return LadderRun(run, status, reason, player.played, retired, len(games), wall, doc, changes, left, paths,
                      never_started(games, arena.specs, log_dir), games.faults, workers)
 
 
 def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[GameLine],
             runs: Sequence[LadderRunRow], entries: Sequence[Any], left: Sequence[LeftOut], *, wall: float,
-            played: int, jobs: int, notes: Sequence[str], grading: Grading | None = None) -> list[str]:
+            played: int, jobs: int, notes: Sequence[str], grading: Grading | None = None,
+            class_list: ClassList | None = None) -> list[str]:
     """Everything a teacher hands out after a run: results.json, the standings files, history, games.jsonl,
     grades.csv (with ``grading``: the standings so far, at every run), a report per student (bots/NAME.md) and
     report.html (``games``: the kept games' sums; ``lines``: the same games read again from the ladder file, a
@@ -188,7 +191,11 @@ def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[Gam
     paths += write_history(out_dir, runs)
     paths.append(_write_games(out_dir, lines))
     grades: dict[str, Grade] = {}
-    if grading is not None:
+    if grading is not None and class_list is not None:
+        written = write_roster_grades(out_dir, doc.standings, entries, grading, class_list)
+        paths += written.paths
+        grades = written.grades
+    elif grading is not None:
         path, grades = write_grades(out_dir, doc.standings, entries, grading)
         paths.append(path)
     paths += write_bot_reports(out_dir, doc, lines, entries, left, grades=grades)

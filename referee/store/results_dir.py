@@ -8,6 +8,7 @@ What ``lastcard arena``, ``match --out``, ``compare --out``, ``ladder`` and ``re
       results.json        standings, ratings, stages, head-to-head (written as the run ends; "complete")
       standings.md  standings.csv  standings.txt  head_to_head.csv  timing.json
       grades.csv          points for the gradebook, one row per student (an arena file with `grading:`)
+      grades-canvas.csv  grades-moodle.csv   the same in the shape the roster's platform imports (`roster:`)
       similarity.csv  similarity_bots.csv   bots compared by what they do (`lastcard similar`, `similarity:`)
       trajectory.csv  tuned.txt   a tune's iterations and its tuned values (`lastcard tune`)
       history.csv  history.md     a ladder's runs (`lastcard ladder run`)
@@ -60,6 +61,8 @@ class ResultsDir:
     STANDINGS_TXT: ClassVar[str] = "standings.txt"
     HEAD_TO_HEAD_CSV: ClassVar[str] = "head_to_head.csv"
     GRADES: ClassVar[str] = "grades.csv"
+    GRADES_CANVAS: ClassVar[str] = "grades-canvas.csv"
+    GRADES_MOODLE: ClassVar[str] = "grades-moodle.csv"
     SIMILARITY: ClassVar[str] = "similarity.csv"
     SIMILARITY_BOTS: ClassVar[str] = "similarity_bots.csv"
     TRAJECTORY: ClassVar[str] = "trajectory.csv"
@@ -68,7 +71,8 @@ class ResultsDir:
     HISTORY_MD: ClassVar[str] = "history.md"
     #: What a fresh start removes: a run's own files and folders (report.html and bots/ are rewritten anyway).
     RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, RESULTS, STANDINGS_CSV, STANDINGS_MD,
-                                            STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES, SIMILARITY,
+                                            STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES, GRADES_CANVAS,
+                                            GRADES_MOODLE, SIMILARITY,
                                             SIMILARITY_BOTS)
     RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS)
 
