@@ -94,6 +94,8 @@ def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOu
     lines = [f"# {name}", ""]
     if entry.submission:
         lines.append(f"- submission: `{entry.submission}`" + (f" ({entry.language})" if entry.language else ""))
+    if entry.arrived:
+        lines.append(f"- handed in as: `{entry.arrived}` (the folder above was made of it)")
     if entry.spec.command:
         lines.append(f"- command: `{entry.spec.command}`" + (f" (in `{entry.spec.cwd}`)" if entry.spec.cwd else ""))
     if entry.build:

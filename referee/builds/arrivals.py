@@ -319,8 +319,6 @@ def _fill(folder: str, kept: list[tuple[str, DownloadName]], base_dir: str, runn
             target = label.file if label.platform != "plain" else os.path.basename(path)
             _copy_file(path, os.path.join(folder, target))
             written = [target]
-            if label.platform != "plain":
-                said.append(f"{shown} -> {target}")
         for rel in written:
             if rel in origin and origin[rel] != shown:
                 said.append(f"{rel} is in {origin[rel]} and in {shown}: the later, {shown}, counts")

@@ -60,7 +60,8 @@ def roster_grades(grades: Sequence[Grade], class_list: ClassList, grading: Gradi
             out.append(replace(grade, student=student.id))
             continue
         points = grading.rounded(grading.missing)
-        why = "no submission of theirs was found among the submissions (none matched their row of the roster)"
+        why = (f"no submission: nothing among the submissions matched their row of the roster "
+               f"({class_list.roster.id_label} {student.id}, line {student.line})")
         out.append(Grade(student=student.id, bot="", points=points, left_out=why,
                          why=(f"points: **{points}** (the gradebook column `{grading.points_column}`, id "
                               f"`{student.id}`)", f"missing work gets {points_text(grading.missing)} points: {why}")))
