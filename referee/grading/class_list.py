@@ -79,8 +79,8 @@ class ClassList:
         return out
 
 
-#: Evidence a teacher should glance at: a name can be spelt alike by two people, a suffix can mislead.
-WEAK = ("name", "GitHub Classroom name")
+#: Evidence a teacher should glance at: two people can share a name.
+WEAK = ("name",)
 
 
 def _index(students: Sequence[RosterStudent], values: Callable[[RosterStudent], list[str]]) -> dict[str, list[int]]:
