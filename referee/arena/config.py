@@ -125,9 +125,8 @@ class _Resolver:
             return None
         where = os.path.expanduser(path) if given is not None else \
             os.path.normpath(os.path.join(self.base_dir, os.path.expanduser(path)))
-        rel = os.path.relpath(where)
         try:
-            roster = read_roster(where if rel.startswith("..") else rel)
+            roster = read_roster(where, path)
         except InputFileError as exc:
             self.problems.add(("roster",), f"{exc}")
             return None

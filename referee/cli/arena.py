@@ -284,7 +284,11 @@ def _after_games(arena: Arena) -> list[str]:
     """What the arena writes after its games, besides the standings: grades, similarity figures."""
     lines = []
     if arena.grading is not None:
-        lines.append(f"  grading: {arena.grading.summary()} -> {_show_path(arena.out)}/grades.csv")
+        shape = arena.class_list.roster.shape if arena.class_list is not None else ""
+        platform = {"canvas": ResultsDir.GRADES_CANVAS, "moodle": ResultsDir.GRADES_MOODLE,
+                    "moodle-worksheet": ResultsDir.GRADES_MOODLE}.get(shape)
+        lines.append(f"  grading: {arena.grading.summary()} -> {_show_path(arena.out)}/{ResultsDir.GRADES}"
+                     + (f" and {platform}" if platform else ""))
     if arena.similarity is not None:
         points = arena.similarity.points
         asked = f"{points} decision points" if points else "the decision points of 12 stored seats"

@@ -27,6 +27,7 @@ from typing import Callable
 from referee.inputs.csvfile import Row, read_rows
 from referee.inputs.files import refuse
 from referee.inputs.kinds import ROSTER
+from referee.inputs.problems import InputFileError
 
 #: Canvas's identity columns, as its export names them (the rest are assignments and totals).
 CANVAS_IDENTITY = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account", "Section")
@@ -107,9 +108,14 @@ def _column(header: tuple[str, ...], *names: str) -> int | None:
     return None
 
 
-def read_roster(path: str) -> Roster:
-    """The roster in ``path``, or ``InputFileError`` with the line and the fix."""
-    rows = read_rows(path, ROSTER)
+def read_roster(where: str, path: str | None = None) -> Roster:
+    """The roster in the file ``where``, named ``path`` in messages (as the arena file or the command line gave it),
+    or ``InputFileError`` with the line and the fix."""
+    path = path or where
+    try:
+        rows = read_rows(where, ROSTER)
+    except InputFileError as exc:
+        raise InputFileError(path, exc.problem) from None
     if not rows:
         raise refuse(path, f"the roster is empty; give {EXPECTED}")
     line, header_cells = rows[0]
