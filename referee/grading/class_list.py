@@ -31,7 +31,7 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class Placed:
+class Enrolled:
     """A student of the roster and the bot that is theirs (``bot`` None: no submission)."""
 
     student: RosterStudent
@@ -46,16 +46,16 @@ class ClassList:
     """Every roster student with their submission or none, the submissions on no row, and the ambiguities."""
 
     roster: Roster
-    placed: tuple[Placed, ...]
+    placed: tuple[Enrolled, ...]
     strangers: tuple[Candidate, ...] = ()
     problems: tuple[str, ...] = ()
     """Ambiguities: each stops the arena before any game (the message holds the fix)."""
 
-    def bot_of(self, bot: str) -> Placed | None:
+    def bot_of(self, bot: str) -> Enrolled | None:
         """The placed student whose bot is ``bot``, or None."""
         return next((p for p in self.placed if p.bot == bot), None)
 
-    def missing(self) -> list[Placed]:
+    def missing(self) -> list[Enrolled]:
         """The students with no submission."""
         return [p for p in self.placed if p.bot is None]
 
@@ -181,6 +181,6 @@ def match_class(roster: Roster, candidates: Sequence[Candidate]) -> ClassList:
                             "name each folder after its student's id")
         else:
             taken[found[0]] = (c, by)
-    placed = tuple(Placed(s, taken[i][0].bot, taken[i][1], taken[i][0].shown) if i in taken else Placed(s)
+    placed = tuple(Enrolled(s, taken[i][0].bot, taken[i][1], taken[i][0].shown) if i in taken else Enrolled(s)
                    for i, s in enumerate(roster.students))
     return ClassList(roster, placed, tuple(strangers), tuple(problems))
