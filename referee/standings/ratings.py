@@ -58,7 +58,7 @@ class Rating:
     high: float | None = None
 
 
-class Enrolled(Protocol):
+class Placed(Protocol):
     """What a rating fit reads of a game: who sat where, their places, and the deal (its seed)."""
 
     seed: int
@@ -66,7 +66,7 @@ class Enrolled(Protocol):
     placements: tuple[int, ...]
 
 
-def fit_ratings(games: Iterable[Enrolled] | PlacementLog, names: Sequence[str], *, bootstrap: int = 0, seed: int = 0,
+def fit_ratings(games: Iterable[Placed] | PlacementLog, names: Sequence[str], *, bootstrap: int = 0, seed: int = 0,
                 alpha: float = ALPHA) -> dict[str, Rating]:
     """Plackett-Luce ratings for the bots in ``names`` that played, with a ``bootstrap``-sample 95% interval.
 
