@@ -36,6 +36,9 @@ def small_canvas(tmp_path: Path):
 
 def test_validate_lists_every_student_before_any_game(tmp_path):
     cls = small_canvas(tmp_path)
+    again = cls.by("files")[0]  # handed bot.py in again: a later attachment id
+    (first,) = cls.download.glob(f"{again.canvas_slug}_{again.user_id}_*_bot.py")
+    (cls.download / f"{again.canvas_slug}_{again.user_id}_99999_bot.py").write_bytes(first.read_bytes())
     res = lastcard("validate", str(cls.arena))
     assert res.exit_code == 0, res.output
     out = res.output
@@ -45,6 +48,8 @@ def test_validate_lists_every_student_before_any_game(tmp_path):
         assert f"skipped download/{s.canvas_slug}_{s.user_id}_" in out and "__MACOSX/" in out
     for s in cls.by("late"):
         assert f"{s.canvas_slug}: Canvas marked it LATE" in out
+    assert f"skipped download/{first.name}: an earlier submission of 'bot.py'; the latest, download/" \
+           f"{again.canvas_slug}_{again.user_id}_99999_bot.py, counts" in out
     (gone,) = cls.by("missing")
     assert f"no submission: {gone.sortable} (ID {gone.user_id}, line" in out and "gets 0 (grading.missing)" in out
     assert "roster roster.csv: a Canvas gradebook export, 8 students: 7 matched to a submission (7 by Canvas ID)" \
@@ -120,6 +125,37 @@ def test_an_ambiguity_stops_the_arena_with_its_fix(tmp_path):
     assert "students/Jun Kim matches 2 students of roster.csv by name" in res.output
     assert "name the folder after one student's id" in res.output
     assert not (tmp_path / "results").exists()
+
+
+def bomb(zf: zipfile.ZipFile) -> None:
+    """129 MiB of zeros in a few hundred kilobytes: over the 128 MiB a submission may unpack to."""
+    with zf.open("zeros.bin", "w", force_zip64=True) as fh:
+        for _ in range(129):
+            fh.write(bytes(1 << 20))
+
+
+def symlink(zf: zipfile.ZipFile) -> None:
+    info = zipfile.ZipInfo("botkit.py")
+    info.create_system, info.external_attr = 3, (0o120777 << 16)
+    zf.writestr(info, "/etc/passwd")
+
+
+@pytest.mark.parametrize("hostile,words", [
+    pytest.param(lambda zf: zf.writestr("../../../evil.py", "print()"), "'../../../evil.py' climbs out", id="zip-slip"),
+    pytest.param(bomb, "the archive unpacks to 129 MiB or more, over the 128 MiB", id="zip-bomb"),
+    pytest.param(symlink, "'botkit.py' is a symbolic link", id="symlink"),
+])
+def test_validate_names_the_archive_and_the_member_of_a_hostile_zip(tmp_path, hostile, words):
+    cls = small_canvas(tmp_path)
+    zipped = cls.by("zip")[0]
+    (archive,) = cls.download.glob(f"{zipped.canvas_slug}_*")
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("bot.py", (ROOT / "sample_bots" / "python" / "random_bot.py").read_text())
+        hostile(zf)
+    res = lastcard("validate", str(cls.arena))
+    assert res.exit_code == 0, res.output
+    assert f"would be left out: {zipped.canvas_slug} (download/{archive.name}: {words}" in res.output
+    assert "nothing of it was unpacked" in res.output
 
 
 def test_a_hostile_archive_leaves_that_student_out_with_the_reason_and_the_class_plays(tmp_path):
