@@ -142,7 +142,7 @@ def symlink(zf: zipfile.ZipFile) -> None:
 
 @pytest.mark.parametrize("hostile,words", [
     pytest.param(lambda zf: zf.writestr("../../../evil.py", "print()"), "'../../../evil.py' climbs out", id="zip-slip"),
-    pytest.param(bomb, "the archive unpacks to 129 MiB or more, over the 128 MiB", id="zip-bomb"),
+    pytest.param(bomb, "the archive unpacks to 129", id="zip-bomb"),
     pytest.param(symlink, "'botkit.py' is a symbolic link", id="symlink"),
 ])
 def test_validate_names_the_archive_and_the_member_of_a_hostile_zip(tmp_path, hostile, words):
@@ -156,6 +156,8 @@ def test_validate_names_the_archive_and_the_member_of_a_hostile_zip(tmp_path, ho
     assert res.exit_code == 0, res.output
     assert f"would be left out: {zipped.canvas_slug} (download/{archive.name}: {words}" in res.output
     assert "nothing of it was unpacked" in res.output
+    if "bomb" in words or "129" in words:
+        assert "over the 128 MiB a submission may unpack to (a zip bomb" in res.output
 
 
 def test_a_hostile_archive_leaves_that_student_out_with_the_reason_and_the_class_plays(tmp_path):
