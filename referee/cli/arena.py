@@ -256,12 +256,12 @@ def class_lines(arena: Arena, brief: bool = False) -> list[str]:
     out = []
     for key, intake in arena.intakes:
         platforms = ", ".join(PLATFORM_NAMES[p] for p in intake.platforms)
-        if not brief:
-            out.append(f"{key}: {len(intake.arrivals)} submission(s), named as {platforms or 'nothing'}")
-        out += [("  " if not brief else "") + line for line in intake.lines()
-                if not brief or line.startswith("skipped ")]
+        said = [line for line in intake.lines() if not brief or line.startswith("skipped ")]
+        if not brief and (said or intake.platforms != ("plain",)):
+            out.append(f"{key}: {len(intake.arrivals)} submission(s), named as {platforms}")
+        out += [("  " if not brief else "") + line for line in said]
     if arena.class_list is not None:
-        missing = arena.grading.rounded(arena.grading.missing) if arena.grading is not None else "no grade"
+        missing = arena.grading.rounded(arena.grading.missing) if arena.grading is not None else None
         lines = arena.class_list.lines(missing)
         out += lines if not brief else [line for line in lines if not line.startswith("matched by")]
     return out

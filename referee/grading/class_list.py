@@ -59,7 +59,7 @@ class ClassList:
         """The students with no submission."""
         return [p for p in self.placed if p.bot is None]
 
-    def lines(self, missing_points: str) -> list[str]:
+    def lines(self, missing_points: str | None) -> list[str]:
         """What ``validate`` and ``arena`` say: the roster, how its students were matched, who has no submission
         and which submissions are on no row, each with the fix."""
         roster = self.roster
@@ -71,8 +71,10 @@ class ClassList:
         out = [f"roster {roster.describe()}: {len(matched)} matched to a submission" + (f" ({how})" if how else "")]
         out += [f"matched by {p.by}, check it: {p.shown} is {p.student.described(roster.id_label)}"
                 for p in matched if p.by in WEAK]
-        out += [f"no submission: {p.student.described(roster.id_label)} gets {missing_points} (grading.missing); if "
-                "they handed one in, name its folder after their id or name" for p in self.missing()]
+        gets = f"gets {missing_points} (grading.missing)" if missing_points is not None else "gets no grade (the file " \
+            "has no grading: block)"
+        out += [f"no submission: {p.student.described(roster.id_label)} {gets}; if they handed one in, name its "
+                "folder after their id or name" for p in self.missing()]
         out += [f"on no roster row: {c.shown} (bot {c.bot}) plays, but has no gradebook row; add the student to "
                 f"{roster.path}, name the folder after their {roster.id_label}, or leave it out with exclude"
                 for c in self.strangers]

@@ -73,8 +73,8 @@ class Grading:
         """The block in one line, for ``lastcard validate``."""
         rule = self.describe(0).replace(" over the 0 ranked", "").replace("rank 0 (the last)", "the last rank")
         shared = f", a rank range counts as {SHARED_WORDS[self.shared_rank]}" if self.by != "rating" else ""
-        return (f"{rule}{shared}; left out: {points_text(self.left_out)}; missing work: "
-                f"{points_text(self.missing)}; rounded to a multiple of {points_text(self.round)}")
+        return (f"{rule}{shared}; left out: {points_text(self.left_out)}; rounded to a multiple of "
+                f"{points_text(self.round)}")
 
     def describe(self, field: int) -> str:
         """The rule in words, for a student's report."""
