@@ -71,8 +71,8 @@ class ClassList:
         out = [f"roster {roster.describe()}: {len(matched)} matched to a submission" + (f" ({how})" if how else "")]
         out += [f"matched by {p.by}, check it: {p.shown} is {p.student.described(roster.id_label)}"
                 for p in matched if p.by in WEAK]
-        gets = f"gets {missing_points} (grading.missing)" if missing_points is not None else "gets no grade (the file " \
-            "has no grading: block)"
+        gets = (f"gets {missing_points} (grading.missing)" if missing_points is not None
+                else "gets no grade (the file has no grading: block)")
         out += [f"no submission: {p.student.described(roster.id_label)} {gets}; if they handed one in, name its "
                 "folder after their id or name" for p in self.missing()]
         out += [f"on no roster row: {c.shown} (bot {c.bot}) plays, but has no gradebook row; add the student to "
