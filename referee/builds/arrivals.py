@@ -121,8 +121,13 @@ def arrange(matches: Sequence[str], base_dir: str, runnable: Callable[[str], boo
     """One arrival per student among ``matches`` (absolute paths, sorted); ``runnable(folder)`` says whether a
     folder holds a bot as it is (then it is used as it is)."""
     groups: dict[str, list[tuple[str, DownloadName]]] = {}
+    skipped = []
     for path in matches:
         label = read_name(os.path.basename(path.rstrip(os.sep)))
+        if label.platform != "plain" and os.path.islink(path.rstrip(os.sep)):
+            skipped.append(Skipped(_shown(path, base_dir), "a link: only files and folders are taken from a "
+                                                           "platform's download"))
+            continue
         key = label.key if label.platform != "plain" else f"plain:{path}"
         groups.setdefault(key, []).append((path, label))
     arrivals = []
@@ -133,7 +138,7 @@ def arrange(matches: Sequence[str], base_dir: str, runnable: Callable[[str], boo
         else:
             arrivals.append(_grouped(members, base_dir, runnable))
     platforms = tuple(sorted({a.label.platform for a in arrivals}))
-    return Intake(tuple(_distinct_names(arrivals)), (), platforms)
+    return Intake(tuple(_distinct_names(arrivals)), tuple(skipped), platforms)
 
 
 def _distinct_names(arrivals: list[Arrival]) -> list[Arrival]:
@@ -345,11 +350,14 @@ def _unpack_into(path: str, folder: str, shown: str, said: list[str], skipped: l
 
 
 def _copy_file(src: str, dest: str) -> None:
+    """Copy the regular file ``src`` (never a link: the callers took only files) to ``dest``, replacing it."""
+    mode = os.lstat(src).st_mode
+    if not stat.S_ISREG(mode):
+        raise OSError(f"{src!r} is not a regular file")
     os.makedirs(os.path.dirname(dest), exist_ok=True)
     if os.path.lexists(dest):
         os.unlink(dest)
     shutil.copyfile(src, dest, follow_symlinks=False)
-    mode = os.stat(src).st_mode
     os.chmod(dest, 0o755 if mode & stat.S_IXUSR else 0o644)
 
 

@@ -134,3 +134,19 @@ def test_two_students_canvas_spells_alike_are_told_apart(tmp_path):
     (d / "kimjun_4499_99813_bot.py").write_text("two")
     names = [a.name for a in run(d).arrivals]
     assert names == ["kimjun (4412)", "kimjun (4499)"]
+
+
+def test_a_link_in_a_platforms_download_is_skipped_and_said(tmp_path):
+    d = tmp_path / "download"
+    d.mkdir()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the teacher's")
+    secret.chmod(0o600)
+    (d / "bensonben_4411_99812_bot.py").write_text("ben")
+    (d / "bensonben_4411_99813_notes.txt").symlink_to(secret)
+    intake = run(d)
+    (ben,) = intake.arrivals
+    assert files_of(ben.path) == {"bot.py": "ben"}
+    assert [s.shown for s in intake.skipped] == ["download/bensonben_4411_99813_notes.txt"]
+    assert "skipped download/bensonben_4411_99813_notes.txt: a link" in "\n".join(intake.lines())
+    assert secret.stat().st_mode & 0o777 == 0o600  # never touched through the link
