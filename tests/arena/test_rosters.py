@@ -212,3 +212,17 @@ def test_the_shipped_classroom_no_longer_drops_zips(tmp_path):
     assert "    ivy: " in res.output and "(python)" in res.output.split("    ivy: ")[1].splitlines()[0]
     assert "ivy: unpacked students/ivy.zip: 1 file, its one folder 'ivy/' as the submission's folder" in res.output
     assert "skipped students/_template: exclude: '_*' in the arena file" in res.output
+
+
+def test_without_a_roster_a_canvas_download_is_graded_under_canvas_ids(tmp_path):
+    cls = small_canvas(tmp_path)
+    cls.arena.write_text(cls.arena.read_text().replace("roster: roster.csv\n", ""))
+    out = tmp_path / "out"
+    res = lastcard("arena", str(cls.arena), "--out", str(out), "-j", "2", "-q", "--check-games", "0", "--no-report")
+    assert res.exit_code == 0, res.output
+    grades = read_csv(out / "grades.csv")
+    handed_in = [s for s in cls.students if s.how != "missing"]
+    assert sorted(r["student"] for r in grades) == sorted(s.user_id for s in handed_in)  # Canvas's ID column
+    doc = json.loads((out / "results.json").read_text())
+    assert {r["bot"] for r in doc["standings"]} == {s.canvas_slug for s in handed_in} | {"medium"}
+    assert not (out / "grades-canvas.csv").exists()
