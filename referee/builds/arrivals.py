@@ -181,7 +181,8 @@ def _top_archives(folder: str) -> list[str]:
         names = sorted(os.listdir(folder))
     except OSError:
         return []
-    return [n for n in names if archive_format(n) is not None and os.path.isfile(os.path.join(folder, n))]
+    return [n for n in names if archive_format(n) is not None
+            and stat.S_ISREG(os.lstat(os.path.join(folder, n)).st_mode)]  # a link to an archive is no archive
 
 
 def _grouped(members: list[tuple[str, DownloadName]], base_dir: str, runnable: Callable[[str], bool]) -> Arrival:
