@@ -24,8 +24,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from referee.inputs.csvfile import Row, read_rows
-from referee.inputs.files import refuse
+from referee.inputs.csvfile import Row, parse_rows
+from referee.inputs.files import read_text, refuse
 from referee.inputs.kinds import ROSTER
 from referee.inputs.problems import InputFileError
 
@@ -113,14 +113,16 @@ def read_roster(where: str, path: str | None = None) -> Roster:
     or ``InputFileError`` with the line and the fix."""
     path = path or where
     try:
-        rows = read_rows(where, ROSTER)
+        text = read_text(where, ROSTER)
     except InputFileError as exc:
         raise InputFileError(path, exc.problem) from None
+    first = text.split("\n", 1)[0]
+    _separator(path, 1, tuple(c for c in first.split(",")) if first else ())  # before a quote trips the reader
+    rows = parse_rows(text, path, ROSTER)
     if not rows:
         raise refuse(path, f"the roster is empty; give {EXPECTED}")
     line, header_cells = rows[0]
     header = tuple(header_cells)
-    _separator(path, line, header)
     shape = _shape(path, line, header)
     body = rows[1:]
     points: tuple[str, ...] = ()
@@ -135,12 +137,13 @@ def read_roster(where: str, path: str | None = None) -> Roster:
 
 
 def _separator(path: str, line: int, header: tuple[str, ...]) -> None:
-    """A header read as one cell holding ``;`` or a tab: the file was saved with another separator."""
-    if len(header) != 1:
+    """A header (its first line split at commas) of no shape whose cells hold ``;`` or a tab: the file was saved
+    with another separator."""
+    if any(all(_column(header, n) is not None for n in needs) for needs in SHAPES.values()):
         return
     for sep, name in ((";", "semicolons"), ("\t", "tabs")):
-        if sep in header[0]:
-            found = ", ".join(repr(c.strip()) for c in header[0].split(sep)[:6])
+        if any(sep in cell for cell in header):
+            found = ", ".join(repr(c.strip()) for c in ",".join(header).split(sep)[:6])
             raise refuse(path, f"the columns are separated by {name}, not commas ({found}): a spreadsheet set to a "
                                "European language saves CSV so; save it again as \"CSV UTF-8 (comma delimited)\", or "
                                "export the roster from the course platform as it is", line)

@@ -102,3 +102,13 @@ def test_another_encoding_is_named(tmp_path):
     assert "not UTF-8" in str(exc) and "Windows-1252" in str(exc) and exc.problem.line == 2
     exc = refused(write(tmp_path, "\ufeffid,name\ns1,Zoé\n", name="u16.csv", encoding="utf-16"))
     assert "UTF-16" in str(exc) and "save the file as UTF-8" in str(exc)
+
+
+def test_a_semicolon_file_whose_header_holds_a_comma_is_still_named(tmp_path):
+    exc = refused(write(tmp_path, "Student;ID;Section, day\n\"Benson, Ben\";4411;A\n"))
+    assert "separated by semicolons" in str(exc) and exc.problem.line == 1
+
+
+def test_a_missing_roster_is_named(tmp_path):
+    exc = refused(str(tmp_path / "nope.csv"))
+    assert "no such file" in str(exc)
