@@ -124,18 +124,16 @@ def moodle_csv(roster: Roster, rows: Sequence[Grade], grading: Grading) -> tuple
     by_id = {g.student: g for g in rows}
     if roster.shape == "moodle-worksheet":
         header = list(roster.header)
-        if WORKSHEET_FEEDBACK not in [h.strip() for h in header]:
-            header.append(WORKSHEET_FEEDBACK)
-        grade_at = [h.strip() for h in header].index(WORKSHEET_GRADE) if WORKSHEET_GRADE in [
-            h.strip() for h in header] else None
-        feedback_at = [h.strip() for h in header].index(WORKSHEET_FEEDBACK)
+        names = [h.strip() for h in header]
+        for column in (WORKSHEET_GRADE, WORKSHEET_FEEDBACK):  # Moodle's importer finds its columns by these names
+            if column not in names:
+                header.append(column)
+                names.append(column)
         out = [header]
         for s in roster.students:
             row = list(s.cells) + [""] * (len(header) - len(s.cells))
-            grade = by_id[s.id]
-            if grade_at is not None:
-                row[grade_at] = grade.points
-            row[feedback_at] = feedback(grade, grading)
+            row[names.index(WORKSHEET_GRADE)] = by_id[s.id].points
+            row[names.index(WORKSHEET_FEEDBACK)] = feedback(by_id[s.id], grading)
             out.append(row)
         return _csv(out), "the grading worksheet with Grade and Feedback comments filled: the assignment's \"Upload " \
                           "grading worksheet\" matches each row on its Identifier"
