@@ -16,7 +16,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from referee.bots.entry import BotEntry
 from referee.bots.logs import read_log, safe_name
 from referee.builds.steps import LeftOut
-from referee.grading.grades import Grade
+from referee.grading.grade import Grade
 from referee.protocol.faults import Fault
 from referee.replay.locate import faults_in
 from referee.replay.requests import ask_command, request_line
@@ -100,6 +100,8 @@ def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOu
     if entry.submission:
         lines.append(f"- submission: `{handout.text(entry.submission)}`" + (f" ({entry.language})" if entry.language
                                                                           else ""))
+    if entry.arrived:
+        lines.append(f"- handed in as: `{handout.text(entry.arrived)}` (the folder above was made of it)")
     if entry.spec.command:
         lines.append(f"- command: `{handout.command(entry.spec.command, entry.spec.cwd)}`"
                      + (" (in its own folder)" if entry.spec.cwd else ""))

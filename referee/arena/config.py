@@ -30,23 +30,28 @@ from referee.arena.stages import STAGE_KEYS, StageResolver
 from referee.bots.entry import DEFAULT_BUILD_TIMEOUT_S, BotEntry
 from referee.bots.sandbox import SandboxSettings
 from referee.bots.spec import BotSpec, TimeLimits
+from referee.builds.arrivals import Intake
 from referee.cluster.options import ClusterOptions
+from referee.grading.class_list import Candidate, ClassList, match_class
+from referee.grading.roster import read_roster
 from referee.grading.rule import Grading, grading_from
-from referee.inputs.problems import ArenaFileError, Path, Problem, Problems, format_path
+from referee.inputs.problems import ArenaFileError, InputFileError, Path, Problem, Problems, format_path
 from referee.inputs.reader import LineMap, load_yaml, read_text
 from referee.store.outdir import out_dir_problem
 from referee.table.policy import FaultPolicy
 
 
-def load_arena(path: str) -> Arena:
-    """Read, check and resolve an arena file; raises ``ArenaFileError`` listing every mistake."""
+def load_arena(path: str, roster: str | None = None) -> Arena:
+    """Read, check and resolve an arena file; raises ``ArenaFileError`` listing every mistake. ``roster`` (the
+    command line's ``--roster``, relative to the current folder) replaces the file's ``roster:``."""
     text, problems = read_text(path)
     if text is None:
         raise ArenaFileError(path, problems)
-    return parse_arena(text, source=path)
+    return parse_arena(text, source=path, roster=roster)
 
 
-def parse_arena(text: str | Mapping[str, Any], source: str = "<arena>", base_dir: str | None = None) -> Arena:
+def parse_arena(text: str | Mapping[str, Any], source: str = "<arena>", base_dir: str | None = None,
+                roster: str | None = None) -> Arena:
     """An ``Arena`` from YAML text (or already-parsed data); relative paths start at the file's folder."""
     lines = LineMap()
     early: list[Problem] = []
@@ -65,7 +70,7 @@ def parse_arena(text: str | Mapping[str, Any], source: str = "<arena>", base_dir
     problems, bad = schema_check(data, lines)
     folder = base_dir or (os.path.dirname(os.path.abspath(source)) if not source.startswith("<") else os.getcwd())
     # Check what the schema did not object to as well, so one run reports (nearly) every mistake.
-    return _Resolver(without(data, bad), lines, source, folder, early + problems).resolve()
+    return _Resolver(without(data, bad), lines, source, folder, early + problems).resolve(roster)
 
 
 class _Resolver:
@@ -83,11 +88,12 @@ class _Resolver:
         if not os.path.isdir(self.base_dir):
             self.problems.add(("base_dir",), f"directory {self.base_dir!r} does not exist")
 
-    def resolve(self) -> Arena:
+    def resolve(self, roster: str | None = None) -> Arena:
         """The arena, or ``ArenaFileError`` with every problem found."""
         data = self.data
         limits = limits_from(data.get("limits") or {}, TimeLimits())
-        bots = BotResolver(data, self.lines, self.problems, self.base_dir).bots(limits)
+        resolver = BotResolver(data, self.lines, self.problems, self.base_dir)
+        bots = resolver.bots(limits)
         if data.get("practice"):  # no clocks for anyone: the file itself must ask for it
             bots = [replace(e, spec=replace(e.spec, limits=e.spec.limits.practice())) for e in bots]
         stages = StageResolver(data, self.lines, self.problems).stages()
@@ -108,7 +114,8 @@ class _Resolver:
             description=data.get("description", ""), cluster=self.cluster(data.get("executor")),
             grading=grading, similarity=similarity_from(data.get("similarity")),
             collusion=collusion_from(data.get("collusion")), hide_names=hides_names(data), benchmarks=benchmarks,
-            contest=contest)
+            contest=contest, intakes=tuple(resolver.intakes),
+            class_list=self.class_list(roster, bots, resolver.intakes))
         if not self.problems and contest:
             self.problems.found.extend(pool_problems(arena, [b.spec.name for b in bots]))
         if self.problems:
@@ -129,6 +136,25 @@ class _Resolver:
             if spec is not None:
                 out.append(replace(resolver.placed(spec, None, path), sandbox=resolver.sandbox))
         return tuple(out)
+
+    def class_list(self, given: str | None, bots: list[BotEntry], intakes: list[tuple[str, Intake]]
+                   ) -> ClassList | None:
+        """``roster:`` (or the command line's, which wins) read and matched against the entrants; its mistakes and
+        ambiguities are problems, so nothing runs until they are fixed."""
+        path = given if given is not None else self.data.get("roster")
+        if path is None:
+            return None
+        where = os.path.expanduser(path) if given is not None else \
+            os.path.normpath(os.path.join(self.base_dir, os.path.expanduser(path)))
+        try:
+            roster = read_roster(where, path)
+        except InputFileError as exc:
+            self.problems.add(("roster",), f"{exc}")
+            return None
+        class_list = match_class(roster, candidates(bots, intakes))
+        for problem in class_list.problems:
+            self.problems.add(("roster",), problem)
+        return class_list
 
     def cluster(self, section: Mapping[str, Any] | None) -> ClusterOptions | None:
         """The ``executor:`` section (checked by the schema); TLS files are relative to base_dir."""
@@ -155,6 +181,21 @@ def hides_names(data: Mapping[str, Any]) -> bool:
     if told is not None:
         return bool(told == "hidden")
     return any(isinstance(item, Mapping) and "submissions" in item for item in data.get("bots") or ())
+
+def candidates(bots: list[BotEntry], intakes: list[tuple[str, Intake]]) -> list[Candidate]:
+    """The entrants a roster's students may be (every one but the built-in players), with what identifies them:
+    a submission's arrival says, another bot is known by its name."""
+    arrivals = {a.name: a for _, intake in intakes for a in intake.arrivals}
+    out = []
+    for b in bots:
+        if b.spec.builtin is not None:
+            continue
+        arrival = arrivals.get(b.spec.name) if b.submission else None
+        if arrival is not None:
+            out.append(Candidate(b.spec.name, arrival.shown, arrival.keys))
+        else:
+            out.append(Candidate(b.spec.name, b.origin, (("plain", b.spec.name),)))
+    return out
 
 
 def _slug(name: str) -> str:

@@ -10,8 +10,10 @@ from referee.arena.formats import Format
 from referee.arena.similarity_option import SimilarityOption
 from referee.bots.entry import BotEntry
 from referee.bots.spec import BotSpec
+from referee.builds.arrivals import Intake
 from referee.cluster.options import ClusterOptions
 from referee.engine.rules import Ruleset
+from referee.grading.class_list import ClassList
 from referee.grading.rule import Grading
 from referee.store.ranking_shapes import StageJson
 from referee.table.policy import FaultPolicy
@@ -124,6 +126,12 @@ class Arena:
     #: Whether the file asks for a contest (its stages). False for a file that grades by benchmarks and gives no
     #: ``stages``/``format``: then only the benchmark tests are played.
     contest: bool = True
+    #: What each ``submissions`` pattern matched, made into one arrival per student (by the pattern's key path), with
+    #: everything not used listed. Not in ``to_json``: the bots' specs say what plays.
+    intakes: tuple[tuple[str, Intake], ...] = ()
+    #: ``roster:`` (or ``--roster``): every student of the roster with their submission or none. Not in ``to_json``:
+    #: a roster names who gets a gradebook row, never who plays, so a contest given one afterwards still resumes.
+    class_list: ClassList | None = None
 
     @property
     def specs(self) -> list[BotSpec]:

@@ -14,7 +14,8 @@ from referee.arena.model import Arena
 from referee.arena.runner import Progress, Quiet, prepare_bots
 from referee.benchmarks.run import BenchmarkRun, Ledger, run_benchmarks
 from referee.builds.steps import LeftOut
-from referee.grading.grades import GradesWritten, write_benchmark_grades
+from referee.grading.grade import GradesWritten
+from referee.grading.grades import write_benchmark_grades
 from referee.run.executor import ExecutorFactory, local_executor
 from referee.run.workers import resolve_workers
 from referee.store.results_dir import ResultsDir
@@ -62,5 +63,5 @@ def grade_class(arena: Arena, *, out: str, jobs: int | None = None, resume: bool
     written = None
     if run.complete and arena.grading is not None:
         written = write_benchmark_grades(out, arena.bots, run.outcomes(), {x.bot: x.reason for x in left},
-                                         arena.grading)
+                                         arena.grading, arena.class_list)
     return ClassGrades(run, left, written, folder, built)

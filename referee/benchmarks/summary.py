@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from referee.grading.bands import BenchmarkOutcome
-from referee.grading.grades import Grade
+from referee.grading.grade import Grade
 from referee.grading.rule import Grading
 
 

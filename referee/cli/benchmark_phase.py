@@ -13,7 +13,7 @@ from referee.benchmarks.classroom import ClassGrades, grade_class
 from referee.benchmarks.summary import summary_lines
 from referee.cli.common import TerminalProgress, executor_kwargs, interrupted, sigterm_as_interrupt
 from referee.cli.options import write_html_report
-from referee.grading.grades import Grade
+from referee.grading.grade import Grade
 from referee.run.executor import ExecutorFactory
 from referee.store.results_dir import ResultsDir
 
@@ -42,7 +42,8 @@ def show_benchmarks(graded: ClassGrades, arena: Arena) -> None:
     if graded.written is not None:
         for note in graded.written.notes:
             click.echo(f"note: {note}", err=True)
-        click.echo(f"grades: {graded.written.path}")
+        for path in (graded.written.path, *graded.written.files):
+            click.echo(f"grades: {path}")
     if not run.complete:
         interrupted(games=f"{len(run.collected):,} benchmark games")
 

@@ -23,7 +23,7 @@ from referee.cli.common import (
     warn_never_started,
 )
 from referee.cli.live_option import end_live, live_option, start_live, with_live
-from referee.cli.options import jobs_option
+from referee.cli.options import jobs_option, roster_option
 from referee.ladder.history import history_md
 from referee.ladder.live_report import live_report
 from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, default_out, run_ladder
@@ -64,15 +64,16 @@ def ladder_cmd() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
 @cluster_options
 @live_option
+@roster_option
 def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: int, batch: int, out: str | None,
             jobs: int | None, pin: bool | None, quiet: bool, cluster: str | None = None,
             tls_ca_file: str | None = None, tls_cert: str | None = None, tls_key: str | None = None,
-            live: LiveAddress | None = None) -> None:
+            live: LiveAddress | None = None, roster: str | None = None) -> None:
     """Bring the ladder in --db up to date with the bots of arena FILE, then play until a stop rule.
 
     Without --budget or --target-separation a run stops when every bot has its share of games.
     """
-    arena = load_arena_file(file)
+    arena = load_arena_file(file, roster)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
     state = start_live(live, f"ladder {arena.name}", "ladder",
                        report=live_report(db, os.path.abspath(out or default_out(db))))
@@ -94,7 +95,7 @@ def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: i
         _similarity(os.path.dirname(result.paths[0]), arena.similarity if result.status == "finished" else None,
                     result.workers.count, progress.note)
     for path in result.paths:
-        if os.path.basename(path) == ResultsDir.GRADES:
+        if os.path.basename(path) in (ResultsDir.GRADES, ResultsDir.GRADES_CANVAS, ResultsDir.GRADES_MOODLE):
             click.echo(f"grades: {path}")
     for note in result.grade_notes:
         click.echo(f"note: {note}", err=True)

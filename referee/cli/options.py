@@ -105,6 +105,14 @@ def out_option(help: str) -> Callable[[F], F]:
     return click.option("--out", type=click.Path(), metavar="DIR", callback=check_out_dir, help=help)
 
 
+def roster_option(f: F) -> F:
+    """``--roster FILE``: the class roster, in place of the arena file's ``roster:``."""
+    return click.option("--roster", type=click.Path(dir_okay=False), metavar="FILE",
+                        help="The class roster (a Canvas gradebook export, a Moodle grading worksheet or gradebook "
+                             "export, or a CSV of id, name, email), in place of the file's roster: (docs/grading.md, "
+                             "\"Rosters and gradebooks\").")(f)
+
+
 def clock_options(f: F) -> F:
     """``--clock cpu|wall`` and ``--wall-ms N`` (``None`` when not given: the file's, else the default)."""
     f = click.option("--wall-ms", type=click.IntRange(1), default=None, metavar="MS",

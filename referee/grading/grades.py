@@ -17,11 +17,13 @@ import csv
 import io
 import json
 import os
-from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from referee.bots.entry import BotEntry
 from referee.grading.bands import BENCHMARK_COLUMNS, BenchmarkOutcome, benchmark_grade
+from referee.grading.class_list import ClassList
+from referee.grading.grade import Grade, GradesWritten
+from referee.grading.gradebook import by_roster_id, platform_file, roster_grades
 from referee.grading.rule import SHARED_WORDS, Grading, points_text
 from referee.grading.separation import Separation, by_overall_rating, separation
 from referee.standings.model import StandingRow, Standings
@@ -35,38 +37,6 @@ DETAIL_COLUMNS = ("rank_best", "rank_worst", "rating", "rating_low", "rating_hig
 FLAG = "flag"
 
 
-@dataclass(frozen=True)
-class Grade:
-    """One student's row of grades.csv, and what explains its points."""
-
-    student: str
-    """The id: the submission's folder name (the bot's name for an entrant given by command)."""
-    bot: str
-    points: str
-    details: tuple[str, ...] = ()
-    """The cells of ``detail_columns`` (the flag apart)."""
-    flag: str = ""
-    """Why the points are not certain ("" when they are)."""
-    why: tuple[str, ...] = ()
-    section: tuple[str, ...] = ()
-    """Markdown lines of the student's report after the grade's lines (the benchmark tests)."""
-    left_out: str = ""
-
-    def cells(self, details: bool) -> list[str]:
-        """The row of grades.csv."""
-        return [self.student, self.points, *self.details, self.flag] if details else [self.student, self.points]
-
-
-@dataclass(frozen=True)
-class GradesWritten:
-    """What ``write_grades`` did: the file (None when the rule held it back), each student's grade by bot name,
-    and what the terminal and the reports should say about the class."""
-
-    path: str | None
-    grades: dict[str, Grade]
-    notes: tuple[str, ...] = ()
-
-
 def detail_columns(grading: Grading) -> tuple[str, ...]:
     """grades.csv's columns after the id and the points (with ``details``)."""
     return (BENCHMARK_COLUMNS if grading.by == "benchmarks" else DETAIL_COLUMNS) + (FLAG,)
@@ -74,6 +44,8 @@ def detail_columns(grading: Grading) -> tuple[str, ...]:
 
 def student_id(entry: BotEntry) -> str:
     """The id a gradebook knows the student by: the submission's folder name (a file's without its extension)."""
+    if entry.student:
+        return entry.student
     if not entry.submission:
         return entry.spec.name
     name = os.path.basename(os.path.normpath(entry.submission))
@@ -143,17 +115,19 @@ def left_out_grade(entry: BotEntry, grading: Grading, why: str, row: StandingRow
     """The grade of a student left out (no bot, a failed build, no game played)."""
     points = grading.rounded(grading.left_out)
     column = f"the gradebook column `{grading.points_column}`, id `{student_id(entry)}`"
-    blank = len(detail_columns(grading)) - 1
-    cells: tuple[str, ...]
-    if grading.by == "benchmarks":
-        cells = ("", "", "0", "0", "", "", "", "", why)
-    else:
-        cells = _rank_cells(row)[:-1] + (why,) if row is not None else ("",) * 5 + ("0", "0", why)
-    assert len(cells) == blank
+    cells = _rank_cells(row)[:-1] + (why,) if row is not None and grading.by != "benchmarks" else \
+        left_out_cells(grading, why)
     return Grade(student_id(entry), entry.spec.name, points, cells, "",
                  (f"points: **{points}** ({column})",
                   f"a student left out gets {points_text(grading.left_out)} points; left out because {why}"),
                  left_out=why)
+
+
+def left_out_cells(grading: Grading, why: str) -> tuple[str, ...]:
+    """The detail cells of a student who played no game (none played, no faults, the reason last)."""
+    cells = ("", "", "0", "0", "", "", "", "", why) if grading.by == "benchmarks" else ("",) * 5 + ("0", "0", why)
+    assert len(cells) == len(detail_columns(grading)) - 1
+    return cells
 
 
 def _rank_cells(row: StandingRow) -> tuple[str, ...]:
@@ -217,22 +191,32 @@ def grades_json(grades: Sequence[Grade], grading: Grading) -> GradesJson:
             "grades": [{"student": g.student, "bot": g.bot, "points": g.points, "why": list(g.why)} for g in grades]}
 
 
-def _write(out_dir: str, grades: Sequence[Grade], grading: Grading) -> str:
-    """grades.csv and grades.json (the same points, each with why); grades.csv's path."""
+def _write(out_dir: str, grades: Sequence[Grade], grading: Grading, class_list: ClassList | None,
+           notes: list[str]) -> GradesWritten:
+    """grades.csv and grades.json (the same points, each with why), with a row per roster student and the roster's
+    platform's own file when there is a roster; what was written."""
+    rows = roster_grades(grades, class_list, grading, left_out_cells) if class_list is not None else list(grades)
     folder = ResultsDir(out_dir)
-    path = folder.write(ResultsDir.GRADES, grades_csv(grades, grading))
-    folder.write(ResultsDir.GRADES_EXPLAINED, json.dumps(grades_json(grades, grading), indent=1, ensure_ascii=False)
+    path = folder.write(ResultsDir.GRADES, grades_csv(rows, grading))
+    folder.write(ResultsDir.GRADES_EXPLAINED, json.dumps(grades_json(rows, grading), indent=1, ensure_ascii=False)
                  + "\n")
-    return path
+    files: tuple[str, ...] = ()
+    if class_list is not None:
+        made = platform_file(out_dir, rows, grading, class_list.roster)
+        if made is not None:
+            files = (made[0],)
+            notes.append(made[1])
+    by_bot = by_roster_id(grades, class_list) if class_list is not None else {g.bot: g for g in grades}
+    return GradesWritten(path, by_bot, tuple(notes), files)
 
 
-def write_grades(out_dir: str, standings: Standings, entries: Sequence[BotEntry], grading: Grading) -> GradesWritten:
+def write_grades(out_dir: str, standings: Standings, entries: Sequence[BotEntry], grading: Grading,
+                 class_list: ClassList | None = None) -> GradesWritten:
     """Grades by rank, rating or table: ``OUT/grades.csv`` and ``grades.json`` (held back while
-    ``require_separation`` is not met), each student's grade by bot name (for their report), and what to tell the
-    teacher."""
+    ``require_separation`` is not met; with ``class_list``, a row per roster student and the platform's file), each
+    student's grade by bot name (for their report), and what to tell the teacher."""
     grades = grade_students(standings, entries, grading)
     notes: list[str] = []
-    path: str | None = None
     sep = separation(_ranked_rows(standings), {e.spec.name for e in students(entries)})
     if grading.by != "rating" and not sep.separated:
         notes.append(sep.text())
@@ -242,21 +226,20 @@ def write_grades(out_dir: str, standings: Standings, entries: Sequence[BotEntry]
                      "--target-separation N, or more games a bot in the arena file) and run again")
         ResultsDir(out_dir).remove(ResultsDir.GRADES)
         ResultsDir(out_dir).remove(ResultsDir.GRADES_EXPLAINED)
-    else:
-        path = _write(out_dir, grades, grading)
-    return GradesWritten(path, {g.bot: g for g in grades}, tuple(notes))
+        return GradesWritten(None, {g.bot: g for g in grades}, tuple(notes))
+    return _write(out_dir, grades, grading, class_list, notes)
 
 
 def write_benchmark_grades(out_dir: str, entries: Sequence[BotEntry], outcomes: Mapping[str, BenchmarkOutcome],
-                           left: Mapping[str, str], grading: Grading) -> GradesWritten:
-    """Grades by benchmarks: ``OUT/grades.csv`` and ``grades.json``, each student's grade by bot name, and the
-    undecided students."""
+                           left: Mapping[str, str], grading: Grading,
+                           class_list: ClassList | None = None) -> GradesWritten:
+    """Grades by benchmarks: ``OUT/grades.csv`` and ``grades.json`` (with ``class_list``, a row per roster student
+    and the platform's file), each student's grade by bot name, and the undecided students."""
     grades = grade_benchmarks(entries, outcomes, left, grading)
-    path = _write(out_dir, grades, grading)
     flagged = [g for g in grades if g.flag]
     notes = []
     if flagged:
         notes.append(f"{len(flagged)} of {len(grades)} students undecided when the budget ran out, each graded at the "
                      f"band below the undecided test (flagged in grades.csv): "
                      + "; ".join(f"{g.student}: {g.flag}" for g in flagged[:3]) + (" ..." if len(flagged) > 3 else ""))
-    return GradesWritten(path, {g.bot: g for g in grades}, tuple(notes))
+    return _write(out_dir, grades, grading, class_list, notes)

@@ -96,6 +96,8 @@ class Grading:
     rest: float = 0.0
     shared_rank: str = "best"
     left_out: float = 0.0
+    missing: float = 0.0
+    """The points of a roster student with no submission at all (``roster:``)."""
     round: float = 1.0
     id_column: str = "student"
     points_column: str = "points"
@@ -215,7 +217,8 @@ def grading_from(section: Mapping[str, Any] | None, problems: Problems) -> Gradi
         return None
     return Grading(by=by, best=float(section.get("best", 0)), worst=float(section.get("worst", 0)), rating=rating,
                    table=table, rest=float(section.get("rest", 0)), shared_rank=str(section.get("shared_rank", "best")),
-                   left_out=float(section.get("left_out", 0)), round=float(section.get("round", 1)),
+                   left_out=float(section.get("left_out", 0)), missing=float(section.get("missing", 0)),
+                   round=float(section.get("round", 1)),
                    id_column=str(section.get("id_column", "student")),
                    points_column=str(section.get("points_column", "points")),
                    details=bool(section.get("details", True)), bands=bands, below=below, test=test,

@@ -17,7 +17,11 @@ Row = tuple[int, list[str]]
 
 def read_rows(path: str, kind: FileKind = ROSTER, delimiter: str = ",") -> list[Row]:
     """Every row of the CSV file ``path`` (blank lines skipped), or ``InputFileError`` naming the file, line and fix."""
-    text = read_text(path, kind)
+    return parse_rows(read_text(path, kind), path, kind, delimiter)
+
+
+def parse_rows(text: str, path: str, kind: FileKind = ROSTER, delimiter: str = ",") -> list[Row]:
+    """Every row of ``text``, read from the file ``path`` (see ``read_rows``)."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: list[Row] = []
     start = 1

@@ -61,3 +61,14 @@ PARAMS = FileKind("parameter file", 256 * KIB, "a parameter file needs (a line a
 ROSTER = FileKind("roster", 4 * MIB, "a roster needs (a line a student)")
 RECORD = FileKind("record file", 64 * MIB, "a game's record needs (a few hundred kilobytes; a long game of chatty "
                                             "bots a few megabytes)")
+#: A student's zip or tar in a course platform's download (issue 48): the archive file itself, read before it is opened.
+ARCHIVE = FileKind("submission archive", 64 * MIB, "a bot's sources need (a few hundred kilobytes; a Java or Node "
+                                                   "project with its libraries a few megabytes)")
+#: What one archive may unpack to, all its files together: counted as the bytes are written, so a zip whose
+#: headers understate its sizes (a zip bomb) stops here too.
+ARCHIVE_UNPACKED = 128 * MIB
+#: The most members (files and folders) one archive may hold: a bot's folder holds tens, a project with its
+#: libraries a few hundred.
+ARCHIVE_MEMBERS = 5_000
+#: The most folders deep a member may lie: real projects nest five or six levels (a Java package ten).
+ARCHIVE_DEPTH = 32

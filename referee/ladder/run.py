@@ -23,7 +23,9 @@ from referee.benchmarks.classroom import ClassGrades, grade_class
 from referee.benchmarks.plan import BenchmarkPlan, benchmark_key
 from referee.bots.spec import BotSpec
 from referee.builds.steps import LeftOut
-from referee.grading.grades import Grade, write_grades
+from referee.grading.class_list import ClassList
+from referee.grading.grade import Grade
+from referee.grading.grades import write_grades
 from referee.grading.rule import Grading
 from referee.inputs.problems import ArenaFileError, Problem
 from referee.ladder.benchmark_ledger import LadderLedger
@@ -177,7 +179,8 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                                          left, wall=wall, played=player.played, jobs=workers.count,
                                          notes=[f"run {run}: {reason}; {player.played} games played, {retired} "
                                                 f"retired, {len(games)} kept"], grading=arena.grading,
-                                         benchmark_grades=graded.written.grades if graded and graded.written else None)
+                                         benchmark_grades=graded.written.grades if graded and graded.written else None,
+                                         class_list=arena.class_list)
     return LadderRun(run, status, reason, player.played, retired, len(games), wall, doc, changes, left, paths,
                      never_started(games, arena.specs, log_dir), games.faults, workers, graded, grade_notes)
 
@@ -196,7 +199,8 @@ def _check_file(arena: Arena, options: LadderOptions) -> None:
 def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[GameLine],
             runs: Sequence[LadderRunRow], entries: Sequence[Any], left: Sequence[LeftOut], *, wall: float,
             played: int, jobs: int, notes: Sequence[str], grading: Grading | None = None,
-            benchmark_grades: Mapping[str, Grade] | None = None) -> tuple[list[str], tuple[str, ...]]:
+            benchmark_grades: Mapping[str, Grade] | None = None, class_list: ClassList | None = None
+            ) -> tuple[list[str], tuple[str, ...]]:
     """Everything a teacher hands out after a run: results.json, the standings files, history, games.jsonl,
     grades.csv (with ``grading``: the standings so far, at every run), a report per student (bots/NAME.md) and
     report.html (``games``: the kept games' sums; ``lines``: the same games read again from the ladder file, a
@@ -210,9 +214,9 @@ def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[Gam
     grades: dict[str, Grade] = dict(benchmark_grades or {})
     grade_notes: tuple[str, ...] = ()
     if grading is not None and grading.by != "benchmarks":
-        written = write_grades(out_dir, doc.standings, entries, grading)
+        written = write_grades(out_dir, doc.standings, entries, grading, class_list)
         grades, grade_notes = written.grades, written.notes
-        paths += [written.path] if written.path is not None else []
+        paths += [p for p in (written.path, *written.files) if p is not None]
     paths += write_bot_reports(out_dir, doc, lines, entries, left, grades=grades, notes=grade_notes)
     paths.append(write_report(out_dir))
     return paths, grade_notes

@@ -11,6 +11,7 @@ What ``lastcard arena``, ``match --out``, ``compare --out``, ``ladder`` and ``re
       grades.json         the same points, each with why (for the students' pages)
       benchmarks/         the benchmark tests of `grading: by: benchmarks` beside a contest: a results folder
                           of its own (without a contest, OUT itself is that folder)
+      grades-canvas.csv  grades-moodle.csv   the same in the shape the roster's platform imports (`roster:`)
       similarity.csv  similarity_bots.csv   bots compared by what they do (`lastcard similar`, `similarity:`)
       text_matches.json   the programs' shared token fingerprints and fragments (`lastcard similar`)
       collusion.csv       which bot gains when which other sits at its table (`lastcard collusion`, `collusion:`)
@@ -70,6 +71,8 @@ class ResultsDir:
     HEAD_TO_HEAD_CSV: ClassVar[str] = "head_to_head.csv"
     GRADES: ClassVar[str] = "grades.csv"
     GRADES_EXPLAINED: ClassVar[str] = "grades.json"
+    GRADES_CANVAS: ClassVar[str] = "grades-canvas.csv"
+    GRADES_MOODLE: ClassVar[str] = "grades-moodle.csv"
     SIMILARITY: ClassVar[str] = "similarity.csv"
     SIMILARITY_BOTS: ClassVar[str] = "similarity_bots.csv"
     COLLUSION: ClassVar[str] = "collusion.csv"
@@ -82,7 +85,8 @@ class ResultsDir:
     #: What a fresh start removes: a run's own files and folders (report.html and bots/ are rewritten anyway).
     RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, NOTES, NOTES_INDEX, RESULTS, STANDINGS_CSV,
                                             STANDINGS_MD, STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES,
-                                            GRADES_EXPLAINED, SIMILARITY, SIMILARITY_BOTS, COLLUSION, TEXT_MATCHES)
+                                            GRADES_EXPLAINED, GRADES_CANVAS, GRADES_MOODLE, SIMILARITY,
+                                            SIMILARITY_BOTS, COLLUSION, TEXT_MATCHES)
     RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS, BENCHMARKS)
 
     # ---------------------------------------------------------------------------------------------- paths

@@ -29,6 +29,10 @@ ALLOWED = {
     "bots/hints.py": "a bot's program file, to name its language in a hint",
     "bots/logs.py": "a bot's stderr or build log, read back from an offset (the transport writes it)",
     "bots/pipes/transport.py": "a bot's stderr log, appended as the bot writes (the pool names it)",
+    "builds/archives.py": "a student's zip or tar from a course platform's download, each member checked, written "
+                          "into a folder made for that student",
+    "builds/arrivals.py": "the folders made of a platform's download (under the user's cache) and the notes kept "
+                          "beside each",
     "builds/cache.py": "the build cache's own folders under the user's cache directory",
     "builds/shipping.py": "bot folders packed and unpacked for a cluster's workers",
     "builds/steps.py": "a build step's log",
