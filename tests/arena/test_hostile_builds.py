@@ -40,7 +40,10 @@ ATTACKS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "linger": ("manifest", "setsid sh -c 'sleep 600; echo done' {marker}-linger >/dev/null 2>&1 & "
                            "sleep 0.5; echo left one running; exit 1",
                ("left one running",)),
-    "forkbomb": ("make", "bomb() {{ bomb | bomb & }}; bomb; sleep 600", ("build timed out after",)),
+    # Held at the process limit either way: with a pids cgroup the build hangs there until its time-out; with the
+    # rlimit of a normal user's build (no cgroup) its own shell fails to fork `sleep` and the build ends at once.
+    "forkbomb": ("make", "bomb() {{ bomb | bomb & }}; bomb; sleep 600",
+                 ("it could not start more processes: a build may run 256 (build_processes)",)),
     "diskfill": ("manifest", "dd if=/dev/zero of=fill bs=1M count=100000", ("No space left on device",)),
     "forever": ("make", "sleep 100000", ("build timed out after",)),
     "flood": ("manifest", "yes flooding the log | head -c 50000000 >&2; exit 1", ("the last 60 of",)),
