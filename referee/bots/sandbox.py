@@ -191,6 +191,10 @@ def _bwrap_works(path: str) -> str | None:
     return None if run.returncode == 0 else (run.stderr.decode(errors="replace").strip() or f"exit {run.returncode}")
 
 
+def _real(path: str | None) -> str | None:
+    return None if path is None else os.path.realpath(path)
+
+
 @functools.lru_cache(maxsize=1)
 def machine() -> Machine:
     """Probe bubblewrap, setpriv, prlimit and cgroups (once; cached for the process)."""
@@ -204,7 +208,8 @@ def machine() -> Machine:
             problems.append(offer.bwrap_fails(why))
             bwrap = None
     root = os.geteuid() == 0
-    setpriv = shutil.which("setpriv")
+    # setpriv and prlimit run inside the walls, where only the system's folders are: by their real paths.
+    setpriv = _real(shutil.which("setpriv"))
     if root and setpriv is None:
         problems.append(offer.Shortfall("setpriv (util-linux) is missing, so bots would run as root: "
                                         "apt-get install util-linux", "sudo apt-get install util-linux"))
@@ -213,7 +218,7 @@ def machine() -> Machine:
         problems.append(offer.no_cgroups(root, unified=os.path.exists(f"{cgroups.ROOT}/cgroup.controllers")))
     else:
         cgroups.sweep(hierarchy)
-    prlimit = shutil.which("prlimit")
+    prlimit = _real(shutil.which("prlimit"))
     if prlimit is None:
         problems.append(offer.Shortfall("prlimit (util-linux) is missing: file size and open file limits are "
                                         "not set", "sudo apt-get install util-linux"))
