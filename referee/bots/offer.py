@@ -62,27 +62,39 @@ def bwrap_fails(said: str) -> Shortfall:
                      "(sysctl kernel.unprivileged_userns_clone=1) or run as root", "sudo {command}")
 
 
+def systemd() -> bool:
+    """Whether systemd runs this machine and ``systemd-run`` is there (it can make a scope with delegation)."""
+    return os.path.isdir("/run/systemd/system") and shutil.which("systemd-run") is not None
+
+
 def systemd_user_manager() -> bool:
     """Whether this user's systemd instance answers (a login session on a systemd machine starts it; ``su`` does
     not), so ``systemd-run --user`` can make a scope."""
     runtime = os.environ.get("XDG_RUNTIME_DIR", "")
-    return (os.path.isdir("/run/systemd/system") and shutil.which("systemd-run") is not None and bool(runtime)
-            and os.path.exists(os.path.join(runtime, "systemd", "private")))
+    return systemd() and bool(runtime) and os.path.exists(os.path.join(runtime, "systemd", "private"))
 
 
 def no_cgroups(root: bool, unified: bool) -> Shortfall:
-    """No control group this process may write (``unified``: the machine runs cgroup v2 alone)."""
+    """No control group this process may write (``unified``: the machine runs cgroup v2 alone).
+
+    Under systemd with cgroup v2 (Debian 12, Ubuntu 24.04) a login session's group is systemd's, root's included:
+    a scope started with ``Delegate=yes`` is one the referee may arrange (``cgroups.claim``). Without systemd (a
+    container, a VM like this project's CI machine, cgroup v1), root makes groups under its own.
+    """
     problem = ("no writable cgroups: memory, process and CPU limits fall back to rlimits "
                "(the process limit only holds for a non-root user)")
+    if unified and systemd():
+        if root:
+            return Shortfall(problem + "; systemd can delegate a cgroup",
+                             "systemd-run --scope -p Delegate=yes {command}")
+        if systemd_user_manager():
+            return Shortfall(problem + "; systemd can delegate a cgroup to this user",
+                             "systemd-run --user --scope -p Delegate=yes {command}")
+        return Shortfall(problem + "; systemd delegates a cgroup to a user from a login session (ssh or a desktop, "
+                         "not su), as systemd-run --user --scope -p Delegate=yes {command}",
+                         "sudo systemd-run --scope -p Delegate=yes {command}")
     if root:
         return Shortfall(problem)  # a container that gave root no cgroup: nothing here can raise it
-    if unified and systemd_user_manager():
-        return Shortfall(problem + "; systemd can delegate a cgroup to this user",
-                         "systemd-run --user --scope -p Delegate=yes {command}")
-    if unified and os.path.isdir("/run/systemd/system"):
-        return Shortfall(problem + "; systemd can delegate a cgroup to this user from a login session (ssh or a "
-                         "desktop, not su), as systemd-run --user --scope -p Delegate=yes {command}",
-                         "sudo {command}")
     return Shortfall(problem + "; as root, the referee makes cgroups itself and runs each bot as nobody",
                      "sudo {command}")
 

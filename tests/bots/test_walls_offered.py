@@ -102,12 +102,17 @@ def test_each_platform_s_shortfall_names_its_one_command(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "platform", "darwin")
     mac = offer.no_bwrap()
     assert mac.remedy == "" and "Linux virtual machine" in mac.problem
-    # A normal user: systemd's user manager can delegate a cgroup; without systemd, root makes them.
+    # Under systemd with cgroup v2, a scope with delegation: the user's own manager's from a login session, the
+    # system's for root (whose session's group is systemd's too). Without systemd (cgroup v1), root makes them.
+    monkeypatch.setattr(offer, "systemd", lambda: True)
     monkeypatch.setattr(offer, "systemd_user_manager", lambda: True)
     assert offer.no_cgroups(root=False, unified=True).remedy == "systemd-run --user --scope -p Delegate=yes {command}"
+    assert offer.no_cgroups(root=True, unified=True).remedy == "systemd-run --scope -p Delegate=yes {command}"
     monkeypatch.setattr(offer, "systemd_user_manager", lambda: False)
+    assert offer.no_cgroups(root=False, unified=True).remedy == "sudo systemd-run --scope -p Delegate=yes {command}"
+    monkeypatch.setattr(offer, "systemd", lambda: False)
     assert offer.no_cgroups(root=False, unified=False).remedy == "sudo {command}"
-    assert offer.no_cgroups(root=True, unified=True).remedy == ""
+    assert offer.no_cgroups(root=True, unified=False).remedy == ""
     line = offer.fill("systemd-run --user --scope -p Delegate=yes {command}",
                       [".venv/bin/lastcard", "arena", "my class.yaml"])
     assert line == "systemd-run --user --scope -p Delegate=yes .venv/bin/lastcard arena 'my class.yaml'"
