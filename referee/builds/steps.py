@@ -28,7 +28,7 @@ from referee.bots.sandbox import CLEAN_ENV, MIB, Mode, effective_level
 from referee.bots.spec import BotSpec
 from referee.builds import cache as build_cache
 from referee.builds import walled as walled_build
-from referee.builds.languages import install_hint
+from referee.builds.packages import install_hint
 from referee.run.side_by_side import map_side_by_side
 
 #: Lines of a failed build's output shown in the terminal (all of it is in the build log).

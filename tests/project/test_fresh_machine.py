@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from referee.builds.languages import install_hint
+from referee.builds.packages import install_hint
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What a fresh install has on PATH that the referee uses: a shell and tar for builds, util-linux's setpriv and
@@ -46,3 +46,12 @@ def test_a_missing_program_s_package_is_named_once_and_unknown_ones_are_not_gues
                                               "default-jre-headless)"
     assert install_hint(["erlc", "erl"]) == " (on Debian or Ubuntu: sudo apt-get install erlang-base)"
     assert install_hint(["no-such-compiler-xyz"]) == ""
+
+
+def test_every_program_the_languages_table_requires_has_its_package():
+    """A language added to the table without its Debian package would leave a bot out without the line to fix it."""
+    from referee.builds.languages import DEFAULT_LANGUAGES
+    from referee.builds.packages import DEBIAN_PACKAGES
+
+    required = {p for lang in DEFAULT_LANGUAGES for p in lang.requires} - {"sh"}  # sh is in every Debian
+    assert required <= set(DEBIAN_PACKAGES), sorted(required - set(DEBIAN_PACKAGES))
