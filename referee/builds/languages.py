@@ -23,7 +23,6 @@ MANIFEST = "lastcard.yaml"
 #: The keys a manifest may hold.
 MANIFEST_KEYS = ("run", "build", "requires", "language")
 
-
 @dataclass(frozen=True)
 class Language:
     """How to recognise, build and start one kind of submission (commands run in the submission's folder)."""
@@ -69,7 +68,7 @@ DEFAULT_LANGUAGES: tuple[Language, ...] = (
     Language("fortran", "bot.f90", "./bot", build="gfortran -O2 -o bot bot.f90", requires=("gfortran",)),
     Language("ada", "bot.adb", "./bot", build="gnatmake -q -O2 bot.adb", requires=("gnatmake",)),
     Language("ocaml", "bot.ml", "./bot", build="ocamlopt -o bot bot.ml", requires=("ocamlopt",)),
-    Language("commonlisp", "bot.lisp", "sbcl --script bot.lisp", requires=("sbcl",)),
+    Language("commonlisp", "bot.lisp", "sbcl --dynamic-space-size 512MB --script bot.lisp", requires=("sbcl",)),
     Language("erlang", "bot.erl", "erl -noshell -pa . -s bot main", build="erlc bot.erl", requires=("erlc", "erl")),
     Language("elixir", "bot.exs", "elixir bot.exs", requires=("elixir",)),
     Language("r", "bot.R", "Rscript bot.R", requires=("Rscript",)),

@@ -28,6 +28,7 @@ from referee.bots.sandbox import CLEAN_ENV, MIB, Mode, effective_level
 from referee.bots.spec import BotSpec
 from referee.builds import cache as build_cache
 from referee.builds import walled as walled_build
+from referee.builds.packages import install_hint
 from referee.run.side_by_side import map_side_by_side
 
 #: Lines of a failed build's output shown in the terminal (all of it is in the build log).
@@ -76,7 +77,7 @@ def check_requires(entries: Iterable[BotEntry]) -> tuple[list[BotEntry], list[Le
             names = ", ".join(repr(m) for m in missing)
             where = f" ({entry.language} submission {entry.submission!r})" if entry.submission else ""
             out.append(LeftOut(entry.spec.name, f"needs {names}, which {'is' if len(missing) == 1 else 'are'} "
-                                                f"not on PATH{where}"))
+                                                f"not on PATH{where}{install_hint(missing)}"))
         else:
             kept.append(entry)
     return kept, out
