@@ -1,4 +1,4 @@
-"""``lastcard play``: a person takes a seat in the terminal against 1-5 bots."""
+"""``lastcard play``: a person takes a seat against 1-5 bots, in the terminal or (``--browser``) in their browser."""
 
 from __future__ import annotations
 
@@ -23,8 +23,9 @@ from referee.table.table import Recorder, Table, seat_for
 
 @click.command("play")
 @ruleset_options
-@click.option("--vs", "opponents", multiple=True, required=True, metavar="BOT",
-              help="An opponent (repeat for 1-5): builtin:NAME or a command line in quotes; NAME=COMMAND names it.")
+@click.option("--vs", "opponents", multiple=True, metavar="BOT",
+              help="An opponent (repeat for 1-5): builtin:NAME or a command line in quotes; NAME=COMMAND names it. "
+                   "The opponents may also be given as arguments.")
 @click.option("--seat", type=int, default=0, show_default=True, help="Your seat, 0 to the number of bots.")
 @click.option("--name", default="you", show_default=True, help="Your name at the table.")
 @click.option("--seed", type=int, help="The game's seed (default: a random one, printed so the game can be replayed).")
@@ -34,17 +35,38 @@ from referee.table.table import Recorder, Table, seat_for
 @click.option("--pace", type=click.FloatRange(0, 60), default=None,
               help="Seconds between the events shown (default 0.3 on a terminal, 0 otherwise).")
 @click.option("--save", type=click.Path(dir_okay=False),
-              help="Write the game's record here, for `lastcard replay FILE`.")
+              help="Write the game's record here, for `lastcard replay FILE` (in the terminal; --browser stores the "
+                   "game in --out).")
+@click.option("--browser", is_flag=True,
+              help="Play in your browser: a page on this machine (its address is printed) shows the table and the "
+                   "legal moves; click or press a key to play. The game is stored in --out and opens in the replay "
+                   "viewer at its end.")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+              help="With --browser: the port of the page at http://127.0.0.1:PORT/ (0: any free one).")
+@click.option("--out", type=click.Path(file_okay=False),
+              help="With --browser: the results folder the game is stored in (default: a new results/play-TIME).")
 @clock_options
+@click.argument("bots", nargs=-1, metavar="[BOT]...")
 def play_cmd(ruleset: str, options: tuple[str, ...], opponents: tuple[str, ...], seat: int, name: str,
              seed: int | None, practice: bool, move_ms: int, pace: float | None, save: str | None,
+             browser: bool = False, port: int = 0, out: str | None = None, bots: tuple[str, ...] = (),
              clock: str | None = None, wall_ms: int | None = None) -> None:
-    """Play a game against bots in the terminal: pick your move by its number.
+    """Play a game against bots: in the terminal (pick your move by its number) or, with --browser, in your
+    browser (click a move, or press its key).
 
     Cards show their colour and a shape per colour; plain text when NO_COLOR is set or output is not a
     terminal. Type q (or press Ctrl-C) to leave.
     """
     rules = build_ruleset(ruleset, options)
+    opponents = opponents + bots
+    if not browser and (out is not None or port):
+        raise click.UsageError(f"{'--out' if out is not None else '--port'} is for --browser: in the terminal, "
+                               "--save FILE keeps the game")
+    if browser and save:
+        raise click.UsageError("--save is for the terminal: with --browser the game is stored in --out")
+    if not opponents:
+        raise click.UsageError(f"no opponent given: name 1 to {MAX_PLAYERS - 1} bots, with --vs BOT or as arguments "
+                               "(e.g. lastcard play builtin:hard)")
     if not 1 <= len(opponents) <= MAX_PLAYERS - 1:
         raise click.UsageError(f"{len(opponents)} opponents given: play against 1 to {MAX_PLAYERS - 1} bots")
     players = len(opponents) + 1
@@ -58,8 +80,15 @@ def play_cmd(ruleset: str, options: tuple[str, ...], opponents: tuple[str, ...],
         raise click.BadParameter(str(exc), param_hint="--vs") from None
     if any(s.name == name for s in specs):
         raise click.BadParameter(f"a bot is already called {name!r}: choose another --name", param_hint="--name")
-    styled = use_colour(sys.stdout)
     game_seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+    if browser:
+        from referee.cli.play_browser import play_in_browser  # http.server and the page: only for --browser
+        from referee.play.session import BrowserGame
+
+        play_in_browser(BrowserGame(rules, tuple(specs), seat, name, game_seed, 0.5 if pace is None else pace),
+                        port, out, practice)
+        return
+    styled = use_colour(sys.stdout)
     human = HumanSeat(name, _reader(), sys.stdout, styled=styled,
                       pace=pace if pace is not None else (0.3 if sys.stdout.isatty() else 0.0))
     click.echo(f"{rules.house}, seed {game_seed}" + (" · practice: no clocks" if practice else ""))
