@@ -84,9 +84,11 @@ class _Resolver:
         """The arena, or ``ArenaFileError`` with every problem found."""
         data = self.data
         limits = limits_from(data.get("limits") or {}, TimeLimits())
-        bots = BotResolver(data, self.lines, self.problems, self.base_dir).bots(limits)
+        resolver = BotResolver(data, self.lines, self.problems, self.base_dir)
+        bots = resolver.bots(limits)
         if data.get("practice"):  # no clocks for anyone: the file itself must ask for it
             bots = [replace(e, spec=replace(e.spec, limits=e.spec.limits.practice())) for e in bots]
+            limits = limits.practice()
         stages = StageResolver(data, self.lines, self.problems).stages()
         name = data.get("name") or os.path.splitext(os.path.basename(self.source))[0] or "arena"
         out = os.path.normpath(os.path.join(self.base_dir, data.get("out") or os.path.join("results", _slug(name))))
@@ -101,7 +103,7 @@ class _Resolver:
             bootstrap=data.get("bootstrap", DEFAULT_BOOTSTRAP), rank_by=data.get("rank_by", "rating"),
             description=data.get("description", ""), cluster=self.cluster(data.get("executor")),
             grading=grading_from(data.get("grading"), self.problems),
-            similarity=similarity_from(data.get("similarity")))
+            similarity=similarity_from(data.get("similarity")), limits=limits, sandbox=resolver.sandbox)
         if not self.problems:
             self.problems.found.extend(pool_problems(arena, [b.spec.name for b in bots]))
         if self.problems:

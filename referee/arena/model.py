@@ -8,7 +8,8 @@ from typing import Any, Iterable, Mapping, TypedDict
 from referee.arena.formats import Format
 from referee.arena.similarity_option import SimilarityOption
 from referee.bots.entry import BotEntry
-from referee.bots.spec import BotSpec
+from referee.bots.sandbox import SandboxSettings
+from referee.bots.spec import BotSpec, TimeLimits
 from referee.cluster.options import ClusterOptions
 from referee.engine.rules import Ruleset
 from referee.grading.rule import Grading
@@ -109,6 +110,11 @@ class Arena:
     #: The ``similarity:`` key: the bots compared by what they do after the games (None: not). Not in ``to_json``:
     #: it never changes the games.
     similarity: SimilarityOption | None = None
+    #: What the file gives a bot by default (its top-level ``limits:`` and ``sandbox:``, ``practice:`` applied): how
+    #: the contest would run a bot it does not list (``--arena`` on the author's tools). Not in ``to_json``: each
+    #: listed bot's own are there.
+    limits: TimeLimits = TimeLimits()
+    sandbox: SandboxSettings = SandboxSettings()
 
     @property
     def specs(self) -> list[BotSpec]:

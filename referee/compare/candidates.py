@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Iterator, Literal, Mapping, Sequence
+from typing import Iterator, Literal, Mapping, NotRequired, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -106,6 +106,7 @@ class CandidatesDescriptionJson(TwinsDescriptionJson):
     """Each bot's ``BotSpec.to_json``."""
     sprt: SprtSettingsJson
     max_games: int | None
+    draw: NotRequired[int]
 
 
 @dataclass(frozen=True)
@@ -127,12 +128,14 @@ class CandidateSettings:
     max_games: int | None = None
     fillers: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    draw: int = 0
+    """Seats of the field per game, drawn for each deal from a larger field (0: the whole field sits)."""
 
     @classmethod
     def build(cls, candidates: Sequence[BotSpec], base: BotSpec, field: Sequence[BotSpec] = (), *,
               seats: int | None = None, seed: int = 1, rules: Ruleset | None = None,
               policy: FaultPolicy = FaultPolicy(), record: bool = False, sprt: SprtSettings = SprtSettings(),
-              max_games: int | None = None) -> CandidateSettings:
+              max_games: int | None = None, draw: bool = False) -> CandidateSettings:
         """Check and complete: at least one candidate, the seats and fillers, every name told apart."""
         if not candidates:
             raise CompareError("give at least one --candidate (or compare NEW BASE for one)", "candidate")
@@ -141,7 +144,7 @@ class CandidateSettings:
                                f"into runs of {MAX_CANDIDATES} or fewer", "candidate")
         # A single comparison's checks (seats, field, the cap), on the first candidate.
         one = CompareSettings.build(candidates[0], base, field, seats=seats, seed=seed, rules=rules, policy=policy,
-                                    record=record, sprt=sprt, max_games=max_games)
+                                    record=record, sprt=sprt, max_games=max_games, draw=draw)
         fill = [parse_bot(FILLER) for _ in range(len(one.fillers))]
         warnings = []
         commands = [c.command for c in candidates]
@@ -156,11 +159,11 @@ class CandidateSettings:
         named = unique_names([base, *candidates, *field, *fill])
         k = len(candidates)
         return cls(tuple(named[1:1 + k]), named[0], tuple(named[1 + k:]), seed, one.rules, policy, record, sprt,
-                   max_games, tuple(s.name for s in named[1 + k + len(field):]), tuple(warnings))
+                   max_games, tuple(s.name for s in named[1 + k + len(field):]), tuple(warnings), one.draw)
 
     @property
     def seats(self) -> int:
-        return 2 + len(self.field)
+        return 2 + (self.draw or len(self.field))
 
     @property
     def max_pairs(self) -> int | None:
@@ -175,7 +178,7 @@ class CandidateSettings:
     def single(self, i: int) -> CompareSettings:
         """Candidate ``i`` against the base as a single comparison (its deals, seats and jobs; its test's levels)."""
         return CompareSettings(self.candidates[i], self.base, self.field, self.seed, self.rules, self.policy,
-                               self.record, self.per_test, self.max_games, None, self.fillers)
+                               self.record, self.per_test, self.max_games, None, self.fillers, draw=self.draw)
 
     def pair(self, i: int, k: int) -> TwinPair:
         """Candidate ``i``'s twin pair on deal ``k``: a single comparison's pair ``k``, its games renamed."""
@@ -191,11 +194,14 @@ class CandidateSettings:
 
     def to_json(self) -> CandidatesDescriptionJson:
         """What decides which games the run plays (arena.json; ``--resume`` refuses another)."""
-        return {"kind": "compare-candidates", "seed": self.seed, "ruleset": self.rules.house,
-                "options": dict(self.rules.options), "seats": self.seats, "policy": self.policy.to_json(),
-                "records": self.record, "base": self.base.to_json(),
-                "candidates": [c.to_json() for c in self.candidates], "field": [s.to_json() for s in self.field],
-                "sprt": self.sprt.to_json(), "max_games": self.max_games}
+        out: CandidatesDescriptionJson = {
+            "kind": "compare-candidates", "seed": self.seed, "ruleset": self.rules.house,
+            "options": dict(self.rules.options), "seats": self.seats, "policy": self.policy.to_json(),
+            "records": self.record, "base": self.base.to_json(), "candidates": [c.to_json() for c in self.candidates],
+            "field": [s.to_json() for s in self.field], "sprt": self.sprt.to_json(), "max_games": self.max_games}
+        if self.draw:  # only when used, so a folder written before it existed still resumes
+            out["draw"] = self.draw
+        return out
 
 
 class Family:

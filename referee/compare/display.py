@@ -13,8 +13,22 @@ Pure text: the caller prints. ``summary_lines`` is the live block (reprinted as 
 
 from __future__ import annotations
 
+from typing import Protocol
+
+from referee.compare.bounds import FALLBACK_VARIANCE, TARGET_ELO, pair_variance
 from referee.compare.candidates import Family, status_text
+from referee.compare.expected import expected_pairs, nelo_of_logistic, pass_probability, ptnml_variance, remaining
 from referee.compare.sprt import Estimates, PairTally, Ptnml, Sprt, SprtSettings, Verdict
+
+
+class CompareRunLike(Protocol):
+    """What ``both_line`` reads of a finished comparison (``compare.run.CompareRun``)."""
+
+    @property
+    def counter(self) -> Sprt | PairTally: ...
+
+    @property
+    def sprt(self) -> Sprt | None: ...
 
 
 def _f(x: float, places: int = 2) -> str:
@@ -88,6 +102,72 @@ def summary_lines(run: Sprt | PairTally | Ptnml, settings: SprtSettings | None =
     if settings is not None:
         lines.append(llr_line(settings, llr))
     return lines
+
+
+def both_line(each_other: CompareRunLike, field: CompareRunLike) -> str:
+    """The two tests side by side, the question each answers: ``NEW against BASE: H1 accepted (+33.1 Elo); against
+    the field: H0 accepted (+1.2 Elo): NEW beats BASE, but does no better than BASE against the field``."""
+    def said(run: CompareRunLike) -> str:
+        est = run.counter.estimates()
+        verdict = verdict_line(run.sprt.result, run.sprt.games) if run.sprt is not None else \
+            f"{run.counter.games} games"
+        return f"{verdict} ({'+' if est.elo >= 0 else ''}{_f(est.elo, 1)} Elo)"
+
+    text = f"NEW against BASE: {said(each_other)}; against the field: {said(field)}"
+    a = each_other.sprt.result if each_other.sprt is not None else None
+    b = field.sprt.result if field.sprt is not None else None
+    if a == "H1" and b != "H1":
+        return text + ": NEW beats BASE, but is not shown to do better than BASE against the field"
+    if a != "H1" and b == "H1":
+        return text + ": NEW does better than BASE against the field, though it is not shown to beat BASE"
+    if a == b == "H1":
+        return text + ": NEW beats BASE and does better against the field"
+    return text
+
+
+def _unit(settings: SprtSettings) -> str:
+    return "nElo" if settings.model == "normalized" else "Elo"
+
+
+def test_line(settings: SprtSettings, house: str, seats: int, defaults: bool) -> str:
+    """What the test is and what it costs, before it starts: ``test: [0, 30] nElo (the default for compact at 2
+    seats), alpha 0.05, beta 0.05: about 710 games if NEW is no better, 620 if it is +30 Elo (accepted 97%)``."""
+    variance = pair_variance(house, seats)
+    target = nelo_of_logistic(TARGET_ELO, variance) if settings.model == "normalized" else TARGET_ELO
+    null = 2 * expected_pairs(settings, variance, 0.0)
+    better = 2 * expected_pairs(settings, variance, target)
+    whose = f"the default for {house} at {seats} seats" if defaults else "given"
+    return (f"test: [{settings.elo0:g}, {settings.elo1:g}] {_unit(settings)} ({whose}), alpha {settings.alpha:g}, "
+            f"beta {settings.beta:g}: about {null:,.0f} games if NEW is no better, {better:,.0f} if it is "
+            f"+{TARGET_ELO:g} Elo (accepted {100 * pass_probability(settings, variance, target):.0f}%)")
+
+
+def duration(seconds: float) -> str:
+    """``45 s``, ``3 min 10 s``, ``2 h 5 min``."""
+    s = max(0, round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s"
+    return f"{s // 3600} h {s % 3600 // 60} min"
+
+
+def expected_line(sprt: Sprt, games_per_s: float | None) -> str:
+    """The test's outlook, as fishtest shows one: ``Expected: 710 games if H0 or H1 is true; at the estimate so far
+    about 240 more (35 s)``. The estimate so far moves as pairs come in; early on it is rough."""
+    settings = sprt.settings
+    # The pairs' own variance (the logistic model's length depends on it), the game's before there are any.
+    variance = ptnml_variance(sprt.tally.ptnml) if sprt.pairs >= 2 else FALLBACK_VARIANCE
+    design = 2 * max(expected_pairs(settings, variance, settings.elo0),
+                     expected_pairs(settings, variance, settings.elo1))
+    text = f"Expected: {design:,.0f} games if H0 or H1 is true"
+    if sprt.pairs < 2:
+        return text
+    more = 2 * remaining(settings, sprt.tally.ptnml, sprt.llr).pairs
+    text += f"; at the estimate so far about {more:,.0f} more"
+    if games_per_s:
+        text += f" ({duration(more / games_per_s)} at {games_per_s:.1f} games/s)"
+    return text
 
 
 def family_lines(family: Family, detail: str) -> list[str]:

@@ -20,7 +20,7 @@ import time
 from array import array
 from dataclasses import dataclass, field, replace
 from itertools import count
-from typing import Any, Callable, Iterator, Mapping, Protocol, TypeVar, cast
+from typing import Any, Callable, Iterator, Mapping, NotRequired, Protocol, TypeVar, cast
 
 from referee.arena.model import Arena
 from referee.arena.runner import NeverStarted, never_started
@@ -116,16 +116,26 @@ class CompareDescriptionJson(TwinsDescriptionJson):
     sprt: SprtSettingsJson | None
     max_games: int | None
     games: int | None
+    draw: NotRequired[int]
+    """Seats of the field drawn for each pair (absent: the whole field sits)."""
+    versus: NotRequired[str]
+    """``field`` for a test against the field (absent: NEW against BASE)."""
 
 
 def description(settings: CompareSettings) -> CompareDescriptionJson:
     """What decides which games a comparison plays (arena.json; ``--resume`` refuses another)."""
-    return {"kind": "compare", "seed": settings.seed, "ruleset": settings.rules.house,
-            "options": dict(settings.rules.options), "seats": settings.seats, "policy": settings.policy.to_json(),
-            "records": settings.record, "new": settings.new.to_json(), "base": settings.base.to_json(),
-            "field": [s.to_json() for s in settings.field],
-            "sprt": settings.sprt.to_json() if settings.sprt else None,
-            "max_games": settings.max_games, "games": settings.games}
+    out: CompareDescriptionJson = {
+        "kind": "compare", "seed": settings.seed, "ruleset": settings.rules.house,
+        "options": dict(settings.rules.options), "seats": settings.seats, "policy": settings.policy.to_json(),
+        "records": settings.record, "new": settings.new.to_json(), "base": settings.base.to_json(),
+        "field": [s.to_json() for s in settings.field], "sprt": settings.sprt.to_json() if settings.sprt else None,
+        "max_games": settings.max_games, "games": settings.games}
+    # Only when used, so a folder written before these existed still resumes.
+    if settings.draw:
+        out["draw"] = settings.draw
+    if settings.versus != "each-other":
+        out["versus"] = settings.versus
+    return out
 
 
 class _InOrder:

@@ -156,6 +156,11 @@ class TuneBlockJson(TypedDict):
     games: int
     independent: bool
     tuned: dict[str, float]
+    """Theta at the end, unrounded."""
+    given: NotRequired[dict[str, str]]
+    """The tuned values as the bot is given them (``Param.shown``): the text of the command, tuned.txt, the terminal."""
+    convergence: NotRequired[list[dict[str, float | int | bool | str]]]
+    """Each parameter's trend over the last iterations (``tune.convergence.Trend.to_json``)."""
     trajectory: TrajectoryJson
 
 
