@@ -110,8 +110,9 @@ def simulation_table(shapes: dict[str, list[int]], runs: int) -> None:
             sim = simulate_family([truth], settings, runs=runs, seed=11, catch_up=False, bonferroni=False)
             games = 2 * sim.pairs[:, 0]
             se = games.std() / np.sqrt(runs)
+            formula = 2 * expected_pairs(settings, true_var, elo)
             print(f"{key:<10} [{settings.elo0:g}, {settings.elo1:g}]{'':>2}  {label:>8}  "
-                  f"{2 * expected_pairs(settings, true_var, elo):>13.0f} {pass_probability(settings, true_var, elo):>6.3f}"
+                  f"{formula:>13.0f} {pass_probability(settings, true_var, elo):>6.3f}"
                   f"  {games.mean():>9.0f} ± {se:<3.0f} {(sim.status[:, 0] == H1).mean():>6.3f}  "
                   f"{int((sim.status[:, 0] == H0).sum()):>5} {int((sim.status[:, 0] == H1).sum()):>5}", flush=True)
 

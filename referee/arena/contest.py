@@ -168,15 +168,16 @@ class PlayedFormat:
             out.append(f"sandbox {self.sandbox} (the contest: {c.sandbox.mode.value})")
         return out
 
-    def warnings(self, *, self_play: bool = False, field_given: bool = False) -> list[str]:
-        """What to say before the run: where it is not the contest's format, and pure self-play."""
+    def warnings(self, *, self_play: bool = False, field_given: bool = False,
+                 fix: str = "drop those options to play its format") -> list[str]:
+        """What to say before the run: where it is not the contest's format (and ``fix``), and pure self-play."""
         out = []
         differ = self.differences()
         if field_given and self.contest is not None:
             differ.append("the field given with --field (the contest's: its other bots)")
         if differ:
             out.append(f"this run is not the contest's format: {'; '.join(differ)}. A result here may not hold in "
-                       f"the contest; drop those options to play its format")
+                       f"the contest; {fix}")
         if self_play:
             out.append("pure self-play: your bot only meets versions of itself, so a gain here is a gain against "
                        "itself, which need not be a gain against other bots; give --field BOT (or --arena FILE: a "

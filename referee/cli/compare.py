@@ -27,8 +27,8 @@ from referee.cli.common import (
     sigterm_as_interrupt,
     warn_never_started,
 )
-from referee.cli.live_option import end_live, live_option, start_live
 from referee.cli.contest_option import Table, contest_options, say_format, table_of
+from referee.cli.live_option import end_live, live_option, start_live
 from referee.cli.options import (
     jobs_option,
     out_option,
@@ -39,11 +39,12 @@ from referee.cli.options import (
     write_html_report,
 )
 from referee.cli.redrawn import RedrawnBlock
-from referee.cli.sandbox_option import announce, sandbox_option, with_mode
+from referee.cli.sandbox_option import announce, sandbox_option
+from referee.compare.bounds import resolve_bounds
 from referee.compare.candidates import CandidateSettings
 from referee.compare.candidates_run import run_candidates
-from referee.compare.bounds import resolve_bounds
 from referee.compare.display import (
+    alike_lines,
     both_line,
     expected_line,
     family_lines,
@@ -435,6 +436,8 @@ def _candidates(base: str, candidates: tuple[str, ...], table: Table, field_bots
         click.echo(line)
     if run.complete:
         click.echo(f"{run.family.games} games in all")
+        for line in alike_lines(run.family):
+            click.echo(line)
         click.echo(winner_line(run.family))
     if out and run.out_dir:
         click.echo(f"results: {ResultsDir(run.out_dir).results}")

@@ -145,8 +145,10 @@ def table_of(ctx: click.Context, arena_file: str | None, stage: str | None, *, r
     return Table(rules, table_seats, limits, fault_policy, sandbox_mode, contest, limits_given)
 
 
-def say_format(played: PlayedFormat, *, self_play: bool = False, field_given: bool = False) -> None:
-    """The run's format on stderr, then its warnings."""
+def say_format(played: PlayedFormat, *, self_play: bool = False, field_given: bool = False,
+               fix: str | None = None) -> None:
+    """The run's format on stderr, then its warnings (``fix``: what to do where it is not the contest's)."""
     click.echo(played.line(), err=True)
-    for warning in played.warnings(self_play=self_play, field_given=field_given):
+    extra = {"fix": fix} if fix else {}
+    for warning in played.warnings(self_play=self_play, field_given=field_given, **extra):
         click.echo(f"warning: {warning}", err=True)

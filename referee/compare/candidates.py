@@ -30,6 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from referee.bots.spec import BotSpec, parse_bot, unique_names
+from referee.compare.alike import Alike
 from referee.compare.gsprt import REGULARIZER
 from referee.compare.sprt import Z95, Sprt, SprtSettings
 from referee.compare.twins import (
@@ -220,6 +221,10 @@ class Family:
         """Of ``playing``, those whose pair of ``round`` is counted."""
         self.behind_of: dict[int, int] = {}
         """A candidate stopped behind -> the accepted candidate it could not catch up with."""
+        self.behind_by: dict[int, tuple[float, float]] = {}
+        """A candidate stopped behind -> its mean pair score's 95% upper bound then, and the leader's mean score."""
+        self.alike = Alike(k)
+        """The candidates' games deal by deal: who played alike (``add`` with the games' actions)."""
         self.total_pairs = 0
         self._check_cap()
 
@@ -236,11 +241,14 @@ class Family:
         """The pair to count next, or None when the run is done."""
         return next(self.needed(), None)
 
-    def add(self, i: int, score_a: float, score_b: float) -> None:
-        """Count candidate ``i``'s pair of this round (it must be the next in order)."""
+    def add(self, i: int, score_a: float, score_b: float, actions: tuple[str, str] | None = None) -> None:
+        """Count candidate ``i``'s pair of this round (it must be the next in order); ``actions``: its twins' moves,
+        for telling candidates that play alike."""
         if self.next_pair() != (i, self.round):
             raise ValueError(f"candidate {i + 1}'s pair on deal {self.round + 1} is not the next to count "
                              f"(that is {self.next_pair()})")
+        if actions is not None:
+            self.alike.add(i, self.round, *actions)
         verdict = self.tests[i].add_pair(score_a, score_b)
         if verdict is not None:
             self.status[i] = verdict
@@ -255,11 +263,12 @@ class Family:
         counts = np.array([t.tally.ptnml.counts for t in self.tests], dtype=float)
         late = behind(counts, running, accepted)
         if late.any():
-            score, _ = score_bounds(counts)
+            score, high = score_bounds(counts)
             best = max((i for i in range(len(self.status)) if accepted[i]), key=lambda i: score[i])
             for i in np.flatnonzero(late):
                 self.status[i] = "behind"
                 self.behind_of[int(i)] = best
+                self.behind_by[int(i)] = (float(high[i]), float(score[best]))
         self.round += 1
         self.counted = []
         self._check_cap()
@@ -286,8 +295,17 @@ class Family:
 
     @property
     def winner(self) -> int | None:
-        """The accepted candidate with the highest estimated score, or None."""
-        return self.accepted[0] if self.accepted else None
+        """The accepted candidate with the highest estimated score; None with none accepted, or when it played alike
+        with another accepted candidate (no winner between equals: ``equals``)."""
+        return self.accepted[0] if self.accepted and len(self.equals) < 2 else None
+
+    @property
+    def equals(self) -> list[int]:
+        """The best accepted candidate and the accepted candidates that played alike with it (one: no equal)."""
+        if not self.accepted:
+            return []
+        best = self.accepted[0]
+        return [i for i in self.alike.group_of(best) if self.status[i] == "H1"]
 
     @property
     def games(self) -> int:
@@ -304,7 +322,10 @@ def status_text(family: Family, i: int) -> str:
     if status == "H0":
         return f"dropped after {games} games (H0)"
     if status == "behind":
-        return f"stopped after {games} games: cannot catch up with {names[family.behind_of[i]].name}"
+        leader = names[family.behind_of[i]].name
+        high, best = family.behind_by.get(i, (float("nan"), float("nan")))
+        return (f"stopped after {games} games: cannot catch up with {leader} (its mean pair score is at most "
+                f"{high:.3f} at 95%, below {leader}'s {best:.3f}: the test cannot end above it)")
     if status == "max-games":
         return f"inconclusive after {games} games"
     return f"running ({games} games)"

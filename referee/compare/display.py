@@ -186,10 +186,22 @@ def family_lines(family: Family, detail: str) -> list[str]:
     return lines
 
 
+def alike_lines(family: Family) -> list[str]:
+    """``alike: hard and hard#2 played the same games on all 150 deals they shared (identical: ...)``, a line per
+    two candidates that played alike."""
+    names = [c.name for c in family.settings.candidates]
+    return [f"alike: {like.text(names)}" for like in family.alike.pairs()]
+
+
 def winner_line(family: Family) -> str:
-    """``winner: hard (accepted: hard, medium; ordered by estimated Elo)`` or ``no candidate accepted``."""
+    """``winner: hard (accepted: hard, medium; ordered by estimated Elo)``, ``no candidate accepted``, or no winner
+    between equals: ``no winner: hard and hard#2 are accepted and play alike (...)``."""
     names = [family.settings.candidates[i].name for i in family.accepted]
     if not names:
         return "no candidate accepted"
     extra = f" (accepted: {', '.join(names)}; ordered by estimated Elo, not tested)" if len(names) > 1 else ""
+    equals = [family.settings.candidates[i].name for i in family.equals]
+    if len(equals) > 1:
+        return (f"no winner: {' and '.join(equals)} are accepted and play alike (the same games on the same deals, "
+                f"see 'alike'): they are one bot as far as these games tell{extra}")
     return f"winner: {names[0]}{extra}"
