@@ -13,10 +13,12 @@ Pure text: the caller prints. ``summary_lines`` is the live block (reprinted as 
 
 from __future__ import annotations
 
-from typing import Protocol
+import math
+from typing import Protocol, Sequence
 
 from referee.compare.bounds import FALLBACK_VARIANCE, TARGET_ELO, pair_variance
 from referee.compare.candidates import Family, status_text
+from referee.compare.gsprt import normalized_t
 from referee.compare.expected import expected_pairs, nelo_of_logistic, pass_probability, ptnml_variance, remaining
 from referee.compare.sprt import Estimates, PairTally, Ptnml, Sprt, SprtSettings, Verdict
 
@@ -140,6 +142,41 @@ def test_line(settings: SprtSettings, house: str, seats: int, defaults: bool) ->
     return (f"test: [{settings.elo0:g}, {settings.elo1:g}] {_unit(settings)} ({whose}), alpha {settings.alpha:g}, "
             f"beta {settings.beta:g}: about {null:,.0f} games if NEW is no better, {better:,.0f} if it is "
             f"+{TARGET_ELO:g} Elo (accepted {100 * pass_probability(settings, variance, target):.0f}%)")
+
+
+def design_lines(settings: SprtSettings, variance: float, at: Sequence[float] = (), where: str = "") -> list[str]:
+    """``lastcard sprt`` without counts: how many games these bounds take, and how often they accept H1, for a
+    true difference of no change, elo0, the middle, elo1, +30 Elo and each of ``at`` (in the test's model), at
+    this per-pair ``variance`` (fishtest's formulas: ``compare.expected``)."""
+    unit = _unit(settings)
+    normalized = settings.model == "normalized"
+    plus30 = nelo_of_logistic(TARGET_ELO, variance) if normalized else TARGET_ELO
+    rows = [(0.0, "no change"), (settings.elo0, "elo0"), ((settings.elo0 + settings.elo1) / 2, "middle"),
+            (settings.elo1, "elo1"), (plus30, f"+{TARGET_ELO:g} Elo"), *((x, "asked") for x in at)]
+    seen: set[float] = set()
+    lines = [f"SPRT [{settings.elo0:g}, {settings.elo1:g}] {unit}, alpha {settings.alpha:g}, beta {settings.beta:g}"
+             f"{where}: LLR bounds ({_f(settings.lower)}, {_f(settings.upper)})",
+             f"per-pair variance of the pair score {variance:.4f} (--variance V: your bots', e.g. from --ptnml)",
+             f"  {'true difference':<34} {'accept H1':>9} {'expected games':>15}"]
+    for elo, label in rows:
+        if round(elo, 9) in seen:
+            continue
+        seen.add(round(elo, 9))
+        other = (f"{_f(_logistic_of(elo, variance), 1)} Elo" if normalized
+                 else f"{_f(nelo_of_logistic(elo, variance), 1)} nElo")
+        truth = f"{_f(elo, 1)} {unit} ({other}), {label}"
+        lines.append(f"  {truth:<34} {100 * pass_probability(settings, variance, elo):>8.1f}% "
+                     f"{2 * expected_pairs(settings, variance, elo):>15,.0f}")
+    lines.append("(the Brownian approximation fishtest's SPRT calculator uses; it ignores the overshoot at the bounds, "
+                 "so real tests run a few percent longer)")
+    return lines
+
+
+def _logistic_of(nelo: float, variance: float) -> float:
+    """The logistic Elo of a normalized Elo at this per-pair variance."""
+    score = 0.5 + normalized_t(nelo) * math.sqrt(max(variance, 1e-12))
+    score = min(max(score, 1e-9), 1 - 1e-9)
+    return -400 * math.log10(1 / score - 1)
 
 
 def duration(seconds: float) -> str:

@@ -148,13 +148,13 @@ class CompareSettings:
         return None if cap is None else cap // 2
 
     def describe(self) -> str:
-        """For the results header: ``compact, 4 seats, field: easy, medium (filled)``; ``..., field: 3 drawn a
-        pair from a, b, c, d``; ``..., against the field: ...``."""
+        """For the results header: ``compact, 4 seats, field: easy, medium (filled)``; ``..., field: 2 a pair, drawn
+        from a, b, c, d``; ``..., against the field: ...``."""
         text = f"{self.rules.house}, {self.seats} seats"
         if self.field:
             names = ", ".join(s.name + (" (filled)" if s.name in self.fillers else "") for s in self.field)
             label = "against the field" if self.versus == "field" else "field"
-            text += f", {label}: " + (f"{self.draw} drawn a pair from {names}" if self.draw else names)
+            text += f", {label}: " + (f"{self.draw} a pair, drawn from {names}" if self.draw else names)
         return text
 
     def field_of(self, index: int) -> tuple[BotSpec, ...]:
