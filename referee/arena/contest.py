@@ -143,7 +143,7 @@ class PlayedFormat:
         parts.append(f"sandbox {self.sandbox}" if self.sandbox else "built-in players only")
         text = "format: " + ", ".join(parts)
         if self.field is not None:
-            text += "; " + (f"field: {self.drawn} a game drawn from " if self.drawn else "field: ") + \
+            text += "; " + (f"field: {self.drawn} a game, drawn from " if self.drawn else "field: ") + \
                 (", ".join(self.field) if self.field else "none")
         if self.contest is not None:
             return f"{text}; as in {self.contest.describe()}"

@@ -18,8 +18,8 @@ from typing import Protocol, Sequence
 
 from referee.compare.bounds import FALLBACK_VARIANCE, TARGET_ELO, pair_variance
 from referee.compare.candidates import Family, status_text
-from referee.compare.gsprt import normalized_t
 from referee.compare.expected import expected_pairs, nelo_of_logistic, pass_probability, ptnml_variance, remaining
+from referee.compare.gsprt import normalized_t
 from referee.compare.sprt import Estimates, PairTally, Ptnml, Sprt, SprtSettings, Verdict
 
 
