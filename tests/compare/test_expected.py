@@ -46,7 +46,8 @@ def test_the_error_rates_are_alpha_and_beta_at_the_bounds(model):
     # midway no drift: the chance of ending at B is -A / (B - A) (exact in the normalized model, where a bound's
     # score is linear in its Elo; the logistic midpoint's score is a hair off the scores' mean)
     a, b = math.log(0.1 / 0.95), math.log(0.9 / 0.05)
-    assert pass_probability(settings, 0.1, 15) == pytest.approx(-a / (b - a), rel=1e-9 if model == "normalized" else 1e-2)
+    rel = 1e-9 if model == "normalized" else 1e-2
+    assert pass_probability(settings, 0.1, 15) == pytest.approx(-a / (b - a), rel=rel)
 
 
 def test_a_normalized_test_takes_the_same_games_whatever_the_variance():
@@ -79,7 +80,8 @@ def test_the_estimate_so_far_reads_the_counts():
     settings = SprtSettings(0, 30)
     n = counts.pairs
     mean = sum(c * i / 4 for i, c in enumerate(counts.counts)) / n
-    assert ptnml_variance(counts) == pytest.approx(sum(c * (i / 4 - mean) ** 2 for i, c in enumerate(counts.counts)) / n)
+    variance = sum(c * (i / 4 - mean) ** 2 for i, c in enumerate(counts.counts)) / n
+    assert ptnml_variance(counts) == pytest.approx(variance)
     at = remaining(settings, counts, settings.llr(counts))
     assert settings.verdict(settings.llr(counts)) is None
     assert at.accept > 0.5 and at.pairs > 0
