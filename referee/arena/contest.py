@@ -1,12 +1,12 @@
 """A contest's format for the bot author's tools: ``--arena FILE [--stage NAME]`` on ``compare``, ``tune``,
 ``puzzles``, ``replay --ask`` and ``play``.
 
-Pure values, no process. ``Contest`` is one stage of an arena file seen from a bot author's side: its rules and
+Pure values, no process. ``ContestStage`` is one stage of an arena file seen from a bot author's side: its rules and
 table, its fault policy, how it would run a bot it does not list (the file's ``limits:`` and ``sandbox:``), and
 its bots, the field the author's bot will meet. ``PlayedFormat`` is what a run of those tools plays, said in one
 line at its start, with the warnings when it is not the contest's or when it is pure self-play::
 
-    contest = Contest.of(load_arena("contest.yaml"), stage=None)
+    contest = ContestStage.of(load_arena("contest.yaml"), stage=None)
     spec = contest.spec("mine", limits)             # the contest's own bot of that name, else a command line
     field = contest.field([new, base])              # every other bot of the contest
     fmt = PlayedFormat(rules, seats, limits, policy, "auto", field_names, contest=contest)
@@ -33,14 +33,14 @@ class ContestError(OptionError, ValueError):
 
 
 @dataclass(frozen=True)
-class Contest:
+class ContestStage:
     """One stage of an arena file, as the author's tools play it."""
 
     arena: Arena
     stage: Stage
 
     @classmethod
-    def of(cls, arena: Arena, stage: str | None = None) -> Contest:
+    def of(cls, arena: Arena, stage: str | None = None) -> ContestStage:
         """The stage called ``stage`` (default: the first, where every bot plays)."""
         if stage is None:
             return cls(arena, arena.stages[0])
@@ -129,7 +129,7 @@ class PlayedFormat:
     sandbox: str | None
     field: tuple[str, ...] | None = None
     drawn: int = 0
-    contest: Contest | None = None
+    contest: ContestStage | None = None
 
     def line(self) -> str:
         """``format: family, 3 seats, move 500 ms cpu, startup 10000 ms, policy forfeit, sandbox auto; field: ...;

@@ -27,7 +27,7 @@ from referee.cli.common import (
     sigterm_as_interrupt,
     warn_never_started,
 )
-from referee.cli.contest_option import Table, contest_options, say_format, table_of
+from referee.cli.contest_option import TableOptions, contest_options, say_format, table_of
 from referee.cli.live_option import end_live, live_option, start_live
 from referee.cli.options import (
     jobs_option,
@@ -274,7 +274,7 @@ class _Test:
         return SprtSettings(elo0, elo1, self.alpha, self.beta, model), defaults
 
 
-def _settings(own: list[BotSpec], field: list[BotSpec], table: Table, test: _Test, *, seed: int, record: bool,
+def _settings(own: list[BotSpec], field: list[BotSpec], table: TableOptions, test: _Test, *, seed: int, record: bool,
               draw: bool, max_games: int | None, fixed_games: int | None,
               versus: Versus = "each-other") -> tuple[CompareSettings, bool]:
     """The comparison's settings (or the test against the field's), and whether its bounds are the table's
@@ -295,7 +295,7 @@ def _settings(own: list[BotSpec], field: list[BotSpec], table: Table, test: _Tes
     return settings, defaults
 
 
-def _say_test(settings: CompareSettings, table: Table, defaults: bool) -> None:
+def _say_test(settings: CompareSettings, table: TableOptions, defaults: bool) -> None:
     """The test's bounds and what they cost, before it starts."""
     if settings.sprt is not None:
         click.echo(test_line(settings.sprt, table.rules.house, settings.seats, defaults), err=True)
@@ -394,9 +394,9 @@ class FamilyLive(LiveDisplay):
             self.draw(family_lines(family, self.header))
 
 
-def _candidates(base: str, candidates: tuple[str, ...], table: Table, field_bots: tuple[str, ...], test: _Test, *,
-                seed: int, record: bool, max_games: int | None, jobs: int, out: str | None, resume: bool,
-                fresh: bool, quiet: bool, html_report: bool,
+def _candidates(base: str, candidates: tuple[str, ...], table: TableOptions, field_bots: tuple[str, ...],
+                test: _Test, *, seed: int, record: bool, max_games: int | None, jobs: int, out: str | None,
+                resume: bool, fresh: bool, quiet: bool, html_report: bool,
                 cluster: tuple[str | None, str | None, str | None, str | None]) -> None:
     """``compare BASE --candidate NEW ...``: the family of tests, its blocks and statuses, the winner."""
     named = [table.bot(c, "--candidate") for c in candidates]

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 import click
 from click.core import ParameterSource
 
-from referee.arena.contest import Contest, ContestError, PlayedFormat
+from referee.arena.contest import ContestError, ContestStage, PlayedFormat
 from referee.bots.entry import BotEntry
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
 from referee.builds.steps import check_requires, run_builds
@@ -44,7 +44,7 @@ def given(ctx: click.Context, name: str) -> bool:
     return ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
 
 
-def load_contest(arena_file: str | None, stage: str | None) -> Contest | None:
+def load_contest(arena_file: str | None, stage: str | None) -> ContestStage | None:
     """The contest of ``--arena`` (``--stage``'s stage), or None; bad input is a usage error naming the option."""
     if arena_file is None:
         if stage is not None:
@@ -52,12 +52,12 @@ def load_contest(arena_file: str | None, stage: str | None) -> Contest | None:
         return None
     arena = load_arena_file(arena_file)
     try:
-        return Contest.of(arena, stage)
+        return ContestStage.of(arena, stage)
     except ContestError as exc:
         raise click.BadParameter(str(exc), param_hint=f"--{exc.option}") from None
 
 
-def contest_rules(ctx: click.Context, contest: Contest | None, ruleset: str, options: tuple[str, ...]) -> Ruleset:
+def contest_rules(ctx: click.Context, contest: ContestStage | None, ruleset: str, options: tuple[str, ...]) -> Ruleset:
     """The rules: ``--ruleset``/``--option`` as given, over the contest's (its house and options) where it has one."""
     if contest is None or given(ctx, "ruleset"):
         return build_ruleset(ruleset, options)
@@ -67,7 +67,7 @@ def contest_rules(ctx: click.Context, contest: Contest | None, ruleset: str, opt
         raise click.BadParameter(str(exc), param_hint="--option") from None
 
 
-def contest_limits(ctx: click.Context, contest: Contest | None, clock: str | None, wall_ms: int | None,
+def contest_limits(ctx: click.Context, contest: ContestStage | None, clock: str | None, wall_ms: int | None,
                    time_limits: Mapping[str, Any]) -> TimeLimits:
     """The time limits: the contest's (else the defaults), each time option given on the command line over them."""
     if contest is None:
@@ -89,7 +89,7 @@ def build_field(entries: Sequence[BotEntry]) -> list[BotSpec]:
 
 
 @dataclass(frozen=True)
-class Table:
+class TableOptions:
     """``compare``'s and ``tune``'s table: the rules, seats, limits, policy and sandbox of the contest where one is
     given, with each option the person gave over it; how the author's bots are run."""
 
@@ -98,7 +98,7 @@ class Table:
     limits: TimeLimits
     policy: FaultPolicy
     sandbox_mode: str | None
-    contest: Contest | None = None
+    contest: ContestStage | None = None
     limits_given: bool = False
     """Whether a time option was given (then it applies to a contest's own bot too; else that bot keeps its own)."""
 
@@ -128,7 +128,7 @@ class Table:
 
 def table_of(ctx: click.Context, arena_file: str | None, stage: str | None, *, ruleset: str,
              options: tuple[str, ...], seats: int | None, policy: str, sandbox_mode: str | None, clock: str | None,
-             wall_ms: int | None, time_limits: Mapping[str, Any]) -> Table:
+             wall_ms: int | None, time_limits: Mapping[str, Any]) -> TableOptions:
     """The table of a ``compare`` or ``tune``: the contest's (``--arena``) with each option given over it."""
     contest = load_contest(arena_file, stage)
     rules = contest_rules(ctx, contest, ruleset, options)
@@ -142,7 +142,7 @@ def table_of(ctx: click.Context, arena_file: str | None, stage: str | None, *, r
             raise click.BadParameter(str(exc), param_hint="--policy") from None
     table_seats = seats if seats is not None or contest is None else contest.seats
     limits_given = any(given(ctx, k) for k in (*LIMIT_OPTIONS, "clock", "wall_ms"))
-    return Table(rules, table_seats, limits, fault_policy, sandbox_mode, contest, limits_given)
+    return TableOptions(rules, table_seats, limits, fault_policy, sandbox_mode, contest, limits_given)
 
 
 def say_format(played: PlayedFormat, *, self_play: bool = False, field_given: bool = False,

@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import click
 
-from referee.arena.contest import Contest, PlayedFormat
+from referee.arena.contest import ContestStage, PlayedFormat
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot, unique_names
 from referee.cli.contest_option import (
@@ -97,7 +97,7 @@ def play_cmd(ctx: click.Context, /, ruleset: str, options: tuple[str, ...], aren
         click.echo(f"Saved: lastcard replay {shlex.quote(save)}")
 
 
-def _opponents(given: tuple[str, ...], contest: Contest | None, limits: TimeLimits, seed: int) -> list[BotSpec]:
+def _opponents(given: tuple[str, ...], contest: ContestStage | None, limits: TimeLimits, seed: int) -> list[BotSpec]:
     """The bots at the table: ``--vs`` as given (a contest's bot by its name), else the contest's bots, a table's
     worth drawn by the game's seed."""
     if not given and contest is None:

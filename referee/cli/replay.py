@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from referee.arena.contest import ContestStage
 from referee.cli.contest_option import contest_options, load_contest
 from referee.cli.replay_ask import run_ask, run_play_on
 from referee.cli.sandbox_option import sandbox_option
@@ -76,9 +77,7 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
     --arena FILE asks the bot under that contest's limits and sandbox, and says where the stored game
     is not the contest's format.
     """
-    if arena_file is not None and ask_cmd is None:
-        raise click.UsageError("--arena gives --ask a contest's limits and sandbox: it goes with --ask \"COMMAND\"")
-    contest = load_contest(arena_file, stage)
+    contest = _contest(arena_file, stage, ask_cmd)
     if _saves(save_to, accept, reject, comment, position_id):
         _check_save(save_to, seat, turn, accept, reject, (raw, verify, ask_cmd, all_turns, as_json, from_turn,
                                                           play_cmd, seat_cmds, out, practice, sandbox_mode))
@@ -120,6 +119,13 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
         raise BadSource(str(exc)) from None
     except BrokenPipeError:  # `lastcard replay ... | head`
         sys.stderr.close()
+
+
+def _contest(arena_file: str | None, stage: str | None, ask_cmd: str | None) -> ContestStage | None:
+    """``--arena``'s contest, for ``--ask`` only."""
+    if arena_file is not None and ask_cmd is None:
+        raise click.UsageError("--arena gives --ask a contest's limits and sandbox: it goes with --ask \"COMMAND\"")
+    return load_contest(arena_file, stage)
 
 
 def _saves(save_to: str | None, *given: object) -> bool:

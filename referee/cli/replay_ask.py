@@ -10,7 +10,7 @@ from typing import Iterator, Sequence
 
 import click
 
-from referee.arena.contest import Contest, PlayedFormat
+from referee.arena.contest import ContestStage, PlayedFormat
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
 from referee.cli.contest_option import say_format
 from referee.cli.sandbox_option import announce, with_mode
@@ -25,7 +25,7 @@ from referee.store.game_source import SourceGame
 
 
 def run_ask(found: SourceGame, seat: int, command: str, turn: int | None, as_json: bool, sandbox_mode: str | None,
-            practice: bool, styled: bool, contest: Contest | None = None) -> Iterator[str]:
+            practice: bool, styled: bool, contest: ContestStage | None = None) -> Iterator[str]:
     """Ask the bot every request of the seat (up to ``turn``) and say what it answered; with ``contest``
     (``--arena``), under the contest's limits and sandbox, saying where the stored game is not its format."""
     check_seat(found, seat)

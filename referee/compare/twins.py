@@ -102,22 +102,7 @@ class CompareSettings:
 
         ``draw``: a field larger than the seats it fills is drawn for each pair (a contest's bots), not refused."""
         mine = 2 if versus == "each-other" else 1  # the seats NEW and BASE take in one game
-        if versus == "field" and not field:
-            raise CompareError("a test against the field needs a field: give --field BOT (or --arena FILE for a "
-                               "contest's bots)", "vs-field")
-        if seats is None and mine + len(field) > MAX_PLAYERS:
-            raise CompareError(f"a field of {len(field)} makes {2 + len(field)} seats with NEW and BASE; a table of "
-                               f"Last Card seats {MIN_PLAYERS} to {MAX_PLAYERS}: give at most {MAX_PLAYERS - 2} "
-                               f"--field bots", "field")
-        seats = mine + len(field) if seats is None else seats
-        if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
-            raise CompareError(f"--seats {seats}: a table of Last Card seats {MIN_PLAYERS} to {MAX_PLAYERS}", "seats")
-        if draw and seats == mine:  # a duel: no seat for a contest's field (a test against it still has one)
-            field = ()
-        drawn = seats - mine if draw and mine + len(field) > seats else 0
-        if mine + len(field) > seats and not drawn:
-            raise CompareError(f"a field of {len(field)} does not fit {seats} seats with NEW and BASE: give at most "
-                               f"{seats - 2} --field bots, or --seats {2 + len(field)}", "field")
+        field, seats, drawn = _table(field, seats, mine, draw)
         if games is not None and max_games is not None:
             raise CompareError("--games (a fixed number, no test) and --max-games (a cap on the test) contradict "
                                "each other: pick one", "games")
@@ -163,6 +148,29 @@ class CompareSettings:
             return self.field
         pick = random.Random(game_seed(self.seed, index, DRAW_SALT)).sample(range(len(self.field)), self.draw)
         return tuple(self.field[i] for i in pick)
+
+
+def _table(field: Sequence[BotSpec], seats: int | None, mine: int, draw: bool
+           ) -> tuple[Sequence[BotSpec], int, int]:
+    """The field that sits, the seats, and how many of the field a pair draws (0: all sit), checked against a
+    table of Last Card; ``mine``: the seats NEW and BASE take in one game."""
+    if mine == 1 and not field:
+        raise CompareError("a test against the field needs a field: give --field BOT (or --arena FILE for a "
+                           "contest's bots)", "vs-field")
+    if seats is None and mine + len(field) > MAX_PLAYERS:
+        raise CompareError(f"a field of {len(field)} makes {2 + len(field)} seats with NEW and BASE; a table of "
+                           f"Last Card seats {MIN_PLAYERS} to {MAX_PLAYERS}: give at most {MAX_PLAYERS - 2} "
+                           f"--field bots", "field")
+    seats = mine + len(field) if seats is None else seats
+    if not MIN_PLAYERS <= seats <= MAX_PLAYERS:
+        raise CompareError(f"--seats {seats}: a table of Last Card seats {MIN_PLAYERS} to {MAX_PLAYERS}", "seats")
+    if draw and seats == mine:  # a duel: no seat for a contest's field (a test against it still has one)
+        field = ()
+    drawn = seats - mine if draw and mine + len(field) > seats else 0
+    if mine + len(field) > seats and not drawn:
+        raise CompareError(f"a field of {len(field)} does not fit {seats} seats with NEW and BASE: give at most "
+                           f"{seats - 2} --field bots, or --seats {2 + len(field)}", "field")
+    return field, seats, drawn
 
 
 @dataclass(frozen=True)
