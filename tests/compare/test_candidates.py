@@ -4,6 +4,7 @@ Bonferroni levels, counted round by round in planned order; the family-wise erro
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 from pathlib import Path
@@ -274,7 +275,7 @@ def test_the_report_draws_every_candidates_llr_on_one_chart():
     page = candidates_section(block)
     assert "winner hard" in page and page.count("<svg") == 1
     for t in block["tests"]:
-        assert f"data-candidate='{t['new']}'" in page and t["status"] in page
+        assert f"data-candidate='{t['new']}'" in page and html.escape(t["status"]) in page
         assert len(t["llr_trace"]) == t["pairs"]
 
 
