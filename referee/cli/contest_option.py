@@ -148,7 +148,13 @@ def table_of(ctx: click.Context, arena_file: str | None, stage: str | None, *, r
 def say_format(played: PlayedFormat, *, self_play: bool = False, field_given: bool = False,
                fix: str | None = None) -> None:
     """The run's format on stderr, then its warnings (``fix``: what to do where it is not the contest's)."""
-    click.echo(played.line(), err=True)
+    for line in format_lines(played, self_play=self_play, field_given=field_given, fix=fix):
+        click.echo(line, err=True)
+
+
+def format_lines(played: PlayedFormat, *, self_play: bool = False, field_given: bool = False,
+                 fix: str | None = None) -> list[str]:
+    """``format: ...`` and a ``warning: ...`` per warning (a ``--json`` output carries them in its object)."""
     extra = {"fix": fix} if fix else {}
-    for warning in played.warnings(self_play=self_play, field_given=field_given, **extra):
-        click.echo(f"warning: {warning}", err=True)
+    return [played.line()] + [f"warning: {w}" for w in played.warnings(self_play=self_play,
+                                                                       field_given=field_given, **extra)]

@@ -12,7 +12,7 @@ import click
 
 from referee.arena.contest import PlayedFormat
 from referee.bots.spec import TimeLimits, parse_bot
-from referee.cli.contest_option import contest_options, load_contest, say_format
+from referee.cli.contest_option import contest_options, format_lines, load_contest
 from referee.cli.sandbox_option import announce, sandbox_option, with_mode
 from referee.engine.cardfaces import use_colour
 from referee.engine.describe import action_text, seat_name
@@ -60,8 +60,10 @@ def puzzles_cmd(suite: str, bot: str, ruleset: str | None, options: tuple[str, .
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOT") from None
     spec = with_mode(replace(spec, limits=spec.limits.practice()) if practice else spec, sandbox_mode)
-    say_format(PlayedFormat(loaded.rules(), None, spec.limits, None,
-                            None if spec.builtin is not None else spec.sandbox.mode.value, None, 0, contest))
+    said = format_lines(PlayedFormat(loaded.rules(), None, spec.limits, None,
+                                     None if spec.builtin is not None else spec.sandbox.mode.value, None, 0, contest))
+    for line in said:  # on stderr: with --json or --junit -, stdout stays one document
+        click.echo(line, err=True)
     announce([spec])
     run = run_suite(loaded, spec, spec.name if spec.builtin is None else bot)
     if junit == "-":

@@ -12,7 +12,7 @@ import click
 
 from referee.arena.contest import ContestStage, PlayedFormat
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
-from referee.cli.contest_option import say_format
+from referee.cli.contest_option import format_lines
 from referee.cli.sandbox_option import announce, with_mode
 from referee.engine.cardfaces import colour_label, label
 from referee.engine.describe import action_text, cards_text, seat_name
@@ -39,9 +39,11 @@ def run_ask(found: SourceGame, seat: int, command: str, turn: int | None, as_jso
     # The stored name, so the hello it reads is the one the seat's bot read.
     spec = _spec(command, script.name, limits.practice() if practice else limits, line_limit, sandbox_mode, "--ask")
     stored = found.stored
-    say_format(PlayedFormat(get_ruleset(stored.ruleset, dict(stored.options)), len(stored.seating), spec.limits, None,
-                            spec.sandbox.mode.value, None, 0, contest),
-               fix="ask it positions from the contest's own games (a results folder of its format)")
+    said = format_lines(PlayedFormat(get_ruleset(stored.ruleset, dict(stored.options)), len(stored.seating),
+                                     spec.limits, None, spec.sandbox.mode.value, None, 0, contest),
+                        fix="ask it positions from the contest's own games (a results folder of its format)")
+    for line in said:  # on stderr: with --json, stdout stays one JSON document
+        click.echo(line, err=True)
     run = ask(script, spec, until_turn=turn)
     if as_json:
         yield json.dumps(run.to_json())
