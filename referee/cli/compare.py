@@ -46,11 +46,11 @@ from referee.compare.candidates_run import run_candidates
 from referee.compare.display import (
     alike_lines,
     both_line,
+    bounds_line,
     expected_line,
     family_lines,
     header_line,
     summary_lines,
-    test_line,
     verdict_line,
     winner_line,
 )
@@ -298,7 +298,7 @@ def _settings(own: list[BotSpec], field: list[BotSpec], table: TableOptions, tes
 def _say_test(settings: CompareSettings, table: TableOptions, defaults: bool) -> None:
     """The test's bounds and what they cost, before it starts."""
     if settings.sprt is not None:
-        click.echo(test_line(settings.sprt, table.rules.house, settings.seats, defaults), err=True)
+        click.echo(bounds_line(settings.sprt, table.rules.house, settings.seats, defaults), err=True)
 
 
 def _one_test(settings: CompareSettings, *, out: str | None, live: LiveAddress | None, jobs: int, resume: bool,
@@ -415,7 +415,7 @@ def _candidates(base: str, candidates: tuple[str, ...], table: TableOptions, fie
         click.echo(f"note: {warning}", err=True)
     say_format(table.played(settings.seats, own, [s.name for s in settings.field], settings.draw),
                self_play=not settings.field, field_given=bool(field_bots))
-    click.echo(test_line(settings.per_test, table.rules.house, settings.seats, defaults) + " (each candidate's)",
+    click.echo(bounds_line(settings.per_test, table.rules.house, settings.seats, defaults) + " (each candidate's)",
                err=True)
     specs = [settings.base, *settings.candidates, *settings.field]
     announce(specs)

@@ -13,13 +13,18 @@ Pure text: the caller prints. ``summary_lines`` is the live block (reprinted as 
 
 from __future__ import annotations
 
-import math
 from typing import Protocol, Sequence
 
 from referee.compare.bounds import FALLBACK_VARIANCE, TARGET_ELO, pair_variance
 from referee.compare.candidates import Family, status_text
-from referee.compare.expected import expected_pairs, nelo_of_logistic, pass_probability, ptnml_variance, remaining
-from referee.compare.gsprt import normalized_t
+from referee.compare.expected import (
+    expected_pairs,
+    logistic_of_nelo,
+    nelo_of_logistic,
+    pass_probability,
+    ptnml_variance,
+    remaining,
+)
 from referee.compare.sprt import Estimates, PairTally, Ptnml, Sprt, SprtSettings, Verdict
 
 
@@ -131,7 +136,7 @@ def _unit(settings: SprtSettings) -> str:
     return "nElo" if settings.model == "normalized" else "Elo"
 
 
-def test_line(settings: SprtSettings, house: str, seats: int, defaults: bool) -> str:
+def bounds_line(settings: SprtSettings, house: str, seats: int, defaults: bool) -> str:
     """What the test is and what it costs, before it starts: ``test: [0, 30] nElo (the default for compact at 2
     seats), alpha 0.05, beta 0.05: about 710 games if NEW is no better, 620 if it is +30 Elo (accepted 97%)``."""
     variance = pair_variance(house, seats)
@@ -162,7 +167,7 @@ def design_lines(settings: SprtSettings, variance: float, at: Sequence[float] = 
         if round(elo, 9) in seen:
             continue
         seen.add(round(elo, 9))
-        other = (f"{_f(_logistic_of(elo, variance), 1)} Elo" if normalized
+        other = (f"{_f(logistic_of_nelo(elo, variance), 1)} Elo" if normalized
                  else f"{_f(nelo_of_logistic(elo, variance), 1)} nElo")
         truth = f"{_f(elo, 1)} {unit} ({other}), {label}"
         lines.append(f"  {truth:<34} {100 * pass_probability(settings, variance, elo):>8.1f}% "
@@ -170,13 +175,6 @@ def design_lines(settings: SprtSettings, variance: float, at: Sequence[float] = 
     lines.append("(the Brownian approximation fishtest's SPRT calculator uses; it ignores the overshoot at the bounds, "
                  "so real tests run a few percent longer)")
     return lines
-
-
-def _logistic_of(nelo: float, variance: float) -> float:
-    """The logistic Elo of a normalized Elo at this per-pair variance."""
-    score = 0.5 + normalized_t(nelo) * math.sqrt(max(variance, 1e-12))
-    score = min(max(score, 1e-9), 1 - 1e-9)
-    return -400 * math.log10(1 / score - 1)
 
 
 def duration(seconds: float) -> str:

@@ -52,6 +52,13 @@ def nelo_of_logistic(elo: float, variance: float) -> float:
     return (logistic_elo_score(elo) - 0.5) / sigma / normalized_t(1.0)
 
 
+def logistic_of_nelo(nelo: float, variance: float) -> float:
+    """The logistic Elo of a normalized Elo at this per-pair variance (``nelo_of_logistic``'s inverse)."""
+    score = 0.5 + normalized_t(nelo) * math.sqrt(max(variance, MIN_VARIANCE))
+    score = min(max(score, 1e-9), 1 - 1e-9)
+    return -400 * math.log10(1 / score - 1)
+
+
 def _universal(lower: float, upper: float, h: float) -> tuple[float, float]:
     """The chance of ending at ``upper`` and the expected time (in units of the LLR's variance) of a Brownian
     motion from 0 between ``lower < 0 < upper`` with ``2 mu / sigma^2 = h`` (sprt.js's ``PT``)."""

@@ -11,6 +11,7 @@ import pytest
 from referee.compare.bounds import PAIR_VARIANCE, TARGET_ELO, default_bounds, derive_elo1, resolve_bounds
 from referee.compare.expected import (
     expected_pairs,
+    logistic_of_nelo,
     nelo_of_logistic,
     outlook,
     pass_probability,
@@ -147,3 +148,9 @@ def test_a_bound_given_is_kept_and_the_other_is_the_tables():
     assert resolve_bounds(None, None, "compact", 2, "normalized") == (0, default_bounds("compact", 2)[1], True)
     assert resolve_bounds(None, 20, "compact", 2, "normalized") == (0, 20, False)
     assert resolve_bounds(-5, None, "compact", 2, "normalized") == (-5, default_bounds("compact", 2)[1], False)
+
+
+def test_logistic_and_normalized_elo_convert_both_ways():
+    for variance in (0.05, 0.1, 0.2):
+        for elo in (-60.0, 0.0, 30.0, 200.0):
+            assert logistic_of_nelo(nelo_of_logistic(elo, variance), variance) == pytest.approx(elo, abs=1e-9)
