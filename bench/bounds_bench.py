@@ -14,9 +14,9 @@ tests on those bounds take (the published formula against simulated and real tes
    verdicts and the mean games, against the formula (``compare.expected``).
 3. **Real tests.** ``lastcard compare`` on the default bounds, ``--real`` seeds each, ``--jobs 1``: no change with
    real noise (the random sample bot against itself on another seed, ``LASTCARD_SEED``: equal strength, different
-   moves; a bot against an exact copy of itself plays mirrored twins, every pair even, which is no test of the
-   noise) and a change of about +30 Elo (``builtin:hard`` against ``builtin:medium`` in family at 2 seats, +34 Elo
-   by part 1).
+   moves, in arcade; a bot against an exact copy of itself plays mirrored twins, every pair even, which is no
+   test of the noise) and a change of about +30 Elo (``builtin:hard`` against ``builtin:medium`` in family at 2
+   seats, +34 Elo by part 1).
 """
 
 from __future__ import annotations
@@ -134,8 +134,10 @@ def compare_games(args: list[str]) -> tuple[int, str, float]:
 def real_table(seeds: int) -> None:
     """Part 3: real tests on the default bounds."""
     # --sandbox none: the count of games does not depend on the walls, and the loaded machine is slow enough
-    cases = [("no change: random_bot.py on seed 1 vs on seed 2, compact, 2 seats",
-              [f"new={RANDOM.format(1)}", f"base={RANDOM.format(2)}", "--sandbox", "none"]),
+    # arcade: a game is one round (compact's matches to 500 take random bots a long while: the count of games to a
+    # verdict is what is measured, and arcade's 2-seat bounds are compact's, [0, 30])
+    cases = [("no change: random_bot.py on seed 1 vs on seed 2, arcade, 2 seats",
+              [f"new={RANDOM.format(1)}", f"base={RANDOM.format(2)}", "-r", "arcade", "--sandbox", "none"]),
              ("+34 Elo: hard vs medium, family, 2 seats", ["builtin:hard", "builtin:medium", "-r", "family"])]
     print(f"\nreal tests on the default bounds, seeds 1..{seeds}, --jobs 1")
     for label, args in cases:

@@ -167,8 +167,8 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
 @ruleset_options
 @click.option("--elo0", type=float, default=None, help="H0: NEW is this much stronger (Elo).  [default: 0]")
 @click.option("--elo1", type=float, default=None,
-              help="H1: NEW is this much stronger (Elo).  [default: chosen for the table so that +30 Elo is accepted "
-                   "95% of the time: 30 nElo in compact; docs/compare.md]")
+              help="H1: NEW is this much stronger (Elo).  [default: the table's, so that +30 Elo is accepted at least "
+                   "95% of the time: 30 or 35 nElo (30 Elo logistic); docs/compare.md]")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="The chance of accepting H1 under H0.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="The chance of accepting H0 under H1.")
 @click.option("--model", type=click.Choice(MODELS), default="normalized", show_default=True,
