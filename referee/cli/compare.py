@@ -237,8 +237,8 @@ def compare_cmd(ctx: click.Context, /, new: str, base: str | None, candidates: t
     if vs_field and run.complete and not run.never_started:
         against, defaults = _settings(own, field, table, test, seed=seed, record=bool(out and record), draw=draw,
                                       max_games=max_games, fixed_games=fixed_games, versus="field")
-        click.echo(f"\nagainst the field: NEW's places against {against.describe().split(': ', 1)[-1]} against "
-                   f"BASE's, on the same deals and seats", err=True)
+        click.echo(f"\nagainst the field ({against.describe().split(': ', 1)[-1]}): each deal played by NEW, then by "
+                   f"BASE in its seat; a pair scores NEW's place against BASE's", err=True)
         _say_test(against, table, defaults)
         field_run = _one_test(against, out=os.path.join(out, VS_FIELD) if out else None, live=None, **kwargs)
         click.echo(both_line(run, field_run))

@@ -141,7 +141,7 @@ def test_vs_field_runs_a_second_test_of_the_places_against_the_field(cup, tmp_pa
     code, out = compare("--arena", str(cup), "builtin:hard", "mine", "--vs-field", "--max-games", "30", "-q",
                         "--out", str(out_dir), "--no-report")
     assert code == 0, out
-    assert "against the field: NEW's places against" in out
+    assert "each deal played by NEW, then by BASE in its seat" in out
     # the contest's other bots, easy and random, fill the table around NEW (twin a) or BASE (twin b)
     assert "Results of hard vs mine (family, 3 seats, against the field: easy, random):" in out
     (both,) = lines_starting(out, "NEW against BASE: ")
