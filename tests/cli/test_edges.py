@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "ladder run": (["ladder", "run", "arena.yaml", "--db", "ladder.db"],
                    ["--budget", "--target-separation", "--games-per-bot", "--batch", "--jobs"]),
     "ladder standings": (["ladder", "standings", "--db", "ladder.db"], ["--run"]),
-    "sprt": (["sprt", "--ptnml", "3,10,20,12,5"], ["--elo0", "--elo1", "--alpha", "--beta"]),
+    "sprt": (["sprt", "--ptnml", "3,10,20,12,5"], ["--elo0", "--elo1", "--alpha", "--beta", "--seats", "--variance"]),
     "grade": (["grade", BOT, "--sandbox", "none", "-q", "-o", "grade.json"],
               ["--jobs", "--check-games", "--fail-under"]),
     "tune": (["tune", BOT + " {x}", "--param", "x=5,0,10,1", "--iterations", "1", "--pairs", "1", "--sandbox",
