@@ -42,8 +42,8 @@ def _asset(name: str) -> bytes:
     return resources.files(__package__).joinpath(name).read_bytes()
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: _Server
+class _TableHandler(BaseHTTPRequestHandler):
+    server: _TableServer
     protocol_version = "HTTP/1.1"
 
     def log_message(self, format: str, *args: Any) -> None:  # the terminal is the game's
@@ -64,7 +64,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(resources.files("referee.live").joinpath("favicon.ico").read_bytes(), "image/x-icon")
             elif path == "/state.json":
                 self._state(parse_qs(parts.query).get("since", ["-1"])[0])
-            elif path == "/report.html" or path.startswith(("/report_files/", "/bots/")):
+            elif path == f"/{ResultsDir.REPORT}" or path.startswith(("/report_files/", f"/{ResultsDir.BOT_REPORTS}/")):
                 self._report(unquote(path))
             else:
                 self._text("not found: this server shows the table at /", HTTPStatus.NOT_FOUND)
@@ -103,7 +103,8 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             since = int(since_text)
         except ValueError:
-            self._text(f"since={since_text!r} is not a whole number: give the version the page has", HTTPStatus.BAD_REQUEST)
+            self._text(f"since={since_text!r} is not a whole number: give the version the page has",
+                       HTTPStatus.BAD_REQUEST)
             return
         _, body = self.server.desk.snapshot(since, POLL_S if since >= 0 else 0.0)
         self._send(body, "application/json")
@@ -133,7 +134,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _report(self, path: str) -> None:
         folder = self.server.results
-        name = "report.html" if path == "/report.html" else path.lstrip("/")
+        name = path.lstrip("/")
         body = ResultsDir(folder).read_inside(name) if folder is not None else None
         if body is None or not name.endswith((".html", ".js")):
             self._text("not found: the replay is here once the game is over and stored", HTTPStatus.NOT_FOUND)
@@ -160,13 +161,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
-class _Server(ThreadingHTTPServer):
+class _TableServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
     def __init__(self, address: tuple[str, int], desk: Desk) -> None:
         self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
-        super().__init__(address, _Handler)
+        super().__init__(address, _TableHandler)
         self.desk = desk
         self.results: str | None = None
         port = self.server_address[1]
@@ -179,7 +180,7 @@ class PlayServer:
 
     def __init__(self, address: LiveAddress, desk: Desk) -> None:
         try:
-            self._server = _Server((address.host, address.port), desk)
+            self._server = _TableServer((address.host, address.port), desk)
         except OSError as exc:
             raise PlayServerError(_bind_problem(address, exc)) from None
         host, port = self._server.server_address[:2]

@@ -53,7 +53,7 @@ class BrowserGame:
 
 
 @dataclass(frozen=True, slots=True)
-class Played:
+class PlayedGame:
     """The game played and where it was stored."""
 
     result: GameResult
@@ -91,7 +91,7 @@ def header(game: BrowserGame) -> dict[str, Any]:
             "faces": {"colours": CSS, "marks": {c: m for c, (_, m) in MARKS.items()}, "wild": WILD_MARK}}
 
 
-class _Following(Recorder):
+class _ShownToThePage(Recorder):
     """The game's record, also shown to the person as it is written (each action as it is played)."""
 
     def __init__(self, seat: BrowserSeat) -> None:
@@ -103,13 +103,13 @@ class _Following(Recorder):
         self.seat.follow(entry)
 
 
-def play_game(game: BrowserGame, desk: Desk, out_dir: str) -> Played:
+def play_game(game: BrowserGame, desk: Desk, out_dir: str) -> PlayedGame:
     """Play ``game`` with the person at ``desk``, and store it in ``out_dir`` (``LeftTheGame`` if they leave, and
     nothing is stored)."""
     folder = ResultsDir(out_dir)
     os.makedirs(folder.logs, exist_ok=True)
     person = BrowserSeat(game.name, desk, header(game), pace=game.pace)
-    recorder = _Following(person)
+    recorder = _ShownToThePage(person)
     with BotPool(stderr_dir=folder.logs) as pool:
         seats = [seat_for(spec, pool) for spec in game.bots]
         seats.insert(game.seat, person)
@@ -119,10 +119,10 @@ def play_game(game: BrowserGame, desk: Desk, out_dir: str) -> Played:
     if result.notes is not None:  # what the bots wrote, by turn: the viewer and lastcard replay show it
         append_notes(out_dir, [result.notes])
     folder.games_log.write([GameLine(result)])
-    return Played(result, out_dir)
+    return PlayedGame(result, out_dir)
 
 
-def ending(played: Played, seat: int, replay: bool) -> dict[str, Any]:
+def ending(played: PlayedGame, seat: int, replay: bool) -> dict[str, Any]:
     """What the page shows once the game is stored: the places, and (``replay``: the report was written) the
     replay viewer at the game's first turn in the person's own view."""
     result = played.result
@@ -131,5 +131,5 @@ def ending(played: Played, seat: int, replay: bool) -> dict[str, Any]:
     return {"places": [{"seat": s, "name": names[s], "place": result.placements[s],
                         "points": result.hand_points[s], "you": s == seat} for s in order],
             "reason": result.reason, "turns": result.decisions, "folder": played.out_dir,
-            "replay": f"/report.html#game={played.game}&turn=0&seat={seat}" if replay else None,
+            "replay": f"/{ResultsDir.REPORT}#game={played.game}&turn=0&seat={seat}" if replay else None,
             "command": f"lastcard replay {shlex.quote(played.out_dir)} {played.game} --seat {seat}"}

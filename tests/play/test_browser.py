@@ -18,6 +18,8 @@ from tests.support.browser import chromium, errors
 from tests.support.live_runs import until
 from tests.support.play_runs import Moves, play_out, start_play, stop
 
+pytestmark = pytest.mark.slow  # each test starts lastcard play and a browser
+
 #: A bot process that writes markup on stderr and in log messages at every turn (the viewer shows them as text).
 NOTES = Path(__file__).resolve().parents[1] / "support" / "note_bots" / "notes.py"
 #: A name of markup that the command line takes (no space, slash or equals sign before the command).
@@ -121,8 +123,9 @@ def test_a_bots_markup_is_text_on_the_table_and_in_the_replay(browser: Any, tmp_
         finish_and_replay(browser, proc, out, 0, moves)
         browser.execute_script("document.getElementById('v-view').value = '1';"
                                "document.getElementById('v-view').dispatchEvent(new Event('change'))")
+        browser.find_element("id", "v-note-next").click()  # the bot's first turn with notes
         notes = browser.execute_script("return document.getElementById('v-notes-list').textContent")
-        assert "<b>hand" in notes or "<i>log" in notes  # the bot's notes at its turn, as text
+        assert "starting <script>alert(1)" in notes and "<b>hand" in notes  # the bot's notes at its turn, as text
         assert browser.execute_script("return document.querySelectorAll('#v-notes-list script, u, em, marquee')"
                                       ".length") == 0
         assert browser.execute_script("return window.pwned === undefined")

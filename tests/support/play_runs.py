@@ -73,7 +73,8 @@ def _pick(options: list[dict[str, Any]], keys: bool) -> int:
     return 0
 
 
-def play_out(browser: Any, *, keys: bool = False, decline: int = 0, limit_s: float = 300) -> tuple[Moves, dict[str, Any]]:
+def play_out(browser: Any, *, keys: bool = False, decline: int = 0,
+             limit_s: float = 300) -> tuple[Moves, dict[str, Any]]:
     """Play the person's every turn on the open page until the game is over; what was done, and the last state.
 
     By clicks: the move's button, or (every other turn, when the move is one card alone) that card of the hand; the
@@ -89,7 +90,8 @@ def play_out(browser: Any, *, keys: bool = False, decline: int = 0, limit_s: flo
         ActionChains(browser).send_keys(key).perform()
 
     while True:
-        now = until(lambda: _next(browser, version), "the person's turn or the game's end", limit_s=limit_s)
+        seen = version
+        now = until(lambda seen=seen: _next(browser, seen), "the person's turn or the game's end", limit_s=limit_s)
         if now["phase"] != "your_turn":
             return moves, now
         version = now["version"]
