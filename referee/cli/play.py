@@ -131,8 +131,8 @@ def _opponents(given: tuple[str, ...], contest: ContestStage | None, limits: Tim
     """The bots at the table: ``--vs`` as given (a contest's bot by its name), else the contest's bots, a table's
     worth drawn by the game's seed."""
     if not given and contest is None:
-        raise click.UsageError("give the bots to play against: --vs BOT (1 to 5) or as arguments (e.g. lastcard play "
-                               "builtin:hard), or --arena FILE for a contest's")
+        raise click.UsageError("give the bots to play against: --vs BOT (1 to 5), or --arena FILE for a contest's; "
+                               "or name them as arguments (lastcard play builtin:hard)")
     if not given:
         assert contest is not None
         pool = build_field(contest.field([]))
