@@ -134,7 +134,8 @@ class Desk:
                 return self._answer
             finally:
                 self._question = None
-                self._state["phase"] = "waiting"  # the move is being played: the others' turns come next
+                if not self._left:  # the move is being played: the others' turns come next
+                    self._state["phase"] = "waiting"
                 self._publish()
 
     # ------------------------------------------------------------------ the server's threads

@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from referee.cli.main import cli
 from referee.engine.jsondata import JsonObject
 from referee.engine.notation import StoredGame, walk
 from referee.store.games_log import GamesLog
@@ -59,6 +61,11 @@ def finish_and_replay(browser: Any, proc: Any, out: Path, seat: int, moves: Move
     assert errors(browser) == []
     status, said = stop(proc)
     assert status == 0 and "closed" in said
+    name = line["seating"][seat]
+    shown = CliRunner().invoke(cli, ["replay", str(out), "play", "--verify"])  # stored as any game: it replays
+    assert shown.exit_code == 0, shown.output
+    seen = CliRunner().invoke(cli, ["replay", str(out), "play", "--seat", str(seat)])
+    assert seen.exit_code == 0 and f"seat {seat} ({name})" in seen.output, seen.output
     return line
 
 
