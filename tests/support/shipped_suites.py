@@ -233,7 +233,8 @@ def save_the_action_card(game: Game) -> Found | None:
 
 def heaviest_first(game: Game) -> Found | None:
     """Someone holds one or two cards, the seat cannot stop the next player, holds no Wild, and its plays are
-    single number cards of different values: play the heaviest (what is kept is what the winner scores)."""
+    single number cards, the heaviest at least 4 points above the next: play it (what is kept is what the winner
+    scores)."""
     close = _others_close(game)
     if game.phase != "play" or not close or any(c.is_wild for c in _hand(game)):
         return None
@@ -242,8 +243,8 @@ def heaviest_first(game: Game) -> Found | None:
         return None
     top = max(a.cards[0].points for a in plays)
     heavy = [a for a in plays if a.cards[0].points == top]
-    if len(heavy) == len(plays):
-        return None
+    if top - max((a.cards[0].points for a in plays if a.cards[0].points < top), default=top) < 4:
+        return None  # a point or two apart, the colour left in play may matter more: no clear lesson
     held = len(game.hands[close[0]])
     return _codes(heavy), [], {"close": close[0], "held": f"{held} card{'s' if held > 1 else ''}",
                                "card": label(heavy[0].cards[0])}
