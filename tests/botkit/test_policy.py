@@ -33,12 +33,14 @@ def trainer():
     return module
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("house", list(PRESETS))
 def test_the_policy_bot_passes_lastcard_check(house: str) -> None:
     report = run_check(POLICY_BOT, CheckConfig(rulesets=(house,), games=4, quiet_ms=100))
     assert report.failed_names == [] and report.count(Status.SKIPPED) == 0, report.failed_names
 
 
+@pytest.mark.slow
 def test_the_policy_bot_plays_a_match() -> None:
     result = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "3", "--seed", "4", POLICY_BOT, "builtin:random"])
     assert result.exit_code == 0, result.output

@@ -204,6 +204,7 @@ def game_lines(out: Path) -> list[dict]:
             for x in (out / "games.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_real_play_accepts_hard_and_stops_the_base_itself_the_same_whatever_jobs_and_resume(tmp_path):
     serial, two, cut = tmp_path / "serial", tmp_path / "two", tmp_path / "cut"
     code, out = invoke(*RUN, "--out", str(serial), "--no-report")
@@ -286,6 +287,7 @@ def test_the_live_display_draws_every_candidates_block_and_status():
     assert text.count("LLR: ") == 3
 
 
+@pytest.mark.slow
 def test_four_seats_with_a_field_every_candidate_at_the_same_seats_and_records_of_counted_games(tmp_path):
     from referee.store.record_file import recorded_ids
 

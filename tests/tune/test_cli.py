@@ -21,6 +21,7 @@ def invoke(*args: str):
     return CliRunner().invoke(cli, ["tune", *args])
 
 
+@pytest.mark.slow
 def test_a_short_tune_prints_the_tuned_command_and_parameter_file_and_verifies(tmp_path):
     params = tmp_path / "params.txt"
     params.write_text("x, int, 80, 0, 100, 10, 0.04\n")
@@ -65,6 +66,7 @@ def test_a_missing_parameter_file_is_named():
     assert result.exit_code == 2 and "cannot read '/nonexistent/params.txt'" in result.output
 
 
+@pytest.mark.slow  # some values run a tune of bot processes
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 @pytest.mark.parametrize("option", COMMANDS["tune"][1])
 @pytest.mark.parametrize("value", ["0", str(2**63), "abc"])
@@ -73,6 +75,7 @@ def test_every_numeric_option_at_its_edges_runs_or_names_the_option(tmp_path, mo
     check_edge("tune", option, value)  # exit 0, 2 naming the option, or 130 when cut; never a traceback
 
 
+@pytest.mark.slow
 def test_a_cut_tune_says_how_to_resume_and_the_resume_carries_on(tmp_path):
     from tests.support.cli_cut import invoke_cut
 
