@@ -109,7 +109,7 @@ def resolve_sample(key: str) -> str:
 
 WATCH = Watch()
 _PROCESS_FIXTURES: dict[object, list[str]] = {}  # a fixture's definition -> what its setup started
-_SESSION_START = pytest.StashKey[float]()
+_SESSION_START = pytest.StashKey[tuple[float, float]]()  # wall and CPU clocks
 
 
 def pytest_configure(config):
@@ -167,17 +167,25 @@ def _listed(started: list[str]) -> str:
 
 
 def pytest_sessionstart(session):
-    session.config.stash[_SESSION_START] = time.monotonic()
+    session.config.stash[_SESSION_START] = (time.monotonic(), time.process_time())
 
 
+@pytest.hookimpl(trylast=True)  # after the other summaries (hypothesis's imports hypothesis)
 def pytest_terminal_summary(terminalreporter, config):
-    """After a run of the fast tier, its time against its budget: a tier grown past it says so on every run."""
+    """After a run of the fast tier, its time against its budget, so that a tier grown past it says so on every run.
+
+    Its CPU time is its own cost; its wall time counts as well when the machine is not busy (a load average below
+    its cores, this run keeping one of them busy).
+    """
     if "not slow" not in (config.option.markexpr or ""):
         return
-    took = time.monotonic() - config.stash[_SESSION_START]
+    wall_start, cpu_start = config.stash[_SESSION_START]
+    wall, cpu = time.monotonic() - wall_start, time.process_time() - cpu_start
+    load, cores = os.getloadavg()[0], os.cpu_count() or 1
     ran = sum(len(terminalreporter.stats.get(outcome, ())) for outcome in ("passed", "failed", "skipped"))
-    over = took > FAST_TIER_BUDGET
-    line = f"fast tier: {ran} tests in {took:.0f} s, its budget {FAST_TIER_BUDGET:.0f} s on 2 cores"
+    over = cpu > FAST_TIER_BUDGET or (wall > FAST_TIER_BUDGET and load < cores)
+    line = (f"fast tier: {ran} tests in {wall:.0f} s ({cpu:.0f} s of CPU, load {load:.1f} on {cores} cores); "
+            f"its budget is {FAST_TIER_BUDGET:.0f} s on 2 cores")
     if over:
         line += " -- over it: --durations=20 names the slowest (bench/README.md)"
     terminalreporter.write_line(line, yellow=over, bold=over)

@@ -153,4 +153,5 @@ def test_a_test_that_starts_a_process_unmarked_fails_and_the_fast_tier_leaves_th
 
     fast = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-m", "not slow")
     fast.assert_outcomes(passed=4, errors=3, deselected=2)  # test_starts_marked and test_uses_declared left out
-    fast.stdout.fnmatch_lines([f"fast tier: 4 tests in * s, its budget {FAST_TIER_BUDGET:.0f} s on 2 cores"])
+    fast.stdout.fnmatch_lines([f"fast tier: 4 tests in * s (* s of CPU, load * on * cores); its budget is "
+                               f"{FAST_TIER_BUDGET:.0f} s on 2 cores"])
