@@ -84,7 +84,8 @@ def one_run(fast: bool) -> dict[str, Any]:
     return {"wall": wall, "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime),
             "load": (load_before, os.getloadavg()[0]), "exit": done.returncode, "summary": done.stdout.strip()
             .splitlines()[-1:], "tests": len(times["tests"]), "failed": outcomes.count("failed"),
-            "skipped": outcomes.count("skipped"), "collection": times.get("collection", {}), "per_test": times["tests"]}
+            "skipped": outcomes.count("skipped"), "collection": times.get("collection", {}), "per_test": times["tests"],
+            "failures": sorted({nodeid for nodeid, outcome in times["outcomes"].items() if outcome == "failed"})}
 
 
 def report(name: str, runs: list[dict[str, Any]], top: int) -> float:
@@ -96,6 +97,8 @@ def report(name: str, runs: list[dict[str, Any]], top: int) -> float:
               f"wall {run['wall']:.1f} s, CPU {run['cpu']:.1f} s, collection {collection.get('wall', 0):.1f} s wall "
               f"{collection.get('cpu', 0):.1f} s CPU, load {run['load'][0]:.2f} -> {run['load'][1]:.2f}, "
               f"exit {run['exit']} ({' '.join(run['summary'])})")
+        for nodeid in run["failures"]:
+            print(f"    failed: {nodeid}")
     wall = statistics.median(run["wall"] for run in runs)
     cpu = statistics.median(run["cpu"] for run in runs)
     print(f"  median of {len(runs)}: wall {wall:.1f} s, CPU {cpu:.1f} s")
