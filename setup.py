@@ -94,10 +94,11 @@ def _missing_toolchain() -> str | None:
     """Why the modules cannot be compiled here, or None when a C compiler and Python's headers are found."""
     cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     if sys.platform != "win32" and shutil.which(cc) is None:
-        return f"no C compiler ({cc!r} is not on PATH)"
+        return f"no C compiler ({cc!r} is not on PATH; on Debian or Ubuntu: sudo apt-get install gcc python3-dev)"
     include = sysconfig.get_paths()["include"]
     if not os.path.exists(os.path.join(include, "Python.h")):
-        return f"no Python headers ({include}/Python.h is missing; install python3-dev)"
+        return (f"no Python headers ({include}/Python.h is missing; on Debian or Ubuntu: "
+                "sudo apt-get install python3-dev)")
     if importlib.util.find_spec("mypyc") is None:
         return "mypyc is not installed (it comes with mypy)"
     return None

@@ -22,6 +22,7 @@ import argparse
 import os
 import re
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -79,6 +80,10 @@ def run(arena: str, mode: str, jobs: int, driver: Any, shots: str | None) -> tup
                 driver.save_screenshot(os.path.join(shots, "live-end.png"))
             delays = driver.execute_script("return window.lcDelays")
             refresh.append(driver.execute_script("return window.lcLast.refresh_s"))
+        for line in proc.stderr:  # the page stays up after the run until Ctrl-C: close it once it says so
+            if "stays up" in line:
+                proc.send_signal(signal.SIGINT)
+                break
     out, _ = proc.communicate()
     found = RATE.search(out)
     assert proc.returncode == 0 and found, out

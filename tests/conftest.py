@@ -38,14 +38,17 @@ def _children() -> set[int]:
 @pytest.fixture(autouse=True, scope="session")
 def build_cache_of_the_run(tmp_path_factory):
     """Builds are cached (referee/builds/cache.py): the tests' builds go to a cache of this run, never the
-    user's, and start empty (a test of the cache itself gives its own)."""
-    old = os.environ.get("LASTCARD_BUILD_CACHE")
+    user's, and start empty (a test of the cache itself gives its own); so do the folders made of platforms'
+    downloads (referee/builds/arrivals.py)."""
+    old = {name: os.environ.get(name) for name in ("LASTCARD_BUILD_CACHE", "LASTCARD_UNPACK_DIR")}
     os.environ["LASTCARD_BUILD_CACHE"] = str(tmp_path_factory.mktemp("build-cache"))
+    os.environ["LASTCARD_UNPACK_DIR"] = str(tmp_path_factory.mktemp("unpacked-downloads"))  # builds/arrivals.py
     yield
-    if old is None:
-        os.environ.pop("LASTCARD_BUILD_CACHE", None)
-    else:
-        os.environ["LASTCARD_BUILD_CACHE"] = old
+    for name, value in old.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture(autouse=True)

@@ -16,6 +16,7 @@ from typing import Any, Mapping, TypedDict
 from referee.bots.entry import DEFAULT_BUILD_TIMEOUT_S, BotEntry
 from referee.bots.sandbox import SandboxSettings, settings_from
 from referee.bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot, unique_names
+from referee.builds.arrivals import Arrival, Intake, Skipped, arrange
 from referee.builds.languages import Detected, Language, detect, detect_file, language_table
 from referee.inputs.problems import Path, Problems, format_path
 from referee.inputs.reader import LineMap
@@ -62,6 +63,9 @@ class BotResolver:
         self.lines = lines
         self.problems = problems
         self.base_dir = base_dir
+        #: What each ``submissions`` pattern matched, made into arrivals (for ``validate`` and the roster), by the
+        #: pattern's key path.
+        self.intakes: list[tuple[str, Intake]] = []
 
     def bots(self, limits: TimeLimits) -> list[BotEntry]:
         """Every bot the schema left standing, names made unique, in file order."""
@@ -179,42 +183,56 @@ class BotResolver:
         With a ``command`` every match runs it; without one, each folder's language is detected
         (``languages``): a folder with no recognisable bot is still an entrant, marked unusable.
         """
-        matches = self.matches(sub, path)
+        matches, excluded = self.matches(sub, path)
         if not matches:
             return []
         table = language_table(sub.get("languages"))
         if "command" not in sub and not self.language_problems(table, path):
             return []
         sub_limits = limits_from(sub.get("limits") or {}, limits)
+        as_is = "command" in sub  # a template runs whatever the folder holds: no folder is unpacked for it
+        intake = arrange([os.path.abspath(m) for m in matches], self.base_dir,
+                         lambda folder: as_is or detect(folder, table).problem is None)
+        self.intakes.append((format_path(path), replace(intake, skipped=intake.skipped + tuple(excluded))))
         out = []
-        for match in matches:
-            entry = self.submission(os.path.abspath(match), sub, path, sub_limits, table, default_timeout)
+        for arrival in intake.arrivals:
+            entry = self.submission(arrival, sub, path, sub_limits, table, default_timeout)
             if entry is None:
                 return []  # the same template fails for every match: say it once
-            self.claim(explicit, entry.spec.name, path + ("path",), os.path.relpath(match, self.base_dir))
+            self.claim(explicit, entry.spec.name, path + ("path",), arrival.shown)
             out.append(entry)
         return out
 
-    def matches(self, sub: SubmissionsYaml, path: Path) -> list[str]:
-        """The files and folders ``submissions.path`` matches, sorted, ``exclude`` left out (a problem if none)."""
+    def matches(self, sub: SubmissionsYaml, path: Path) -> tuple[list[str], list[Skipped]]:
+        """The files and folders ``submissions.path`` matches, sorted, ``exclude`` left out (a problem if none),
+        and those left out by ``exclude``, each with its pattern (nothing is left out unsaid)."""
         pattern = os.path.join(self.base_dir, os.path.expanduser(sub["path"]))
         found = sorted(glob.glob(glob.escape(self.base_dir) + pattern[len(self.base_dir):])
                        if pattern.startswith(self.base_dir) else glob.glob(pattern))
         excludes = sub.get("exclude", [])
-        found = [m for m in found if not any(fnmatch.fnmatch(os.path.basename(m), x) for x in excludes)]
-        if not found:
-            self.problems.add(path + ("path",), f"{sub['path']!r} matches nothing in {self.base_dir!r}")
-        return found
+        kept, excluded = [], []
+        for m in found:
+            hit = next((x for x in excludes if fnmatch.fnmatch(os.path.basename(m), x)), None)
+            if hit is None:
+                kept.append(m)
+            else:
+                excluded.append(Skipped(os.path.relpath(m, self.base_dir), f"exclude: {hit!r} in the arena file"))
+        if not kept:
+            self.problems.add(path + ("path",), f"{sub['path']!r} matches nothing in {self.base_dir!r}"
+                              + (f" (exclude left out all {len(excluded)})" if excluded else ""))
+        return kept, excluded
 
-    def submission(self, match: str, sub: SubmissionsYaml, path: Path, limits: TimeLimits,
+    def submission(self, arrival: Arrival, sub: SubmissionsYaml, path: Path, limits: TimeLimits,
                    table: tuple[Language, ...], default_timeout: float) -> BotEntry | None:
-        """The entrant of one match (unusable, with the reason, when there is nothing to run); None when a
+        """The entrant of one arrival (unusable, with the reason, when there is nothing to run); None when a
         template of the ``submissions`` entry is wrong (recorded as a problem once)."""
-        shown = os.path.relpath(match, self.base_dir)
-        base = os.path.basename(match.rstrip(os.sep))
-        name = base if os.path.isdir(match) else os.path.splitext(base)[0]
+        match, shown, name = arrival.path, arrival.shown, arrival.name
         values = {"python": sys.executable, "path": match, "name": name}
-        found, where = self.detected(match, sub, path, table, shown)
+        if arrival.problem is not None:
+            found, where = Detected(None, problem=arrival.problem), path + ("path",)
+            match = self.base_dir
+        else:
+            found, where = self.detected(match, sub, path, table, shown)
         build = found.build
         spec: BotSpec | None = None
         if found.problem is None and found.manifest is not None:
@@ -237,10 +255,12 @@ class BotResolver:
         spec = self.placed(spec, cwd, path + ("cwd",))
         spec = replace(_with_options(spec, sub), sandbox=self.sandbox_settings(sub.get("sandbox"), path, self.sandbox),
                        language=None if "command" in sub else found.language)
+        made = arrival.label.platform != "plain" or arrival.path != os.path.join(self.base_dir, arrival.sources[0])
         return BotEntry(spec, f"{format_path(path)} {shown}", self.lines.line(path), build,
                         float(sub.get("build_timeout_s", default_timeout)), found.requires,
                         unusable=found.problem, language="" if "command" in sub else found.language or "",
-                        submission=match)
+                        submission=match, student=arrival.student,
+                        arrived=shown if made else "")
 
     @staticmethod
     def detected(match: str, sub: SubmissionsYaml, path: Path, table: tuple[Language, ...], shown: str

@@ -15,10 +15,12 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from dataclasses import replace
 from typing import Any, Mapping
 
 from referee.arena.bot_entries import BotResolver, limits_from
+from referee.arena.collusion_option import collusion_from
 from referee.arena.formats import FORMATS
 from referee.arena.model import DEFAULT_BOOTSTRAP, Arena, Stage
 from referee.arena.pool_check import MAX_GAMES, pool_problems
@@ -26,24 +28,30 @@ from referee.arena.schema import arena_schema, kind, schema_check, without
 from referee.arena.similarity_option import similarity_from
 from referee.arena.stages import STAGE_KEYS, StageResolver
 from referee.bots.entry import DEFAULT_BUILD_TIMEOUT_S, BotEntry
-from referee.bots.spec import TimeLimits
+from referee.bots.sandbox import SandboxSettings
+from referee.bots.spec import BotSpec, TimeLimits
+from referee.builds.arrivals import Intake
 from referee.cluster.options import ClusterOptions
-from referee.grading.rule import grading_from
-from referee.inputs.problems import ArenaFileError, Problem, Problems, format_path
+from referee.grading.class_list import Candidate, ClassList, match_class
+from referee.grading.roster import read_roster
+from referee.grading.rule import Grading, grading_from
+from referee.inputs.problems import ArenaFileError, InputFileError, Path, Problem, Problems, format_path
 from referee.inputs.reader import LineMap, load_yaml, read_text
 from referee.store.outdir import out_dir_problem
 from referee.table.policy import FaultPolicy
 
 
-def load_arena(path: str) -> Arena:
-    """Read, check and resolve an arena file; raises ``ArenaFileError`` listing every mistake."""
+def load_arena(path: str, roster: str | None = None) -> Arena:
+    """Read, check and resolve an arena file; raises ``ArenaFileError`` listing every mistake. ``roster`` (the
+    command line's ``--roster``, relative to the current folder) replaces the file's ``roster:``."""
     text, problems = read_text(path)
     if text is None:
         raise ArenaFileError(path, problems)
-    return parse_arena(text, source=path)
+    return parse_arena(text, source=path, roster=roster)
 
 
-def parse_arena(text: str | Mapping[str, Any], source: str = "<arena>", base_dir: str | None = None) -> Arena:
+def parse_arena(text: str | Mapping[str, Any], source: str = "<arena>", base_dir: str | None = None,
+                roster: str | None = None) -> Arena:
     """An ``Arena`` from YAML text (or already-parsed data); relative paths start at the file's folder."""
     lines = LineMap()
     early: list[Problem] = []
@@ -62,7 +70,7 @@ def parse_arena(text: str | Mapping[str, Any], source: str = "<arena>", base_dir
     problems, bad = schema_check(data, lines)
     folder = base_dir or (os.path.dirname(os.path.abspath(source)) if not source.startswith("<") else os.getcwd())
     # Check what the schema did not object to as well, so one run reports (nearly) every mistake.
-    return _Resolver(without(data, bad), lines, source, folder, early + problems).resolve()
+    return _Resolver(without(data, bad), lines, source, folder, early + problems).resolve(roster)
 
 
 class _Resolver:
@@ -80,14 +88,19 @@ class _Resolver:
         if not os.path.isdir(self.base_dir):
             self.problems.add(("base_dir",), f"directory {self.base_dir!r} does not exist")
 
-    def resolve(self) -> Arena:
+    def resolve(self, roster: str | None = None) -> Arena:
         """The arena, or ``ArenaFileError`` with every problem found."""
         data = self.data
         limits = limits_from(data.get("limits") or {}, TimeLimits())
-        bots = BotResolver(data, self.lines, self.problems, self.base_dir).bots(limits)
+        resolver = BotResolver(data, self.lines, self.problems, self.base_dir)
+        bots = resolver.bots(limits)
         if data.get("practice"):  # no clocks for anyone: the file itself must ask for it
             bots = [replace(e, spec=replace(e.spec, limits=e.spec.limits.practice())) for e in bots]
+            limits = limits.practice()
         stages = StageResolver(data, self.lines, self.problems).stages()
+        grading = grading_from(data.get("grading"), self.problems)
+        benchmarks = self.benchmarks(grading, limits)
+        contest = grading is None or grading.by != "benchmarks" or any(k in data for k in ("stages", "format"))
         name = data.get("name") or os.path.splitext(os.path.basename(self.source))[0] or "arena"
         out = os.path.normpath(os.path.join(self.base_dir, data.get("out") or os.path.join("results", _slug(name))))
         trouble = out_dir_problem(out, writable=False) if "out" in data else None
@@ -100,14 +113,49 @@ class _Resolver:
             jobs=None if jobs in (None, "auto") else int(jobs), records=bool(data.get("records", False)),
             bootstrap=data.get("bootstrap", DEFAULT_BOOTSTRAP), rank_by=data.get("rank_by", "rating"),
             description=data.get("description", ""), cluster=self.cluster(data.get("executor")),
-            grading=grading_from(data.get("grading"), self.problems),
-            similarity=similarity_from(data.get("similarity")))
-        if not self.problems:
+            grading=grading, similarity=similarity_from(data.get("similarity")),
+            collusion=collusion_from(data.get("collusion")), hide_names=hides_names(data), benchmarks=benchmarks,
+            contest=contest, intakes=tuple(resolver.intakes),
+            class_list=self.class_list(roster, bots, resolver.intakes), limits=limits, sandbox=resolver.sandbox)
+        if not self.problems and contest:
             self.problems.found.extend(pool_problems(arena, [b.spec.name for b in bots]))
         if self.problems:
             raise ArenaFileError(self.source, self.problems.found)
         return arena
 
+
+    def benchmarks(self, grading: Grading | None, limits: TimeLimits) -> tuple[BotSpec, ...]:
+        """Each band's benchmark as a bot of the file: placeholders filled, run in base_dir, the file's sandbox."""
+        if grading is None or grading.by != "benchmarks":
+            return ()
+        resolver = BotResolver(self.data, self.lines, self.problems, self.base_dir)
+        resolver.sandbox = resolver.sandbox_settings(self.data.get("sandbox"), (), SandboxSettings())
+        out = []
+        for i, band in enumerate(grading.bands):
+            path: Path = ("grading", "bands", i, "bot")
+            spec = resolver.command(band.bot, path, limits, {"python": sys.executable})
+            if spec is not None:
+                out.append(replace(resolver.placed(spec, None, path), sandbox=resolver.sandbox))
+        return tuple(out)
+
+    def class_list(self, given: str | None, bots: list[BotEntry], intakes: list[tuple[str, Intake]]
+                   ) -> ClassList | None:
+        """``roster:`` (or the command line's, which wins) read and matched against the entrants; its mistakes and
+        ambiguities are problems, so nothing runs until they are fixed."""
+        path = given if given is not None else self.data.get("roster")
+        if path is None:
+            return None
+        where = os.path.expanduser(path) if given is not None else \
+            os.path.normpath(os.path.join(self.base_dir, os.path.expanduser(path)))
+        try:
+            roster = read_roster(where, path)
+        except InputFileError as exc:
+            self.problems.add(("roster",), f"{exc}")
+            return None
+        class_list = match_class(roster, candidates(bots, intakes))
+        for problem in class_list.problems:
+            self.problems.add(("roster",), problem)
+        return class_list
 
     def cluster(self, section: Mapping[str, Any] | None) -> ClusterOptions | None:
         """The ``executor:`` section (checked by the schema); TLS files are relative to base_dir."""
@@ -125,6 +173,30 @@ class _Resolver:
                 self.problems.add(("executor", "tls", key), f"no such file: {path!r}")
         return ClusterOptions(section["cluster"], paths["ca_file"], paths["cert"], paths["key"],
                               bool(section.get("build_on_workers", False)))
+
+
+def hides_names(data: Mapping[str, Any]) -> bool:
+    """``seat_names``: as the file says, else hidden for a class contest (bots from ``submissions``), where two
+    friends' bots could otherwise recognise each other by name."""
+    told = data.get("seat_names")
+    if told is not None:
+        return bool(told == "hidden")
+    return any(isinstance(item, Mapping) and "submissions" in item for item in data.get("bots") or ())
+
+def candidates(bots: list[BotEntry], intakes: list[tuple[str, Intake]]) -> list[Candidate]:
+    """The entrants a roster's students may be (every one but the built-in players), with what identifies them:
+    a submission's arrival says, another bot is known by its name."""
+    arrivals = {a.name: a for _, intake in intakes for a in intake.arrivals}
+    out = []
+    for b in bots:
+        if b.spec.builtin is not None:
+            continue
+        arrival = arrivals.get(b.spec.name) if b.submission else None
+        if arrival is not None:
+            out.append(Candidate(b.spec.name, arrival.shown, arrival.keys))
+        else:
+            out.append(Candidate(b.spec.name, b.origin, (("plain", b.spec.name),)))
+    return out
 
 
 def _slug(name: str) -> str:

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping, TypedDict
+from typing import Any, Iterable, Mapping, NotRequired, TypedDict
 
+from referee.arena.collusion_option import CollusionOption
 from referee.arena.formats import Format
 from referee.arena.similarity_option import SimilarityOption
 from referee.bots.entry import BotEntry
-from referee.bots.spec import BotSpec
+from referee.bots.sandbox import SandboxSettings
+from referee.bots.spec import BotSpec, TimeLimits
+from referee.builds.arrivals import Intake
 from referee.cluster.options import ClusterOptions
 from referee.engine.rules import Ruleset
+from referee.grading.class_list import ClassList
 from referee.grading.rule import Grading
 from referee.store.ranking_shapes import StageJson
 from referee.table.policy import FaultPolicy
@@ -81,6 +85,8 @@ class ArenaJson(TypedDict):
     stages: list[StageJson]
     bots: list[Mapping[str, object]]
     """Each bot's ``BotSpec.to_json``."""
+    seat_names: NotRequired[str]
+    """``hidden`` when the bots are told neutral seat labels (absent: the names, as before the key existed)."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,29 @@ class Arena:
     #: The ``similarity:`` key: the bots compared by what they do after the games (None: not). Not in ``to_json``:
     #: it never changes the games.
     similarity: SimilarityOption | None = None
+    #: The ``collusion:`` key: after the games, which bot gains when which other sits at its table (None: not).
+    #: Not in ``to_json``: it never changes the games.
+    collusion: CollusionOption | None = None
+    #: ``seat_names: hidden``: the bots are told neutral seat labels, never names. In ``to_json`` (only when
+    #: hidden): what a bot is told can change its play.
+    hide_names: bool = False
+    #: ``grading: by: benchmarks``: each band's benchmark, resolved as a bot of the file is (its folder, limits,
+    #: sandbox). Not in ``to_json``: the benchmark tests are a run of their own (``referee.benchmarks``).
+    benchmarks: tuple[BotSpec, ...] = ()
+    #: Whether the file asks for a contest (its stages). False for a file that grades by benchmarks and gives no
+    #: ``stages``/``format``: then only the benchmark tests are played.
+    contest: bool = True
+    #: What each ``submissions`` pattern matched, made into one arrival per student (by the pattern's key path), with
+    #: everything not used listed. Not in ``to_json``: the bots' specs say what plays.
+    intakes: tuple[tuple[str, Intake], ...] = ()
+    #: ``roster:`` (or ``--roster``): every student of the roster with their submission or none. Not in ``to_json``:
+    #: a roster names who gets a gradebook row, never who plays, so a contest given one afterwards still resumes.
+    class_list: ClassList | None = None
+    #: What the file gives a bot by default (its top-level ``limits:`` and ``sandbox:``, ``practice:`` applied): how
+    #: the contest would run a bot it does not list (``--arena`` on the author's tools). Not in ``to_json``: each
+    #: listed bot's own are there.
+    limits: TimeLimits = TimeLimits()
+    sandbox: SandboxSettings = SandboxSettings()
 
     @property
     def specs(self) -> list[BotSpec]:
@@ -121,6 +150,9 @@ class Arena:
 
     def to_json(self) -> ArenaJson:
         """What decides the games (not where output goes or how many workers): the resume fingerprint's input."""
-        return {"name": self.name, "seed": self.seed, "policy": self.policy.to_json(), "rank_by": self.rank_by,
-                "bootstrap": self.bootstrap, "records": self.records,
-                "stages": [s.to_json() for s in self.stages], "bots": [b.spec.to_json() for b in self.bots]}
+        out: ArenaJson = {"name": self.name, "seed": self.seed, "policy": self.policy.to_json(),
+                          "rank_by": self.rank_by, "bootstrap": self.bootstrap, "records": self.records,
+                          "stages": [s.to_json() for s in self.stages], "bots": [b.spec.to_json() for b in self.bots]}
+        if self.hide_names:  # only then: an arena that tells the names keeps its fingerprint
+            out["seat_names"] = "hidden"
+        return out

@@ -18,15 +18,16 @@ from referee.arena.model import Arena, Stage
 from referee.arena.pool_check import pool_problems
 from referee.arena.schedule import PlannedGame, Planner, Round, games_at_once, job_for
 from referee.bots.entry import BotEntry
-from referee.bots.names import stderr_log
+from referee.bots.logs import stderr_log
 from referee.bots.spec import BotSpec
 from referee.builds.steps import LeftOut, check_requires, run_builds
 from referee.inputs.problems import ArenaFileError
 from referee.live.state import LiveState
-from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor, max_jobs, worker_count
+from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
-from referee.run.loop import RunLoop
+from referee.run.loop import RunLoop, following
 from referee.run.startups import CannotStart, StartupWatch, last_stderr, probe
+from referee.run.workers import Workers, default_jobs, resolve_workers
 from referee.standings.collect import Collected
 from referee.standings.first_faults import FirstFaults
 from referee.standings.model import LeftOutEntry, Standings
@@ -35,10 +36,11 @@ from referee.standings.ranking import ordered, standings_for
 from referee.standings.ratings import start_warm_up, warm_up
 from referee.standings.report_files import timing, write_reports
 from referee.standings.results_doc import ResultsDoc, order_rule, rating_info
+from referee.store.games_log import GamesLog
 from referee.store.ranking_shapes import StageJson
 from referee.store.results import GameLine, GameResult
 from referee.store.results_dir import ResultsDir
-from referee.store.run_store import GameStore, StoredGames
+from referee.store.run_store import GameStore
 
 #: The progress display's leader: a bot's name, or a function that finds it (a rating fit: only when shown).
 Leader: TypeAlias = "str | Callable[[], str | None] | None"
@@ -99,23 +101,26 @@ class ArenaRun:
     """A match's bot that failed to start the same way game after game: the run stopped early for it."""
     faults: FirstFaults = field(default_factory=FirstFaults)
     """Each bot's first fault of each kind, over every game stored."""
+    workers: Workers = Workers(1)
+    """The worker processes that played (decided once, in ``prepare_run``)."""
 
     @property
     def standings(self) -> Standings:
         return self.doc.standings
 
     @property
-    def games(self) -> StoredGames:
+    def games(self) -> GamesLog:
         """Every game's line of games.jsonl, read from the file each time it is iterated (never all in memory)."""
-        return StoredGames(ResultsDir(self.out_dir).games)
+        return ResultsDir(self.out_dir).games_log
 
 
 def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progress,
-                 probe_starts: bool = False) -> tuple[Arena, list[LeftOut]]:
+                 probe_starts: bool = False, pool_check: bool = True) -> tuple[Arena, list[LeftOut]]:
     """Check required programs and run build steps (and, with ``probe_starts``, start each process bot once:
     see ``startups.probe``); the arena without the bots left out.
 
-    Raises ``ArenaFileError`` when too few bots are left for the tables.
+    Raises ``ArenaFileError`` when too few bots are left for the tables (unless ``pool_check`` is false: the
+    benchmark tests seat each student alone with benchmarks).
     """
     kept, left = check_requires(arena.bots)
     for item in left:
@@ -143,7 +148,7 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
             progress.note("\n".join([f"left out {name}: {reason}", *stuck.words()]))
             left.append(LeftOut(name, reason, "\n".join([stuck.message, *stuck.words()]), stuck.log, stuck.stderr))
         kept = [e for e in kept if e.spec.name not in broken]
-    if left:
+    if left and pool_check:
         names = [e.spec.name for e in kept]
         problems = pool_problems(arena, names, [x.bot for x in left])
         if problems:
@@ -161,7 +166,7 @@ class _Prepared:
     out_dir: str
     log_dir: str
     records_dir: str | None
-    workers: int
+    workers: Workers
     store: GameStore
     left: list[LeftOut]
     planner: Planner
@@ -198,23 +203,24 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     # With a worker on every core, the rating library's import (0.6 s of CPU) would take a core from the
     # games: do it while the bots build instead, when there are builds to wait for.
     early = None
-    if any(e.build for e in arena.bots) and (jobs or arena.jobs or default_jobs()) >= default_jobs():
+    if any(e.build for e in arena.bots) and resolve_workers(jobs or arena.jobs).count >= default_jobs():
         early = start_warm_up()
     # An arena starts its process bots once before the games, where they will run: here, unless on a cluster.
     probe_starts = kind == "arena" and executor_factory is local_executor
     run = prepare_run(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, kind=kind,
-                      probe_starts=probe_starts, keep_games=keep_games)
+                      probe_starts=probe_starts, keep_games=keep_games, local=executor_factory is local_executor)
     if early is not None:
         early.join()  # no thread may hold an import lock when the workers are forked
 
     def make() -> Executor:
-        return executor_factory(run.arena, jobs=run.workers, stderr_dir=run.log_dir, pin=pin,
+        return executor_factory(run.arena, jobs=run.workers.count, stderr_dir=run.log_dir, pin=pin,
                                 records_dir=run.records_dir)
 
     # Otherwise warm_up after the workers are forked: no thread may hold an import lock at a fork.
     # A match (or compare) stops for a bot that cannot start; an arena probed its bots before the games.
     watch = StartupWatch(run.specs) if kind != "arena" else None
-    with RunLoop(make, on_start=None if early is not None else warm_up, watch=watch) as loop:
+    follow = following(live.now.pick) if live is not None else None  # the live page's now-playing view
+    with RunLoop(make, on_start=None if early is not None else warm_up, watch=watch, follow=follow) as loop:
         t0 = time.monotonic()
         try:
             complete, played_now = play_rounds(run, loop, progress, stop_after, live)
@@ -230,36 +236,36 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
 
 
 def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool, fresh: bool, progress: Progress,
-                kind: str, probe_starts: bool = False, keep_games: bool = True) -> _Prepared:
-    """Open the store (fresh or resuming), run the builds, plan the first round; announce the planned games."""
+                kind: str, probe_starts: bool = False, keep_games: bool = True, local: bool = True) -> _Prepared:
+    """Open the store (fresh or resuming), run the builds, plan the first round; announce the planned games and,
+    ``local``ly, the workers that will play them."""
     started = time.monotonic()
     out_dir = os.path.abspath(out or arena.out)
     asked = jobs or arena.jobs
-    workers = min(asked or default_jobs(), max_jobs())
     store = GameStore(out_dir, keep_games=keep_games)
     store.prepare(resume=resume, fresh=fresh)
     log_dir = ResultsDir(out_dir).logs
     os.makedirs(log_dir, exist_ok=True)  # bots' stderr logs, build logs
     records_dir = out_dir  # ResultsDir.RECORDS: every game with records, else only games with a fault
     entrants = arena.bots
-    arena, left = prepare_bots(arena, log_dir, workers, progress, probe_starts=probe_starts)
+    arena, left = prepare_bots(arena, log_dir, resolve_workers(asked).count, progress, probe_starts=probe_starts)
     names = [e.spec.name for e in arena.bots]
     finished = Collected(names)
     store.start(arena.to_json(), finished.add)
     # A match numbers its games g0001, g0002, ... as it always has (bots may seed from the id).
     planner = Planner(arena, names, lambda games, pool: ordered(games, pool, arena.rank_by),
                       id_digits=4 if kind == "match" else 6)
-    # "arena NAME: 5 bots, 2 stages, 120 games planned"; a match is one stage named by its rules: "match: 2 bots, ..."
-    stages = "" if kind == "match" else f"{len(arena.stages)} stage{'s' if len(arena.stages) != 1 else ''}, "
-    progress.note(f"{kind if arena.name == kind else f'{kind} {arena.name}'}: {len(names)} bots, {stages}"
-                  f"{planner.total} games planned")
-    if len(finished):
-        progress.note(f"resuming: {len(finished)} of {planner.total} games already played")
     # No more workers than games that can be in play (a worker per job of --jobs 100000 never played).
     left_to_play = planner.total - len(finished)
-    workers, cut = worker_count(asked or workers, max(1, min(left_to_play, games_at_once(arena, len(names)))))
-    if cut and asked and left_to_play:
-        progress.note(cut)
+    workers = resolve_workers(asked, max(1, min(left_to_play, games_at_once(arena, len(names)))))
+    # "arena NAME: 5 bots, 2 stages, 120 games planned, 2 workers"; a match is one stage named by its rules.
+    stages = "" if kind == "match" else f"{len(arena.stages)} stage{'s' if len(arena.stages) != 1 else ''}, "
+    progress.note(f"{kind if arena.name == kind else f'{kind} {arena.name}'}: {len(names)} bots, {stages}"
+                  f"{planner.total} games planned" + (f", {workers}" if local and left_to_play else ""))
+    if len(finished):
+        progress.note(f"resuming: {len(finished)} of {planner.total} games already played")
+    if workers.note and left_to_play:
+        progress.note(workers.note)
     prepared = _Prepared(arena, entrants, kind, out_dir, log_dir, records_dir, workers, store, left, planner,
                          finished, started)
     prepared.phases["builds_s"] = time.monotonic() - started
@@ -406,12 +412,12 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
                      rating=rating_info(arena.bootstrap, arena.seed), bots=tuple(e.spec.to_json() for e in arena.bots),
                      stages=tuple(stages), sandbox_levels=games.sandbox_levels(),
                      clock_levels=games.clock_levels(), build_levels=build_levels(arena.bots, run.left))
-    times = timing(standings, games, wall_s=wall, played_now=played_now, jobs=run.workers)
+    times = timing(standings, games, wall_s=wall, played_now=played_now, jobs=run.workers.count)
     # Where the time went, for finding what does not scale with --jobs (the games phase does).
     times["phases"] = {k: round(v, 3) for k, v in run.phases.items()}
     paths = write_reports(run.out_dir, doc, times)
     return ArenaRun(doc, complete, run.out_dir, played_now, wall, run.left, paths,
-                    never_started(games, arena.specs, run.log_dir), run.cannot_start, games.faults)
+                    never_started(games, arena.specs, run.log_dir), run.cannot_start, games.faults, run.workers)
 
 
 def build_levels(built: Iterable[BotEntry], left: Iterable[LeftOut]) -> dict[str, str]:

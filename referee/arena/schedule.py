@@ -218,7 +218,7 @@ def job_for(arena: Arena, planned: PlannedGame, specs: Mapping[str, BotSpec], st
     # A process bot's game is recorded even without ``records``: kept if it has a fault (its exact bytes).
     process = any(s.builtin is None for s in seats)
     return GameJob(planned.game_id, planned.seed, stage.rules, seats, arena.policy, arena.records or process,
-                   faults_only=not arena.records, actions=actions)
+                   faults_only=not arena.records, actions=actions, hide_names=arena.hide_names)
 
 
 class LazyGames(Sequence[PlannedGame]):

@@ -11,14 +11,17 @@ class SimilarityKey(TypedDict, total=False):
 
     points: int
     seed: int
+    references: bool
 
 
 @dataclass(frozen=True)
 class SimilarityOption:
-    """How many decision points to ask (``None``: those of ``similar``'s default seats), drawn with ``seed``."""
+    """How many decision points to ask (``None``: those of ``similar``'s default seats), drawn with ``seed``; whether
+    the reference policies are asked too (the starter kits' default play, the built-ins)."""
 
     points: int | None = None
     seed: int = 1
+    references: bool = True
 
 
 def similarity_from(value: bool | SimilarityKey | None) -> SimilarityOption | None:
@@ -27,4 +30,4 @@ def similarity_from(value: bool | SimilarityKey | None) -> SimilarityOption | No
         return None
     if value is True:
         return SimilarityOption()
-    return SimilarityOption(value.get("points"), value.get("seed", 1))
+    return SimilarityOption(value.get("points"), value.get("seed", 1), value.get("references", True))

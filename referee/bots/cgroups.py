@@ -5,6 +5,12 @@ child; otherwise the v1 hierarchies (one directory per controller). A group is m
 referee's own group in each hierarchy (so it works inside a container that gave us a subtree), its
 limits are written, and the launch command puts itself in with ``echo $$ > .../cgroup.procs`` before
 it execs the bot, so no process of the bot ever runs outside it.
+
+A normal user has such a group when systemd delegates one (``systemd-run --user --scope -p Delegate=yes
+lastcard ...``): the scope is the user's, but cgroup v2 lets no process stay in a group whose controllers
+are handed to children. The referee then does what systemd's CGROUP_DELEGATION.md asks of a delegated
+manager: it moves the scope's processes into a child ``referee/`` and enables the controllers, and the bots'
+groups go beside it (``claim``).
 """
 
 from __future__ import annotations
@@ -81,16 +87,74 @@ def detect() -> Hierarchy | None:
     if any(name != "cpuacct" for name, _ in v1):
         return Hierarchy(1, tuple(v1))
     if "" in own:
-        parent = os.path.normpath(f"{ROOT}{own['']}")
-        for candidate in (parent, f"{ROOT}/unified{own['']}"):
-            try:
-                with open(os.path.join(candidate, "cgroup.subtree_control")) as fh:
-                    enabled = set(fh.read().split())
-            except OSError:
-                continue
-            if {"memory", "pids"} <= enabled and os.access(candidate, os.W_OK):
-                return Hierarchy(2, (("", os.path.normpath(candidate)),))
+        for candidate in (os.path.normpath(f"{ROOT}{own['']}"), os.path.normpath(f"{ROOT}/unified{own['']}")):
+            found = _v2_parent(candidate)
+            if found is not None:
+                return Hierarchy(2, (("", found),))
     return None
+
+
+#: The referee's own group inside a delegated one: its processes live there, its bots' groups beside it.
+SUPERVISOR = "referee"
+#: The controllers a bot's group needs (cpu is used when there too).
+NEEDED = frozenset({"memory", "pids"})
+
+
+def _read_set(path: str) -> set[str]:
+    try:
+        with open(path) as fh:
+            return set(fh.read().split())
+    except OSError:
+        return set()
+
+
+def _usable(group: str) -> bool:
+    """Children made here get the memory and pids controllers, and this process may make them."""
+    return _read_set(os.path.join(group, "cgroup.subtree_control")) >= NEEDED and os.access(group, os.W_OK)
+
+
+def _v2_parent(group: str) -> str | None:
+    """Where bots' groups go, for a process in the v2 group ``group``: the group itself, its parent when the
+    referee already claimed that one (``group`` is its ``referee/``), or the group once claimed; else ``None``."""
+    if _usable(group):
+        return group
+    if os.path.basename(group) == SUPERVISOR and _usable(os.path.dirname(group)):
+        return os.path.dirname(group)
+    return group if claim(group) else None
+
+
+def delegated(group: str) -> bool:
+    """Whether systemd delegated ``group`` to this user (its ``user.delegate`` mark, systemd 251 and later; root's
+    ``trusted.delegate`` is readable by root only) and this user may arrange it."""
+    marked = False
+    for name in ("user.delegate", "trusted.delegate"):
+        try:
+            marked = marked or os.getxattr(group, name) == b"1"
+        except OSError:
+            continue
+    files = [group, *(os.path.join(group, f) for f in ("cgroup.procs", "cgroup.subtree_control"))]
+    return marked and all(os.access(f, os.W_OK) for f in files)
+
+
+def claim(group: str) -> bool:
+    """Make a delegated v2 ``group`` hand its controllers to children: its processes (this one, and whatever the
+    scope was started with) move into ``group/referee``, then memory, pids and cpu are enabled. ``False`` when the
+    group is not delegated to this user, lacks a controller, or refuses (nothing is undone: all stays in the scope)."""
+    if not delegated(group) or not _read_set(os.path.join(group, "cgroup.controllers")) >= NEEDED:
+        return False
+    leaf = os.path.join(group, SUPERVISOR)
+    try:
+        os.makedirs(leaf, exist_ok=True)
+    except OSError:
+        return False
+    for _ in range(5):  # a process forked while moving the others is left behind once: move again
+        for pid in _read_set(os.path.join(group, "cgroup.procs")):
+            _write(os.path.join(leaf, "cgroup.procs"), pid)
+        if _write(os.path.join(group, "cgroup.subtree_control"), "+memory +pids"):
+            if "cpu" in _read_set(os.path.join(group, "cgroup.controllers")):
+                _write(os.path.join(group, "cgroup.subtree_control"), "+cpu")  # a share, and the CPU clock's count
+            return _usable(group)
+    return False
 
 
 def _write(path: str, value: str) -> bool:

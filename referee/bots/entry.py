@@ -41,3 +41,9 @@ class BotEntry:
     submission: str | None = None
     #: How its build ran, once it has (``None``: not built, or no build step).
     built: Built | None = None
+    #: The id a gradebook knows the student by, when a platform's download names it (Canvas's user id, Moodle's
+    #: ``Participant 205``); "" for a folder named after the student (its name is the id).
+    student: str = ""
+    #: The download's entries the submission was made of (``download/x_4411_99812_bot.zip and 1 more``), when
+    #: they are not the folder it runs from.
+    arrived: str = ""

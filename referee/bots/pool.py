@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from referee.bots.names import stderr_log
+from referee.bots.logs import stderr_log
 from referee.bots.pipes.client import BotClient
 from referee.bots.pipes.transport import Transport
 from referee.bots.spec import BotSpec

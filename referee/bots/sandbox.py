@@ -1,10 +1,11 @@
 """Walls and limits around a bot process: bubblewrap namespaces, an unprivileged user, cgroups, rlimits.
 
-A launch turns the bot's command into ``sh -c 'join the cgroups; exec "$@"' prlimit ... bwrap ...
-setpriv ... COMMAND``: the shell puts itself in the bot's control groups before anything of the bot
-runs, ``prlimit`` sets the per-process limits, ``bwrap`` builds a world with its own PID, network,
-IPC and UTS namespaces and a read-only filesystem made from an allowlist, and ``setpriv`` drops root
-when the referee runs as root (a user namespace alone does not: uid 0 inside is root outside).
+A launch turns the bot's command into ``sh -c 'join the cgroups; exec "$@"' bwrap ... setpriv ...
+prlimit ... COMMAND``: the shell puts itself in the bot's control groups before anything of the bot
+runs, ``bwrap`` builds a world with its own PID, network, IPC and UTS namespaces (and, for a normal
+user, its own user namespace) and a read-only filesystem made from an allowlist, ``setpriv`` drops root
+when the referee runs as root (a user namespace alone does not: uid 0 inside is root outside), and
+``prlimit`` sets the per-process limits inside all that.
 See docs/security.md for what each layer stops.
 """
 
@@ -22,7 +23,7 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Sequence
 
-from referee.bots import cgroups
+from referee.bots import cgroups, offer
 from referee.bots.command_files import Tree, command_files, find_program, folder_of, inside, split_command, tree
 from referee.engine.jsondata import JsonObject
 from referee.errors import BAD_INPUT, LastcardError
@@ -171,6 +172,8 @@ class Machine:
     root: bool
     hierarchy: cgroups.Hierarchy | None
     problems: tuple[str, ...]
+    #: The one command that would raise the level here (``offer.fill`` puts the command line in), or "".
+    remedy: str = ""
 
     @property
     def walls(self) -> bool:
@@ -188,33 +191,39 @@ def _bwrap_works(path: str) -> str | None:
     return None if run.returncode == 0 else (run.stderr.decode(errors="replace").strip() or f"exit {run.returncode}")
 
 
+def _real(path: str | None) -> str | None:
+    return None if path is None else os.path.realpath(path)
+
+
 @functools.lru_cache(maxsize=1)
 def machine() -> Machine:
     """Probe bubblewrap, setpriv, prlimit and cgroups (once; cached for the process)."""
-    problems = []
+    problems: list[offer.Shortfall] = []  # in the order they lower the level: the first remedy raises it most
     bwrap = shutil.which("bwrap")
     if bwrap is None:
-        problems.append("bubblewrap (bwrap) is not installed: apt-get install bubblewrap")
+        problems.append(offer.no_bwrap())
     else:
         why = _bwrap_works(bwrap)
         if why is not None:
-            problems.append(f"bubblewrap cannot create namespaces here ({why}): enable unprivileged user "
-                            "namespaces (sysctl kernel.unprivileged_userns_clone=1) or run as root")
+            problems.append(offer.bwrap_fails(why))
             bwrap = None
     root = os.geteuid() == 0
-    setpriv = shutil.which("setpriv")
+    # setpriv and prlimit run inside the walls, where only the system's folders are: by their real paths.
+    setpriv = _real(shutil.which("setpriv"))
     if root and setpriv is None:
-        problems.append("setpriv (util-linux) is missing, so bots would run as root: apt-get install util-linux")
+        problems.append(offer.Shortfall("setpriv (util-linux) is missing, so bots would run as root: "
+                                        "apt-get install util-linux", "sudo apt-get install util-linux"))
     hierarchy = cgroups.detect()
     if hierarchy is None:
-        problems.append("no writable cgroups: memory, process and CPU limits fall back to rlimits "
-                        "(the process limit only holds for a non-root user)")
+        problems.append(offer.no_cgroups(root, unified=os.path.exists(f"{cgroups.ROOT}/cgroup.controllers")))
     else:
         cgroups.sweep(hierarchy)
-    prlimit = shutil.which("prlimit")
+    prlimit = _real(shutil.which("prlimit"))
     if prlimit is None:
-        problems.append("prlimit (util-linux) is missing: file size and open file limits are not set")
-    return Machine(bwrap, setpriv, prlimit, root, hierarchy, tuple(problems))
+        problems.append(offer.Shortfall("prlimit (util-linux) is missing: file size and open file limits are "
+                                        "not set", "sudo apt-get install util-linux"))
+    return Machine(bwrap, setpriv, prlimit, root, hierarchy, tuple(p.problem for p in problems),
+                   next((p.remedy for p in problems if p.remedy), ""))
 
 
 def effective_level(settings: SandboxSettings | None, probe: Machine | None = None) -> Level:
@@ -231,11 +240,20 @@ def effective_level(settings: SandboxSettings | None, probe: Machine | None = No
 
 
 def shortfall(settings: SandboxSettings | None) -> str | None:
-    """For ``auto``: one sentence on what this machine could not give, to say once; ``None`` if nothing."""
+    """For ``auto``: the level bots get here, what this machine could not give and the one command that would
+    raise it, to say once at the start; ``None`` if nothing is missing."""
     if settings is None or settings.mode is not Mode.AUTO:
         return None
-    problems = machine().problems
-    return ("sandbox: auto runs without: " + "; ".join(problems)) if problems else None
+    m = machine()
+    if not m.problems:
+        return None
+    return f"sandbox: bots run at level {effective_level(settings, m).value} " + _missing(m)
+
+
+def _missing(m: Machine) -> str:
+    """What ``m`` lacks, and the remedy with this command line in it."""
+    text = "(" + "; ".join(m.problems) + ")"
+    return text + (f". To raise it: {offer.fill(m.remedy, sys.argv)}" if m.remedy else "")
 
 
 def _program(argv: list[str], cwd: str) -> list[str]:
@@ -375,6 +393,7 @@ class Launch:
         if joins:
             script = "".join(f"echo $$ > {shlex.quote(f)} && " for f in joins) + 'exec "$@"'
             out += ["/bin/sh", "-c", script, "lastcard-sandbox"]
+        limits: list[str] = []
         if m.prlimit is not None:
             rl = []
             if s.file_size_mb:
@@ -386,12 +405,16 @@ class Launch:
             if s.memory_mb and "memory" not in limited:
                 rl.append(f"--data={s.memory_mb * MIB}")  # DATA, not AS: AS breaks the JVM and Node
             if s.processes and "pids" not in limited:
-                rl.append(f"--nproc={s.processes}")  # counts per user, and root ignores it: docs/security.md
+                rl.append(f"--nproc={s.processes}")  # root ignores it; without walls it counts per user
             if rl:
-                out += [m.prlimit, *rl, "--"]
+                limits = [m.prlimit, *rl, "--"]
         if self.level in (Level.FULL, Level.WALLS):
             out += self._bwrap(bot_view(named, workdir) if view is None else view, workdir, workspace)
-        out += command
+        # The rlimits are set inside the walls, after bubblewrap made the bot's user namespace: there the kernel
+        # counts RLIMIT_NPROC per namespace (Linux 5.14 and later), so a normal user's bot may run `processes` of
+        # its own, whatever the user runs beside it. Set before bwrap, the limit counted every process of the
+        # user, and bwrap itself failed to start once they passed it (a JVM's threads count: issue 53).
+        out += limits + command
         return out, clean
 
     def _bwrap(self, view: Tree, workdir: str, workspace: str | None = None) -> list[str]:
@@ -430,7 +453,10 @@ class Launch:
             args += ["--ro-bind-try", self._readable(folder) if m.root else folder, folder]
         if workspace is not None:  # after the binds: nothing read-only is ever mounted over it
             args += ["--perms", "0777", "--size", str(s.scratch_mb * MIB), "--tmpfs", workspace]
-        args += ["--chdir", workdir]
+        # The root is bwrap's own tmpfs, of no set size, holding the folders made above: for a normal user the bot
+        # owns them (its user namespace maps it to the user), and could fill memory there. Read-only, as it is
+        # in effect for nobody; /tmp and a build's folder are mounts of their own, sized, and stay writable.
+        args += ["--remount-ro", "/", "--chdir", workdir]
         if m.root:
             assert m.setpriv is not None
             args += ["--", m.setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
@@ -491,8 +517,9 @@ def describe(settings: SandboxSettings | None) -> str:
     """One line on what a bot with these settings gets here (for ``check`` and logs)."""
     level = effective_level(settings)
     text = f"sandbox {level.value}"
-    short = shortfall(settings)
-    return text + (f" ({short})" if short else "")
+    m = machine()
+    return text + (f" {_missing(m)}" if settings is not None and settings.mode is Mode.AUTO and m.problems
+                   else "")
 
 
 if __name__ == "__main__":  # pragma: no cover - a quick look at what this machine offers

@@ -13,16 +13,15 @@ import shlex
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
-from referee.inputs.problems import format_path
+from referee.inputs.files import read_text
+from referee.inputs.kinds import MANIFEST as MANIFEST_FILE
+from referee.inputs.problems import InputFileError, format_path
 from referee.inputs.reader import LineMap, load_yaml
 
 #: The manifest a student may put in their folder to say how to build and run the bot.
 MANIFEST = "lastcard.yaml"
 #: The keys a manifest may hold.
 MANIFEST_KEYS = ("run", "build", "requires", "language")
-#: The largest manifest read (a real one is three lines).
-MANIFEST_MAX_BYTES = 16 * 1024
-
 
 @dataclass(frozen=True)
 class Language:
@@ -69,7 +68,7 @@ DEFAULT_LANGUAGES: tuple[Language, ...] = (
     Language("fortran", "bot.f90", "./bot", build="gfortran -O2 -o bot bot.f90", requires=("gfortran",)),
     Language("ada", "bot.adb", "./bot", build="gnatmake -q -O2 bot.adb", requires=("gnatmake",)),
     Language("ocaml", "bot.ml", "./bot", build="ocamlopt -o bot bot.ml", requires=("ocamlopt",)),
-    Language("commonlisp", "bot.lisp", "sbcl --script bot.lisp", requires=("sbcl",)),
+    Language("commonlisp", "bot.lisp", "sbcl --dynamic-space-size 512MB --script bot.lisp", requires=("sbcl",)),
     Language("erlang", "bot.erl", "erl -noshell -pa . -s bot main", build="erlc bot.erl", requires=("erlc", "erl")),
     Language("elixir", "bot.exs", "elixir bot.exs", requires=("elixir",)),
     Language("r", "bot.R", "Rscript bot.R", requires=("Rscript",)),
@@ -162,19 +161,11 @@ def read_manifest(path: str, table: tuple[Language, ...], shown: str | None = No
     """
     shown = shown or path
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MANIFEST_MAX_BYTES + 1)
-    except OSError as exc:
-        return Detected(None, problem=f"{shown}: cannot read it: {exc.strerror or exc}", manifest=path)
-    if len(raw) > MANIFEST_MAX_BYTES:
-        return Detected(None, problem=f"{shown}: larger than {MANIFEST_MAX_BYTES // 1024} KiB; a manifest is a "
-                                      "few lines (run, build)", manifest=path)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return Detected(None, problem=f"{shown}: not UTF-8 text; save it as UTF-8", manifest=path)
+        text = read_text(path, MANIFEST_FILE)
+    except InputFileError as exc:
+        return Detected(None, problem=f"{shown}: {exc.problem.located()}", manifest=path)
     lines = LineMap()
-    data, early = load_yaml(text, lines)
+    data, early = load_yaml(text, lines, MANIFEST_FILE)
     if early:
         return Detected(None, problem=f"{shown}: " + "; ".join(str(p) for p in early), manifest=path)
     problems = manifest_problems(data, lines, table)

@@ -30,6 +30,7 @@ from referee import __version__
 from referee.bots.command_files import Trace, command_files, folder_of, inside, split_command, tree
 from referee.bots.entry import BotEntry
 from referee.bots.spec import BotSpec
+from referee.builds import safe_tar
 from referee.errors import BAD_INPUT, LastcardError
 
 #: Folder names never shipped: version control and bytecode caches a worker rebuilds itself.
@@ -147,10 +148,7 @@ def unpack(bundle: BotBundle, root: str) -> str:
     staging = tempfile.mkdtemp(prefix=f".{bundle.key}-", dir=root)
     try:
         with tarfile.open(fileobj=io.BytesIO(bundle.data), mode="r:gz") as tar:
-            if hasattr(tarfile, "tar_filter"):
-                tar.extractall(staging, filter="tar")  # keeps modes; refuses absolute paths and "..": safe
-            else:  # pragma: no cover - Python before 3.11.4
-                tar.extractall(staging)
+            safe_tar.extract(tar, staging)  # the bots' folders are the students': the build's rule, on every Python
         for bot in bundle.bots:  # a cwd that shipped nothing itself (base_dir) must still exist
             os.makedirs(_mirror(staging, bot.spec.cwd or "/"), exist_ok=True)
         try:

@@ -21,17 +21,23 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterable
 
 from referee.bots.entry import BotEntry, Built
-from referee.bots.names import build_log
+from referee.bots.logs import build_log
 from referee.bots.pipes.transport import describe_exit
 from referee.bots.reaper import reaper
 from referee.bots.sandbox import CLEAN_ENV, MIB, Mode, effective_level
 from referee.bots.spec import BotSpec
 from referee.builds import cache as build_cache
 from referee.builds import walled as walled_build
+from referee.builds.packages import install_hint
 from referee.run.side_by_side import map_side_by_side
 
 #: Lines of a failed build's output shown in the terminal (all of it is in the build log).
 TAIL_LINES = 6
+#: Lines shown from a failed build's first error on (with the line of context a compiler puts before it).
+ERROR_LINES = 8
+#: A compiler's error line (gcc, clang, javac, rustc, tsc, make...) and its warning lines.
+_ERROR = re.compile(r"(?i)\b(error|fatal)\b")
+_WARNING = re.compile(r"(?i)\bwarning\b")
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,12 @@ class LeftOut:
     """A bot that could not start: the last lines it wrote on stderr (``log`` is its stderr log)."""
     build_level: str = ""
     """A failed build: the sandbox level it ran at."""
+
+    @property
+    def first_error(self) -> str:
+        """The first line of ``detail`` that says error (its first line where none does; "" without one)."""
+        said = [line.strip() for line in self.detail.splitlines() if line.strip()]
+        return next((line for line in said if _ERROR.search(line)), said[0] if said else "")
 
 
 def missing_programs(entry: BotEntry) -> list[str]:
@@ -65,7 +77,7 @@ def check_requires(entries: Iterable[BotEntry]) -> tuple[list[BotEntry], list[Le
             names = ", ".join(repr(m) for m in missing)
             where = f" ({entry.language} submission {entry.submission!r})" if entry.submission else ""
             out.append(LeftOut(entry.spec.name, f"needs {names}, which {'is' if len(missing) == 1 else 'are'} "
-                                                f"not on PATH{where}"))
+                                                f"not on PATH{where}{install_hint(missing)}"))
         else:
             kept.append(entry)
     return kept, out
@@ -194,8 +206,7 @@ def _cached_build(entry: BotEntry, source: str, folder: str, content: str, level
     built = Built(found.level or level, cached, found.tree)
     if found.ok:
         return None, built, folder
-    tail = "\n".join(found.log.rstrip().splitlines()[-TAIL_LINES:])
-    return LeftOut(name, found.reason, tail, log, build_level=built.level), built, folder
+    return LeftOut(name, found.reason, first_errors(found.log), log, build_level=built.level), built, folder
 
 
 def as_given(entry: BotEntry) -> BotSpec:
@@ -261,8 +272,28 @@ def _run(entry: BotEntry, log: str | None, live: set[subprocess.Popen[bytes]]) -
             fh.write(f"$ {entry.build}\n(in {entry.spec.cwd})\n{text}")
     if reason is None:
         return None
-    tail = "\n".join(text.rstrip().splitlines()[-TAIL_LINES:])
-    return LeftOut(name, reason, tail, log)
+    return LeftOut(name, reason, first_errors(text), log)
+
+
+def first_errors(output: str) -> str:
+    """What a failed build said first: from its first error line (and the line of context before it, ``In function
+    'main':``) up to ``ERROR_LINES`` lines, stopping at the warnings that follow; the last ``TAIL_LINES`` lines
+    where no line says error. The first error is the cause: what a compiler writes after it is often warnings, or
+    errors that follow from it."""
+    lines = output.rstrip().splitlines()
+    first = next((i for i, line in enumerate(lines) if _ERROR.search(line)), None)
+    if first is None:
+        return "\n".join(lines[-TAIL_LINES:])
+    if first > 0 and lines[first - 1].rstrip().endswith(":") and not _WARNING.search(lines[first - 1]):
+        first -= 1
+    shown: list[str] = []
+    for line in lines[first:first + ERROR_LINES]:
+        if _WARNING.search(line) and not _ERROR.search(line):
+            while shown and shown[-1].rstrip().endswith(":") and not _ERROR.search(shown[-1]):
+                shown.pop()  # a context line (``At top level:``) of the warning, not of the error
+            break
+        shown.append(line)
+    return "\n".join(shown)
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from referee.bots.pipes.transport import describe_exit
 from referee.bots.reaper import reaper
 from referee.bots.sandbox import MIB, Launch, Level, SandboxSettings, bot_view
+from referee.builds import safe_tar
 from referee.builds.cache import FOLDER_MARK, TREE, walk_source
 
 #: Inside the sandbox: unpack the copy, build it (stdin closed, stdout to the log), pack it back.
@@ -259,13 +260,8 @@ def _hint(log: str, code: int | None, limits: SandboxSettings) -> str:
 
 
 def _unpack(data: bytes, tree: str) -> None:
-    """The packed build folder into ``tree``: names must stay inside it; links may point anywhere (the bot only
-    follows them inside its own walls) but nothing is written through one; no devices, no setuid bits."""
-    def keep(member: tarfile.TarInfo, dest: str) -> tarfile.TarInfo:
-        if member.issym():
-            checked = tarfile.data_filter(member.replace(linkname=".", deep=False), dest)
-            return checked.replace(linkname=member.linkname, deep=False)
-        return tarfile.data_filter(member, dest)
-
+    """The packed build folder into ``tree``, by the one rule for a tar from elsewhere (``safe_tar``): names stay
+    inside it; links may point anywhere (the bot only follows them inside its own walls) but nothing is written
+    through one; no devices, no setuid bits."""
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
-        tar.extractall(tree, filter=keep)
+        safe_tar.extract(tar, tree)

@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
-from referee.bots.names import stderr_log
+from referee.bots.logs import stderr_log
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec, TimeLimits
 from referee.check.report import CheckResult, Report

@@ -15,6 +15,7 @@ from referee.arena.model import Arena
 from referee.arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from referee.arena.schedule import stage_game_counts
 from referee.bots.entry import BotEntry
+from referee.builds.arrivals import PLATFORM_NAMES
 from referee.builds.steps import check_requires
 from referee.cli.common import (
     InputError,
@@ -28,11 +29,20 @@ from referee.cli.common import (
     warn_never_started,
 )
 from referee.cli.live_option import end_live, live_option, start_live, with_live
-from referee.cli.options import clock_options, jobs_option, out_option, report_option, with_clock, write_html_report
+from referee.cli.options import (
+    clock_options,
+    jobs_option,
+    out_option,
+    report_option,
+    roster_option,
+    with_clock,
+    write_html_report,
+)
 from referee.cli.sandbox_option import sandbox_option, sandboxed
-from referee.grading.grades import Grade, write_grades
+from referee.grading.grade import Grade
+from referee.grading.grades import write_grades
 from referee.live.address import LiveAddress
-from referee.run.executor import default_jobs, max_jobs
+from referee.run.workers import resolve_workers
 from referee.standings.first_faults import fault_lines
 from referee.standings.render import text_table
 from referee.store.outdir import out_dir_problem
@@ -67,12 +77,13 @@ DEFAULT_CHECK_GAMES = 4
 @sandbox_option
 @clock_options
 @live_option
+@roster_option
 def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh: bool, pin: bool | None,
               quiet: bool, cluster: str | None = None, tls_ca_file: str | None = None, tls_cert: str | None = None,
               tls_key: str | None = None, build_on_workers: bool = False,
               sandbox_mode: str | None = None, check_games: int | None = None, html_report: bool = True,
               clock: str | None = None, wall_ms: int | None = None, records: bool = False,
-              live: LiveAddress | None = None) -> None:
+              live: LiveAddress | None = None, roster: str | None = None) -> None:
     """Run the tournament described in FILE (YAML; see docs/arena.md) and print its standings.
 
     Results are written as each game ends; Ctrl-C stops cleanly and --resume finishes the arena
@@ -80,18 +91,52 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     """
     if resume and fresh:
         raise click.UsageError("--resume and --fresh contradict each other: pick one")
-    arena = _arena_as_asked(file, out, sandbox_mode, clock, wall_ms, records)
+    arena = _arena_as_asked(file, out, sandbox_mode, clock, wall_ms, records, roster)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, build_on_workers, arena)
     cluster = cluster or (arena.cluster.address if arena.cluster else None)
     page = start_live(live, f"arena {arena.name}", "arena", os.path.abspath(out or arena.out))
     progress = with_live(TerminalProgress(quiet=quiet), page)
-    workers = min(jobs or arena.jobs or default_jobs(), max_jobs())
-    progress.note(f"arena {arena.name}: {len(arena.bots)} entrants, "
-                  + (f"on the Dask cluster at {cluster}" if cluster
-                     else f"{workers} worker{'s' if workers != 1 else ''}"))
+    progress.note(f"arena {arena.name}: {len(arena.bots)} entrants" + (f", on the Dask cluster at {cluster}" if cluster
+                                                                       else ""))
+    for line in class_lines(arena, brief=True):
+        progress.note(line)
+    benchmarks = arena.grading is not None and arena.grading.by == "benchmarks"
+    if not arena.contest:  # the file grades by benchmarks and asks for no contest: only the tests are played
+        from referee.cli.benchmark_phase import graded_only  # here: the tests' arithmetic loads numpy
+
+        graded_only(arena, out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin, factory=factory,
+                    check_games=DEFAULT_CHECK_GAMES if check_games is None else check_games, html_report=html_report)
+        return
     with sigterm_as_interrupt():
         run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
                         live=page, **executor_kwargs(factory))
+    doc = run.doc
+    _standings(arena, run)
+    end_live(page, complete=run.complete, standings=run.standings, games=doc.games,
+             message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s; results in {run.out_dir}")
+    graded = None
+    if benchmarks and run.complete:  # grades against the benchmarks, once the contest is over
+        from referee.cli.benchmark_phase import benchmark_phase  # here: the tests' arithmetic loads numpy
+
+        graded = benchmark_phase(arena, run.out_dir, jobs=jobs, resume=resume, fresh=fresh, progress=progress,
+                                 pin=pin, factory=factory)
+    _bot_reports(arena, run, check_games, run.workers.count, progress, graded.written.grades if graded and
+                 graded.written else None)
+    _similarity(arena, run, run.workers.count, progress)
+    _collusion(arena, run, run.workers.count, progress)
+    if html_report:
+        write_html_report(run.out_dir, jobs=run.workers.count)  # the run's workers are gone: as many processes
+    for line in fault_lines(run.faults, run.out_dir, order=run.standings.bots,
+                            leave_out=[n.bot for n in run.never_started], report=html_report):
+        click.echo(line, err=True)
+    for line in warn_never_started(run.never_started):
+        click.echo(line, err=True)
+    if not run.complete:
+        interrupted(games=f"{doc.games:,} of {doc.games_planned:,} games")
+
+
+def _standings(arena: Arena, run: ArenaRun) -> None:
+    """The run's line (games, seed, time), its standings table and where results.json is."""
     doc = run.doc
     state = "" if run.complete else " (unfinished)"
     rate = f", {run.played_now / run.wall_s:.1f} games/s" if run.played_now and run.wall_s > 0 else ""
@@ -101,19 +146,6 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
                f"{run.wall_s:.1f} s{rate}")
     click.echo(text_table(run.standings))
     click.echo(f"results: {ResultsDir(run.out_dir).results}")
-    end_live(page, complete=run.complete, standings=run.standings, games=doc.games,
-             message=f"{doc.games} of {doc.games_planned} games in {run.wall_s:.1f} s; results in {run.out_dir}")
-    _bot_reports(arena, run, check_games, workers, progress)
-    _similarity(arena, run, workers, progress)
-    if html_report:
-        write_html_report(run.out_dir, jobs=workers)  # the run's workers are gone: as many processes
-    for line in fault_lines(run.faults, run.out_dir, order=run.standings.bots,
-                            leave_out=[n.bot for n in run.never_started], report=html_report):
-        click.echo(line, err=True)
-    for line in warn_never_started(run.never_started):
-        click.echo(line, err=True)
-    if not run.complete:
-        interrupted(games=f"{doc.games:,} of {doc.games_planned:,} games")
 
 
 def _similarity(arena: Arena, run: ArenaRun, workers: int, progress: TerminalProgress) -> None:
@@ -126,15 +158,31 @@ def _similarity(arena: Arena, run: ArenaRun, workers: int, progress: TerminalPro
         return
     from referee.cli.similar import similarity_after_run  # here: a run without it need not import it
 
-    similarity_after_run(run.out_dir, points=arena.similarity.points, seed=arena.similarity.seed, jobs=workers,
+    similarity_after_run(run.out_dir, points=arena.similarity.points, seed=arena.similarity.seed,
+                         references=arena.similarity.references, jobs=workers,
                          note=progress.note)
 
 
+def _collusion(arena: Arena, run: ArenaRun, workers: int, progress: TerminalProgress) -> None:
+    """The arena file's ``collusion:``, once the contest is complete, before the page (its section is read from
+    collusion.csv)."""
+    option = arena.collusion
+    if option is None:
+        return
+    if not run.complete:
+        progress.note("collusion: the pairs are measured once the contest is complete (--resume finishes it)")
+        return
+    from referee.cli.collusion import collusion_after_run  # here: a run without it need not import it
+
+    collusion_after_run(run.out_dir, reference=option.reference, most=option.games, alpha=option.alpha, jobs=workers,
+                        note=progress.note)
+
+
 def _arena_as_asked(file: str, out: str | None, sandbox_mode: str | None, clock: str | None, wall_ms: int | None,
-                    records: bool) -> Arena:
-    """FILE's arena with the command line's clock, sandbox and records; an ``InputError`` for an ``out:`` that
-    cannot be written (unless --out replaces it)."""
-    arena = load_arena_file(file)
+                    records: bool, roster: str | None = None) -> Arena:
+    """FILE's arena with the command line's clock, sandbox, records and roster; an ``InputError`` for an ``out:``
+    that cannot be written (unless --out replaces it)."""
+    arena = load_arena_file(file, roster)
     if clock is not None or wall_ms is not None:  # every bot's clock, as --sandbox sets every bot's walls
         arena = arena.with_bots([replace(b, spec=replace(b.spec, limits=with_clock(b.spec.limits, clock, wall_ms)))
                                  for b in arena.bots])
@@ -147,7 +195,7 @@ def _arena_as_asked(file: str, out: str | None, sandbox_mode: str | None, clock:
 
 
 def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int,
-                 progress: TerminalProgress) -> None:
+                 progress: TerminalProgress, benchmark_grades: dict[str, Grade] | None = None) -> None:
     """Write OUT/bots/NAME.md for every entrant, after checking the bots that played (if asked)."""
     gone = {x.bot for x in run.left_out}
     played = [e for e in arena.bots if e.spec.builtin is None and e.spec.name not in gone]
@@ -159,15 +207,30 @@ def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int
         from referee.check.contest import run_contest_checks  # here: a run without checks need not import them
 
         checks = run_contest_checks(arena, played, games=check_games, jobs=jobs)
-    grades: dict[str, Grade] = {}
-    if arena.grading is not None and run.complete:
-        path, grades = write_grades(run.out_dir, run.standings, arena.bots, arena.grading)
-        click.echo(f"grades: {path}")
-    elif arena.grading is not None:
-        progress.note("grades.csv is written when the contest is complete: --resume finishes it")
-    paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks, grades=grades)
+    grades, notes = _contest_grades(arena, run, progress, benchmark_grades)
+    paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks, grades=grades,
+                              notes=notes)
     if paths:
         click.echo(f"reports per bot: {os.path.dirname(paths[-1])}")
+
+
+def _contest_grades(arena: Arena, run: ArenaRun, progress: TerminalProgress,
+                    benchmark_grades: dict[str, Grade] | None) -> tuple[dict[str, Grade], tuple[str, ...]]:
+    """Grades by rank, rating or table once the contest is complete (grades.csv, and with a roster the platform's
+    file), said in the terminal; each student's grade by bot and what the reports should say of the class."""
+    grades: dict[str, Grade] = dict(benchmark_grades or {})
+    if arena.grading is None or arena.grading.by == "benchmarks":
+        return grades, ()
+    if not run.complete:
+        progress.note("grades.csv is written when the contest is complete: --resume finishes it")
+        return grades, ()
+    written = write_grades(run.out_dir, run.standings, arena.bots, arena.grading, arena.class_list)
+    for note in written.notes:
+        click.echo(f"note: {note}", err=True)
+    for path in (written.path, *written.files):
+        if path is not None:
+            click.echo(f"grades: {path}")
+    return written.grades, written.notes
 
 
 #: The most of an arena's description ``validate`` shows: lines, and characters a line.
@@ -195,9 +258,10 @@ def _show_path(path: str) -> str:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--build", "build", is_flag=True, help="Run the bots' build steps too (as the arena will), so the "
                                                      "planned games are exact rather than a range.")
-def validate_cmd(file: str, build: bool = False) -> None:
+@roster_option
+def validate_cmd(file: str, build: bool = False, roster: str | None = None) -> None:
     """Check an arena FILE without playing: every mistake, with its key path and line; then a summary."""
-    arena = load_arena_file(file)
+    arena = load_arena_file(file, roster)
     click.echo(f"{file}: ok")
     for line in _description(arena.description):
         click.echo(f"  {line}")
@@ -213,19 +277,47 @@ def validate_cmd(file: str, build: bool = False) -> None:
     builds = sum(1 for e in kept if e.build)
     if build and builds:  # the builds decide who plays: run them, and the count is exact
         with tempfile.TemporaryDirectory(prefix="lastcard-validate-") as logs:
-            built, left = prepare_bots(arena, logs, default_jobs(), Quiet())
+            built, left = prepare_bots(arena, logs, resolve_workers(arena.jobs).count, Quiet())
         kept, builds = list(built.bots), 0
-    counts = stage_game_counts(arena, len(kept))
-    for stage, n in zip(arena.stages, counts):
-        extra = " (duplicate deals)" if stage.duplicate else ""
-        entrants = f", top {stage.entrants}" if stage.entrants else ""
-        click.echo(f"  stage {stage.name}: {stage.format.name}, {stage.ruleset}, {stage.seats} seats, games "
-                   f"{stage.games}{extra}{entrants}: {n} games")
-    click.echo(f"  total: {planned_games(arena, len(kept), builds)}")
+    if arena.contest:
+        counts = stage_game_counts(arena, len(kept))
+        for stage, n in zip(arena.stages, counts):
+            extra = " (duplicate deals)" if stage.duplicate else ""
+            entrants = f", top {stage.entrants}" if stage.entrants else ""
+            click.echo(f"  stage {stage.name}: {stage.format.name}, {stage.ruleset}, {stage.seats} seats, games "
+                       f"{stage.games}{extra}{entrants}: {n} games")
+        click.echo(f"  total: {planned_games(arena, len(kept), builds)}")
+    else:
+        budget = arena.grading.games if arena.grading else 0
+        click.echo(f"  no contest: only the benchmark tests ({arena.stages[0].ruleset})")
+        click.echo(f"  total: at most {budget * len(kept):,} games ({budget} a student; each test stops as soon as "
+                   "it is sure)")
     for line in _after_games(arena):
         click.echo(line)
+    for line in class_lines(arena):
+        click.echo(f"  {line}")
     for item in left:
         click.echo(f"  would be left out: {item.bot} ({item.reason})")
+        for line in item.detail.splitlines():  # a failed build's first error lines: the cause, where it was
+            click.echo(f"    {line}")
+
+
+def class_lines(arena: Arena, brief: bool = False) -> list[str]:
+    """What the submissions' patterns made of what they matched (each student's folder, what was unpacked or
+    skipped, and why) and how the roster's students were matched; ``brief``: only what needs the teacher's eye
+    (what was skipped, the students with no submission, the submissions on no roster row)."""
+    out = []
+    for key, intake in arena.intakes:
+        platforms = ", ".join(PLATFORM_NAMES[p] for p in intake.platforms)
+        said = [line for line in intake.lines() if not brief or line.startswith("skipped ")]
+        if not brief and (said or intake.platforms != ("plain",)):
+            out.append(f"{key}: {len(intake.arrivals)} submission(s), named as {platforms}")
+        out += [("  " if not brief else "") + line for line in said]
+    if arena.class_list is not None:
+        missing = arena.grading.rounded(arena.grading.missing) if arena.grading is not None else None
+        lines = arena.class_list.lines(missing)
+        out += lines if not brief else [line for line in lines if not line.startswith("matched by")]
+    return out
 
 
 def _bot_line(entry: BotEntry) -> str:
@@ -242,15 +334,36 @@ def _bot_line(entry: BotEntry) -> str:
 
 
 def _after_games(arena: Arena) -> list[str]:
-    """What the arena writes after its games, besides the standings: grades, similarity figures."""
+    """What the arena writes after its games, besides the standings (grades, similarity and collusion figures), and
+    what the bots are told of each other's names."""
     lines = []
     if arena.grading is not None:
-        lines.append(f"  grading: {arena.grading.summary()} -> {_show_path(arena.out)}/grades.csv")
+        shape = arena.class_list.roster.shape if arena.class_list is not None else ""
+        platform = {"canvas": ResultsDir.GRADES_CANVAS, "moodle": ResultsDir.GRADES_MOODLE,
+                    "moodle-worksheet": ResultsDir.GRADES_MOODLE}.get(shape)
+        lines.append(f"  grading: {arena.grading.summary()} -> {_show_path(arena.out)}/{ResultsDir.GRADES}"
+                     + (f" and {platform}" if platform else ""))
+    if arena.grading is not None and arena.grading.by == "benchmarks":
+        from referee.benchmarks.classroom import benchmark_dir  # here: the tests' arithmetic loads numpy
+        from referee.benchmarks.plan import BenchmarkPlan, fewest_pairs
+
+        plan = BenchmarkPlan.of(arena)  # checked by load_arena_file already
+        students = sum(1 for e in arena.bots if e.spec.builtin is None and not e.unusable)
+        to_h1, to_h0 = fewest_pairs(plan.sprt, "H1"), fewest_pairs(plan.sprt, "H0")
+        lines.append(f"  benchmark tests: {len(plan.bands)} bands, at most {plan.budget} games a student ({students} "
+                     f"students); a verdict takes at least {2 * (to_h1 or 0)} games (H1) or {2 * (to_h0 or 0)} (H0) "
+                     f"-> {_show_path(benchmark_dir(arena, arena.out))}")
     if arena.similarity is not None:
         points = arena.similarity.points
         asked = f"{points} decision points" if points else "the decision points of 12 stored seats"
         lines.append(f"  similarity: after the games, {asked} (seed {arena.similarity.seed}) -> "
                      f"{_show_path(arena.out)}/similarity.csv")
+    if arena.collusion is not None:
+        most = f"at most {arena.collusion.games} games a pair" if arena.collusion.games else "every game"
+        lines.append(f"  collusion: after the games, {most} played again with one seat taken by "
+                     f"{arena.collusion.reference} -> {_show_path(arena.out)}/collusion.csv")
+    if arena.hide_names:
+        lines.append("  seat names: hidden (the bots are told seat1, seat2...; the results keep the names)")
     return lines
 
 

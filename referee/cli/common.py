@@ -159,12 +159,18 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def load_arena_file(path: str) -> Arena:
-    """The arena of ``path``, or an ``InputError`` listing every mistake in it."""
+def load_arena_file(path: str, roster: str | None = None) -> Arena:
+    """The arena of ``path`` (with ``--roster``'s file for its ``roster:``), or an ``InputError`` listing every
+    mistake in it."""
     from referee.arena.config import ArenaFileError, load_arena  # the YAML reader and jsonschema: arena files only
 
     try:
-        return load_arena(path)
+        arena = load_arena(path, roster=roster)
+        if arena.grading is not None and arena.grading.by == "benchmarks":
+            from referee.benchmarks.plan import BenchmarkPlan  # its checks need the test's arithmetic
+
+            BenchmarkPlan.of(arena)  # a band no bot can reach in the budget: the file's mistake, before any game
+        return arena
     except ArenaFileError as exc:
         raise InputError(str(exc)) from None
 

@@ -10,6 +10,7 @@ from typing import Callable
 import click
 
 from referee.arena.similarity_option import SimilarityOption
+from referee.cli.benchmark_phase import show_benchmarks
 from referee.cli.common import (
     INTERRUPTED,
     InputError,
@@ -22,13 +23,13 @@ from referee.cli.common import (
     warn_never_started,
 )
 from referee.cli.live_option import end_live, live_option, start_live, with_live
-from referee.cli.options import jobs_option
+from referee.cli.options import jobs_option, roster_option
 from referee.ladder.history import history_md
-from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, run_ladder
+from referee.ladder.live_report import live_report
+from referee.ladder.run import DEFAULT_BATCH, DEFAULT_SHARE, LadderOptions, default_out, run_ladder
 from referee.ladder.shapes import LadderRunRow
 from referee.ladder.store import open_ladder
 from referee.live.address import LiveAddress
-from referee.run.executor import default_jobs
 from referee.standings.first_faults import fault_lines
 from referee.standings.model import LeftOutEntry, StandingRow, Standings
 from referee.standings.render import text_table
@@ -63,17 +64,19 @@ def ladder_cmd() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress display, only the final standings.")
 @cluster_options
 @live_option
+@roster_option
 def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: int, batch: int, out: str | None,
             jobs: int | None, pin: bool | None, quiet: bool, cluster: str | None = None,
             tls_ca_file: str | None = None, tls_cert: str | None = None, tls_key: str | None = None,
-            live: LiveAddress | None = None) -> None:
+            live: LiveAddress | None = None, roster: str | None = None) -> None:
     """Bring the ladder in --db up to date with the bots of arena FILE, then play until a stop rule.
 
     Without --budget or --target-separation a run stops when every bot has its share of games.
     """
-    arena = load_arena_file(file)
+    arena = load_arena_file(file, roster)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
-    state = start_live(live, f"ladder {arena.name}", "ladder")
+    state = start_live(live, f"ladder {arena.name}", "ladder",
+                       report=live_report(db, os.path.abspath(out or default_out(db))))
     progress = with_live(TerminalProgress(quiet=quiet), state)
     with sigterm_as_interrupt():
         result = run_ladder(arena, db, out=out, jobs=jobs, progress=progress, pin=pin, live=state,
@@ -90,10 +93,14 @@ def run_cmd(file: str, db: str, budget: int | None, target: int | None, share: i
     click.echo(f"reports: {os.path.dirname(result.paths[0]) if result.paths else '-'}")
     if result.paths:
         _similarity(os.path.dirname(result.paths[0]), arena.similarity if result.status == "finished" else None,
-                    jobs or arena.jobs or default_jobs(), progress.note)
+                    result.workers.count, progress.note)
     for path in result.paths:
-        if os.path.basename(path) == ResultsDir.GRADES:
+        if os.path.basename(path) in (ResultsDir.GRADES, ResultsDir.GRADES_CANVAS, ResultsDir.GRADES_MOODLE):
             click.echo(f"grades: {path}")
+    for note in result.grade_notes:
+        click.echo(f"note: {note}", err=True)
+    if result.benchmarks is not None:
+        show_benchmarks(result.benchmarks, arena)
     for line in fault_lines(result.faults, os.path.dirname(result.paths[0]) if result.paths else None,
                             order=result.standings.bots, leave_out=[n.bot for n in result.never_started]):
         click.echo(line, err=True)
@@ -137,7 +144,8 @@ def _similarity(out_dir: str, option: SimilarityOption | None, jobs: int, note: 
         return
     from referee.cli.similar import similarity_after_run  # here: a run without it need not import it
 
-    similarity_after_run(out_dir, points=option.points, seed=option.seed, jobs=jobs, note=note)
+    similarity_after_run(out_dir, points=option.points, seed=option.seed, references=option.references, jobs=jobs,
+                         note=note)
     write_report(out_dir, jobs=jobs)
 
 

@@ -1,8 +1,10 @@
 """``--live [HOST:]PORT`` for ``arena``, ``ladder run``, ``compare`` and ``match``: the live page, started before
-the run and given its end (the final standings, or after Ctrl-C how to resume)."""
+the run and given its end (the final standings, or after Ctrl-C how to resume). A run that ends (not by Ctrl-C)
+leaves its page up, with the final state and the replays, until Ctrl-C."""
 
 from __future__ import annotations
 
+import signal
 import tempfile
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
@@ -41,29 +43,39 @@ def live_option(f: F) -> F:
                              "Read-only; 0 picks a free port.")(f)
 
 
-def start_live(address: LiveAddress | None, title: str, kind: str, out_dir: str | None = None) -> LiveState | None:
+def start_live(address: LiveAddress | None, title: str, kind: str, out_dir: str | None = None,
+               report: Callable[[str], str] | None = None) -> LiveState | None:
     """Start the live page when ``--live`` was given and say where it is; None otherwise. ``out_dir``: a folder
-    whose games.jsonl the run writes, for opening games in the report's replay viewer.
+    whose games.jsonl the run writes, for opening games in the report's replay viewer; ``report``: instead, what
+    writes the viewer over the games so far into the scratch folder it is given (the ladder's, from its file).
 
-    The server stops when the command ends (after giving open pages the last state: they keep showing it).
+    When the command ends the server stops, after giving open pages the last state (they keep showing it); a run
+    that finished (or stopped early) first leaves it up until Ctrl-C, and says so.
     """
     if address is None:
         return None
+    from referee.live.now import NowPlaying
     from referee.live.server import LiveServer, LiveServerError  # http.server: only for a run with --live
 
     state = LiveState(title, kind)
-    report = None
     scratch = tempfile.TemporaryDirectory(prefix="lastcard-live-")
-    if out_dir is not None:
+    state.now = NowPlaying(scratch.name)
+    if report is None and out_dir is not None:
         folder = out_dir
-        state.replay = True
 
-        def report() -> str:
+        def report(where: str) -> str:
             from referee.html_report import write_report  # the report's modules: only when a game is opened
 
-            return write_report(folder, path=f"{scratch.name}/report.html")
+            return write_report(folder, path=f"{where}/report.html")
+    maker = None
+    if report is not None:
+        state.replay = True
+        made = report
+
+        def maker() -> str:
+            return made(scratch.name)
     try:
-        server = LiveServer(address, state, report)
+        server = LiveServer(address, state, maker, _now_views())
     except LiveServerError as exc:
         scratch.cleanup()
         raise InputError(str(exc)) from None
@@ -73,12 +85,47 @@ def start_live(address: LiveAddress | None, title: str, kind: str, out_dir: str 
     click.echo(where, err=True)
 
     def close() -> None:
-        server.flush()
-        server.close()
-        scratch.cleanup()
+        try:
+            if state.phase in (RunPhase.FINISHED, RunPhase.STOPPED):
+                _stay_up(state, server.url)
+        finally:
+            server.flush()
+            server.close()
+            scratch.cleanup()
 
     click.get_current_context().call_on_close(close)
     return state
+
+
+def _stay_up(state: LiveState, url: str) -> None:
+    """The run has ended: its page stays up (the final state, the replays) until Ctrl-C (or SIGTERM), saying so."""
+    try:  # a Ctrl-C from the moment the terminal says so closes the page
+        state.stay()
+        click.echo(f"live page: the run has ended; {url} stays up with the final standings and the replays until "
+                   "Ctrl-C", err=True)
+        while True:
+            signal.pause()  # Ctrl-C (or SIGTERM, which the command line makes one) raises KeyboardInterrupt
+    except KeyboardInterrupt:
+        click.echo("live page: closed", err=True)
+
+
+def _now_views() -> Any:
+    """The now-playing view's page and tapes, from the report's package (the live page does not import it); imported
+    when first asked for, so a run nobody watches does not load it."""
+    from referee.live.now import NowJson
+    from referee.live.server import NowViews
+
+    def page() -> str:
+        from referee.html_report.now import now_page
+
+        return now_page()
+
+    def tape(game: NowJson) -> str:
+        from referee.html_report.now import now_tape
+
+        return now_tape(game)
+
+    return NowViews(page, tape)
 
 
 def with_live(progress: ProgressShown, state: LiveState | None) -> Any:

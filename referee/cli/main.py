@@ -27,6 +27,8 @@ COMMANDS = {
     "tune": ("tune", "tune_cmd"),
     "puzzles": ("puzzles", "puzzles_cmd"),
     "similar": ("similar", "similar_cmd"),
+    "collusion": ("collusion", "collusion_cmd"),
+    "grade": ("grade", "grade_cmd"),
 }
 
 

@@ -15,6 +15,7 @@ from typing import Sequence
 
 import click
 
+from referee.arena.bot_reports import write_bot_reports
 from referee.arena.formats import RoundRobin
 from referee.arena.model import Arena, Stage
 from referee.arena.runner import ArenaRun, NeverStarted, run_arena
@@ -38,6 +39,7 @@ from referee.cli.options import (
     out_option,
     report_option,
     ruleset_options,
+    seat_names_option,
     seed_option,
     time_options,
     with_clock,
@@ -54,7 +56,8 @@ from referee.table.policy import FaultPolicy
 
 #: What a match calls the keys of arena.json that a resume compares.
 MATCH_WORDS = {"stages": "--games, --ruleset or --option", "bots": "the BOTs or their time limits",
-               "seed": "--seed", "policy": "--policy", "records": "--records", "sandbox": "--sandbox"}
+               "seed": "--seed", "policy": "--policy", "records": "--records", "sandbox": "--sandbox",
+               "seat_names": "--seat-names"}
 #: Bootstrap samples for the rating interval.
 BOOTSTRAP = 200
 
@@ -79,13 +82,14 @@ BOOTSTRAP = 200
 @time_options
 @sandbox_option
 @live_option
+@seat_names_option
 @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT ...]")
 def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out: str | None, policy: str,
               record: bool, jobs: int, resume: bool, fresh: bool, move_ms: int, bank_ms: int, startup_ms: int,
               sandbox_mode: str | None, bots: tuple[str, ...], html_report: bool = True,
               practice: bool = False, cluster: str | None = None, tls_ca_file: str | None = None,
               tls_cert: str | None = None, tls_key: str | None = None, clock: str | None = None,
-              wall_ms: int | None = None, live: LiveAddress | None = None) -> None:
+              wall_ms: int | None = None, live: LiveAddress | None = None, seat_names: str = "shown") -> None:
     """Play GAMES games between BOTs, rotating the seats, and print the standings.
 
     A BOT is builtin:NAME (random, easy, medium, hard) or a command line in quotes, e.g.
@@ -105,7 +109,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOT") from None
     arena = sandboxed(match_arena(rules, specs, games=games, seed=seed, policy=fault_policy,
-                                  records=bool(out and record)), sandbox_mode)
+                                  records=bool(out and record), hide_names=seat_names == "hidden"), sandbox_mode)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
     state = start_live(live, f"match: {' vs '.join(s.name for s in specs)}", "match",
                        os.path.abspath(out) if out else None)
@@ -129,6 +133,8 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
              stopped=run.cannot_start is not None,
              message=(f"{run.cannot_start.bot} cannot start" if run.cannot_start is not None
                       else f"{run.doc.games} of {run.doc.games_planned} games in {run.wall_s:.1f} s"))
+    if out and run.cannot_start is None:  # a one-stage arena writes what an arena writes: the reports per bot too
+        write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out)
     _show(run, rules, len(specs), seed, out, html_report, jobs)
 
 
@@ -176,10 +182,11 @@ def _never_started(never: Sequence[NeverStarted], *, logs_kept: bool) -> None:
 
 
 def match_arena(rules: Ruleset, specs: Sequence[BotSpec], *, games: int, seed: int, policy: FaultPolicy,
-                records: bool) -> Arena:
-    """A one-stage arena: every bot at one table for ``games`` games, the seats rotating."""
+                records: bool, hide_names: bool = False) -> Arena:
+    """A one-stage arena: every bot at one table for ``games`` games, the seats rotating (``hide_names``: told
+    neutral seat labels, not names)."""
     stage = Stage(name=rules.house, rules=rules, seats=len(specs), format=RoundRobin(), games=games)
     return Arena(name="match", source="lastcard match", base_dir=os.getcwd(),
                  out=os.path.join(os.getcwd(), "results", "match"), seed=seed, stages=(stage,),
                  bots=tuple(BotEntry(spec, f"BOT {i + 1}") for i, spec in enumerate(specs)), policy=policy,
-                 records=records, bootstrap=BOOTSTRAP)
+                 records=records, bootstrap=BOOTSTRAP, hide_names=hide_names)

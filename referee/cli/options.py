@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -11,8 +10,9 @@ import click
 from referee.bots.cpuclock import WALL_FACTOR, Clock
 from referee.bots.spec import TimeLimits
 from referee.engine.rules import PRESETS, Ruleset, RulesetError, get_ruleset, parse_option
-from referee.run.executor import JOBS_PER_CPU, max_jobs
+from referee.run.workers import JOBS_PER_CPU, max_jobs
 from referee.store.outdir import out_dir_problem
+from referee.store.results_dir import ResultsDir
 
 F = Callable[..., Any]
 
@@ -105,6 +105,14 @@ def out_option(help: str) -> Callable[[F], F]:
     return click.option("--out", type=click.Path(), metavar="DIR", callback=check_out_dir, help=help)
 
 
+def roster_option(f: F) -> F:
+    """``--roster FILE``: the class roster, in place of the arena file's ``roster:``."""
+    return click.option("--roster", type=click.Path(dir_okay=False), metavar="FILE",
+                        help="The class roster (a Canvas gradebook export, a Moodle grading worksheet or gradebook "
+                             "export, or a CSV of id, name, email), in place of the file's roster: (docs/grading.md, "
+                             "\"Rosters and gradebooks\").")(f)
+
+
 def clock_options(f: F) -> F:
     """``--clock cpu|wall`` and ``--wall-ms N`` (``None`` when not given: the file's, else the default)."""
     f = click.option("--wall-ms", type=click.IntRange(1), default=None, metavar="MS",
@@ -137,6 +145,14 @@ def time_options(f: F) -> F:
     return f
 
 
+def seat_names_option(f: F) -> F:
+    """``--seat-names shown|hidden``: what the bots are told each seat is called (``hide_names``: hidden)."""
+    return click.option("--seat-names", "seat_names", type=click.Choice(["shown", "hidden"]), default="shown",
+                        show_default=True,
+                        help="What the bots are told each seat is called: its bot's name, or a neutral label "
+                             "(seat1, seat2...) so that no bot can recognise another. Results keep the names.")(f)
+
+
 def report_option(f: F) -> F:
     """``--report/--no-report``: write OUT/report.html (on by default)."""
     return click.option("--report/--no-report", "html_report", default=True, show_default=True,
@@ -154,5 +170,5 @@ def write_html_report(out_dir: str, jobs: int = 1) -> None:
     except ReportError as exc:
         click.echo(f"report.html not written: {exc}", err=True)
     except OSError as exc:  # a full disk, say: the path and the cause
-        where = exc.filename or os.path.join(out_dir, "report.html")
+        where = exc.filename or ResultsDir(out_dir).report
         click.echo(f"report.html not written: {where}: {exc.strerror or exc}", err=True)

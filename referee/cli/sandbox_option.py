@@ -78,6 +78,7 @@ def clock_shortfall(spec: BotSpec) -> str | None:
 def sandboxed(arena: Arena, mode: str | None) -> Arena:
     """The arena with ``--sandbox`` applied to every bot, after refusing ``strict`` or noting what ``auto`` lacks."""
     if mode is not None:
-        arena = arena.with_bots([replace(b, spec=with_mode(b.spec, mode)) for b in arena.bots])
-    announce(b.spec for b in arena.bots)
+        arena = replace(arena.with_bots([replace(b, spec=with_mode(b.spec, mode)) for b in arena.bots]),
+                        benchmarks=tuple(with_mode(s, mode) for s in arena.benchmarks))
+    announce([*(b.spec for b in arena.bots), *arena.benchmarks])
     return arena

@@ -88,7 +88,8 @@ class ArenaPlugin(WorkerPlugin):
                     if bot.spec.name in built:
                         self.specs[bot.spec] = built[bot.spec.name]
                 for item in failed:
-                    tail = f": {item.detail.splitlines()[-1]}" if item.detail.strip() else ""
+                    first = item.first_error
+                    tail = f": {first}" if first else ""  # the first error: the cause
                     self.problems[item.bot] = f"its build {item.reason} there{tail} (log: {item.log})"
                 if not failed:
                     open(marker, "w").close()

@@ -9,8 +9,6 @@ and, once the run is complete, not kept: the directory is what a serial run leav
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Any, Iterator, Protocol, cast
@@ -21,6 +19,7 @@ from referee.compare.candidates import CandidateSettings, Family, game_ids, pair
 from referee.compare.run import BOOTSTRAP, play_in_order
 from referee.run.executor import ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
+from referee.run.workers import resolve_workers
 from referee.standings.collect import Collected
 from referee.standings.ranking import standings_for
 from referee.standings.report_files import timing, write_reports
@@ -113,7 +112,8 @@ class _FamilyInOrder:
                 return False
             a, b = self.waiting.pop(id_a), self.waiting.pop(id_b)
             before = list(family.status)
-            family.add(i, *self.settings.pair(i, k).scores(a.placements, b.placements))
+            family.add(i, *self.settings.pair(i, k).scores(a.placements, b.placements),
+                       actions=(a.result.actions, b.result.actions))
             self.collected.add(a)
             self.collected.add(b)
             if family.status != before:  # some test stopped: its games read ahead are useless
@@ -130,6 +130,7 @@ def run_candidates(settings: CandidateSettings, arena: Arena, *, out: str | None
     """Play the candidates' pairs until every test has stopped (or the cap); with ``out``, write what an arena
     writes plus results.json's ``candidates`` block. Ctrl-C returns with ``complete`` false, every game stored;
     ``stop_after`` does the same after that many new games (tests)."""
+    jobs = resolve_workers(jobs).count  # the one decision (run.workers); outputs say this number
     order = _FamilyInOrder(settings)
     family = order.family
 
@@ -188,21 +189,13 @@ class _CountedIds:
 def _keep_only(out_dir: str, records_dir: str | None, family: Family) -> None:
     """games.jsonl (and records) of the pairs counted only, in planned order (deal by deal, candidates in order)."""
     counted = _CountedIds(family)
-    path = ResultsDir(out_dir).games
+    log = ResultsDir(out_dir).games_log
     offsets: dict[tuple[int, int, str], int] = {}
-    with open(path, "rb") as fh:
-        at = 0
-        for raw in fh:
-            game = str(json.loads(raw).get("game"))
-            if game in counted:
-                i, k, twin = pair_of(game)
-                offsets[(k, i, twin)] = at
-            at += len(raw)
-    with open(path, "rb") as src, open(path + ".part", "wb") as dst:
-        for key in sorted(offsets):
-            src.seek(offsets[key])
-            dst.write(src.readline())
-    os.replace(path + ".part", path)
+    for game, at in log.ids():
+        if game in counted:
+            i, k, twin = pair_of(game)
+            offsets[(k, i, twin)] = at
+    log.keep_only(offsets[key] for key in sorted(offsets))
     if records_dir is not None:
         keep_only(records_dir, counted)
 
@@ -219,10 +212,14 @@ def candidates_block(settings: CandidateSettings, family: Family) -> CandidatesB
                       "behind": (settings.candidates[family.behind_of[i]].name if i in family.behind_of else None),
                       **test.to_json()})
     winner = family.winner
+    names = [c.name for c in settings.candidates]
     return {"base": settings.base.name, "correction": "bonferroni", "alpha": float(settings.sprt.alpha),
             "beta": float(settings.sprt.beta), "games": family.games,
-            "winner": None if winner is None else settings.candidates[winner].name,
-            "accepted": [settings.candidates[i].name for i in family.accepted], "tests": tests}
+            "winner": None if winner is None else names[winner],
+            "accepted": [names[i] for i in family.accepted], "tests": tests,
+            "equals": [names[i] for i in family.equals] if len(family.equals) > 1 else [],
+            "alike": [{"candidates": [names[x.a], names[x.b]], "deals": x.shared, "same": x.same,
+                       "identical": x.identical} for x in family.alike.pairs()]}
 
 
 def results_doc(settings: CandidateSettings, family: Family, games: Collected, complete: bool) -> ResultsDoc:

@@ -14,15 +14,13 @@ at most the lead the executor is given (``Lead``), however slow one game is.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import tempfile
 import time
 from array import array
 from dataclasses import dataclass, field, replace
 from itertools import count
-from typing import Any, Callable, Iterator, Mapping, Protocol, TypeVar, cast
+from typing import Any, Callable, Iterator, Mapping, NotRequired, Protocol, TypeVar, cast
 
 from referee.arena.model import Arena
 from referee.arena.runner import NeverStarted, never_started
@@ -33,7 +31,8 @@ from referee.compare.twins import CompareSettings, TwinsDescriptionJson, game_id
 from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
-from referee.run.loop import RunLoop
+from referee.run.loop import RunLoop, following
+from referee.run.workers import resolve_workers
 from referee.standings.collect import Collected
 from referee.standings.model import Standings
 from referee.standings.ranking import standings_for
@@ -117,16 +116,30 @@ class CompareDescriptionJson(TwinsDescriptionJson):
     sprt: SprtSettingsJson | None
     max_games: int | None
     games: int | None
+    seat_names: NotRequired[str]
+    """``hidden`` when the bots are told neutral seat labels (absent: the names)."""
+    draw: NotRequired[int]
+    """Seats of the field drawn for each pair (absent: the whole field sits)."""
+    versus: NotRequired[str]
+    """``field`` for a test against the field (absent: NEW against BASE)."""
 
 
 def description(settings: CompareSettings) -> CompareDescriptionJson:
     """What decides which games a comparison plays (arena.json; ``--resume`` refuses another)."""
-    return {"kind": "compare", "seed": settings.seed, "ruleset": settings.rules.house,
-            "options": dict(settings.rules.options), "seats": settings.seats, "policy": settings.policy.to_json(),
-            "records": settings.record, "new": settings.new.to_json(), "base": settings.base.to_json(),
-            "field": [s.to_json() for s in settings.field],
-            "sprt": settings.sprt.to_json() if settings.sprt else None,
-            "max_games": settings.max_games, "games": settings.games}
+    out: CompareDescriptionJson = {
+        "kind": "compare", "seed": settings.seed, "ruleset": settings.rules.house,
+        "options": dict(settings.rules.options), "seats": settings.seats, "policy": settings.policy.to_json(),
+        "records": settings.record, "new": settings.new.to_json(), "base": settings.base.to_json(),
+        "field": [s.to_json() for s in settings.field], "sprt": settings.sprt.to_json() if settings.sprt else None,
+        "max_games": settings.max_games, "games": settings.games}
+    # Only when used, so a folder written before these existed still resumes.
+    if settings.hide_names:  # a comparison told the names keeps its fingerprint
+        out["seat_names"] = "hidden"
+    if settings.draw:
+        out["draw"] = settings.draw
+    if settings.versus != "each-other":
+        out["versus"] = settings.versus
+    return out
 
 
 class _InOrder:
@@ -206,6 +219,7 @@ def run_compare(settings: CompareSettings, arena: Arena, *, out: str | None = No
     after that many new games (tests). At most ``lead`` finished games wait for their pair to be counted
     (default ``MIN_LEAD``, or ``LEAD_PER_JOB`` per job). ``live``: the live page's state, given every game.
     """
+    jobs = resolve_workers(jobs).count  # the one decision (run.workers); outputs say this number
     order = _InOrder(settings, _collected(settings))
 
     def pairs() -> Iterator[GameJob]:
@@ -322,7 +336,8 @@ def play_in_order(order: Counting[D_contra], pairs: Callable[[], Iterator[GameJo
 
     complete = True
     try:
-        with RunLoop(make, on_start=warm_up) as loop:
+        follow = following(live.now.pick) if live is not None else None  # the live page's now-playing view
+        with RunLoop(make, on_start=warm_up, follow=follow) as loop:
             try:
                 if not order.advance(display):  # a resumed run may be decided already
                     complete = loop.play_jobs(pairs(), on_result, lead=lead or max(MIN_LEAD, LEAD_PER_JOB * jobs))
@@ -345,9 +360,6 @@ def _collected(settings: CompareSettings) -> Collected:
     return Collected([s.name for s in (settings.new, settings.base, *settings.field)])
 
 
-_ID = re.compile(rb'\{"game":\s*"([^"\\]*)"')
-
-
 class _Counted:
     """The ids of the games of the first ``pairs`` pairs, as a container (no set of every id)."""
 
@@ -365,24 +377,14 @@ def _keep_only(out_dir: str, records_dir: str | None, pairs: int) -> None:
     """games.jsonl (and records) of the first ``pairs`` pairs only, in planned order: games other workers finished
     past the deciding pair are dropped, so the directory is what a serial run leaves. Read and written a line at
     a time (an offset a game in memory)."""
-    path = ResultsDir(out_dir).games
+    log = ResultsDir(out_dir).games_log
     offsets = array("q", [-1]) * (2 * pairs)
-    with open(path, "rb") as fh:
-        at = 0
-        for raw in fh:
-            m = _ID.match(raw)
-            game = m.group(1).decode() if m else str(json.loads(raw).get("game"))
-            if is_pair_game(game):
-                k, twin = pair_of(game)
-                if k < pairs:
-                    offsets[2 * k + (twin == "b")] = at
-            at += len(raw)
-    with open(path, "rb") as src, open(path + ".part", "wb") as dst:
-        for offset in offsets:
-            if offset >= 0:
-                src.seek(offset)
-                dst.write(src.readline())
-    os.replace(path + ".part", path)
+    for game, at in log.ids():
+        if is_pair_game(game):
+            k, twin = pair_of(game)
+            if k < pairs:
+                offsets[2 * k + (twin == "b")] = at
+    log.keep_only(offset for offset in offsets if offset >= 0)
     if records_dir is not None:  # also the records of games abandoned in play, never reported back
         keep_only(records_dir, _Counted(pairs))
 

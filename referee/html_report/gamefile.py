@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import os
 import re
 from array import array
 from typing import Any, Iterable, Iterator, Mapping, cast
 
+from referee.store.games_log import GamesLog
 from referee.store.results import GameLineJson, LineDefaults, complete_line
 
 
@@ -15,32 +14,24 @@ class GameFile:
     """games.jsonl's lines in game-id order (as ``in_id_order`` sorts them), read from disk each time it is
     iterated: only each line's offset and sort key stay in memory."""
 
-    def __init__(self, path: str, defaults: Mapping[str, LineDefaults]) -> None:
-        self.path = path
+    def __init__(self, log: GamesLog, defaults: Mapping[str, LineDefaults]) -> None:
+        self.log = log
         self.defaults = defaults
         self._order = array("q")
-        if not os.path.exists(path):
-            return
         offsets = array("q")
         numbers = array("q")  # the ids' numbers while every id is one prefix and digits (g0001, g0002, ...)
-        prefix: bytes | None = None
+        prefix: str | None = None
         keys: list[Any] | None = None  # natural sort keys, once an id breaks that pattern
-        at = 0
-        with open(path, "rb") as fh:
-            for raw in fh:
-                if raw.strip():
-                    m = _ID.match(raw)
-                    game = m.group(1) if m else str(json.loads(raw).get("game")).encode()
-                    plain = _PLAIN.fullmatch(game)
-                    if keys is None and plain and (prefix is None or plain.group(1) == prefix):
-                        prefix = plain.group(1)
-                        numbers.append(int(plain.group(2)))
-                    else:
-                        if keys is None:  # fall back to natural keys for the ids so far, then for every id
-                            keys = [_natural(prefix.decode() + str(n)) for n in numbers] if prefix is not None else []
-                        keys.append(_natural(game.decode()))
-                    offsets.append(at)
-                at += len(raw)
+        for game, at in log.ids():
+            plain = _PLAIN.fullmatch(game)
+            if keys is None and plain and (prefix is None or plain.group(1) == prefix):
+                prefix = plain.group(1)
+                numbers.append(int(plain.group(2)))
+            else:
+                if keys is None:  # fall back to natural keys for the ids so far, then for every id
+                    keys = [_natural(prefix + str(n)) for n in numbers] if prefix is not None else []
+                keys.append(_natural(game))
+            offsets.append(at)
         if keys is not None:
             self._order = array("q", (offsets[i] for i in sorted(range(len(offsets)), key=keys.__getitem__)))
         elif offsets:  # numbers: sorted in arrays, without a Python object a game
@@ -53,16 +44,11 @@ class GameFile:
         return len(self._order)
 
     def __iter__(self) -> Iterator[GameLineJson]:
-        with open(self.path, "rb") as fh:
-            for offset in self._order:
-                fh.seek(offset)
-                yield cast(GameLineJson, complete_line(json.loads(fh.readline()), self.defaults))
+        for line in self.log.at(self._order):
+            yield cast(GameLineJson, complete_line(line, self.defaults))
 
 
-_ID = re.compile(rb'\{"game":\s*"([^"\\]*)"')
-
-
-_PLAIN = re.compile(rb"([A-Za-z_-]*)([0-9]{1,18})")
+_PLAIN = re.compile(r"([A-Za-z_-]*)([0-9]{1,18})")
 
 
 def _natural(game: str) -> list[tuple[int, int | str]]:

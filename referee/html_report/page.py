@@ -22,18 +22,24 @@ import os
 from importlib import resources
 from typing import Any, Iterable, Mapping, Sequence
 
+from referee.bots.logs import read_log
+from referee.builds.steps import first_errors
 from referee.engine.cardfaces import CSS, MARKS, WILD_MARK
 from referee.engine.rules import PRESETS
 from referee.errors import BAD_INPUT, LastcardError
+from referee.html_report.benchmark_tests import benchmarks_section
+from referee.html_report.collusion import collusion_section
 from referee.html_report.gamefile import GameFile, in_id_order
-from referee.html_report.markup import esc, replay_command
+from referee.html_report.markup import arena_bots, esc, page_handout, replay_command
 from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, ShardWriter, Taping, game_rows, js_exact
 from referee.html_report.sections import faults_section, h2h_section, stages_section, standings_section
 from referee.html_report.similarity import similarity_section
 from referee.html_report.sprt_chart import candidates_section, sprt_section
+from referee.html_report.students import StudentPages, students_section
 from referee.html_report.tally import Faulted, RoundCounts, has_breakdown, stage_filter, stage_rounds
 from referee.html_report.tune_chart import tune_section
-from referee.standings.results_doc import ResultsDoc, read_results_json, read_timing_json
+from referee.standings.results_doc import ResultsDoc
+from referee.store.disk import atomic_write
 from referee.store.results import GameLineJson
 from referee.store.results_dir import ResultsDir
 from referee.store.results_shapes import ResultsJson
@@ -75,30 +81,45 @@ def write_report(out_dir: str, path: str | None = None, *, inline_games: int = I
     same, byte for byte, for any number).
     """
     folder = ResultsDir(out_dir)
-    results = read_results_json(out_dir)
-    games_path = folder.games
-    if not results and not os.path.exists(games_path):
+    results = folder.read_results()
+    if not results and not folder.has_games():
         raise ReportError(f"{out_dir} has neither results.json nor games.jsonl: give the output directory of "
                           "`lastcard arena` or `lastcard match --out`")
     target = path or folder.report
-    games = GameFile(games_path, folder.line_defaults())
+    games = GameFile(folder.games_log, folder.line_defaults())
     shards = None
     if len(games) > inline_games:
         shards = ShardWriter(target, sample_games, shard_games)
-    page = render(out_dir, results, games, shards, Taping(taped_games, taped_faulted), jobs=jobs)
-    tmp = target + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(page)
-    os.replace(tmp, target)  # a reader never sees half a page
-    return target
+    pages = StudentPages(authors(out_dir, results), page_handout(out_dir))
+    page = render(out_dir, results, games, shards, Taping(taped_games, taped_faulted), jobs=jobs, students=pages)
+    written = atomic_write(target, page)  # a reader never sees half a page
+    standings = ResultsDoc.from_json(results).standings if results else None
+    builds = {x.bot: first_errors(read_log(folder.build_log(x.bot), 0))
+              for x in (standings.left_out if standings else ()) if os.path.exists(folder.build_log(x.bot))}
+    pages.write(os.path.dirname(os.path.abspath(target)), os.path.basename(target), standings, folder.read_grades(),
+                _title(results, out_dir, []), builds)
+    return written
+
+
+def authors(out_dir: str, results: ResultsJson | None) -> list[str]:
+    """The bots that get a page of their own: every bot of the run but the built-in players (``arena.json``, or
+    results.json's bots, say which are), in the standings' order, then those left out."""
+    named: list[Mapping[str, object]] = [*arena_bots(out_dir), *(results.get("bots") or [] if results else [])]
+    builtin = {str(b.get("name")) for b in named if isinstance(b, dict)
+               and str(b.get("command", "")).startswith("builtin:")}
+    standings = ResultsDoc.from_json(results).standings if results else None
+    names = [r.bot for r in standings.rows] + [x.bot for x in standings.left_out] if standings else []
+    return [n for n in dict.fromkeys(names) if n not in builtin]
 
 
 def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJson],
-           shards: ShardWriter | None = None, taping: Taping | None = None, jobs: int = 1) -> str:
-    """The whole page as text (``lines`` is read twice, a line at a time: a ``GameFile`` or a list)."""
+           shards: ShardWriter | None = None, taping: Taping | None = None, jobs: int = 1,
+           students: StudentPages | None = None) -> str:
+    """The whole page as text (``lines`` is read twice, a line at a time: a ``GameFile`` or a list); ``students``
+    collects the bots' own pages (written beside it by ``write_report``)."""
     if not isinstance(lines, GameFile):
         lines = in_id_order(lines)
-    standings = ResultsDoc.from_json(results, read_timing_json(out_dir)).standings if results else None
+    standings = ResultsDoc.from_json(results, ResultsDir(out_dir).read_timing()).standings if results else None
     bots = list(standings.bots) if standings else []
     count = 0
     rounds = RoundCounts()
@@ -112,25 +133,30 @@ def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJs
         faulted.add(line)
     stages = stage_rounds(results, rounds)
     taping = taping or Taping()
-    made = game_rows(out_dir, lines, bots, stages, shards, taping, jobs)
+    handout = page_handout(out_dir)
+    made = game_rows(out_dir, lines, bots, stages, shards, taping, jobs, handout,
+                     students.add if students is not None else None)
     title = _title(results, out_dir, bots)
     alike = similarity_section(out_dir)
+    helping = collusion_section(out_dir)
     data = {"title": title, "bots": bots, "colours": CSS, "marks": {c: m for c, (_, m) in MARKS.items()},
-            "wild": WILD_MARK, "games": [row.to_json() for row in made.rows], "replay": replay_command(out_dir),
+            "wild": WILD_MARK, "games": [row.to_json() for row in made.rows], "replay": replay_command(),
             "problems": made.problems,
             "stages": stage_filter(stages) if has_breakdown(stages) else [], "total": count,
             "shards": [f.to_json() for f in shards.files] if shards else [],
-            "untaped": f"the page replays the first {taping.first} games and those with faults; in a terminal: "
-                       f"{replay_command(out_dir)}" if taping.left_out else ""}
+            "untaped": f"the page replays the first {taping.first} games and those with faults; in a terminal, in the "
+                       f"results folder: {replay_command()}" if taping.left_out else ""}
     body = "\n".join([
         f"<header><h1>{esc(title)}</h1><p class=sub>{esc(_summary(results, count))}</p>"
-        + _nav(has_breakdown(stages), bool(alike)) + "</header>",
+        + _nav(has_breakdown(stages), bool(alike), bool(helping), bool(students and students.bots)) + "</header>",
         _command_section(results),
-        standings_section(standings),
+        standings_section(standings, handout),
+        students_section(list(students.bots) if students is not None else []),
         stages_section(stages, bots),
         h2h_section(results.get("head_to_head") if results else None),
         alike,
-        faults_section(out_dir, faulted, bots),
+        helping,
+        faults_section(out_dir, faulted, bots, handout),
         _asset("games.html"),
     ])
     return (f"<!doctype html>\n<html lang=en><head><meta charset=utf-8>"
@@ -139,13 +165,18 @@ def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJs
             f"<script type='application/json' id=lc-data>{_json(data)}</script>\n"
             # Tapes use only letters, digits and . , | ~ + ! - : = @ and newlines: safe as raw script text.
             f"<script type='text/plain' id=lc-tapes>{'#'.join(made.tapes)}</script>\n"
+            # The bots' notes: a line a game with any, its index and its JSON ("<" escaped: no "</" ends the element).
+            f"<script type='text/plain' id=lc-notes>{chr(10).join(made.notes)}</script>\n"
             f"<script>{_asset('report.js')}</script>\n</body></html>\n")
 
 
-def _nav(stages: bool, alike: bool) -> str:
-    """The page's links to its sections: the stages and the play-alike matrix only where the page has them."""
+def _nav(stages: bool, alike: bool, helping: bool = False, pages: bool = False) -> str:
+    """The page's links to its sections: the stages, the play-alike matrix, the pairs that help each other and the
+    bots' pages only where the page has them."""
     return ("<nav><a href='#standings'>Standings</a> " + ("<a href='#stages'>Stages</a> " if stages else "")
             + "<a href='#h2h'>Head to head</a> " + ("<a href='#similar'>Play alike</a> " if alike else "")
+            + ("<a href='#collusion'>Help each other</a> " if helping else "")
+            + ("<a href='#pages'>A page per bot</a> " if pages else "")
             + "<a href='#faults'>Faults</a> <a href='#games'>Games</a></nav>")
 
 
@@ -155,12 +186,12 @@ def _command_section(results: ResultsJson | None) -> str:
     if not results:
         return ""
     return (sprt_section(results.get("sprt")) or candidates_section(results.get("candidates"))
-            or tune_section(results.get("tune")))
+            or tune_section(results.get("tune")) or benchmarks_section(results.get("benchmarks")))
 
 
 def _title(results: ResultsJson | None, out_dir: str, bots: Sequence[str]) -> str:
     if not results:
-        return f"Results in {out_dir}"
+        return f"Results in {os.path.basename(os.path.abspath(out_dir))}"
     return ResultsDoc.from_json(results).title
 
 

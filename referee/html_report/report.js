@@ -16,6 +16,30 @@
     return tapes[index];
   }
 
+  // The bots' notes (stderr, log messages) by game: a line per game with any, 'INDEX<tab>JSON', the JSON
+  // [notes, cuts, budget] (or 0: left out of the page). Each stays text until its game is opened.
+  let notesAt = null;
+
+  function notesText() {
+    if (notesAt === null) {
+      notesAt = new Map();
+      addNotes($('lc-notes').textContent, 0);
+    }
+    return notesAt;
+  }
+
+  function addNotes(text, at) {
+    for (const line of (text || '').split('\n')) {
+      const tab = line.indexOf('\t');
+      if (tab > 0) notesAt.set(at + Number(line.slice(0, tab)), line.slice(tab + 1));
+    }
+  }
+
+  function notesOf(index) {
+    const text = notesText().get(index);
+    return text === undefined ? null : JSON.parse(text);
+  }
+
   // ------------------------------------------------------------------ shards: the games past the page's sample
   // A long run's page carries its first games; the rest are scripts beside it (DATA.shards: src, games, first
   // and last id), added with <script src> when the reader pages past the games loaded or opens a game not
@@ -63,12 +87,14 @@
     for (const then of waiting) then();
   }
 
-  window.lastcardShard = function (rows, text) {
+  window.lastcardShard = function (rows, text, notes) {
     tapeOf(0);
     const k = shards.pending;
     const at = OFFSETS[k];
     const texts = text.split('#');
     rows.forEach((row, i) => { DATA.games[at + i] = row; tapes[at + i] = texts[i] || ''; });
+    notesText();
+    addNotes(notes, at);
     shards.have[k] = true;
     shards.pending = -1;
     const from = loaded();
@@ -283,9 +309,10 @@
       const [head, ...evs] = steps[turn].split('~');
       const events = evs.map(parseEvent);
       for (const e of events) applyEvent(st, e);
-      const seat = head === '-' ? null : +head[0];
-      const action = head === '-' ? null : parseAction(head.slice(1));
-      frames.push({turn, seat, action, events, hands: st.hands.map((h) => h.slice()), top: st.top,
+      const waiting = head[0] === '?';  // a game still being played: seat N is to act (the live page's view)
+      const seat = head === '-' ? null : waiting ? +head.slice(1) : +head[0];
+      const action = head === '-' || waiting ? null : parseAction(head.slice(1));
+      frames.push({turn, seat, action, waiting, events, hands: st.hands.map((h) => h.slice()), top: st.top,
                    colour: st.colour, direction: st.direction, pile: st.pile, pending: st.pending,
                    scores: st.scores.slice(), round: st.round});
       if (action) applyAction(st, seat, action);
@@ -395,10 +422,12 @@
   }
 
   // ------------------------------------------------------------------ the viewer
-  const view = {index: -1, frames: [], turn: 0, seat: -1};
+  const view = {index: -1, frames: [], turn: 0, seat: -1, notes: null, firstTurn: [], following: false};
 
-  // ------------------------------------------------------------------ the address: #game=ID&turn=N
-  function hashFor(id, turn) { return '#game=' + encodeURIComponent(id) + '&turn=' + turn; }
+  // ------------------------------------------------------------------ the address: #game=ID&turn=N[&seat=S]
+  function hashFor(id, turn, seat) {
+    return '#game=' + encodeURIComponent(id) + '&turn=' + turn + (seat >= 0 ? '&seat=' + seat : '');
+  }
 
   // A short note for the reader: over the games list ('g-note') or over the replay ('v-note').
   function note(text, where) {
@@ -412,7 +441,8 @@
   // Opening a game is a new history entry (back returns to where the reader was); stepping through it only
   // rewrites the address, a moment after the last step (browsers throttle a flood of address changes).
   function setAddress(how) {
-    const hash = hashFor(DATA.games[view.index][0], view.turn);
+    if (view.following) return;  // the now-playing page: its game is not one of a report
+    const hash = hashFor(DATA.games[view.index][0], view.turn, view.seat);
     if (location.hash === hash) return;
     if (how === 'push') history.pushState(null, '', hash);
     else history.replaceState(null, '', hash);
@@ -451,6 +481,11 @@
     }
     if (index < 0) return false;
     note('');
+    return openAt(index, turn, how);
+  }
+
+  // Opens the game at ``index`` of DATA.games (its tape in hand) at ``turn``.
+  function openAt(index, turn, how) {
     if (!tapeOf(index)) {
       unplayable(index, DATA.games[index][9] || (DATA.untaped && DATA.untaped + ' ' + DATA.games[index][0]) ||
         'it was stored without its actions', how);
@@ -467,20 +502,19 @@
     view.index = index;
     view.frames = frames;
     view.seat = -1;
+    view.notes = notesOf(index);
+    firstTurns();
     document.querySelector('#viewer .controls').hidden = false;
     const names = seatNames(row);
     $('v-title').textContent = row[0];
     $('v-meta').textContent = stageText(row) + ' · seed ' + row[3] + ' · ' + names.map((n, s) => s + ' ' + n).join(', ') +
-      ' · in a terminal: ' + DATA.replay + ' ' + row[0];
+      ' · in a terminal, in the results folder: ' + DATA.replay + ' ' + row[0];
     const select = $('v-view');
     select.replaceChildren();
     const all = new Option('all-seeing: every hand', '-1');
     select.append(all, ...names.map((n, s) => new Option('seat ' + s + ' (' + n + '): what it saw', String(s))));
     select.value = '-1';
-    const slider = $('v-slider');
-    slider.max = String(view.frames.length - 1);
-    $('v-turn').max = String(view.frames.length - 1);
-    $('v-count').textContent = String(view.frames.length - 1);
+    lengthShown();
     const faults = $('v-faults');
     faults.replaceChildren();
     for (const [fturn, fseat, message] of row[8]) {
@@ -495,7 +529,41 @@
     $('viewer').hidden = false;
     show(turn || 0, 'none');
     if (how === 'push') setAddress('push');
-    $('viewer').scrollIntoView();
+    if (!view.following) $('viewer').scrollIntoView();
+    return true;
+  }
+
+  function firstTurns() {  // each seat's first turn: its notes from before its first request show there
+    view.firstTurn = [];
+    for (const f of view.frames) if (f.seat !== null && view.firstTurn[f.seat] === undefined) view.firstTurn[f.seat] = f.turn;
+  }
+
+  function lengthShown() {
+    $('v-slider').max = String(view.frames.length - 1);
+    $('v-turn').max = String(view.frames.length - 1);
+    $('v-count').textContent = String(view.frames.length - 1);
+  }
+
+  // The live page's now-playing view: the game being played (its row, the names of its seats and its tape so
+  // far) becomes the page's one game, shown at ``turn``; a later call with more of it keeps the seat's view.
+  function follow(row, bots, text, turn) {
+    tapeOf(0);
+    notesText();
+    view.following = true;
+    const same = view.index === 0 && DATA.games[0] && DATA.games[0][0] === row[0];
+    DATA.bots = bots;
+    DATA.games[0] = row;
+    tapes[0] = text;
+    if (!same) return openAt(0, turn, 'none');
+    try {
+      view.frames = framesOf(0);
+    } catch (err) {
+      unplayable(0, String(err.message || err), 'none');
+      return false;
+    }
+    firstTurns();
+    lengthShown();
+    show(turn, 'none');
     return true;
   }
 
@@ -553,9 +621,11 @@
         (fault ? '  ⚠ FAULT: ' + fault[2] + ' (the referee played this for the bot)' :
           f.action.standIn ? ' (played for a forfeited seat)' : '');
     } else {
-      act.textContent = 'the game is over';
+      act.textContent = f.waiting ? 'turn ' + turn + ': seat ' + f.seat + ' (' + names[f.seat] + ') is to play…' :
+        'the game is over';
     }
     act.className = fault ? 'fault' : '';
+    drawNotes(turn, names);
     const log = $('v-events');
     log.replaceChildren();
     for (const e of f.events) {
@@ -564,6 +634,68 @@
       log.append(li);
     }
     $('v-news').hidden = f.events.length === 0;  // no heading over nothing
+  }
+
+  // The notes at ``turn`` (in a seat's view, only that seat's): each as text in its own block, never as markup.
+  function notesAtTurn(turn) {
+    const all = view.notes;
+    if (!all) return {notes: [], cuts: []};
+    const [notes, cuts] = all;
+    const here = ([seat, at]) => (view.seat < 0 || seat === view.seat) &&
+      (at === null ? view.firstTurn[seat] === turn : at === turn);
+    return {notes: notes.filter(here), cuts: cuts.filter(here)};
+  }
+
+  function drawNotes(turn, names) {
+    const list = $('v-notes-list');
+    list.replaceChildren();
+    const all = view.notes;
+    const who = (s) => 'seat ' + s + ' (' + names[s] + ')';
+    if (all === 0) {
+      const p = document.createElement('p');
+      p.textContent = "This game's notes (what its bots wrote on stderr and in log messages) are not in the page, " +
+        'which carries a few megabytes of them; in a terminal, in the results folder: ' + DATA.replay + ' ' +
+        DATA.games[view.index][0];
+      list.append(p);
+    }
+    const {notes, cuts} = notesAtTurn(turn);
+    for (const [seat, at, source, text] of notes) {
+      const div = document.createElement('div');
+      div.className = 'bot-note';
+      div.dataset.seat = seat;
+      const b = document.createElement('b');
+      b.textContent = who(seat) + (source === 'l' ? ' log' : ' stderr') + (at === null ? ' (before its first turn)' : '');
+      const pre = document.createElement('pre');
+      pre.textContent = text;
+      div.append(b, pre);
+      list.append(div);
+    }
+    for (const [seat, , dropped] of cuts) {
+      const div = document.createElement('div');
+      div.className = 'bot-note cut';
+      div.textContent = who(seat) + ': [lastcard: the notes reached their budget of ' + all[2].toLocaleString('en') +
+        ' bytes for this game here; ' + dropped.toLocaleString('en') + ' more bytes of stderr and log were dropped]';
+      list.append(div);
+    }
+    $('v-notes-head').textContent = view.seat >= 0 ? 'What seat ' + view.seat + ' (' + names[view.seat] +
+      ') wrote at this turn' : 'What the bots wrote at this turn (stderr, log messages)';
+    $('v-notes').hidden = list.childElementCount === 0;
+    const any = Boolean(all);
+    $('v-note-prev').hidden = $('v-note-next').hidden = !any;
+  }
+
+  // The nearest turn before (step -1) or after (+1) ``from`` with notes in the view; -1 if none.
+  function noteTurn(from, step) {
+    for (let t = from + step; t >= 0 && t < view.frames.length; t += step) {
+      const {notes, cuts} = notesAtTurn(t);
+      if (notes.length || cuts.length) return t;
+    }
+    return -1;
+  }
+
+  function toNote(step) {
+    const t = noteTurn(view.turn, step);
+    if (t >= 0) show(t);
   }
 
   function eventText(e, names, me) {
@@ -617,9 +749,16 @@
       return;
     }
     const turn = turnText === null ? 0 : /^\d+$/.test(turnText) ? Number(turnText) : NaN;
-    if (view.index === index && view.turn === turn) return;  // the address this page just wrote
+    const seatText = params.get('seat');
+    const seat = seatText !== null && /^\d+$/.test(seatText) && +seatText < DATA.games[index][4].length ? +seatText : -1;
+    if (view.index === index && view.turn === turn && view.seat === seat) return;  // the address this page just wrote
     openGame(id, Number.isNaN(turn) ? 0 : turn, 'none');
     if (view.index !== index) return;
+    if (seat >= 0) {  // the seat's own view: what its bot saw and wrote
+      view.seat = seat;
+      $('v-view').value = String(seat);
+      show(view.turn, 'none');
+    }
     if (Number.isNaN(turn)) note('Turn ' + JSON.stringify(turnText) + ' is not a number: the game opens at turn 0.', 'v-note');
     else if (turn !== view.turn) note('This game has turns 0 to ' + view.turn + ': it opens at the last.', 'v-note');
     if (turn !== view.turn) setAddress('replace');
@@ -642,12 +781,16 @@
   $('v-go').addEventListener('click', () => show($('v-turn').value));
   $('v-turn').addEventListener('keydown', (ev) => { if (ev.key === 'Enter') show(ev.target.value); });
   $('v-view').addEventListener('change', (ev) => { view.seat = Number(ev.target.value); show(view.turn); });
+  $('v-note-prev').addEventListener('click', () => toNote(-1));
+  $('v-note-next').addEventListener('click', () => toNote(1));
   document.addEventListener('keydown', (ev) => {
     if ($('viewer').hidden || ev.target.tagName === 'INPUT' || ev.target.tagName === 'SELECT') return;
     if (ev.key === 'ArrowRight') show(view.turn + 1);
     else if (ev.key === 'ArrowLeft') show(view.turn - 1);
     else if (ev.key === 'Home') show(0);
     else if (ev.key === 'End') show(view.frames.length - 1);
+    else if (ev.key === 'n') toNote(1);
+    else if (ev.key === 'p') toNote(-1);
   });
   document.querySelectorAll('a.open-game').forEach((a) => a.addEventListener('click', (ev) => {
     ev.preventDefault();
@@ -665,7 +808,7 @@
   refilter();
   openFromHash();
   // For tests and the curious: the frames of any game, and the viewer's state.
-  window.lastcard = {openGame, show, framesOf: (id) => framesOf(DATA.games.findIndex((r) => r && r[0] === id)),
+  window.lastcard = {openGame, show, follow, framesOf: (id) => framesOf(DATA.games.findIndex((r) => r && r[0] === id)),
                      state: () => ({game: view.index >= 0 ? DATA.games[view.index][0] : null, turn: view.turn,
                                     seat: view.seat})};
 }());

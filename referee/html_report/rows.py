@@ -13,13 +13,17 @@ import json
 import os
 import signal
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Mapping, Sequence, cast
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, cast
 
 from referee.engine.jsondata import JsonObject
 from referee.html_report.tally import StageRow
 from referee.html_report.tape import tape
 from referee.replay.locate import fault_turns
+from referee.store.disk import atomic_file
 from referee.store.game_source import SourceGame, stored_for
+from referee.store.handout import Handout
+from referee.store.notes import GameNotes
+from referee.store.notes_file import NotesReader
 from referee.store.results import GameLineJson
 
 #: The games whose replays the page and its shards carry: the first, in id order. Each replay costs the referee
@@ -34,6 +38,11 @@ TAPE_CHUNK = 8
 JS_SAFE_INT = 2**53 - 1
 #: The note of a game that was never played.
 LOST = "it was not played (its worker died, twice)"
+#: The bots' debug notes (stderr, log messages) the page and its shards carry at most, in characters of JSON: the
+#: games past it say where their notes are (a long run of chatty bots would otherwise make a page of gigabytes).
+NOTES_IN_PAGE = 8 * 1024 * 1024
+#: A game's line of notes when they were left out of the page (``NOTES_IN_PAGE``).
+NOTES_LEFT_OUT = "0"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,14 +115,19 @@ class ShardWriter:
                     os.remove(os.path.join(self.folder, name))
         os.makedirs(self.folder, exist_ok=True)
 
-    def write(self, rows: list[GameRow], tapes: list[str]) -> None:
+    def write(self, rows: list[GameRow], tapes: list[str], notes: Sequence[str] = ()) -> None:
         name = f"games-{len(self.files) + 1:05d}.js"
-        with open(os.path.join(self.folder, name), "w", encoding="utf-8") as fh:
+        with atomic_file(os.path.join(self.folder, name)) as fh:
             # A row's one number past 2^53 is its seed, made exact as the row was built (``game_rows``): the rows
             # are written as they are, not walked value by value (a third of a long run's page time).
             rows_text = json.dumps([row.to_json() for row in rows], separators=(",", ":")).replace("<", "\\u003c")
-            fh.write(f"lastcardShard({rows_text},{json.dumps('#'.join(tapes))});\n")
+            notes_text = json.dumps("\n".join(notes)).replace("<", "\\u003c")
+            fh.write(f"lastcardShard({rows_text},{json.dumps('#'.join(tapes))},{notes_text});\n")
         self.files.append(ShardFile(f"{self.folder_name}/{name}", len(rows), rows[0].game, rows[-1].game))
+
+
+#: What a caller of ``game_rows`` is given of each game: its line, row, tape and notes.
+Seen = Callable[[GameLineJson, GameRow, Tape, "GameNotes | None"], None]
 
 
 class Taping:
@@ -142,6 +156,8 @@ class GameRows:
     """The games the page carries itself (all of them, or the sample of a sharded page)."""
     tapes: list[str]
     problems: list[str]
+    notes: list[str]
+    """The page's games' notes: a line ``INDEX<tab>JSON`` per game with notes (``notes_line``)."""
 
 
 class _Paging:
@@ -151,26 +167,58 @@ class _Paging:
         self.shards = shards
         self.page_rows: list[GameRow] = []
         self.page_tapes: list[str] = []
-        self.rows, self.tapes = self.page_rows, self.page_tapes
+        self.page_notes: list[str] = []
+        self.rows, self.tapes, self.notes = self.page_rows, self.page_tapes, self.page_notes
 
-    def add(self, count: int, row: GameRow, text: str) -> None:
+    def add(self, count: int, row: GameRow, text: str, notes: str | None) -> None:
         shards = self.shards
         if shards is not None and count >= shards.sample and (count - shards.sample) % shards.size == 0:
             self.flush()
-            self.rows, self.tapes = [], []  # from here on, each game goes to a shard file
+            self.rows, self.tapes, self.notes = [], [], []  # from here on, each game goes to a shard file
+        if notes is not None:
+            self.notes.append(f"{len(self.rows)}\t{notes}")
         self.rows.append(row)
         self.tapes.append(text)
 
     def flush(self) -> None:
         if self.shards is not None and self.rows is not self.page_rows and self.rows:
-            self.shards.write(self.rows, self.tapes)
+            self.shards.write(self.rows, self.tapes, self.notes)
+
+
+class _PageNotes:
+    """The notes each game of the page carries (its JSON), until ``NOTES_IN_PAGE`` is spent; then a mark that they
+    were left out (``lastcard replay`` still shows them)."""
+
+    def __init__(self, out_dir: str, handout: Handout, budget: int = NOTES_IN_PAGE) -> None:
+        self.reader = NotesReader(out_dir)
+        self.handout = handout
+        self.left = budget
+
+    def read(self, game: str) -> GameNotes | None:
+        """The game's notes (None: its bots wrote nothing)."""
+        return self.reader.get(game) if game in self.reader.index else None
+
+    def line(self, notes: GameNotes | None, taped: bool) -> str | None:
+        """The notes as the page carries them (None: none, or a game the page does not replay)."""
+        if notes is None or not taped:
+            return None
+        doc = notes.to_json()
+        shown = [[seat, turn, code, self.handout.text(str(note))] for seat, turn, code, note in doc["notes"]]
+        text = json.dumps([shown, doc["cuts"], doc["budget"]], separators=(",", ":"), ensure_ascii=False)
+        if len(text) > self.left:
+            self.left = 0
+            return NOTES_LEFT_OUT
+        self.left -= len(text)
+        return text.replace("<", "\\u003c")  # inside <script>: "</" would end it (JSON allows \u003c in a string)
 
 
 def game_rows(out_dir: str, lines: Iterable[GameLineJson], bots: list[str], stages: Sequence[StageRow] = (),
-              shards: ShardWriter | None = None, taping: Taping | None = None, jobs: int = 1) -> GameRows:
+              shards: ShardWriter | None = None, taping: Taping | None = None, jobs: int = 1,
+              handout: Handout | None = None, seen: Seen | None = None) -> GameRows:
     """The games list (one short row per game), each game's tape, and the games that could not be replayed.
 
-    A game ``taping`` leaves out has no tape (and no faults' turns): its row only.
+    A game ``taping`` leaves out has no tape (and no faults' turns): its row only. ``seen`` is given every game
+    as the page makes it (the bots' own pages collect theirs).
     """
     taping = taping or Taping()
     paging = _Paging(shards)
@@ -178,14 +226,19 @@ def game_rows(out_dir: str, lines: Iterable[GameLineJson], bots: list[str], stag
     position = {name: i for i, name in enumerate(bots)}
     labels = {(s.name, r.number): r.label for s in stages if len(s.rounds) > 1 for r in s.rounds}
     wanted = ((line, taping.wanted(count, line)) for count, line in enumerate(lines))
+    notes = _PageNotes(out_dir, handout or Handout(out_dir))
     for count, (line, made) in enumerate(_tapes(out_dir, wanted, jobs, taping.first)):
         if made.problem:
             problems.append(made.problem)
-        paging.add(count, _row(line, made, position, labels), made.text)
+        row = _row(line, made, position, labels)
+        game_notes = notes.read(row.game)
+        paging.add(count, row, made.text, notes.line(game_notes, bool(made.text)))
+        if seen is not None:
+            seen(line, row, made, game_notes)
     paging.flush()
     if len(problems) > 100:
         problems = problems[:100] + [f"... and {len(problems) - 100} more"]
-    return GameRows(paging.page_rows, paging.page_tapes, problems)
+    return GameRows(paging.page_rows, paging.page_tapes, problems, paging.page_notes)
 
 
 def _row(line: GameLineJson, made: Tape, position: Mapping[str, int], labels: Mapping[tuple[str, int], str]

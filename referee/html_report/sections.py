@@ -13,15 +13,16 @@ from referee.protocol.faults import FaultJson
 from referee.replay.requests import ask_command, fault_request, request_line
 from referee.standings.model import Standings
 from referee.standings.render import column_notes, columns
+from referee.store.bot_logs import stderr_by_game
 from referee.store.game_source import STDERR_TAIL_LINES, stderr_path, stderr_tail
+from referee.store.handout import HERE, Handout
 from referee.store.ranking_shapes import HeadToHeadJson
 from referee.store.results import GameLineJson
-from referee.store.stderr_logs import stderr_by_game
 
 
-def standings_section(standings: Standings | None) -> str:
+def standings_section(standings: Standings | None, handout: Handout | None = None) -> str:
     """The standings table as every surface draws it (``standings_render.columns``), the bots left out with
-    their reasons, the legend and the rating chart."""
+    their reasons (no path of this machine in them: ``handout``), the legend and the rating chart."""
     if standings is None or not (standings.rows or standings.left_out):
         return "<section id=standings><h2>Standings</h2><p>No standings yet (results.json is missing).</p></section>"
     cols = columns(standings)
@@ -33,7 +34,8 @@ def standings_section(standings: Standings | None) -> str:
         rows.append(f"<tr data-bot='{esc(r.bot)}'>{cells}</tr>")
     for x in standings.left_out:
         rows.append(f"<tr class=left-out data-bot='{esc(x.bot)}'><td class=num>-</td><td class=bot>{esc(x.bot)}</td>"
-                    f"<td class=txt colspan={len(cols) - 2}>left out: {esc(x.reason)}</td></tr>")
+                    f"<td class=txt colspan={len(cols) - 2}>left out: "
+                    f"{esc(handout.text(x.reason) if handout else x.reason)}</td></tr>")
     rule = f"<p class=rule>Order: {esc(standings.rule)}.</p>" if standings.rule else ""
     legend = "".join(f"<li>{esc(n)}</li>" for n in column_notes(standings))
     table = (f"{rule}<table class=standings><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -122,7 +124,8 @@ def h2h_section(h2h: HeadToHeadJson | None) -> str:
             f"<tbody>{''.join(rows)}</tbody></table></div></section>")
 
 
-def faults_section(out_dir: str, faulted: Faulted, bots: Sequence[str]) -> str:
+def faults_section(out_dir: str, faulted: Faulted, bots: Sequence[str], handout: Handout | None = None) -> str:
+    handout = handout or Handout(out_dir)
     by_bot = faulted.shown
     if not by_bot:
         return "<section id=faults><h2>Faults</h2><p>No bot made a fault.</p></section>"
@@ -139,13 +142,14 @@ def faults_section(out_dir: str, faulted: Faulted, bots: Sequence[str]) -> str:
         if not per_game:  # a log from before games were marked in it: its end is all there is
             tail = stderr_tail(out_dir, bot)
             if tail:
-                parts.append(f"<p>The end of its stderr log (all its games):</p><pre class=stderr>{esc(tail)}</pre>")
+                parts.append(f"<p>The end of its stderr log (all its games):</p><pre class=stderr>"
+                             f"{esc(handout.text(tail))}</pre>")
         for line, fault in found[:FAULT_DETAILS]:
-            parts.append(_fault_detail(out_dir, line, fault))
+            parts.append(_fault_detail(out_dir, line, fault, handout))
             mine = per_game.get((line["game"], fault.get("seat")), [])[-STDERR_TAIL_LINES:]
             if mine:
                 parts.append(f"<p>Its stderr in game {esc(line['game'])} (the last {len(mine)} lines):</p>"
-                             f"<pre class=stderr>{esc(chr(10).join(mine))}</pre>")
+                             f"<pre class=stderr>{esc(handout.text(chr(10).join(mine)))}</pre>")
         if total > len(found):
             parts.append(f"<p>… and {total - len(found)} more: filter the games list by {esc(bot)} with "
                          "faults.</p>")
@@ -154,10 +158,10 @@ def faults_section(out_dir: str, faulted: Faulted, bots: Sequence[str]) -> str:
     return "".join(parts)
 
 
-def _fault_detail(out_dir: str, line: GameLineJson, fault: FaultJson) -> str:
+def _fault_detail(out_dir: str, line: GameLineJson, fault: FaultJson, handout: Handout) -> str:
     seat = fault.get("seat")
     game_id = line.get("game", "?")
-    command = f"{replay_command(out_dir)} {shlex.quote(str(game_id))}" + (f" --seat {seat}" if seat is not None else "")
+    command = f"{replay_command()} {shlex.quote(str(game_id))}" + (f" --seat {seat}" if seat is not None else "")
     turn, request = fault_request(out_dir, cast(JsonObject, line), fault)  # read as the stored game's readers do
     # A game with a fault keeps its full record: the request exactly as the bot got it, clock and id included.
     exact = request_line(out_dir, str(game_id), seat, fault.get("request_id")) if fault.get("request_id") else None
@@ -168,10 +172,10 @@ def _fault_detail(out_dir: str, line: GameLineJson, fault: FaultJson) -> str:
     return (f"<div class=fault><p><b>{esc(fault.get('kind', '?'))}</b> in game "
             f"<a href='#game={esc(game_id)}&turn={turn if turn is not None else 0}' class=open-game "
             f"data-game='{esc(game_id)}' data-turn='{turn if turn is not None else 0}'>{esc(game_id)}</a>, seat "
-            f"{seat}, {where}: {esc(fault.get('message', ''))}</p>"
+            f"{seat}, {where}: {esc(handout.text(str(fault.get('message', ''))))}</p>"
             f"<p>The request:</p><pre>{esc(request)}</pre>"
             f"<p>What it sent back:</p><pre>{esc(sent if sent is not None else '(nothing)')}</pre>"
-            f"<p>Replay it: <code>{esc(command)}</code></p>"
+            f"<p>Replay it (in the results folder): <code>{esc(command)}</code></p>"
             + (f"<p>Ask your bot of today the same: "
-               f"<code>{esc(ask_command(out_dir, str(game_id), seat, turn))}</code></p>"
+               f"<code>{esc(ask_command(HERE, str(game_id), seat, turn))}</code></p>"
                if seat is not None else "") + "</div>")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from referee.html_report.markup import esc
 from referee.store.similarity_file import BotRow, PairRow, SimilarityFile, read_similarity
+from referee.store.text_matches_file import TextMatchesJson, read_text_matches
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,45 @@ def similarity_section(out_dir: str) -> str:
     """The section for ``out_dir``, or "" when it has no similarity.csv (or one that cannot be read)."""
     try:
         found = read_similarity(out_dir)
+        texts = read_text_matches(out_dir)
     except (KeyError, ValueError):  # a file edited by hand: the page is still made, without the section
         return ("<section id=similar><h2>Bots that play alike</h2><p>similarity.csv cannot be read: run "
                 "<code>lastcard similar</code> again to write it.</p></section>")
-    return "" if found is None else play_alike_section(play_alike(found))
+    if found is None:
+        return ""
+    data = play_alike(found)
+    section = play_alike_section(data)
+    return section.replace("</section>", evidence_blocks(data, texts) + "</section>") if texts else section
+
+
+def _side(file: str, first: int, lines: list[str]) -> str:
+    numbered = "\n".join(f"{first + i:>4}  {line}" for i, line in enumerate(lines))
+    return f"<div><b>{esc(file)}</b><pre>{esc(numbered)}</pre></div>"
+
+
+def evidence_blocks(data: PlayAlike, texts: TextMatchesJson) -> str:
+    """For each pair flagged by its play or its text: both kinds of evidence, and the fragments the two programs
+    share side by side (every line escaped: nothing a student wrote is rendered as HTML)."""
+    blocks = []
+    for t in texts["pairs"]:
+        play = data.pair(t["a"], t["b"])
+        if not t["fragments"] and not (play is not None and play.stands_out):
+            continue
+        said = (f"play: kappa {play.kappa:.2f}" + (f", {play.beyond_kappa:.2f} beyond {play.reference}"
+                                                  if play.beyond_kappa is not None else "")
+                + ("; stands out" if play.stands_out else "") if play is not None else "play: not compared")
+        frags = "".join(f"<div class=side>{_side(f['a_file'], f['a_first'], f['a_lines'])}"
+                        f"{_side(f['b_file'], f['b_first'], f['b_lines'])}</div>" for f in t["fragments"])
+        blocks.append(f"<details class=evidence><summary><b>{esc(t['a'])}</b> and <b>{esc(t['b'])}</b>: {esc(said)}; "
+                      f"text {t['similarity']:.0%} alike ({t['shared']} shared token fingerprints, "
+                      f"{len(t['fragments'])} fragments)</summary>{frags}</details>")
+    if not blocks:
+        return ""
+    return ("<h3>Both kinds of evidence</h3><p>The programs' text, beside their play: token fingerprints "
+            f"(winnowing, as MOSS and Dolos do; {texts['k']} tokens a fingerprint, names and literals by their kind), "
+            f"the starter code ({esc(texts['base'])}) left out. The fragments two programs share are shown side by "
+            "side.</p>"
+            + "".join(blocks))
 
 
 def _title(p: PairRow) -> str:

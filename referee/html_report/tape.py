@@ -4,7 +4,8 @@ The viewer in the page does not know the rules: it applies these steps to a tabl
 pile) and shows the result, so the page needs no second engine. One game is one string, about
 nine bytes an action, built by replaying the compact actions through the engine:
 
-    step   := SEAT ACTION ("~" EVENT)*          one per action ("-" and no action once the game is over)
+    step   := SEAT ACTION ("~" EVENT)*          one per action ("-" and no action once the game is over, "?" SEAT
+                                                for a game still being played: that seat is to act)
     EVENT  := "D" round "," dealer "," first "," top "," pile ("|" hand)*   a deal; hands as cards joined by "."
             | "W" seat reason cards             draws (reason t turn, p penalty, f forfeit; cards joined by ".")
             | "S" seat | "R+" | "R-"            skipped; play goes clockwise / anticlockwise
@@ -83,7 +84,8 @@ def tape(stored: StoredGame) -> str:
     tokens = stored.actions.split()
     for i, game, action, _stand_in in walk(stored):
         events = game.events
-        parts = ["-" if action is None else f"{game.current}{tokens[i]}"]
+        head = f"{game.current}{tokens[i]}" if action is not None else "-" if game.over else f"?{game.current}"
+        parts = [head]
         for index in range(seen, len(events)):
             ev = events[index]
             code = _event(ev, dealt)

@@ -1,4 +1,5 @@
-"""Mistakes in an arena file: each a ``Problem`` (key path, line, message), raised together as ``ArenaFileError``."""
+"""Mistakes in a file a person hands in: each a ``Problem`` (key path, line, message); an arena file's raised
+together as ``ArenaFileError``, a file refused by its reader (``files``, ``jsonlines``...) as ``InputFileError``."""
 
 from __future__ import annotations
 
@@ -21,11 +22,26 @@ class Problem:
     line: int | None = None
 
     def __str__(self) -> str:
+        return f"{self.path or 'arena file'}: {self.located()}"
+
+    def located(self) -> str:
+        """The message (cut short when long) and its line, without the key path."""
         where = f" (line {self.line})" if self.line else ""
         message = self.message
         if len(message) > MAX_MESSAGE:
             message = f"{message[:MAX_MESSAGE - 40]}... (cut short; {len(message):,} characters)"
-        return f"{self.path or 'arena file'}: {message}{where}"
+        return f"{message}{where}"
+
+
+class InputFileError(LastcardError, ValueError):
+    """A file that cannot be read as the kind it was given as: the file, the problem and the fix (exit status 2)."""
+
+    exit_code = BAD_INPUT
+
+    def __init__(self, source: str, problem: Problem) -> None:
+        self.source = source
+        self.problem = problem
+        super().__init__(f"{source}: {problem.located()}")
 
 
 class ArenaFileError(LastcardError, ValueError):

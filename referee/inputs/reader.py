@@ -1,9 +1,10 @@
-"""Reading an arena file: bytes with a size cap, UTF-8 text, YAML with each key's line, bounded aliases.
+"""Reading a YAML file a person hands in (an arena file, a position suite, a manifest): its text through the
+guarded reader (``files``), then YAML with each key's line, bounded nesting and bounded aliases.
 
 A hostile or mistaken file must end in a ``Problem``, never a traceback or a hung referee: a
-file that never ends (``/dev/zero``) stops at ``MAX_BYTES``; a YAML bomb (aliases of aliases, the
+file that never ends (``/dev/zero``) stops at its kind's cap; a YAML bomb (aliases of aliases, the
 "billion laughs") is refused by counting the values its aliases expand to before building them;
-nesting is bounded so no recursion runs out of stack.
+nesting is refused as the text is scanned, past ``MAX_DEPTH``, so no recursion runs out of stack.
 """
 
 from __future__ import annotations
@@ -13,38 +14,17 @@ from typing import Any, Iterable
 
 import yaml
 
-from referee.inputs.problems import Path, Problem, format_path
-
-#: The largest arena file read; a real one is a few kilobytes.
-MAX_BYTES = 1 << 20
-#: The most values (mappings, lists, scalars) a file may hold once its aliases are expanded.
-MAX_VALUES = 100_000
-#: The deepest nesting of mappings and lists (a real file nests five or six levels).
-MAX_DEPTH = 64
+from referee.inputs.files import read_text as read_guarded
+from referee.inputs.kinds import ARENA, MAX_DEPTH, MAX_VALUES, FileKind
+from referee.inputs.problems import InputFileError, Path, Problem, format_path
 
 
-def read_text(path: str) -> tuple[str | None, list[Problem]]:
+def read_text(path: str, kind: FileKind = ARENA) -> tuple[str | None, list[Problem]]:
     """The file's text, or the problem that stops it being read (missing, too large, not UTF-8)."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_BYTES + 1)
-    except OSError as exc:
-        return None, [Problem("", f"cannot read the file: {exc.strerror or exc}")]
-    if len(data) > MAX_BYTES:
-        return None, [Problem("", too_large())]
-    try:
-        return data.decode("utf-8"), []
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        return None, [Problem("", f"not UTF-8 text: byte 0x{data[exc.start]:02x} at column {column} cannot be "
-                                  "decoded; save the file as UTF-8", line)]
-
-
-def too_large() -> str:
-    """The message for a file over ``MAX_BYTES``."""
-    return (f"the file is larger than {MAX_BYTES // 1024} KiB, far more than an arena needs (a few kilobytes); "
-            "is it the right file?")
+        return read_guarded(path, kind), []
+    except InputFileError as exc:
+        return None, [exc.problem]
 
 
 class LineMap:
@@ -80,20 +60,50 @@ class LineMap:
         return self.lines.get(p)
 
 
-def load_yaml(text: str, lines: LineMap) -> tuple[Any, list[Problem]]:
+class _TooDeep(Exception):
+    """Nesting past ``MAX_DEPTH``, met while scanning (``mark``: where)."""
+
+    def __init__(self, mark: yaml.Mark) -> None:
+        super().__init__()
+        self.mark = mark
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader, refusing nesting past ``MAX_DEPTH`` as it scans: a file of 100,000 ``[`` stops at the 65th,
+    before the composer's recursion or the node tree grows."""
+
+    def fetch_flow_collection_start(self, TokenClass: Any) -> None:  # noqa: N803 - PyYAML's name
+        if self.flow_level >= MAX_DEPTH:
+            raise _TooDeep(self.get_mark())
+        super().fetch_flow_collection_start(TokenClass)
+
+    def add_indent(self, column: int) -> bool:
+        if len(self.indents) >= MAX_DEPTH:
+            raise _TooDeep(self.get_mark())
+        return super().add_indent(column)
+
+
+def too_deep(kind: FileKind) -> str:
+    """The message for YAML nested past ``MAX_DEPTH``."""
+    return f"nested more than {MAX_DEPTH} levels deep (aliases included); {kind.a} nests a few"
+
+
+def load_yaml(text: str, lines: LineMap, kind: FileKind = ARENA) -> tuple[Any, list[Problem]]:
     """The file's data (JSON types only) and its early problems; data is None when it cannot be used."""
-    if len(text) > MAX_BYTES:
-        return None, [Problem("", too_large())]
-    loader: yaml.SafeLoader | None = None
+    if len(text) > kind.max_bytes:
+        return None, [Problem("", kind.too_large())]
+    loader: _Loader | None = None
     try:
-        loader = yaml.SafeLoader(text)  # checks the characters first
+        loader = _Loader(text)  # checks the characters first
         node = loader.get_single_node()
         if node is None:
             return None, []
-        problem = check_size(node)
+        problem = check_size(node, kind)
         if problem is not None:
             return None, [problem]
         data = loader.construct_document(node)
+    except _TooDeep as exc:
+        return None, [Problem("", too_deep(kind), exc.mark.line + 1)]
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         return None, [Problem("", f"not valid YAML: character #x{exc.character:04x} is not allowed in YAML text "
@@ -101,7 +111,7 @@ def load_yaml(text: str, lines: LineMap) -> tuple[Any, list[Problem]]:
     except yaml.YAMLError as exc:
         return None, [_yaml_problem(exc)]
     except RecursionError:
-        return None, [Problem("", f"not valid YAML: nested too deeply (at most {MAX_DEPTH} levels)")]
+        return None, [Problem("", too_deep(kind))]
     except (ValueError, TypeError, OverflowError) as exc:  # e.g. a date that is no date: 2024-13-45
         return None, [Problem("", f"not valid YAML: {exc}")]
     finally:
@@ -121,7 +131,7 @@ def _yaml_problem(exc: yaml.YAMLError) -> Problem:
     return Problem("", text, mark.line + 1 if mark is not None else None)
 
 
-def check_size(root: yaml.Node) -> Problem | None:
+def check_size(root: yaml.Node, kind: FileKind = ARENA) -> Problem | None:
     """Refuse a node tree too deep, self-containing, or too large once aliases are expanded (a YAML bomb).
 
     Counts with one visit per distinct node (aliases share nodes), so a bomb is measured, not expanded.
@@ -141,10 +151,9 @@ def check_size(root: yaml.Node) -> Problem | None:
             height[key] = 1 + max((height[id(c)] for c in children), default=0)
             if size[key] > MAX_VALUES:
                 return Problem("", f"holds more than {MAX_VALUES:,} values once its aliases (*name) are expanded; "
-                                   "an arena needs a few hundred (is it a YAML bomb?)", node.start_mark.line + 1)
+                                   f"{kind.a} holds a few hundred (is it a YAML bomb?)", node.start_mark.line + 1)
             if height[key] > MAX_DEPTH:
-                return Problem("", f"nested more than {MAX_DEPTH} levels deep (aliases included); an arena nests a "
-                                   "few", node.start_mark.line + 1)
+                return Problem("", too_deep(kind), node.start_mark.line + 1)
             continue
         if key in size:
             continue
@@ -153,7 +162,7 @@ def check_size(root: yaml.Node) -> Problem | None:
         for child in children:
             if id(child) in open_:
                 return Problem("", "an alias (*name) refers to a mapping or list that contains it; "
-                                   "an arena file cannot be endless", child.start_mark.line + 1)
+                                   f"{kind.a} cannot be endless", child.start_mark.line + 1)
             if id(child) not in size:
                 stack.append((child, False))
     return None

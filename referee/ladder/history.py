@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 from typing import Sequence
 
 from referee.ladder.shapes import LadderRunRow
 from referee.standings.model import StandingRow
 from referee.standings.render import format_rating
-from referee.store.disk import atomic_write
+from referee.store.results_dir import ResultsDir
 
 HISTORY_KEYS = ("run", "finished", "status", "bot", "rank", "rank_best", "rank_worst", "games", "rating", "rating_low",
                 "rating_high", "avg_place")
@@ -80,10 +79,7 @@ def _move(before: StandingRow | None, now: StandingRow) -> str:
 
 
 def write_history(out_dir: str, runs: Sequence[LadderRunRow]) -> list[str]:
-    """Write history.csv and history.md (atomically); their paths."""
-    os.makedirs(out_dir, exist_ok=True)
-    paths = []
-    for name, text in (("history.csv", history_csv(runs)), ("history.md", history_md(runs))):
-        path = os.path.join(out_dir, name)
-        paths.append(atomic_write(path, text))  # atomically; a full disk names the file
-    return paths
+    """Write history.csv and history.md (atomically; a full disk names the file); their paths."""
+    folder = ResultsDir(out_dir)
+    return [folder.write(ResultsDir.HISTORY_CSV, history_csv(runs)), folder.write(ResultsDir.HISTORY_MD,
+                                                                                 history_md(runs))]

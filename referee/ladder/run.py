@@ -19,21 +19,27 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, cast
 from referee.arena.bot_reports import write_bot_reports
 from referee.arena.model import Arena
 from referee.arena.runner import NeverStarted, Progress, Quiet, never_started, prepare_bots
+from referee.benchmarks.classroom import ClassGrades, grade_class
+from referee.benchmarks.plan import BenchmarkPlan, benchmark_key
 from referee.bots.spec import BotSpec
 from referee.builds.steps import LeftOut
-from referee.grading.grades import Grade, write_grades
+from referee.grading.class_list import ClassList
+from referee.grading.grade import Grade
+from referee.grading.grades import write_grades
 from referee.grading.rule import Grading
 from referee.inputs.problems import ArenaFileError, Problem
+from referee.ladder.benchmark_ledger import LadderLedger
 from referee.ladder.fingerprint import submission_hashes
 from referee.ladder.history import write_history
 from referee.ladder.scheduler import coverage_tables, separated, uncertain_tables
 from referee.ladder.shapes import LadderRunRow, LadderSettingsJson
 from referee.ladder.store import LadderStore, disk_errors, open_ladder
 from referee.live.state import LiveState
-from referee.run.executor import Executor, ExecutorFactory, default_jobs, local_executor
+from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
-from referee.run.loop import RunLoop
+from referee.run.loop import RunLoop, following
 from referee.run.seeds import game_seed
+from referee.run.workers import Workers, resolve_workers
 from referee.standings.collect import Collected
 from referee.standings.first_faults import FirstFaults
 from referee.standings.model import LeftOutEntry, Standings
@@ -41,7 +47,7 @@ from referee.standings.ranking import standings_for
 from referee.standings.ratings import warm_up
 from referee.standings.report_files import timing, write_reports
 from referee.standings.results_doc import ResultsDoc, order_rule, rating_info
-from referee.store.jsonl import write_jsonl
+from referee.store.notes_file import append_notes
 from referee.store.results import GameLine, GameResult, Slot
 from referee.store.results_dir import ResultsDir
 from referee.store.results_shapes import TableJson
@@ -83,6 +89,12 @@ class LadderRun:
     """Bots that could not start in any of their kept games, with their own words (as an arena's)."""
     faults: FirstFaults = field(default_factory=FirstFaults)
     """Each bot's first fault of each kind, over the kept games."""
+    workers: Workers = Workers(1)
+    """The worker processes that played (decided once)."""
+    benchmarks: ClassGrades | None = None
+    """``grading: by: benchmarks``: the students' tests (their games kept in the ladder file) and their grades."""
+    grade_notes: tuple[str, ...] = ()
+    """What grades.csv's writer said about the class (grades by rank that do not separate it)."""
 
     @property
     def standings(self) -> Standings:
@@ -109,15 +121,9 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
     every game as it ends and the standings of the kept games when someone watches.
     """
     progress = progress or Quiet()
-    if not arena.stages:
-        raise ArenaFileError(arena.source, [Problem("stages", "a ladder needs a ruleset and seats: give `ruleset` "
-                                                              "and `seats` (or one stage)")])
-    if options.target is not None and arena.bootstrap <= 0:
-        raise ArenaFileError(arena.source, [Problem("bootstrap", "--target-separation compares 95% rating intervals, "
-                                                                 "and bootstrap: 0 gives none: set bootstrap (200, "
-                                                                 "say) or drop --target-separation")])
+    _check_file(arena, options)
     out_dir = os.path.abspath(out or default_out(db))
-    workers = jobs or arena.jobs or default_jobs()
+    workers = resolve_workers(jobs or arena.jobs)
     stage = arena.stages[0]
     seats = stage.seats
     with open_ladder(db) as store, disk_errors(db):
@@ -128,8 +134,9 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
             progress.note(f"a ladder plays one ruleset: stage {stage.name!r} ({stage.ruleset}, {seats} seats); "
                           "the other stages are not used")
         entries = arena.bots  # every entrant gets a report, the bots left out included
-        arena, left = prepare_bots(arena, log_dir, workers, progress)
-        if len(arena.bots) < seats:
+        given = arena
+        arena, left = prepare_bots(arena, log_dir, workers.count, progress, pool_check=given.contest)
+        if len(arena.bots) < seats and given.contest:
             raise ArenaFileError(arena.source, [Problem("bots", f"{len(arena.bots)} bots can play but a table seats "
                                                                 f"{seats}: add bots or lower seats")])
         hashes = submission_hashes(arena.bots, arena.base_dir)
@@ -140,21 +147,25 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
         _announce(progress, changes, store.retired_in(run))
 
         def make() -> Executor:
-            return executor_factory(arena, jobs=workers, stderr_dir=log_dir, records_dir=None, pin=pin)
+            return executor_factory(arena, jobs=workers.count, stderr_dir=log_dir, records_dir=None, pin=pin)
 
         t0 = time.monotonic()
-        with RunLoop(make, on_start=warm_up) as loop:
-            player = _Player(store, arena, specs, loop, progress, live)
+        follow = following(live.now.pick) if live is not None else None  # the live page's now-playing view
+        with RunLoop(make, on_start=warm_up, follow=follow) as loop:
+            player = _Player(store, arena, specs, loop, progress, live, notes_dir=out_dir)
             player.standings = lambda: ladder_standings(_kept(store, names), names, arena, left, complete=False)
             status, reason = "finished", ""
             try:
-                reason = _play(store, arena, names, hashes, options, player, run, stop_after)
+                reason = (_play(store, arena, names, hashes, options, player, run, stop_after) if given.contest else
+                          "the file asks for no contest: benchmark tests only")
             except _Interrupted:
                 status, reason = "interrupted", "interrupted"
                 progress.note(f"interrupted after {player.played} new games: every finished game is kept")
             finally:
                 progress.stop()
             loop.close()
+            graded = _benchmark_tests(given, store, hashes, out_dir, jobs, progress, executor_factory, pin) \
+                if status == "finished" else None
             wall = time.monotonic() - t0
             games = _kept(store, names)
             standings = ladder_standings(games, names, arena, left, complete=status == "finished")
@@ -164,34 +175,66 @@ def run_ladder(arena: Arena, db: str, *, out: str | None = None, jobs: int | Non
                              kept=len(games), left_out=[x.to_json() for x in standings.left_out],
                              standings=[{**r.to_json(timing=True), "rank_best": r.rank_best,
                                          "rank_worst": r.rank_worst} for r in standings.rows])
-            paths = publish(out_dir, doc, games, _KeptLines(store, set(names)), store.runs(), entries, left, wall=wall,
-                            played=player.played, jobs=workers,
-                            notes=[f"run {run}: {reason}; {player.played} games played, {retired} retired, "
-                                   f"{len(games)} kept"], grading=arena.grading)
+            paths, grade_notes = publish(out_dir, doc, games, _KeptLines(store, set(names)), store.runs(), entries,
+                                         left, wall=wall, played=player.played, jobs=workers.count,
+                                         notes=[f"run {run}: {reason}; {player.played} games played, {retired} "
+                                                f"retired, {len(games)} kept"], grading=arena.grading,
+                                         benchmark_grades=graded.written.grades if graded and graded.written else None,
+                                         class_list=arena.class_list)
     return LadderRun(run, status, reason, player.played, retired, len(games), wall, doc, changes, left, paths,
-                     never_started(games, arena.specs, log_dir), games.faults)
+                     never_started(games, arena.specs, log_dir), games.faults, workers, graded, grade_notes)
+
+
+def _check_file(arena: Arena, options: LadderOptions) -> None:
+    """Refuse a ladder file that cannot make a ladder (no stage), or a stop rule it cannot meet."""
+    if not arena.stages:
+        raise ArenaFileError(arena.source, [Problem("stages", "a ladder needs a ruleset and seats: give `ruleset` "
+                                                              "and `seats` (or one stage)")])
+    if options.target is not None and arena.bootstrap <= 0:
+        raise ArenaFileError(arena.source, [Problem("bootstrap", "--target-separation compares 95% rating intervals, "
+                                                                 "and bootstrap: 0 gives none: set bootstrap (200, "
+                                                                 "say) or drop --target-separation")])
 
 
 def publish(out_dir: str, doc: ResultsDoc, games: Collected, lines: Iterable[GameLine],
             runs: Sequence[LadderRunRow], entries: Sequence[Any], left: Sequence[LeftOut], *, wall: float,
-            played: int, jobs: int, notes: Sequence[str], grading: Grading | None = None) -> list[str]:
+            played: int, jobs: int, notes: Sequence[str], grading: Grading | None = None,
+            benchmark_grades: Mapping[str, Grade] | None = None, class_list: ClassList | None = None
+            ) -> tuple[list[str], tuple[str, ...]]:
     """Everything a teacher hands out after a run: results.json, the standings files, history, games.jsonl,
     grades.csv (with ``grading``: the standings so far, at every run), a report per student (bots/NAME.md) and
     report.html (``games``: the kept games' sums; ``lines``: the same games read again from the ladder file, a
-    line at a time)."""
+    line at a time); the paths written, and what the grades' writer says about the class."""
     from referee.html_report import write_report
 
     paths = write_reports(out_dir, doc, timing(doc.standings, games, wall_s=wall, played_now=played, jobs=jobs),
                           notes=notes)
     paths += write_history(out_dir, runs)
     paths.append(_write_games(out_dir, lines))
-    grades: dict[str, Grade] = {}
-    if grading is not None:
-        path, grades = write_grades(out_dir, doc.standings, entries, grading)
-        paths.append(path)
-    paths += write_bot_reports(out_dir, doc, lines, entries, left, grades=grades)
+    grades: dict[str, Grade] = dict(benchmark_grades or {})
+    grade_notes: tuple[str, ...] = ()
+    if grading is not None and grading.by != "benchmarks":
+        written = write_grades(out_dir, doc.standings, entries, grading, class_list)
+        grades, grade_notes = written.grades, written.notes
+        paths += [p for p in (written.path, *written.files) if p is not None]
+    paths += write_bot_reports(out_dir, doc, lines, entries, left, grades=grades, notes=grade_notes)
     paths.append(write_report(out_dir))
-    return paths
+    return paths, grade_notes
+
+
+def _benchmark_tests(arena: Arena, store: LadderStore, hashes: Mapping[str, str], out_dir: str, jobs: int | None,
+                     progress: Progress, executor_factory: ExecutorFactory, pin: bool | None) -> ClassGrades | None:
+    """``grading: by: benchmarks``: each student's tests, the games of unchanged submissions kept in the ladder
+    file; their games and page in the report's benchmarks/ folder (None for another rule)."""
+    if arena.grading is None or arena.grading.by != "benchmarks":
+        return None
+    from referee.html_report import write_report  # here: a ladder without benchmark tests need not import it
+
+    ledger = LadderLedger(store, hashes, benchmark_key(BenchmarkPlan.of(arena)))
+    graded = grade_class(arena, out=out_dir, jobs=jobs, progress=progress, executor_factory=executor_factory,
+                         pin=pin, ledger=ledger, folder=ResultsDir(out_dir).file(ResultsDir.BENCHMARKS))
+    write_report(graded.folder, jobs=resolve_workers(jobs or arena.jobs).count)
+    return graded
 
 
 def default_out(db: str) -> str:
@@ -285,7 +328,7 @@ def _next_tables(store: LadderStore, arena: Arena, names: list[str], options: La
 
 def _write_games(out_dir: str, games: Iterable[GameLine]) -> str:
     """games.jsonl of the games that count, as an arena writes it (so ``lastcard replay REPORT GAME`` works)."""
-    return write_jsonl(ResultsDir(out_dir).games, (line.encode() for line in games))
+    return ResultsDir(out_dir).games_log.write(games)
 
 
 def _kept(store: LadderStore, names: Sequence[str]) -> Collected:
@@ -315,9 +358,11 @@ class _Player:
     """Plays planned games on the run loop, committing each result as it ends."""
 
     def __init__(self, store: LadderStore, arena: Arena, specs: Mapping[str, BotSpec], loop: RunLoop,
-                 progress: Progress, live: LiveState | None = None) -> None:
+                 progress: Progress, live: LiveState | None = None, notes_dir: str | None = None) -> None:
         self.store = store
         self.live = live
+        self.notes_dir = notes_dir
+        """Where the games' debug notes go (the report's folder: ``lastcard replay REPORT GAME`` shows them)."""
         self.standings: Callable[[], Standings] | None = None
         self.arena = arena
         self.specs = specs
@@ -340,6 +385,8 @@ class _Player:
             g = by_id[job.game_id]
             line = GameLine(result, Slot("ladder", g.batch, None, g.seq))
             self.store.record(job.game_id, line)
+            if result.notes is not None and self.notes_dir is not None:
+                append_notes(self.notes_dir, [result.notes])
             self.played += 1
             self.progress.update(self.played, max(self.expected, self.played), None)
             if self.live is not None:
@@ -350,7 +397,8 @@ class _Player:
                 raise KeyboardInterrupt
             return False
 
-        jobs = (GameJob(g.game, g.seed, stage.rules, tuple(self.specs[s] for s in g.seating), self.arena.policy)
+        jobs = (GameJob(g.game, g.seed, stage.rules, tuple(self.specs[s] for s in g.seating), self.arena.policy,
+                        hide_names=self.arena.hide_names)
                 for g in games)
         if not self.loop.play_jobs(jobs, commit):
             raise _Interrupted()

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from referee.errors import BAD_INPUT, LastcardError
+from referee.inputs.database import check_database
 from referee.ladder.shapes import LadderRunRow, LadderSettingsJson
 from referee.store.ranking_shapes import LeftOutJson, StandingRowJson
 from referee.store.results import GameLine
@@ -54,6 +55,14 @@ CREATE TABLE IF NOT EXISTS games (
     retired_why TEXT
 );
 CREATE INDEX IF NOT EXISTS games_open ON games (retired_run, line);
+CREATE TABLE IF NOT EXISTS benchmark_games (
+    game TEXT NOT NULL,          -- STUDENT:bB:pK{a,b} (referee.benchmarks.plan)
+    student TEXT NOT NULL,
+    hash TEXT NOT NULL,          -- the student's submission hash when it was played
+    tests TEXT NOT NULL,         -- the fingerprint of the benchmark tests (bands, test, table, seed)
+    line TEXT NOT NULL,          -- the games.jsonl line
+    PRIMARY KEY (game, hash, tests)
+);
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
     started TEXT NOT NULL,
@@ -248,6 +257,21 @@ class LadderStore:
             yield LadderGame(seq, game, batch, seed, tuple(json.loads(seating)), tuple(json.loads(hashes)),
                              GameLine.from_json(json.loads(line)) if line else None)
 
+    # ------------------------------------------------------------------ benchmark games
+    def benchmark_games(self, student: str, digest: str, tests: str) -> Iterator[GameLine]:
+        """The benchmark games kept for ``student``'s submission ``digest`` under the tests ``tests``, in the order
+        they ended."""
+        for (line,) in self.conn.execute("SELECT line FROM benchmark_games WHERE student = ? AND hash = ? AND "
+                                         "tests = ? ORDER BY rowid", (student, digest, tests)):
+            yield GameLine.from_json(json.loads(line))
+
+    def keep_benchmark_game(self, student: str, digest: str, tests: str, line: GameLine) -> None:
+        """Store a benchmark game and commit it at once (a killed run loses only the games in flight)."""
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO benchmark_games (game, student, hash, tests, line) "
+                              "VALUES (?, ?, ?, ?, ?)", (line.game, student, digest, tests,
+                                                         line.encode().decode().rstrip("\n")))
+
     def count(self, where: str = "1") -> int:
         """Games matching an SQL condition (for summaries)."""
         return int(self.conn.execute(f"SELECT COUNT(*) FROM games WHERE {where}").fetchone()[0])
@@ -290,7 +314,9 @@ def disk_errors(path: str) -> Iterator[None]:
 
 
 def open_ladder(path: str, *, write: bool = True, create: bool = True) -> LadderStore:
-    """Open (or create) the ladder file; with ``write``, hold its lock or raise ``LadderBusy``."""
+    """Open (or create) the ladder file; with ``write``, hold its lock or raise ``LadderBusy``; a directory or a
+    file that is no SQLite database is refused at once (``InputFileError``)."""
+    check_database(path, "a ladder file", "give the ladder's file, or a new file name to start a ladder")
     path = os.path.abspath(path)
     if not create and not os.path.exists(path):
         raise LadderError(f"{path} does not exist: `lastcard ladder run ARENA.yaml --db {os.path.basename(path)}` "

@@ -28,11 +28,14 @@
     var b = $("banner");
     var words = {starting: "starting…", running: "running", finished: "the run has finished: final standings",
                  interrupted: "interrupted (Ctrl-C): standings so far", stopped: "stopped early"};
-    b.textContent = (words[st.phase] || st.phase) + (st.message ? " — " + st.message : "");
+    b.textContent = (words[st.phase] || st.phase) + (st.message ? " — " + st.message : "") +
+      (st.staying ? " — this page stays up, with the final standings and the replays, until Ctrl-C in the " +
+       "terminal that runs it" : "");
     b.className = "banner " + st.phase;
     var r = $("resume");
     r.hidden = !st.resume;
     r.textContent = st.resume ? "resume with: " + st.resume : "";
+    $("now-link").hidden = !st.following;
   }
 
   function progress(st) {

@@ -1,9 +1,11 @@
 """The live page's server: the standard library's ``ThreadingHTTPServer`` in a daemon thread, read-only.
 
 Routes: ``/`` the page, ``/page.js`` its script, ``/state.json`` the snapshot, ``/events`` the same as
-server-sent events (one per change, at most every ``EVENT_EVERY_S``), and, when the run keeps its games,
-``/report.html`` (and its ``report_files/``): the report's replay viewer made on request from the games so
-far. Nothing else is served; nothing a request says changes the run.
+server-sent events (one per change, at most every ``EVENT_EVERY_S``), ``/favicon.ico``; when the run keeps
+its games, ``/report.html`` (and its ``report_files/``, and the bots' pages ``bots/NAME.html``): the report's
+replay viewer made on request from the games so far; and the now-playing view, ``/now.html`` with ``/now.js``
+and ``/now.json`` (the followed game so far, with the viewer's tape of it). Nothing else is served; nothing a
+request says changes the run.
 """
 
 from __future__ import annotations
@@ -14,15 +16,18 @@ import os
 import socket
 import threading
 import time
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any, Callable
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from referee.errors import BAD_INPUT, LastcardError
 from referee.live.address import LiveAddress, url
+from referee.live.now import NowJson
 from referee.live.state import LiveState
+from referee.store.results_dir import ResultsDir
 
 #: Events are sent at most this often (a burst of games is one event); an idle stream gets a comment this often.
 EVENT_EVERY_S = 0.25
@@ -30,6 +35,15 @@ KEEPALIVE_S = 15.0
 
 #: Makes the report's viewer for the games so far: the path of the page written (its shards beside it).
 ReportMaker = Callable[[], str]
+
+
+@dataclass(frozen=True)
+class NowViews:
+    """What the now-playing view takes from the report's package (which the live page does not import): the page,
+    the report's viewer with no game of its own, and the viewer's tape of a game so far."""
+
+    page: Callable[[], str]
+    tape: Callable[[NowJson], str]
 
 
 class LiveServerError(LastcardError):
@@ -62,8 +76,12 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(self.server.state_bytes(), "application/json")
             elif path == "/events":
                 self._events()
-            elif path == "/report.html" or path.startswith("/report_files/"):
-                self._report(path)
+            elif path == "/favicon.ico":
+                self._send(_asset("favicon.ico"), "image/x-icon")
+            elif path in ("/now.html", "/now.js", "/now.json"):
+                self._now(path)
+            elif path == "/report.html" or path.startswith("/report_files/") or path.startswith("/bots/"):
+                self._report(unquote(path))
             else:
                 self._send(b"not found: this server shows the live page at /\n", "text/plain; charset=utf-8",
                            status=HTTPStatus.NOT_FOUND)
@@ -110,6 +128,17 @@ class _Handler(BaseHTTPRequestHandler):
             state.watching(-1)
             self.server.gone()
 
+    def _now(self, path: str) -> None:
+        views = self.server.now
+        if views is None:
+            self._send(b"no now-playing view here\n", "text/plain; charset=utf-8", status=HTTPStatus.NOT_FOUND)
+        elif path == "/now.js":
+            self._send(_asset("now.js"), "text/javascript; charset=utf-8")
+        elif path == "/now.html":
+            self._send(views.page().encode(), "text/html; charset=utf-8")
+        else:
+            self._send(self.server.now_bytes(), "application/json")
+
     def _report(self, path: str) -> None:
         made = self.server.report_path()
         if made is None:
@@ -122,13 +151,14 @@ class _Handler(BaseHTTPRequestHandler):
             return
         folder = os.path.dirname(made)
         name = os.path.basename(made) if path == "/report.html" else path.lstrip("/")
-        target = os.path.realpath(os.path.join(folder, name))
-        if not target.startswith(os.path.realpath(folder) + os.sep) or not os.path.isfile(target):
+        body = ResultsDir(folder).read_inside(name)
+        if body is None:
             self._send(b"not found\n", "text/plain; charset=utf-8", status=HTTPStatus.NOT_FOUND)
             return
-        with open(target, "rb") as fh:
-            body = fh.read()
-        kind = "text/html; charset=utf-8" if target.endswith(".html") else "text/javascript; charset=utf-8"
+        if not name.endswith((".html", ".js")):
+            self._send(b"not found\n", "text/plain; charset=utf-8", status=HTTPStatus.NOT_FOUND)
+            return
+        kind = "text/html; charset=utf-8" if name.endswith(".html") else "text/javascript; charset=utf-8"
         self._send(body, kind)
 
 
@@ -136,11 +166,13 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], state: LiveState, report: ReportMaker | None) -> None:
+    def __init__(self, address: tuple[str, int], state: LiveState, report: ReportMaker | None,
+                 now: NowViews | None = None) -> None:
         self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
         super().__init__(address, _Handler)
         self.state = state
         self.report = report
+        self.now = now
         self.closing = threading.Event()
         self._cache: tuple[int, bytes] = (-1, b"")
         self._cache_lock = threading.Lock()
@@ -157,6 +189,17 @@ class _Server(ThreadingHTTPServer):
                 snap = self.state.snapshot()
                 self._cache = (snap["version"], json.dumps(snap, separators=(",", ":")).encode())
             return self._cache[1]
+
+    def now_bytes(self) -> bytes:
+        """``/now.json``: the followed game so far and the viewer's tape of it (``{"now": null}`` before one)."""
+        game = self.state.now.snapshot()
+        if game is None or self.now is None:
+            return b'{"now":null}'
+        try:
+            tape = self.now.tape(game)
+        except (ValueError, LastcardError) as exc:  # a game the engine cannot rebuild: say so, do not fail
+            return json.dumps({"now": game, "tape": "", "problem": str(exc)}).encode()
+        return json.dumps({"now": game, "tape": tape}, separators=(",", ":")).encode()
 
     def sent(self, version: int) -> None:
         """An event stream delivered ``version`` (``LiveServer.flush`` waits for the last one)."""
@@ -187,9 +230,10 @@ class _Server(ThreadingHTTPServer):
 class LiveServer:
     """The live page served in a daemon thread while a run goes on; ``close`` stops it."""
 
-    def __init__(self, address: LiveAddress, state: LiveState, report: ReportMaker | None = None) -> None:
+    def __init__(self, address: LiveAddress, state: LiveState, report: ReportMaker | None = None,
+                 now: NowViews | None = None) -> None:
         try:
-            self._server = _Server((address.host, address.port), state, report)
+            self._server = _Server((address.host, address.port), state, report, now)
         except OSError as exc:
             raise LiveServerError(_bind_problem(address, exc)) from None
         self.state = state

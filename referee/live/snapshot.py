@@ -115,6 +115,10 @@ class LiveStateJson(TypedDict):
     rounds: list[RoundSeenJson]
     comparison: ComparisonJson | None
     replay: bool
+    staying: bool
+    """The run has ended and the page stays up until Ctrl-C in the terminal."""
+    following: bool
+    """Whether the now-playing view (``/now.html``) can follow a game as it is played."""
     refresh_s: float
     standings_games: int
     standings: LiveStandingsJson | None

@@ -15,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
+from referee.live.now import NowPlaying
 from referee.live.snapshot import GameSeenJson, LiveStandingsJson, LiveStateJson, RoundSeenJson
 from referee.standings.model import Standings
 from referee.standings.render import column_notes, columns
@@ -130,6 +131,10 @@ class LiveState:
         self.comparison: Comparison | None = None
         self.replay = False
         """Whether the server can open a game in the report's replay viewer (the run keeps its games)."""
+        self.now = NowPlaying(None)
+        """The game followed turn by turn for the now-playing view (a folder given: ``NowPlaying(folder)``)."""
+        self.staying = False
+        """The run has ended and the page stays up (until Ctrl-C in the terminal)."""
         self.watchers = 0
         self.watched_at = 0.0
         self._next_refresh = 0.0
@@ -171,6 +176,7 @@ class LiveState:
         result, slot = line.result, line.slot
         seen = GameSeen(result.game, slot.stage, slot.round, slot.table, result.seating, result.placements,
                         len(result.faults), time.time())
+        self.now.ended(result.game, result.actions, result.placements)
         with self._lock:
             self.games.append(seen)
             for fault in result.faults:
@@ -231,6 +237,12 @@ class LiveState:
             self.comparison = Comparison(tuple(lines), trace, len(trace), lower, upper)
             self._bump()
 
+    def stay(self) -> None:
+        """The run has ended and its page stays up until Ctrl-C (the page says so)."""
+        with self._lock:
+            self.staying = True
+            self._bump()
+
     def finish(self, phase: str, message: str, standings: Standings | None = None, games: int | None = None,
                resume: str = "") -> None:
         """The run ended (``RunPhase.ENDED``): what to say, the final standings, how to resume after Ctrl-C."""
@@ -288,7 +300,8 @@ class LiveState:
                 "comparison": None if comparison is None else {
                     "lines": list(comparison.lines), "trace": trace, "lower": comparison.lower,
                     "upper": comparison.upper},
-                "replay": self.replay, "refresh_s": round(self.refresh_s, 4),
+                "replay": self.replay, "staying": self.staying,
+                "following": self.now.folder is not None, "refresh_s": round(self.refresh_s, 4),
                 "standings_games": self.standings_games, "standings": None}
             standings = self.standings
         out["standings"] = None if standings is None else self._standings_json(standings)

@@ -66,11 +66,22 @@ class TurnMessage(TypedDict):
     legal: NotRequired[list[WireAction]]
 
 
-def hello_message(spec: BotSpec, seat: int) -> dict[str, object]:
-    """``hello``: the protocol versions spoken, the bot's name and first seat, its time limits."""
+def seat_label(seat: int) -> str:
+    """The neutral name a seat is told by at a table whose names are hidden: ``seat1`` for seat 0."""
+    return f"seat{seat + 1}"
+
+
+def seat_labels(seats: int) -> list[str]:
+    """``seat_label`` of every seat of a table of ``seats``."""
+    return [seat_label(i) for i in range(seats)]
+
+
+def hello_message(spec: BotSpec, seat: int, name: str | None = None) -> dict[str, object]:
+    """``hello``: the protocol versions spoken, the bot's name (``name``: the one it is told instead, a seat's
+    label when names are hidden) and first seat, its time limits."""
     limits = spec.limits
     return {"type": "hello", "protocol": PROTOCOL_VERSIONS[-1], "versions": list(PROTOCOL_VERSIONS),
-            "name": spec.name, "seat": seat,
+            "name": spec.name if name is None else name, "seat": seat,
             "limits": {"startup_ms": limits.startup_ms, "move_ms": limits.move_ms, "bank_ms": limits.bank_ms,
                        "line_bytes": spec.line_limit, "clock": limits.clock.value}}
 

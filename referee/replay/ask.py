@@ -14,6 +14,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 
+from referee.bots.logs import log_size, read_log
 from referee.bots.pipes.client import BotClient
 from referee.bots.spec import BotSpec
 from referee.engine.actions import Action
@@ -100,13 +101,13 @@ def ask(script: SeatScript, spec: BotSpec, *, until_turn: int | None = None) -> 
         offset = 0
         try:
             try:
-                client.start(script.seat)
+                client.start(script.seat, script.hello_name)
             except BotFault as bf:
                 return AskRun(script, (), bf.fault)
             for req in script.requests:
                 last = until_turn is not None and req.turn >= until_turn
                 if last:
-                    offset = _size(log)
+                    offset = log_size(log)
                 try:
                     answer, _ms = client.request({"id": req.request_id}, encoded=req.line, before=req.before)
                 except BotFault as bf:
@@ -123,7 +124,7 @@ def ask(script: SeatScript, spec: BotSpec, *, until_turn: int | None = None) -> 
             client.quit()  # ends the process; its stderr is then all in the log
         if until_turn is not None and asked and asked[-1].request.turn >= until_turn:
             final = asked[-1]
-            asked[-1] = Asked(final.request, final.answer, final.action, final.fault, _read_from(log, offset))
+            asked[-1] = Asked(final.request, final.answer, final.action, final.fault, read_log(log, offset) or None)
         return AskRun(script, tuple(asked))
 
 
@@ -134,20 +135,3 @@ def _tell_the_end(client: BotClient, tail: bytes) -> None:
             client.flush(time.monotonic() + 1.0)
         except Exception:  # noqa: BLE001 - a bot that stopped reading at the end has answered all it was asked
             pass
-
-
-def _size(path: str) -> int:
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0
-
-
-def _read_from(path: str, offset: int) -> str | None:
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(offset)
-            text = fh.read().decode("utf-8", "replace")
-    except OSError:
-        return None
-    return text or None

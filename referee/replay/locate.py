@@ -68,7 +68,7 @@ def faults_in(out_dir: str, games: Collection[str]) -> dict[FaultKey, int | None
     if not wanted or not folder.has_games():
         return out
     defaults = folder.line_defaults()
-    for _, line in folder.game_lines():
+    for _, line in folder.games_log.lines():
         game = line.get("game")
         if game not in wanted:
             continue

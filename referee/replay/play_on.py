@@ -10,7 +10,6 @@ file, logs/: see ``results_dir``), so ``lastcard replay`` and ``lastcard report`
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, replace
 from typing import Mapping
@@ -21,7 +20,7 @@ from referee.engine.notation import InvalidReplayError, decode_actions, ruleset_
 from referee.players import BUILTINS
 from referee.replay.seat_lines import check_seat, record_entries, stored_policy
 from referee.store.game_source import SourceGame
-from referee.store.jsonl import write_jsonl
+from referee.store.notes_file import append_notes
 from referee.store.record_file import append_record
 from referee.store.results import GameLine, GameResult
 from referee.store.results_dir import ResultsDir
@@ -42,11 +41,7 @@ def stored_specs(source: SourceGame) -> dict[str, BotSpec]:
     """Bot name -> how the stored arena started it (``arena.json`` of the results folder), if it is there."""
     if source.out_dir is None:
         return {}
-    path = ResultsDir(source.out_dir).run
-    if not os.path.isfile(path):
-        return {}
-    with open(path, encoding="utf-8") as fh:
-        doc = json.load(fh)
+    doc = ResultsDir(source.out_dir).read_run() or {}
     bots = (doc.get("arena") or {}).get("bots") or []
     out = {}
     for bot in bots:
@@ -131,7 +126,9 @@ def play_on(source: SourceGame, seat: int, start: int, player: BotSpec, others: 
         result = table.finish()
     # One game a folder, written as an arena writes its games (playing on again replaces it).
     append_record(out_dir, game_id, recorder.lines)
-    write_jsonl(folder.games, [GameLine(result).encode()])
+    if result.notes is not None:  # what the bots wrote, by turn: lastcard replay DIR2 GAME shows it
+        append_notes(out_dir, [result.notes])
+    folder.games_log.write([GameLine(result)])
     return PlayedOn(result, out_dir, game_id)
 
 

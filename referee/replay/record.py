@@ -117,7 +117,8 @@ def _with_run_policy(out_dir: str, line: JsonObject) -> JsonObject:
     none, and a rebuilt record's head must not say ``forfeit`` of a ``strikes`` run."""
     if "policy" in line:
         return line
-    policy = ResultsDir(out_dir).read_results().get("policy")
+    results = ResultsDir(out_dir).read_results()
+    policy = results.get("policy") if results else None
     return dict(line, policy=policy) if isinstance(policy, str) else line
 
 

@@ -56,7 +56,7 @@ class ScriptedSeat:
     def begin(self, table: Table, index: int) -> None:
         self.index = index
         if self.speaks:
-            self.relay = Relay(index, table.game_id, table.names, scores=[0] * len(table.names))
+            self.relay = Relay(index, table.game_id, table.told_names, scores=[0] * len(table.names))
         if self.startup is not None:
             raise BotFault(self.startup)
 
@@ -133,7 +133,8 @@ def play_again(source: SourceGame, limits: Sequence[TimeLimits], policy: FaultPo
     seats = [ScriptedSeat(name, actions, by_seat[i], startup[i], limits[i], first_id,
                           speaks=speaking is None or i in speaking, record=record)
              for i, name in enumerate(stored.seating)]
-    table = Table(ruleset_of(stored), list[Seat](seats), stored.seed, stored.game, policy, record)
+    table = Table(ruleset_of(stored), list[Seat](seats), stored.seed, stored.game, policy, record,
+                  hide_names=hidden_names(source))
     game: Game = table.start()
     while not game.over and (stop is None or len(table.actions) < stop):
         if len(table.actions) >= len(actions):
@@ -147,6 +148,11 @@ def play_again(source: SourceGame, limits: Sequence[TimeLimits], policy: FaultPo
         raise InvalidReplayError(f"game {stored.game}: rebuilding {whose} messages gave another game from "
                                  f"action {at} on (the stored faults do not line up with the stand-in moves)")
     return seats
+
+
+def hidden_names(source: SourceGame) -> bool:
+    """Whether the stored game's bots were told neutral seat labels instead of names (``seat_names: hidden``)."""
+    return source.line.get("seat_names") == "hidden"
 
 
 def _faults_by_seat(source: SourceGame) -> tuple[list[dict[int, Fault]], list[Fault | None]]:

@@ -18,13 +18,13 @@ from typing import Mapping, Sequence, cast
 from referee.bots.spec import TimeLimits
 from referee.engine.actions import Action, InvalidActionError
 from referee.engine.notation import InvalidReplayError, walk
-from referee.protocol.messages import TurnMessage
+from referee.protocol.messages import TurnMessage, seat_label
 from referee.protocol.wire import loads
 from referee.replay.record import read_record
-from referee.replay.scripted import play_again
+from referee.replay.scripted import hidden_names, play_again
 from referee.store.game_source import SourceGame
-from referee.store.record_file import RecordEntry
-from referee.store.results_dir import ResultsDir, read_jsonl
+from referee.store.record_file import RecordEntry, game_in_file
+from referee.store.results_dir import ResultsDir
 from referee.table.policy import FaultPolicy
 
 
@@ -74,6 +74,13 @@ class SeatScript:
     """``True``: the bytes are the record's; ``False``: rebuilt (ids from 1, full clocks)."""
     hello: bytes | None = None
     """The recorded ``hello`` where the game was the process's first (records only)."""
+    hidden: bool = False
+    """The seats were told by neutral labels, not names (``seat_names: hidden``): a bot asked again is too."""
+
+    @property
+    def hello_name(self) -> str | None:
+        """What a bot started to be asked this script is called in its ``hello`` (``None``: its own name)."""
+        return seat_label(self.seat) if self.hidden else None
 
     def lines(self, upto: int | None = None) -> bytes:
         """The bytes the seat read up to and including request number ``upto`` (all of them: ``None``)."""
@@ -131,8 +138,9 @@ def seat_script(source: SourceGame, seat: int, *, limits: TimeLimits | None = No
 # ---------------------------------------------------------------------------------------- records
 def record_entries(source: SourceGame) -> list[RecordEntry] | None:
     """The stored game's record entries (the record file named, or the run's kept record), or ``None``."""
-    if source.events is not None and os.path.isfile(source.where):
-        return [cast(RecordEntry, entry) for _, entry in read_jsonl(source.where)]  # the source is a record file
+    if source.events is not None and os.path.isfile(source.where):  # the source is a record file
+        lines = game_in_file(source.where, source.stored.game)
+        return lines if isinstance(lines, list) else None
     if source.out_dir is not None:
         return read_record(source.out_dir, source.stored.game)
     return None
@@ -188,7 +196,7 @@ def from_record(source: SourceGame, record: list[RecordEntry], seat: int) -> Sea
         else:
             pending.append(data)
     return SeatScript(source.stored.game, seat, source.stored.seating[seat], tuple(requests), b"".join(pending),
-                      True, hello)
+                      True, hello, hidden_names(source))
 
 
 def _turns_of(source: SourceGame, seat: int) -> list[tuple[int, Action, bool, tuple[Action, ...]]]:
@@ -208,7 +216,8 @@ def stored_policy(source: SourceGame) -> str:
         if head is not None and head.get("policy"):
             return str(head["policy"])
     if source.out_dir is not None:
-        policy = ResultsDir(source.out_dir).read_results().get("policy")
+        results = ResultsDir(source.out_dir).read_results()
+        policy = results.get("policy") if results else None
         if policy:
             return str(policy)
     return "forfeit"
@@ -229,4 +238,5 @@ def rebuilt(source: SourceGame, seat: int, limits: TimeLimits, policy: FaultPoli
         requests.append(SeatRequest(number, turn, request_id, b"".join(me.out[start:at]), line, me.actions[turn],
                                     turn in marked, legal))
         start = at + 1
-    return SeatScript(stored.game, seat, stored.seating[seat], tuple(requests), b"".join(me.out[start:]), False)
+    return SeatScript(stored.game, seat, stored.seating[seat], tuple(requests), b"".join(me.out[start:]), False,
+                      hidden=hidden_names(source))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Mapping, NotRequired, TypedDict, cast
+from typing import TYPE_CHECKING, Iterable, Mapping, NotRequired, TypedDict, cast
 from xml.etree import ElementTree
 
 from referee.bots.spec import BotSpec
@@ -22,12 +22,17 @@ from referee.engine.game import Game
 from referee.engine.notation import InvalidReplayError, StoredGame, code_of, decode_action, walk
 from referee.engine.rules import RuleOptions, Ruleset, RulesetError, get_ruleset
 from referee.errors import BAD_INPUT, LastcardError
+from referee.inputs.files import read_text
+from referee.inputs.kinds import SUITE
 from referee.players import SeatView, make_player
 from referee.protocol.messages import TurnMessage
 from referee.replay.ask import ask
 from referee.replay.seat_lines import SeatRequest, rebuilt
 from referee.store.game_source import SourceGame
 from referee.table.policy import FaultPolicy
+
+if TYPE_CHECKING:
+    from referee.inputs.reader import LineMap
 
 FORMAT = "lastcard-positions"
 VERSION = 1
@@ -178,19 +183,20 @@ def describe_rules(ruleset: str, options: Mapping[str, object]) -> str:
 
 # ---------------------------------------------------------------------------------------- reading and writing
 def load_suite(path: str) -> PositionSuite:
-    """The suite in ``path`` (YAML), checked against its schema and position by position."""
-    import yaml
-
+    """The suite in ``path`` (YAML), read through the guarded reader and checked against its schema and position by
+    position; ``InputFileError`` or ``SuiteError`` (both exit status 2) saying what is wrong, and where."""
+    from referee.inputs.reader import LineMap, load_yaml
     from referee.protocol.schemas import validator
 
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh)
-    except OSError as exc:
-        raise SuiteError(f"cannot read the suite {path!r}: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        raise SuiteError(f"{path} is not YAML: {exc}") from None
-    problems = [f"{_where(e.absolute_path)}: {e.message}" for e in validator("positions.schema").iter_errors(data)]
+    lines = LineMap()
+    data, early = load_yaml(read_text(path, SUITE), lines, SUITE)
+    if early:
+        raise SuiteError(f"{path}: " + "; ".join((f"{p.path}: " if p.path else "") + p.located() for p in early[:5]))
+    if data is None:
+        raise SuiteError(f"{path} is empty: a position suite names its ruleset and lists positions (docs/positions.md;"
+                         " lastcard replay ... --save-position makes one)")
+    errors = validator("positions.schema").iter_errors(data)
+    problems = [_schema_problem(e.absolute_path, e.message, lines) for e in errors]
     if problems:
         raise SuiteError(f"{path} is not a position suite (protocol/schemas/positions.schema.json): "
                          + "; ".join(problems[:5]))
@@ -209,8 +215,12 @@ def load_suite(path: str) -> PositionSuite:
     return suite
 
 
-def _where(path: Iterable[object]) -> str:
-    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+def _schema_problem(path: Iterable[str | int], message: str, lines: LineMap) -> str:
+    """A schema error at its key path (``$.positions[0].seed``) and line."""
+    keys = list(path)
+    line = lines.line(keys)
+    where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in keys)
+    return f"{where}: {message}" + (f" (line {line})" if line else "")
 
 
 def check_answers(suite: PositionSuite, position: Position, game: Game) -> None:
@@ -253,7 +263,7 @@ def append_position(path: str, ruleset: str, given: Mapping[str, object], positi
                              f"played under {describe_rules(ruleset, options)}: save it to another suite")
         if any(p.id == position.id for p in suite.positions):
             raise SuiteError(f"{path} already has a position {position.id!r}: give it another --position-id")
-        text = open(path, encoding="utf-8").read()
+        text = read_text(path, SUITE)
         if not text.endswith("\n"):
             text += "\n"
         if "positions: []" in text:

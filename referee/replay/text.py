@@ -22,6 +22,7 @@ from referee.protocol.faults import KILL_KINDS
 from referee.protocol.messages import TurnMessage
 from referee.protocol.relay import EndPatch, Relay
 from referee.replay.locate import fault_turns, seat_of_turns
+from referee.replay.notes_text import TurnNotes, notes_of
 from referee.replay.requests import replayed_request
 from referee.store.game_source import SourceGame
 
@@ -39,10 +40,12 @@ def header(source: SourceGame) -> list[str]:
 
 
 def render_all(source: SourceGame, styled: bool = False) -> Iterator[str]:
-    """The all-seeing view: before every action, every hand; then the action and what followed."""
+    """The all-seeing view: before every action, every hand; then the action, what its bot wrote then (stderr,
+    log messages) and what followed."""
     names = source.stored.seating
     yield from header(source)
     faults = fault_turns(source)
+    notes = TurnNotes(notes_of(source), names)
     _, frames = rebuild(source.stored, frames=True)
     for frame in frames:
         for ev in consequences(all_seeing_events(frame.events)):
@@ -60,6 +63,7 @@ def render_all(source: SourceGame, styled: bool = False) -> Iterator[str]:
         elif frame.stand_in:
             note = "   (played for a forfeited seat)"
         yield f"  => {seat_name(names, frame.seat)} {action_text(frame.action, styled)}{note}"
+        yield from notes.lines(frame.turn, frame.seat)
 
 
 def consequences(events: Sequence[Event]) -> list[Event]:
@@ -107,6 +111,7 @@ def _seat_turns(source: SourceGame, seat: int, styled: bool, raw: bool) -> Itera
     relay = Relay(seat, stored.game, names, scores=[0] * len(names))
     faults = fault_turns(source)
     lost_at, killed = _forfeit_of(source, seat, faults)
+    notes = TurnNotes(None if raw else notes_of(source), names, only=seat)  # its own notes: what it wrote
     asked = 0
     for i, game, action, stand_in in walk(stored):
         if action is not None and game.current != seat:
@@ -133,6 +138,7 @@ def _seat_turns(source: SourceGame, seat: int, styled: bool, raw: bool) -> Itera
         # A replay cannot know the request id the bot saw: its count of the seat's requests stands in.
         request = replayed_request(game, seat, legal, asked)
         yield from _turn_lines(i, request, legal, action, stand_in, faults.get(i), styled, raw)
+        yield from notes.lines(i, seat)
 
 
 def _turn_lines(turn: int, request: TurnMessage, legal: Sequence[Action], action: Action, stand_in: bool,

@@ -30,6 +30,7 @@ from referee.errors import RUN_FAILED, LastcardError
 from referee.protocol.faults import Fault, FaultKind
 from referee.run.jobs import GameJob, run_job
 from referee.run.lead import Lead
+from referee.run.workers import usable_cpus
 from referee.store.record_file import append_record, append_records, encode_record
 from referee.store.results import GameResult, SeatTimes
 
@@ -37,9 +38,6 @@ from referee.store.results import GameResult, SeatTimes
 DEPTH = 2
 #: Bot processes a worker keeps alive between games; the least recently used beyond this are quit.
 IDLE_BOTS = 48
-#: Workers per CPU at most: beyond a few per CPU more workers only add start-up time and memory
-#: (a worker per job of ``--jobs 100000`` took 72 s to start and played nothing).
-JOBS_PER_CPU = 4
 #: Built-in-only games per message to a worker (about 15 ms of play: small against a run, large
 #: against the message's own cost).
 BATCH = 32
@@ -52,36 +50,6 @@ class ExecutorError(LastcardError):
 
     def cli_message(self) -> str:
         return f"{self}\nthe games finished so far are saved; --resume continues"
-
-
-def usable_cpus() -> list[int]:
-    """The CPUs this process may run on (all of them where the platform cannot say)."""
-    try:
-        return sorted(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return list(range(os.cpu_count() or 1))
-
-
-def default_jobs() -> int:
-    """One worker per core this process may use."""
-    return max(1, len(usable_cpus()))
-
-
-def max_jobs() -> int:
-    """The most workers a local run starts: ``JOBS_PER_CPU`` per CPU of the machine."""
-    return JOBS_PER_CPU * (os.cpu_count() or 1)
-
-
-def worker_count(requested: int, at_once: int) -> tuple[int, str | None]:
-    """Workers to start for ``requested`` when at most ``at_once`` games can be in play: never more than
-    either, nor than ``max_jobs()``; and a note saying why when the request was cut down."""
-    cap = max_jobs()
-    workers = max(1, min(requested, cap, at_once))
-    if workers == requested:
-        return workers, None
-    why = (f"only {at_once:,} game{'s' if at_once != 1 else ''} can be played at once" if at_once < min(requested, cap)
-           else f"at most {JOBS_PER_CPU} per CPU ({os.cpu_count() or 1} CPUs here)")
-    return workers, f"note: {workers} worker{'s' if workers != 1 else ''}, not {requested:,}: {why}"
 
 
 class RunContest(Protocol):
@@ -129,7 +97,7 @@ class LocalExecutor:
 
     def __init__(self, jobs: int, *, stderr_dir: str | None = None, records_dir: str | None = None,
                  idle_bots: int = IDLE_BOTS, pin: bool | None = None) -> None:
-        self.jobs = max(1, min(jobs, max_jobs()))
+        self.jobs = max(1, jobs)  # decided by the caller (run.workers.Workers)
         cpus = usable_cpus()
         # Pinning a worker (its bots inherit it) to one CPU makes each move's hand-over between referee
         # and bot a same-CPU switch instead of a wake-up of an idle CPU, which costs more than the move
@@ -621,4 +589,4 @@ def lost_game(job: GameJob, cause: str) -> GameResult:
         placements=places, game_placements=places, reason="lost", winner=None, scores=zeros, hand_points=zeros,
         rounds=0, decisions=0, moves=0, faults=tuple(Fault(FaultKind.CRASH, cause, seat=i, bot=names[i]) for i in bots),
         forfeited=bots, times=SeatTimes.zero(len(names)), wall_ms=0.0, sandbox=(None,) * len(names),
-        clock=(None,) * len(names))
+        clock=(None,) * len(names), hidden_names=job.hide_names)

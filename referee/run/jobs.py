@@ -14,6 +14,7 @@ from typing import Any, Mapping, NotRequired, TypedDict
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec, BotSpecJson
 from referee.engine.rules import Ruleset, get_ruleset
+from referee.run.follow import FollowFile
 from referee.store.results import GameResult
 from referee.table.policy import FaultPolicy
 from referee.table.table import BuiltinSeat, Recorder, Seat, Table, seat_for
@@ -43,6 +44,8 @@ class GameJobJson(TypedDict):
     record: bool
     faults_only: bool
     actions: NotRequired[bool]
+    hide_names: NotRequired[bool]
+    follow: NotRequired[str]
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,10 @@ class GameJob:
     """With ``record``: keep the record only when the game has a fault (a run that did not ask for records)."""
     actions: bool = True
     """False: the result's ``actions`` is left empty (a run that writes no games.jsonl, where nothing reads it)."""
+    hide_names: bool = False
+    """The bots are told neutral seat labels, not names (``seat_names: hidden``)."""
+    follow: str | None = None
+    """A file the game's actions are appended to as they are played (the live page's "now playing"), or None."""
 
     def to_json(self) -> GameJobJson:
         data: GameJobJson = {"game": self.game_id, "seed": self.seed, "ruleset": self.rules.house,
@@ -66,6 +73,10 @@ class GameJob:
                              "policy": self.policy.to_json(), "record": self.record, "faults_only": self.faults_only}
         if not self.actions:  # only then: a job's message is otherwise what it was
             data["actions"] = False
+        if self.hide_names:
+            data["hide_names"] = True
+        if self.follow is not None:
+            data["follow"] = self.follow
         return data
 
     def keeps(self, result: GameResult) -> bool:
@@ -83,7 +94,8 @@ class GameJob:
     def from_json(cls, data: GameJobJson) -> GameJob:
         return cls(data["game"], data["seed"], _ruleset(data["ruleset"], tuple(sorted(data["options"].items()))),
                    tuple(BotSpec.from_json(s) for s in data["seats"]), _policy(data.get("policy", "forfeit")),
-                   data.get("record", False), data.get("faults_only", False), data.get("actions", True))
+                   data.get("record", False), data.get("faults_only", False), data.get("actions", True),
+                   data.get("hide_names", False), data.get("follow"))
 
 
 #: The built-in seats ``run_job`` played last, by place, name and command, per thread: a seat begins each
@@ -129,5 +141,11 @@ def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any
     # Only a record and a bot's relay read the game's events: built-in seats alone, unrecorded, log none.
     log_events = recorder is not None or not all(isinstance(seat, BuiltinSeat) for seat in seats)
     actions = job.actions or job.record  # a record, stored or rebuilt from games.jsonl, needs them
-    result = Table(job.rules, seats, job.seed, job.game_id, job.policy, recorder, log_events, actions).play()
+    table = Table(job.rules, seats, job.seed, job.game_id, job.policy, recorder, log_events, actions, job.hide_names)
+    if job.follow is None:
+        result = table.play()
+    else:
+        with FollowFile(job.follow) as follow:
+            table.follow = follow.write
+            result = table.play()
     return result, recorder.lines if recorder else None

@@ -8,7 +8,8 @@ cannot start (a ``StartupWatch``, given by ``match`` and ``compare``) live here 
 from __future__ import annotations
 
 import signal
-from typing import Callable, Iterable
+from dataclasses import replace
+from typing import Callable, Iterable, Mapping, Sequence
 
 from referee.run.executor import Executor, stop_signals_blocked
 from referee.run.jobs import GameJob
@@ -17,6 +18,17 @@ from referee.store.results import GameResult
 
 #: ``on_result(job, result)``: True to stop (the games still in play are abandoned).
 OnResult = Callable[[GameJob, GameResult], "bool | None"]
+#: Asked of each game as it is handed to the executor (game, seed, ruleset, options, seating): a file to follow it
+#: in, as it is played, or None (``live.LiveState.follow_next``: the live page's "now playing").
+Pick = Callable[[str, int, str, Mapping[str, object], Sequence[str]], "str | None"]
+
+
+def following(pick: Pick) -> Callable[[GameJob], GameJob]:
+    """The ``RunLoop`` hook that marks the game ``pick`` chooses to follow (``GameJob.follow``)."""
+    def follow(job: GameJob) -> GameJob:
+        path = pick(job.game_id, job.seed, job.rules.house, job.rules.options, [s.name for s in job.seats])
+        return job if path is None else replace(job, follow=path)
+    return follow
 
 
 class RunLoop:
@@ -29,10 +41,12 @@ class RunLoop:
     """
 
     def __init__(self, make: Callable[[], Executor], on_start: Callable[[], None] | None = None,
-                 watch: StartupWatch | None = None) -> None:
+                 watch: StartupWatch | None = None, follow: Callable[[GameJob], GameJob] | None = None) -> None:
         self._make = make
         self._on_start = on_start
         self.watch = watch
+        self.follow = follow
+        """Given each job as it goes to the executor; it may mark it to be followed as it is played (``following``)."""
         self.cannot_start: CannotStart | None = None
         """Set when ``watch`` found a bot that cannot start: ``play_jobs`` stopped (and plays nothing more)."""
         self.executor: Executor | None = None
@@ -51,7 +65,10 @@ class RunLoop:
         given: dict[str, GameJob] = {}
 
         def tracked() -> Iterable[GameJob]:
+            follow = self.follow
             for job in jobs:
+                if follow is not None:
+                    job = follow(job)
                 given[job.game_id] = job
                 yield job
 

@@ -9,13 +9,12 @@ first start fails, and leaves out a bot whose two starts failed alike, with that
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
-from referee.bots.names import stderr_log
+from referee.bots.logs import log_size, read_log, stderr_log
 from referee.bots.pipes.client import BotClient
 from referee.bots.pipes.transport import STDERR_MARK
 from referee.bots.pool import BotPool
@@ -130,7 +129,7 @@ def _probe_one(spec: BotSpec, log_dir: str | None, clients: list[BotClient],
     for _ in range(2):
         if stopping.is_set():
             return None
-        before = _size(log)
+        before = log_size(log)
         with BotPool(stderr_dir=log_dir) as pool:
             client = pool.client(spec)
             clients.append(client)
@@ -140,7 +139,7 @@ def _probe_one(spec: BotSpec, log_dir: str | None, clients: list[BotClient],
             except BotFault as bf:
                 messages.append(bf.fault.message)
                 client.kill()  # waits for its stderr to be written
-        words = _lines(_read_from(log, before)) if log else ()
+        words = _lines(read_log(log, before, 8192)) if log else ()
     if same_way(messages[0]) != same_way(messages[1]):
         return None  # not the same way twice: it may start in a game
     return CannotStart(spec.name, 2, messages[0], words, log if words else None)
@@ -151,7 +150,7 @@ def last_stderr(path: str, lines: int = 12, tail_bytes: int = 8192) -> tuple[str
 
     Every game of a bot that cannot start writes the same words, so the last game's say them once.
     """
-    text = _read_from(path, -tail_bytes)
+    text = read_log(path, -tail_bytes, 8192)
     mark = text.rfind(STDERR_MARK)
     if mark >= 0:
         text = text[mark:].partition("\n")[2]
@@ -160,24 +159,3 @@ def last_stderr(path: str, lines: int = 12, tail_bytes: int = 8192) -> tuple[str
 
 def _lines(text: str, lines: int = 12) -> tuple[str, ...]:
     return tuple(line for line in text.splitlines() if line.strip())[-lines:]
-
-
-def _size(path: str | None) -> int:
-    try:
-        return os.path.getsize(path) if path else 0
-    except OSError:
-        return 0
-
-
-def _read_from(path: str | None, offset: int, most: int = 8192) -> str:
-    """The text of ``path`` from ``offset`` (negative: that many bytes before its end), its last ``most`` bytes."""
-    if path is None:
-        return ""
-    try:
-        with open(path, "rb") as fh:
-            end = fh.seek(0, os.SEEK_END)
-            start = max(0, end + offset if offset < 0 else offset, end - most)
-            fh.seek(start)
-            return fh.read().decode("utf-8", "replace")
-    except OSError:
-        return ""

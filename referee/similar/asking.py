@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from referee.bots.spec import BotSpec, TimeLimits
@@ -24,6 +24,7 @@ from referee.replay.ask import ask
 from referee.replay.seat_lines import SeatScript, seat_script
 from referee.similar.agreement import Answer, Similarity, similarity
 from referee.similar.builtin import builtin_answers
+from referee.similar.references import first_legal, references, scratch_dir
 from referee.store.game_record import bot_limits, load
 from referee.store.results_dir import ResultsDir
 
@@ -67,7 +68,7 @@ def plan(out_dir: str, *, scripts: int, seed: int, bots: Sequence[str] | None = 
                            + (f", or --bot names of its bots (it has {', '.join(sorted(run_bots(out_dir)))})"
                               if bots else ""))
     seats: list[tuple[str, int]] = []
-    for _, line in folder.game_lines():
+    for _, line in folder.games_log.lines():
         if line.get("reason") != "lost":
             seats += [(str(line["game"]), seat) for seat in range(len(line.get("seating") or ()))]
     if not seats:
@@ -94,7 +95,8 @@ def run_bots(out_dir: str) -> dict[str, BotSpec]:
     found = bot_limits(out_dir)
     if found:
         return {name: BotSpec.from_json(spec) for name, spec in found.items()}
-    bots = ResultsDir(out_dir).read_results().get("bots") or []
+    results = ResultsDir(out_dir).read_results()
+    bots = (results.get("bots") if results else None) or []
     return {str(b["name"]): BotSpec.from_json(b) for b in bots if isinstance(b, dict) and "name" in b
             and "command" in b}
 
@@ -122,24 +124,34 @@ def answers_of(spec: BotSpec, script: SeatScript, stored: StoredGame | None = No
     return out
 
 
-def measure(p: Plan, *, again: int = 2, jobs: int = 1,
-            progress: Callable[[int, int], None] | None = None) -> Similarity:
-    """Ask every bot every script (and the first ``again`` scripts once more); the pairs' figures."""
-    tasks = [(b, s, 0) for b in range(len(p.bots)) for s in range(len(p.scripts))]
-    tasks += [(b, s, 1) for b in range(len(p.bots)) for s in range(min(again, len(p.scripts)))]
-    found: dict[tuple[int, int, int], dict[int, Answer]] = {}
+def measure(p: Plan, *, again: int = 2, jobs: int = 1, progress: Callable[[int, int], None] | None = None,
+            with_references: bool = True) -> Similarity:
+    """Ask every bot every script (and the first ``again`` scripts once more), and the reference policies
+    (``with_references``); the pairs' figures, what the references explain set aside."""
+    with scratch_dir() as scratch:
+        refs, left = references(scratch) if with_references else ([], [])
+        askers = list(p.bots) + [r.spec for r in refs]
+        tasks = [(b, s, 0) for b in range(len(askers)) for s in range(len(p.scripts))]
+        tasks += [(b, s, 1) for b in range(len(p.bots)) for s in range(min(again, len(p.scripts)))]
+        found: dict[tuple[int, int, int], dict[int, Answer]] = {}
 
-    def one(task: tuple[int, int, int]) -> tuple[tuple[int, int, int], dict[int, Answer]]:
-        b, s, twice = task
-        return task, answers_of(p.bots[b], p.scripts[s], p.games[s] if p.games else None, again=twice == 1)
+        def one(task: tuple[int, int, int]) -> tuple[tuple[int, int, int], dict[int, Answer]]:
+            b, s, twice = task
+            spec = askers[b]
+            if spec is None:  # the first legal answer, answered here
+                return task, first_legal(p.scripts[s])
+            return task, answers_of(spec, p.scripts[s], p.games[s] if p.games else None, again=twice == 1)
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for done, (task, got) in enumerate(pool.map(one, tasks), 1):
-            found[task] = got
-            if progress is not None:
-                progress(done, len(tasks))
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            for done, (task, got) in enumerate(pool.map(one, tasks), 1):
+                found[task] = got
+                if progress is not None:
+                    progress(done, len(tasks))
     points = p.points
     first = {p.bots[b].name: [found[(b, s, 0)][r] for s, r in points] for b in range(len(p.bots))}
+    ref_answers = {ref.name: [found[(len(p.bots) + k, s, 0)][r] for s, r in points] for k, ref in enumerate(refs)}
     asked_twice = [(s, r) for s, r in points if s < again]
     second = {p.bots[b].name: [found[(b, s, 1)][r] for s, r in asked_twice] for b in range(len(p.bots))}
-    return similarity(first, {name: second[name] + [None] * (len(points) - len(asked_twice)) for name in second})
+    figures = similarity(first, {name: second[name] + [None] * (len(points) - len(asked_twice)) for name in second},
+                         ref_answers)
+    return replace(figures, references=tuple(f"{r.name}: {r.what}" for r in refs) + tuple(left))

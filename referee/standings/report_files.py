@@ -1,6 +1,7 @@
 """The files of a results directory, shared by ``arena``, ``match --out``, the ladder and ``compare``:
-results.json, standings.csv, standings.md, head_to_head.csv and timing.json, all rendered from one
-``ResultsDoc``.
+results.json, standings.csv, standings.md, standings.txt (the terminal's table, to paste where Markdown is not
+rendered), head_to_head.csv and timing.json, all rendered from one ``ResultsDoc`` and written through
+``ResultsDir.write``.
 """
 
 from __future__ import annotations
@@ -12,9 +13,8 @@ import os
 from typing import Any, Iterable, Protocol, Sequence
 
 from referee.standings.model import StandingRow, Standings
-from referee.standings.render import column_notes, csv_text, markdown_table
+from referee.standings.render import column_notes, csv_text, markdown_table, text_table
 from referee.standings.results_doc import HeadToHead, ResultsDoc
-from referee.store.disk import atomic_write
 from referee.store.ranking_shapes import BotTimesJson
 from referee.store.results_dir import ResultsDir
 from referee.store.results_shapes import TimingJson
@@ -61,10 +61,12 @@ def write_reports(out_dir: str, doc: ResultsDoc, timing_doc: TimingJson | None =
     os.makedirs(out_dir, exist_ok=True)
     files = [(ResultsDir.RESULTS, doc.dumps()), (ResultsDir.STANDINGS_CSV, csv_text(doc.standings)),
              (ResultsDir.HEAD_TO_HEAD_CSV, head_to_head_csv(doc.head_to_head)),
-             (ResultsDir.STANDINGS_MD, standings_md(doc, notes=notes))]
+             (ResultsDir.STANDINGS_MD, standings_md(doc, notes=notes)),
+             (ResultsDir.STANDINGS_TXT, text_table(doc.standings) + "\n")]
     if timing_doc is not None:
         files.append((ResultsDir.TIMING, json.dumps(timing_doc, indent=2) + "\n"))
-    return [atomic_write(ResultsDir(out_dir).file(name), text) for name, text in files]
+    folder = ResultsDir(out_dir)
+    return [folder.write(name, text) for name, text in files]
 
 
 def head_to_head_csv(h2h: HeadToHead) -> str:

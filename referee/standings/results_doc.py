@@ -9,7 +9,6 @@ go to timing.json and the tables meant for people.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence, cast
 
@@ -152,7 +151,7 @@ class ResultsDoc:
     table: TableJson | None = None
     """A ladder's (or compare's) one table: ``ruleset``, ``options``, ``seats``."""
     blocks: ResultBlocks = field(default_factory=lambda: ResultBlocks())
-    """Blocks of one kind of run: ``ladder``, ``sprt``, ``candidates``, ``tune``."""
+    """Blocks of one kind of run: ``ladder``, ``sprt``, ``candidates``, ``tune``, ``benchmarks``."""
 
     @property
     def title(self) -> str:
@@ -167,6 +166,8 @@ class ResultsDoc:
             return f"Compare {self.name}"
         if self.kind == "tune":
             return f"Tune {self.name.removeprefix('tune ')}"
+        if self.kind == "benchmarks":
+            return f"Benchmark tests of {self.name}"
         return f"Arena {self.name}"
 
     def to_json(self) -> ResultsJson:
@@ -215,6 +216,8 @@ class ResultsDoc:
             blocks["candidates"] = data["candidates"]
         if "tune" in data:
             blocks["tune"] = data["tune"]
+        if "benchmarks" in data:
+            blocks["benchmarks"] = data["benchmarks"]
         return cls(kind="ladder" if "ladder" in data else str(data.get("kind", "arena")),
                    name=str(data.get("name", "")), complete=bool(data.get("complete", True)),
                    seed=int(data.get("seed") or 0), games=int(data.get("games") or 0),
@@ -250,25 +253,6 @@ def standings_from_json(data: ResultsJson, timing: TimingJson | None = None) -> 
 
 def read_results_doc(out_dir: str) -> ResultsDoc | None:
     """The results document of a results directory (with its timing.json), or None while none is written."""
-    data = read_results_json(out_dir)
-    return None if data is None else ResultsDoc.from_json(data, read_timing_json(out_dir))
-
-
-def read_results_json(out_dir: str) -> ResultsJson | None:
-    """results.json as written (the package's own file: read back, not checked), or None while none is written."""
-    path = ResultsDir(out_dir).results
-    if not os.path.exists(path):
-        return None
-    with open(path, encoding="utf-8") as fh:
-        data: ResultsJson = json.load(fh)
-    return data
-
-
-def read_timing_json(out_dir: str) -> TimingJson | None:
-    """timing.json, or None where it is missing or unreadable (the times are extra: nothing needs them)."""
-    try:
-        with open(ResultsDir(out_dir).timing, encoding="utf-8") as fh:
-            timing: TimingJson = json.load(fh)
-            return timing
-    except (OSError, ValueError):
-        return None
+    folder = ResultsDir(out_dir)
+    data = folder.read_results()
+    return None if data is None else ResultsDoc.from_json(data, folder.read_timing())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import errno
 import os
 from contextlib import contextmanager
-from typing import Iterator
+from typing import IO, Any, Iterator
 
 #: What to do about each cause, by errno.
 FIXES = {
@@ -54,13 +54,23 @@ def os_error_text(exc: OSError) -> str:
     return f"the run stopped on an operating-system error: {where}{cause}{code}" + (f"\n{fix}" if fix else "")
 
 
-def atomic_write(path: str, text: str) -> str:
-    """Write ``text`` to ``path`` atomically (a reader never sees half a file); the path."""
+@contextmanager
+def atomic_file(path: str, binary: bool = False) -> Iterator[IO[Any]]:
+    """A file to write ``path`` through: written as ``path.part`` and put in place when the block ends without an
+    error, so a reader never sees half a file; on an error (a full disk) the half file goes and the last whole one
+    stays. The one atomic write of the package: every file a run writes whole goes through here."""
+    part = path + ".part"
     try:
-        with naming(path), open(path + ".part", "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-    except OSError:
-        remove_quietly(path + ".part")  # a full disk: the half file goes, the last whole one stays
+        with naming(path), (open(part, "wb") if binary else open(part, "w", encoding="utf-8", newline="")) as fh:
+            yield fh
+    except BaseException:
+        remove_quietly(part)
         raise
-    os.replace(path + ".part", path)
+    os.replace(part, path)
+
+
+def atomic_write(path: str, data: str | bytes) -> str:
+    """Write ``data`` to ``path`` atomically (``atomic_file``); the path."""
+    with atomic_file(path, binary=isinstance(data, bytes)) as fh:
+        fh.write(data)
     return path

@@ -12,8 +12,8 @@ from typing import Mapping
 from referee.engine.jsondata import JsonObject
 from referee.engine.notation import InvalidReplayError, StoredGame, walk
 from referee.store import record_file
-from referee.store.game_source import SourceGame, _from_record, check_played
-from referee.store.record_file import encode_record
+from referee.store.game_source import SourceGame, check_played, folder_of_record, source_of_record
+from referee.store.record_file import RecordEntry, encode_record
 from referee.store.results import complete_line
 from referee.store.results_dir import ResultsDir
 
@@ -23,7 +23,7 @@ def find_line(out_dir: str, game_id: str) -> JsonObject:
     folder = ResultsDir(out_dir)
     if not folder.has_games():
         raise folder.missing_games()
-    found = folder.find_game(game_id)  # a built-in game's record is read through here: the fast scan matters
+    found = folder.games_log.find(game_id)  # a built-in game's record is read through here: the fast scan matters
     if found is None:
         raise InvalidReplayError(f"no game {game_id!r} in {folder.games}")
     return complete_line(found[1], folder.line_defaults())
@@ -45,7 +45,9 @@ def bot_limits(out_dir: str) -> dict[str, JsonObject]:
 
 
 def load(source: str, game_id: str | None = None) -> SourceGame:
-    """The game ``game_id`` of the results directory ``source``, or the game in the record file ``source``."""
+    """The game ``game_id`` of the results directory ``source``, or of the record file ``source``: a run's
+    ``records.jsonl.gz`` (a built-in game, which keeps no record there, is read from its folder's games.jsonl) or
+    a ``records/GAME.jsonl`` of older versions (``game_id`` optional: the file's one game)."""
     if os.path.isdir(source):
         if game_id is None:
             raise InvalidReplayError(f"{source} is a results directory: name a game in it, e.g. "
@@ -53,15 +55,31 @@ def load(source: str, game_id: str | None = None) -> SourceGame:
         return _from_dir(source, game_id)
     if not os.path.exists(source):
         raise InvalidReplayError(f"no such file or directory: {source!r} (give a results directory and a game id, "
-                                 "or a record file records/GAME.jsonl)")
-    return _from_record(source, None)
+                                 "or a record file and a game id: records.jsonl.gz GAME, or records/GAME.jsonl of "
+                                 "older versions)")
+    return _from_file(source, game_id)
+
+
+def _from_file(path: str, game_id: str | None) -> SourceGame:
+    """A game of a record file, or of the record file's folder when the file keeps none of it (a built-in game)."""
+    lines = record_file.game_in_file(path, game_id)
+    folder = folder_of_record(path)
+    if isinstance(lines, list):
+        return source_of_record(lines, path, folder)
+    if (game_id is not None and folder is not None and os.path.basename(path) == record_file.RECORDS_FILE
+            and ResultsDir(folder).has_games()):  # the run's record file: its games.jsonl has every game
+        return _from_dir(folder, game_id)
+    held = f"no record of game {game_id}" if game_id is not None else "no game record"
+    raise InvalidReplayError(f"{path} holds {held}" + (" (a game between built-in players keeps none: give its "
+                                                       "results folder, `lastcard replay FOLDER GAME`)"
+                                                       if isinstance(lines, str) else ""))
 
 
 def _first_ids(folder: ResultsDir, count: int) -> list[str]:
     """The ids of the first ``count`` games of games.jsonl (for a message naming what is there)."""
     if not folder.has_games():
         return []
-    return [str(line.get("game")) for _, (_, line) in zip(range(count), folder.game_lines())]
+    return [str(line.get("game")) for _, (_, line) in zip(range(count), folder.games_log.lines())]
 
 
 def _first_id(out_dir: str) -> str | None:
@@ -74,9 +92,11 @@ def _from_dir(out_dir: str, game_id: str) -> SourceGame:
     record = folder.legacy_record(game_id)
     if not folder.has_games():
         if os.path.exists(record):
-            return _from_record(record, out_dir)
+            return _from_file(record, game_id)
+        if os.path.exists(folder.file(record_file.RECORDS_FILE)):  # records kept, games.jsonl lost
+            return _from_file(folder.file(record_file.RECORDS_FILE), game_id)
         raise folder.missing_games()
-    found = folder.find_game(game_id)
+    found = folder.games_log.find(game_id)
     if found is None:
         ids = _first_ids(folder, 5)
         raise InvalidReplayError(f"no game {game_id!r} in {path}; "
@@ -85,9 +105,15 @@ def _from_dir(out_dir: str, game_id: str) -> SourceGame:
     line = complete_line(line, folder.line_defaults())
     check_played(line)
     if "actions" not in line and os.path.exists(record):  # results from before games kept their actions
-        return _from_record(record, out_dir)
+        return source_of_record(_lines(record_file.game_in_file(record, game_id), record), record, out_dir)
     stored = StoredGame.from_json(line)
     return SourceGame(stored, line, _kept_events(out_dir, game_id, stored), out_dir, f"{path} line {number}")
+
+
+def _lines(lines: list[RecordEntry] | str | None, where: str) -> list[RecordEntry]:
+    if not isinstance(lines, list):
+        raise InvalidReplayError(f"{where} holds no record of the game")
+    return lines
 
 
 def _kept_events(out_dir: str, game_id: str, stored: StoredGame) -> list[Mapping[str, object]] | None:

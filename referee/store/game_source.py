@@ -13,8 +13,9 @@ from typing import Mapping
 from referee.engine.jsondata import JsonObject
 from referee.engine.notation import InvalidReplayError, StoredGame
 from referee.protocol.faults import Fault
+from referee.store.record_file import RecordEntry, game_in_file
 from referee.store.results import GameResult
-from referee.store.results_dir import ResultsDir, read_jsonl
+from referee.store.results_dir import ResultsDir
 
 #: How much of a bot's stderr log a report or a replay shows.
 STDERR_TAIL_LINES = 20
@@ -69,19 +70,40 @@ def stored_for(out_dir: str, line: JsonObject) -> StoredGame:
     if "actions" not in line:
         record = ResultsDir(out_dir).legacy_record(str(line.get("game")))
         if os.path.exists(record):
-            return StoredGame.from_record([entry for _, entry in read_jsonl(record)])
+            return stored_of(game_in_file(record, str(line.get("game"))), record)
     return StoredGame.from_json(line)
 
 
-def _from_record(path: str, out_dir: str | None) -> SourceGame:
-    lines = [line for _, line in read_jsonl(path)]
-    stored = StoredGame.from_record(lines)
-    result = next((line for line in lines if line.get("t") == "result"), {})
+def stored_of(lines: list[RecordEntry] | str | None, where: str) -> StoredGame:
+    """The stored game of a record's lines (``InvalidReplayError`` for lines that are not one, naming ``where``)."""
+    if not isinstance(lines, list):
+        raise InvalidReplayError(f"{where} holds no record of the game")
+    try:
+        return StoredGame.from_record(lines)
+    except InvalidReplayError as exc:
+        raise InvalidReplayError(f"{where}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a game or action line no version wrote
+        raise InvalidReplayError(f"{where}: not a game's record lastcard wrote: its game or action lines lack or "
+                                 f"garble {exc}; give the record file a run wrote") from None
+
+
+def source_of_record(lines: list[RecordEntry], where: str, out_dir: str | None) -> SourceGame:
+    """The stored game of a record file's lines (``where``: the file), its result and events as recorded; its
+    logs are looked for in ``out_dir``."""
+    stored = stored_of(lines, where)
+    result: Mapping[str, object] = next((line for line in lines if line.get("t") == "result"), {})
     events = next((line["events"] for line in lines if line.get("t") == "events"), None)
-    if out_dir is None:  # a record inside a results directory: its logs are next to it
-        folder = ResultsDir.of_record(path)
-        out_dir = folder.path if folder is not None else None
-    return SourceGame(stored, {k: v for k, v in result.items() if k != "t"}, events, out_dir, path)
+    return SourceGame(stored, {k: v for k, v in result.items() if k != "t"}, events, out_dir, where)
+
+
+def folder_of_record(path: str) -> str | None:
+    """The results folder a record file is in: ``DIR/records.jsonl.gz``'s, or a legacy ``DIR/records/GAME.jsonl``'s
+    (a folder with ``logs/``, where the bots' logs are); None for a record file on its own."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if ResultsDir(parent).has_games() or os.path.isdir(ResultsDir(parent).logs):
+        return parent
+    folder = ResultsDir.of_record(path)
+    return folder.path if folder is not None else None
 
 
 def stderr_path(out_dir: str | None, bot: str) -> str:

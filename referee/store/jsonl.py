@@ -7,7 +7,7 @@ from typing import Iterable
 
 import orjson
 
-from referee.store.disk import naming, remove_quietly
+from referee.store.disk import atomic_file
 
 _OPTIONS = orjson.OPT_APPEND_NEWLINE | orjson.OPT_NON_STR_KEYS
 
@@ -22,12 +22,7 @@ def write_jsonl(path: str, items: Iterable[object]) -> str:
     folder = os.path.dirname(path)
     if folder:
         os.makedirs(folder, exist_ok=True)
-    try:
-        with naming(path), open(path + ".part", "wb") as fh:
-            for item in items:
-                fh.write(encode_line(item))
-    except OSError:
-        remove_quietly(path + ".part")  # a full disk: the half file goes, the last whole one stays
-        raise
-    os.replace(path + ".part", path)
+    with atomic_file(path, binary=True) as fh:
+        for item in items:
+            fh.write(encode_line(item))
     return path

@@ -27,7 +27,6 @@ set-up: 13 KB built-in records (4 seats) took 305 us and 1,660 bytes a game one 
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import zlib
 from typing import IO, Container, Iterable, Iterator, Mapping, Sequence, TypedDict, cast
@@ -35,7 +34,12 @@ from typing import IO, Container, Iterable, Iterator, Mapping, Sequence, TypedDi
 import orjson
 
 from referee.engine.actions import WireAction
+from referee.engine.notation import InvalidReplayError
 from referee.engine.rules import RuleOptions
+from referee.inputs.files import refuse
+from referee.inputs.gzipped import DamagedGzip, inflate
+from referee.inputs.jsonlines import json_lines, parse_line, raw_lines
+from referee.inputs.kinds import RECORD
 from referee.store.disk import naming
 from referee.store.results_dir import ResultsDir
 
@@ -101,33 +105,35 @@ def append_record(out_dir: str, game_id: str, lines: Iterable[Mapping[str, objec
     append_records(out_dir, [(game_id, encode_record(lines))])
 
 
-def append_records(out_dir: str, records: Sequence[tuple[str, bytes]], rebuilt: Sequence[tuple[str, str]] = ()
-                   ) -> None:
+def append_records(out_dir: str, records: Sequence[tuple[str, bytes]], rebuilt: Sequence[tuple[str, str]] = (),
+                   *, files: tuple[str, str] = (RECORDS_FILE, INDEX_FILE)) -> None:
     """Append the records of a batch of games (id, ``encode_record``'s bytes) as one member, and the index
     entries of the records rebuilt when read (id, policy), with one lock.
 
-    A batch of one is written as before batches (``GAME OFFSET LENGTH``), which any reader reads.
+    A batch of one is written as before batches (``GAME OFFSET LENGTH``), which any reader reads. ``files``: the
+    member file and its index (the notes file keeps its games the same way, ``notes_file``).
     """
     if not records and not rebuilt:
         return
+    data_name, index_name = files
     # The index is the lock: a batch of rebuilt records only (built-in games) does not open the record file.
-    fd = os.open(os.path.join(out_dir, INDEX_FILE), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    fd = os.open(os.path.join(out_dir, index_name), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
-        lines = _append_member(out_dir, records) if records else ""
-        with naming(os.path.join(out_dir, INDEX_FILE)):  # a full disk: the error names the file
+        lines = _append_member(out_dir, records, data_name) if records else ""
+        with naming(os.path.join(out_dir, index_name)):  # a full disk: the error names the file
             _write_all(fd, (lines + "".join(f"{game} {REBUILD}{policy}\n" for game, policy in rebuilt)).encode())
     finally:
         os.close(fd)  # closing releases the lock
 
 
-def _append_member(out_dir: str, records: Sequence[tuple[str, bytes]]) -> str:
+def _append_member(out_dir: str, records: Sequence[tuple[str, bytes]], data_name: str = RECORDS_FILE) -> str:
     """Append ``records`` as one member to the record file (the index locked); their index lines."""
     member = zlib.compress(b"".join(data for _, data in records), LEVEL, 31)  # 31: a gzip member, so zcat reads it
-    fd = os.open(os.path.join(out_dir, RECORDS_FILE), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    fd = os.open(os.path.join(out_dir, data_name), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         offset = os.fstat(fd).st_size
-        with naming(os.path.join(out_dir, RECORDS_FILE)):
+        with naming(os.path.join(out_dir, data_name)):
             _write_all(fd, member)
     finally:
         os.close(fd)
@@ -152,11 +158,14 @@ def _index_lines(sizes: Sequence[tuple[str, int]], offset: int, length: int) -> 
 
 
 def _parse(parts: list[str]) -> Entry | None:
-    """An index line's entry (``None`` for a line cut short by a killed run)."""
-    if len(parts) == 3:
-        return int(parts[1]), int(parts[2]), 0, None
-    if len(parts) == 5:
-        return int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4])
+    """An index line's entry (``None`` for a line cut short by a killed run, or one no version wrote)."""
+    try:
+        numbers = [int(part) for part in parts[1:]] if len(parts) in (3, 5) else []
+    except ValueError:
+        return None
+    if numbers and min(numbers) >= 0:
+        return (numbers[0], numbers[1], 0, None) if len(numbers) == 2 else (numbers[0], numbers[1], numbers[2],
+                                                                            numbers[3])
     if len(parts) == 2 and parts[1].startswith(REBUILD):
         return parts[1][len(REBUILD):]
     return None
@@ -284,15 +293,15 @@ def has_records(out_dir: str) -> bool:
     return os.path.exists(os.path.join(out_dir, INDEX_FILE)) or os.path.exists(os.path.join(out_dir, RECORDS_FILE))
 
 
-def find(out_dir: str, game_id: str) -> Entry | None:
+def find(out_dir: str, game_id: str, index_name: str = INDEX_FILE) -> Entry | None:
     """Where ``game_id``'s record is in the record file (``Where``; the policy for a record rebuilt when read),
     or None (its last entry wins: a game played again after a crash was recorded again)."""
-    path = os.path.join(out_dir, INDEX_FILE)
+    path = os.path.join(out_dir, index_name)
     if not os.path.exists(path):
         return None
     found = None
     prefix = game_id + " "
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8", errors="replace") as fh:  # an index no run wrote: its lines match no game
         for line in fh:
             if line.startswith(prefix):
                 found = _parse(line.split()) or found
@@ -307,20 +316,52 @@ def read_record(out_dir: str, game_id: str) -> list[RecordEntry] | str | None:
         return _legacy(out_dir, game_id)
     if isinstance(where, str):
         return where
+    text = read_member(out_dir, where)
+    if text is None:
+        return None  # a member cut short by a killed run (or damaged): as if not recorded
+    shown = f"{os.path.join(out_dir, RECORDS_FILE)} (game {game_id}'s record, line numbers within it)"
+    return [cast(RecordEntry, parse_line(line, shown, number))
+            for number, line in enumerate(text.split(b"\n"), 1) if line.strip()]
+
+
+def read_member(out_dir: str, where: Where, data_name: str = RECORDS_FILE) -> bytes | None:
+    """The inflated bytes of one game at ``where`` in the member file ``data_name`` (the records, or the notes);
+    None for a member a killed run cut short, a damaged one, or a file that is gone."""
     offset, length, start, size = where
-    with open(os.path.join(out_dir, RECORDS_FILE), "rb") as fh:
-        fh.seek(offset)
-        member = fh.read(length)
+    path = os.path.join(out_dir, data_name)
     try:
-        if size is None:
-            text = zlib.decompress(member, 31)
-        else:  # a batch's member: inflated up to the game's end, not further
-            text = zlib.decompressobj(31).decompress(member, start + size)[start:]
-            if len(text) != size:
-                return None  # cut short by a killed run: as if not recorded
-    except zlib.error:
-        return None  # a member cut short by a killed run: as if not recorded
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            member = fh.read(length)
+    except OSError:
+        return None
+    if len(member) != length:
+        return None
+    # Inflated within the ratio cap (a member's bytes are what the index says they are, no more); a batch's member
+    # only up to the game's end.
+    try:
+        text = inflate(member, path, RECORD, None if size is None else start + size)
+    except DamagedGzip:
+        return None
+    if text is None or size is None:
+        return text
+    text = text[start:]
+    return text if len(text) == size else None
+
+
+def index_entries(out_dir: str, index_name: str = INDEX_FILE) -> dict[str, Entry]:
+    """Every game of an index and where it is (its last entry wins), read once (for a reader of many games)."""
+    path = os.path.join(out_dir, index_name)
+    out: dict[str, Entry] = {}
+    if not os.path.exists(path):
+        return out
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            parts = line.split()
+            at = _parse(parts) if parts else None
+            if at is not None:
+                out[parts[0]] = at
+    return out
 
 
 def recorded_ids(out_dir: str) -> set[str]:
@@ -328,7 +369,7 @@ def recorded_ids(out_dir: str) -> set[str]:
     path = os.path.join(out_dir, INDEX_FILE)
     if not os.path.exists(path):
         return set()
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8", errors="replace") as fh:
         return {line.split(" ", 1)[0] for line in fh if line.strip()}
 
 
@@ -337,5 +378,51 @@ def _legacy(out_dir: str, game_id: str) -> list[RecordEntry] | None:
     path = ResultsDir(out_dir).legacy_record(game_id)
     if not os.path.exists(path):
         return None
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+    return [cast(RecordEntry, line) for _, line in json_lines(path, RECORD)]
+
+
+def game_in_file(path: str, game_id: str | None) -> list[RecordEntry] | str | None:
+    """The record lines of ``game_id`` in the record file ``path``, read with every guard: a run's
+    ``records.jsonl.gz`` (its member found through the index beside it, else the file read through, its last
+    record of the game kept) or a plain ``records/GAME.jsonl`` of older versions; with no ``game_id``, the file's
+    one game. The run's policy (a ``str``) for a built-in game rebuilt when read, ``None`` for a game the file has
+    no record of; ``InvalidReplayError`` for a file of several games and no ``game_id``."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if game_id is not None and os.path.basename(path) == RECORDS_FILE and os.path.isfile(os.path.join(folder,
+                                                                                                     INDEX_FILE)):
+        return read_record(folder, game_id)
+    records = _records_in(path, game_id)
+    if game_id is None and len(records) > 1:
+        shown = ", ".join(list(records)[:5]) + (", ..." if len(records) > 5 else "")
+        raise InvalidReplayError(f"{path} holds the records of {len(records)} games ({shown}): name one, e.g. "
+                                 f"`lastcard replay {path} {next(iter(records))}`")
+    if game_id is None:
+        return next(iter(records.values()), None)
+    return records.get(game_id)
+
+
+def _records_in(path: str, game_id: str | None) -> dict[str, list[RecordEntry]]:
+    """Game id -> its record lines (the last record of each), read through; only ``game_id``'s lines are kept
+    when it is given (the others' ids alone), each game within the record file's cap."""
+    records: dict[str, list[RecordEntry]] = {}
+    current: list[RecordEntry] | None = None
+    size = 0
+    for number, raw in raw_lines(path, RECORD):
+        if not raw.strip():
+            continue
+        line = cast(RecordEntry, parse_line(raw, path, number))
+        if current is None and line.get("t") != "game":
+            raise refuse(path, "not a game's record: a record starts with its game line ({\"t\": \"game\", ...}); "
+                               "a results folder's games are replayed as `lastcard replay FOLDER GAME`", number)
+        if line.get("t") == "game" or current is None:
+            name = str(line.get("game"))
+            records.pop(name, None)  # played again after a crash: the last record wins, in its place
+            current = records[name] = []
+            keep = game_id is None or name == game_id
+            size = 0
+        size += len(raw)
+        if size > RECORD.max_bytes:
+            raise refuse(path, RECORD.too_large(), number)
+        if keep:
+            current.append(line)
+    return records

@@ -14,6 +14,7 @@ from referee.engine.jsondata import JsonObject
 from referee.engine.rules import RuleOptions
 from referee.protocol.faults import Fault, FaultJson, FaultKind
 from referee.store.jsonl import encode_line
+from referee.store.notes import GameNotes
 
 
 class _Clock(Protocol):
@@ -113,6 +114,8 @@ class GameResultJson(TypedDict):
     sandbox: list[str | None]
     clock: list[str | None]
     actions: str
+    seat_names: NotRequired[str]
+    """``hidden`` when the bots were told neutral labels, not the seats' names (absent: the names were told)."""
 
 
 class GameLineJson(GameResultJson):
@@ -160,10 +163,14 @@ class GameResult:
     clock: tuple[str | None, ...] = ()
     """The clock each seat's moves were timed on (``cpu``: its cgroup's CPU time, ``cpu-process``: its
     processes' CPU clocks, ``wall``; ``None`` for a built-in player)."""
+    hidden_names: bool = False
+    """The bots were told each seat by a neutral label (``seat1``...), not its name (``seat_names: hidden``)."""
+    notes: GameNotes | None = None
+    """What the bots wrote (stderr, log messages) at each turn: kept in the notes file, not in games.jsonl."""
 
     def to_json(self) -> GameResultJson:
         """The plain-data form (the result's keys of games.jsonl, and ``play_game``'s result)."""
-        return {
+        out: GameResultJson = {
             "game": self.game, "seed": self.seed, "ruleset": self.ruleset, "options": self.options,
             "seating": list(self.seating), "placements": list(self.placements),
             "game_placements": list(self.game_placements), "reason": self.reason, "winner": self.winner,
@@ -172,6 +179,9 @@ class GameResult:
             "forfeited": list(self.forfeited), "time_ms": self.times.to_json(), "wall_ms": self.wall_ms,
             "sandbox": list(self.sandbox), "clock": list(self.clock), "actions": self.actions,
         }
+        if self.hidden_names:  # only then: a game told the names keeps the line it always had
+            out["seat_names"] = "hidden"
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> GameResult:
@@ -200,7 +210,8 @@ class GameResult:
             moves=int(data.get("moves") or 0), faults=tuple(fault_from_json(f) for f in data.get("faults") or ()),
             forfeited=tuple(data.get("forfeited") or ()), times=SeatTimes.from_json(data.get("time_ms"), n),
             wall_ms=float(data.get("wall_ms") or 0.0), actions=actions,
-            sandbox=tuple(data.get("sandbox") or (None,) * n), clock=tuple(data.get("clock") or (None,) * n))
+            sandbox=tuple(data.get("sandbox") or (None,) * n), clock=tuple(data.get("clock") or (None,) * n),
+            hidden_names=data.get("seat_names") == "hidden")
 
     def faults_of(self, seat: int) -> list[Fault]:
         """The faults charged to ``seat``."""
@@ -271,7 +282,10 @@ class GameLine:
         data: dict[str, object] = dict(self.result.to_json())
         slot = self.slot
         data.update(stage=slot.stage, round=slot.round, table=slot.table, deal=slot.deal)
-        return cast(GameLineJson, {k: data[k] for k in LINE_KEYS})
+        line = {k: data[k] for k in LINE_KEYS}
+        if "seat_names" in data:
+            line["seat_names"] = data["seat_names"]
+        return cast(GameLineJson, line)
 
     def encode(self) -> bytes:
         """The line as written to games.jsonl (newline included): the one encoding of a game."""

@@ -6,12 +6,22 @@ What ``lastcard arena``, ``match --out``, ``compare --out``, ``ladder`` and ``re
       arena.json          what decides the games (bots, stages, seed) and its fingerprint, for --resume
       games.jsonl         one line a game, appended as each ends (GameLine: result, slot, compact actions)
       results.json        standings, ratings, stages, head-to-head (written as the run ends; "complete")
-      standings.md  standings.csv  head_to_head.csv  timing.json
+      standings.md  standings.csv  standings.txt  head_to_head.csv  timing.json
       grades.csv          points for the gradebook, one row per student (an arena file with `grading:`)
+      grades.json         the same points, each with why (for the students' pages)
+      benchmarks/         the benchmark tests of `grading: by: benchmarks` beside a contest: a results folder
+                          of its own (without a contest, OUT itself is that folder)
+      grades-canvas.csv  grades-moodle.csv   the same in the shape the roster's platform imports (`roster:`)
       similarity.csv  similarity_bots.csv   bots compared by what they do (`lastcard similar`, `similarity:`)
+      text_matches.json   the programs' shared token fingerprints and fragments (`lastcard similar`)
+      collusion.csv       which bot gains when which other sits at its table (`lastcard collusion`, `collusion:`)
+      trajectory.csv  tuned.txt   a tune's iterations and its tuned values (`lastcard tune`)
+      history.csv  history.md     a ladder's runs (`lastcard ladder run`)
       records.jsonl.gz    full records kept (--records, or a game with a fault), gzip members
       records.idx         a line a kept game: where its member is (or ``rebuild:POLICY``)
       records/GAME.jsonl  a record as results of earlier versions kept it (read, never written)
+      notes.jsonl.gz      every game's debug notes (each bot's stderr and log messages by turn), gzip members
+      notes.idx           a line a game with notes: where its member is (as records.idx)
       logs/               BOT.stderr.log (all its games), BOT.build.log
       bots/               a report per bot (BOT.md) and index.md
       report.html         the page (report_files/ beside it past its inline games)
@@ -27,11 +37,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar, cast
 
-from referee.bots.names import build_log, stderr_log
+from referee.bots.logs import build_log, stderr_log
 from referee.engine.jsondata import JsonObject
 from referee.engine.notation import InvalidReplayError
 from referee.engine.rules import RuleOptions
+from referee.store.disk import atomic_write
+from referee.store.games_log import GamesLog
 from referee.store.results import LineDefaults
+from referee.store.results_shapes import GradesJson, ResultsJson, TimingJson
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,20 +59,35 @@ class ResultsDir:
     RECORDS: ClassVar[str] = "records.jsonl.gz"
     RECORDS_INDEX: ClassVar[str] = "records.idx"
     LEGACY_RECORDS: ClassVar[str] = "records"
+    NOTES: ClassVar[str] = "notes.jsonl.gz"
+    NOTES_INDEX: ClassVar[str] = "notes.idx"
     LOGS: ClassVar[str] = "logs"
     BOT_REPORTS: ClassVar[str] = "bots"
     REPORT: ClassVar[str] = "report.html"
     TIMING: ClassVar[str] = "timing.json"
     STANDINGS_MD: ClassVar[str] = "standings.md"
     STANDINGS_CSV: ClassVar[str] = "standings.csv"
+    STANDINGS_TXT: ClassVar[str] = "standings.txt"
     HEAD_TO_HEAD_CSV: ClassVar[str] = "head_to_head.csv"
     GRADES: ClassVar[str] = "grades.csv"
+    GRADES_EXPLAINED: ClassVar[str] = "grades.json"
+    GRADES_CANVAS: ClassVar[str] = "grades-canvas.csv"
+    GRADES_MOODLE: ClassVar[str] = "grades-moodle.csv"
     SIMILARITY: ClassVar[str] = "similarity.csv"
     SIMILARITY_BOTS: ClassVar[str] = "similarity_bots.csv"
+    COLLUSION: ClassVar[str] = "collusion.csv"
+    TEXT_MATCHES: ClassVar[str] = "text_matches.json"
+    TRAJECTORY: ClassVar[str] = "trajectory.csv"
+    TUNED: ClassVar[str] = "tuned.txt"
+    HISTORY_CSV: ClassVar[str] = "history.csv"
+    HISTORY_MD: ClassVar[str] = "history.md"
+    BENCHMARKS: ClassVar[str] = "benchmarks"
     #: What a fresh start removes: a run's own files and folders (report.html and bots/ are rewritten anyway).
-    RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, RESULTS, STANDINGS_CSV, STANDINGS_MD,
-                                            HEAD_TO_HEAD_CSV, TIMING, GRADES, SIMILARITY, SIMILARITY_BOTS)
-    RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS)
+    RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, NOTES, NOTES_INDEX, RESULTS, STANDINGS_CSV,
+                                            STANDINGS_MD, STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES,
+                                            GRADES_EXPLAINED, GRADES_CANVAS, GRADES_MOODLE, SIMILARITY,
+                                            SIMILARITY_BOTS, COLLUSION, TEXT_MATCHES)
+    RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS, BENCHMARKS)
 
     # ---------------------------------------------------------------------------------------------- paths
     def file(self, name: str) -> str:
@@ -69,6 +97,11 @@ class ResultsDir:
     @property
     def games(self) -> str:
         return self.file(self.GAMES)
+
+    @property
+    def games_log(self) -> GamesLog:
+        """games.jsonl as the one reader and rewriter of it sees it."""
+        return GamesLog(self.games)
 
     @property
     def results(self) -> str:
@@ -120,16 +153,70 @@ class ResultsDir:
         parent = os.path.dirname(os.path.dirname(os.path.abspath(record_path)))
         return cls(parent) if os.path.isdir(os.path.join(parent, cls.LOGS)) else None
 
+    # -------------------------------------------------------------------------------------------- writers
+    def write(self, name: str, text: str) -> str:
+        """Write the folder's file ``name`` (which may sit in a subfolder) atomically: a reader never sees half a
+        file, and a full disk leaves the last whole one. Its path."""
+        path = self.file(name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        return atomic_write(path, text)
+
+    def remove(self, name: str) -> None:
+        """Remove the folder's file ``name`` if it is there (a file a run held back must not stay stale)."""
+        try:
+            os.remove(self.file(name))
+        except FileNotFoundError:
+            pass
+
     # -------------------------------------------------------------------------------------------- readers
     def has_games(self) -> bool:
-        return os.path.exists(self.games)
+        return self.games_log.exists()
 
-    def read_results(self) -> JsonObject:
-        """``results.json`` (``{}`` while an arena is still running)."""
+    def read_results(self) -> ResultsJson | None:
+        """``results.json`` as written (the package's own file: read back, not checked), or None while none is
+        written (an arena still running). The one reader of the file."""
         if not os.path.exists(self.results):
-            return {}
+            return None
         with open(self.results, encoding="utf-8") as fh:
-            return json.load(fh)  # type: ignore[no-any-return]
+            data: ResultsJson = json.load(fh)
+        return data
+
+    def read_timing(self) -> TimingJson | None:
+        """``timing.json``, or None where it is missing or unreadable (the times are extra: nothing needs them)."""
+        try:
+            with open(self.timing, encoding="utf-8") as fh:
+                timing: TimingJson = json.load(fh)
+                return timing
+        except (OSError, ValueError):
+            return None
+
+    def read_grades(self) -> GradesJson | None:
+        """``grades.json`` (the grades with their explanations), or None where the run grades nothing (or the file
+        is unreadable: the page then shows no grade)."""
+        try:
+            with open(self.file(self.GRADES_EXPLAINED), encoding="utf-8") as fh:
+                grades: GradesJson = json.load(fh)
+                return grades if isinstance(grades, dict) else None
+        except (OSError, ValueError):
+            return None
+
+    def complete(self) -> bool:
+        """Whether results.json says the run finished (False while it runs, or when the file is unreadable)."""
+        try:
+            results = self.read_results()
+            return bool(results.get("complete")) if results else False
+        except (OSError, ValueError, AttributeError):
+            return False
+
+    def read_inside(self, name: str) -> bytes | None:
+        """The bytes of the file ``name`` in the folder (a report's shard, say), or None when it is not there or the
+        name leads outside the folder (``../``, a link out): what a page server may hand out."""
+        root = os.path.realpath(self.path)
+        target = os.path.realpath(os.path.join(root, name))
+        if not target.startswith(root + os.sep) or not os.path.isfile(target):
+            return None
+        with open(target, "rb") as fh:
+            return fh.read()
 
     def read_run(self) -> JsonObject | None:
         """``arena.json``, or None when it is missing or unreadable (results of a bare match or of old versions)."""
@@ -145,6 +232,8 @@ class ResultsDir:
         ``results.json``: what ``complete_line`` fills into a line of an older games.jsonl that lacks them."""
         results = self.read_results()
         out: dict[str, LineDefaults] = {}
+        if results is None:
+            return out
         if "ruleset" in results:
             out[""] = {"ruleset": results["ruleset"], "options": cast(RuleOptions, results.get("options") or {})}
         for stage in results.get("stages") or []:
@@ -156,32 +245,6 @@ class ResultsDir:
         """The error for a folder without games.jsonl, where one game was asked for."""
         return InvalidReplayError(f"{self.path} has no {self.GAMES}: is it the output directory of an arena or "
                                   "`lastcard match --out`?")
-
-    def game_lines(self) -> Iterator[tuple[int, JsonObject]]:
-        """games.jsonl's (line number, line) pairs as written (no defaults filled), blank lines skipped."""
-        return read_jsonl(self.games)
-
-    def find_game(self, game_id: str) -> tuple[int, JsonObject] | None:
-        """``game_id``'s line of games.jsonl and its number (as written: no defaults filled), or None.
-
-        The one scanner of games.jsonl for one game. Only the lines holding the id's text are parsed (the last
-        of 3,000 games took 75 ms parsing every line before it); an id written escaped, or a last line not
-        yet ended, is found by the full scan after, which also names a line that is not JSON.
-        """
-        needle = game_id.encode()
-        with open(self.games, "rb") as fh:
-            for number, raw in enumerate(fh, 1):
-                if needle in raw and raw.endswith(b"\n"):
-                    try:
-                        line = json.loads(raw)
-                    except ValueError:
-                        break  # not JSON: the scan below says where
-                    if line.get("game") == game_id:
-                        return number, line
-        for number, line in self.game_lines():
-            if line.get("game") == game_id:
-                return number, line
-        return None
 
 
 def read_jsonl(path: str) -> Iterator[tuple[int, JsonObject]]:

@@ -121,8 +121,68 @@ class CandidatesBlockJson(TypedDict):
     beta: float
     games: int
     winner: str | None
+    """``None`` with none accepted, or when the best accepted played alike with another (``equals``)."""
     accepted: list[str]
     tests: list[CandidateTestJson]
+    equals: NotRequired[list[str]]
+    """The best accepted candidate and those accepted that played alike with it, when there are two or more."""
+    alike: NotRequired[list[CandidateLikenessJson]]
+
+
+class CandidateLikenessJson(TypedDict):
+    """Two candidates that played alike: the deals both played, those with the same games, whether all were."""
+
+    candidates: list[str]
+    deals: int
+    same: int
+    identical: bool
+
+
+class BenchmarkTestJson(TypedDict):
+    """One student's test against one benchmark, in a ``benchmarks`` block."""
+
+    benchmark: str
+    bot: str
+    points: float
+    verdict: str | None
+    games: int
+    faults: int
+    llr: float
+    lower: float
+    upper: float
+    elo: float
+    elo_low: float
+    elo_high: float
+    llr_trace: list[float]
+
+
+class BenchmarkStudentJson(TypedDict):
+    """One student's tests, in a ``benchmarks`` block."""
+
+    student: str
+    passed: int
+    decided: bool
+    done: bool
+    games: int
+    faults: int
+    tests: list[BenchmarkTestJson]
+
+
+class BenchmarksBlockJson(TypedDict):
+    """A benchmark run's ``benchmarks`` block: the bands, the test, the budget, and each student's tests."""
+
+    bands: list[dict[str, object]]
+    below: float
+    seats: int
+    budget: int
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    model: str
+    lower: float
+    upper: float
+    students: list[BenchmarkStudentJson]
 
 
 class TuneParamJson(TypedDict):
@@ -156,6 +216,11 @@ class TuneBlockJson(TypedDict):
     games: int
     independent: bool
     tuned: dict[str, float]
+    """Theta at the end, unrounded."""
+    given: NotRequired[dict[str, str]]
+    """The tuned values as the bot is given them (``Param.shown``): the text of the command, tuned.txt, the terminal."""
+    convergence: NotRequired[list[dict[str, float | int | bool | str]]]
+    """Each parameter's trend over the last iterations (``tune.convergence.Trend.to_json``)."""
     trajectory: TrajectoryJson
 
 
@@ -178,6 +243,7 @@ class ResultBlocks(TypedDict, total=False):
     sprt: SprtBlockJson
     candidates: CandidatesBlockJson
     tune: TuneBlockJson
+    benchmarks: BenchmarksBlockJson
 
 
 class ResultsJson(ResultBlocks):
@@ -221,3 +287,21 @@ class TimingJson(TypedDict):
     bots: dict[str, BotTimesJson]
     phases: NotRequired[dict[str, float]]
     """Where an arena's time went (``ratings_s``...)."""
+
+
+class GradeJson(TypedDict):
+    """One student's grade in ``grades.json``: the id and points of grades.csv, the bot, and why (sentences)."""
+
+    student: str
+    bot: str
+    points: str
+    why: list[str]
+
+
+class GradesJson(TypedDict):
+    """``grades.json``: grades.csv's points with the explanation of each (a student's page shows it)."""
+
+    format: str
+    version: int
+    points_column: str
+    grades: list[GradeJson]

@@ -1,4 +1,5 @@
-"""The results store: ``games.jsonl`` appended as each game ends (flushed every ``FLUSH_S``), read back to resume.
+"""The results store: ``games.jsonl`` appended as each game ends (flushed every ``FLUSH_S``), read back to resume;
+the games' debug notes go to the notes file (``notes_file``) at the same flushes, one member a flush.
 
 ``arena.json`` beside it holds what decides the games (bots, stages, seed) and its fingerprint, so
 ``--resume`` refuses to mix the games of two different arenas in one directory.
@@ -12,10 +13,13 @@ import json
 import os
 import shutil
 import time
-from typing import BinaryIO, Callable, Iterator, Mapping
+from typing import BinaryIO, Callable, Mapping
 
+from referee.engine.notation import InvalidReplayError
 from referee.errors import BAD_INPUT, LastcardError
 from referee.store.disk import naming
+from referee.store.notes import GameNotes
+from referee.store.notes_file import append_notes
 from referee.store.results import GameLine
 from referee.store.results_dir import ResultsDir
 
@@ -50,12 +54,14 @@ class GameStore:
         self.keep_games = keep_games
         self.folder = ResultsDir(out_dir)
         self.games_path = self.folder.games
+        self.log = self.folder.games_log
         self.run_path = self.folder.run
         self.results_path = self.folder.results
         self._fh: BinaryIO | None = None
         self._resuming = False
         self._started = False
         self._flushed = 0.0
+        self._notes: list[GameNotes] = []  # the notes of the games appended since the last flush
 
     def prepare(self, *, resume: bool = False, fresh: bool = False) -> None:
         """Check the directory can be used, and empty it unless resuming (before builds write their logs)."""
@@ -63,8 +69,7 @@ class GameStore:
         self._resuming = resume and self._has_games()
         if not self._resuming:
             if self._has_games() and not fresh and not self._complete():
-                with open(self.games_path, encoding="utf-8") as fh:
-                    count = sum(1 for _ in fh)
+                count = self.log.count()
                 raise StoreError(f"{self.out_dir} holds an unfinished arena ({count} games played): add --resume "
                                  "to finish it, or --fresh to start it over (or give another --out)")
             self._clear()
@@ -87,20 +92,27 @@ class GameStore:
         return count
 
     def _has_games(self) -> bool:
-        return os.path.exists(self.games_path) and os.path.getsize(self.games_path) > 0
+        return self.log.has_games()
 
     def append(self, line: GameLine) -> None:
         """Write one finished game, flushed within ``FLUSH_S``: a killed referee loses only the games since."""
         assert self._started, "open the store first"
         if self._fh is None:  # not keeping the games (or closed)
             return
+        if line.result.notes is not None:
+            self._notes.append(line.result.notes)
         with naming(self.games_path):
             self._fh.write(line.encode())
             now = time.monotonic()
             if now - self._flushed >= FLUSH_S:
+                self._flush_notes()  # first: a game's line on disk has its notes there too
                 self._fh.flush()
                 self._flushed = now
                 self._still_there()
+
+    def _flush_notes(self) -> None:
+        notes, self._notes = self._notes, []
+        append_notes(self.out_dir, notes)
 
     def _still_there(self) -> None:
         """Raise ``FileNotFoundError`` if games.jsonl was deleted under the run (its games would go nowhere)."""
@@ -115,6 +127,7 @@ class GameStore:
             fh = self._fh
             with naming(self.games_path):
                 try:
+                    self._flush_notes()
                     fh.flush()
                     self._still_there()
                 finally:
@@ -123,11 +136,7 @@ class GameStore:
 
     # ------------------------------------------------------------------ helpers
     def _complete(self) -> bool:
-        try:
-            with open(self.results_path, encoding="utf-8") as fh:
-                return bool(json.load(fh).get("complete"))
-        except (OSError, ValueError, AttributeError):
-            return False
+        return self.folder.complete()
 
     def _check_same(self, description: Mapping[str, object], key: str) -> None:
         try:
@@ -147,28 +156,10 @@ class GameStore:
         raise error
 
     def _read(self, keep: Callable[[GameLine], object]) -> int:
-        good = 0
-        count = 0
-        size = os.path.getsize(self.games_path)
-        with open(self.games_path, "rb") as fh:
-            for number, raw in enumerate(fh, 1):
-                end = good + len(raw)
-                try:
-                    if not raw.endswith(b"\n"):
-                        raise ValueError("unterminated")
-                    line = GameLine.from_json(json.loads(raw))
-                except (ValueError, KeyError, TypeError):
-                    if end < size:
-                        raise StoreError(f"{self.games_path}: line {number} is not a game result; fix or remove "
-                                         "it, or use --fresh") from None
-                    break  # a referee killed mid-write leaves half a line: drop it, that game is played again
-                keep(line)
-                count += 1
-                good = end
-        if good < size:
-            with open(self.games_path, "r+b") as fh:
-                fh.truncate(good)
-        return count
+        try:
+            return self.log.resume(keep)
+        except InvalidReplayError as exc:
+            raise StoreError(str(exc)) from None
 
     def _clear(self) -> None:
         for name in ResultsDir.RUN_FILES:
@@ -179,20 +170,3 @@ class GameStore:
             path = self.folder.file(folder)
             if os.path.isdir(path):
                 shutil.rmtree(path)
-
-
-class StoredGames:
-    """The games of ``games.jsonl`` read a line at a time, each time it is iterated (a half-written last line
-    left out). The store writes each game once, so no line repeats an id."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-
-    def __iter__(self) -> Iterator[GameLine]:
-        if not os.path.exists(self.path):
-            return
-        with open(self.path, "rb") as fh:
-            for raw in fh:
-                if not raw.endswith(b"\n"):
-                    return
-                yield GameLine.from_json(json.loads(raw))

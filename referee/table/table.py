@@ -9,24 +9,26 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol, cast
+from typing import Any, Callable, Final, Protocol, cast
 
 from mypy_extensions import mypyc_attr
 
 from referee.bots.pipes.client import BotClient
+from referee.bots.pipes.notes import NoteTaker
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
 from referee.engine.actions import Action, IllegalActionError, InvalidActionError
 from referee.engine.game import Game, placements, seeded
-from referee.engine.notation import ACTION_CODES, code_of, encode_actions
+from referee.engine.notation import ACTION_CODES, STAND_IN, code_of, encode_actions
 from referee.engine.rules import Ruleset
 from referee.players import BUILTINS, SeatView, make_player
 from referee.players.base import Player
 from referee.protocol.faults import KILL_KINDS, BotFault, Fault, FaultKind, snippet
-from referee.protocol.messages import ruleset_options
+from referee.protocol.messages import ruleset_options, seat_labels
 from referee.protocol.relay import EndPatch, PublicWire, Relay
 from referee.protocol.turns import turn_line
 from referee.protocol.wire import encode, loads
+from referee.store.notes import GameNotes
 from referee.store.results import GameResult, GameResultJson, SeatTimes
 from referee.table.policy import FaultPolicy, fallback_action, replacement_action
 
@@ -126,18 +128,20 @@ class BotSeat:
         self.clock: str | None = None
         self.cpu_ms: float | None = None  # the CPU time of the last answer (``None``: not measured)
         self._move_ms = client.spec.limits.move_ms  # read at every turn: kept here (a spec is frozen)
+        self.noted: NoteTaker | None = None  # what its bot wrote in the game, by turn (``finish`` takes it)
 
     def begin(self, table: Table, index: int) -> None:
         self.prepare(table, index)
         if not self.client.alive:
-            self.client.start(index)  # a failed start raises: the seat then ran under no walls at all
+            # A failed start raises: the seat then ran under no walls at all.
+            self.client.start(index, table.hello_name(index))
         self.started()
 
     def prepare(self, table: Table, index: int) -> None:
         """``begin`` up to starting the process (``Table.start`` starts several side by side)."""
         client = self.client
         client.new_game(table.game_id, index)
-        self.relay = Relay(index, table.game_id, table.names, scores=[0] * len(table.names))
+        self.relay = Relay(index, table.game_id, table.told_names, scores=[0] * len(table.names))
         if table.recorder is not None:
             client.record_to(table.recorder.messages_of(index))
         self.sandbox = self.clock = None
@@ -155,6 +159,7 @@ class BotSeat:
         if self.relay is not None and client.listening:
             self.relay.gather(parts, game, table.wire)
         bank = client.bank_ms
+        client.turn = len(table.actions)  # the turn its notes (stderr, log messages) from now on belong to
         request_id = client.new_request_id()
         line, known = turn_line(game, index, legal, request_id, int(self._move_ms + bank), int(bank))
         if parts:
@@ -204,6 +209,7 @@ class BotSeat:
                 client.kill()
         if self.spec.restart_each_game:
             client.quit()
+        self.noted = client.take_notes()
 
     def _news(self, table: Table, end: EndPatch | None = None) -> bytes:
         """The lines the seat has not been told yet (none for a killed bot: it hears nothing more)."""
@@ -294,10 +300,12 @@ class Table:
 
     def __init__(self, ruleset: Ruleset, seats: list[Seat], seed: int, game_id: str = "g1",
                  policy: FaultPolicy = FaultPolicy(), recorder: Recorder | None = None,
-                 log_events: bool = True, actions: bool = True) -> None:
+                 log_events: bool = True, actions: bool = True, hide_names: bool = False) -> None:
         """``log_events`` false: the game keeps no events (``Game(log_events=False)``), for a caller that reads
         none: built-in seats only and no ``recorder`` (a bot's relay and a record read them). ``actions`` false:
-        the result's ``actions`` is left empty (for a caller that reads none: ``GameJob.actions``)."""
+        the result's ``actions`` is left empty (for a caller that reads none: ``GameJob.actions``).
+        ``hide_names``: the bots are told each seat by a neutral label (``seat1``...), never a name; the result
+        and the record keep the names."""
         self.ruleset = ruleset
         self.seats: list[Seat] = list(seats)
         self.seed = seed
@@ -307,6 +315,9 @@ class Table:
         self.log_events = log_events
         self.keep_actions = actions
         self.names = [s.name for s in seats]
+        self.hide_names = hide_names
+        #: What the bots are told the seats are called: the names, or neutral labels when they are hidden.
+        self.told_names = seat_labels(len(seats)) if hide_names else self.names
         self.rng = seeded(None, seed)  # random.Random(seed)
         self.wire = PublicWire()
         self.faults: list[Fault] = []
@@ -317,6 +328,12 @@ class Table:
         self.end_patch: EndPatch = {}
         self.game: Game  # dealt once every seat has begun
         self._t0 = 0.0  # when the game started (its wall time is measured from here)
+        #: Given each action's compact code as it is played (the live page following this game), or None.
+        self.follow: Callable[[str], None] | None = None
+
+    def hello_name(self, index: int) -> str | None:
+        """What ``hello`` calls the bot of seat ``index``: its seat's label when names are hidden, else its name."""
+        return self.told_names[index] if self.hide_names else None
 
     # ------------------------------------------------------------------ the game's story
     def play(self) -> GameResult:
@@ -360,7 +377,7 @@ class Table:
         outcome: dict[int, BotFault | None] = {}
         for index, seat in waiting:  # every process launched first, in this thread (see ``BotClient.launch``)
             try:
-                seat.client.launch(index)
+                seat.client.launch(index, self.hello_name(index))
                 outcome[index] = None
             except BotFault as bf:
                 outcome[index] = bf
@@ -462,6 +479,7 @@ class Table:
                 continue
             sandbox.append(seat.sandbox)
             clock.append(getattr(seat, "clock", None))
+        notes = self._notes()
         result = GameResult(
             game=self.game_id, seed=self.seed, ruleset=self.ruleset.house, options=ruleset_options(self.ruleset),
             seating=tuple(self.names), placements=tuple(final), game_placements=outcome.placements,
@@ -470,18 +488,31 @@ class Table:
             forfeited=tuple(sorted(self.forfeited)), times=_seat_times(self.clocks),
             wall_ms=round((time.monotonic() - t0) * 1000, 3),
             actions=_encode(self.actions, self.stand_ins) if self.keep_actions else "",
-            sandbox=tuple(sandbox), clock=tuple(clock))
+            sandbox=tuple(sandbox), clock=tuple(clock), hidden_names=self.hide_names, notes=notes)
         if self.recorder is not None:
             self.recorder.add({"t": "events", "events": game.events})
             self.recorder.add({"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}})
         return result
 
+    def _notes(self) -> GameNotes | None:
+        """What the bots wrote in the game (stderr, log messages) by turn; ``None`` when none wrote anything."""
+        taken: list[tuple[int, NoteTaker]] = []
+        for index, seat in enumerate(self.seats):
+            if isinstance(seat, ForfeitedSeat):
+                seat = seat.lost
+            if isinstance(seat, BotSeat) and seat.noted is not None and (seat.noted.entries or seat.noted.dropped):
+                taken.append((index, seat.noted))
+        return GameNotes.of(self.game_id, taken) if taken else None
+
     # ------------------------------------------------------------------ the record
     def _record_start(self) -> None:
         if self.recorder is not None:
-            self.recorder.add({"t": "game", "game": self.game_id, "seed": self.seed, "seating": self.names,
-                               "ruleset": self.ruleset.house, "options": ruleset_options(self.ruleset),
-                               "policy": self.policy.to_json()})
+            head = {"t": "game", "game": self.game_id, "seed": self.seed, "seating": self.names,
+                    "ruleset": self.ruleset.house, "options": ruleset_options(self.ruleset),
+                    "policy": self.policy.to_json()}
+            if self.hide_names:
+                head["seat_names"] = "hidden"
+            self.recorder.add(head)
 
     def _record_fault(self, index: int, fault: Fault) -> None:
         fault = fault.with_context(seat=index, bot=self.names[index])
@@ -490,9 +521,12 @@ class Table:
             self.recorder.add({"t": "fault", **fault.to_json()})
 
     def _record_action(self, index: int, action: Action, by: str, ms: float | None, cpu_ms: float | None) -> None:
-        if by in ("replacement", "fallback"):
+        stand_in = by in ("replacement", "fallback")
+        if stand_in:
             self.stand_ins.append(len(self.actions))
         self.actions.append(action)
+        if self.follow is not None:
+            self.follow(code_of(action) + STAND_IN if stand_in else code_of(action))
         if self.recorder is not None:
             entry = {"t": "action", "seat": index, "action": action.to_wire(), "by": by,
                      "ms": None if ms is None else round(ms, 3)}

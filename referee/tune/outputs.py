@@ -4,15 +4,14 @@ live lines (each parameter's value and its recent trend)."""
 from __future__ import annotations
 
 import csv
-import os
+import io
 from typing import Sequence
 
-from referee.store.disk import naming
+from referee.store.results_dir import ResultsDir
+from referee.tune.convergence import trend_lines, trends
 from referee.tune.model import Step, TuneRun, TuneSettings
-from referee.tune.params import with_starts
+from referee.tune.params import Param, with_starts
 
-TRAJECTORY = "trajectory.csv"
-TUNED = "tuned.txt"
 #: Iterations the trend is read over, at least (or a twentieth of the run).
 TREND_MIN = 5
 
@@ -46,14 +45,12 @@ def tuned_lines(run: TuneRun) -> list[str]:
 
 def write_tune(out_dir: str, run: TuneRun) -> list[str]:
     """trajectory.csv and tuned.txt in ``out_dir``; their paths."""
-    paths = [os.path.join(out_dir, TRAJECTORY), os.path.join(out_dir, TUNED)]
-    with naming(paths[0]), open(paths[0], "w", encoding="utf-8", newline="") as fh:
-        csv.writer(fh).writerows(trajectory_rows(run))
-    with naming(paths[1]), open(paths[1], "w", encoding="utf-8") as fh:
-        fh.write(f"# tuned by lastcard tune: {len(run.steps)} iterations, {run.games} games, seed "
-                 f"{run.settings.seed}\n# command: {run.settings.command(run.theta)}\n")
-        fh.write("\n".join(tuned_lines(run)) + "\n")
-    return paths
+    trajectory = io.StringIO()
+    csv.writer(trajectory).writerows(trajectory_rows(run))
+    tuned = (f"# tuned by lastcard tune: {len(run.steps)} iterations, {run.games} games, seed {run.settings.seed}\n"
+             f"# command: {run.settings.command(run.theta)}\n" + "\n".join(tuned_lines(run)) + "\n")
+    folder = ResultsDir(out_dir)
+    return [folder.write(ResultsDir.TRAJECTORY, trajectory.getvalue()), folder.write(ResultsDir.TUNED, tuned)]
 
 
 def trend(start: float, steps: Sequence[Step], index: int, span: int) -> tuple[float, int]:
@@ -91,13 +88,22 @@ def _spark(values: Sequence[float], low: float, scale: float) -> str:
     return "".join(_BARS[min(7, max(0, int((v - low) / scale * 8)))] for v in values)
 
 
+def value_note(p: Param, value: float) -> str:
+    """Beside a tuned value as the bot is given it: the start, and for an int what it was before rounding."""
+    if p.is_float:
+        return f"start {p.shown(p.start)}"
+    return f"start {p.shown(p.start)}, {value:.4g} before rounding"
+
+
 def result_lines(run: TuneRun) -> list[str]:
-    """The end: the tuned values as a command line and as the parameter file."""
+    """The end: the tuned values as the bot is given them (the same text as the command line, tuned.txt and
+    report.html), the command line, the parameter file, and whether each parameter settled."""
     s = run.settings
     lines = [f"tuned after {len(run.steps)} iterations ({run.games} games), seed {s.seed}:"]
     width = max(len(p.name) for p in s.params)
     for p, v in zip(s.params, run.theta):
-        lines.append(f"  {p.name:<{width}} {p.shown(v):>10}  (start {p.shown(p.start)}, {v:.4g} unrounded)")
+        lines.append(f"  {p.name:<{width}} {p.shown(v):>10}  ({value_note(p, v)})")
     lines += ["command:", f"  {s.command(run.theta)}", "parameter file (OpenBench's format):"]
     lines += [f"  {line}" for line in tuned_lines(run)]
+    lines += trend_lines(trends(s.params, s.starts, run.steps))
     return lines

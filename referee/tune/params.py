@@ -15,9 +15,16 @@ from dataclasses import dataclass, replace
 from typing import Iterable, Mapping, Sequence
 
 from referee.errors import OptionError
+from referee.inputs.files import read_text
+from referee.inputs.kinds import PARAMS
+from referee.inputs.problems import InputFileError
 
 #: OpenBench's usual final step when a ``--param`` gives none.
 DEFAULT_R_END = 0.002
+#: The most of a line a message quotes.
+SHOWN = 80
+#: The most places a float parameter is given to its bot.
+MAX_DECIMALS = 12
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -63,15 +70,28 @@ class Param:
     def clip(self, value: float) -> float:
         return min(self.max, max(self.min, value))
 
+    @property
+    def decimals(self) -> int:
+        """A float's places as the bot is given it: a hundredth of ``c_end`` (finer than the games can tell apart;
+        at most ``MAX_DECIMALS``). An int has none."""
+        if not self.is_float:
+            return 0
+        return min(MAX_DECIMALS, max(0, math.ceil(-math.log10(self.c_end / 100))))
+
     def shown(self, value: float) -> str:
-        """The value as the bot is given it: a float as it is, an int rounded (as OpenBench's optimal values)."""
-        return repr(float(value)) if self.is_float else str(int(round(value)))
+        """The value as the bot is given it, the one rounding every output uses (the command, trajectory.csv,
+        tuned.txt, the terminal, report.html): an int rounded (as OpenBench's optimal values), a float to
+        ``decimals`` places."""
+        if not self.is_float:
+            return str(int(round(value)))
+        text = f"{value:.{self.decimals}f}"
+        return "0" + text[2:] if text.startswith("-0") and not text.strip("-0.") else text
 
     def line(self, start: float | None = None) -> str:
-        """OpenBench's pasted line, with ``start`` in place of the start (the tuned value, for the next tune)."""
+        """OpenBench's pasted line, with ``start`` in place of the start (the tuned value, for the next tune): the
+        value as the bot is given it."""
         value = self.start if start is None else start
-        shown = _num(value) if self.is_float else str(int(round(value)))
-        return ", ".join([self.name, self.kind, shown, _num(self.min), _num(self.max), _num(self.c_end),
+        return ", ".join([self.name, self.kind, self.shown(value), _num(self.min), _num(self.max), _num(self.c_end),
                           _num(self.r_end)])
 
 
@@ -111,7 +131,8 @@ def parse_lines(text: str, source: str = "the parameter file") -> list[Param]:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
-        where = f"{source}, line {number} ({raw.strip()!r})"
+        shown = raw.strip() if len(raw.strip()) <= SHOWN else raw.strip()[:SHOWN - 3] + "..."  # never the whole file
+        where = f"{source}, line {number} ({shown!r})"
         fields = [f.strip() for f in line.split(",")]
         if len(fields) != 7:
             raise ParamError(f"{where}: give 7 fields, NAME, int|float, START, MIN, MAX, C_END, R_END (OpenBench's "
@@ -126,6 +147,15 @@ def parse_lines(text: str, source: str = "the parameter file") -> list[Param]:
         except ParamError as exc:
             raise ParamError(f"{where}: {exc}", "params") from None
     return params
+
+
+def read_file(path: str) -> list[Param]:
+    """The parameters of the file ``path`` (OpenBench's lines), read through the guarded reader."""
+    try:
+        text = read_text(path, PARAMS)
+    except InputFileError as exc:
+        raise ParamError(str(exc), "params") from None
+    return parse_lines(text, path)
 
 
 def check_names(params: Sequence[Param]) -> None:

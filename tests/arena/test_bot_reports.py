@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from referee.bots.pipes.transport import STDERR_MARK, StderrSink
 from referee.cli.main import cli
-from referee.store.stderr_logs import stderr_by_game
+from referee.store.bot_logs import stderr_by_game
 
 CRASHY = textwrap.dedent("""\
     import json, sys
@@ -75,7 +75,8 @@ def class_run(tmp_path: Path, *extra: str) -> Path:
 def test_every_entrant_gets_a_report_the_left_out_one_with_its_reason(tmp_path):
     out = class_run(tmp_path, "--check-games", "0")
     reports = sorted(os.listdir(out / "bots"))
-    assert reports == ["crashy_one.md", "empty.md", "index.md", "steady.md"]  # built-ins have none
+    assert reports == ["crashy_one.html", "crashy_one.md", "empty.html", "empty.md", "index.md", "steady.html",
+                       "steady.md"]  # built-ins have none (the pages, .html, are the report's: bots/NAME.html)
     empty = (out / "bots" / "empty.md").read_text()
     assert "**left out**: no bot found in 'students/empty'" in empty
     index = (out / "bots" / "index.md").read_text()
@@ -94,10 +95,9 @@ def test_a_fault_comes_with_its_request_line_stderr_of_that_game_and_replay(tmp_
     assert f"### {crashed[0]}" in report
     assert '"type":"turn"' in report  # the request, from the game's record
     assert "RuntimeError: boom at turn 3" in report  # the stderr tail of that game
-    assert f"lastcard replay {out} {crashed[0]}" in report
+    assert f"lastcard replay . {crashed[0]}" in report and str(out) not in report  # run in the results folder
     seat = next(f["seat"] for g in games if g["game"] == crashed[0] for f in g["faults"] if f["kind"] == "crash")
-    asked = re.search(rf"lastcard replay {re.escape(str(out))} {crashed[0]} --seat {seat} --turn (\d+) --ask (.+)",
-                      report)
+    asked = re.search(rf"lastcard replay \. {crashed[0]} --seat {seat} --turn (\d+) --ask (.+)", report)
     assert asked, report  # the --ask command at the fault's turn, with the bot's command (or a placeholder)
     steady = (out / "bots" / "steady.md").read_text()
     assert "None: every answer was on time" in steady and "place: **" in steady

@@ -408,3 +408,16 @@ def test_the_cluster_executor_never_reads_past_its_lead(cluster):
             plan.handed.add(game_id)
     assert plan.handed == {j.game_id for j in plan.jobs}
     assert plan.widest <= 10, plan.widest  # without the lead: the window of 64 at once
+
+
+def test_benchmark_grades_on_the_cluster_are_the_local_ones_byte_for_byte(tmp_path, cluster):
+    from tests.benchmarks.classes import make_class
+
+    path = make_class(tmp_path, {"ann": "strong", "bob": "random"})
+    args = ["arena", str(path), "-q", "--check-games", "0", "--no-report"]
+    local = CliRunner().invoke(cli, args + ["--out", str(tmp_path / "local")])
+    remote = CliRunner().invoke(cli, args + ["--out", str(tmp_path / "remote"), "--cluster", cluster.address])
+    assert local.exit_code == 0 and remote.exit_code == 0, remote.output
+    for name in ("grades.csv", "results.json"):
+        assert (tmp_path / "remote" / name).read_bytes() == (tmp_path / "local" / name).read_bytes()
+    assert games_by_id(tmp_path / "remote") == games_by_id(tmp_path / "local")

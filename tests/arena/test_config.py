@@ -222,7 +222,8 @@ BAD_FILES = [
     pytest.param(b"description: " + b"x" * (2 << 20) + b"\nbots: [builtin:random, builtin:easy]\n",
                  "the file is larger than 1024 KiB", id="too-large"),
     pytest.param(b"name: caf\xe9\nbots: [builtin:random, builtin:easy]\n",
-                 "not UTF-8 text: byte 0xe9 at column 10 cannot be decoded; save the file as UTF-8 (line 1)",
+                 "not UTF-8 text: byte 0xe9 at column 10 cannot be decoded (the file is in another encoding: "
+                 "Latin-1 or Windows-1252?); save the file as UTF-8 (line 1)",
                  id="not-utf8"),
     pytest.param(b"seed: 2024-13-45\nbots: [builtin:random, builtin:easy]\n", "not valid YAML: month must be in 1..12",
                  id="no-such-date"),
@@ -265,7 +266,8 @@ def test_an_endless_file_is_read_no_further_than_the_cap():
     if not Path("/dev/zero").exists():
         pytest.skip("no /dev/zero on this machine")
     res = CliRunner().invoke(cli, ["validate", "/dev/zero"])
-    assert res.exit_code == 2 and "the file is larger than 1024 KiB" in res.output
+    assert res.exit_code == 2 and "/dev/zero: 1 problem: arena file: a binary file (it starts with 00 00 00 00 00 00 " \
+                                  "00 00), not an arena file; is it the right file?" in res.output
 
 
 def test_validate_shows_a_long_description_cut_short(tmp_path):

@@ -82,7 +82,7 @@ def test_a_rank_range_counts_as_shared_rank_says(shared, ann):
 def test_grades_csv_has_a_row_per_student_from_the_standings_and_the_left_out():
     grading = Grading(by="rank", best=100, worst=60, left_out=5, id_column="SIS Login ID", points_column="Contest")
     rows = list(csv.reader(io.StringIO(grades_csv(grade_students(STANDINGS, ENTRIES, grading), grading))))
-    assert rows[0] == ["SIS Login ID", "Contest", *DETAIL_COLUMNS]
+    assert rows[0] == ["SIS Login ID", "Contest", *DETAIL_COLUMNS, "flag"]
     by_id = {r[0]: dict(zip(rows[0], r)) for r in rows[1:]}
     assert [r[0] for r in rows[1:]] == ["ann", "bob", "cy", "dan", "eve", "fay"]  # standings order, then by name
     assert "hard" not in by_id  # a built-in player is not a student
@@ -103,14 +103,17 @@ def test_a_submission_given_as_a_file_is_known_by_its_name_without_the_extension
     assert student_id(entry("cy")) == "cy"  # given by command: its name
 
 
-def test_the_classroom_template_grades_by_rank(tmp_path):
+def test_the_classroom_template_grades_against_the_built_in_players(tmp_path):
     shutil.copy(ARENAS / "classroom.yaml", tmp_path / "classroom.yaml")
     for student in ("ada", "bob"):
         (tmp_path / "students" / student).mkdir(parents=True)
         (tmp_path / "students" / student / "bot.py").write_text("")
-    grading = load_arena(str(tmp_path / "classroom.yaml")).grading
-    assert grading is not None and (grading.by, grading.best, grading.worst) == ("rank", 100, 60)
-    assert grading.points_column == "Last Card contest" and grading.id_column == "student"
+    arena = load_arena(str(tmp_path / "classroom.yaml"))
+    grading = arena.grading
+    assert grading is not None and grading.by == "benchmarks" and arena.contest  # a contest, graded to a standard
+    assert [(b.bot, b.points) for b in grading.bands] == [("builtin:easy", 60), ("builtin:medium", 80),
+                                                          ("builtin:hard", 100)]
+    assert grading.points_column == "Last Card bot" and grading.id_column == "student"
 
 
 def test_without_details_grades_csv_holds_only_the_id_and_the_points():
@@ -138,7 +141,8 @@ def problems(text: str, tmp_path) -> list[str]:
 @pytest.mark.parametrize(("block", "expected"), [
     pytest.param("  by: rank\n  best: 100\n  worts: 60\n",
                  "grading.worts: unknown key 'worts'; did you mean 'worst'?", id="unknown-key"),
-    pytest.param("  by: ranks\n", "grading.by: 'ranks' is not one of rank, rating, table (did you mean 'rank'?)",
+    pytest.param("  by: ranks\n",
+                 "grading.by: 'ranks' is not one of benchmarks, rank, rating, table (did you mean 'rank'?)",
                  id="unknown-rule"),
     pytest.param("  by: rank\n  best: 100\n  worst: 60\n  round: 0\n", "grading.round: 0 must be more than 0",
                  id="round-zero"),

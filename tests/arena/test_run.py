@@ -322,7 +322,8 @@ def test_ctrl_c_leaves_no_bot_process_behind(tmp_path):
 
 @pytest.mark.slow
 def test_a_worker_is_pinned_to_one_cpu_when_cpus_outnumber_workers():
-    from referee.run.executor import LocalExecutor, usable_cpus
+    from referee.run.executor import LocalExecutor
+    from referee.run.workers import usable_cpus
 
     if len(usable_cpus()) < 2:
         pytest.skip("one CPU: nothing to pin")

@@ -38,7 +38,8 @@ def class_file(folder: Path, similarity: str) -> Path:
 
 @pytest.mark.slow
 def test_an_arena_with_similarity_writes_the_figures_and_prints_the_copies(tmp_path: Path):
-    path = class_file(tmp_path, "{points: 150, seed: 2}")
+    # The copies are of kits (strong_bot.py, the JavaScript kit as builtin:medium): without the references, as found.
+    path = class_file(tmp_path, "{points: 150, seed: 2, references: false}")
     res = lastcard(tmp_path, "arena", str(path), "--out", "out", "--quiet")
     assert res.returncode == 0, res.stderr
     rows = list(csv.DictReader((tmp_path / "out" / "similarity.csv").open()))
@@ -53,7 +54,7 @@ def test_an_arena_with_similarity_writes_the_figures_and_prints_the_copies(tmp_p
     out = res.stdout
     assert out.index("strong") < out.index("pairs that stand out") < out.index("disguised / strong")
     assert "builtin_random plays at random" in out
-    assert "similarity" in (tmp_path / "out" / "report.html").read_text()
+    assert "<section id=similar><h2>Bots that play alike</h2>" in (tmp_path / "out" / "report.html").read_text()
 
 
 def test_similarity_true_and_its_settings_are_read():

@@ -60,7 +60,9 @@ SANDBOXES = [pytest.param(Mode.AUTO, "cpu", id="cgroup", marks=needs_cgroup),
 @starts_processes
 def burners() -> Iterator[None]:
     """Three CPU burners on the bot's core, for the test's length (killed at its end)."""
-    procs = [subprocess.Popen([PY, "-c", BURNER, str(CORE)]) for _ in range(3)]
+    # Each burner in a session of its own, as the bot is: where the kernel groups a session's processes for the
+    # scheduler (autogroup), three burners in the test's session would weigh as one against the bot's session.
+    procs = [subprocess.Popen([PY, "-c", BURNER, str(CORE)], start_new_session=True) for _ in range(3)]
     # Each burner in a control group of its own, beside the bot's: the scheduler shares a core between
     # groups first, so three burners left together in the test's group would weigh as one against the
     # bot's group and leave it half the core, not a quarter.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.bots.names import build_log, safe_name, stderr_log
+from referee.bots.logs import build_log, safe_name, stderr_log
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
 from referee.store.game_source import stderr_path

@@ -83,7 +83,9 @@ def test_the_bot_s_folders_are_its_command_s_folders_and_its_interpreter_s(tmp_p
     (tmp_path / "lib").mkdir()
     folders = sandbox.bot_view([PY, "bot/main.py", f"--path={tmp_path}/lib", "--fast"], str(tmp_path)).roots
     assert str(tmp_path / "bot") in folders and str(tmp_path / "lib") in folders
-    assert os.path.dirname(os.path.dirname(os.path.realpath(PY))) in folders  # the interpreter's installation
+    installation = os.path.dirname(os.path.dirname(os.path.realpath(PY)))
+    # The interpreter's installation, unless the system's (Debian's /usr/bin/python3: /usr is always shown).
+    assert installation in folders or sandbox._is_system(installation), (installation, folders)
     assert not any(f in ("/", os.path.expanduser("~")) or f.startswith("/usr/") for f in folders)
 
 
@@ -204,7 +206,7 @@ def test_strict_on_a_machine_without_walls_stops_the_command_with_status_2(monke
         res = CliRunner().invoke(cli, [*args, "--sandbox", "strict"])
         assert res.exit_code == 2 and "apt-get install bubblewrap" in res.output, res.output
     res = CliRunner().invoke(cli, ["match", "builtin:hard", bot, "-n", "1"])
-    assert res.exit_code == 0 and "sandbox: auto runs without: bubblewrap" in res.output, res.output
+    assert res.exit_code == 0 and "sandbox: bots run at level limits (bubblewrap" in res.output, res.output
 
 
 def test_a_program_loose_in_tmp_is_shown_alone_not_its_neighbours(tmp_path: Path) -> None:

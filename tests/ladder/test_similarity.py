@@ -31,7 +31,7 @@ def test_each_run_compares_the_latest_versions_and_finds_a_bot_changed_into_a_co
     keep = ("strong", "disguised", "heavy", "hoarder", "random")
     bots = "\n".join(f"  - {{name: {n}, command: '{commands[n]}'}}" for n in keep)
     (tmp_path / "class.yaml").write_text(
-        "name: class\nseed: 7\nruleset: family\nseats: 4\nbootstrap: 0\nsimilarity: {points: 150}\n"
+        "name: class\nseed: 7\nruleset: family\nseats: 4\nbootstrap: 0\nsimilarity: {points: 150, references: false}\n"
         f"bots:\n{bots}\n  - {{name: medium, command: 'builtin:medium'}}\n")
     run = ["ladder", "run", "class.yaml", "--db", "class.sqlite", "--games-per-bot", "8", "--quiet"]
     first = lastcard(tmp_path, *run)
@@ -46,7 +46,7 @@ def test_each_run_compares_the_latest_versions_and_finds_a_bot_changed_into_a_co
     assert standing_out(report) == {("disguised", "strong"), ("hoarder", "strong"), ("disguised", "hoarder")}
     # Without the key, the next run leaves no figures of other games behind.
     path = tmp_path / "class.yaml"
-    path.write_text(path.read_text().replace("similarity: {points: 150}\n", ""))
+    path.write_text(path.read_text().replace("similarity: {points: 150, references: false}\n", ""))
     third = lastcard(tmp_path, *run)
     assert third.returncode == 0, third.stderr
     assert not (report / "similarity.csv").exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 
 from referee.arena.config import BotEntry
 from referee.bots.spec import BotSpec
+from referee.inputs.problems import InputFileError
 from referee.ladder.fingerprint import submission_hash, submission_hashes
 from referee.ladder.scheduler import coverage_tables, pair_uncertainty, separated, uncertain_tables
 from referee.ladder.store import LadderBusy, LadderError, open_ladder
@@ -164,8 +166,15 @@ def test_different_game_settings_are_refused(tmp_path):
 def test_a_file_that_is_not_a_ladder_is_named(tmp_path):
     bad = tmp_path / "notes.sqlite"
     bad.write_text("just text, not a database " * 10)
-    with pytest.raises(LadderError, match="is not a ladder file"):
+    with pytest.raises(InputFileError, match=r"notes.sqlite: not a SQLite database \(text: 'just text, not a'\), so "
+                                             "not a ladder file; give the ladder's file, or a new file name"):
         open_ladder(str(bad))
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        conn.execute("INSERT INTO meta VALUES ('format', 'something-else')")
+    with pytest.raises(LadderError, match="is a SQLite file but not a ladder"):
+        open_ladder(str(other))
     with pytest.raises(LadderError, match="does not exist"):
         open_ladder(str(tmp_path / "missing.sqlite"), write=False, create=False)
 

@@ -14,7 +14,7 @@ from referee.live.address import LiveAddress
 from referee.live.server import LiveServer
 from tests.live.livedata import HOSTILE, MESSAGE, hostile_state
 from tests.support.browser import chromium, errors, open_page
-from tests.support.live_runs import start_arena, until, write_arena
+from tests.support.live_runs import close_page, start_arena, until, write_arena
 
 pytestmark = pytest.mark.slow
 
@@ -77,7 +77,7 @@ def test_standings_change_while_the_arena_runs_and_end_as_report_html_has_them(b
         assert phase(browser) == "finished"
         final = browser.execute_script(STANDINGS)
         bracket = browser.execute_script("return document.querySelectorAll('#bracket .ktable').length")
-        assert proc.wait(timeout=120) == 0
+        assert close_page(proc)[0] == 0
     finally:
         if proc.poll() is None:
             proc.kill()

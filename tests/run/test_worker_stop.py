@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from referee.bots import sandbox
-from referee.bots.names import stderr_log
+from referee.bots.logs import stderr_log
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
 from referee.engine.rules import get_ruleset

@@ -8,6 +8,7 @@ in a run of its own (in the class, its games, and so the decision points drawn, 
 from __future__ import annotations
 
 import csv
+import json
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.similar_class import arena_yaml, make_class
+from tests.support.similar_class import HEAVY, arena_yaml, make_class
 
 pytestmark = pytest.mark.slow
 
@@ -34,6 +35,14 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("class")
     commands = make_class(folder / "bots", with_js=True)
     del commands["coin"]
+    # A copy of a bot that is no kit: heavy with its names changed (a student's search and replace).
+    (folder / "bots" / "heavy_copy").mkdir()
+    renamed = HEAVY.replace("weight", "score").replace("(a)", "(act)").replace(" a[", " act[")
+    renamed = renamed.replace("in a.", "in act.").replace("            return -1\n",
+                                                         "            return -1  # <script>alert(1)</script>\n")
+    (folder / "bots" / "heavy_copy" / "bot.py").write_text(renamed)
+    shutil.copy(folder / "bots" / "heavy" / "botkit.py", folder / "bots" / "heavy_copy" / "botkit.py")
+    commands["heavy_copy"] = f"python3 {folder / 'bots' / 'heavy_copy' / 'bot.py'}"
     path = arena_yaml(folder, commands)
     res = lastcard(folder, "arena", str(path), "--out", str(folder / "out"), "--no-report")
     assert res.returncode == 0, res.stderr
@@ -42,9 +51,10 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_planted_copies_stand_out_and_the_honest_pairs_do_not(played: Path):
-    res = lastcard(played, "similar", "out", "--scripts", "8", "--jobs", "2")
+    """Without the reference policies (the planted copies are of kits: below, what the references make of them)."""
+    res = lastcard(played, "similar", "out", "--scripts", "8", "--jobs", "2", "--no-references")
     assert res.returncode == 0, res.stderr
-    rows = list(csv.DictReader((played / "out" / "similarity.csv").open()))
+    rows = [r for r in csv.DictReader((played / "out" / "similarity.csv").open()) if "heavy_copy" not in r.values()]
     standing = {tuple(sorted((r["bot_a"], r["bot_b"]))) for r in rows if r["stands_out"] == "yes"}
     assert standing == COPIES, rows
     kappa = {tuple(sorted((r["bot_a"], r["bot_b"]))): float(r["kappa"]) for r in rows}
@@ -54,6 +64,38 @@ def test_the_planted_copies_stand_out_and_the_honest_pairs_do_not(played: Path):
     for pair in ("disguised / strong", "medium_js / medium_py"):
         assert pair in res.stdout
     assert "evidence to look at, not a verdict" in res.stdout
+
+
+def test_copies_of_a_kit_are_said_to_play_the_kit_and_a_copy_beyond_the_kits_stands_out(played: Path):
+    """With the reference policies (the default): strong and disguised both play the Python kit, medium_js and
+    medium_py both play builtin:medium (the JavaScript kit), so neither pair is taken for a copy of the other; the
+    copy of heavy, a bot of its own, still stands out."""
+    res = lastcard(played, "similar", "out", "--scripts", "8", "--jobs", "2")
+    assert res.returncode == 0, res.stderr
+    found = csv.DictReader((played / "out" / "similarity.csv").open())
+    rows = {tuple(sorted((r["bot_a"], r["bot_b"]))): r for r in found}
+    standing = {pair for pair, r in rows.items() if r["stands_out"] == "yes"}
+    assert standing == {("heavy", "heavy_copy")}, rows
+    assert (rows[("disguised", "strong")]["plays_reference"], rows[("disguised", "strong")]["reference"]) == \
+        ("yes", "kit:python")
+    assert (rows[("medium_js", "medium_py")]["plays_reference"], rows[("medium_js", "medium_py")]["reference"]) == \
+        ("yes", "builtin:medium")
+    assert float(rows[("heavy", "heavy_copy")]["beyond_kappa"] or 1.0) >= 0.6
+    assert "disguised / strong: both play kit:python" in res.stdout
+    bots = {r["bot"]: r for r in csv.DictReader((played / "out" / "similarity_bots.csv").open())}
+    assert bots["strong"]["closest_reference"] == "kit:python" and float(bots["strong"]["reference_agreement"]) == 1.0
+    # The text beside the play: the copy matches in text too, the starter code left out; the kit's users do not.
+    stored = json.loads((played / "out" / "text_matches.json").read_text())["pairs"]
+    texts = {frozenset((t["a"], t["b"])): t for t in stored}
+    assert texts[frozenset(("heavy", "heavy_copy"))]["similarity"] >= 0.5
+    assert texts[frozenset(("heavy", "heavy_copy"))]["fragments"]
+    assert texts[frozenset(("disguised", "strong"))]["similarity"] < 0.2
+    assert "heavy / heavy_copy: text" in res.stdout
+    res = lastcard(played, "report", "out")
+    assert res.returncode == 0, res.stderr
+    page = (played / "out" / "report.html").read_text()
+    assert "Both kinds of evidence" in page and "<b>heavy</b> and <b>heavy_copy</b>" in page
+    assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page  # what a student wrote, escaped
 
 
 def test_the_same_seed_gives_the_same_figures(played: Path):

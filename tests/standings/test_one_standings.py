@@ -157,6 +157,7 @@ def test_every_surface_of_an_arena_renders_the_same_standings(arena_run):
     assert terminal_rows(terminal) == expected
     assert markdown_rows((out / "standings.md").read_text()) == expected
     assert csv_rows((out / "standings.csv").read_text()) == expected
+    assert terminal_rows((out / "standings.txt").read_text()) == expected
     assert html_rows((out / "report.html").read_text()) == expected
     report = (out / "bots" / "pyrand.md").read_text()
     assert f"place: **{rows['pyrand'][0]}** of" in report and f"reached {rows['pyrand'][1]}" in report
@@ -195,6 +196,7 @@ def test_a_ladder_tells_the_same_standings_in_its_run_its_files_and_ladder_stand
     assert terminal_rows(shown.stdout) == expected
     assert markdown_rows((out / "standings.md").read_text()) == expected
     assert csv_rows((out / "standings.csv").read_text()) == expected
+    assert terminal_rows((out / "standings.txt").read_text()) == expected
     assert html_rows((out / "report.html").read_text()) == expected
     assert (out / "bots" / "pyrand.md").exists() and (out / "bots" / "index.md").exists()
     assert f"place: **{expected[0]['pyrand'][0]}** of" in (out / "bots" / "pyrand.md").read_text()

@@ -9,6 +9,7 @@ import zlib
 
 import pytest
 
+from referee.inputs.problems import InputFileError
 from referee.replay.record import read_record as read_rebuilt
 from referee.store.jsonl import encode_line
 from referee.store.record_file import (
@@ -170,6 +171,24 @@ def test_a_batch_cut_short_by_a_killed_run_reads_as_not_recorded(tmp_path):
     assert read_record(str(tmp_path), "d") is None
     keep_only(str(tmp_path), {"b", "d"})
     assert recorded_ids(str(tmp_path)) == {"b"} and read_record(str(tmp_path), "b") == record("b", 30)
+
+
+def test_a_damaged_member_reads_as_not_recorded_and_a_bomb_is_refused(tmp_path):
+    append_record(str(tmp_path), "a", record("a", 30))
+    append_record(str(tmp_path), "b", record("b", 30))
+    data = bytearray((tmp_path / RECORDS_FILE).read_bytes())
+    data[12:20] = b"\xff" * 8  # inside a's deflate stream
+    (tmp_path / RECORDS_FILE).write_bytes(bytes(data))
+    assert read_record(str(tmp_path), "a") is None
+    assert read_record(str(tmp_path), "b") == record("b", 30)
+    bomb = gzip.compress(b'{"t": "x"}\n' * 10_000_000, 9)  # 110 MB in about 110 KB
+    with open(tmp_path / RECORDS_FILE, "ab") as fh:
+        offset = fh.tell()
+        fh.write(bomb)
+    with open(tmp_path / INDEX_FILE, "a") as fh:
+        fh.write(f"c {offset} {len(bomb)}\n")
+    with pytest.raises(InputFileError, match="gzip data that inflates to more than 200 times its size"):
+        read_record(str(tmp_path), "c")
 
 
 def test_keep_only_repacks_a_batch_a_slice_at_a_time(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -68,6 +69,24 @@ def start_live(*args: str) -> tuple[subprocess.Popen[str], str]:
             return proc, line.split()[2]
     proc.wait()
     raise AssertionError(f"no live page address printed (exit status {proc.returncode})")
+
+
+#: What the command says when its run has ended and the live page stays up.
+STAYS_UP = "stays up with the final standings and the replays until Ctrl-C"
+
+
+def close_page(proc: subprocess.Popen[str], timeout: float = 120) -> tuple[int, str]:
+    """After the run ended: wait for the command to say its page stays up, press Ctrl-C; its exit status and what it
+    wrote on stderr from there on."""
+    assert proc.stderr is not None
+    said = []
+    for line in proc.stderr:
+        said.append(line)
+        if STAYS_UP in line:
+            proc.send_signal(signal.SIGINT)
+            break
+    _, rest = proc.communicate(timeout=timeout)
+    return proc.returncode, "".join(said) + (rest or "")
 
 
 def events_until_the_end(url: str) -> list[dict[str, Any]]:

@@ -110,7 +110,9 @@ def arenas(workdir: Path) -> dict[str, Arena]:
                 folder.mkdir(parents=True, exist_ok=True)
                 (folder / "bot.py").write_text("")
             path = workdir / path.name
-        out[f"arenas/{path.name}"] = load_arena(str(path))
+        arena = load_arena(str(path))
+        if arena.contest:  # a file that grades by benchmarks without a contest (graded.yaml) plans no stage games
+            out[f"arenas/{path.name}"] = arena
     for name, text, bots in CASES:
         entries = "".join(f"  - {{name: b{i}, command: builtin:random}}\n" for i in range(bots))
         out[name] = parse_arena(text + "bots:\n" + entries, source=f"<{name}>", base_dir=str(workdir))

@@ -8,12 +8,14 @@ from typing import Any, Callable, Final, Protocol, TypeAlias
 from referee import PROTOCOL_VERSIONS
 from referee.bots.cpuclock import Clock, CpuMeter, ProcessMeter, Source, wall_limit_ms
 from referee.bots.pipes.lines import LineProblem, Mistake, gather, judge, no_newline, while_waiting
+from referee.bots.pipes.notes import BEFORE, LOG, NOTES_BUDGET, STDERR, NoteTaker
 from referee.bots.pipes.transport import (
     Closed,
     LineTooLong,
     NoNewline,
     PipeTransport,
     ReadTimeout,
+    StderrSink,
     Transport,
     TransportError,
     WriteTimeout,
@@ -25,8 +27,11 @@ from referee.protocol.turns import LegalLines
 from referee.protocol.wire import answer_problem, encode, loads
 
 SUPPORTED_VERSIONS: tuple[int, ...] = PROTOCOL_VERSIONS
-#: Log text kept per game and bot; the rest is dropped (a flood of logs must not fill memory).
-LOG_LIMIT: Final = 256 * 1024
+#: The longest ``log`` message kept whole in the notes (the rest of it is counted as dropped).
+LOG_TEXT_LIMIT: Final = 4096
+#: How long a request waits for the stderr a bot wrote before it to be read in (by the pump's thread, which needs
+#: the interpreter): normally microseconds. A bot that never stops writing waits it once a game, then no more.
+SETTLE_S: Final = 0.05
 #: Lines read between games before a bot still writing is restarted rather than drained further.
 DRAIN_LINES: Final = 1000
 
@@ -65,8 +70,15 @@ class BotClient:
         self.next_id = 1
         self._late_ids: set[int] = set()
         self._out = bytearray()
-        self.logs: list[str] = []
-        self._log_bytes = 0
+        #: The game's notes so far: its log messages and stderr by turn (``take_notes`` hands them over).
+        self.notes = NoteTaker(NOTES_BUDGET)
+        #: The game's turn of the request about to be sent (the seat sets it); notes go to ``_noted``, the turn of
+        #: the request before (``BEFORE`` until the first), as the stderr log marks them.
+        self.turn = BEFORE
+        self._noted = BEFORE
+        self._logs_read = 0  # log messages read in the process's life (a wait says how many came meanwhile)
+        self._sink: StderrSink | None = None
+        self._settle_s = SETTLE_S
         self.late_answers = 0
         self.recorder: Recorder | None = None
         self.bank_ms = float(spec.limits.bank_ms)
@@ -105,12 +117,13 @@ class BotClient:
             return Source.WALL.value
         return self._meter.source.value
 
-    def start(self, seat: int = 0) -> dict[str, Any]:
-        """Launch the bot and do the handshake; raises ``BotFault`` (kind ``startup``)."""
-        self.launch(seat)
+    def start(self, seat: int = 0, name: str | None = None) -> dict[str, Any]:
+        """Launch the bot and do the handshake (``name``: what ``hello`` calls it instead of its own name, a seat's
+        label at a table whose names are hidden); raises ``BotFault`` (kind ``startup``)."""
+        self.launch(seat, name)
         return self.handshake()
 
-    def launch(self, seat: int = 0) -> None:
+    def launch(self, seat: int = 0, name: str | None = None) -> None:
         """Start the process and send it ``hello``; ``handshake`` reads the answer. Several bots launched before
         their handshakes start side by side, in this thread (a sandbox kills a bot when the thread that
         started it ends: bubblewrap's ``--die-with-parent``). Raises ``BotFault`` (kind ``startup``)."""
@@ -123,6 +136,7 @@ class BotClient:
                 self.transport = PipeTransport(spec.argv, cwd=spec.cwd, env=dict(spec.env), shell=spec.shell,
                                                line_limit=spec.line_limit, stderr_path=self.stderr_path,
                                                sandbox=spec.sandbox)
+            self._sink = getattr(self.transport, "stderr", None)  # a scripted test transport has none
             self._label_stderr()
         except (OSError, ValueError) as exc:
             raise self._startup(f"cannot start {spec.command!r}: {exc}"
@@ -130,7 +144,7 @@ class BotClient:
         self.last_pid = self.transport.pid
         self._meter = getattr(self.transport, "cpu_meter", None)  # a scripted test transport has none
         self._fresh = True
-        hello = hello_message(spec, seat)
+        hello = hello_message(spec, seat, name)
         deadline = t0 + spec.limits.startup_ms / 1000
         self._hello = (hello, t0, deadline)
         try:
@@ -166,7 +180,7 @@ class BotClient:
         """The start-up fault for a transport's exception during the handshake."""
         if isinstance(failure, (ReadTimeout, WriteTimeout)):
             return self._startup(f"no ready within the startup limit of {self.spec.limits.startup_ms} ms; "
-                                 + self._waited(len(self.logs)), t0)
+                                 + self._waited(self._logs_read), t0)
         if isinstance(failure, NoNewline):
             return self._startup(no_newline(failure.head, self.language, before_ready=True).message, t0, failure.head)
         if isinstance(failure, LineTooLong):
@@ -261,17 +275,24 @@ class BotClient:
     def _ask(self, req_id: int, data: bytes, request: Request, limit: float, known: Known | None,
              before: bytes) -> tuple[Any, float]:
         """``request``'s round trip: ``data`` (the request's line) written after ``before``, the answer read."""
-        t0 = _monotonic()
         transport = self.transport
         if transport is None:
-            raise self._fault(FaultKind.CRASH, "the bot process was ended earlier", None, request, t0)
-        logs = len(self.logs)
+            raise self._fault(FaultKind.CRASH, "the bot process was ended earlier", None, request, _monotonic())
+        # Anything already written now came before the request: one poll() per decision sees it on stdout (an early
+        # answer, a log) and stderr (not read in yet).
+        seen = _before_request(transport)
+        sink = self._sink
+        if sink is not None:  # its stderr since the last request goes to that request's turn, before the clock runs
+            self._stderr_until_now(sink, seen > 1)
+            sink.turn = self.turn if self.turn >= 0 else None
+        t0 = _monotonic()
+        logs = self._logs_read
         on_cpu, deadline, wall_end, c0 = self._start_clock(limit, t0)
         looked = False  # whether this request has looked for processes the bot started (a long move)
         try:
-            # Anything already written now came before the request: one poll() per decision to see.
-            if _pending(transport):
+            if seen & 1:
                 self._unasked(req_id, request, t0)
+            self._noted = self.turn  # log messages from here on belong to this request's turn
             if before:
                 data = before + data
             if self.recorder is not None:
@@ -440,6 +461,28 @@ class BotClient:
         if sink is not None and self.stderr_label is not None:
             sink.label = self.stderr_label
 
+    def _stderr_until_now(self, sink: StderrSink, unread: bool = True) -> None:
+        """What the bot wrote on stderr up to now, into the notes at the turn it belongs to (``_noted``); ``unread``
+        False: a poll found its pipe empty just now."""
+        got = sink.collect(self._settle_s, unread)
+        if sink.stalled:  # it never stops writing: later requests take what is there without waiting
+            self._settle_s = 0.0
+        if got is not None:
+            data, dropped = got
+            self.notes.add(self._noted, STDERR, data.decode("utf-8", "replace"), len(data), dropped)
+
+    def take_notes(self) -> NoteTaker:
+        """The game's notes (with the stderr written up to now), handed over; the next game's start afresh."""
+        if self._sink is not None:
+            self._stderr_until_now(self._sink)
+        notes, self.notes = self.notes, NoteTaker(NOTES_BUDGET)
+        return notes
+
+    @property
+    def logs(self) -> list[str]:
+        """The game's log messages so far (as kept in its notes)."""
+        return [text for _, source, text in self.notes.entries if source == LOG]
+
     def new_game(self, game: str | None = None, seat: int | None = None) -> None:
         """Reset per-game state (logs, the time bank); end a process that wrote lines nobody asked for.
 
@@ -454,8 +497,13 @@ class BotClient:
         if game is not None:
             self.stderr_label = game + (f" (seat {seat})" if seat is not None else "")
             self._label_stderr()
-        self.logs = []  # after the drain: logs written after the last game belong to none
-        self._log_bytes = 0
+        # After the drain: what the bot wrote after the last game belongs to none.
+        self.notes = NoteTaker(NOTES_BUDGET)
+        self.turn = self._noted = BEFORE
+        self._settle_s = SETTLE_S
+        if self._sink is not None:
+            self._sink.collect(0.0)
+            self._sink.turn = None
         self.bank_ms = float(self.spec.limits.bank_ms)
 
     def _drain(self) -> bool:
@@ -565,10 +613,11 @@ class BotClient:
         if isinstance(msg, LineProblem):
             raise self._bad_line(msg, request, t0, startup, deadline)
         if msg["type"] == "log":
-            log_text = msg["text"]
-            if self._log_bytes < LOG_LIMIT:
-                self._log_bytes += len(log_text)
-                self.logs.append(log_text[:4096])
+            self._logs_read += 1
+            text = msg["text"]
+            if len(text) > LOG_TEXT_LIMIT:  # one message may not take the game's whole budget
+                text = f"{text[:LOG_TEXT_LIMIT]} [lastcard: cut here, the message had {len(text):,} characters]"
+            self.notes.add(self._noted, LOG, text)
         return msg
 
     def _bad_line(self, problem: LineProblem, request: Request, t0: float, startup: bool,
@@ -584,7 +633,7 @@ class BotClient:
     def _waited(self, logs_before: int) -> str:
         """What the bot wrote while a limit was waited out."""
         partial = getattr(self.transport, "partial", lambda: b"")()  # a transport that keeps none: b""
-        what, fix = while_waiting(partial, logs=len(self.logs) - logs_before, language=self.language)
+        what, fix = while_waiting(partial, logs=self._logs_read - logs_before, language=self.language)
         return what + (f": {fix}" if fix else "")
 
 
@@ -595,8 +644,10 @@ def _read_ns(meter: CpuMeter) -> int:
     return meter.read_ns()
 
 
-def _pending(transport: Transport) -> bool:
-    """``transport.pending()``, a ``PipeTransport``'s called natively (``Transport`` is a protocol)."""
+def _before_request(transport: Transport) -> int:
+    """``PipeTransport.before_request`` (1: output waiting, 2: stderr unread), natively; a transport of another kind
+    has no stderr of its own: ``pending`` only."""
     if isinstance(transport, PipeTransport):
-        return transport.pending()
-    return transport.pending()
+        return transport.before_request()
+    return 1 if transport.pending() else 0
+

@@ -9,14 +9,16 @@ killed at once. Every failure is a ``TransportError``: ``ReadTimeout``, ``WriteT
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import select
 import signal
 import subprocess
+import sys
+import termios
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
 from typing import Any, BinaryIO, Callable, Final, Mapping, Protocol, Sequence
 
 import orjson
@@ -107,56 +109,144 @@ def describe_exit(code: int | None) -> str:
     return f"exit code {code}"
 
 
-#: How a game's part of a stderr log starts: ``--- game g000012 (seat 2) ---`` (reports split logs on it).
+#: How a game's part of a stderr log starts: ``--- game g000012 (seat 2) ---`` before the bot's first turn, then
+#: ``--- game g000012 (seat 2) turn 37 ---`` before what it wrote from its request at turn 37 on (reports split logs
+#: on it; the turn is the game's action index, as the replay viewer and ``lastcard replay`` number turns).
 STDERR_MARK = "--- game "
+#: What a bot wrote on stderr since the referee last took it for the bot's notes: past this it is counted, not kept.
+FRESH_LIMIT: Final = 1 << 16
 
 
-@dataclass
 class StderrSink:
-    """Keeps the first ``STDERR_LIMIT`` bytes of a bot's stderr in a file, counting the rest.
+    """Keeps the first ``STDERR_LIMIT`` bytes of a bot's stderr in a file, counting the rest, and what it wrote
+    since the referee last ``collect``-ed it (for the notes kept at each turn).
 
-    With a ``label`` (the game and seat, set as each game starts), what the bot writes is preceded by a
-    ``--- game ID (seat N) ---`` line whenever the game changed or another process (the same bot in
-    another worker shares the log) wrote to the file since: every part of the log says its game.
+    With a ``label`` (the game and seat, set as each game starts) and a ``turn`` (set as each request goes out),
+    what the bot writes is preceded by a ``--- game ID (seat N) turn T ---`` line whenever the game or the turn
+    changed or another process (the same bot in another worker shares the log) wrote to the file since: every
+    part of the log says its game and turn.
     """
 
-    path: str | None
-    kept: int = 0
-    dropped: int = 0
-    label: str | None = None
-    _marked: str | None = None
-    _end: int = -1
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.kept = 0
+        self.dropped = 0
+        self.label: str | None = None
+        self.turn: int | None = None
+        self._marked: tuple[str, int | None] | None = None
+        self._end = -1
+        self._fd = -1
+        self._cond = threading.Condition()
+        self._busy = False  # the pump has taken bytes out of the pipe and not yet into ``_fresh``
+        self._ended = True  # no pump running (set false as it starts)
+        self._fresh = bytearray()
+        self._fresh_dropped = 0
+        self.stalled = False
+        """The last ``collect`` gave up waiting: the bot was still writing (a flood never ends)."""
 
     def pump(self, fd: int) -> None:
+        """Read the bot's stderr until its end (the pump's own thread)."""
         out = open(self.path, "ab") if self.path else None
+        waiter = select.poll()
+        waiter.register(fd, select.POLLIN)
+        self.watch(fd)
         try:
             while True:
+                waiter.poll()  # until bytes are there (or the end): ``collect`` sees them still in the pipe
+                with self._cond:
+                    self._busy = True  # before the read: from here ``collect`` waits for them
+                    label, turn = self.label, self.turn
                 chunk = os.read(fd, 65536)
+                if chunk and out is not None:
+                    self._write(out, chunk, label, turn)
+                with self._cond:
+                    self._keep(chunk)
+                    self._busy = False
+                    self._cond.notify_all()
                 if not chunk:
                     break
-                room = STDERR_LIMIT - self.kept
-                if out is not None and room > 0:
-                    self._mark(out)
-                    out.write(chunk[:room])
-                    out.flush()
-                    self._end = out.tell()
-                self.kept += min(room, len(chunk)) if room > 0 else 0
-                self.dropped += max(0, len(chunk) - max(room, 0))
             if out is not None and self.dropped:
                 out.write(f"\n[lastcard: {self.dropped} more bytes of stderr dropped]\n".encode())
         except (OSError, ValueError):
             pass
         finally:
+            with self._cond:
+                self._ended, self._busy = True, False
+                self._cond.notify_all()
             if out is not None:
                 out.close()
 
-    def _mark(self, out: BinaryIO) -> None:
-        label = self.label
+    def watch(self, fd: int) -> None:
+        """Read from ``fd`` from now on (``collect`` looks into the pipe even before the pump's thread runs)."""
+        with self._cond:
+            self._fd, self._ended = fd, False
+
+    def _write(self, out: BinaryIO, chunk: bytes, label: str | None, turn: int | None) -> None:
+        room = STDERR_LIMIT - self.kept
+        if room > 0:
+            self._mark(out, label, turn)
+            out.write(chunk[:room])
+            out.flush()
+            self._end = out.tell()
+        self.kept += min(room, len(chunk)) if room > 0 else 0
+        self.dropped += max(0, len(chunk) - max(room, 0))
+
+    def _keep(self, chunk: bytes) -> None:
+        """``chunk`` into what ``collect`` hands out next (under the lock); an empty one is the end."""
+        if not chunk:
+            self._ended = True
+            return
+        room = FRESH_LIMIT - len(self._fresh)
+        if room >= len(chunk):
+            self._fresh += chunk
+            return
+        if room > 0:
+            self._fresh += chunk[:room]
+        self._fresh_dropped += len(chunk) - max(room, 0)
+
+    def collect(self, wait: float, unread: bool = True) -> tuple[bytes, int] | None:
+        """What the bot wrote on stderr since the last call, and the bytes of it counted but not kept; ``None`` when
+        it wrote nothing. Everything it wrote up to now is included: waits (up to ``wait`` s) while some is still in
+        the pipe or being read by the pump, which needs the interpreter (a busy referee can hold it a while)."""
+        # Nothing written (the usual case): the pipe is empty, no chunk is on its way in, nothing is kept. Read in
+        # that order without the lock, it cannot miss a chunk: the pump marks itself busy before it reads one, and
+        # keeps it before it is done. ``unread`` False: the caller's poll found the pipe empty just now.
+        if not (unread and _unread(self._fd)) and not self._busy and not self._fresh and not self._fresh_dropped:
+            self.stalled = False
+            return None
+        cond = self._cond
+        with cond:
+            self.stalled = False
+            if not self._ended and (self._busy or _unread(self._fd)):
+                end = time.monotonic() + wait
+                while not self._ended and (self._busy or _unread(self._fd)):
+                    left = end - time.monotonic()
+                    if left <= 0:
+                        self.stalled = True
+                        break
+                    cond.wait(left)
+            if not self._fresh and not self._fresh_dropped:
+                return None
+            taken = (bytes(self._fresh), self._fresh_dropped)
+            self._fresh.clear()
+            self._fresh_dropped = 0
+            return taken
+
+    def _mark(self, out: BinaryIO, label: str | None, turn: int | None) -> None:
         if label is None:
             return
-        if label != self._marked or os.fstat(out.fileno()).st_size != self._end:
-            out.write(f"{STDERR_MARK}{label} ---\n".encode())
-            self._marked = label
+        if (label, turn) != self._marked or os.fstat(out.fileno()).st_size != self._end:
+            where = label if turn is None else f"{label} turn {turn}"
+            out.write(f"{STDERR_MARK}{where} ---\n".encode())
+            self._marked = (label, turn)
+
+
+def _unread(fd: int) -> int:
+    """The bytes waiting in the pipe ``fd`` (0 for a descriptor that is gone)."""
+    try:
+        return int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"), sys.byteorder)
+    except (OSError, ValueError, OverflowError):
+        return 0
 
 
 #: Called with the process id of every bot process as it starts (``PipeTransport``), after its watchdog has it:
@@ -251,6 +341,13 @@ class PipeTransport:
         meter: CpuMeter | None = group.cpu_meter() if group is not None else None
         self.cpu_meter: CpuMeter | None = meter if meter is not None else process_meter(self.proc.pid)
         self.stderr = StderrSink(stderr_path)
+        self.stderr.watch(self.proc.stderr.fileno())
+        # stdout and stderr in one poll: before each request, whether anything came on stdout (an early answer, a
+        # log) and whether stderr holds bytes not read in yet (the notes of the turn before), in one system call.
+        self._opoll = select.poll()
+        self._opoll.register(self._out, select.POLLIN)
+        self._opoll.register(self.proc.stderr.fileno(), select.POLLIN)
+        self._poll_both: Callable[[int], list[tuple[int, int]]] = self._opoll.poll
         self._stderr_thread = threading.Thread(target=self.stderr.pump, args=(self.proc.stderr.fileno(),), daemon=True)
         try:
             self._stderr_thread.start()
@@ -336,6 +433,15 @@ class PipeTransport:
         next ``read_line``.
         """
         return bool(self._lines or self._buf) or bool(self._poll_out(0))
+
+    def before_request(self) -> int:
+        """Before a request, in one ``poll``: ``1`` when output is waiting (as ``pending``), plus ``2`` when stderr
+        holds bytes the pump has not read yet (or has ended)."""
+        seen = 1 if self._lines or self._buf else 0
+        out = self._out
+        for fd, _ in self._poll_both(0):
+            seen |= 1 if fd == out else 2
+        return seen
 
     def read_line(self, deadline: float) -> bytes:
         """The next line (without its terminator) before ``deadline``; with the deadline past, only what is there."""

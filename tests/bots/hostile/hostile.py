@@ -63,6 +63,13 @@ def peek():
             fh.write("# owned\n")
 
     outcome("source", rewrite)
+
+    def fill_root():  # the sandbox's root is a tmpfs of no set size: memory, for a bot that may write there
+        os.makedirs("/lastcard-fill", exist_ok=True)
+        with open("/lastcard-fill/f", "wb") as fh:
+            fh.write(b"\0" * MIB)
+
+    outcome("rootfs", fill_root)
     with open("/tmp/hostile-scratch", "w") as fh:  # the private scratch folder is writable
         fh.write("x")
     say("ATTACK peek: done, scratch writable")

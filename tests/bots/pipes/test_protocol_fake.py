@@ -12,7 +12,7 @@ from referee.engine.rules import get_ruleset
 from referee.protocol.faults import BotFault
 from referee.protocol.wire import encode
 from referee.table.policy import FaultPolicy
-from referee.table.table import play_game, seat_for
+from referee.table.table import Table, play_game, seat_for
 
 
 def first_legal(msg: dict) -> list:
@@ -70,18 +70,22 @@ def test_drawn_cards_only_reach_their_drawer():
             assert m["count"] == len(m.get("cards", [None] * m["count"]))
 
 
-def test_log_lines_are_skipped_and_kept():
+def test_log_lines_are_skipped_and_kept_at_their_turn():
     def chatty(msg):
         out = first_legal(msg)
         if msg["type"] == "turn":
-            return [encode({"type": "log", "text": "hmm"}), *out]
+            return [encode({"type": "log", "text": f"hmm {msg['id']}"}), *out]
         return out
     with fake_pool(chatty) as pool:
         seats = [seat_for(spec(), pool), seat_for(parse_bot("builtin:random"), pool)]
-        result = play_game(get_ruleset("arcade"), seats, 1)
-        client = seats[0].client
-        assert client.logs and client.logs[0] == "hmm"
-    assert result["faults"] == []
+        result = Table(get_ruleset("arcade"), seats, 1).play()
+    assert result.faults == ()
+    assert result.notes is not None
+    logs = [(n.seat, n.source, n.text) for n in result.notes.notes]
+    assert logs[:2] == [(0, "log", "hmm 1"), (0, "log", "hmm 2")]
+    turns = [n.turn for n in result.notes.notes]
+    assert turns == sorted(turns) and len(set(turns)) == len(turns)  # one a request, each at its own turn
+    assert all(n.turn is not None for n in result.notes.notes)
 
 
 def test_late_answer_is_recognised_not_taken_for_the_current_request():
@@ -173,10 +177,11 @@ def test_logs_and_late_answers_before_a_request_are_not_early():
 
     with fake_pool(late_then_logs) as pool:
         seats = [seat_for(spec(), pool), seat_for(parse_bot("builtin:random"), pool)]
-        result = play_game(get_ruleset("arcade"), seats, 1, policy=FaultPolicy("strikes", 3))
-        client = seats[0].client
-        assert client.late_answers == 1 and "after" in client.logs
-    assert [f["kind"] for f in result["faults"]] == ["timeout"]
+        table = Table(get_ruleset("arcade"), seats, 1, policy=FaultPolicy("strikes", 3))
+        result = table.play()
+        assert seats[0].client.late_answers == 1
+    assert result.notes is not None and "after" in [n.text for n in result.notes.notes]
+    assert [f.kind.value for f in result.faults] == ["timeout"]
 
 
 def test_an_id_that_is_not_a_number_is_stale_not_a_referee_error():
