@@ -89,6 +89,7 @@ def test_training_writes_a_new_file_by_default_never_the_shipped_policy() -> Non
     assert out.parent == SAMPLES / "python"  # beside the bot: policy_bot.py policy-trained.npz plays it
 
 
+@pytest.mark.slow
 def test_the_policy_bot_plays_the_file_it_is_given(tmp_path: Path) -> None:
     mine = tmp_path / "mine.npz"
     shutil.copy(SAMPLES / "python" / "policy.npz", mine)

@@ -376,6 +376,7 @@ def test_cannot_catch_up_says_by_how_much():
     assert f"at most {high:.3f} at 95%, below hard's {best:.3f}" in text
 
 
+@pytest.mark.slow
 def test_identical_candidates_in_real_play_are_reported_and_no_winner_declared(tmp_path):
     code, out = invoke("compare", "builtin:easy", "--candidate", "builtin:hard", "--candidate", "twin=builtin:hard",
                        "--model", "logistic", "--elo1", "100", "--seed", "2", "-q", "--out", str(tmp_path),

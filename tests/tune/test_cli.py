@@ -101,6 +101,7 @@ def _line(text: str, start: str) -> str:
     return line
 
 
+@pytest.mark.slow
 def test_a_tuned_value_reads_the_same_in_the_terminal_the_command_the_file_and_the_report(tmp_path):
     out = tmp_path / "out"
     result = invoke(BOT, "--param", "x=80,0,100,10,0.04", "--param", "z=50.0,0,100,10,0.04", "--iterations", "12",
@@ -128,6 +129,7 @@ def test_a_tuned_value_reads_the_same_in_the_terminal_the_command_the_file_and_t
     assert "peaked+ (mixture)" in (out / "standings.md").read_text()
 
 
+@pytest.mark.slow
 def test_a_tune_without_a_field_says_its_format_and_warns_of_self_play():
     result = invoke(BOT, "--param", "x=80,0,100,10,0.04", "--param", "z=50,0,100,10,0.04", "--iterations", "1",
                     "--pairs", "1", "--no-report", *TABLE)
@@ -151,6 +153,7 @@ bots:
 """
 
 
+@pytest.mark.slow
 def test_a_tune_in_a_contests_format_meets_its_bots_and_verifies_against_them(tmp_path):
     arena = tmp_path / "league.yaml"
     arena.write_text(CONTEST.replace("name: league", f"name: league\nbase_dir: {ROOT}"))
