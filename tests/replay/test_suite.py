@@ -116,7 +116,7 @@ def worked_examples(folder: Path, ruleset: str, *ids: str) -> Path:
     return path
 
 
-@pytest.mark.slow  # starts a bot process
+@pytest.mark.slow
 def test_a_bot_that_never_calls_misses_exactly_the_draw_two_pair(tmp_path):
     out = puzzles(worked_examples(tmp_path, "arcade", "7s-together", "draw-two-pair-calls"), f"{PY} {MOST_CARDS}",
                   "--json")
@@ -128,7 +128,7 @@ def test_a_bot_that_never_calls_misses_exactly_the_draw_two_pair(tmp_path):
     assert miss["answered"] == "yd.rd" and miss["accept"] == ["yd.rd+"] and miss["reject"] == ["yd.rd"]
 
 
-@pytest.mark.slow  # starts a bot process
+@pytest.mark.slow
 def test_a_bot_that_always_draws_misses_every_position_shown_as_replay_shows_the_turn(tmp_path):
     out = puzzles(worked_examples(tmp_path, "family", "stop-the-last-card"), f"{PY} {TAPE} - last")  # draws
     assert out.exit_code == 1, out.output
@@ -161,7 +161,7 @@ def test_bad_suites_are_bad_input(tmp_path):
         load_suite(str(bad))
 
 
-@pytest.mark.slow  # starts a bot process
+@pytest.mark.slow
 def test_the_junit_output_parses(tmp_path):
     junit = tmp_path / "out.xml"
     out = puzzles(worked_examples(tmp_path, "arcade", "7s-together", "draw-two-pair-calls"), f"{PY} {MOST_CARDS}",
@@ -176,6 +176,7 @@ def test_the_junit_output_parses(tmp_path):
     assert cases["7s-together"].find("failure") is None
 
 
+@pytest.mark.slow
 def test_save_position_then_the_bot_reads_what_replay_ask_sends(results, tmp_path):
     found = load(str(results), "g0001")
     script = seat_script(found, 1)
