@@ -97,6 +97,11 @@ def _others_close(game: Game, within: int = 2) -> list[int]:
     return [s for s in range(game.n) if s != me and len(game.hands[s]) <= within]
 
 
+def _top(game: Game) -> str:
+    """The top card, with the colour its Wild named."""
+    return label(game.top) + (f" ({colour_label(game.colour)} in play)" if game.top.is_wild else "")
+
+
 def _codes(actions: list[Action]) -> list[str]:
     return [code_of(a) for a in actions]
 
@@ -151,19 +156,20 @@ def save_the_draw_two(game: Game) -> Found | None:
 
 # ---------------------------------------------------------------------------------------------------- the lessons
 def match_before_wild(game: Game) -> Found | None:
-    """A coloured card plays, and so does a Wild: play the coloured card, keep the Wild."""
+    """A coloured card plays, and so does a Wild: play the coloured card, keep the Wild (nobody is close, so a Skip
+    or a Draw Two is kept too: another lesson)."""
     if game.phase != "play" or _others_close(game):
         return None
     plays = _plays(game)
-    plain = [a for a in plays if not a.cards[-1].is_wild]
+    plain = [a for a in plays if not a.cards[-1].is_wild and a.cards[-1].rank not in ("skip", "draw2")]
     wilds = [a for a in plays if a.cards[-1].is_wild]
     if not plain or not wilds:
         return None
     held = sorted({c.code: c for c in _hand(game) if c.is_wild}.values(), key=lambda c: c.code)
     firsts = sorted({a.cards[0].code: a.cards[0] for a in plain}.values(), key=lambda c: c.code)
     return _codes(plain), [], {"wilds": ("your " if len(held) == 1 else "your wilds, ") + _cards(held),
-                               "top": label(game.top), "plain": _cards(firsts),
-                               "plays": "plays" if len(firsts) == 1 else "play", "it": "it" if len(plain) == 1
+                               "top": _top(game), "plain": _cards(firsts),
+                               "plays": "plays" if len(firsts) == 1 else "play", "it": "it" if len(firsts) == 1
                                else "one of them"}
 
 
@@ -178,7 +184,7 @@ def name_your_colour(game: Game) -> Found | None:
     if best is None:
         return None
     return [code_of(a) for a in plays if a.colour == best], [], {
-        "colour": colour_label(best), "held": _counts(_hand(game))[best], "top": label(game.top)}
+        "colour": colour_label(best), "held": _counts(_hand(game))[best], "top": _top(game)}
 
 
 def opening_colour(game: Game) -> Found | None:
@@ -280,7 +286,8 @@ def shed_the_most(game: Game) -> Found | None:
     if most < 2 or any(len(a.cards) > 1 and a.cards[0].rank not in [str(n) for n in range(11)] for a in plays):
         return None
     best = [a for a in plays if len(a.cards) == most]
-    return _codes(best), [], {"n": most, "rank": best[0].cards[0].rank}
+    return _codes(best), [], {"n": {2: "two", 3: "three", 4: "four"}.get(most, str(most)),
+                              "rank": best[0].cards[0].rank}
 
 
 def pair_then_call(game: Game) -> Found | None:
@@ -319,7 +326,8 @@ def last_card_sets_the_colour(game: Game) -> Found | None:
     if len({a.cards[-1].colour for a in keep}) != 1:
         return None
     colour = keep[0].cards[-1].colour
-    return _codes(keep), [], {"colour": colour_label(colour), "held": best, "n": most}
+    return _codes(keep), [], {"colour": colour_label(colour), "n": most,
+                              "held": f"{best} {colour_label(colour)} card{'s' if best > 1 else ''}"}
 
 
 LESSONS = (
@@ -337,8 +345,8 @@ LESSONS = (
            "seeds/001 tip: save a Skip or a Draw Two for the player after you when they are down to one card",
            tables=(3,), count=1, worth=None),
     Lesson("match-before-wild", RULESETS, match_before_wild,
-           "seeds/001 tip: keep your wilds for when nothing else plays. On the {top}, {plain} {plays}: play "
-           "{it} and keep {wilds} (a wild played early is a card you will miss later, and 50 points if somebody "
+           "seeds/001 tip: keep your wilds for when nothing else plays. On the {top}, your {plain} {plays}: "
+           "play {it} and keep {wilds} (a wild played early is a card you will miss later, and 50 points if somebody "
            "else goes out)", count=4),
     Lesson("name-your-colour", RULESETS, name_your_colour,
            "seeds/001 tip: when you choose a colour, choose the one you hold most of. Nothing but a wild plays on "
@@ -379,7 +387,7 @@ LESSONS = (
            "last-card call; without it the play stands and you draw one", count=3),
     Lesson("last-sets-the-colour", ("arcade",), last_card_sets_the_colour,
            "seeds/003: the last card you lay is the one the next player answers, and it sets the colour. Lay the "
-           "{n} cards with {colour} last: you keep {held} of it", count=4),
+           "{n} cards with {colour} last: you will still hold {held}", count=4),
 )
 
 
