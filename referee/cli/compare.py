@@ -27,6 +27,7 @@ from referee.cli.common import (
     warn_never_started,
 )
 from referee.cli.live_option import end_live, live_option, start_live
+from referee.cli.needs_option import bot_needs, named, needs_options
 from referee.cli.options import (
     build_ruleset,
     jobs_option,
@@ -168,6 +169,7 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
 @sandbox_option
 @live_option
 @seat_names_option
+@needs_options
 def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_bots: tuple[str, ...],
                 seats: int | None, ruleset: str,
                 options: tuple[str, ...], elo0: float, elo1: float, alpha: float, beta: float, model: str,
@@ -175,7 +177,8 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
                 cluster: str | None, tls_ca_file: str | None, tls_cert: str | None, tls_key: str | None,
                 out: str | None, record: bool, resume: bool, fresh: bool, quiet: bool, html_report: bool,
                 sandbox_mode: str | None, clock: str | None = None, wall_ms: int | None = None,
-                live: LiveAddress | None = None, seat_names: str = "shown", **time_limits: Any) -> None:
+                live: LiveAddress | None = None, seat_names: str = "shown", bot_env: tuple[str, ...] = (),
+                bot_paths: tuple[str, ...] = (), **time_limits: Any) -> None:
     """Is NEW stronger than BASE? Play twin games (one deal, NEW and BASE swapping seats) until a sequential
     test (GSPRT) decides, and print the estimates as fastchess does.
 
@@ -190,10 +193,11 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
     _check_arguments(new, base, candidates, fixed_games, out=out, resume=resume, fresh=fresh, live=live)
     fault_policy = _fault_policy(policy)
     limits = with_clock(TimeLimits(**time_limits), clock, wall_ms)  # the rest of time_options are TimeLimits fields
+    needs = bot_needs(bot_env, bot_paths, named(new, base, *candidates, *field_bots))
 
     def bot(text: str, hint: str) -> BotSpec:
         try:
-            return with_mode(parse_bot(text, limits), sandbox_mode)
+            return needs.apply(with_mode(parse_bot(text, limits), sandbox_mode))
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint=hint) from None
 
