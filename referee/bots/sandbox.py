@@ -320,6 +320,25 @@ def _as_found(word: str, exe: str, cwd: str) -> str:
     return exe
 
 
+def _by_name(argv: list[str], found: list[str], env: dict[str, str] | None) -> tuple[list[str], list[str]]:
+    """The command as written, with the folders to put first on the bot's PATH for its words to find what
+    ``_program`` found (``found``): a program keeps the name it was called by (its messages say ``python3:``, not a
+    path). Where the bot's ``env:`` sets its own PATH, or a name differs (a shim's program), the path is used."""
+    if env and "PATH" in env:
+        return found, []
+    command, first = list(argv), []
+    for i, (word, path) in enumerate(zip(argv, found)):
+        if word == path:
+            continue
+        if os.path.basename(path) == word:
+            folder = os.path.dirname(path)
+            if folder not in first:
+                first.append(folder)
+        else:
+            command[i] = path
+    return command, first
+
+
 #: Where a program is looked up: the PATH it will have inside, then the referee's (``_program`` then makes it absolute).
 _SEARCH = (CLEAN_ENV["PATH"], None)
 #: Where the program a command starts with is looked up: the referee's PATH first, as a shell of its user would.
@@ -454,11 +473,15 @@ class Launch:
         """
         s, m = self.settings, self.machine
         workdir = os.path.abspath(cwd or os.getcwd())
+        first: list[str] = []
         if isinstance(argv, str):  # a shell line: /bin/sh runs it, and its words name the files, roughly
             command, named = ["/bin/sh", "-c", argv], split_command(argv)
         else:
-            command = named = _program(list(argv), workdir)
+            named = _program(list(argv), workdir)
+            command, first = _by_name(list(argv), named, env)
         clean = dict(CLEAN_ENV)
+        if first:  # as an activated venv puts its bin first: "#!/usr/bin/env python3" finds that one too
+            clean["PATH"] = ":".join([*first, clean["PATH"]])
         clean.update(env or {})
         clean["LASTCARD_SANDBOX"] = self.level.value
 
