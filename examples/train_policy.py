@@ -2,7 +2,11 @@
 
     .venv/bin/python examples/train_policy.py                 # family, 4 seats, against builtin:random
     .venv/bin/python examples/train_policy.py --episodes 200 --out /tmp/policy.npz
-    lastcard match -r family "python3 sample_bots/python/policy_bot.py" builtin:random builtin:random builtin:random
+    lastcard match -r family ".venv/bin/python sample_bots/python/policy_bot.py policy-trained.npz" \
+        builtin:random builtin:random builtin:random
+
+It writes ``sample_bots/python/policy-trained.npz`` by default: a new file beside the policy bot, never the
+shipped ``policy.npz`` (give ``--out sample_bots/python/policy.npz`` to replace that on purpose).
 
 The learner trains on ``referee.env.VectorSingleAgentEnv`` (``--envs`` tables at once, each a
 ``SingleAgentEnv`` game: the referee's own engine and seats) against the opponent, single rounds
@@ -22,6 +26,8 @@ from typing import Any
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The file a training run writes unless told otherwise: beside the policy bot, never the shipped policy.npz.
+TRAINED = "policy-trained.npz"
 sys.path.insert(0, str(ROOT / "sample_bots" / "python"))  # linear_policy.py and the bot kit it imports
 
 from linear_policy import LinearPolicy  # noqa: E402
@@ -144,7 +150,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--lr", type=float, default=0.02)
     parser.add_argument("--eval", type=int, default=1000, help="greedy games to evaluate the result on")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", default=str(ROOT / "sample_bots" / "python" / "policy.npz"))
+    parser.add_argument("--out", default=str(ROOT / "sample_bots" / "python" / TRAINED),
+                        help=f"where to save the policy (default sample_bots/python/{TRAINED}: a new file, never the "
+                             "shipped policy.npz; policy_bot.py FILE plays it)")
     parser.add_argument("--verbose", "-v", action="store_true")
     return parser.parse_args(argv)
 
@@ -160,7 +168,9 @@ def main() -> None:
           f"{got['mean_reward']:+.3f}; untrained (uniform): wins {got['uniform_win_rate']:.1%}, "
           f"mean reward {got['uniform_mean_reward']:+.3f}")
     if args.out:
-        print(f"saved {args.out}")
+        saved = Path(args.out)
+        where = "" if saved.parent == ROOT / "sample_bots" / "python" else f" (from {saved.parent})"
+        print(f"saved {args.out}: play it with policy_bot.py {saved.name}{where}")
 
 
 if __name__ == "__main__":

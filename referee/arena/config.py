@@ -96,6 +96,7 @@ class _Resolver:
         bots = resolver.bots(limits)
         if data.get("practice"):  # no clocks for anyone: the file itself must ask for it
             bots = [replace(e, spec=replace(e.spec, limits=e.spec.limits.practice())) for e in bots]
+            limits = limits.practice()
         stages = StageResolver(data, self.lines, self.problems).stages()
         grading = grading_from(data.get("grading"), self.problems)
         benchmarks = self.benchmarks(grading, limits)
@@ -115,7 +116,7 @@ class _Resolver:
             grading=grading, similarity=similarity_from(data.get("similarity")),
             collusion=collusion_from(data.get("collusion")), hide_names=hides_names(data), benchmarks=benchmarks,
             contest=contest, intakes=tuple(resolver.intakes),
-            class_list=self.class_list(roster, bots, resolver.intakes))
+            class_list=self.class_list(roster, bots, resolver.intakes), limits=limits, sandbox=resolver.sandbox)
         if not self.problems and contest:
             self.problems.found.extend(pool_problems(arena, [b.spec.name for b in bots]))
         if self.problems:

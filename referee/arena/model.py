@@ -9,7 +9,8 @@ from referee.arena.collusion_option import CollusionOption
 from referee.arena.formats import Format
 from referee.arena.similarity_option import SimilarityOption
 from referee.bots.entry import BotEntry
-from referee.bots.spec import BotSpec
+from referee.bots.sandbox import SandboxSettings
+from referee.bots.spec import BotSpec, TimeLimits
 from referee.builds.arrivals import Intake
 from referee.cluster.options import ClusterOptions
 from referee.engine.rules import Ruleset
@@ -132,6 +133,11 @@ class Arena:
     #: ``roster:`` (or ``--roster``): every student of the roster with their submission or none. Not in ``to_json``:
     #: a roster names who gets a gradebook row, never who plays, so a contest given one afterwards still resumes.
     class_list: ClassList | None = None
+    #: What the file gives a bot by default (its top-level ``limits:`` and ``sandbox:``, ``practice:`` applied): how
+    #: the contest would run a bot it does not list (``--arena`` on the author's tools). Not in ``to_json``: each
+    #: listed bot's own are there.
+    limits: TimeLimits = TimeLimits()
+    sandbox: SandboxSettings = SandboxSettings()
 
     @property
     def specs(self) -> list[BotSpec]:

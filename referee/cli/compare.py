@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable, TextIO
+from dataclasses import dataclass, replace
+from typing import Any, TextIO, TypedDict, cast
 
 import click
 
 from referee.arena.model import Arena
 from referee.arena.runner import NeverStarted
 from referee.bots.entry import BotEntry
-from referee.bots.spec import BotSpec, TimeLimits, parse_bot
+from referee.bots.spec import BotSpec
 from referee.cli.common import (
     RunError,
     cluster_executor,
@@ -26,10 +27,10 @@ from referee.cli.common import (
     sigterm_as_interrupt,
     warn_never_started,
 )
+from referee.cli.contest_option import TableOptions, contest_options, say_format, table_of
 from referee.cli.live_option import end_live, live_option, start_live
 from referee.cli.needs_option import bot_needs, named, needs_options
 from referee.cli.options import (
-    build_ruleset,
     jobs_option,
     out_option,
     report_option,
@@ -37,35 +38,55 @@ from referee.cli.options import (
     seat_names_option,
     seed_option,
     time_options,
-    with_clock,
     write_html_report,
 )
 from referee.cli.redrawn import RedrawnBlock
-from referee.cli.sandbox_option import announce, sandbox_option, with_mode
+from referee.cli.sandbox_option import announce, sandbox_option
+from referee.compare.bounds import resolve_bounds
 from referee.compare.candidates import CandidateSettings
 from referee.compare.candidates_run import run_candidates
-from referee.compare.display import family_lines, header_line, summary_lines, verdict_line, winner_line
+from referee.compare.display import (
+    alike_lines,
+    both_line,
+    bounds_line,
+    expected_line,
+    family_lines,
+    header_line,
+    summary_lines,
+    verdict_line,
+    winner_line,
+)
 from referee.compare.run import CompareRun, run_compare
-from referee.compare.sprt import MODELS, PairTally, Sprt, SprtError, SprtSettings
-from referee.compare.twins import CompareError, CompareSettings
-from referee.engine.rules import Ruleset
+from referee.compare.sprt import MODELS, Model, PairTally, Sprt, SprtError, SprtSettings
+from referee.compare.twins import CompareError, CompareSettings, Versus
 from referee.live.address import LiveAddress
 from referee.live.state import LiveState
 from referee.standings.first_faults import fault_lines
 from referee.store.results_dir import ResultsDir
-from referee.table.policy import FaultPolicy
 
 
 class LiveDisplay(RedrawnBlock):
-    """The fastchess block, redrawn as pairs are counted."""
+    """The fastchess block, redrawn as pairs are counted, with the test's expected length and the time left."""
 
     def __init__(self, header: str, stream: TextIO | None = None, quiet: bool = False) -> None:
         super().__init__(stream, quiet)
         self.header = header
+        self.first: tuple[float, int] | None = None
+        """When the first pair of this run was counted, and the games counted then (a resumed run's included)."""
+
+    def lines(self, counter: Sprt | PairTally) -> list[str]:
+        """The block now: fastchess's lines, then (with a test) what it is expected to take."""
+        now = time.monotonic()
+        if self.first is None:
+            self.first = (now, counter.games)
+        since, games = self.first
+        rate = (counter.games - games) / (now - since) if now > since and counter.games > games else None
+        extra = [expected_line(counter, rate)] if isinstance(counter, Sprt) else []
+        return [self.header, *summary_lines(counter), *extra]
 
     def update(self, counter: Sprt | PairTally) -> None:
         if self.due():
-            self.draw([self.header, *summary_lines(counter)])
+            self.draw(self.lines(counter))
 
 
 class PageDisplay:
@@ -95,7 +116,7 @@ class PageDisplay:
         self.sent = time.monotonic()
         self.state.progress(counter.games, self.total)  # 0: no cap, the test decides
         sprt = counter if isinstance(counter, Sprt) else None
-        self.state.compare([self.header, *summary_lines(counter)], sprt.llr_trace if sprt else [],
+        self.state.compare(self.inner.lines(counter), sprt.llr_trace if sprt else [],
                            sprt.settings.lower if sprt else None, sprt.settings.upper if sprt else None)
 
     def stop(self) -> None:
@@ -141,9 +162,15 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
               help="Another bot at the table (repeatable): 3-6 seats, NEW and BASE swap seats, the field stays.")
 @click.option("--seats", type=int, default=None, help="Players per game (default 2 plus the field; the rest "
                                                       "filled with builtin:medium).")
+@contest_options
+@click.option("--vs-field", is_flag=True,
+              help="Then a second test: NEW's results against the field (the contest's bots, or --field) against "
+                   "BASE's, on the same deals and seats. Did my rating in the contest move?")
 @ruleset_options
-@click.option("--elo0", type=float, default=0.0, show_default=True, help="H0: NEW is this much stronger (Elo).")
-@click.option("--elo1", type=float, default=5.0, show_default=True, help="H1: NEW is this much stronger (Elo).")
+@click.option("--elo0", type=float, default=None, help="H0: NEW is this much stronger (Elo).  [default: 0]")
+@click.option("--elo1", type=float, default=None,
+              help="H1: NEW is this much stronger (Elo).  [default: the table's, so that +30 Elo is accepted at least "
+                   "95% of the time: 30 or 35 nElo (30 Elo logistic); docs/compare.md]")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="The chance of accepting H1 under H0.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="The chance of accepting H0 under H1.")
 @click.option("--model", type=click.Choice(MODELS), default="normalized", show_default=True,
@@ -170,58 +197,127 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
 @live_option
 @seat_names_option
 @needs_options
-def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_bots: tuple[str, ...],
-                seats: int | None, ruleset: str,
-                options: tuple[str, ...], elo0: float, elo1: float, alpha: float, beta: float, model: str,
-                max_games: int | None, fixed_games: int | None, seed: int, policy: str, jobs: int,
-                cluster: str | None, tls_ca_file: str | None, tls_cert: str | None, tls_key: str | None,
-                out: str | None, record: bool, resume: bool, fresh: bool, quiet: bool, html_report: bool,
-                sandbox_mode: str | None, clock: str | None = None, wall_ms: int | None = None,
+@click.pass_context
+def compare_cmd(ctx: click.Context, /, new: str, base: str | None, candidates: tuple[str, ...],
+                field_bots: tuple[str, ...], seats: int | None, arena_file: str | None, stage: str | None,
+                vs_field: bool, ruleset: str, options: tuple[str, ...], elo0: float | None, elo1: float | None,
+                alpha: float, beta: float, model: str, max_games: int | None, fixed_games: int | None, seed: int,
+                policy: str, jobs: int, cluster: str | None, tls_ca_file: str | None, tls_cert: str | None,
+                tls_key: str | None, out: str | None, record: bool, resume: bool, fresh: bool, quiet: bool,
+                html_report: bool, sandbox_mode: str | None, clock: str | None = None, wall_ms: int | None = None,
                 live: LiveAddress | None = None, seat_names: str = "shown", bot_env: tuple[str, ...] = (),
                 bot_paths: tuple[str, ...] = (), **time_limits: Any) -> None:
     """Is NEW stronger than BASE? Play twin games (one deal, NEW and BASE swapping seats) until a sequential
     test (GSPRT) decides, and print the estimates as fastchess does.
 
     NEW and BASE are bots as `match` takes them: builtin:NAME or a command line in quotes; NAME=COMMAND
-    names one. The last line is "H1 accepted" (NEW is at least --elo1 stronger), "H0 accepted" (at most
-    --elo0) or "inconclusive after N games". Exit status 0 whatever the verdict. See docs/compare.md.
+    names one (with --arena, a name of the contest's bots is that bot). The last line is "H1 accepted" (NEW
+    is at least --elo1 stronger), "H0 accepted" (at most --elo0) or "inconclusive after N games". Exit
+    status 0 whatever the verdict. See docs/compare.md.
 
     `compare BASE --candidate NEW [--candidate NEW ...]` tests several candidates at once on shared deals:
     each candidate's block and status (accepted, dropped, stopped, inconclusive), then the winner.
     """
-    rules = build_ruleset(ruleset, options)
-    _check_arguments(new, base, candidates, fixed_games, out=out, resume=resume, fresh=fresh, live=live)
-    fault_policy = _fault_policy(policy)
-    limits = with_clock(TimeLimits(**time_limits), clock, wall_ms)  # the rest of time_options are TimeLimits fields
-    needs = bot_needs(bot_env, bot_paths, named(new, base, *candidates, *field_bots))
-
-    def bot(text: str, hint: str) -> BotSpec:
-        try:
-            return needs.apply(with_mode(parse_bot(text, limits), sandbox_mode))
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint=hint) from None
-
+    _check_arguments(new, base, candidates, fixed_games, out=out, resume=resume, fresh=fresh, live=live,
+                     vs_field=vs_field)
+    table = table_of(ctx, arena_file, stage, ruleset=ruleset, options=options, seats=seats, policy=policy,
+                     sandbox_mode=sandbox_mode, clock=clock, wall_ms=wall_ms, time_limits=time_limits)
+    table = replace(table, needs=bot_needs(bot_env, bot_paths, named(new, base, *candidates, *field_bots)))
+    test = _Test(elo0, elo1, alpha, beta, model)
     if candidates:
-        _candidates(new, candidates, bot, field_bots, seats=seats, seed=seed, rules=rules, policy=fault_policy,
-                    record=bool(out and record), elo0=elo0, elo1=elo1, alpha=alpha, beta=beta, model=model,
+        _candidates(new, candidates, table, field_bots, test, seed=seed, record=bool(out and record),
                     max_games=max_games, jobs=jobs, out=out, resume=resume, fresh=fresh, quiet=quiet,
                     html_report=html_report, cluster=(cluster, tls_ca_file, tls_cert, tls_key))
         return
     assert base is not None
+    own = [table.bot(new, "NEW"), table.bot(base, "BASE")]
+    field, draw = table.field(field_bots, own)
+    hide_names = seat_names == "hidden" or (table.contest is not None and table.contest.arena.hide_names)
+    settings, defaults = _settings(own, field, table, test, seed=seed, record=bool(out and record), draw=draw,
+                                   max_games=max_games, fixed_games=fixed_games, hide_names=hide_names)
+    say_format(table.played(settings.seats, own, [s.name for s in settings.field], settings.draw),
+               self_play=not settings.field and not vs_field, field_given=bool(field_bots))
+    _say_test(settings, table, defaults)
+    kwargs: _RunOptions = {"jobs": jobs, "resume": resume, "fresh": fresh, "quiet": quiet, "html_report": html_report,
+                           "cluster": (cluster, tls_ca_file, tls_cert, tls_key)}
+    run = _one_test(settings, out=out, live=live, **kwargs)
+    if vs_field and run.complete and not run.never_started:
+        against, defaults = _settings(own, field, table, test, seed=seed, record=bool(out and record), draw=draw,
+                                      max_games=max_games, fixed_games=fixed_games, versus="field",
+                                      hide_names=hide_names)
+        click.echo(f"\nagainst the field ({against.describe().split(': ', 1)[-1]}): each deal played by NEW, then by "
+                   f"BASE in its seat; a pair scores NEW's place against BASE's", err=True)
+        _say_test(against, table, defaults)
+        field_run = _one_test(against, out=os.path.join(out, VS_FIELD) if out else None, live=None, **kwargs)
+        click.echo(both_line(run, field_run))
+
+
+#: The folder of the test against the field, under --out.
+VS_FIELD = "vs-field"
+
+
+class _RunOptions(TypedDict):
+    jobs: int
+    resume: bool
+    fresh: bool
+    quiet: bool
+    html_report: bool
+    cluster: tuple[str | None, str | None, str | None, str | None]
+
+
+@dataclass(frozen=True)
+class _Test:
+    """The test's options as given (a bound not given is the table's default, decided once the table is known)."""
+
+    elo0: float | None
+    elo1: float | None
+    alpha: float
+    beta: float
+    model: str
+
+    def settings(self, house: str, seats: int) -> tuple[SprtSettings, bool]:
+        """The test, and whether its bounds are the table's defaults."""
+        model = cast(Model, self.model)  # click.Choice checked it
+        elo0, elo1, defaults = resolve_bounds(self.elo0, self.elo1, house, seats, model)
+        return SprtSettings(elo0, elo1, self.alpha, self.beta, model), defaults
+
+
+def _settings(own: list[BotSpec], field: list[BotSpec], table: TableOptions, test: _Test, *, seed: int, record: bool,
+              draw: bool, max_games: int | None, fixed_games: int | None,
+              versus: Versus = "each-other", hide_names: bool = False) -> tuple[CompareSettings, bool]:
+    """The comparison's settings (or the test against the field's), and whether its bounds are the table's
+    defaults; usage errors named."""
     try:
-        sprt = None if fixed_games is not None else SprtSettings(elo0, elo1, alpha, beta, model)  # type: ignore[arg-type]
-        settings = CompareSettings.build(bot(new, "NEW"), bot(base, "BASE"), [bot(b, "--field") for b in field_bots],
-                                         seats=seats, seed=seed, rules=rules, policy=fault_policy,
-                                         record=bool(out and record), sprt=sprt, max_games=max_games,
-                                         games=fixed_games, hide_names=seat_names == "hidden")
+        probe = CompareSettings.build(own[0], own[1], field, seats=table.seats, seed=seed, rules=table.rules,
+                                      policy=table.policy, sprt=None, games=2, draw=draw, versus=versus,
+                                      hide_names=hide_names)
+        sprt, defaults = test.settings(table.rules.house, probe.seats)
+        settings = CompareSettings.build(own[0], own[1], field, seats=table.seats, seed=seed, rules=table.rules,
+                                         policy=table.policy, record=record,
+                                         sprt=None if fixed_games is not None else sprt, max_games=max_games,
+                                         games=fixed_games, draw=draw, versus=versus, hide_names=hide_names)
     except (CompareError, SprtError) as exc:
         raise _usage(exc) from None
-    for warning in settings.warnings:
-        click.echo(f"note: {warning}", err=True)
+    if versus == "each-other":
+        for warning in settings.warnings:
+            click.echo(f"note: {warning}", err=True)
+    return settings, defaults
+
+
+def _say_test(settings: CompareSettings, table: TableOptions, defaults: bool) -> None:
+    """The test's bounds and what they cost, before it starts."""
+    if settings.sprt is not None:
+        click.echo(bounds_line(settings.sprt, table.rules.house, settings.seats, defaults), err=True)
+
+
+def _one_test(settings: CompareSettings, *, out: str | None, live: LiveAddress | None, jobs: int, resume: bool,
+              fresh: bool, quiet: bool, html_report: bool,
+              cluster: tuple[str | None, str | None, str | None, str | None]) -> CompareRun:
+    """Play one comparison to its end and print it (faults, the bots that never started, an interrupt)."""
     specs = [settings.new, settings.base, *settings.field]
     announce(specs)
     arena = compare_arena(settings)
-    factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
+    factory = cluster_executor(*cluster, False, arena)
     header = header_line(settings.new.name, settings.base.name, settings.describe())
     display, state = _displays(live, settings, header, quiet, out)
     with sigterm_as_interrupt():
@@ -241,6 +337,7 @@ def compare_cmd(new: str, base: str | None, candidates: tuple[str, ...], field_b
     _stop_if_never_started(run.never_started)
     if not run.complete:
         interrupted(games=f"{run.tally.games} games counted")
+    return run
 
 
 def _stop_if_never_started(never: list[NeverStarted]) -> None:
@@ -252,17 +349,13 @@ def _stop_if_never_started(never: list[NeverStarted]) -> None:
 
 
 
-def _fault_policy(policy: str) -> FaultPolicy:
-    """``--policy``'s value, or a usage error that says what is wrong with it."""
-    try:
-        return FaultPolicy.parse(policy)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--policy") from None
-
-
 def _check_arguments(new: str, base: str | None, candidates: tuple[str, ...], fixed_games: int | None, *,
-                     out: str | None, resume: bool, fresh: bool, live: LiveAddress | None = None) -> None:
+                     out: str | None, resume: bool, fresh: bool, live: LiveAddress | None = None,
+                     vs_field: bool = False) -> None:
     """Refuse the combinations of arguments that make no comparison, saying which and what to give instead."""
+    if candidates and vs_field:
+        raise click.UsageError("--vs-field tests one NEW against BASE: compare the winning candidate with "
+                               "`compare NEW BASE --vs-field`")
     if candidates and base is not None:
         raise click.UsageError(f"with --candidate, give BASE alone: `compare {new} --candidate ...` "
                                f"(not NEW and BASE {new!r} {base!r})")
@@ -310,27 +403,33 @@ class FamilyLive(LiveDisplay):
             self.draw(family_lines(family, self.header))
 
 
-def _candidates(base: str, candidates: tuple[str, ...], bot: Callable[[str, str], BotSpec], field_bots: tuple[str, ...],
-                *, seats: int | None,
-                seed: int, rules: Ruleset, policy: FaultPolicy, record: bool, elo0: float, elo1: float, alpha: float,
-                beta: float, model: str, max_games: int | None, jobs: int, out: str | None, resume: bool,
-                fresh: bool, quiet: bool, html_report: bool,
+def _candidates(base: str, candidates: tuple[str, ...], table: TableOptions, field_bots: tuple[str, ...],
+                test: _Test, *, seed: int, record: bool, max_games: int | None, jobs: int, out: str | None,
+                resume: bool, fresh: bool, quiet: bool, html_report: bool,
                 cluster: tuple[str | None, str | None, str | None, str | None]) -> None:
     """``compare BASE --candidate NEW ...``: the family of tests, its blocks and statuses, the winner."""
+    named = [table.bot(c, "--candidate") for c in candidates]
+    own = [table.bot(base, "BASE"), *named]
+    field, draw = table.field(field_bots, own)
     try:
-        sprt = SprtSettings(elo0, elo1, alpha, beta, model)  # type: ignore[arg-type]
-        settings = CandidateSettings.build([bot(c, "--candidate") for c in candidates], bot(base, "BASE"),
-                                           [bot(b, "--field") for b in field_bots], seats=seats, seed=seed,
-                                           rules=rules, policy=policy, record=record, sprt=sprt,
-                                           max_games=max_games)
+        probe = CompareSettings.build(named[0], own[0], field, seats=table.seats, seed=seed, rules=table.rules,
+                                      sprt=None, games=2, draw=draw)
+        sprt, defaults = test.settings(table.rules.house, probe.seats)
+        settings = CandidateSettings.build(named, own[0], field, seats=table.seats, seed=seed, rules=table.rules,
+                                           policy=table.policy, record=record, sprt=sprt, max_games=max_games,
+                                           draw=draw)
     except (CompareError, SprtError) as exc:
         raise _usage(exc) from None
     for warning in settings.warnings:
         click.echo(f"note: {warning}", err=True)
+    say_format(table.played(settings.seats, own, [s.name for s in settings.field], settings.draw),
+               self_play=not settings.field, field_given=bool(field_bots))
+    click.echo(bounds_line(settings.per_test, table.rules.house, settings.seats, defaults) + " (each candidate's)",
+               err=True)
     specs = [settings.base, *settings.candidates, *settings.field]
     announce(specs)
     arena = Arena(name="compare", source="lastcard compare", base_dir=os.getcwd(), out=os.getcwd(), seed=seed,
-                  stages=(), bots=tuple(BotEntry(s, "compare") for s in specs), policy=policy, records=record)
+                  stages=(), bots=tuple(BotEntry(s, "compare") for s in specs), policy=table.policy, records=record)
     factory = cluster_executor(*cluster, False, arena)
     detail = settings.describe()
     display = FamilyLive(detail, quiet=quiet)
@@ -346,6 +445,8 @@ def _candidates(base: str, candidates: tuple[str, ...], bot: Callable[[str, str]
         click.echo(line)
     if run.complete:
         click.echo(f"{run.family.games} games in all")
+        for line in alike_lines(run.family):
+            click.echo(line)
         click.echo(winner_line(run.family))
     if out and run.out_dir:
         click.echo(f"results: {ResultsDir(run.out_dir).results}")

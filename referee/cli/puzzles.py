@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import replace
 from typing import Iterator
 
 import click
 
+from referee.arena.contest import PlayedFormat
 from referee.bots.spec import TimeLimits, parse_bot
+from referee.cli.contest_option import contest_options, format_lines, load_contest
 from referee.cli.sandbox_option import announce, sandbox_option, with_mode
 from referee.engine.cardfaces import use_colour
 from referee.engine.describe import action_text, seat_name
@@ -31,23 +34,36 @@ from referee.replay.text import position_lines
                                                        "position) to FILE, for CI and autograders ('-': stdout).")
 @click.option("--practice", is_flag=True, help="No clocks (as match --practice).")
 @sandbox_option
+@contest_options
 def puzzles_cmd(suite: str, bot: str, ruleset: str | None, options: tuple[str, ...], as_json: bool, junit: str | None,
-                practice: bool, sandbox_mode: str | None) -> None:
+                practice: bool, sandbox_mode: str | None, arena_file: str | None = None,
+                stage: str | None = None) -> None:
     """Ask BOT every position of SUITE, as `replay --ask` asks it, and say which it answered right.
 
     SUITE is a position suite (docs/positions.md), or the name of a shipped one: compact, family or
     arcade. BOT is a command line ("python3 my_bot.py") or a built-in (builtin:hard). Each position
     starts the bot afresh and sends it every line its seat would have read up to the position's turn;
-    only its answer there is judged. Exit status: 0 every position passed, 1 some missed, 2 bad input.
+    only its answer there is judged. With --arena FILE the bot runs under that contest's limits and sandbox
+    (a name of the contest's bots is that bot), and a suite for other rules than the contest's is refused.
+    Exit status: 0 every position passed, 1 some missed, 2 bad input.
     """
+    contest = load_contest(arena_file, stage)
     loaded = load_suite(_suite_path(suite))
-    loaded.check_rules(ruleset, dict(parse_option(o) for o in options) if options else None)
-    limits = TimeLimits()
+    given = dict(parse_option(o) for o in options) if options else None
+    if contest is not None and ruleset is None and given is None:  # the rules the contest's bots are meant for
+        loaded.check_rules(contest.rules.house, dict(contest.rules.options))
+    else:
+        loaded.check_rules(ruleset, given)
+    limits = contest.limits if contest is not None else TimeLimits()
     try:
-        spec = parse_bot(bot, limits.practice() if practice else limits)
+        spec = contest.spec(bot) if contest is not None else parse_bot(bot, limits)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOT") from None
-    spec = with_mode(spec, sandbox_mode)
+    spec = with_mode(replace(spec, limits=spec.limits.practice()) if practice else spec, sandbox_mode)
+    said = format_lines(PlayedFormat(loaded.rules(), None, spec.limits, None,
+                                     None if spec.builtin is not None else spec.sandbox.mode.value, None, 0, contest))
+    for line in said:  # on stderr: with --json or --junit -, stdout stays one document
+        click.echo(line, err=True)
     announce([spec])
     run = run_suite(loaded, spec, spec.name if spec.builtin is None else bot)
     if junit == "-":

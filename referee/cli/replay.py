@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from referee.arena.contest import ContestStage
+from referee.cli.contest_option import contest_options, load_contest
 from referee.cli.replay_ask import run_ask, run_play_on
 from referee.cli.sandbox_option import sandbox_option
 from referee.engine.cardfaces import use_colour
@@ -56,11 +58,12 @@ class BadSource(click.ClickException):
 @click.option("--comment", default="", help="With --save-position: why, shown with a miss.")
 @click.option("--position-id", metavar="ID", help="With --save-position: its name [default: GAME-tK-sN].")
 @sandbox_option
+@contest_options
 def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verify: bool, ask_cmd: str | None,
                turn: int | None, all_turns: bool, as_json: bool, from_turn: int | None, play_cmd: str | None,
                seat_cmds: tuple[str, ...], out: str | None, practice: bool, save_to: str | None,
                accept: tuple[str, ...], reject: tuple[str, ...], comment: str, position_id: str | None,
-               sandbox_mode: str | None) -> None:
+               sandbox_mode: str | None, arena_file: str | None = None, stage: str | None = None) -> None:
     """Show a stored game turn by turn: SOURCE is a results directory and GAME a game id in it
     (lastcard replay results/sample g000012), or SOURCE is a record file and GAME a game in it: the run's
     records.jsonl.gz (lastcard replay results/sample/records.jsonl.gz g000012), or records/g000012.jsonl of
@@ -72,8 +75,11 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
     --ask "COMMAND" --seat N --turn K (or --all) puts your bot of today in seat N: it is sent the
     lines the seat was sent and its answers are compared with the stored ones. --from K --seat N
     --play "COMMAND" plays the game on from turn K with that bot in the seat. --save-position FILE --seat N
-    --turn K --accept ACTION adds the position to a suite (lastcard puzzles FILE BOT).
+    --turn K --accept ACTION adds the position to a suite (lastcard puzzles FILE BOT). With --ask,
+    --arena FILE asks the bot under that contest's limits and sandbox, and says where the stored game
+    is not the contest's format.
     """
+    contest = _contest(arena_file, stage, ask_cmd)
     if _saves(save_to, accept, reject, comment, position_id):
         _check_save(save_to, seat, turn, accept, reject, (raw, verify, ask_cmd, all_turns, as_json, from_turn,
                                                           play_cmd, seat_cmds, out, practice, sandbox_mode))
@@ -91,7 +97,8 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
         if ask_cmd is not None or from_turn is not None:
             assert seat is not None
             styled = use_colour(sys.stdout)
-            lines = (run_ask(found, seat, ask_cmd, None if all_turns else turn, as_json, sandbox_mode, practice, styled)
+            lines = (run_ask(found, seat, ask_cmd, None if all_turns else turn, as_json, sandbox_mode, practice, styled,
+                             contest)
                      if ask_cmd is not None else
                      run_play_on(found, seat, from_turn or 0, play_cmd or "", seat_cmds, out, sandbox_mode, practice))
             for line in lines:
@@ -114,6 +121,13 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
         raise BadSource(str(exc)) from None
     except BrokenPipeError:  # `lastcard replay ... | head`
         sys.stderr.close()
+
+
+def _contest(arena_file: str | None, stage: str | None, ask_cmd: str | None) -> ContestStage | None:
+    """``--arena``'s contest, for ``--ask`` only."""
+    if arena_file is not None and ask_cmd is None:
+        raise click.UsageError("--arena gives --ask a contest's limits and sandbox: it goes with --ask \"COMMAND\"")
+    return load_contest(arena_file, stage)
 
 
 def _saves(save_to: str | None, *given: object) -> bool:

@@ -10,10 +10,13 @@ from typing import Iterator, Sequence
 
 import click
 
+from referee.arena.contest import ContestStage, PlayedFormat
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
+from referee.cli.contest_option import format_lines
 from referee.cli.sandbox_option import announce, with_mode
 from referee.engine.cardfaces import colour_label, label
 from referee.engine.describe import action_text, cards_text, seat_name
+from referee.engine.rules import get_ruleset
 from referee.replay.ask import Asked, AskRun, ask
 from referee.replay.locate import fault_turns
 from referee.replay.play_on import original_specs, outcome_line, play_on, seat_terms
@@ -22,15 +25,25 @@ from referee.store.game_source import SourceGame
 
 
 def run_ask(found: SourceGame, seat: int, command: str, turn: int | None, as_json: bool, sandbox_mode: str | None,
-            practice: bool, styled: bool) -> Iterator[str]:
-    """Ask the bot every request of the seat (up to ``turn``) and say what it answered."""
+            practice: bool, styled: bool, contest: ContestStage | None = None) -> Iterator[str]:
+    """Ask the bot every request of the seat (up to ``turn``) and say what it answered; with ``contest``
+    (``--arena``), under the contest's limits and sandbox, saying where the stored game is not its format."""
     check_seat(found, seat)
     limits, line_limit = seat_terms(found, seat)
     script = seat_script(found, seat, limits=limits)
     if turn is not None:
         script.at_turn(turn)  # a turn that is not the seat's: say so before starting anything
+    if contest is not None:
+        limits = contest.limits
+        sandbox_mode = sandbox_mode or contest.sandbox.mode.value
     # The stored name, so the hello it reads is the one the seat's bot read.
     spec = _spec(command, script.name, limits.practice() if practice else limits, line_limit, sandbox_mode, "--ask")
+    stored = found.stored
+    said = format_lines(PlayedFormat(get_ruleset(stored.ruleset, dict(stored.options)), len(stored.seating),
+                                     spec.limits, None, spec.sandbox.mode.value, None, 0, contest),
+                        fix="ask it positions from the contest's own games (a results folder of its format)")
+    for line in said:  # on stderr: with --json, stdout stays one JSON document
+        click.echo(line, err=True)
     run = ask(script, spec, until_turn=turn)
     if as_json:
         yield json.dumps(run.to_json())

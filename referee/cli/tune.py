@@ -12,7 +12,6 @@ from typing import Any, Sequence
 
 import click
 
-from referee.bots.spec import BotSpec, TimeLimits, parse_bot
 from referee.cli.common import (
     RunError,
     cluster_executor,
@@ -23,24 +22,22 @@ from referee.cli.common import (
     warn_never_started,
 )
 from referee.cli.compare import LiveDisplay, compare_arena, print_result
+from referee.cli.contest_option import contest_options, say_format, table_of
 from referee.cli.options import (
-    build_ruleset,
     jobs_option,
     out_option,
     report_option,
     ruleset_options,
     seed_option,
     time_options,
-    with_clock,
     write_html_report,
 )
 from referee.cli.redrawn import RedrawnBlock
-from referee.cli.sandbox_option import announce, sandbox_option, with_mode
-from referee.compare.display import header_line
-from referee.compare.run import run_compare
-from referee.compare.twins import CompareError
+from referee.cli.sandbox_option import announce, sandbox_option
+from referee.compare.display import both_line, header_line
+from referee.compare.run import CompareRun, run_compare
+from referee.compare.twins import CompareError, Versus
 from referee.store.results_dir import ResultsDir
-from referee.table.policy import FaultPolicy
 from referee.tune.model import Step, TuneError, TuneRun, TuneSettings
 from referee.tune.outputs import live_lines, result_lines
 from referee.tune.params import Param, ParamError, parse_option, read_file
@@ -78,6 +75,7 @@ def _params(given: tuple[str, ...], files: tuple[str, ...]) -> list[Param]:
               help="Another bot at the table (repeatable): the plus and minus sides swap seats, the field stays.")
 @click.option("--seats", type=int, default=None, help="Players per game (default 2 plus the field; the rest "
                                                       "filled with builtin:medium).")
+@contest_options
 @ruleset_options
 @click.option("--iterations", type=click.IntRange(1, MAX_ITERATIONS), default=None,
               help="SPSA iterations (default 200, or what --games allows).")
@@ -98,6 +96,9 @@ def _params(given: tuple[str, ...], files: tuple[str, ...]) -> list[Param]:
               help="What a bot fault costs: the game, or a draw in its place up to N times a game.")
 @click.option("--verify", type=click.IntRange(2), default=None, metavar="GAMES",
               help="At the end, compare the tuned values against the start over this many games (even).")
+@click.option("--vs-field", is_flag=True,
+              help="With --verify: also compare the tuned values' results against the field (the contest's bots, or "
+                   "--field) with the start's, over as many games. Did my rating in the contest move?")
 @jobs_option(1, "Worker processes playing games side by side (the trajectory is the same whatever the number).")
 @cluster_options
 @out_option("Write games.jsonl, results.json, trajectory.csv, tuned.txt, logs and report.html here.")
@@ -107,10 +108,12 @@ def _params(given: tuple[str, ...], files: tuple[str, ...]) -> list[Param]:
 @report_option
 @time_options
 @sandbox_option
-def tune_cmd(bot: str, param_texts: tuple[str, ...], param_files: tuple[str, ...], field_bots: tuple[str, ...],
-             seats: int | None, ruleset: str, options: tuple[str, ...], iterations: int | None, budget: int | None,
-             pairs: int, alpha: float, gamma: float, a_ratio: float, independent: bool, seed: int, policy: str,
-             verify: int | None, jobs: int, cluster: str | None, tls_ca_file: str | None, tls_cert: str | None,
+@click.pass_context
+def tune_cmd(ctx: click.Context, /, bot: str, param_texts: tuple[str, ...], param_files: tuple[str, ...],
+             field_bots: tuple[str, ...], seats: int | None, arena_file: str | None, stage: str | None, ruleset: str,
+             options: tuple[str, ...], iterations: int | None, budget: int | None, pairs: int, alpha: float,
+             gamma: float, a_ratio: float, independent: bool, seed: int, policy: str, verify: int | None,
+             vs_field: bool, jobs: int, cluster: str | None, tls_ca_file: str | None, tls_cert: str | None,
              tls_key: str | None, out: str | None, resume: bool, fresh: bool, quiet: bool, html_report: bool,
              sandbox_mode: str | None, clock: str | None = None, wall_ms: int | None = None,
              **time_limits: Any) -> None:
@@ -122,31 +125,25 @@ def tune_cmd(bot: str, param_texts: tuple[str, ...], param_files: tuple[str, ...
     command line and as a parameter file; with --out, trajectory.csv and a chart in report.html.
     See docs/tune.md.
     """
-    rules = build_ruleset(ruleset, options)
     iterations = _length(iterations, budget, pairs, verify=verify, out=out, resume=resume, fresh=fresh)
-    try:
-        fault_policy = FaultPolicy.parse(policy)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--policy") from None
-    limits = with_clock(TimeLimits(**time_limits), clock, wall_ms)
-
-    def spec(text: str, hint: str) -> BotSpec:
-        try:
-            return with_mode(parse_bot(text, limits), sandbox_mode)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint=hint) from None
-
+    if vs_field and verify is None:
+        raise click.UsageError("--vs-field is part of --verify: give --verify GAMES too")
+    table = table_of(ctx, arena_file, stage, ruleset=ruleset, options=options, seats=seats, policy=policy,
+                     sandbox_mode=sandbox_mode, clock=clock, wall_ms=wall_ms, time_limits=time_limits)
     # The folder it was started in, written down: a cluster's worker runs it from the same place in its copy.
-    tuned = spec(bot, "BOT")
+    tuned = table.bot(bot, "BOT")
     tuned = replace(tuned, cwd=tuned.cwd or os.getcwd())
+    field, draw = table.field(field_bots, [tuned])
     try:
         settings = TuneSettings.build(tuned, _params(param_texts, param_files),
-                                      SpsaSettings(iterations, pairs, alpha, gamma, a_ratio),
-                                      [spec(b, "--field") for b in field_bots], seats=seats, seed=seed, rules=rules,
-                                      policy=fault_policy, independent=independent)
+                                      SpsaSettings(iterations, pairs, alpha, gamma, a_ratio), field,
+                                      seats=table.seats, seed=seed, rules=table.rules, policy=table.policy,
+                                      independent=independent, draw=draw)
     except (ParamError, TuneError, CompareError) as exc:
         raise click.BadParameter(str(exc), param_hint=f"--{exc.option}") from None
     t = settings.table
+    say_format(table.played(t.seats, [tuned], [s.name for s in t.field], t.draw), self_play=not t.field,
+               field_given=bool(field_bots))
     announce([t.new, t.base, *t.field])
     arena = settings.arena()
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)
@@ -156,8 +153,12 @@ def tune_cmd(bot: str, param_texts: tuple[str, ...], param_files: tuple[str, ...
                        **executor_kwargs(factory))
     _end(run, out, html_report)
     if verify:
-        _verify(settings, run.theta, verify, jobs=jobs, out=out, quiet=quiet, html_report=html_report,
-                cluster=(cluster, tls_ca_file, tls_cert, tls_key))
+        runs = [_verify(settings, run.theta, verify, jobs=jobs, out=out, quiet=quiet, html_report=html_report,
+                        cluster=(cluster, tls_ca_file, tls_cert, tls_key))]
+        if vs_field:
+            runs.append(_verify(settings, run.theta, verify, jobs=jobs, out=out, quiet=quiet, html_report=html_report,
+                                cluster=(cluster, tls_ca_file, tls_cert, tls_key), versus="field"))
+            click.echo(both_line(runs[0], runs[1]))
 
 
 def _length(iterations: int | None, budget: int | None, pairs: int, *, verify: int | None, out: str | None,
@@ -201,15 +202,22 @@ def _end(run: TuneRun, out: str | None, html_report: bool) -> None:
 
 
 def _verify(settings: TuneSettings, theta: Sequence[float], games: int, *, jobs: int, out: str | None, quiet: bool,
-            html_report: bool, cluster: tuple[str | None, str | None, str | None, str | None]) -> None:
-    """``--verify N``: a fixed-length compare of the tuned values against the start, its block printed."""
-    compare = verify_settings(settings, theta, games)
+            html_report: bool, cluster: tuple[str | None, str | None, str | None, str | None],
+            versus: Versus = "each-other") -> CompareRun:
+    """``--verify N``: a fixed-length compare of the tuned values against the start, its block printed (against
+    the field: their results against the tune's field, in ``verify-vs-field``)."""
+    try:
+        compare = verify_settings(settings, theta, games, versus)
+    except CompareError as exc:
+        raise click.BadParameter(str(exc), param_hint=f"--{exc.option}") from None
     arena = compare_arena(compare)
     factory = cluster_executor(*cluster, False, arena)
     header = header_line(compare.new.name, compare.base.name, compare.describe())
+    against = " against the field, by their places in the same seat on the same deals" if versus == "field" else ""
     click.echo(f"verifying: {compare.new.name} ({compare.new.command}) against {compare.base.name} "
-               f"({compare.base.command}), {games} games", err=True)
-    verify_out = f"{out}/verify" if out else None
+               f"({compare.base.command}){against}, {games} games", err=True)
+    folder = "verify" if versus == "each-other" else "verify-vs-field"
+    verify_out = f"{out}/{folder}" if out else None
     with sigterm_as_interrupt():
         run = run_compare(compare, arena, out=verify_out, jobs=jobs, fresh=True,
                           display=LiveDisplay(header, quiet=quiet), **executor_kwargs(factory))
@@ -218,3 +226,4 @@ def _verify(settings: TuneSettings, theta: Sequence[float], games: int, *, jobs:
         write_html_report(run.out_dir)
     if not run.complete:
         interrupted(games=f"{run.tally.games} verify games counted")
+    return run

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Iterator, Literal, Mapping, Sequence
+from typing import Iterator, Literal, Mapping, NotRequired, Sequence
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from referee.bots.spec import BotSpec, parse_bot, unique_names
+from referee.compare.alike import Alike
 from referee.compare.gsprt import REGULARIZER
 from referee.compare.sprt import Z95, Sprt, SprtSettings
 from referee.compare.twins import (
@@ -106,6 +107,7 @@ class CandidatesDescriptionJson(TwinsDescriptionJson):
     """Each bot's ``BotSpec.to_json``."""
     sprt: SprtSettingsJson
     max_games: int | None
+    draw: NotRequired[int]
 
 
 @dataclass(frozen=True)
@@ -127,12 +129,14 @@ class CandidateSettings:
     max_games: int | None = None
     fillers: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    draw: int = 0
+    """Seats of the field per game, drawn for each deal from a larger field (0: the whole field sits)."""
 
     @classmethod
     def build(cls, candidates: Sequence[BotSpec], base: BotSpec, field: Sequence[BotSpec] = (), *,
               seats: int | None = None, seed: int = 1, rules: Ruleset | None = None,
               policy: FaultPolicy = FaultPolicy(), record: bool = False, sprt: SprtSettings = SprtSettings(),
-              max_games: int | None = None) -> CandidateSettings:
+              max_games: int | None = None, draw: bool = False) -> CandidateSettings:
         """Check and complete: at least one candidate, the seats and fillers, every name told apart."""
         if not candidates:
             raise CompareError("give at least one --candidate (or compare NEW BASE for one)", "candidate")
@@ -141,7 +145,7 @@ class CandidateSettings:
                                f"into runs of {MAX_CANDIDATES} or fewer", "candidate")
         # A single comparison's checks (seats, field, the cap), on the first candidate.
         one = CompareSettings.build(candidates[0], base, field, seats=seats, seed=seed, rules=rules, policy=policy,
-                                    record=record, sprt=sprt, max_games=max_games)
+                                    record=record, sprt=sprt, max_games=max_games, draw=draw)
         fill = [parse_bot(FILLER) for _ in range(len(one.fillers))]
         warnings = []
         commands = [c.command for c in candidates]
@@ -156,11 +160,11 @@ class CandidateSettings:
         named = unique_names([base, *candidates, *field, *fill])
         k = len(candidates)
         return cls(tuple(named[1:1 + k]), named[0], tuple(named[1 + k:]), seed, one.rules, policy, record, sprt,
-                   max_games, tuple(s.name for s in named[1 + k + len(field):]), tuple(warnings))
+                   max_games, tuple(s.name for s in named[1 + k + len(field):]), tuple(warnings), one.draw)
 
     @property
     def seats(self) -> int:
-        return 2 + len(self.field)
+        return 2 + (self.draw or len(self.field))
 
     @property
     def max_pairs(self) -> int | None:
@@ -175,7 +179,7 @@ class CandidateSettings:
     def single(self, i: int) -> CompareSettings:
         """Candidate ``i`` against the base as a single comparison (its deals, seats and jobs; its test's levels)."""
         return CompareSettings(self.candidates[i], self.base, self.field, self.seed, self.rules, self.policy,
-                               self.record, self.per_test, self.max_games, None, self.fillers)
+                               self.record, self.per_test, self.max_games, None, self.fillers, draw=self.draw)
 
     def pair(self, i: int, k: int) -> TwinPair:
         """Candidate ``i``'s twin pair on deal ``k``: a single comparison's pair ``k``, its games renamed."""
@@ -191,11 +195,14 @@ class CandidateSettings:
 
     def to_json(self) -> CandidatesDescriptionJson:
         """What decides which games the run plays (arena.json; ``--resume`` refuses another)."""
-        return {"kind": "compare-candidates", "seed": self.seed, "ruleset": self.rules.house,
-                "options": dict(self.rules.options), "seats": self.seats, "policy": self.policy.to_json(),
-                "records": self.record, "base": self.base.to_json(),
-                "candidates": [c.to_json() for c in self.candidates], "field": [s.to_json() for s in self.field],
-                "sprt": self.sprt.to_json(), "max_games": self.max_games}
+        out: CandidatesDescriptionJson = {
+            "kind": "compare-candidates", "seed": self.seed, "ruleset": self.rules.house,
+            "options": dict(self.rules.options), "seats": self.seats, "policy": self.policy.to_json(),
+            "records": self.record, "base": self.base.to_json(), "candidates": [c.to_json() for c in self.candidates],
+            "field": [s.to_json() for s in self.field], "sprt": self.sprt.to_json(), "max_games": self.max_games}
+        if self.draw:  # only when used, so a folder written before it existed still resumes
+            out["draw"] = self.draw
+        return out
 
 
 class Family:
@@ -214,6 +221,10 @@ class Family:
         """Of ``playing``, those whose pair of ``round`` is counted."""
         self.behind_of: dict[int, int] = {}
         """A candidate stopped behind -> the accepted candidate it could not catch up with."""
+        self.behind_by: dict[int, tuple[float, float]] = {}
+        """A candidate stopped behind -> its mean pair score's 95% upper bound then, and the leader's mean score."""
+        self.alike = Alike(k)
+        """The candidates' games deal by deal: who played alike (``add`` with the games' actions)."""
         self.total_pairs = 0
         self._check_cap()
 
@@ -230,11 +241,14 @@ class Family:
         """The pair to count next, or None when the run is done."""
         return next(self.needed(), None)
 
-    def add(self, i: int, score_a: float, score_b: float) -> None:
-        """Count candidate ``i``'s pair of this round (it must be the next in order)."""
+    def add(self, i: int, score_a: float, score_b: float, actions: tuple[str, str] | None = None) -> None:
+        """Count candidate ``i``'s pair of this round (it must be the next in order); ``actions``: its twins' moves,
+        for telling candidates that play alike."""
         if self.next_pair() != (i, self.round):
             raise ValueError(f"candidate {i + 1}'s pair on deal {self.round + 1} is not the next to count "
                              f"(that is {self.next_pair()})")
+        if actions is not None:
+            self.alike.add(i, self.round, *actions)
         verdict = self.tests[i].add_pair(score_a, score_b)
         if verdict is not None:
             self.status[i] = verdict
@@ -249,11 +263,12 @@ class Family:
         counts = np.array([t.tally.ptnml.counts for t in self.tests], dtype=float)
         late = behind(counts, running, accepted)
         if late.any():
-            score, _ = score_bounds(counts)
+            score, high = score_bounds(counts)
             best = max((i for i in range(len(self.status)) if accepted[i]), key=lambda i: score[i])
             for i in np.flatnonzero(late):
                 self.status[i] = "behind"
                 self.behind_of[int(i)] = best
+                self.behind_by[int(i)] = (float(high[i]), float(score[best]))
         self.round += 1
         self.counted = []
         self._check_cap()
@@ -280,8 +295,17 @@ class Family:
 
     @property
     def winner(self) -> int | None:
-        """The accepted candidate with the highest estimated score, or None."""
-        return self.accepted[0] if self.accepted else None
+        """The accepted candidate with the highest estimated score; None with none accepted, or when it played alike
+        with another accepted candidate (no winner between equals: ``equals``)."""
+        return self.accepted[0] if self.accepted and len(self.equals) < 2 else None
+
+    @property
+    def equals(self) -> list[int]:
+        """The best accepted candidate and the accepted candidates that played alike with it (one: no equal)."""
+        if not self.accepted:
+            return []
+        best = self.accepted[0]
+        return [i for i in self.alike.group_of(best) if self.status[i] == "H1"]
 
     @property
     def games(self) -> int:
@@ -298,7 +322,10 @@ def status_text(family: Family, i: int) -> str:
     if status == "H0":
         return f"dropped after {games} games (H0)"
     if status == "behind":
-        return f"stopped after {games} games: cannot catch up with {names[family.behind_of[i]].name}"
+        leader = names[family.behind_of[i]].name
+        high, best = family.behind_by.get(i, (float("nan"), float("nan")))
+        return (f"stopped after {games} games: cannot catch up with {leader} (its mean pair score is at most "
+                f"{high:.3f} at 95%, below {leader}'s {best:.3f}: the test cannot end above it)")
     if status == "max-games":
         return f"inconclusive after {games} games"
     return f"running ({games} games)"

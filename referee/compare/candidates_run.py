@@ -112,7 +112,8 @@ class _FamilyInOrder:
                 return False
             a, b = self.waiting.pop(id_a), self.waiting.pop(id_b)
             before = list(family.status)
-            family.add(i, *self.settings.pair(i, k).scores(a.placements, b.placements))
+            family.add(i, *self.settings.pair(i, k).scores(a.placements, b.placements),
+                       actions=(a.result.actions, b.result.actions))
             self.collected.add(a)
             self.collected.add(b)
             if family.status != before:  # some test stopped: its games read ahead are useless
@@ -211,10 +212,14 @@ def candidates_block(settings: CandidateSettings, family: Family) -> CandidatesB
                       "behind": (settings.candidates[family.behind_of[i]].name if i in family.behind_of else None),
                       **test.to_json()})
     winner = family.winner
+    names = [c.name for c in settings.candidates]
     return {"base": settings.base.name, "correction": "bonferroni", "alpha": float(settings.sprt.alpha),
             "beta": float(settings.sprt.beta), "games": family.games,
-            "winner": None if winner is None else settings.candidates[winner].name,
-            "accepted": [settings.candidates[i].name for i in family.accepted], "tests": tests}
+            "winner": None if winner is None else names[winner],
+            "accepted": [names[i] for i in family.accepted], "tests": tests,
+            "equals": [names[i] for i in family.equals] if len(family.equals) > 1 else [],
+            "alike": [{"candidates": [names[x.a], names[x.b]], "deals": x.shared, "same": x.same,
+                       "identical": x.identical} for x in family.alike.pairs()]}
 
 
 def results_doc(settings: CandidateSettings, family: Family, games: Collected, complete: bool) -> ResultsDoc:

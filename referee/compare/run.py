@@ -118,18 +118,27 @@ class CompareDescriptionJson(TwinsDescriptionJson):
     games: int | None
     seat_names: NotRequired[str]
     """``hidden`` when the bots are told neutral seat labels (absent: the names)."""
+    draw: NotRequired[int]
+    """Seats of the field drawn for each pair (absent: the whole field sits)."""
+    versus: NotRequired[str]
+    """``field`` for a test against the field (absent: NEW against BASE)."""
 
 
 def description(settings: CompareSettings) -> CompareDescriptionJson:
     """What decides which games a comparison plays (arena.json; ``--resume`` refuses another)."""
-    out: CompareDescriptionJson = {"kind": "compare", "seed": settings.seed, "ruleset": settings.rules.house,
-            "options": dict(settings.rules.options), "seats": settings.seats, "policy": settings.policy.to_json(),
-            "records": settings.record, "new": settings.new.to_json(), "base": settings.base.to_json(),
-            "field": [s.to_json() for s in settings.field],
-            "sprt": settings.sprt.to_json() if settings.sprt else None,
-            "max_games": settings.max_games, "games": settings.games}
-    if settings.hide_names:  # only then: a comparison told the names keeps its fingerprint
+    out: CompareDescriptionJson = {
+        "kind": "compare", "seed": settings.seed, "ruleset": settings.rules.house,
+        "options": dict(settings.rules.options), "seats": settings.seats, "policy": settings.policy.to_json(),
+        "records": settings.record, "new": settings.new.to_json(), "base": settings.base.to_json(),
+        "field": [s.to_json() for s in settings.field], "sprt": settings.sprt.to_json() if settings.sprt else None,
+        "max_games": settings.max_games, "games": settings.games}
+    # Only when used, so a folder written before these existed still resumes.
+    if settings.hide_names:  # a comparison told the names keeps its fingerprint
         out["seat_names"] = "hidden"
+    if settings.draw:
+        out["draw"] = settings.draw
+    if settings.versus != "each-other":
+        out["versus"] = settings.versus
     return out
 
 

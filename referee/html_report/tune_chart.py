@@ -48,10 +48,22 @@ def tune_section(block: TuneBlockJson | None) -> str:
     if not block:
         return ""
     tuned = block.get("tuned") or {}
+    given = block.get("given") or {}  # as the bot is given it: the command's text (older files: theta, rounded)
+    trends = {str(t.get("name")): t for t in block.get("convergence") or []}
     params = block.get("params") or []
+
+    def settled(name: str) -> str:
+        t = trends.get(name)
+        if t is None:
+            return ""
+        word = "settled" if t.get("settled") else "still moving"
+        return f"{word} (moved {float(t.get('moved', 0)):+.3g}, noise ±{float(t.get('noise', 0)):.3g})"
+
     rows = "".join(f"<tr><th>{html.escape(p['name'])}</th><td>{p['kind']}</td><td>{p['start']:g}</td>"
-                   f"<td>{tuned.get(p['name'], p['start']):.4g}</td><td>[{p['min']:g}, {p['max']:g}]</td>"
-                   f"<td>{p['c_end']:g}</td><td>{p['r_end']:g}</td></tr>" for p in params)
+                   f"<td>{html.escape(given.get(p['name']) or format(tuned.get(p['name'], p['start']), '.4g'))}</td>"
+                   f"<td>{tuned.get(p['name'], p['start']):.6g}</td><td>[{p['min']:g}, {p['max']:g}]</td>"
+                   f"<td>{p['c_end']:g}</td><td>{p['r_end']:g}</td><td>{html.escape(settled(p['name']))}</td></tr>"
+                   for p in params)
     trajectory = block.get("trajectory") or {}
     values = trajectory.get("values") or {}
     chart = trajectory_svg(trajectory.get("iteration") or [],
@@ -63,5 +75,6 @@ def tune_section(block: TuneBlockJson | None) -> str:
             f"{' (independent games, no twins)' if block.get('independent') else ''}; alpha {spsa.get('alpha')}, "
             f"gamma {spsa.get('gamma')}, A-ratio {spsa.get('a_ratio')}. Each line is a parameter as a share of its "
             f"range: a line that levels off has settled, one still climbing wants more iterations.</p>"
-            f"<table><tr><th>parameter</th><th>type</th><th>start</th><th>tuned</th><th>range</th><th>c_end</th>"
-            f"<th>r_end</th></tr>{rows}</table>{chart}</section>")
+            f"<table><tr><th>parameter</th><th>type</th><th>start</th><th>tuned (as the bot is given it)</th>"
+            f"<th>theta</th><th>range</th><th>c_end</th><th>r_end</th><th>over the last iterations</th></tr>{rows}"
+            f"</table>{chart}</section>")

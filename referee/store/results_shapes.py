@@ -121,8 +121,21 @@ class CandidatesBlockJson(TypedDict):
     beta: float
     games: int
     winner: str | None
+    """``None`` with none accepted, or when the best accepted played alike with another (``equals``)."""
     accepted: list[str]
     tests: list[CandidateTestJson]
+    equals: NotRequired[list[str]]
+    """The best accepted candidate and those accepted that played alike with it, when there are two or more."""
+    alike: NotRequired[list[CandidateLikenessJson]]
+
+
+class CandidateLikenessJson(TypedDict):
+    """Two candidates that played alike: the deals both played, those with the same games, whether all were."""
+
+    candidates: list[str]
+    deals: int
+    same: int
+    identical: bool
 
 
 class BenchmarkTestJson(TypedDict):
@@ -203,6 +216,11 @@ class TuneBlockJson(TypedDict):
     games: int
     independent: bool
     tuned: dict[str, float]
+    """Theta at the end, unrounded."""
+    given: NotRequired[dict[str, str]]
+    """The tuned values as the bot is given them (``Param.shown``): the text of the command, tuned.txt, the terminal."""
+    convergence: NotRequired[list[dict[str, float | int | bool | str]]]
+    """Each parameter's trend over the last iterations (``tune.convergence.Trend.to_json``)."""
     trajectory: TrajectoryJson
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, replace
-from typing import Mapping, Sequence
+from typing import Mapping, NotRequired, Sequence
 
 from referee.arena.model import Arena
 from referee.arena.runner import NeverStarted
@@ -24,6 +24,9 @@ from referee.tune.spsa import Perturbation, SpsaSettings
 STAGE = "tune"
 #: The salt of the second game's deal when twins are turned off (``independent``).
 INDEPENDENT_SALT = "tune-independent"
+#: What the plus and minus sides are called after the bot's name: not bots but mixtures (every iteration's own
+#: values, a random sign per parameter), so the standings say so where they list them.
+PLUS, MINUS = "+ (mixture)", "- (mixture)"
 
 
 class TuneDescriptionJson(TwinsDescriptionJson):
@@ -35,6 +38,7 @@ class TuneDescriptionJson(TwinsDescriptionJson):
     spsa: dict[str, float | int]
     field: list[Mapping[str, object]]
     independent: bool
+    draw: NotRequired[int]
 
 
 class TuneError(OptionError, ValueError):
@@ -59,7 +63,9 @@ class TuneSettings:
     @classmethod
     def build(cls, bot: BotSpec, params: Sequence[Param], spsa: SpsaSettings, field: Sequence[BotSpec] = (), *,
               seats: int | None = None, seed: int = 1, rules: Ruleset | None = None,
-              policy: FaultPolicy = FaultPolicy(), record: bool = False, independent: bool = False) -> TuneSettings:
+              policy: FaultPolicy = FaultPolicy(), record: bool = False, independent: bool = False,
+              draw: bool = False) -> TuneSettings:
+        """Check and complete a tune; ``draw``: a field larger than its seats is drawn for each pair (a contest's)."""
         check_names(params)
         if bot.builtin is not None:
             raise TuneError(f"{bot.command!r} is a built-in player: tune a bot command with placeholders, such as "
@@ -70,9 +76,9 @@ class TuneSettings:
                             f"least {2 * spsa.pairs})", "iterations")
         if spsa.pairs < 1:
             raise TuneError(f"--pairs {spsa.pairs}: an iteration plays 1 or more twin pairs", "pairs")
-        plus, minus = replace(bot, name=f"{bot.name}+"), replace(bot, name=f"{bot.name}-")
+        plus, minus = replace(bot, name=f"{bot.name}{PLUS}"), replace(bot, name=f"{bot.name}{MINUS}")
         table = CompareSettings.build(plus, minus, field, seats=seats, seed=seed, rules=rules, policy=policy,
-                                      record=record, sprt=None, games=2 * spsa.pairs * spsa.iterations)
+                                      record=record, sprt=None, games=2 * spsa.pairs * spsa.iterations, draw=draw)
         return cls(bot, tuple(params), spsa, table, independent)
 
     @property
@@ -109,10 +115,14 @@ class TuneSettings:
     def description(self) -> TuneDescriptionJson:
         """What decides the games of a tune (arena.json; ``--resume`` refuses another)."""
         t = self.table
-        return {"kind": "tune", "seed": t.seed, "ruleset": t.rules.house, "options": dict(t.rules.options),
-                "seats": t.seats, "policy": t.policy.to_json(), "records": t.record, "bot": self.bot.to_json(),
-                "params": [p.line() for p in self.params], "spsa": self.spsa.to_json(),
-                "field": [s.to_json() for s in t.field], "independent": self.independent}
+        out: TuneDescriptionJson = {
+            "kind": "tune", "seed": t.seed, "ruleset": t.rules.house, "options": dict(t.rules.options),
+            "seats": t.seats, "policy": t.policy.to_json(), "records": t.record, "bot": self.bot.to_json(),
+            "params": [p.line() for p in self.params], "spsa": self.spsa.to_json(),
+            "field": [s.to_json() for s in t.field], "independent": self.independent}
+        if t.draw:  # only when used: a folder written before it existed still resumes
+            out["draw"] = t.draw
+        return out
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,9 @@ import io
 from typing import Sequence
 
 from referee.store.results_dir import ResultsDir
+from referee.tune.convergence import trend_lines, trends
 from referee.tune.model import Step, TuneRun, TuneSettings
-from referee.tune.params import with_starts
+from referee.tune.params import Param, with_starts
 
 #: Iterations the trend is read over, at least (or a twentieth of the run).
 TREND_MIN = 5
@@ -87,13 +88,22 @@ def _spark(values: Sequence[float], low: float, scale: float) -> str:
     return "".join(_BARS[min(7, max(0, int((v - low) / scale * 8)))] for v in values)
 
 
+def value_note(p: Param, value: float) -> str:
+    """Beside a tuned value as the bot is given it: the start, and for an int what it was before rounding."""
+    if p.is_float:
+        return f"start {p.shown(p.start)}"
+    return f"start {p.shown(p.start)}, {value:.4g} before rounding"
+
+
 def result_lines(run: TuneRun) -> list[str]:
-    """The end: the tuned values as a command line and as the parameter file."""
+    """The end: the tuned values as the bot is given them (the same text as the command line, tuned.txt and
+    report.html), the command line, the parameter file, and whether each parameter settled."""
     s = run.settings
     lines = [f"tuned after {len(run.steps)} iterations ({run.games} games), seed {s.seed}:"]
     width = max(len(p.name) for p in s.params)
     for p, v in zip(s.params, run.theta):
-        lines.append(f"  {p.name:<{width}} {p.shown(v):>10}  (start {p.shown(p.start)}, {v:.4g} unrounded)")
+        lines.append(f"  {p.name:<{width}} {p.shown(v):>10}  ({value_note(p, v)})")
     lines += ["command:", f"  {s.command(run.theta)}", "parameter file (OpenBench's format):"]
     lines += [f"  {line}" for line in tuned_lines(run)]
+    lines += trend_lines(trends(s.params, s.starts, run.steps))
     return lines

@@ -23,6 +23,8 @@ from referee.inputs.problems import InputFileError
 DEFAULT_R_END = 0.002
 #: The most of a line a message quotes.
 SHOWN = 80
+#: The most places a float parameter is given to its bot.
+MAX_DECIMALS = 12
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -68,15 +70,28 @@ class Param:
     def clip(self, value: float) -> float:
         return min(self.max, max(self.min, value))
 
+    @property
+    def decimals(self) -> int:
+        """A float's places as the bot is given it: a hundredth of ``c_end`` (finer than the games can tell apart;
+        at most ``MAX_DECIMALS``). An int has none."""
+        if not self.is_float:
+            return 0
+        return min(MAX_DECIMALS, max(0, math.ceil(-math.log10(self.c_end / 100))))
+
     def shown(self, value: float) -> str:
-        """The value as the bot is given it: a float as it is, an int rounded (as OpenBench's optimal values)."""
-        return repr(float(value)) if self.is_float else str(int(round(value)))
+        """The value as the bot is given it, the one rounding every output uses (the command, trajectory.csv,
+        tuned.txt, the terminal, report.html): an int rounded (as OpenBench's optimal values), a float to
+        ``decimals`` places."""
+        if not self.is_float:
+            return str(int(round(value)))
+        text = f"{value:.{self.decimals}f}"
+        return "0" + text[2:] if text.startswith("-0") and not text.strip("-0.") else text
 
     def line(self, start: float | None = None) -> str:
-        """OpenBench's pasted line, with ``start`` in place of the start (the tuned value, for the next tune)."""
+        """OpenBench's pasted line, with ``start`` in place of the start (the tuned value, for the next tune): the
+        value as the bot is given it."""
         value = self.start if start is None else start
-        shown = _num(value) if self.is_float else str(int(round(value)))
-        return ", ".join([self.name, self.kind, shown, _num(self.min), _num(self.max), _num(self.c_end),
+        return ", ".join([self.name, self.kind, self.shown(value), _num(self.min), _num(self.max), _num(self.c_end),
                           _num(self.r_end)])
 
 

@@ -19,7 +19,7 @@ from referee.arena.model import Arena
 from referee.arena.runner import never_started
 from referee.compare.run import results_doc
 from referee.compare.sprt import PairTally
-from referee.compare.twins import CompareSettings, is_pair_game, pair_of
+from referee.compare.twins import CompareSettings, Versus, is_pair_game, pair_of
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop
@@ -31,6 +31,7 @@ from referee.store.results import GameLine, GameResult, Slot
 from referee.store.results_dir import ResultsDir
 from referee.store.results_shapes import TuneBlockJson
 from referee.store.run_store import GameStore
+from referee.tune.convergence import trends
 from referee.tune.model import STAGE, Step, TuneRun, TuneSettings
 from referee.tune.outputs import write_tune
 from referee.tune.spsa import iteration_rng, probe, step
@@ -210,13 +211,17 @@ def tune_block(run: TuneRun) -> TuneBlockJson:
                         "c_end": p.c_end, "r_end": p.r_end} for p in s.params],
             "spsa": s.spsa.to_json(), "iterations_done": len(run.steps), "games": run.games,
             "independent": s.independent, "tuned": run.tuned,
+            "given": {p.name: p.shown(v) for p, v in zip(s.params, run.theta)},
+            "convergence": [t.to_json() for t in trends(s.params, s.starts, run.steps)],
             "trajectory": {"iteration": [0] + [st.plan.k for st in kept],
                            "values": {p.name: [p.start] + [st.theta[i] for st in kept]
                                       for i, p in enumerate(s.params)}}}
 
 
-def verify_settings(settings: TuneSettings, theta: Sequence[float], games: int) -> CompareSettings:
-    """``--verify N``: the tuned values (NEW) against the start (BASE) on the tune's table, a fixed ``games``."""
+def verify_settings(settings: TuneSettings, theta: Sequence[float], games: int,
+                    versus: Versus = "each-other") -> CompareSettings:
+    """``--verify N``: the tuned values (NEW) against the start (BASE) on the tune's table, a fixed ``games``;
+    ``versus="field"``: their results against the tune's field instead (``--vs-field``)."""
     t = settings.table
     name = settings.bot.name
     tuned = replace(settings.bot, name=f"{name}-tuned", command=settings.command(theta))
@@ -224,4 +229,5 @@ def verify_settings(settings: TuneSettings, theta: Sequence[float], games: int) 
     field = [s for s in t.field if s.name not in t.fillers]
     # Another seed than the tune's: the verdict is on deals the tune never saw.
     return CompareSettings.build(tuned, start, field, seats=t.seats, seed=t.seed + 1, rules=t.rules,
-                                 policy=t.policy, record=t.record, sprt=None, games=games)
+                                 policy=t.policy, record=t.record, sprt=None, games=games, draw=bool(t.draw),
+                                 versus=versus)

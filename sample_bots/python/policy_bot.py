@@ -9,9 +9,12 @@ installed (an arena's `{python}`), e.g.
     lastcard match -r family ".venv/bin/python sample_bots/python/policy_bot.py" builtin:random
     lastcard check ".venv/bin/python sample_bots/python/policy_bot.py"
 
-LASTCARD_POLICY names another policy file (inside the bot's folder when the bot runs sandboxed).
+Another policy file: `policy_bot.py FILE.npz` (examples/train_policy.py writes policy-trained.npz beside this
+file; relative to the folder the bot is started in, else to this one), or LASTCARD_POLICY. Inside the bot's
+folder, or a folder the sandbox shows, when the bot runs sandboxed.
 """
 import os
+import sys
 
 import numpy as np
 
@@ -19,7 +22,18 @@ import botkit
 from linear_policy import LinearPolicy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-policy = LinearPolicy.load(os.environ.get("LASTCARD_POLICY") or os.path.join(HERE, "policy.npz"))
+
+
+def policy_file():
+    """The file named on the command line (from where the bot started, else beside it), LASTCARD_POLICY, or the
+    shipped policy.npz."""
+    named = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("LASTCARD_POLICY")
+    if not named:
+        return os.path.join(HERE, "policy.npz")
+    return named if os.path.exists(named) else os.path.join(HERE, named)
+
+
+policy = LinearPolicy.load(policy_file())
 
 
 def choose(turn):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import shutil
 import sys
 from pathlib import Path
 
@@ -77,3 +78,21 @@ def test_the_shipped_policy_beats_random() -> None:
     _, win = train.evaluate(env, policy, GAMES, seed=5)
     env.close()
     assert win > BEATS_RANDOM
+
+
+def test_training_writes_a_new_file_by_default_never_the_shipped_policy() -> None:
+    train = trainer()
+    out = Path(train.parse_args([]).out)
+    assert out.name == "policy-trained.npz" and out != SAMPLES / "python" / "policy.npz"
+    assert out.parent == SAMPLES / "python"  # beside the bot: policy_bot.py policy-trained.npz plays it
+
+
+def test_the_policy_bot_plays_the_file_it_is_given(tmp_path: Path) -> None:
+    mine = tmp_path / "mine.npz"
+    shutil.copy(SAMPLES / "python" / "policy.npz", mine)
+    # --sandbox none: the file is in a temporary folder the walls would hide (what they show is issue 52's item 4)
+    args = ["match", "-r", "family", "-o", "target=round", "-n", "1", "--seed", "2", "--sandbox", "none"]
+    played = CliRunner().invoke(cli, [*args, f"{POLICY_BOT} {mine}", "builtin:random"])
+    assert played.exit_code == 0, played.output
+    missing = CliRunner().invoke(cli, [*args, f"{POLICY_BOT} {tmp_path / 'none.npz'}", "builtin:random"])
+    assert missing.exit_code == 1 and "none.npz" in missing.output  # it read the argument: no such file

@@ -29,7 +29,7 @@ COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "ladder run": (["ladder", "run", "arena.yaml", "--db", "ladder.db"],
                    ["--budget", "--target-separation", "--games-per-bot", "--batch", "--jobs"]),
     "ladder standings": (["ladder", "standings", "--db", "ladder.db"], ["--run"]),
-    "sprt": (["sprt", "--ptnml", "3,10,20,12,5"], ["--elo0", "--elo1", "--alpha", "--beta"]),
+    "sprt": (["sprt", "--ptnml", "3,10,20,12,5"], ["--elo0", "--elo1", "--alpha", "--beta", "--seats", "--variance"]),
     "grade": (["grade", BOT, "--sandbox", "none", "-q", "-o", "grade.json"],
               ["--jobs", "--check-games", "--fail-under"]),
     "tune": (["tune", BOT + " {x}", "--param", "x=5,0,10,1", "--iterations", "1", "--pairs", "1", "--sandbox",
@@ -71,7 +71,8 @@ def _check(name: str, option: str, value: str) -> None:
     # A traceback is any exception but the exit itself.
     assert result.exception is None or isinstance(result.exception, SystemExit), where
     assert "Traceback" not in result.output, where
-    assert result.exit_code in (0, 2, 130) or (name == "check" and "FAILED" in result.output), where  # 1: failed
+    failed = (name == "check" and "FAILED" in result.output) or (name == "grade" and "--fail-under" in result.output)
+    assert result.exit_code in (0, 2, 130) or failed, where  # 1: failed, and the output says why
     if result.exit_code == 2:
         assert option.split()[-1].rstrip("=") in result.output, where  # the message names the option
     if result.exit_code == 130:  # cut by the test (or the player of `play` typed q): one line says so

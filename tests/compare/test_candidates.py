@@ -4,6 +4,7 @@ Bonferroni levels, counted round by round in planned order; the family-wise erro
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 from pathlib import Path
@@ -15,7 +16,17 @@ from click.testing import CliRunner
 
 from referee.bots.spec import parse_bot
 from referee.cli.main import cli
-from referee.compare.candidates import CandidateSettings, Family, behind, game_ids, pair_of, score_bounds
+from referee.compare.alike import MIN_DEALS, Alike
+from referee.compare.candidates import (
+    CandidateSettings,
+    Family,
+    behind,
+    game_ids,
+    pair_of,
+    score_bounds,
+    status_text,
+)
+from referee.compare.display import alike_lines, winner_line
 from referee.compare.simulate import BEHIND, H0, H1, SCENARIOS, binomial_ceiling, pentanomial_at, simulate_family
 from referee.compare.sprt import Ptnml, SprtSettings
 from referee.compare.twins import CompareError, CompareSettings, twin_pair
@@ -264,7 +275,7 @@ def test_the_report_draws_every_candidates_llr_on_one_chart():
     page = candidates_section(block)
     assert "winner hard" in page and page.count("<svg") == 1
     for t in block["tests"]:
-        assert f"data-candidate='{t['new']}'" in page and t["status"] in page
+        assert f"data-candidate='{t['new']}'" in page and html.escape(t["status"]) in page
         assert len(t["llr_trace"]) == t["pairs"]
 
 
@@ -307,3 +318,72 @@ def test_four_seats_with_a_field_every_candidate_at_the_same_seats_and_records_o
         field_seats = [{i for i, name in enumerate(g["seating"]) if name in ("random", "medium#2")} for g in deal]
         assert all(seats == field_seats[0] for seats in field_seats)
     assert recorded_ids(str(out)) == {g["game"] for g in games}
+
+
+# ---------------------------------------------------------------- candidates that play alike
+def test_candidates_with_the_same_games_on_the_same_deals_are_found_alike():
+    alike = Alike(4)
+    for k in range(40):
+        alike.add(0, k, f"t{k} d", "p")
+        alike.add(1, k, f"t{k} d", "p")  # candidate 0's games exactly: another name for one bot
+        alike.add(2, k, f"t{k} d" if k % 10 else "x", "p")  # the same on 36 of 40 deals: near-identical
+        alike.add(3, k, f"t{k} d" if k % 4 else "x", "p")  # 30 of 40: not alike
+    found = {(x.a, x.b): x for x in alike.pairs()}
+    assert set(found) == {(0, 1), (0, 2), (1, 2)}
+    assert found[(0, 1)].identical and (found[(0, 2)].same, found[(0, 2)].shared) == (36, 40)
+    assert "all 40 deals" in found[(0, 1)].text(["a", "b", "c", "d"])
+    assert "36 of the 40" in found[(0, 2)].text(["a", "b", "c", "d"]) and "near-identical" in found[(0, 2)].text("abcd")
+    assert alike.group_of(3) == [3] and alike.group_of(0) == [0, 1, 2]
+
+
+def test_a_few_shared_deals_are_not_enough_to_call_candidates_alike():
+    alike = Alike(2)
+    for k in range(MIN_DEALS - 1):
+        alike.add(0, k, "d", "d")
+        alike.add(1, k, "d", "d")
+    assert alike.pairs() == []
+    alike.add(0, MIN_DEALS, "d", "d")
+    alike.add(1, MIN_DEALS, "d", "d")
+    assert len(alike.pairs()) == 1
+
+
+def test_no_winner_is_declared_between_accepted_candidates_that_play_alike():
+    fam = Family(settings(sprt=SprtSettings(0, 100, model="logistic")))
+    while not fam.done:
+        k = fam.round
+        for i, _ in list(fam.needed()):  # 0 and 1 play the same games; 2 loses every pair
+            fam.add(i, *((1, 1) if i < 2 else (0, 0)), actions=(f"g{k}" if i < 2 else f"h{i}{k}", "x"))
+    assert fam.status[:2] == ["H1", "H1"] and fam.accepted == [0, 1]
+    assert fam.winner is None and fam.equals == [0, 1]
+    line = winner_line(fam)
+    assert line.startswith("no winner: hard and easy are accepted and play alike"), line
+    assert alike_lines(fam) == [f"alike: hard and easy played the same games on all {fam.tests[0].pairs} deals they "
+                                "shared (identical: the same answers on the same deals)"]
+
+
+def test_cannot_catch_up_says_by_how_much():
+    fam = Family(settings(sprt=SprtSettings(0, 100, model="logistic")))
+    while fam.status[0] == "running":
+        k = fam.round
+        for i, _ in list(fam.needed()):
+            fam.add(i, *{0: (1, 1), 1: (k % 2, k % 2), 2: (1 - k % 2, 1 - k % 2)}[i])
+    high, best = fam.behind_by[1]
+    assert high < best == pytest.approx(fam.tests[0].estimates().score, abs=1e-3)
+    text = status_text(fam, 1)
+    assert text.startswith(f"stopped after {fam.tests[1].games} games: cannot catch up with hard")
+    assert f"at most {high:.3f} at 95%, below hard's {best:.3f}" in text
+
+
+def test_identical_candidates_in_real_play_are_reported_and_no_winner_declared(tmp_path):
+    code, out = invoke("compare", "builtin:easy", "--candidate", "builtin:hard", "--candidate", "twin=builtin:hard",
+                       "--model", "logistic", "--elo1", "100", "--seed", "2", "-q", "--out", str(tmp_path),
+                       "--no-report")
+    assert code == 0, out
+    assert "alike: hard and twin played the same games on all" in out and "identical" in out
+    assert "no winner: hard and twin are accepted and play alike" in out and "\nwinner:" not in out
+    doc = json.loads((tmp_path / "results.json").read_text())
+    jsonschema.validate(doc, RESULTS_SCHEMA)
+    block = doc["candidates"]
+    assert block["winner"] is None and block["equals"] == ["hard", "twin"]
+    assert block["alike"][0]["candidates"] == ["hard", "twin"] and block["alike"][0]["identical"]
+    assert block["alike"][0]["same"] == block["alike"][0]["deals"] == block["tests"][0]["pairs"]

@@ -227,7 +227,12 @@ def test_the_live_display_redraws_the_block_in_place():
     display.stop()
     text = stream.getvalue()
     assert text.count("Results of a vs b") == 3 and "Ptnml(0-2): [0, 1, 1, 0, 1]" in text
-    assert text.count("\x1b[6F\x1b[J") == 3  # each redraw (and the stop) first clears the 6 lines drawn
+    assert text.count("\x1b[7F\x1b[J") == 3  # each redraw (and the stop) first clears the 7 lines drawn
+    # the last line: the test's expected length (fishtest's formula: [0, 5] nElo takes 25,591 games under H0 or
+    # H1) and what is left at the estimate so far, with the time at the rate the pairs came in
+    last = [x for x in text.split("\n") if x.startswith("Expected:")][-1]
+    assert last.startswith("Expected: 25,591 games if H0 or H1 is true; at the estimate so far about ")
+    assert "games/s)" in last
     quiet = _Terminal()
     LiveDisplay("x", stream=quiet, quiet=True).update(test)
     assert quiet.getvalue() == ""

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from referee.cli.main import cli
 from referee.compare.display import summary_lines, verdict_line
+from referee.compare.expected import expected_pairs, pass_probability, remaining
 from referee.compare.gsprt import llr_batch, llr_one, normalized_t
 from referee.compare.sprt import Estimates, PairTally, Ptnml, Sprt, SprtError, SprtSettings, pair_bin
 
@@ -412,7 +413,8 @@ def test_the_calculator_says_the_verdict_last(args, last):
     pytest.param(["--ptnml", "1,2,3,4,5", "--alpha", "0.7"], "Invalid value for --alpha: alpha 0.7", id="alpha"),
     pytest.param(["--ptnml", "1,2,3,4,5", "--beta", "0"], "Invalid value for --beta: beta 0", id="beta"),
     pytest.param(["--ptnml", "1,2,3,4,5", "--model", "bayes"], "Invalid value for '--model'", id="model"),
-    pytest.param(["--elo0", "0"], "Missing option '--ptnml'", id="no-ptnml"),
+    pytest.param(["--ptnml", "1,2,3,4,5", "--at", "10"], "--at asks how long the bounds take", id="at-with-counts"),
+    pytest.param(["--variance", "0.3"], "Invalid value for '--variance'", id="variance"),
 ])
 def test_the_calculator_refuses_bad_input_with_a_usage_error(args, message):
     res = CliRunner().invoke(cli, ["sprt", *args])
@@ -435,3 +437,36 @@ def test_the_one_row_llr_is_the_batch_llr(model):
             assert got == pytest.approx(float(expected), rel=1e-9, abs=1e-12), (row, elo0, elo1)
     assert (SprtSettings(0, 5, model=model).llr(Ptnml((10, 30, 100, 35, 12)))
             == llr_one((10, 30, 100, 35, 12), 0, 5, model))
+
+
+def test_without_counts_the_calculator_says_how_many_games_the_bounds_take():
+    res = CliRunner().invoke(cli, ["sprt", "--elo0", "0", "--elo1", "5", "--variance", "0.1", "--at", "2"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert lines[0] == "SPRT [0, 5] nElo, alpha 0.05, beta 0.05: LLR bounds (-2.94, 2.94)"
+    settings = SprtSettings(0, 5)
+    rows = {line.split(",")[1].split()[0]: line.split() for line in lines[3:-1]}
+    assert set(rows) == {"no", "middle", "elo1", "+30", "asked"}
+    for label, elo in (("no", 0.0), ("middle", 2.5), ("elo1", 5.0), ("asked", 2.0)):
+        assert rows[label][-2] == f"{100 * pass_probability(settings, 0.1, elo):.1f}%"
+        assert rows[label][-1] == f"{2 * expected_pairs(settings, 0.1, elo):,.0f}"
+    assert rows["no"][-1] == "25,591"  # [0, 5] nElo: 2 * 5.30 / (sqrt(2) * 5 / 347.4)^2 games under H0
+    assert lines[-1].startswith("(the Brownian approximation fishtest's SPRT calculator uses")
+
+
+def test_the_calculators_defaults_are_compares_for_the_table():
+    res = CliRunner().invoke(cli, ["sprt", "-r", "family", "--seats", "4"])
+    assert res.exit_code == 0, res.output
+    assert res.output.startswith("SPRT [0, 35] nElo, alpha 0.05, beta 0.05 (the default for family at 4 seats)")
+    assert "per-pair variance of the pair score 0.0909" in res.output
+
+
+def test_an_undecided_test_says_how_much_longer_it_is_expected_to_run():
+    res = CliRunner().invoke(cli, ["sprt", "--ptnml", "20,10,100,12,30"])
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert lines[-1] == "inconclusive after 344 games"
+    assert lines[-2].startswith("Expected: 711 games if H0 or H1 is true; at the estimate so far about ")
+    counts = Ptnml((20, 10, 100, 12, 30))
+    more = 2 * remaining(SprtSettings(0, 30), counts, SprtSettings(0, 30).llr(counts)).pairs
+    assert lines[-2].endswith(f"about {more:,.0f} more")

@@ -170,3 +170,67 @@ def test_settings_that_make_no_comparison_are_refused_naming_the_option(kwargs, 
     with pytest.raises(CompareError, match=message.replace("(", r"\(").replace(")", r"\)")) as info:
         CompareSettings.build(NEW, BASE, **kwargs)
     assert info.value.option == option
+
+
+# ---------------------------------------------------------------- a contest's field, drawn; the test against it
+POOL = [parse_bot(f"b{i}=builtin:{kind}") for i, kind in enumerate(["easy", "random", "medium", "hard", "easy"])]
+
+
+def test_a_field_larger_than_its_seats_is_refused_unless_drawn():
+    with pytest.raises(CompareError, match="does not fit 4 seats"):
+        CompareSettings.build(NEW, BASE, POOL, seats=4)
+    s = CompareSettings.build(NEW, BASE, POOL, seats=4, seed=3, draw=True)
+    assert (s.seats, s.draw, s.fillers) == (4, 2, ())
+    assert "2 a pair, drawn from b0, b1, b2, b3, b4" in s.describe()
+
+
+def test_each_pair_draws_its_field_the_same_in_both_twins_and_every_bot_sits():
+    s = CompareSettings.build(NEW, BASE, POOL, seats=4, seed=3, draw=True)
+    seen: Counter[str] = Counter()
+    for k in range(200):
+        pair = twin_pair(s, k)
+        a, b = (names(j) for j in pair.jobs)
+        mine = {pair.new_seat, pair.base_seat}
+        field_a = [n for i, n in enumerate(a) if i not in mine]
+        assert field_a == [n for i, n in enumerate(b) if i not in mine] == [f.name for f in s.field_of(k)]
+        assert len(set(field_a)) == 2 and set(field_a) <= {p.name for p in POOL}
+        assert twin_pair(s, k) == pair  # a formula of the seed and k
+        seen.update(field_a)
+    assert set(seen) == {p.name for p in POOL} and min(seen.values()) > 200 * 2 / 5 / 2
+
+
+def test_a_duel_has_no_seat_for_a_contests_field():
+    s = CompareSettings.build(NEW, BASE, POOL, seats=2, draw=True)
+    assert (s.seats, s.field) == (2, ())
+
+
+def test_the_test_against_the_field_puts_new_then_base_in_one_seat_among_the_same_bots():
+    s = CompareSettings.build(NEW, BASE, POOL, seats=3, seed=5, draw=True, versus="field")
+    assert (s.seats, s.draw) == (3, 2) and "against the field" in s.describe()
+    seats_used = set()
+    for k in range(12):
+        pair = twin_pair(s, k)
+        a, b = (names(j) for j in pair.jobs)
+        m = pair.new_seat
+        seats_used.add(m)
+        assert pair.base_seat == m and a[m] == "new" and b[m] == "base"
+        assert "base" not in a and "new" not in b
+        assert [n for i, n in enumerate(a) if i != m] == [n for i, n in enumerate(b) if i != m]
+        assert pair.jobs[0].seed == pair.jobs[1].seed
+    assert seats_used == {0, 1, 2}
+
+
+@pytest.mark.parametrize("place_new, place_base, score", [(1, 2, 1.0), (2, 2, 0.5), (3, 1, 0.0)])
+def test_against_the_field_a_pair_scores_news_place_against_bases(place_new, place_base, score):
+    s = CompareSettings.build(NEW, BASE, POOL[:2], seed=5, versus="field")
+    pair = twin_pair(s, 0)
+    m = pair.new_seat
+    placements_a, placements_b = [2, 3, 1], [3, 1, 2]
+    placements_a[m], placements_b[m] = place_new, place_base
+    assert pair.scores(placements_a, placements_b) == (score, score)
+
+
+def test_a_test_against_the_field_needs_one():
+    with pytest.raises(CompareError, match="needs a field") as err:
+        CompareSettings.build(NEW, BASE, versus="field")
+    assert err.value.option == "vs-field"

@@ -28,6 +28,7 @@ ALLOWED = {
     "bots/cpuclock.py": "a process's /proc/PID/stat and its cgroup's cpu.stat",
     "bots/hints.py": "a bot's program file, to name its language in a hint",
     "bots/logs.py": "a bot's stderr or build log, read back from an offset (the transport writes it)",
+    "bots/offer.py": "the kernel's user-namespace settings under /proc/sys that decide which walls it can offer",
     "bots/pipes/transport.py": "a bot's stderr log, appended as the bot writes (the pool names it)",
     "builds/archives.py": "a student's zip or tar from a course platform's download, each member checked, written "
                           "into a folder made for that student",

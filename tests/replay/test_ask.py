@@ -97,7 +97,7 @@ def test_without_records_the_bot_reads_the_rebuilt_bytes(results, tmp_path):
 def test_the_same_bot_answers_as_it_did(results):
     out = run(results, "g0001", "--seat", 0, "--all", "--ask", GOOD, "--json")  # under the default sandbox
     assert out.exit_code == 0, out.output
-    report = json.loads(out.output)
+    report = json.loads(out.stdout)  # the format line goes to stderr
     requests = len(seat_script(load(str(results), "g0001"), 0).requests)
     assert report == {"asked": requests, "differences": [], "faults": []} and requests > 10
 
@@ -112,7 +112,7 @@ def test_asking_under_strict_walls(results):
 def test_another_bot_differs_and_a_turn_shows_both_answers(results):
     out = run(results, "g0001", "--seat", 0, "--all", "--ask", f"{PY} {TAPE} - last", "--json")
     assert out.exit_code == 0, out.output
-    report = json.loads(out.output)
+    report = json.loads(out.stdout)  # the format line goes to stderr
     assert set(report) == {"asked", "differences", "faults"} and report["faults"] == []
     diffs = report["differences"]
     assert diffs and all(set(d) == {"turn", "request_id", "stored", "answered", "legal"} for d in diffs)
@@ -137,7 +137,7 @@ def test_another_bot_differs_and_a_turn_shows_both_answers(results):
 def test_a_bot_that_crashes_while_asked_is_that_fault_at_that_turn(results):
     out = run(results, "g0001", "--seat", 0, "--all", "--ask", f"{PY} {MISBEHAVE} crash", "--json")
     assert out.exit_code == 0, out.output
-    report = json.loads(out.output)
+    report = json.loads(out.stdout)  # the format line goes to stderr
     third = seat_script(load(str(results), "g0001"), 0).requests[2]  # misbehave fails at its third turn
     assert report["asked"] == 3
     assert [(f["turn"], f["request_id"], f["kind"]) for f in report["faults"]] == \
@@ -231,7 +231,7 @@ def test_a_bot_that_times_out_while_asked_is_that_fault_at_that_turn(results, tm
     out = run(quick, "g0001", "--seat", 0, "--all", "--ask", f"{PY} {MISBEHAVE} timeout", "--json")
     assert out.exit_code == 0, out.output
     third = seat_script(load(str(quick), "g0001"), 0).requests[2]
-    report = json.loads(out.output)
+    report = json.loads(out.stdout)  # the format line goes to stderr
     assert [(f["turn"], f["kind"]) for f in report["faults"]] == [(third.turn, "timeout")]
     assert "150 ms" in report["faults"][0]["message"] and report["asked"] == 3
 
@@ -250,10 +250,10 @@ def test_a_seat_whose_bot_failed_to_start_is_asked_from_its_hello(results):
     """The --ask command a report gives for a startup fault (--all): the bot is started and says whether it is ready."""
     fine = run(results, "g0008", "--seat", 0, "--all", "--ask", GOOD, "--json")
     assert fine.exit_code == 0, fine.output
-    assert json.loads(fine.output) == {"asked": 0, "differences": [], "faults": []}
+    assert json.loads(fine.stdout) == {"asked": 0, "differences": [], "faults": []}  # the format: stderr
     again = run(results, "g0008", "--seat", 0, "--all", "--ask", f"{PY} {MISBEHAVE} startup_crash", "--json")
     assert again.exit_code == 0, again.output
-    faults = json.loads(again.output)["faults"]
+    faults = json.loads(again.stdout)["faults"]
     assert [(f["turn"], f["kind"]) for f in faults] == [(None, "startup")] and "exited" in faults[0]["message"]
     text = run(results, "g0008", "--seat", 0, "--all", "--ask", GOOD)
     assert "sent no request in this game" in text.output

@@ -75,7 +75,7 @@ def test_builtin_hard_passes_every_shipped_suite_on_the_command_line():
 def test_a_bot_that_never_calls_misses_exactly_the_draw_two_pair():
     out = puzzles("arcade", f"{PY} {MOST_CARDS}", "--json")
     assert out.exit_code == 1, out.output
-    data = json.loads(out.output)
+    data = json.loads(out.stdout)  # the format line goes to stderr
     assert (data["positions"], data["passed"], data["failed"]) == (2, 1, 1)
     miss = next(r for r in data["results"] if not r["passed"])
     assert miss["id"] == "draw-two-pair-calls"

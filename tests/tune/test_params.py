@@ -42,12 +42,13 @@ def test_openbenchs_pasted_lines_read_back_what_line_writes():
 def test_the_tuned_file_starts_where_the_tune_ended_rounded_for_an_int():
     params = [Param("keep", 5, 0, 20, 2), Param("aggr", 0.5, 0, 1, 0.1, is_float=True)]
     tuned = with_starts(params, {"keep": 7.6, "aggr": 1.7})
-    assert [p.line() for p in tuned] == ["keep, int, 8, 0, 20, 2, 0.002", "aggr, float, 1, 0, 1, 0.1, 0.002"]
+    # each value as the bot is given it: an int rounded, a float to a hundredth of its c_end
+    assert [p.line() for p in tuned] == ["keep, int, 8, 0, 20, 2, 0.002", "aggr, float, 1.000, 0, 1, 0.1, 0.002"]
 
 
 def test_fill_puts_each_value_as_the_bot_is_given_it():
     params = [Param("keep", 5, 0, 20, 2), Param("aggr", 0.5, 0, 1, 0.1, is_float=True)]
-    assert fill("bot --keep {keep} --aggr {aggr} {{x}}", params, [7.4, 0.25]) == "bot --keep 7 --aggr 0.25 {x}"
+    assert fill("bot --keep {keep} --aggr {aggr} {{x}}", params, [7.4, 0.25]) == "bot --keep 7 --aggr 0.250 {x}"
     assert placeholders("bot --keep {keep} {{x}}") == ["keep"]
 
 
@@ -92,3 +93,18 @@ def test_a_placeholder_without_a_parameter_and_a_parameter_without_a_placeholder
         check_names(params * 2)
     with pytest.raises(ParamError, match="nothing to tune"):
         check_names([])
+
+
+@pytest.mark.parametrize("c_end, value, shown", [
+    (0.1, 5.977874513874443, "5.978"),   # the value: no longer longer than the unrounded one
+    (10, 31.5123, "31.5"),
+    (0.002, 0.0123456, "0.01235"),
+    (250, 1234.56, "1235"),
+    (0.1, -0.0001, "0.000"),            # never "-0.000"
+])
+def test_a_float_is_given_to_the_bot_to_a_hundredth_of_its_c_end(c_end, value, shown):
+    p = Param("w", 0.0, -10_000, 10_000, c_end, is_float=True)
+    assert p.shown(value) == shown
+    assert fill("bot --w {w}", [p], [value]) == f"bot --w {shown}"
+    assert p.line(value).split(", ")[2] == shown
+    assert abs(float(shown) - value) <= c_end / 200 + 1e-12  # finer than the games can tell apart

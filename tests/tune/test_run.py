@@ -69,7 +69,7 @@ def test_pairs_are_twins_same_deal_seats_swapped_and_independent_games_are_not(t
         by_id = {g.game: g for g in lines}
         a, b = by_id["p000001a"].result, by_id["p000001b"].result
         assert (a.seed == b.seed) is same
-        assert a.seating == tuple(reversed(b.seating)) == ("peaked+", "peaked-")
+        assert a.seating == tuple(reversed(b.seating)) == ("peaked+ (mixture)", "peaked- (mixture)")
 
 
 def test_four_seats_tune_against_the_field_with_the_sides_swapping(tmp_path):
@@ -78,7 +78,8 @@ def test_four_seats_tune_against_the_field_with_the_sides_swapping(tmp_path):
     assert run.complete and run.settings.table.seats == 4
     lines = [json.loads(x) for x in (tmp_path / "out" / "games.jsonl").read_text().splitlines()]
     assert all(len(g["seating"]) == 4 for g in lines)
-    assert {name for g in lines for name in g["seating"]} == {"peaked+", "peaked-", "peaked", "medium"}
+    names = {name for g in lines for name in g["seating"]}
+    assert names == {"peaked+ (mixture)", "peaked- (mixture)", "peaked", "medium"}
 
 
 def test_the_outputs_hold_the_tuned_values_and_the_report_its_chart(tmp_path):
@@ -94,7 +95,11 @@ def test_the_outputs_hold_the_tuned_values_and_the_report_its_chart(tmp_path):
     assert block["trajectory"]["values"]["x"][0] == 80
     tuned = (out / "tuned.txt").read_text()
     assert f"x, int, {round(run.tuned['x'])}, 0, 100, 10, 0.04" in tuned
-    assert {r["bot"] for r in doc["standings"]} >= {"peaked+", "peaked-"}
+    # the sides are not bots but mixtures of every iteration's values, and their names say so
+    assert {r["bot"] for r in doc["standings"]} >= {"peaked+ (mixture)", "peaked- (mixture)"}
+    assert block["given"] == {"x": str(round(run.tuned["x"])), "z": str(round(run.tuned["z"]))}
+    assert [t["name"] for t in block["convergence"]] == ["x", "z"]
     write_report(str(out))
     page = (out / "report.html").read_text()
     assert "<section id=tune>" in page and "class=tune-trace" in page
+    assert f"<td>{block['given']['x']}</td>" in page and "tuned (as the bot is given it)" in page
