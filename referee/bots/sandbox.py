@@ -473,17 +473,7 @@ class Launch:
         """
         s, m = self.settings, self.machine
         workdir = os.path.abspath(cwd or os.getcwd())
-        first: list[str] = []
-        if isinstance(argv, str):  # a shell line: /bin/sh runs it, and its words name the files, roughly
-            command, named = ["/bin/sh", "-c", argv], split_command(argv)
-        else:
-            named = _program(list(argv), workdir)
-            command, first = _by_name(list(argv), named, env)
-        clean = dict(CLEAN_ENV)
-        if first:  # as an activated venv puts its bin first: "#!/usr/bin/env python3" finds that one too
-            clean["PATH"] = ":".join([*first, clean["PATH"]])
-        clean.update(env or {})
-        clean["LASTCARD_SANDBOX"] = self.level.value
+        command, named, clean = self._command(argv, workdir, env)
 
         limited: set[str] = set()
         joins: list[str] = []
@@ -522,6 +512,22 @@ class Launch:
         # user, and bwrap itself failed to start once they passed it (a JVM's threads count: issue 53).
         out += limits + command
         return out, clean
+
+    def _command(self, argv: Sequence[str] | str, workdir: str,
+                 env: dict[str, str] | None) -> tuple[list[str], list[str], dict[str, str]]:
+        """The command to run, the words that name its files, and its clean environment."""
+        first: list[str] = []
+        if isinstance(argv, str):  # a shell line: /bin/sh runs it, and its words name the files, roughly
+            command, named = ["/bin/sh", "-c", argv], split_command(argv)
+        else:
+            named = _program(list(argv), workdir)
+            command, first = _by_name(list(argv), named, env)
+        clean = dict(CLEAN_ENV)
+        if first:  # as an activated venv puts its bin first: "#!/usr/bin/env python3" finds that one too
+            clean["PATH"] = ":".join([*first, clean["PATH"]])
+        clean.update(env or {})
+        clean["LASTCARD_SANDBOX"] = self.level.value
+        return command, named, clean
 
     def _bwrap(self, view: Tree, workdir: str, workspace: str | None = None) -> list[str]:
         m, s = self.machine, self.settings

@@ -14,7 +14,7 @@ import click
 from referee.bots.spec import parse_bot
 from referee.cli.sandbox_option import announce, sandbox_option, with_mode
 from referee.engine.notation import InvalidReplayError
-from referee.replay.blunders import RULES, Blunder, BuiltinReference, Reference, Rule, find_blunders, games_of
+from referee.replay.blunders import RULES, Blunder, BlunderReference, BuiltinReference, Rule, find_blunders, games_of
 from referee.replay.reference_bot import CommandReference
 from referee.replay.requests import ask_command
 from referee.replay.turns_json import save_command
@@ -82,7 +82,7 @@ def _rules(given: Sequence[str], against: str | None) -> list[Rule]:
     return [RULES[name] for name in dict.fromkeys(given)]
 
 
-def _reference(text: str | None, sandbox_mode: str | None) -> Reference | None:
+def _reference(text: str | None, sandbox_mode: str | None) -> BlunderReference | None:
     if text is None:
         return None
     try:
@@ -133,7 +133,7 @@ def _commands(b: Blunder, results_dir: str, command: str | None, suite: str) -> 
 
 
 def _lines(found: list[Blunder], games: int, results_dir: str, bot: str, command: str | None, suite: str,
-           rules: Sequence[Rule], reference: Reference | None, limit: int, seconds: float) -> list[str]:
+           rules: Sequence[Rule], reference: BlunderReference | None, limit: int, seconds: float) -> list[str]:
     checks = [*(r.name for r in rules), *([f"against {reference.name}"] if reference is not None else [])]
     flagged_games = len({b.game for b in found})
     out = [f"{bot}: {len(found)} turns flagged in {flagged_games} of {games} games ({', '.join(checks)}), the "
@@ -149,7 +149,7 @@ def _lines(found: list[Blunder], games: int, results_dir: str, bot: str, command
 
 
 def _json(found: list[Blunder], games: Sequence[Any], results_dir: str, command: str | None, suite: str,
-          rules: Sequence[Rule], reference: Reference | None, seconds: float) -> dict[str, Any]:
+          rules: Sequence[Rule], reference: BlunderReference | None, seconds: float) -> dict[str, Any]:
     turns = []
     for b in found:
         ask, save = _commands(b, results_dir, command, suite)

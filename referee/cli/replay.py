@@ -18,6 +18,7 @@ from referee.replay.text import render_all, render_seat
 from referee.replay.turns_json import game_json
 from referee.replay.verify import first_difference
 from referee.store.game_record import load
+from referee.store.game_source import SourceGame
 
 
 class BadSource(click.ClickException):
@@ -108,26 +109,32 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
             for line in lines:
                 click.echo(line)
             return
-        if as_json and ask_cmd is None:
-            click.echo(json.dumps(game_json(found, seat, source, game), ensure_ascii=False))
-            return
-        if verify:
-            diff = first_difference(found)
-            if diff is not None:
-                click.echo(f"game {found.stored.game} differs: {diff}", err=True)
-                sys.exit(1)
-            click.echo(f"game {found.stored.game}: the replay matches the stored result "
-                       f"({len(found.stored.actions.split())} actions" +
-                       (", every recorded event)" if found.events is not None else ")"))
-            return
-        styled = use_colour(sys.stdout)
-        lines = render_all(found, styled) if seat is None else render_seat(found, seat, styled, raw)
-        for line in lines:
-            click.echo(line)
+        _show(found, seat, raw, verify, as_json, source, game)
     except InvalidReplayError as exc:
         raise BadSource(str(exc)) from None
     except BrokenPipeError:  # `lastcard replay ... | head`
         sys.stderr.close()
+
+
+def _show(found: SourceGame, seat: int | None, raw: bool, verify: bool, as_json: bool, source: str,
+          game: str | None) -> None:
+    """The stored game: as JSON, checked (``--verify``: exit 1 at a difference), or as text."""
+    if as_json:
+        click.echo(json.dumps(game_json(found, seat, source, game), ensure_ascii=False))
+        return
+    if verify:
+        diff = first_difference(found)
+        if diff is not None:
+            click.echo(f"game {found.stored.game} differs: {diff}", err=True)
+            sys.exit(1)
+        click.echo(f"game {found.stored.game}: the replay matches the stored result "
+                   f"({len(found.stored.actions.split())} actions" +
+                   (", every recorded event)" if found.events is not None else ")"))
+        return
+    styled = use_colour(sys.stdout)
+    lines = render_all(found, styled) if seat is None else render_seat(found, seat, styled, raw)
+    for line in lines:
+        click.echo(line)
 
 
 def _contest(arena_file: str | None, stage: str | None, ask_cmd: str | None) -> ContestStage | None:

@@ -79,7 +79,7 @@ RULES: dict[str, Rule] = {r.name: r for r in (
 )}
 
 
-class Reference(Protocol):
+class BlunderReference(Protocol):
     """A player whose answer the bot's is compared with, game by game."""
 
     @property
@@ -177,7 +177,7 @@ def flag_game(game_seat: GameSeat, rules: Sequence[Rule], reference: Mapping[int
                           len(stored.seating))
 
 
-def find_blunders(games: Iterable[GameSeat], rules: Sequence[Rule], reference: Reference | None,
+def find_blunders(games: Iterable[GameSeat], rules: Sequence[Rule], reference: BlunderReference | None,
                   where: str) -> list[Blunder]:
     """Every flagged turn of the bot in ``games``, ranked (``Blunder.sort_key``)."""
     out: list[Blunder] = []
