@@ -13,19 +13,11 @@ import click
 
 from referee.bots.spec import parse_bot
 from referee.cli.sandbox_option import announce, sandbox_option, with_mode
-from referee.engine.notation import InvalidReplayError
 from referee.replay.blunders import RULES, Blunder, BlunderReference, BuiltinReference, Rule, find_blunders, games_of
 from referee.replay.reference_bot import CommandReference
 from referee.replay.requests import ask_command
 from referee.replay.turns_json import save_command
 from referee.store.game_record import bot_limits
-from referee.store.results_dir import ResultsDir
-
-
-class _NoGames(click.ClickException):
-    """A folder with no games of that bot: exit status 2, a usage error's."""
-
-    exit_code = 2
 
 
 @click.command("blunders")
@@ -60,13 +52,8 @@ def blunders_cmd(results_dir: str, bot: str, against: str | None, rules: tuple[s
     chosen = _rules(rules, against)
     reference = _reference(against if against is not None or rules else "builtin:hard", sandbox_mode)
     started = time.perf_counter()
-    try:
-        games, names = games_of(results_dir, bot)
-        if not games:
-            raise _NoGames(_no_games(results_dir, bot, names))
-        found = find_blunders(games, chosen, reference, results_dir)
-    except InvalidReplayError as exc:
-        raise _NoGames(str(exc)) from None
+    games = games_of(results_dir, bot)
+    found = find_blunders(games, chosen, reference, results_dir)
     seconds = time.perf_counter() - started
     command = _command_of(results_dir, bot)
     if as_json:
@@ -97,13 +84,6 @@ def _reference(text: str | None, sandbox_mode: str | None) -> BlunderReference |
     spec = with_mode(spec, sandbox_mode)
     announce([spec])
     return CommandReference(spec)
-
-
-def _no_games(results_dir: str, bot: str, names: Sequence[str]) -> str:
-    if not ResultsDir(results_dir).has_games():
-        return f"{results_dir} holds no games ({ResultsDir(results_dir).games} is missing or empty)"
-    return (f"no bot called {bot!r} played in {results_dir}: its bots are {', '.join(names) or 'none'}; give one of "
-            "them to --bot")
 
 
 def _command_of(results_dir: str, bot: str) -> str | None:

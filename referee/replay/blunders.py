@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 from referee.engine.actions import PLAY, Action
 from referee.engine.game import Game
 from referee.engine.notation import StoredGame, code_of, walk
+from referee.errors import BAD_INPUT, LastcardError
 from referee.players import make_player
 from referee.players.base import SeatView
 from referee.store.game_source import stored_for
@@ -187,10 +188,19 @@ def find_blunders(games: Iterable[GameSeat], rules: Sequence[Rule], reference: B
     return sorted(out, key=Blunder.sort_key)
 
 
-def games_of(out_dir: str, bot: str) -> tuple[list[GameSeat], list[str]]:
-    """The games of ``bot`` in the results folder (each seat it sat in, with its place), and every bot's name
-    seen there (for a name that is none of them). A game that was never played is left out."""
+class BlundersError(LastcardError):
+    """A results folder with no game of the bot asked about (bad input: the message names the bots there)."""
+
+    exit_code = BAD_INPUT
+
+
+def games_of(out_dir: str, bot: str) -> list[GameSeat]:
+    """The games of ``bot`` in the results folder, each seat it sat in with its place (a game that was never
+    played is left out); ``BlundersError`` naming the folder's bots when it played none."""
     folder = ResultsDir(out_dir)
+    if not folder.has_games():
+        raise BlundersError(f"{out_dir} holds no games ({folder.games} is missing or empty): give the results "
+                            "folder of a match, compare or arena run (its --out)")
     defaults = folder.line_defaults()
     out: list[GameSeat] = []
     names: dict[str, None] = {}
@@ -207,4 +217,7 @@ def games_of(out_dir: str, bot: str) -> tuple[list[GameSeat], list[str]]:
         for seat, name in enumerate(seating):
             if name == bot:
                 out.append(GameSeat(stored, seat, int(places[seat]) if seat < len(places) else len(seating)))
-    return out, list(names)
+    if not out:
+        raise BlundersError(f"no bot called {bot!r} played in {out_dir}: its bots are {', '.join(names) or 'none'}; "
+                            "give one of them to --bot")
+    return out

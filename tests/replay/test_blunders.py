@@ -151,6 +151,8 @@ def test_bad_input_names_the_fix(folder: Path, args: list[str], message: str) ->
 def test_a_folder_that_is_none(tmp_path: Path) -> None:
     res = run("blunders", str(tmp_path / "missing"), "--bot", "x")
     assert res.exit_code == 2 and "is not a folder" in res.output
+    res = run("blunders", str(tmp_path), "--bot", "x")
+    assert res.exit_code == 2 and "holds no games" in res.output
 
 
 @pytest.mark.slow
