@@ -163,3 +163,29 @@ def test_compare_takes_bot_env_and_bot_path(world: Path) -> None:
         os.chdir(old)
     assert res.exit_code == 0, res.output
     assert "never started" not in res.output and "could not start" not in res.output
+
+
+@needs_walls
+def test_a_version_managers_shim_runs_the_python_it_picks(world: Path) -> None:
+    """``python3`` found as a pyenv-style shim: the walls run the version the manager picks (its tree stays
+    hidden), here a venv holding a module the system's Python lacks."""
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(world / "venv")
+    site = next((world / "venv" / "lib").glob("python3*/site-packages"))
+    (site / "shim_only_52.py").write_text("X = 1\n")
+    real = world / "venv" / "bin" / "python3"
+    manager = world / ".fakeenv" / "libexec" / "fakeenv"
+    manager.parent.mkdir(parents=True)
+    manager.write_text(f'#!/bin/sh\ncase "$1" in\n  which) echo {real} ;;\n'
+                       f'  exec) shift 2; exec {real} "$@" ;;\nesac\n')
+    manager.chmod(0o755)
+    shim = world / ".fakeenv" / "shims" / "python3"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/usr/bin/env bash\nset -e\nprogram="${{0##*/}}"\nexport PYENV_ROOT="{world / ".fakeenv"}"\n'
+                    f'exec "{manager}" exec "$program" "$@"\n')
+    shim.chmod(0o755)
+    env = {**os.environ, "PATH": f"{shim.parent}{os.pathsep}{os.environ['PATH']}"}
+    run = subprocess.run([sys.executable, "-m", "referee.cli.main", "match", "-n", "2", "--seed", "3",
+                          "python3 bot/needy.py", "builtin:easy", "--bot-env", "NEEDY_MODULE=shim_only_52"],
+                         cwd=world, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "never started" not in run.stdout + run.stderr
