@@ -61,7 +61,7 @@ SEES = "the bot sees /usr, /etc, /opt, the folders its command names and its int
 
 
 def _paths_fix(folder: str) -> str:
-    return f"paths: [{folder}] (arena file) or --bot-path {folder} (match, compare) shows it, read-only"
+    return f"paths: [{folder}] (arena file) or --bot-path {folder} (match, compare, check) shows it, read-only"
 
 
 def _module(text: str, spec: BotSpec, cwd: str) -> list[str]:

@@ -189,3 +189,20 @@ def test_a_version_managers_shim_runs_the_python_it_picks(world: Path) -> None:
                          cwd=world, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "never started" not in run.stdout + run.stderr
+
+
+@needs_walls
+def test_check_says_what_the_walls_hid_and_takes_bot_path(world: Path) -> None:
+    data = world / "data" / "w.txt"
+    (world / "bot" / "fixed.py").write_text(f"open({str(data)!r}).read()\n" + NEEDY)
+    old = os.getcwd()
+    os.chdir(world)
+    try:
+        failed = CliRunner().invoke(cli, ["check", "{python} bot/fixed.py", "--ruleset", "compact", "--games", "2"])
+        fixed = CliRunner().invoke(cli, ["check", "{python} bot/fixed.py", "--ruleset", "compact", "--games", "2",
+                                         "--bot-path", "data"])
+    finally:
+        os.chdir(old)
+    assert failed.exit_code == 1
+    assert f"walls: the walls hid '{data}'" in failed.output and f"--bot-path {world / 'data'}" in failed.output
+    assert fixed.exit_code == 0, fixed.output
