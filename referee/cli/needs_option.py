@@ -1,5 +1,6 @@
 """``--bot-env [BOT:]NAME=VALUE`` and ``--bot-path [BOT:]PATH`` for the commands that run bots from the command line
-(``match``, ``compare``, ``check``): what an arena file's ``env:`` and ``paths:`` give a bot (``referee.bots.needs``)."""
+(``match``, ``compare``, ``check``): what an arena file's ``env:`` and ``paths:`` give a bot
+(``referee.bots.needs``)."""
 
 from __future__ import annotations
 
