@@ -1,7 +1,7 @@
 """``lastcard replay DIR GAME --json``: a stored game as one JSON object, turn by turn, for a program to read.
 
-Each turn a bot was asked: the seat, what it was told (the ``turn`` request as its bot read it: the record's line,
-else the referee's rebuild, ``seat_lines``), the legal answers in the compact notation ``--accept`` takes, its
+Each turn a bot was asked: the seat, what it was told (the messages since its last request, then the ``turn``
+request, as its bot read them: the record's lines, else the referee's rebuild, ``seat_lines``), the legal answers in the compact notation ``--accept`` takes, its
 answer (and whether it was a stand-in for a fault) and the debug notes it wrote at that turn (``notes.jsonl.gz``).
 The ``replay --ask`` and ``--save-position`` commands of each turn are there too, ready to run.
 """
@@ -12,6 +12,7 @@ import shlex
 from typing import Any, Sequence
 
 from referee.engine.notation import code_of
+from referee.protocol.wire import loads
 from referee.replay.notes_text import notes_of
 from referee.replay.requests import ask_command
 from referee.replay.seat_lines import SeatRequest, SeatScript, seat_script
@@ -53,6 +54,7 @@ def _turn(req: SeatRequest, script: SeatScript, notes: GameNotes | None, where: 
           command: str | None) -> dict[str, Any]:
     answer = req.action
     return {"turn": req.turn, "seat": script.seat, "bot": script.name, "request_number": req.number,
+            "told": [loads(line) for line in req.before.splitlines() if line.strip()],
             "request": req.request, "legal": [code_of(a) for a in req.legal],
             "answer": {"code": code_of(answer), "wire": dict(answer.to_wire()), "stand_in": req.stand_in},
             "notes": _notes(notes, req.turn, [script.seat]),

@@ -47,6 +47,11 @@ def test_every_turn_has_its_request_legal_answers_and_answer(stored: tuple[Path,
         # the legal answers in the compact notation are the request's own, one for one
         assert [decode_action(c).to_wire(request["id"]) for c in turn["legal"]] == request["legal"]
         assert decode_action(turn["answer"]["code"]).to_wire() == turn["answer"]["wire"]
+        assert all(m["type"] != "turn" for m in turn["told"])
+    first = next(t for t in doc["turns"] if t["seat"] == 0)
+    assert first["told"][0]["type"] == "start"  # the game's start, told before the seat's first request
+    later = [t for t in doc["turns"] if t["seat"] == 0][1:]
+    assert any(m["type"] == "event" for t in later for m in t["told"])  # what the others did in between
 
 
 def test_the_notes_are_at_their_turn(stored: tuple[Path, list[int], str]) -> None:
