@@ -1,9 +1,10 @@
 """``lastcard replay DIR GAME --json``: a stored game as one JSON object, turn by turn, for a program to read.
 
 Each turn a bot was asked: the seat, what it was told (the messages since its last request, then the ``turn``
-request, as its bot read them: the record's lines, else the referee's rebuild, ``seat_lines``), the legal answers in the compact notation ``--accept`` takes, its
-answer (and whether it was a stand-in for a fault) and the debug notes it wrote at that turn (``notes.jsonl.gz``).
-The ``replay --ask`` and ``--save-position`` commands of each turn are there too, ready to run.
+request, as its bot read them: the record's lines, else the referee's rebuild, ``seat_lines``), the legal
+answers in the compact notation ``--accept`` takes, its answer (and whether it was a stand-in for a fault) and
+the debug notes it wrote at that turn (``notes.jsonl.gz``). The ``replay --ask`` and ``--save-position``
+commands of each turn are there too, ready to run.
 """
 
 from __future__ import annotations
