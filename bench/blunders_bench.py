@@ -10,8 +10,9 @@ then times, each ``--reps`` times, interleaved, as a user runs it (a ``lastcard`
 
 * ``rules``: ``--rule all`` (the patterns read from the positions alone);
 * ``hard``: the default, every rule and ``--against builtin:hard`` (the built-in asked at every turn, in process);
-* ``self``: ``--against`` the bot's own command (a process started per game, sandboxed, asked every request),
-  once: it flags no turn, which checks that the requests line up with the stored answers.
+* ``self-j1``, ``self-j2``: ``--against`` the bot's own command (a process started per game, sandboxed, asked
+  every request), with 1 and 2 games side by side, once each: it flags no turn, which checks that the requests
+  line up with the stored answers.
 
 Each figure is the median of the runs, in seconds, with the number of turns flagged.
 """
@@ -59,11 +60,12 @@ def main() -> None:
             for mode, args in modes.items():
                 seconds, said[mode] = _run(args, work)
                 times[mode].append(seconds)
-        seconds, said["self"] = _run([*base, "--against", "{python} bot/strong_bot.py"], work)
-        times["self"] = [seconds]
-    print(f"{opts.games} games, {opts.ruleset}, 4 seats; median of {opts.reps} runs (self: 1 run)")
+        for jobs in ("1", "2"):
+            seconds, said[f"self-j{jobs}"] = _run([*base, "--against", "{python} bot/strong_bot.py", "-j", jobs], work)
+            times[f"self-j{jobs}"] = [seconds]
+    print(f"{opts.games} games, {opts.ruleset}, 4 seats; median of {opts.reps} runs (self: 1 run each)")
     for mode, runs in times.items():
-        print(f"  {mode:5}  {statistics.median(runs):6.2f} s   {said[mode]}")
+        print(f"  {mode:7}  {statistics.median(runs):6.2f} s   {said[mode]}")
 
 
 if __name__ == "__main__":

@@ -12,11 +12,13 @@ from typing import Any, Sequence
 import click
 
 from referee.bots.spec import parse_bot
+from referee.cli.options import jobs_option
 from referee.cli.sandbox_option import announce, sandbox_option, with_mode
 from referee.replay.blunders import RULES, Blunder, BlunderReference, BuiltinReference, Rule, find_blunders, games_of
 from referee.replay.reference_bot import CommandReference
 from referee.replay.requests import ask_command
 from referee.replay.turns_json import save_command
+from referee.run.workers import resolve_workers
 from referee.store.game_record import bot_limits
 
 
@@ -36,9 +38,11 @@ from referee.store.game_record import bot_limits
 @click.option("--suite", default="positions.yaml", show_default=True, metavar="FILE",
               help="The position suite the --save-position commands add to.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object: every flagged turn, with its commands.")
+@jobs_option(1, "With --against COMMAND: games whose bot is asked side by side (the list is the same whatever the "
+                "number).")
 @sandbox_option
 def blunders_cmd(results_dir: str, bot: str, against: str | None, rules: tuple[str, ...], limit: int, suite: str,
-                 as_json: bool, sandbox_mode: str | None) -> None:
+                 as_json: bool, jobs: int, sandbox_mode: str | None) -> None:
     """List the turns of bot NAME in RESULTS_DIR where its answer differs from a reference player's (--against)
     or breaks a named pattern (--rule), ranked by what the game cost it (its place), each with the
     `lastcard replay ... --ask` command that asks your bot of today the same, and the `--save-position`
@@ -53,7 +57,10 @@ def blunders_cmd(results_dir: str, bot: str, against: str | None, rules: tuple[s
     reference = _reference(against if against is not None or rules else "builtin:hard", sandbox_mode)
     started = time.perf_counter()
     games = games_of(results_dir, bot)
-    found = find_blunders(games, chosen, reference, results_dir)
+    workers = resolve_workers(jobs, len(games))
+    if workers.note:
+        click.echo(workers.note, err=True)
+    found = find_blunders(games, chosen, reference, results_dir, workers.count)
     seconds = time.perf_counter() - started
     command = _command_of(results_dir, bot)
     if as_json:

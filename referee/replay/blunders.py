@@ -13,6 +13,7 @@ was flagged, then the game and turn in order: the turns of the games it lost mos
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
@@ -178,13 +179,23 @@ def flag_game(game_seat: GameSeat, rules: Sequence[Rule], reference: Mapping[int
                           len(stored.seating))
 
 
-def find_blunders(games: Iterable[GameSeat], rules: Sequence[Rule], reference: BlunderReference | None,
-                  where: str) -> list[Blunder]:
-    """Every flagged turn of the bot in ``games``, ranked (``Blunder.sort_key``)."""
+def find_blunders(games: Sequence[GameSeat], rules: Sequence[Rule], reference: BlunderReference | None,
+                  where: str, jobs: int = 1) -> list[Blunder]:
+    """Every flagged turn of the bot in ``games``, ranked (``Blunder.sort_key``). ``jobs``: games whose reference
+    answers are asked side by side (a bot's command waits on its process; the order of the answers is the games')."""
+    answers: Iterable[Mapping[int, Action] | None] = [None] * len(games)
+    if reference is not None:
+        def ask(game_seat: GameSeat) -> Mapping[int, Action]:
+            return reference.answers(game_seat.stored, game_seat.seat, where)
+
+        if jobs > 1:
+            with ThreadPoolExecutor(jobs) as pool:
+                answers = list(pool.map(ask, games))
+        else:
+            answers = map(ask, games)
     out: list[Blunder] = []
-    for game_seat in games:
-        answers = reference.answers(game_seat.stored, game_seat.seat, where) if reference is not None else None
-        out += flag_game(game_seat, rules, answers, reference.name if reference is not None else "")
+    for game_seat, theirs in zip(games, answers):
+        out += flag_game(game_seat, rules, theirs, reference.name if reference is not None else "")
     return sorted(out, key=Blunder.sort_key)
 
 

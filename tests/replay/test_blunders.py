@@ -171,3 +171,10 @@ def test_against_the_bots_own_command_flags_nothing(tmp_path: Path) -> None:
     assert found["against"] == "strong_bot" and found["turns"] == []
     other = run("blunders", str(out), "--bot", "strong_bot", "--against", "builtin:random", "--json")
     assert json.loads(other.output)["turns"]  # a different player does differ: the comparison is live
+    shutil.copy(SAMPLES / "python" / "random_bot.py", tmp_path / "bot")
+    rival = "{python} " + str(tmp_path / "bot" / "random_bot.py")
+    one, two = (run("blunders", str(out), "--bot", "strong_bot", "--against", rival, "--json", "-j", jobs)
+                for jobs in ("1", "2"))
+    assert one.exit_code == two.exit_code == 0, one.output + two.output
+    turns = [json.loads(r.output)["turns"] for r in (one, two)]
+    assert turns[0] and turns[0] == turns[1]  # side by side or not, the same list
