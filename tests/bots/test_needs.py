@@ -163,6 +163,14 @@ def test_compare_takes_bot_env_and_bot_path(world: Path) -> None:
         os.chdir(old)
     assert res.exit_code == 0, res.output
     assert "never started" not in res.output and "could not start" not in res.output
+    os.chdir(world)
+    try:  # without --bot-path: the bot fails, and the walls' lines say why and the fix
+        res = CliRunner().invoke(cli, ["compare", "{python} bot/needy.py", "builtin:random", "--games", "2",
+                                       "--bot-env", f"NEEDY_FILE={data}", "-q"])
+    finally:
+        os.chdir(old)
+    assert res.exit_code != 0
+    assert f"the walls hid '{data}'" in res.output and f"--bot-path {world / 'data'}" in res.output
 
 
 @needs_walls
