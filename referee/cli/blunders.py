@@ -33,6 +33,7 @@ from referee.store.game_record import bot_limits
               help="Flag the turns that break this pattern (repeatable): " +
                    "; ".join(f"{r.name}: {r.text}" for r in RULES.values()) +
                    " [default: all, when no --against is given].")
+@click.option("--lost", is_flag=True, help="Only the games the bot did not win (its place below first).")
 @click.option("--limit", "-n", type=click.IntRange(min=0), default=20, show_default=True,
               help="Show this many turns, the costliest first (0: all).")
 @click.option("--suite", default="positions.yaml", show_default=True, metavar="FILE",
@@ -41,8 +42,8 @@ from referee.store.game_record import bot_limits
 @jobs_option(1, "With --against COMMAND: games whose bot is asked side by side (the list is the same whatever the "
                 "number).")
 @sandbox_option
-def blunders_cmd(results_dir: str, bot: str, against: str | None, rules: tuple[str, ...], limit: int, suite: str,
-                 as_json: bool, jobs: int, sandbox_mode: str | None) -> None:
+def blunders_cmd(results_dir: str, bot: str, against: str | None, rules: tuple[str, ...], lost: bool, limit: int,
+                 suite: str, as_json: bool, jobs: int, sandbox_mode: str | None) -> None:
     """List the turns of bot NAME in RESULTS_DIR where its answer differs from a reference player's (--against)
     or breaks a named pattern (--rule), ranked by what the game cost it (its place), each with the
     `lastcard replay ... --ask` command that asks your bot of today the same, and the `--save-position`
@@ -57,6 +58,8 @@ def blunders_cmd(results_dir: str, bot: str, against: str | None, rules: tuple[s
     reference = _reference(against if against is not None or rules else "builtin:hard", sandbox_mode)
     started = time.perf_counter()
     games = games_of(results_dir, bot)
+    if lost:
+        games = [g for g in games if g.place > 1]
     workers = resolve_workers(jobs, len(games))
     if workers.note:
         click.echo(workers.note, err=True)

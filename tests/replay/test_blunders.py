@@ -111,6 +111,13 @@ def test_against_a_builtin_flags_only_other_answers_and_ranks_by_cost(folder: Pa
     assert all(t["cost"] == (t["place"] - 1) / (t["seats"] - 1) for t in found["turns"]) and len(places) > 1
 
 
+def test_lost_keeps_the_games_the_bot_did_not_win(folder: Path) -> None:
+    every, lost = (json.loads(run("blunders", str(folder), "--bot", "hard", "--json", "--rule", "all", *extra).output)
+                   for extra in ([], ["--lost"]))
+    assert 0 < lost["games"] < every["games"]
+    assert lost["turns"] == [t for t in every["turns"] if t["place"] > 1]
+
+
 def test_the_same_player_as_reference_flags_nothing(folder: Path) -> None:
     """The built-in hard player asked in hard's own seats answers as it did: the positions line up."""
     res = run("blunders", str(folder), "--bot", "hard", "--against", "builtin:hard", "--json")
