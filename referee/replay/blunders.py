@@ -47,11 +47,14 @@ class Rule:
 
 
 def _stoppers(game: Game, legal: list[Action]) -> list[Action]:
-    """The plays that stop the next seat when it holds one card: it draws or loses its turn."""
+    """The plays that stop the next seat when it holds one card: it draws or loses its turn, or (a Reverse at three
+    seats or more) plays after the seat on the other side, unless that one holds one card too."""
     nxt = (game.current + game.direction) % game.n
     if nxt == game.current or len(game.hands[nxt]) != 1:
         return []
-    return [a for a in legal if hurts(a, game.n)]
+    prev = (game.current - game.direction) % game.n
+    turn_back = game.n > 2 and len(game.hands[prev]) != 1
+    return [a for a in legal if hurts(a, game.n) or (turn_back and a.kind is PLAY and a.cards[-1].rank == "reverse")]
 
 
 def _is_wild(action: Action) -> bool:
@@ -74,8 +77,8 @@ def hurts(action: Action, seats: int) -> bool:
 
 
 RULES: dict[str, Rule] = {r.name: r for r in (
-    Rule("one-card", "an opponent on one card not stopped (the next seat held one card; a Skip, Draw Two or Wild "
-                     "Draw Four was legal, a Reverse with two seats)", _stoppers),
+    Rule("one-card", "an opponent on one card not stopped (the next seat held one card; a Skip, Draw Two, Wild "
+                     "Draw Four or Reverse was legal)", _stoppers),
     Rule("wild-with-colour", "a wild spent while holding the colour (a card of the colour in play was legal)",
          _colour_kept, _is_wild),
 )}

@@ -71,8 +71,10 @@ def expected(turn: dict[str, Any]) -> dict[str, set[str]]:
         return out
     seats = len(request["hands"])
     nxt = (request["you"] + request["direction"]) % seats
+    prev = (request["you"] - request["direction"]) % seats
+    back = seats == 2 or request["hands"][prev] != 1  # a Reverse hands the turn to the other side
     stoppers = {c for c in plays if _card(c).rank in ("skip", "draw2", "wild4")
-                or (seats == 2 and _card(c).rank == "reverse")}
+                or (back and _card(c).rank == "reverse")}
     if request["hands"][nxt] == 1 and stoppers and played not in stoppers:
         out["one-card"] = stoppers
     coloured = {c for c in plays if not _card(c).is_wild and _card(c).colour == request["colour"]}
