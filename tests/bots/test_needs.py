@@ -214,3 +214,21 @@ def test_check_says_what_the_walls_hid_and_takes_bot_path(world: Path) -> None:
     assert failed.exit_code == 1
     assert f"walls: the walls hid '{data}'" in failed.output and f"--bot-path {world / 'data'}" in failed.output
     assert fixed.exit_code == 0, fixed.output
+
+
+@needs_walls
+def test_an_arena_bot_left_out_by_the_walls_gets_the_fix_in_its_report(world: Path) -> None:
+    data = world / "data" / "w.txt"
+    (world / "a.yaml").write_text(
+        "name: needs\ngames: 2\nseats: 2\nbots:\n"
+        f"  - name: needy\n    command: \"{{python}} bot/needy.py\"\n    env: {{NEEDY_FILE: {data}}}\n"
+        "  - builtin:easy\n  - builtin:random\n")
+    res = CliRunner().invoke(cli, ["arena", str(world / "a.yaml"), "--out", str(world / "out")])
+    assert res.exit_code == 0, res.output
+    assert "left out: needy" in res.output
+    assert "the walls hid" in res.output and "--bot-path" in res.output  # the terminal, under its stderr
+    report = (world / "out" / "bots" / "needy.md").read_text()
+    stderr_at = report.index("What it wrote on stderr as it failed to start")
+    walls_at = report.index("What the sandbox's walls may have hidden from it, and the fix:")
+    assert stderr_at < walls_at and "FileNotFoundError" in report[stderr_at:walls_at]
+    assert "paths: [" in report[walls_at:]
