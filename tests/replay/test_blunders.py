@@ -20,6 +20,7 @@ from referee.cli.main import cli
 from referee.engine.cards import Card
 from referee.engine.notation import decode_action
 from tests.conftest import SAMPLES
+from tests.support.tiers import starts_processes
 
 BOTS = ["builtin:random", "builtin:hard", "builtin:medium", "builtin:easy"]
 
@@ -29,6 +30,7 @@ def run(*args: str) -> Any:
 
 
 @pytest.fixture(scope="module")
+@starts_processes  # match forks its worker even for built-ins
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """24 family games of four built-ins (played in process)."""
     out = tmp_path_factory.mktemp("blunders") / "out"
