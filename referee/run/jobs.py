@@ -16,6 +16,7 @@ from referee.bots.spec import BotSpec, BotSpecJson
 from referee.engine.rules import Ruleset, get_ruleset
 from referee.run.follow import FollowFile
 from referee.store.results import GameResult
+from referee.table.held_record import HeldRecorder
 from referee.table.policy import FaultPolicy
 from referee.table.table import BuiltinSeat, Recorder, Seat, Table, seat_for
 
@@ -134,9 +135,12 @@ def _seats(specs: tuple[BotSpec, ...], pool: BotPool) -> list[Seat]:
 
 
 def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any]] | None]:
-    """Play ``job`` with bot processes from ``pool``; the result and, if asked, the game record (``None`` for a
-    record rebuilt when read, ``GameJob.rebuilds_record``: recording it cost a built-in game a third of its time)."""
-    recorder = Recorder() if job.record and not job.rebuilds_record else None
+    """Play ``job`` with bot processes from ``pool``; the result and the game record if it is kept
+    (``GameJob.keeps``; ``None`` for a record rebuilt when read, ``GameJob.rebuilds_record``: recording it cost a
+    built-in game a third of its time). A record kept only on a fault is held, and written out only then."""
+    recorder: Recorder | None = None
+    if job.record and not job.rebuilds_record:
+        recorder = HeldRecorder() if job.faults_only else Recorder()
     seats = _seats(job.seats, pool)
     # Only a record and a bot's relay read the game's events: built-in seats alone, unrecorded, log none.
     log_events = recorder is not None or not all(isinstance(seat, BuiltinSeat) for seat in seats)
@@ -148,4 +152,4 @@ def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any
         with FollowFile(job.follow) as follow:
             table.follow = follow.write
             result = table.play()
-    return result, recorder.lines if recorder else None
+    return result, recorder.written() if recorder is not None and job.keeps(result) else None
