@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A profile of the whole ``lastcard match`` command, per game: the referee's process and its worker's.
 
-    python bench/command_profile.py [--games 1500] [--top 25] [--jobs 1] [--sandbox none] [--trivial EXE]
+    python bench/command_profile.py [--games 1500] [--top 25] [--jobs 1] [--sandbox none] [--clock cpu|wall]
 
 Plays ``lastcard match`` between four trivial C bots (sample_bots/c/trivial.c, compiled here), family single
 rounds, pinned to one core, in this process under ``cProfile``; the worker the executor forks is profiled too
@@ -21,6 +21,7 @@ import pstats
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
@@ -33,14 +34,19 @@ def build_trivial(tmp: str) -> str:
     return exe
 
 
-def profiled_worker(dump_dir: str) -> None:
+def profiler(clock: str) -> cProfile.Profile:
+    """A profiler on the wall clock, or on the process's CPU time (what a process spends, not what it waits)."""
+    return cProfile.Profile(time.process_time) if clock == "cpu" else cProfile.Profile()
+
+
+def profiled_worker(dump_dir: str, clock: str) -> None:
     """Wrap the executor's worker loop so that each forked worker writes its own profile to ``dump_dir``."""
     from referee.run import executor
 
     inner = executor._play
 
     def play(*args: object) -> None:
-        prof = cProfile.Profile()
+        prof = profiler(clock)
         prof.enable()
         try:
             inner(*args)  # type: ignore[arg-type]
@@ -70,6 +76,8 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--sandbox", default="none")
     ap.add_argument("--trivial", help="the trivial bot, already compiled")
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                    help="profile on each process's CPU time (default: its waits are not counted) or the wall clock")
     args = ap.parse_args()
     sys.path.insert(0, str(REPO))
     try:
@@ -78,12 +86,12 @@ def main() -> None:
         pass
     with tempfile.TemporaryDirectory() as tmp:
         exe = args.trivial or build_trivial(tmp)
-        profiled_worker(tmp)
+        profiled_worker(tmp, args.clock)
         from referee.cli.main import cli
 
         argv = ["match", *[f"t{i}={exe}" for i in range(4)], "-r", "family", "-o", "target=round",
                 "-n", str(args.games), "--jobs", str(args.jobs), "--sandbox", args.sandbox, "--no-report"]
-        prof = cProfile.Profile()
+        prof = profiler(args.clock)
         prof.enable()
         try:
             cli.main(argv, prog_name="lastcard", standalone_mode=False)
