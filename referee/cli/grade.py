@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 
@@ -20,6 +21,7 @@ from referee.cli.common import (
 )
 from referee.cli.options import jobs_option
 from referee.cli.sandbox_option import sandbox_option, sandboxed
+from referee.grading.rule import points_text
 from referee.inputs.problems import ArenaFileError
 from referee.store.disk import atomic_write
 
@@ -58,6 +60,9 @@ def grade_cmd(bot: str, arena_file: str | None, fmt: str, output: str, work: str
     submission cannot run, or the score is below --fail-under; 2 bad input; 130 interrupted. The benchmark
     bands are a grade, not a failure: use --fail-under to fail below one.
     """
+    if fail_under is not None and not math.isfinite(fail_under):
+        raise click.BadParameter(f"{fail_under} is not a number of points; give e.g. --fail-under 60",
+                                 param_hint="--fail-under")
     if resume and work is None:
         raise click.UsageError("--resume goes on from the games of --work DIR: give --work")
     try:
@@ -83,5 +88,8 @@ def grade_cmd(bot: str, arena_file: str | None, fmt: str, output: str, work: str
         atomic_write(output, text)
         if not quiet:
             click.echo(f"{graded.student}: {graded.summary()} ({fmt}: {output})", err=True)
-    failed = not graded.ok or (fail_under is not None and graded.score < fail_under)
-    sys.exit(1 if failed else 0)
+    below = fail_under is not None and graded.score < fail_under
+    if below:  # the exit status alone would not say which promise failed
+        click.echo(f"{graded.student}: score {points_text(graded.score)} of {points_text(graded.max_score)} is below "
+                   f"--fail-under {points_text(fail_under)}", err=True)
+    sys.exit(1 if below or not graded.ok else 0)

@@ -71,7 +71,8 @@ def _check(name: str, option: str, value: str) -> None:
     # A traceback is any exception but the exit itself.
     assert result.exception is None or isinstance(result.exception, SystemExit), where
     assert "Traceback" not in result.output, where
-    assert result.exit_code in (0, 2, 130) or (name == "check" and "FAILED" in result.output), where  # 1: failed
+    failed = (name == "check" and "FAILED" in result.output) or (name == "grade" and "--fail-under" in result.output)
+    assert result.exit_code in (0, 2, 130) or failed, where  # 1: failed, and the output says why
     if result.exit_code == 2:
         assert option.split()[-1].rstrip("=") in result.output, where  # the message names the option
     if result.exit_code == 130:  # cut by the test (or the player of `play` typed q): one line says so

@@ -46,8 +46,11 @@ def test_match_writes_the_arena_games_format(tmp_path):
     doc = json.loads((tmp_path / "m" / "results.json").read_text())
     assert doc["kind"] == "match" and doc["complete"] and doc["games"] == 6
     # what an arena writes, the reports per bot included (README: "--out gets exactly what arena writes")
-    assert sorted(p.name for p in (tmp_path / "m" / "bots").iterdir()) == ["index.md", "random_bot.md"]
-    assert "# random_bot" in (tmp_path / "m" / "bots" / "random_bot.md").read_text()
+    # (built-ins have no author: only the submitted bot gets a report and a page)
+    bots = tmp_path / "m" / "bots"
+    assert sorted(p.name for p in bots.iterdir()) == ["index.md", "random_bot.html", "random_bot.md"]
+    assert "# random_bot" in (bots / "random_bot.md").read_text()
+    assert "../report.html" in (bots / "random_bot.html").read_text()  # the author's page, as arena writes it
 
 
 def test_match_results_do_not_depend_on_jobs(tmp_path):
