@@ -10,6 +10,7 @@ the table already has, and the lines are made from them by the same functions, o
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from referee.engine.actions import Action
@@ -24,6 +25,7 @@ _ACTION: Final = 2
 _END: Final = 3
 
 
+@dataclass
 class HeldRecorder(Recorder):
     """A ``Recorder`` whose ``written()`` lines equal a ``Recorder``'s, made when asked, not as the game is played.
 
@@ -31,9 +33,8 @@ class HeldRecorder(Recorder):
     play`` does, with a plain ``Recorder``).
     """
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.held: list[tuple[int, Any, Any, Any, Any, Any]] = []
+    held: list[tuple[int, Any, Any, Any, Any, Any]] = field(default_factory=list)
+    """What the record is made of, in order: a line, a message, an action or the game's end, with their objects."""
 
     def add(self, entry: dict[str, Any]) -> None:
         self.held.append((_LINE, entry, None, None, None, None))
