@@ -1,4 +1,4 @@
-"""Shared fixtures: paths, toolchain checks, and a guard that no bot process outlives a test."""
+"""Shared fixtures: paths, toolchain checks, a guard that no bot process outlives a test, and the fast tier's marks."""
 
 from __future__ import annotations
 
@@ -6,11 +6,13 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from tests.support.procs import children
+from tests.support.procs import alive, children
+from tests.support.tiers import COLLECTED, FAST_TIER_BUDGET, Watch, declared_slow
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_bots"
@@ -18,8 +20,19 @@ PY = sys.executable
 
 
 def _children() -> set[int]:
-    """Process ids whose parent is this test process (bots are started directly by the referee)."""
-    return set(children(os.getpid(), live=True))
+    """Process ids whose parent is this test process (bots are started directly by the referee), zombies left out.
+
+    Read where the kernel lists each thread's children: scanning all of /proc twice a test cost 2-10 ms a test on
+    a busy machine, a tenth of the fast tier's time in tests/engine.
+    """
+    pids: set[int] = set()
+    try:
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as fh:
+                pids.update(int(pid) for pid in fh.read().split())
+    except OSError:  # a kernel without CONFIG_PROC_CHILDREN (or a thread gone meanwhile): the whole scan
+        return set(children(os.getpid(), live=True))
+    return {pid for pid in pids if alive(pid)}
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -86,3 +99,96 @@ def resolve_sample(key: str) -> str:
     if tool:
         need(tool)
     return c_bot() if command == "@c" else command
+
+
+
+# The fast tier, `pytest -m "not slow"` (README): the tests that start no process and open no network socket.
+# A test that starts one is marked `slow` where it is written (`@pytest.mark.slow`, or `pytestmark =
+# pytest.mark.slow` at the top of a module whose every test does); a fixture that starts one is declared
+# `@starts_processes` once, and the hook below marks every test using it. The watch (tests/support/tiers.py) sees
+# every process this interpreter starts, so a test that starts one without the mark fails in every run, CI's full
+# suite included: the fast tier cannot quietly gain a process. tests/project/test_fast_tier.py checks that it
+# keeps the unit tests, and bench/tier_bench.py measures it against its budget.
+
+WATCH = Watch()
+_PROCESS_FIXTURES: dict[object, list[str]] = {}  # a fixture's definition -> what its setup started
+_SESSION_START = pytest.StashKey[tuple[float, float]]()  # wall and CPU clocks
+
+
+def pytest_configure(config):
+    WATCH.install()
+
+
+def _fixtures(item) -> dict[str, object]:
+    """The definition of each fixture the test uses (directly or through another fixture)."""
+    info = getattr(item, "_fixtureinfo", None)  # a doctest has none
+    return {name: defs[-1] for name, defs in info.name2fixturedefs.items() if defs} if info else {}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if any(declared_slow(fixture.func) for fixture in _fixtures(item).values()):
+            item.add_marker(pytest.mark.slow)
+    config.stash[COLLECTED] = list(items)
+
+
+@pytest.hookimpl(tryfirst=True)  # before the test's fixtures are set up
+def pytest_runtest_setup(item):
+    WATCH.started.clear()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    before = len(WATCH.started)
+    try:
+        return (yield)
+    finally:
+        if len(WATCH.started) > before:
+            _PROCESS_FIXTURES[fixturedef] = WATCH.started[before:]
+
+
+@pytest.hookimpl(trylast=True)  # after the test's fixtures are torn down
+def pytest_runtest_teardown(item):
+    """Fail a test that is not marked slow yet started a process, or used a fixture that did (in this run)."""
+    if item.get_closest_marker("slow"):
+        return
+    for name, fixture in _fixtures(item).items():
+        if fixture in _PROCESS_FIXTURES:
+            pytest.fail(f"{item.nodeid} is not marked slow but uses the fixture {name!r}, which started "
+                        f"{_listed(_PROCESS_FIXTURES[fixture])}: declare the fixture @starts_processes (from "
+                        "tests.support.tiers) under its @pytest.fixture, and every test using it is slow",
+                        pytrace=False)
+    if WATCH.started:
+        pytest.fail(f"{item.nodeid} is not marked slow but started {_listed(WATCH.started)}: mark it @pytest.mark.slow "
+                    "(a module whose every test does: `pytestmark = pytest.mark.slow` at its top); the fast tier, "
+                    'pytest -m "not slow", starts no process', pytrace=False)
+
+
+def _listed(started: list[str]) -> str:
+    return ", ".join(dict.fromkeys(started))
+
+
+def pytest_sessionstart(session):
+    session.config.stash[_SESSION_START] = (time.monotonic(), time.process_time())
+
+
+@pytest.hookimpl(trylast=True)  # after the other summaries (hypothesis's imports hypothesis)
+def pytest_terminal_summary(terminalreporter, config):
+    """After a run of the fast tier, its time against its budget, so that a tier grown past it says so on every run.
+
+    Its CPU time is its own cost; its wall time counts as well when the machine is not busy (a load average below
+    its cores, this run keeping one of them busy).
+    """
+    if "not slow" not in (config.option.markexpr or ""):
+        return
+    wall_start, cpu_start = config.stash[_SESSION_START]
+    wall, cpu = time.monotonic() - wall_start, time.process_time() - cpu_start
+    load, cores = os.getloadavg()[0], os.cpu_count() or 1
+    ran = sum(len(terminalreporter.stats.get(outcome, ())) for outcome in ("passed", "failed", "skipped"))
+    over = cpu > FAST_TIER_BUDGET or (wall > FAST_TIER_BUDGET and load < cores)
+    line = (f"fast tier: {ran} tests in {wall:.0f} s ({cpu:.0f} s of CPU, load {load:.1f} on {cores} cores); "
+            f"its budget is {FAST_TIER_BUDGET:.0f} s on 2 cores")
+    if over:
+        line += " -- over it: --durations=20 names the slowest (bench/README.md)"
+    terminalreporter.write_line(line, yellow=over, bold=over)

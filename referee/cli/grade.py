@@ -89,7 +89,7 @@ def grade_cmd(bot: str, arena_file: str | None, fmt: str, output: str, work: str
         if not quiet:
             click.echo(f"{graded.student}: {graded.summary()} ({fmt}: {output})", err=True)
     below = fail_under is not None and graded.score < fail_under
-    if below:  # the exit status alone would not say which promise failed
+    if fail_under is not None and below:  # the exit status alone would not say which promise failed
         click.echo(f"{graded.student}: score {points_text(graded.score)} of {points_text(graded.max_score)} is below "
                    f"--fail-under {points_text(fail_under)}", err=True)
     sys.exit(1 if below or not graded.ok else 0)

@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 import traceback
 from contextlib import contextmanager
@@ -416,16 +417,38 @@ def stop_signals_blocked() -> Iterator[None]:
     ``multiprocessing``. Forked with them blocked, the worker sets its handlers and then takes them;
     the referee takes any that came meanwhile when the block ends. The run loop records each result
     under it too, so an interrupt never leaves a game half-counted.
+
+    The mask holds back a signal sent to this thread only: a Ctrl-C the kernel hands to another thread (the
+    live page's server, a library's) still runs the main thread's Python handler. So in the main thread the
+    handlers are also swapped for ones that note the signal, and it is raised again when the block ends.
     """
     try:
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
         yield
         return
+    held: list[int] = []
+    handlers = _hold_signals(held)
     try:
         yield
     finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for sig in held[:1]:  # one is enough: the first stops the run
+            signal.raise_signal(sig)
+
+
+def _hold_signals(held: list[int]) -> dict[int, Any]:
+    """In the main thread, handlers that note SIGINT and SIGTERM in ``held``; the ones they replace."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    handlers: dict[int, Any] = {}
+    for sig in STOP_SIGNALS:
+        current = signal.getsignal(sig)
+        if callable(current):  # SIG_IGN stays ignored, SIG_DFL stays the default
+            handlers[sig] = signal.signal(sig, lambda number, frame: held.append(number))
+    return handlers
 
 
 class _Terminated(BaseException):

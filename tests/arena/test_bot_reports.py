@@ -9,6 +9,7 @@ import re
 import textwrap
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from referee.bots.pipes.transport import STDERR_MARK, StderrSink
@@ -70,6 +71,7 @@ def class_run(tmp_path: Path, *extra: str) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_every_entrant_gets_a_report_the_left_out_one_with_its_reason(tmp_path):
     out = class_run(tmp_path, "--check-games", "0")
     reports = sorted(os.listdir(out / "bots"))
@@ -83,6 +85,7 @@ def test_every_entrant_gets_a_report_the_left_out_one_with_its_reason(tmp_path):
     assert [x["bot"] for x in doc["left_out"]] == ["empty"]
 
 
+@pytest.mark.slow
 def test_a_fault_comes_with_its_request_line_stderr_of_that_game_and_replay(tmp_path):
     out = class_run(tmp_path, "--check-games", "0")
     games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
@@ -100,6 +103,7 @@ def test_a_fault_comes_with_its_request_line_stderr_of_that_game_and_replay(tmp_
     assert "None: every answer was on time" in steady and "place: **" in steady
 
 
+@pytest.mark.slow
 def test_the_report_carries_the_check_run_as_the_contest_runs_it(tmp_path):
     out = class_run(tmp_path, "--check-games", "2")
     report = (out / "bots" / "crashy_one.md").read_text()

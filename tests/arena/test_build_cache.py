@@ -70,6 +70,7 @@ def _build(path: Path) -> tuple[dict, dict]:
     return {e.spec.name: e for e in kept}, {x.bot: x for x in left}
 
 
+@pytest.mark.slow
 @walls
 def test_a_copy_is_built_and_the_bot_runs_from_it_the_original_untouched(tmp_path, cache):
     path = _class(tmp_path, {"ada": "echo ada", "bob": "echo bob"})
@@ -85,6 +86,7 @@ def test_a_copy_is_built_and_the_bot_runs_from_it_the_original_untouched(tmp_pat
     assert "built echo ada" in (tmp_path / "logs" / "ada.build.log").read_text()
 
 
+@pytest.mark.slow
 @walls
 def test_a_second_run_builds_only_what_changed(tmp_path, cache):
     path = _class(tmp_path, {"ada": "echo ada", "bob": "echo bob", "cy": "echo cy"})
@@ -101,6 +103,7 @@ def test_a_second_run_builds_only_what_changed(tmp_path, cache):
     assert not any(e.built.cached for e in third.values())
 
 
+@pytest.mark.slow
 @walls
 def test_a_failed_build_is_cached_with_its_reason_and_log(tmp_path, cache):
     path = _class(tmp_path, {"fred": "x"}, build="echo syntax error here; exit 3\n")
@@ -111,6 +114,7 @@ def test_a_failed_build_is_cached_with_its_reason_and_log(tmp_path, cache):
     assert "the cache's copy" in (tmp_path / "logs" / "fred.build.log").read_text()
 
 
+@pytest.mark.slow
 @walls
 def test_a_build_cannot_reach_another_submissions_cache_entry(tmp_path, cache):
     """mallory's build writes into every entry it can name (it knows the cache's path): none is there."""
@@ -129,6 +133,7 @@ def test_a_build_cannot_reach_another_submissions_cache_entry(tmp_path, cache):
     assert (entry / "bot").stat().st_mode & 0o022 == 0 and entry.stat().st_mode & 0o022 == 0
 
 
+@pytest.mark.slow
 @walls
 def test_identical_folders_share_one_entry(tmp_path, cache):
     path = _class(tmp_path, {"ada": "echo same", "bob": "echo same"})
@@ -136,6 +141,7 @@ def test_identical_folders_share_one_entry(tmp_path, cache):
     assert built["ada"].spec.cwd == built["bob"].spec.cwd  # the same inputs: the same built copy
 
 
+@pytest.mark.slow
 def test_sandbox_none_builds_in_place_as_before(tmp_path, cache):
     path = _class(tmp_path, {"ada": "echo ada"}, arena=ARENA.replace("build_timeout_s: 20",
                                                                       "build_timeout_s: 20\n      sandbox: none"))

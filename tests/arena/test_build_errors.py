@@ -66,6 +66,7 @@ def _contest(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 @needs_cc
 def test_validate_build_and_check_arena_json_show_the_compilers_first_error(tmp_path: Path) -> None:
     arena = _contest(tmp_path)
@@ -81,6 +82,7 @@ def test_validate_build_and_check_arena_json_show_the_compilers_first_error(tmp_
     assert "warning" not in left["detail"]
 
 
+@pytest.mark.slow
 @needs_cc
 def test_the_run_shows_the_first_error_in_the_terminal_and_the_bots_pages(tmp_path: Path) -> None:
     arena = _contest(tmp_path)

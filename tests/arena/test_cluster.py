@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("distributed", reason="needs the distributed extra: pip install -e '.[distributed]'")
 
 from click.testing import CliRunner  # noqa: E402

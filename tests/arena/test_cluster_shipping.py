@@ -81,6 +81,7 @@ def test_the_hash_follows_the_content_and_an_unpacked_copy_is_reused(tmp_path):
     assert pack_bots(arena.bots, arena.base_dir).digest != changed.digest
 
 
+@pytest.mark.slow
 def test_relocated_bots_play_from_the_copy_alone(tmp_path):
     base = make_arena(tmp_path)
     arena = load_arena(str(base / "arena.yaml"))
@@ -103,6 +104,7 @@ def test_relocated_bots_play_from_the_copy_alone(tmp_path):
     assert result.faults == () and len(result.placements) == 3
 
 
+@pytest.mark.slow
 def test_paths_through_links_and_dotdot_travel_as_written(tmp_path):
     base = tmp_path / "arena"
     for folder in ("hostile", "deep/inner", "deep/bots"):
@@ -142,6 +144,7 @@ def test_a_missing_runtime_or_program_is_named(tmp_path):
     assert runtime_problem(BotSpec("e", "./bot", cwd=str(tmp_path)), ("sh",)) is None
 
 
+@pytest.mark.slow
 def test_nothing_imports_dask_unless_asked():
     code = ("import sys, referee.cli.main, referee.arena.runner, referee.cluster.executor, referee.builds.shipping; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")

@@ -13,6 +13,8 @@ from click.testing import CliRunner
 
 from referee.cli.main import cli
 
+pytestmark = pytest.mark.slow
+
 needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc for the build steps")
 
 ARENA = """

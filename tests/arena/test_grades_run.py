@@ -10,9 +10,12 @@ import math
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 ARENA = """\

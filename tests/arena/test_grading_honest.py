@@ -107,6 +107,7 @@ grading: {by: rank, best: 100, worst: 50, REQUIRE}
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("require", [False, True])
 def test_the_run_says_when_its_grades_do_not_separate_the_class(tmp_path, require):
     for name in ("ann", "bob", "cy"):  # three copies of one bot, one game a pair: nothing separates them

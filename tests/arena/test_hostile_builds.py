@@ -26,8 +26,9 @@ from tests.support.procs import groups_running
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_bots" / "python"
 
-pytestmark = pytest.mark.skipif(not machine().walls, reason="bubblewrap cannot build the walls here: "
-                                + "; ".join(machine().problems))
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not machine().walls, reason="bubblewrap cannot build the walls here: "
+                                 + "; ".join(machine().problems))]
 
 #: name -> (kind, build commands, the words its report must show: ``A|B`` is either). ``{...}`` are filled by the test.
 ATTACKS: dict[str, tuple[str, str, tuple[str, ...]]] = {

@@ -155,6 +155,7 @@ def test_the_shipped_classroom_validates_in_place_with_every_student():
     assert "would be left out: hal (no bot found in 'students/hal'" in result.output
 
 
+@pytest.mark.slow
 def test_the_shipped_broken_submission_is_left_out_with_its_compiler_error(tmp_path):
     if shutil.which("cc") is None:
         pytest.skip("needs a C compiler (cc): .ci/run installs gcc")

@@ -58,6 +58,7 @@ def test_validate_lists_every_student_before_any_game(tmp_path):
     assert not (tmp_path / "results").exists()  # nothing played, nothing written
 
 
+@pytest.mark.slow
 def test_a_canvas_download_goes_from_folder_to_the_file_canvas_imports(tmp_path):
     cls = small_canvas(tmp_path)
     out = tmp_path / "out"
@@ -160,6 +161,7 @@ def test_validate_names_the_archive_and_the_member_of_a_hostile_zip(tmp_path, ho
         assert "over the 128 MiB a submission may unpack to (a zip bomb" in res.output
 
 
+@pytest.mark.slow
 def test_a_hostile_archive_leaves_that_student_out_with_the_reason_and_the_class_plays(tmp_path):
     cls = small_canvas(tmp_path)
     zipped = cls.by("zip")[0]
@@ -179,6 +181,7 @@ def test_a_hostile_archive_leaves_that_student_out_with_the_reason_and_the_class
     assert not list(tmp_path.rglob("evil.py"))
 
 
+@pytest.mark.slow
 def test_a_moodle_class_on_the_ladder_gets_the_worksheet_it_uploads(tmp_path):
     cls = moodle_class(tmp_path)
     roster = cls.roster.rename(tmp_path / "worksheet-downloaded.csv")
@@ -214,6 +217,7 @@ def test_the_shipped_classroom_no_longer_drops_zips(tmp_path):
     assert "skipped students/_template: exclude: '_*' in the arena file" in res.output
 
 
+@pytest.mark.slow
 def test_without_a_roster_a_canvas_download_is_graded_under_canvas_ids(tmp_path):
     cls = small_canvas(tmp_path)
     cls.arena.write_text(cls.arena.read_text().replace("roster: roster.csv\n", ""))

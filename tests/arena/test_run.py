@@ -21,6 +21,7 @@ from referee.store.record_file import recorded_ids
 from referee.store.run_store import StoreError
 from tests.support.procs import alive as _alive
 from tests.support.procs import children, cmdline, wait_until
+from tests.support.tiers import starts_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS_SCHEMA = json.loads((ROOT / "protocol" / "schemas" / "results.schema.json").read_text())
@@ -51,6 +52,7 @@ def games_by_id(out: Path) -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
+@starts_processes
 def mixed_reference(tmp_path_factory):
     """The mixed arena played uninterrupted with one worker: its results.json bytes and games."""
     tmp = tmp_path_factory.mktemp("reference")
@@ -98,6 +100,7 @@ def test_a_half_written_last_line_is_played_again(tmp_path, mixed_reference):
     assert run.complete and (out / "results.json").read_bytes() == reference
 
 
+@pytest.mark.slow
 def test_resume_refuses_a_different_arena_and_fresh_starts_over(tmp_path):
     arena = load_arena(write(tmp_path, MIXED))
     out = tmp_path / "out"
@@ -109,6 +112,7 @@ def test_resume_refuses_a_different_arena_and_fresh_starts_over(tmp_path):
     assert len((out / "games.jsonl").read_text().splitlines()) == 2 and not run.complete
 
 
+@pytest.mark.slow
 def test_a_finished_arena_is_simply_run_again(tmp_path):
     arena = load_arena(write(tmp_path, "seats: 2\ngames: 2\nruleset: arcade\nbootstrap: 0\n"
                                        "bots: [builtin:hard, builtin:random]\n"))
@@ -119,6 +123,7 @@ def test_a_finished_arena_is_simply_run_again(tmp_path):
     assert run.played_now == 2 and (out / "results.json").read_bytes() == before
 
 
+@pytest.mark.slow
 def test_hard_beats_random_in_standings_and_ratings(tmp_path):
     arena = load_arena(write(tmp_path, "seats: 4\ngames: 20\nruleset: compact\nbootstrap: 100\nseed: 3\n"
                                        "bots: [builtin:random, builtin:hard, builtin:random, builtin:medium,"
@@ -135,6 +140,7 @@ def test_hard_beats_random_in_standings_and_ratings(tmp_path):
     assert [r.rank for r in rows] == [1, 2, 3, 4, 5]
 
 
+@pytest.mark.slow
 def test_the_command_writes_every_output_file(tmp_path):
     path = write(tmp_path, "name: files\nseats: 2\ngames: 4\nruleset: arcade\nrecords: true\nbootstrap: 20\n"
                            "bots: [builtin:hard, builtin:random, builtin:easy]\n")
@@ -160,6 +166,7 @@ def test_the_command_writes_every_output_file(tmp_path):
     assert "| rank | bot |" in (out / "standings.md").read_text()
 
 
+@pytest.mark.slow
 def test_match_writes_the_same_results_format(tmp_path):
     out = tmp_path / "m"
     res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "4", "--out", str(out), "builtin:hard",
@@ -204,6 +211,7 @@ def workers_of(pid: int) -> list[int]:
     return children(pid)
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_prints_the_standings_and_resumes(tmp_path):
     path = write(tmp_path, LONG)
     out = tmp_path / "out"
@@ -228,6 +236,7 @@ def test_ctrl_c_stops_cleanly_prints_the_standings_and_resumes(tmp_path):
     assert (out / "results.json").read_bytes() == (reference / "results.json").read_bytes()
 
 
+@pytest.mark.slow
 def test_a_killed_referee_loses_only_the_games_in_flight(tmp_path):
     path = write(tmp_path, LONG)
     out = tmp_path / "out"
@@ -244,6 +253,7 @@ def test_a_killed_referee_loses_only_the_games_in_flight(tmp_path):
     assert run.complete and run.played_now == LONG_GAMES - kept
 
 
+@pytest.mark.slow
 def test_bot_processes_log_their_stderr_and_are_all_gone_after(tmp_path):
     bot = ROOT / "sample_bots" / "python" / "random_bot.py"
     path = write(tmp_path, f"seats: 3\ngames: 3\nruleset: arcade\nbootstrap: 0\nbots:\n"
@@ -292,6 +302,7 @@ def _is_watchdog(pid: int) -> bool:
     return WATCHDOG_MARK.encode() in cmdline(pid)
 
 
+@pytest.mark.slow
 def test_ctrl_c_leaves_no_bot_process_behind(tmp_path):
     bot = ROOT / "sample_bots" / "python" / "random_bot.py"
     path = write(tmp_path, "seats: 3\ngames: 300\nruleset: compact\nbootstrap: 0\nbots:\n"
@@ -309,6 +320,7 @@ def test_ctrl_c_leaves_no_bot_process_behind(tmp_path):
         [p for p in workers + bots if _alive(p)]
 
 
+@pytest.mark.slow
 def test_a_worker_is_pinned_to_one_cpu_when_cpus_outnumber_workers():
     from referee.run.executor import LocalExecutor
     from referee.run.workers import usable_cpus
@@ -326,6 +338,7 @@ def test_a_worker_is_pinned_to_one_cpu_when_cpus_outnumber_workers():
             executor.close()
 
 
+@pytest.mark.slow
 def test_the_workers_quit_their_bots_while_the_standings_are_fitted_and_are_gone_after(tmp_path, monkeypatch):
     """The final fit and reports no longer wait for every bot to exit: the workers are told first, and
     joined after (each left politely, having quit its bots, not killed)."""

@@ -36,6 +36,7 @@ def class_file(folder: Path, similarity: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_an_arena_with_similarity_writes_the_figures_and_prints_the_copies(tmp_path: Path):
     # The copies are of kits (strong_bot.py, the JavaScript kit as builtin:medium): without the references, as found.
     path = class_file(tmp_path, "{points: 150, seed: 2, references: false}")
@@ -64,6 +65,7 @@ def test_similarity_true_and_its_settings_are_read():
     assert parse_arena(base + "similarity: {points: 80, seed: 4}\n").similarity == SimilarityOption(80, 4)
 
 
+@pytest.mark.slow
 def test_validate_says_what_similarity_will_do(tmp_path: Path):
     (tmp_path / "a.yaml").write_text("bots: [builtin:easy, builtin:hard]\nseats: 2\nsimilarity: {points: 80}\n")
     res = lastcard(tmp_path, "validate", "a.yaml")
@@ -82,6 +84,7 @@ def test_a_bad_similarity_is_refused_naming_the_key_the_value_and_what_is_allowe
     assert message in str(caught.value)
 
 
+@pytest.mark.slow
 def test_built_ins_alone_are_compared_and_a_fresh_start_without_similarity_leaves_no_old_figures(tmp_path: Path):
     bots = "bots: [builtin:medium, builtin:hard, builtin:easy, builtin:random]\nseats: 2\ngames: 2\nbootstrap: 0\n"
     (tmp_path / "with.yaml").write_text(bots + "similarity: {points: 60}\n")

@@ -56,6 +56,7 @@ def test_one_bot_per_submission_named_after_it(tmp_path):
     assert ada.spec.command.endswith("bot.py")
 
 
+@pytest.mark.slow
 def test_a_failing_build_is_reported_and_left_out_not_fatal(tmp_path):
     path = classroom(tmp_path, {"ada": "echo compiled ada\n", "bob": "true\n", "cy": "true\n",
                                 "dee": "echo 'bot.c:3: error: expected ;' >&2\nexit 1\n", "eve": "sleep 30\n"})
@@ -78,6 +79,7 @@ def test_a_failing_build_is_reported_and_left_out_not_fatal(tmp_path):
     assert (out / "logs" / "ada.stderr.log").exists()
 
 
+@pytest.mark.slow
 def test_too_few_bots_left_is_a_mistake_before_any_game(tmp_path):
     path = classroom(tmp_path, {"ada": "exit 2\n", "bob": "exit 2\n"})
     with pytest.raises(ArenaFileError, match=r"seats: 3 seats, but the arena has 1 bot after leaving out "
@@ -86,6 +88,7 @@ def test_too_few_bots_left_is_a_mistake_before_any_game(tmp_path):
     assert not (tmp_path / "out" / "games.jsonl").exists()
 
 
+@pytest.mark.slow
 def test_a_build_running_when_the_arena_is_killed_outright_is_killed_too(tmp_path):
     """``kill -9`` of ``lastcard arena`` during the build step: the watchdog ends the build's process group."""
     import os

@@ -11,10 +11,13 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
 from tests.benchmarks.classes import GRADED, grade_rows, grades, make_class
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 
 def arena(path: Path, out: Path, *more: str) -> str:

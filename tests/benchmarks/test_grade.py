@@ -40,6 +40,7 @@ def grade(*args: str) -> tuple[int, str]:
     return result.exit_code, result.stdout if result.exit_code in (0, 1) else result.output
 
 
+@pytest.mark.slow
 def test_one_submission_in_every_format_its_platform_documents(tmp_path):
     path = make_class(tmp_path, {"ann": "strong"}, WITH_TESTS)
     arena = sandboxed(teacher_arena(str(path), str(tmp_path / "students" / "ann")), "none")
@@ -73,6 +74,7 @@ def test_one_submission_in_every_format_its_platform_documents(tmp_path):
         t.score for t in graded.tests if t.name.startswith(("plays", "stronger")))
 
 
+@pytest.mark.slow
 def test_the_exit_status_says_what_a_ci_job_needs(tmp_path):
     path = make_class(tmp_path, {"bob": "random", "hal": ""})
     bob, hal = str(tmp_path / "students" / "bob"), str(tmp_path / "students" / "hal")
@@ -106,6 +108,7 @@ def test_a_teachers_file_that_cannot_grade_is_bad_input(tmp_path, block, words):
     assert code == 2 and words in out, out
 
 
+@pytest.mark.slow
 def test_the_autograder_scripts_of_docs_grading_md_run_as_the_platforms_run_them(tmp_path):
     """Gradescope's run_autograder and PrairieLearn's entrypoint, each in the folder tree its platform makes
     (AUTOGRADER and GRADE point there; LASTCARD at this checkout's command)."""

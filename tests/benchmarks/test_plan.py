@@ -123,6 +123,7 @@ def test_validate_refuses_an_unreachable_band_before_anything_runs(tmp_path):
     assert "grading.bands[2]: no bot can reach this band" in result.output and "(line 9)" in result.output
 
 
+@pytest.mark.slow
 def test_a_benchmark_that_cannot_start_is_refused_before_any_game(tmp_path):
     (tmp_path / "ann.py").write_text("")
     (tmp_path / "a.yaml").write_text(HEAD.replace('"python3 ann.py"', f'"{sys.executable} ann.py"')

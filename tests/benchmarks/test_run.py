@@ -9,6 +9,7 @@ from pathlib import Path
 
 import jsonschema
 import numpy as np
+import pytest
 
 from referee.arena.config import parse_arena
 from referee.benchmarks.plan import parse_id
@@ -40,6 +41,7 @@ def lines(out: Path) -> list[dict]:
             for x in (out / "games.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_bands_are_tested_weakest_first_and_only_until_the_grade_is_decided(tmp_path):
     run = run_benchmarks(ARENA, STUDENTS, out=str(tmp_path / "out"), jobs=1)
     assert run.complete
@@ -73,6 +75,7 @@ grading:
 """)
 
 
+@pytest.mark.slow
 def test_a_student_still_undecided_at_the_budget_gets_the_lower_band_flagged_with_the_interval(tmp_path):
     # 25 pairs: easy takes at least 12 (every pair won twice), which leaves medium too few for hard's 35 Elo
     run = run_benchmarks(TIGHT, [parse_bot("dee=builtin:hard")], out=str(tmp_path / "out"), jobs=1)
@@ -89,6 +92,7 @@ def test_a_student_still_undecided_at_the_budget_gets_the_lower_band_flagged_wit
     assert f"Elo {last.elo_low:+.0f} to {last.elo_high:+.0f}" in graded.flag
 
 
+@pytest.mark.slow
 def test_jobs_and_resume_give_the_same_bytes(tmp_path):
     one = run_benchmarks(ARENA, STUDENTS, out=str(tmp_path / "one"), jobs=1)
     two = run_benchmarks(ARENA, STUDENTS, out=str(tmp_path / "two"), jobs=2)
@@ -124,6 +128,7 @@ def test_simulated_ladders_misgrade_no_more_than_alpha_and_beta_allow():
     assert np.all(tight.games <= 120)
 
 
+@pytest.mark.slow
 def test_at_four_seats_copies_of_the_benchmark_fill_the_table(tmp_path):
     arena = parse_arena("""\
 seed: 2

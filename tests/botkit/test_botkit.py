@@ -183,6 +183,7 @@ def test_the_sample_bots_copy_is_referee_botkit() -> None:
         "`python -m referee.botkit sample_bots/python`")
 
 
+@pytest.mark.slow
 def test_python_m_referee_botkit_copies_it(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "referee.botkit", str(tmp_path / "mybot")], capture_output=True,
                          text=True, cwd=ROOT)
@@ -191,6 +192,7 @@ def test_python_m_referee_botkit_copies_it(tmp_path: Path) -> None:
     assert usage.returncode == 2 and "usage: python -m referee.botkit BOT_FOLDER" in usage.stderr
 
 
+@pytest.mark.slow
 def test_a_botkit_bot_needs_nothing_installed(tmp_path: Path) -> None:
     """A bot folder with botkit.py beside it needs no package: Python without site-packages (-S) plays."""
     botkit.copy_to(str(tmp_path))

@@ -34,12 +34,14 @@ def trainer():
     return module
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("house", list(PRESETS))
 def test_the_policy_bot_passes_lastcard_check(house: str) -> None:
     report = run_check(POLICY_BOT, CheckConfig(rulesets=(house,), games=4, quiet_ms=100))
     assert report.failed_names == [] and report.count(Status.SKIPPED) == 0, report.failed_names
 
 
+@pytest.mark.slow
 def test_the_policy_bot_plays_a_match() -> None:
     result = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "3", "--seed", "4", POLICY_BOT, "builtin:random"])
     assert result.exit_code == 0, result.output
@@ -87,6 +89,7 @@ def test_training_writes_a_new_file_by_default_never_the_shipped_policy() -> Non
     assert out.parent == SAMPLES / "python"  # beside the bot: policy_bot.py policy-trained.npz plays it
 
 
+@pytest.mark.slow
 def test_the_policy_bot_plays_the_file_it_is_given(tmp_path: Path) -> None:
     mine = tmp_path / "mine.npz"
     shutil.copy(SAMPLES / "python" / "policy.npz", mine)

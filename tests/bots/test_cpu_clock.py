@@ -30,6 +30,7 @@ from referee.bots.spec import BotSpec, TimeLimits
 from referee.protocol.faults import BotFault, FaultKind
 from referee.replay.record import read_record
 from referee.store.record_file import recorded_ids
+from tests.support.tiers import starts_processes
 
 PY = sys.executable
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,6 +57,7 @@ SANDBOXES = [pytest.param(Mode.AUTO, "cpu", id="cgroup", marks=needs_cgroup),
 
 
 @pytest.fixture
+@starts_processes
 def burners() -> Iterator[None]:
     """Three CPU burners on the bot's core, for the test's length (killed at its end)."""
     # Each burner in a session of its own, as the bot is: where the kernel groups a session's processes for the
@@ -133,6 +135,7 @@ def test_a_bot_using_40_percent_times_out_on_the_wall_clock_and_never_on_the_cpu
         assert wall_ms > BUDGET  # the load was real: on the wall clock this move was over
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("box, source", SANDBOXES)
 def test_a_bot_using_150_percent_times_out_on_the_cpu_clock(box, source):
     bot = client("burn", BUDGET * 150 // 100, "cpu", box, wall_ms=ROOMY_WALL)
@@ -146,6 +149,7 @@ def test_a_bot_using_150_percent_times_out_on_the_cpu_clock(box, source):
     assert bot.last_cpu_ms is not None and bot.last_cpu_ms >= BUDGET
 
 
+@pytest.mark.slow
 @needs_cgroup
 def test_cpu_burnt_by_a_forked_child_counts():
     bot = client("fork", BUDGET * 150 // 100, "cpu", Mode.AUTO, wall_ms=ROOMY_WALL)
@@ -157,6 +161,7 @@ def test_cpu_burnt_by_a_forked_child_counts():
     assert "ms of CPU time" in message and "backstop" not in message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("box, source", SANDBOXES)
 def test_a_bot_sleeping_past_wall_ms_times_out_on_the_cpu_clock(box, source):
     bot = client("sleep", 3000, "cpu", box, wall_ms=400)
@@ -168,6 +173,7 @@ def test_a_bot_sleeping_past_wall_ms_times_out_on_the_cpu_clock(box, source):
     assert bot.last_cpu_ms is not None and bot.last_cpu_ms < BUDGET
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("box, source", SANDBOXES)
 def test_a_quick_bot_is_charged_little_cpu_and_spends_no_bank(box, source):
     bot = client("burn", 5, "cpu", box)
@@ -203,6 +209,7 @@ def _python(source: str, says: bytes) -> Iterator[subprocess.Popen[bytes]]:
         child.stdout.close()  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 def test_the_process_meter_sums_a_process_and_its_children():
     # Each of the two processes burns 150 ms of CPU, then sleeps; the parent says when it has forked.
     source = ("import os, sys, time\npid = os.fork()\nif pid: print('forked', flush=True)\n"
@@ -218,6 +225,7 @@ def test_the_process_meter_sums_a_process_and_its_children():
     assert process_clock_id(1) < 0  # the kernel's encoding: negative, the pid inverted
 
 
+@pytest.mark.slow
 def test_a_bot_alone_that_ends_keeps_the_cpu_time_read_from_it_last():
     """The meter's one-clock path: a bot that ended is not an error, its last reading stays counted."""
     source = ("import time\nend = time.process_time() + 0.05\nwhile time.process_time() < end: pass\n"
@@ -231,6 +239,7 @@ def test_a_bot_alone_that_ends_keeps_the_cpu_time_read_from_it_last():
         ProcessMeter(child.pid)  # a clock never readable is an error, as before
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_game_under_either_clock(tmp_path):
     from click.testing import CliRunner
 
@@ -311,6 +320,7 @@ def test_the_fallback_is_said_once_at_the_start():
     assert not any("clock" in s for s in said)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sandbox.machine().walls, reason="no bubblewrap walls here")
 def test_walls_without_a_cgroup_fall_back_to_the_processes_inside_them(monkeypatch):
     # As for an unprivileged run without delegated cgroups: the walls, no cgroup. The process the referee

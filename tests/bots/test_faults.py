@@ -20,6 +20,8 @@ from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT
 from tests.support.procs import group_members, groups_running, wait_group_gone, wait_until
 
+pytestmark = pytest.mark.slow
+
 MISBEHAVE = ROOT / "tests" / "support" / "fault_bots" / "misbehave.py"
 # The wall clock: these bots fault by sleeping, which a CPU clock only stops at its backstop (test_cpu_clock.py).
 FAST = TimeLimits(startup_ms=3000, move_ms=400, bank_ms=0, quit_ms=500, clock="wall")

@@ -32,6 +32,8 @@ from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT
 from tests.support.procs import cmdline, wait_until
 
+pytestmark = pytest.mark.slow
+
 HOSTILE = ROOT / "tests" / "bots" / "hostile" / "hostile.py"
 # Generous: a loaded CI machine must not turn a slow answer into a fault the test would blame on an attack.
 FAST = TimeLimits(startup_ms=20_000, move_ms=3_000, bank_ms=0, quit_ms=500)

@@ -116,6 +116,7 @@ def _hello(command: str, cwd: str | None = None) -> tuple[str, bytes]:
         t.close(0)
 
 
+@pytest.mark.slow
 @needs_walls
 @pytest.mark.parametrize("lang", ["python", "node", "java", "c"])
 def test_every_sample_runtime_starts_inside_the_walls(lang: str, tmp_path: Path) -> None:
@@ -135,6 +136,7 @@ def test_every_sample_runtime_starts_inside_the_walls(lang: str, tmp_path: Path)
     assert level in ("full", "walls") and b'"ready"' in line
 
 
+@pytest.mark.slow
 @needs_walls
 def test_the_scratch_space_is_private_and_gone_afterwards() -> None:
     # Each bot leaves a mark in its /tmp and lists it. (The listing may also hold the bind of a checkout that
@@ -154,6 +156,7 @@ def test_the_scratch_space_is_private_and_gone_afterwards() -> None:
     assert not os.path.exists("/tmp/lastcard-mark-1") and not os.path.exists("/tmp/lastcard-mark-2")
 
 
+@pytest.mark.slow
 def test_none_is_today_s_behaviour() -> None:
     t = PipeTransport([PY, "-c", "import os; print(os.environ.get('LASTCARD_SANDBOX'), os.getuid(), flush=True)"],
                       sandbox=SandboxSettings(mode=Mode.NONE))
@@ -191,6 +194,7 @@ def test_a_bad_sandbox_key_is_named_with_its_line(value: str, words: str) -> Non
     assert words in str(info.value) and "(line 3)" in str(info.value)
 
 
+@pytest.mark.slow
 def test_strict_on_a_machine_without_walls_stops_the_command_with_status_2(monkeypatch: pytest.MonkeyPatch) -> None:
     from click.testing import CliRunner
 
@@ -215,6 +219,7 @@ def test_a_program_loose_in_tmp_is_shown_alone_not_its_neighbours(tmp_path: Path
         loose.unlink()
 
 
+@pytest.mark.slow
 def test_a_missing_program_fails_to_start_as_it_would_without_the_sandbox(tmp_path: Path) -> None:
     for settings in (SandboxSettings(), SandboxSettings(mode=Mode.NONE)):
         with pytest.raises(FileNotFoundError) as info:
@@ -232,6 +237,7 @@ def test_a_program_only_the_referee_s_path_finds_is_run_by_its_full_path(tmp_pat
     assert sandbox._program(["sh", "x"], "/") == ["sh", "x"]  # found inside too: left as written
 
 
+@pytest.mark.slow
 @needs_walls
 def test_a_walled_bot_that_exits_left_nothing_behind_it():
     """bubblewrap's own process inside holds the bot's stdout a moment after the bot's exit is seen: that is no

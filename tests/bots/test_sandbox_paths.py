@@ -65,6 +65,7 @@ def where(command: str, cwd: Path, mode: Mode) -> tuple[str, bytes]:
         t.close(0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cwd, command, reached", CASES)
 def test_a_command_reaches_the_same_files_without_the_sandbox(tmp_path: Path, cwd: str, command: str,
                                                               reached: str) -> None:
@@ -74,6 +75,7 @@ def test_a_command_reaches_the_same_files_without_the_sandbox(tmp_path: Path, cw
     assert line.decode() == f"{base / reached} {os.path.realpath(base / cwd)}"
 
 
+@pytest.mark.slow
 @needs_walls
 @pytest.mark.parametrize("cwd, command, reached", CASES)
 def test_a_command_runs_inside_the_walls_exactly_as_written(tmp_path: Path, cwd: str, command: str,
@@ -121,6 +123,7 @@ def test_the_command_s_files_name_program_interpreters_and_arguments(tmp_path: P
 
 
 # ------------------------------------------------------------------------------------------ as a user runs it
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", [pytest.param("strict", marks=needs_walls), "none"])
 @pytest.mark.parametrize("cwd, command", [
     ("hostile", "python3 ../in/../bots/random_bot.py"),

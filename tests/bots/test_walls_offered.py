@@ -118,6 +118,7 @@ def test_each_platform_s_shortfall_names_its_one_command(tmp_path, monkeypatch):
     assert line == "systemd-run --user --scope -p Delegate=yes .venv/bin/lastcard arena 'my class.yaml'"
 
 
+@pytest.mark.slow
 def test_the_level_the_reason_and_the_command_are_said_once_at_the_start(monkeypatch):
     """``lastcard match`` as a normal user on a machine without delegated cgroups: one note before the games."""
     from click.testing import CliRunner

@@ -22,6 +22,8 @@ from referee.check.fuzz import fuzz_check_name
 from referee.protocol.schemas import validate_message
 from tests.support.procs import pid_alive
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = ROOT / "tests" / "support" / "broken_bots"
 PY = sys.executable  # the venv's interpreter starts faster than a pyenv shim

@@ -31,6 +31,7 @@ def test_check_is_a_lastcard_command() -> None:
     assert result.exit_code == 0 and "BOT_COMMAND" in result.output and "--junit" in result.output
 
 
+@pytest.mark.slow
 def test_a_passing_bot_exits_0_with_a_checklist() -> None:
     result = invoke(STRONG, "--games", "2", "--ruleset", "compact")
     assert result.exit_code == 0, result.output
@@ -41,6 +42,7 @@ def test_a_passing_bot_exits_0_with_a_checklist() -> None:
     assert result.output.strip().splitlines()[-1].startswith("PASSED: 13 passed, 0 failed, 0 skipped")
 
 
+@pytest.mark.slow
 def test_a_failing_bot_exits_1_and_shows_the_exchange() -> None:
     result = invoke(NO_COLOUR, *FAST, "-r", "family")
     assert result.exit_code == 1
@@ -52,6 +54,7 @@ def test_a_failing_bot_exits_1_and_shows_the_exchange() -> None:
     assert out.strip().splitlines()[-1].startswith("FAILED: ")
 
 
+@pytest.mark.slow
 def test_json_report(tmp_path: Path) -> None:
     result = invoke(NO_COLOUR, *FAST, "--ruleset", "family,arcade", "--json")
     assert result.exit_code == 1
@@ -65,6 +68,7 @@ def test_json_report(tmp_path: Path) -> None:
     assert doc["summary"]["failed"] == 1 and sum(doc["summary"].values()) == len(doc["checks"])
 
 
+@pytest.mark.slow
 def test_junit_report(tmp_path: Path) -> None:
     path = tmp_path / "check.xml"
     result = invoke(NO_COLOUR, *FAST, "-r", "family", "--junit", str(path))
@@ -80,6 +84,7 @@ def test_junit_report(tmp_path: Path) -> None:
     assert len([c for c in cases if c.find("skipped") is not None]) == int(root.get("skipped", "-1")) == 1
 
 
+@pytest.mark.slow
 def test_json_and_junit_together_for_a_passing_bot(tmp_path: Path) -> None:
     path = tmp_path / "ok.xml"
     result = invoke(STRONG, *FAST, "-r", "arcade", "--json", "--junit", str(path))
@@ -109,6 +114,7 @@ def _lastcard() -> str:
     return str(script)
 
 
+@pytest.mark.slow
 def test_real_exit_status_and_ascii_fallback() -> None:
     """As a CI job runs it: a real process, and a terminal that cannot show ✓ and ✗."""
     env = {**os.environ, "PYTHONIOENCODING": "ascii"}

@@ -90,6 +90,7 @@ def test_a_failure_keeps_the_whole_request():
     assert check.to_json()["sent"] == long
 
 
+@pytest.mark.slow
 def test_check_arena_json_has_whole_requests_replays_and_policy_words(tmp_path):
     arena_file = contest(tmp_path)
     junit = tmp_path / "check.xml"
@@ -114,6 +115,7 @@ def test_check_arena_json_has_whole_requests_replays_and_policy_words(tmp_path):
     assert any(fuzz["sent"] in text for text in failures)  # whole in JUnit as well
 
 
+@pytest.mark.slow
 def test_check_arena_checks_every_bot_and_refuses_contest_options(tmp_path):
     arena_file = contest(tmp_path)
     runner = CliRunner()
@@ -127,6 +129,7 @@ def test_check_arena_checks_every_bot_and_refuses_contest_options(tmp_path):
     assert both.exit_code == 2 and "not both" in both.output
 
 
+@pytest.mark.slow
 def test_check_arena_bot_repeats_and_each_report_is_headed_by_its_bot(tmp_path):
     """Both students run `python3 bot.py`: the reports (as in a file, no terminal) tell them apart by name, in the
     order the --bot options gave them, each once."""
@@ -147,6 +150,7 @@ def test_check_arena_bot_repeats_and_each_report_is_headed_by_its_bot(tmp_path):
     assert unknown.exit_code == 2 and "no bot 'nosy'" in unknown.output
 
 
+@pytest.mark.slow
 def test_check_text_never_cuts_a_replay_command(tmp_path):
     """The checklist shortens long notes, but each replay command is whole, on its own line, and runs (the records
     folder is deep here so that a note with its command is far past the terminal's limit)."""

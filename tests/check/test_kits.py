@@ -75,6 +75,7 @@ def toolchain(lang: Language) -> list[str]:
     return list(dict.fromkeys([*lang.requires, *build]))
 
 
+@pytest.mark.slow
 @pytest.mark.toolchain
 @pytest.mark.parametrize("folder", CHECKED)
 def test_each_kit_passes_lastcard_check(folder: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

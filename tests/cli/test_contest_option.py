@@ -45,6 +45,7 @@ def line(output: str, start: str) -> str:
     return found
 
 
+@pytest.mark.slow
 def test_puzzles_run_the_bot_under_the_contests_limits_and_sandbox(club):
     res = invoke("puzzles", "family", STRONG, "--arena", str(club))
     assert res.exit_code == 0, res.output
@@ -68,6 +69,7 @@ def test_puzzles_without_a_contest_say_their_defaults():
                                             "only; this command's defaults (--arena FILE plays a contest's format)")
 
 
+@pytest.mark.slow
 def test_replay_ask_takes_the_contests_limits_and_says_the_game_is_not_its_format(club, tmp_path):
     results = small_results_dir(tmp_path / "out", faulty=False)  # g0001: compact, 3 seats
     res = invoke("replay", str(results), "g0001", "--seat", "0", "--all", "--ask", STRONG, "--arena", str(club))
@@ -88,6 +90,7 @@ def test_replay_takes_an_arena_only_to_ask(club, tmp_path):
     assert res.exit_code == 2 and "it goes with --ask" in res.output
 
 
+@pytest.mark.slow
 def test_play_in_a_contests_format_meets_its_bots(club):
     res = invoke("play", "--arena", str(club), "--seed", "3", "--pace", "0", stdin="q\n")
     fmt = line(res.output, "format: ")

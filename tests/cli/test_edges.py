@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from referee.run.workers import JOBS_PER_CPU, max_jobs
 from tests.support.cli_cut import invoke_cut
+from tests.support.tiers import starts_processes
 
 BOT = (f"{sys.executable} "
        f"{os.path.join(os.path.dirname(__file__), '..', '..', 'sample_bots', 'python', 'random_bot.py')}")
@@ -42,6 +43,7 @@ CUT_S = 2.0
 
 
 @pytest.fixture(scope="module")
+@starts_processes
 def workdir(tmp_path_factory):
     """A directory with an arena file, a stored match (for replay) and a ladder (for its standings)."""
     path = tmp_path_factory.mktemp("edges")
@@ -101,6 +103,7 @@ def test_jobs_out_of_range_is_refused_with_the_range(value):
     assert "--jobs" in result.output and f"give 1 to {max_jobs()} ({JOBS_PER_CPU} per CPU" in result.output
 
 
+@pytest.mark.slow
 def test_jobs_beyond_the_machine_or_the_games_is_cut_down_with_a_note(tmp_path):
     result = invoke_cut(["match", "-n", "3", "--jobs", "100000", "--out", str(tmp_path / "m"), "--no-report",
                          "builtin:easy", "builtin:random"], 60)
@@ -111,6 +114,7 @@ def test_jobs_beyond_the_machine_or_the_games_is_cut_down_with_a_note(tmp_path):
     assert '"jobs": 3' in (tmp_path / "m" / "timing.json").read_text() or max_jobs() <= 3
 
 
+@pytest.mark.slow
 def test_a_long_match_starts_and_speaks_of_its_own_options(tmp_path):
     """Two million games: no arena file's ``format:`` key, no cap; cut, it says how to resume."""
     out = tmp_path / "m"
@@ -127,6 +131,7 @@ def test_a_long_match_starts_and_speaks_of_its_own_options(tmp_path):
     assert again.exit_code == 130 and f"resuming: {played} of 2000000 games already played" in again.output
 
 
+@pytest.mark.slow
 def test_a_resume_with_other_options_is_said_in_the_match_s_words(tmp_path):
     out = str(tmp_path / "m")
     assert invoke_cut(["match", "-n", "2", "--out", out, "--no-report", "builtin:easy", "builtin:random"],

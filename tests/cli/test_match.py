@@ -7,6 +7,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
@@ -35,6 +36,7 @@ def _same_games(a: Path, b: Path) -> None:
     assert (a / "results.json").read_bytes() == (b / "results.json").read_bytes()
 
 
+@pytest.mark.slow
 def test_match_writes_the_arena_games_format(tmp_path):
     _match(tmp_path / "m")
     lines = [json.loads(x) for x in (tmp_path / "m" / "games.jsonl").read_text().splitlines()]
@@ -53,12 +55,14 @@ def test_match_writes_the_arena_games_format(tmp_path):
     assert "../report.html" in (bots / "random_bot.html").read_text()  # the author's page, as arena writes it
 
 
+@pytest.mark.slow
 def test_match_results_do_not_depend_on_jobs(tmp_path):
     _match(tmp_path / "one", "--jobs", "1")
     _match(tmp_path / "two", "--jobs", "2")
     _same_games(tmp_path / "one", tmp_path / "two")
 
 
+@pytest.mark.slow
 def test_match_resume_finishes_an_interrupted_match(tmp_path):
     whole, cut = tmp_path / "whole", tmp_path / "cut"
     _match(whole)
@@ -79,6 +83,7 @@ def test_resume_needs_the_output_directory():
     assert res.exit_code == 2 and "--resume finishes the match stored in --out" in res.output
 
 
+@pytest.mark.slow
 def test_match_without_out_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "2", "builtin:hard", "builtin:random"])
@@ -100,6 +105,7 @@ def _killer_arena(tmp_path: Path, *args: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_worker_killed_once_is_replaced_and_its_game_played_again(tmp_path):
     path = _killer_arena(tmp_path, str(tmp_path / "killed-once"))
     res = CliRunner().invoke(cli, ["arena", str(path), "--out", str(tmp_path / "out"), "--jobs", "1", "-q"])
@@ -110,6 +116,7 @@ def test_a_worker_killed_once_is_replaced_and_its_game_played_again(tmp_path):
     assert all(g["reason"] != "lost" and not g["faults"] for g in lines)  # the replay went through
 
 
+@pytest.mark.slow
 def test_a_game_that_kills_its_worker_twice_is_lost_by_its_bots(tmp_path):
     path = _killer_arena(tmp_path)
     res = CliRunner().invoke(cli, ["arena", str(path), "--out", str(tmp_path / "out"), "--jobs", "2", "-q"])
@@ -126,6 +133,7 @@ def test_a_game_that_kills_its_worker_twice_is_lost_by_its_bots(tmp_path):
     assert all(not g["faults"] for g in lines if g not in lost)
 
 
+@pytest.mark.slow
 def test_each_game_records_the_sandbox_level_it_ran_under(tmp_path):
     from referee.bots.sandbox import SandboxSettings, effective_level
 
@@ -142,6 +150,7 @@ def test_each_game_records_the_sandbox_level_it_ran_under(tmp_path):
         assert json.loads((out / "results.json").read_text())["sandbox_levels"] == {"random_bot": [level]}
 
 
+@pytest.mark.slow
 def test_match_and_arena_write_report_html_unless_told_not_to(tmp_path):
     res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "2", "--out", str(tmp_path / "m"), "builtin:easy",
                                    "builtin:hard"])
@@ -158,6 +167,7 @@ def test_match_and_arena_write_report_html_unless_told_not_to(tmp_path):
     assert "report:" in res.output and (tmp_path / "a" / "report.html").exists()
 
 
+@pytest.mark.slow
 def test_practice_mode_has_no_clock(tmp_path):
     # 0.3 s at its third turn
     slow = f"{sys.executable} {ROOT / 'tests' / 'support' / 'fault_bots' / 'misbehave.py'} slow_once"
@@ -191,6 +201,7 @@ def test_an_arena_has_no_clocks_only_when_its_file_says_practice(tmp_path):
     assert res.exit_code == 2 and "practice" in res.output
 
 
+@pytest.mark.slow
 def test_names_beyond_ascii_survive_games_jsonl_and_a_resume(tmp_path):
     """games.jsonl is UTF-8 JSON lines (orjson writes the characters themselves): read back, resumed, replayed."""
     out = tmp_path / "m"
@@ -213,6 +224,7 @@ def test_names_beyond_ascii_survive_games_jsonl_and_a_resume(tmp_path):
     assert replay.exit_code == 0 and "Zoë" in replay.output, replay.output
 
 
+@pytest.mark.slow
 def test_a_bot_that_never_starts_is_shown_with_its_own_words(tmp_path):
     """Its stderr's last lines (here its own message), not only "exited during startup"; exit status 1. Under the
     default sandbox, as a user runs it."""
@@ -238,6 +250,7 @@ def test_a_bot_that_never_starts_is_shown_with_its_own_words(tmp_path):
     assert "  its stderr:\n    | loading the weights\n    | quitter: cannot open weights.bin" in bare.stderr
 
 
+@pytest.mark.slow
 def test_match_without_out_keeps_no_games_file_and_shows_the_same_standings(tmp_path, monkeypatch):
     from referee.store import run_store as store_module
 

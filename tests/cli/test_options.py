@@ -26,6 +26,7 @@ def test_a_bad_seed_is_a_usage_error_naming_the_value(command, seed, message):
     assert res.exception is None or isinstance(res.exception, SystemExit)
 
 
+@pytest.mark.slow
 def test_a_large_seed_is_a_seed():
     res = CliRunner().invoke(cli, ["match", "builtin:random", "builtin:easy", "--games", "1", "--seed", str(2**70)])
     assert res.exit_code == 0, res.output

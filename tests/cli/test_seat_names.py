@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from referee.arena.config import parse_arena
@@ -42,6 +43,7 @@ def _match(out: Path, *extra: str) -> None:
     assert res.exit_code == 0, res.output
 
 
+@pytest.mark.slow
 def test_hidden_names_are_never_told_to_any_bot_and_the_results_keep_them(tmp_path: Path):
     _match(tmp_path / "hidden", "--seat-names", "hidden")
     sent = _sent(tmp_path / "hidden")
@@ -57,6 +59,7 @@ def test_hidden_names_are_never_told_to_any_bot_and_the_results_keep_them(tmp_pa
     assert set(NAMES) <= set(json.dumps(results).split('"'))
 
 
+@pytest.mark.slow
 def test_shown_names_are_told_as_before(tmp_path: Path):
     """The control: the same scan finds every name when they are shown, and the games.jsonl line is as it was."""
     _match(tmp_path / "shown")
@@ -66,6 +69,7 @@ def test_shown_names_are_told_as_before(tmp_path: Path):
     assert "seat_names" not in games
 
 
+@pytest.mark.slow
 def test_a_hidden_game_rebuilt_for_replay_tells_the_labels_too(tmp_path: Path):
     """A game whose record was not kept is rebuilt for ``replay --ask`` and ``similar``: with the labels the bots
     were told, so a bot asked again sees what it saw."""
@@ -80,6 +84,7 @@ def test_a_hidden_game_rebuilt_for_replay_tells_the_labels_too(tmp_path: Path):
     assert "medium" not in text and "hard" not in text
 
 
+@pytest.mark.slow
 def test_compare_hides_the_names_when_asked(tmp_path: Path):
     out = tmp_path / "cmp"
     res = CliRunner().invoke(cli, ["compare", BOTS[0], BOTS[1], "--field", "zedbot=builtin:hard", "--games", "2",

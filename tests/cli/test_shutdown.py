@@ -16,6 +16,8 @@ from tests.conftest import ROOT
 from tests.support.cli_cut import invoke_cut
 from tests.support.procs import alive, children, cmdline, groups_running, wait_until
 
+pytestmark = pytest.mark.slow
+
 LONG_MATCH = ["match", "-n", "2000000", "builtin:easy", "builtin:random", "--no-report"]
 
 

@@ -9,6 +9,8 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow
+
 pexpect = pytest.importorskip("pexpect", reason="pexpect is in the 'test' extra: pip install -e '.[test]'")
 
 ARENA = """\

@@ -27,6 +27,8 @@ from referee.html_report.collusion import collusion_section
 from referee.store.collusion_file import CollusionRow, write_collusion
 from tests.support.collusion_class import arena_yaml, make_class
 
+pytestmark = pytest.mark.slow  # every test here starts a process
+
 
 def lastcard(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "referee.cli.entry", *args], cwd=cwd, capture_output=True,

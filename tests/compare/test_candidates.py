@@ -215,6 +215,7 @@ def game_lines(out: Path) -> list[dict]:
             for x in (out / "games.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_real_play_accepts_hard_and_stops_the_base_itself_the_same_whatever_jobs_and_resume(tmp_path):
     serial, two, cut = tmp_path / "serial", tmp_path / "two", tmp_path / "cut"
     code, out = invoke(*RUN, "--out", str(serial), "--no-report")
@@ -297,6 +298,7 @@ def test_the_live_display_draws_every_candidates_block_and_status():
     assert text.count("LLR: ") == 3
 
 
+@pytest.mark.slow
 def test_four_seats_with_a_field_every_candidate_at_the_same_seats_and_records_of_counted_games(tmp_path):
     from referee.store.record_file import recorded_ids
 
@@ -374,6 +376,7 @@ def test_cannot_catch_up_says_by_how_much():
     assert f"at most {high:.3f} at 95%, below hard's {best:.3f}" in text
 
 
+@pytest.mark.slow
 def test_identical_candidates_in_real_play_are_reported_and_no_winner_declared(tmp_path):
     code, out = invoke("compare", "builtin:easy", "--candidate", "builtin:hard", "--candidate", "twin=builtin:hard",
                        "--model", "logistic", "--elo1", "100", "--seed", "2", "-q", "--out", str(tmp_path),

@@ -48,6 +48,7 @@ def game_lines(out: Path) -> list[dict]:
             for x in (out / "games.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_hard_against_random_accepts_h1():
     code, out = compare("builtin:hard", "builtin:random", "--model", "logistic", "--elo1", "50", "-q")
     assert code == 0, out
@@ -56,6 +57,7 @@ def test_hard_against_random_accepts_h1():
     assert "LLR: " in out and "[0.00, 50.00]" in out
 
 
+@pytest.mark.slow
 def test_a_bot_against_itself_accepts_h0_at_the_first_pair_the_llr_allows(tmp_path):
     # Deterministic identical bots: the twin is the mirror game, so every pair is WL (no draws in 2 seats).
     code, output = compare("builtin:hard", "builtin:hard", "--model", "logistic", "--elo1", "5",
@@ -74,6 +76,7 @@ def test_a_bot_against_itself_accepts_h0_at_the_first_pair_the_llr_allows(tmp_pa
     assert max(block["llr_trace"]) <= 0  # never once toward H1
 
 
+@pytest.mark.slow
 def test_jobs_and_resume_stop_at_the_same_pair_as_a_serial_run(tmp_path):
     serial, two, cut = tmp_path / "serial", tmp_path / "two", tmp_path / "cut"
     assert compare(*DECIDED, "--out", str(serial), "--jobs", "1", "--no-report", "--records")[0] == 0
@@ -99,6 +102,7 @@ def test_jobs_and_resume_stop_at_the_same_pair_as_a_serial_run(tmp_path):
     assert code == 2 and "changed" in out
 
 
+@pytest.mark.slow
 def test_the_out_directory_has_what_an_arena_writes_and_the_sprt_block(tmp_path):
     out = tmp_path / "out"
     code, text = compare(*DECIDED, "--out", str(out))
@@ -127,6 +131,7 @@ def test_the_out_directory_has_what_an_arena_writes_and_the_sprt_block(tmp_path)
     assert "llr-trace" in html
 
 
+@pytest.mark.slow
 def test_four_seats_with_a_field_and_a_filler_finish(tmp_path):
     code, output = compare("builtin:hard", "builtin:medium", "--field", "builtin:easy", "--seats", "4",
                            "--max-games", "24", "--out", str(tmp_path / "out"), "--no-report", "-q")
@@ -145,6 +150,7 @@ def test_four_seats_with_a_field_and_a_filler_finish(tmp_path):
     assert sorted({g["seating"].index("hard") for g in games}) == [0, 1, 2, 3]
 
 
+@pytest.mark.slow
 def test_fixed_length_games_gives_the_estimates_without_a_test(tmp_path):
     code, out = compare("builtin:hard", "builtin:easy", "--games", "10", "-q", "--out", str(tmp_path / "o"),
                         "--no-report")
@@ -158,6 +164,7 @@ def test_fixed_length_games_gives_the_estimates_without_a_test(tmp_path):
     assert block["stopped"] == "games" and block["pairs"] == 5 and sum(block["ptnml"]) == 5
 
 
+@pytest.mark.slow
 def test_two_process_bots_compare_in_the_sandbox(tmp_path):
     # The default sandbox (auto): the sample bots read and write nothing outside their folder.
     out = tmp_path / "out"
@@ -172,6 +179,7 @@ def test_two_process_bots_compare_in_the_sandbox(tmp_path):
     assert all(not g["faults"] for g in game_lines(out))
 
 
+@pytest.mark.slow
 def test_a_fault_counts_as_the_policy_says(tmp_path):
     # The crashing bot loses each game it crashes in (forfeit): NEW never places ahead of BASE.
     code, text = compare(f"crash={PY} {MISBEHAVE} crash", "builtin:random", "--games", "4", "--sandbox", "none",
@@ -201,6 +209,7 @@ def test_bad_input_is_a_usage_error_naming_the_option(args, words):
     assert "Traceback" not in out
 
 
+@pytest.mark.slow
 def test_a_bot_that_never_starts_is_an_error_after_the_games(tmp_path):
     code, out = compare(f"ghost={tmp_path / 'no-such-bot'}", "builtin:random", "--games", "2", "-q")
     assert code == 1, out
@@ -238,6 +247,7 @@ def test_the_live_display_redraws_the_block_in_place():
     assert quiet.getvalue() == ""
 
 
+@pytest.mark.slow
 def test_an_interrupted_compare_keeps_its_games_and_resumes_to_the_serial_verdict(tmp_path):
     from referee.bots.spec import parse_bot
     from referee.cli.compare import compare_arena
@@ -275,6 +285,7 @@ def test_an_interrupted_compare_keeps_its_games_and_resumes_to_the_serial_verdic
     assert results(cut) == results(serial) and game_lines(cut) == game_lines(serial)
 
 
+@pytest.mark.slow
 def test_a_comparison_holds_only_the_games_ahead_of_its_count(tmp_path):
     """Memory does not grow with the games: each goes to games.jsonl as it ends and, once its pair is counted, is
     kept as sums and placements. Live ``GameLine``s stay a handful (those finished ahead of the count) however

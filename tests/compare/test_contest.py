@@ -54,6 +54,7 @@ def lines_starting(output: str, start: str) -> list[str]:
     return [x for x in output.splitlines() if x.startswith(start)]
 
 
+@pytest.mark.slow
 def test_the_contest_gives_the_rules_seats_limits_policy_and_its_other_bots_as_the_field(cup, tmp_path):
     code, out = compare("--arena", str(cup), "new=builtin:hard", "mine", "--max-games", "20", "-q",
                         "--out", str(tmp_path / "o"), "--no-report")
@@ -76,6 +77,7 @@ def test_the_contest_gives_the_rules_seats_limits_policy_and_its_other_bots_as_t
     assert json.loads((tmp_path / "o" / "arena.json").read_text())["arena"]["draw"] == 1
 
 
+@pytest.mark.slow
 def test_an_option_given_over_the_contest_wins_with_a_warning(cup):
     code, out = compare("--arena", str(cup), "builtin:hard", "builtin:medium", "--seats", "4", "--move-ms", "300",
                         "--games", "4", "-q")
@@ -86,6 +88,7 @@ def test_an_option_given_over_the_contest_wins_with_a_warning(cup):
     assert "Results of hard vs medium (family, 4 seats, field: 2 a pair, drawn from easy, random, mine)" in out
 
 
+@pytest.mark.slow
 def test_another_stage_plays_its_own_table(cup):
     code, out = compare("--arena", str(cup), "--stage", "duel", "builtin:hard", "builtin:medium", "--games", "4", "-q")
     assert code == 0, out
@@ -111,6 +114,7 @@ def test_a_stage_without_an_arena_and_a_broken_arena_are_usage_errors(tmp_path):
     assert code == 2 and "unknown built-in player 'builtin:nobody'" in out and "Traceback" not in out
 
 
+@pytest.mark.slow
 def test_without_a_contest_the_defaults_are_said_and_self_play_warned():
     code, out = compare("builtin:hard", "builtin:medium", "--games", "4", "-q")
     assert code == 0, out
@@ -123,6 +127,7 @@ def test_without_a_contest_the_defaults_are_said_and_self_play_warned():
     assert code == 0 and not lines_starting(out, "warning: "), out
 
 
+@pytest.mark.slow
 def test_the_default_bounds_are_the_tables_and_said_with_their_cost():
     code, out = compare("builtin:hard", "builtin:medium", "--max-games", "4", "-q")
     assert code == 0, out
@@ -136,6 +141,7 @@ def test_the_default_bounds_are_the_tables_and_said_with_their_cost():
     assert "test: [0, 20] nElo (given)" in out and "about 1,599 games if NEW is no better" in out
 
 
+@pytest.mark.slow
 def test_vs_field_runs_a_second_test_of_the_places_against_the_field(cup, tmp_path):
     out_dir = tmp_path / "o"
     code, out = compare("--arena", str(cup), "builtin:hard", "mine", "--vs-field", "--max-games", "30", "-q",
@@ -161,6 +167,7 @@ def test_vs_field_runs_a_second_test_of_the_places_against_the_field(cup, tmp_pa
     assert json.loads((out_dir / "results.json").read_text())["sprt"]["new"] == "hard"  # the first test's, as ever
 
 
+@pytest.mark.slow
 def test_vs_field_needs_a_field_and_one_new():
     code, out = compare("builtin:hard", "builtin:medium", "--vs-field", "--games", "2", "-q")
     assert code == 2 and "needs a field" in out, out
@@ -168,6 +175,7 @@ def test_vs_field_needs_a_field_and_one_new():
     assert code == 2 and "--vs-field tests one NEW against BASE" in out, out
 
 
+@pytest.mark.slow
 def test_candidates_play_the_contests_format_too(cup):
     code, out = compare("--arena", str(cup), "builtin:medium", "--candidate", "builtin:hard", "--candidate",
                         "builtin:easy", "--max-games", "6", "-q")

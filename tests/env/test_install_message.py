@@ -6,7 +6,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 
 def test_the_missing_rl_packages_are_named_with_an_install_that_keeps_the_build():

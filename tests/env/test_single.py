@@ -81,6 +81,7 @@ def test_random_seat_is_reproducible_and_varies() -> None:
     assert seats == [env.reset(seed=s)[1]["seat"] for s in range(12)] and len(set(seats)) > 1
 
 
+@pytest.mark.slow
 def test_a_bot_process_opponent_plays_sandboxed_and_ends_with_close() -> None:
     env = SingleAgentEnv("arcade", 3, opponents=[RANDOM_BOT, "builtin:hard"])
     picks = random.Random(4)
@@ -92,6 +93,7 @@ def test_a_bot_process_opponent_plays_sandboxed_and_ends_with_close() -> None:
     env.close()  # the autouse fixture checks no bot process is left
 
 
+@pytest.mark.slow
 def test_two_copies_of_one_command_get_a_process_each() -> None:
     env = SingleAgentEnv("family", 3, opponents=[RANDOM_BOT], options={"target": "round"})
     _, info, _ = play(env, 1, random.Random(1))

@@ -145,6 +145,7 @@ def run_side_by_side(vec: VectorSingleAgentEnv, singles: list[SingleAgentEnv], s
     return ends
 
 
+@pytest.mark.slow
 def test_bot_process_opponents_play_the_same_games_in_the_batch() -> None:
     """A command among the opponents: each table a referee Table with its own process (the slow path)."""
     kwargs = dict(ruleset="family", seats=3, options={"target": "round"}, opponents=[RANDOM_BOT, "builtin:hard"])
@@ -234,6 +235,7 @@ def test_arguments_are_checked() -> None:
     vec.close()
 
 
+@pytest.mark.slow
 def test_the_instruction_count_workload_steps_the_same_numbers_every_run():
     """bench/vector_callgrind.py's digest is what makes two versions' instruction counts comparable."""
     script = Path(__file__).resolve().parents[2] / "bench" / "vector_callgrind.py"

@@ -18,6 +18,8 @@ from referee.store.game_record import load
 from tests.support.browser import chromium, errors, open_page
 from tests.support.replaydata import small_results_dir, write_results_dir
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def browser():

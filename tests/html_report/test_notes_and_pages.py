@@ -18,6 +18,8 @@ from referee.cli.main import cli
 from tests.support.browser import chromium, errors, open_page
 from tests.support.notedata import NOTES_BOT
 
+pytestmark = pytest.mark.slow  # every test here starts a process
+
 ARENA = """name: notes class
 seed: 5
 ruleset: compact

@@ -17,9 +17,11 @@ from referee.html_report import ReportError, write_report
 from referee.html_report.tape import tape
 from referee.store.game_record import load
 from tests.support.replaydata import small_results_dir
+from tests.support.tiers import starts_processes
 
 
 @pytest.fixture(scope="module")
+@starts_processes
 def results(tmp_path_factory):
     return small_results_dir(tmp_path_factory.mktemp("report") / "out")
 
@@ -158,6 +160,7 @@ def test_a_game_lost_with_its_worker_is_listed_as_not_played(results, tmp_path):
     assert out.exit_code == 2 and "was not played" in out.output and "twice" in out.output
 
 
+@pytest.mark.slow
 def test_a_fault_shows_the_stderr_of_its_own_game(tmp_path):
     """Each fault carries the bot's stderr from that game only (the log is split at its game marks)."""
     from click.testing import CliRunner
@@ -264,6 +267,7 @@ def test_stages_without_rounds_in_results_take_them_from_the_games(results):
         ("cup", [(1, "cup round 1", 1, ("a", "c"), ("a",)), (2, "cup round 2", 1, ("a", "b"), None)])]
 
 
+@pytest.mark.slow
 def test_a_match_report_names_its_house_options(tmp_path):
     out = tmp_path / "house"
     res = CliRunner().invoke(cli, ["match", "-r", "family", "-o", "stacking=true", "-o", "target=200", "-n", "1",

@@ -17,6 +17,8 @@ from referee.cli.main import cli
 from referee.html_report import write_report
 from tests.support.browser import chromium, errors, open_page
 
+pytestmark = pytest.mark.slow
+
 MATCH_BOTS = ["builtin:hard", "builtin:medium", "builtin:random"]
 CUP = """\
 name: cupsmall

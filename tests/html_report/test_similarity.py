@@ -14,6 +14,7 @@ from referee.cli.main import cli
 from referee.html_report import write_report
 from referee.html_report.similarity import play_alike, play_alike_section
 from referee.store.similarity_file import BotRow, PairRow, read_similarity, write_similarity
+from tests.support.tiers import starts_processes
 
 
 class Matrix(HTMLParser):
@@ -64,6 +65,7 @@ class Matrix(HTMLParser):
 
 
 @pytest.fixture(scope="module")
+@starts_processes
 def compared(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("alike") / "out"
     runner = CliRunner()

@@ -10,8 +10,9 @@ from referee.bots.sandbox import machine
 from referee.builds.steps import as_given, run_builds
 from referee.ladder.fingerprint import submission_hashes
 
-pytestmark = pytest.mark.skipif(not machine().walls, reason="bubblewrap cannot build the walls here: "
-                                + "; ".join(machine().problems))
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not machine().walls, reason="bubblewrap cannot build the walls here: "
+                                 + "; ".join(machine().problems))]
 
 ARENA = """\
 name: l

@@ -7,11 +7,14 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from referee.arena import load_arena
 from referee.cli.main import cli
 from referee.ladder.run import LadderOptions, run_ladder
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 CLASS = """\

@@ -61,6 +61,7 @@ def counts(games: list[tuple]) -> dict[str, int]:
     return out
 
 
+@pytest.mark.slow
 def test_first_run_gives_every_bot_its_share_and_a_rerun_plays_nothing(tmp_path):
     db = tmp_path / "l.sqlite"
     arena = load_arena(arena_file(tmp_path))
@@ -79,6 +80,7 @@ def test_first_run_gives_every_bot_its_share_and_a_rerun_plays_nothing(tmp_path)
     assert runs[0]["standings"] == runs[1]["standings"] == rows
 
 
+@pytest.mark.slow
 def test_same_seed_and_submissions_give_the_same_games_whatever_the_workers(tmp_path):
     arena = load_arena(arena_file(tmp_path))
     run_ladder(arena, str(tmp_path / "one.sqlite"), jobs=1, options=LadderOptions(share=4, budget=14))
@@ -87,6 +89,7 @@ def test_same_seed_and_submissions_give_the_same_games_whatever_the_workers(tmp_
     assert len(one) == 14 and one == two
 
 
+@pytest.mark.slow
 def test_a_new_bot_reaches_its_share_and_the_old_games_are_kept(tmp_path):
     db = tmp_path / "l.sqlite"
     run_ladder(load_arena(arena_file(tmp_path)), str(db), jobs=1, options=LadderOptions(share=6))
@@ -101,6 +104,7 @@ def test_a_new_bot_reaches_its_share_and_the_old_games_are_kept(tmp_path):
     assert late.played_now == 6
 
 
+@pytest.mark.slow
 def test_a_changed_submission_retires_its_games_and_plays_far_fewer_than_a_full_rerun(tmp_path):
     subs = tmp_path / "subs"
     for name in ("ann", "bob", "cat", "dan"):
@@ -125,6 +129,7 @@ def test_a_changed_submission_retires_its_games_and_plays_far_fewer_than_a_full_
     assert 0 < second.played_now < first.played_now
 
 
+@pytest.mark.slow
 def test_a_stopped_run_keeps_its_games_and_the_next_plays_the_same_ones(tmp_path):
     arena = load_arena(arena_file(tmp_path))
     whole = tmp_path / "whole.sqlite"
@@ -138,6 +143,7 @@ def test_a_stopped_run_keeps_its_games_and_the_next_plays_the_same_ones(tmp_path
         assert [r["status"] for r in store.runs()] == ["interrupted", "finished"]
 
 
+@pytest.mark.slow
 def test_a_killed_run_is_marked_and_its_committed_games_are_kept(tmp_path):
     db = tmp_path / "l.sqlite"
     arena = load_arena(arena_file(tmp_path))
@@ -149,6 +155,7 @@ def test_a_killed_run_is_marked_and_its_committed_games_are_kept(tmp_path):
     assert runs[0]["status"] == "killed" and runs[1]["status"] == "finished"
 
 
+@pytest.mark.slow
 def test_budget_stops_the_run_and_the_target_stops_when_the_top_is_separated(tmp_path):
     arena = load_arena(arena_file(tmp_path))
     spent = run_ladder(arena, str(tmp_path / "a.sqlite"), jobs=2, options=LadderOptions(share=2, budget=9))
@@ -167,6 +174,7 @@ def test_budget_stops_the_run_and_the_target_stops_when_the_top_is_separated(tmp
     assert sum(names[0] in s and names[1] in s for _, _, s, _ in games) > 0
 
 
+@pytest.mark.slow
 def test_the_ladder_writes_valid_results_and_its_history(tmp_path):
     db = tmp_path / "l.sqlite"
     out = tmp_path / "report"
@@ -189,6 +197,7 @@ def test_the_ladder_writes_valid_results_and_its_history(tmp_path):
     assert res.exit_code == 0, res.output  # every kept game replays from the report
 
 
+@pytest.mark.slow
 def test_the_command_line_runs_reads_and_refuses_a_busy_file(tmp_path):
     path = arena_file(tmp_path)
     db = tmp_path / "l.sqlite"
@@ -207,6 +216,7 @@ def test_the_command_line_runs_reads_and_refuses_a_busy_file(tmp_path):
     assert res.exit_code == 2 and "does not exist" in res.output
 
 
+@pytest.mark.slow
 def test_a_run_killed_with_sigkill_loses_no_finished_game_and_frees_the_file(tmp_path):
     import os
     import signal
@@ -256,6 +266,7 @@ def test_a_target_without_intervals_is_refused_with_the_fix(tmp_path):
     assert not (tmp_path / "l.sqlite").exists()
 
 
+@pytest.mark.slow
 def test_a_ladder_run_warns_of_a_bot_that_never_starts_with_its_own_words(tmp_path):
     """As an arena: the run goes on (exit 0), the bot loses its games, and a warning block names it with the end
     of its stderr."""

@@ -9,7 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.similar_class import make_class
+
+pytestmark = pytest.mark.slow
 
 
 def lastcard(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

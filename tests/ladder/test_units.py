@@ -139,6 +139,7 @@ def test_a_second_run_on_the_same_file_is_refused(tmp_path):
     open_ladder(str(db)).close()  # released
 
 
+@pytest.mark.slow
 def test_a_killed_run_does_not_leave_the_file_locked(tmp_path):
     db = tmp_path / "l.sqlite"
     code = ("import sys, time; from referee.ladder.store import open_ladder; s = open_ladder(sys.argv[1]); "

@@ -30,6 +30,7 @@ def test_refused_with_the_value_and_the_fix(text: str, words: str) -> None:
     assert err.value.cli_message().startswith("--live")
 
 
+@pytest.mark.slow
 def test_every_interface_prints_an_address_a_browser_can_open() -> None:
     opened = url("0.0.0.0", 8000)
     assert opened.startswith("http://") and opened.endswith(":8000/")

@@ -16,6 +16,8 @@ from tests.live.livedata import HOSTILE, MESSAGE, hostile_state
 from tests.support.browser import chromium, errors, open_page
 from tests.support.live_runs import close_page, start_arena, until, write_arena
 
+pytestmark = pytest.mark.slow
+
 STANDINGS = ("return [...document.querySelectorAll('#standings-body tr')]"
              ".map(tr => [...tr.children].map(td => td.textContent))")
 

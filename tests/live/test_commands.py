@@ -5,7 +5,11 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+import pytest
+
 from tests.support.live_runs import close_page, events_until_the_end, start_live
+
+pytestmark = pytest.mark.slow
 
 LADDER = """\
 name: live-ladder

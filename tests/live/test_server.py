@@ -17,11 +17,13 @@ from referee.live.address import LiveAddress
 from referee.live.server import LiveServer, LiveServerError
 from referee.live.state import LiveState, RunPhase
 from tests.live.livedata import HOSTILE, MESSAGE, hostile_state, line
+from tests.support.tiers import starts_processes
 
 LIVE = Path(live_server.__file__).parent
 
 
 @pytest.fixture
+@starts_processes
 def served() -> Iterator[tuple[LiveServer, LiveState]]:
     state = hostile_state()
     with LiveServer(LiveAddress("127.0.0.1", 0), state) as server:
@@ -102,6 +104,7 @@ def test_no_replay_viewer_without_the_games_and_nothing_else_served(served: tupl
     assert get(server, "/report_files/../../etc/passwd")[0] == 404
 
 
+@pytest.mark.slow
 def test_a_taken_port_is_a_clear_error() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

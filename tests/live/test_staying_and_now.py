@@ -18,6 +18,8 @@ from tests.support.browser import chromium, errors
 from tests.support.live_runs import STAYS_UP, close_page, events_until_the_end, start_live, until
 from tests.support.notedata import NOTES_BOT
 
+pytestmark = pytest.mark.slow  # every test here starts a process
+
 MOVER = Path(__file__).resolve().parents[1] / "support" / "live_bots" / "mover.py"
 LADDER = """\
 name: live-ladder

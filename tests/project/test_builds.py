@@ -31,6 +31,7 @@ def test_the_build_in_use_is_the_one_expected():
     assert referee.compiled() is (expected == "compiled"), f"running the {referee.build()} build"
 
 
+@pytest.mark.slow
 def test_lastcard_version_names_the_build():
     out = subprocess.run([sys.executable, "-m", "referee.cli.entry", "--version"], capture_output=True, text=True,
                          check=True).stdout

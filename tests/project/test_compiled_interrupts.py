@@ -19,6 +19,8 @@ import pytest
 
 from referee.bots import sandbox
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "tests" / "support" / "interrupted_games.py"
 GOOD_BOT = f"{sys.executable} {ROOT / 'tests' / 'support' / 'fault_bots' / 'misbehave.py'} good"

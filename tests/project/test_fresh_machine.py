@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from referee.builds.packages import install_hint
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FRESH = ("sh", "tar", "setpriv", "prlimit", "bwrap", "cat", "env")
 
 
+@pytest.mark.slow
 def test_the_sample_arena_on_a_machine_without_compilers_names_each_and_reaches_standings(tmp_path):
     path = tmp_path / "bin"
     path.mkdir()

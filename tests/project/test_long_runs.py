@@ -118,6 +118,7 @@ def _writer(args: tuple[str, int]) -> None:
         append_record(out, f"w{k}-{i}", [{"t": "game", "game": f"w{k}-{i}", "pad": "x" * (i * 37)}, {"t": "end"}])
 
 
+@pytest.mark.slow
 def test_workers_append_records_side_by_side_and_each_reads_back_whole(tmp_path):
     with multiprocessing.get_context("fork").Pool(3) as pool:
         pool.map(_writer, [(str(tmp_path), k) for k in range(3)])
@@ -132,6 +133,7 @@ def test_workers_append_records_side_by_side_and_each_reads_back_whole(tmp_path)
     assert gzip.open(tmp_path / "records.jsonl.gz").read().count(b'"t":"end"') == 120
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset, options", [("compact", []), ("family", ["-o", "target=round"]),
                                               ("arcade", ["-o", "stacking=true"])])
 def test_a_rebuilt_record_is_what_the_table_wrote(tmp_path, ruleset, options):
@@ -154,6 +156,7 @@ def test_a_rebuilt_record_is_what_the_table_wrote(tmp_path, ruleset, options):
         assert [x for x in recorded if x["t"] == kind] == [x for x in again if x["t"] == kind], kind
 
 
+@pytest.mark.slow
 def test_without_records_only_a_game_with_a_fault_keeps_its_record(tmp_path):
     bad = f"misbehave={PY} {ROOT / 'tests' / 'support' / 'fault_bots' / 'misbehave.py'} illegal"
     good = f"{PY} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
@@ -171,6 +174,7 @@ def test_without_records_only_a_game_with_a_fault_keeps_its_record(tmp_path):
         assert any(x["t"] == "out" for x in record_lines(str(out), game_id))
 
 
+@pytest.mark.slow
 def test_a_match_stops_for_a_bot_that_cannot_start_with_its_own_error(tmp_path):
     res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "30", "--out", str(tmp_path / "out"), "--no-report",
                                    "./no/such/bot", "builtin:random"])

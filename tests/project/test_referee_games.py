@@ -21,6 +21,7 @@ RULESETS = ["compact", "family", "arcade"]
 LIMITS = TimeLimits(startup_ms=20_000, move_ms=5_000)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", RULESETS)
 @pytest.mark.parametrize("sample", list(sample_commands()))
 def test_sample_bot_plays_every_ruleset_legally(sample, ruleset):
@@ -40,6 +41,7 @@ def test_sample_bot_plays_every_ruleset_legally(sample, ruleset):
         assert len(pool.clients) == 1 and next(iter(pool.clients.values())).alive
 
 
+@pytest.mark.slow
 def test_family_house_options_with_a_bot():
     bot = parse_bot(resolve_sample("python-strong"), LIMITS)
     rules = get_ruleset("family", {"stacking": True, "draw_until_playable": True, "target": "round"})
@@ -56,6 +58,7 @@ def _job(seed: int, record: bool = True) -> GameJob:
     return GameJob("g1", seed, rules, seats, record=record)
 
 
+@pytest.mark.slow
 def test_record_replays_exactly():
     with BotPool() as pool:
         result, lines = run_job(_job(7), pool)
@@ -68,6 +71,7 @@ def test_record_replays_exactly():
     assert tuple(game.result["placements"]) == result.game_placements
 
 
+@pytest.mark.slow
 def test_same_seed_same_game_whatever_the_process():
     with BotPool() as pool:
         a, la = run_job(_job(3), pool)
@@ -78,6 +82,7 @@ def test_same_seed_same_game_whatever_the_process():
     assert a.placements == b.placements
 
 
+@pytest.mark.slow
 def test_match_command_writes_standings_and_records(tmp_path):
     out = tmp_path / "m"
     res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "4", "--seed", "5", "--out", str(out), "--records",
@@ -109,6 +114,7 @@ def test_match_bad_input_names_the_problem(args, words):
     assert words in res.output
 
 
+@pytest.mark.slow
 def test_missing_bot_program_is_a_startup_fault_not_a_crash():
     res = CliRunner().invoke(cli, ["match", "-r", "arcade", "-n", "2", "./no/such/bot", "builtin:random"])
     # Recorded as a startup fault in every game (no traceback), and the command says the bot never ran,
@@ -119,6 +125,7 @@ def test_missing_bot_program_is_a_startup_fault_not_a_crash():
     assert "No such file or directory: './no/such/bot'" in res.output
 
 
+@pytest.mark.slow
 def test_an_illegal_answer_is_a_recorded_fault_in_every_output(tmp_path):
     # The offending line travels as text into games.jsonl and results.json, never as raw bytes.
     bot = f"{PY} {ROOT / 'tests' / 'support' / 'fault_bots' / 'misbehave.py'} illegal"

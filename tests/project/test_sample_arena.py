@@ -13,6 +13,8 @@ import pytest
 
 from referee.arena import load_arena, run_arena
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("gcc", "javac", "java", "node")
 

@@ -33,6 +33,7 @@ def loaded_after(code: str) -> set[str]:
     return set(json.loads(out.splitlines()[-1]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code, absent", [
     # lastcard --version and lastcard --help: the group alone (its commands are imported when named).
     ("import referee.cli.main", FILE_READER + ELSEWHERE + ("referee.arena", "referee.arena.runner")),
@@ -46,6 +47,7 @@ def test_a_command_does_not_import_what_it_does_not_use(code: str, absent: tuple
     assert not loaded & set(absent), f"{code}: imported {sorted(loaded & set(absent))}"
 
 
+@pytest.mark.slow
 def test_an_arena_file_brings_its_reader_when_loaded() -> None:
     """The reader is deferred, not gone: loading an arena file (``lastcard arena FILE``) imports it."""
     loaded = loaded_after("import referee.cli.arena\nfrom referee.cli.common import load_arena_file\n"

@@ -201,6 +201,7 @@ def test_the_doc_transcript_validates_and_answers_come_from_legal():
     assert {"hello", "ready", "start", "turn", "event", "round_end", "game_end", "quit"} <= types
 
 
+@pytest.mark.slow
 def test_the_doc_minimal_bot_plays_a_real_game(tmp_path):
     """The "minimal bot" section's Python program, run as a real bot process, plays to the end."""
     text = DOC.read_text(encoding="utf-8")
@@ -512,6 +513,7 @@ def _validate_record(lines: list[dict[str, Any]]) -> None:
     assert count > 10
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("house", ["compact", "family", "arcade"])
 def test_the_python_sample_bot_and_the_referee_speak_the_schemas(house):
     result, lines = _subprocess_game(f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}",
@@ -520,6 +522,7 @@ def test_the_python_sample_bot_and_the_referee_speak_the_schemas(house):
     _validate_record(lines)
 
 
+@pytest.mark.slow
 def test_the_cli_transcript_command_of_the_doc_validates(tmp_path):
     """The command PROTOCOL.md's transcript was made with still runs, and its record validates."""
     from click.testing import CliRunner

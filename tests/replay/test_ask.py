@@ -20,6 +20,8 @@ from tests.conftest import PY
 from tests.support.askdata import GAMES, GOOD, TAPE, ask_results_dir
 from tests.support.replaydata import FAST, MISBEHAVE
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):

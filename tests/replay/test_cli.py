@@ -13,9 +13,11 @@ from referee.engine.cardfaces import label, use_colour
 from referee.engine.notation import decode_actions, rebuild
 from referee.store.game_record import load
 from tests.support.replaydata import small_results_dir
+from tests.support.tiers import starts_processes
 
 
 @pytest.fixture(scope="module")
+@starts_processes
 def results(tmp_path_factory):
     return small_results_dir(tmp_path_factory.mktemp("replay") / "out")
 

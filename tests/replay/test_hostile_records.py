@@ -51,6 +51,7 @@ def shown(result) -> list[str]:
     return [line for line in result.output.splitlines() if not line.startswith("from ")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["g0001", "g0002", "g0003", "g0007"])
 def test_the_record_file_a_run_writes_replays_each_of_its_games(results, game):
     out = run(results / RECORDS_FILE, game)
@@ -61,18 +62,21 @@ def test_the_record_file_a_run_writes_replays_each_of_its_games(results, game):
     assert "every recorded event" in verified.output
 
 
+@pytest.mark.slow
 def test_a_seats_raw_lines_come_from_the_record_file(results, legacy):
     out = run(results / RECORDS_FILE, "g0007", "--seat", "0", "--raw")
     assert out.exit_code == 0, out.output
     assert out.output == run(legacy, "g0007", "--seat", "0", "--raw").output
 
 
+@pytest.mark.slow
 def test_a_built_in_game_which_keeps_no_record_is_read_from_the_folder(results):
     out = run(results / RECORDS_FILE, "g0004")
     assert f"from {results / 'games.jsonl'} line 4" in out.output
     assert shown(out) == shown(run(results, "g0004"))
 
 
+@pytest.mark.slow
 def test_the_record_file_copied_alone_is_read_through(results, tmp_path):
     alone = tmp_path / "copy.jsonl.gz"
     shutil.copy(results / RECORDS_FILE, alone)
@@ -81,6 +85,7 @@ def test_the_record_file_copied_alone_is_read_through(results, tmp_path):
     assert missing.exit_code == 2 and f"{alone} holds no record of game g0004" in missing.output
 
 
+@pytest.mark.slow
 def test_a_record_file_of_several_games_and_no_game_names_them(results):
     out = run(results / RECORDS_FILE)
     assert out.exit_code == 2
@@ -88,6 +93,7 @@ def test_a_record_file_of_several_games_and_no_game_names_them(results):
             f"`lastcard replay {results / RECORDS_FILE} g0001`") in out.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [None, "g0003"])
 def test_the_plain_record_of_older_versions_still_replays(legacy, game):
     path = legacy / "records" / "g0003.jsonl"
@@ -96,6 +102,7 @@ def test_the_plain_record_of_older_versions_still_replays(legacy, game):
     assert run(path, *([game] if game else []), "--verify").exit_code == 0
 
 
+@pytest.mark.slow
 def test_a_plain_record_asked_for_another_game_says_so(legacy):
     out = run(legacy / "records" / "g0003.jsonl", "g0002")
     assert out.exit_code == 2 and f"{legacy / 'records' / 'g0003.jsonl'} holds no record of game g0002" in out.output
@@ -106,6 +113,7 @@ def test_the_help_names_both_record_files():
     assert "records.jsonl.gz" in out.output and "records/g000012.jsonl of" in out.output
 
 
+@pytest.mark.slow
 def test_games_jsonl_given_as_a_record_says_how_to_replay_a_folder(results):
     assert_refused(run(results / "games.jsonl", "g0001"),
                    f"{results / 'games.jsonl'}: not a game's record: a record starts with its game line "

@@ -31,6 +31,7 @@ def _blocks(output: str) -> dict[int, str]:
     return {int(m.group(1)): m.group(2) for m in re.finditer(r"\nturn (\d+) (.*?)(?=\nturn \d+ |\Z)", output, re.S)}
 
 
+@pytest.mark.slow
 def test_every_request_shows_its_notes_under_its_turn(stored: tuple[Path, list[int], list[int]]) -> None:
     folder, turns, _ = stored
     out = CliRunner().invoke(cli, ["replay", str(folder), "g1"])
@@ -43,6 +44,7 @@ def test_every_request_shows_its_notes_under_its_turn(stored: tuple[Path, list[i
     assert sum(block.count("┆ notes stderr: request ") for block in blocks.values()) == len(turns)
 
 
+@pytest.mark.slow
 def test_a_seats_view_shows_its_own_notes_only(stored: tuple[Path, list[int], list[int]]) -> None:
     folder, turns, _ = stored
     mine = CliRunner().invoke(cli, ["replay", str(folder), "g1", "--seat", "0"]).output
@@ -54,6 +56,7 @@ def test_a_seats_view_shows_its_own_notes_only(stored: tuple[Path, list[int], li
     assert "┆" not in raw  # the lines the seat was sent, nothing else
 
 
+@pytest.mark.slow
 def test_the_crash_turn_shows_the_traceback(stored: tuple[Path, list[int], list[int]]) -> None:
     folder, _, turns = stored
     out = CliRunner().invoke(cli, ["replay", str(folder), "g2"]).output

@@ -72,6 +72,7 @@ def test_builtin_hard_passes_every_shipped_suite_on_the_command_line():
         assert "positions passed" in out.output and "MISS" not in out.output
 
 
+@pytest.mark.slow
 def test_a_bot_that_never_calls_misses_exactly_the_draw_two_pair():
     out = puzzles("arcade", f"{PY} {MOST_CARDS}", "--json")
     assert out.exit_code == 1, out.output
@@ -82,6 +83,7 @@ def test_a_bot_that_never_calls_misses_exactly_the_draw_two_pair():
     assert miss["answered"] == "yd.rd" and miss["accept"] == ["yd.rd+"] and miss["reject"] == ["yd.rd"]
 
 
+@pytest.mark.slow
 def test_a_bot_that_always_draws_misses_every_position_shown_as_replay_shows_the_turn():
     out = puzzles("family", f"{PY} {TAPE} - last")  # the last legal answer: draw
     assert out.exit_code == 1, out.output
@@ -114,6 +116,7 @@ def test_bad_suites_are_bad_input(tmp_path):
         load_suite(str(bad))
 
 
+@pytest.mark.slow
 def test_the_junit_output_parses(tmp_path):
     junit = tmp_path / "out.xml"
     out = puzzles("arcade", f"{PY} {MOST_CARDS}", "--junit", junit)
@@ -127,6 +130,7 @@ def test_the_junit_output_parses(tmp_path):
     assert cases["7s-together"].find("failure") is None
 
 
+@pytest.mark.slow
 def test_save_position_then_the_bot_reads_what_replay_ask_sends(results, tmp_path):
     found = load(str(results), "g0001")
     script = seat_script(found, 1)

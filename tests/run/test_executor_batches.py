@@ -44,6 +44,7 @@ def reference():
     return {job.game_id: _plain(run_job(job, pool)[0]) for job in _jobs()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 def test_batched_games_give_the_results_of_games_played_one_by_one(workers, reference):
     with LocalExecutor(workers, pin=False) as ex:
@@ -52,6 +53,7 @@ def test_batched_games_give_the_results_of_games_played_one_by_one(workers, refe
     assert {g: _plain(r) for g, r in got} == reference
 
 
+@pytest.mark.slow
 def test_one_worker_plays_built_in_games_in_the_collecting_process(monkeypatch, reference):
     here = []
     real = executor_module.run_job
@@ -90,6 +92,7 @@ def _killing_run_job(victim: str, marker: str | None):
     return run
 
 
+@pytest.mark.slow
 def test_a_batch_whose_worker_died_is_replayed_and_its_games_kept(tmp_path, monkeypatch, reference):
     marker = str(tmp_path / "killed")
     monkeypatch.setattr(executor_module, "run_job", _killing_run_job("g040", marker))
@@ -99,6 +102,7 @@ def test_a_batch_whose_worker_died_is_replayed_and_its_games_kept(tmp_path, monk
     assert len(got) == GAMES and {g: _plain(r) for g, r in got.items()} == reference
 
 
+@pytest.mark.slow
 def test_a_game_that_kills_its_worker_every_time_is_the_only_one_lost(monkeypatch, reference):
     monkeypatch.setattr(executor_module, "run_job", _killing_run_job("g040", None))
     with LocalExecutor(2, pin=False) as ex:
@@ -109,6 +113,7 @@ def test_a_game_that_kills_its_worker_every_time_is_the_only_one_lost(monkeypatc
     assert {g: _plain(r) for g, r in got.items() if g != "g040"} == {g: v for g, v in reference.items() if g != "g040"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_referee_failure_in_a_batch_names_its_game(monkeypatch, workers):
     from referee.run.executor import ExecutorError
@@ -136,6 +141,7 @@ def _table_record(job: GameJob) -> list[dict]:
     return [json.loads(encode_record([line])) for line in recorder.lines]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_batch_of_built_in_games_keeps_its_records_as_index_entries_in_one_write(tmp_path, workers, monkeypatch,
                                                                                     reference):
@@ -156,6 +162,7 @@ def test_a_batch_of_built_in_games_keeps_its_records_as_index_entries_in_one_wri
         assert read_record(str(tmp_path), job.game_id) == _table_record(job)
 
 
+@pytest.mark.slow
 def test_a_dead_worker_s_batch_is_recorded_once_by_its_replay(tmp_path, monkeypatch, reference):
     """The games its worker finished before dying were not written: the replay writes each game once."""
     marker = str(tmp_path / "killed")
@@ -168,6 +175,7 @@ def test_a_dead_worker_s_batch_is_recorded_once_by_its_replay(tmp_path, monkeypa
     assert sorted(e[0] for e in _entries(out)) == sorted(reference)  # no game twice: nothing of the dead batch
 
 
+@pytest.mark.slow
 def test_a_referee_failure_keeps_the_records_of_the_games_before_it(tmp_path, monkeypatch):
     from referee.run.executor import ExecutorError
 
@@ -192,6 +200,7 @@ def test_the_cluster_s_per_game_write_keeps_an_entry_for_a_built_in_game_and_lin
     assert read_record(str(tmp_path), "b1") == [{"t": "game", "game": "b1"}]
 
 
+@pytest.mark.slow
 def test_a_run_of_built_in_games_ends_without_waiting_on_its_idle_worker(monkeypatch):
     """With one worker the built-in games are played here; once they are, the run ends at once (it used to wait
     a second for the idle worker's pipe at the end of every such run)."""

@@ -51,6 +51,7 @@ def _jobs(n: int) -> list[GameJob]:
     return [GameJob(f"g{i:04d}", game_seed(3, i), rules, seats) for i in range(n)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_local_executor_never_reads_past_its_lead(workers):
     plan = Watched(_jobs(300))
@@ -62,6 +63,7 @@ def test_the_local_executor_never_reads_past_its_lead(workers):
     assert plan.widest <= 20, plan.widest
 
 
+@pytest.mark.slow
 def test_without_a_lead_the_workers_are_handed_whole_batches_ahead():
     """The check above can fail: with no lead the same plan is read far past the earliest game."""
     plan = Watched(_jobs(300))

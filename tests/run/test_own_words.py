@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 #: What python3 says when the file it is asked to run is not there: the bot's own words.
 WORDS = "can't open file"
 

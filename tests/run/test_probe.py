@@ -6,9 +6,13 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
+import pytest
+
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import BotSpec, TimeLimits
 from referee.run.startups import PROBE_AT_ONCE, probe
+
+pytestmark = pytest.mark.slow
 
 # Each bot marks that it has started, then answers hello only once its partner has started too: started
 # one after the other, the first never sees the second and gives up (exit 3) before its start-up limit.

@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
+import pytest
+
 from referee.bots.pool import BotPool
 from referee.bots.sandbox import Mode, SandboxSettings
 from referee.bots.spec import BotSpec, TimeLimits
@@ -13,6 +15,8 @@ from referee.engine.rules import get_ruleset
 from referee.run.jobs import GameJob, run_job
 from referee.run.seeds import game_seed
 from tests.run.test_probe import MEETING
+
+pytestmark = pytest.mark.slow
 
 PLAYER = r"""
 import json, sys

@@ -4,6 +4,8 @@ are the same either way."""
 
 from __future__ import annotations
 
+import pytest
+
 from referee.arena.runner import run_arena
 from referee.bots.pool import BotPool
 from referee.bots.spec import TimeLimits, parse_bot, unique_names
@@ -42,6 +44,7 @@ def test_a_result_without_actions_is_the_same_game_and_a_recorded_game_keeps_the
         assert _plain(recorded) == full and lines is None
 
 
+@pytest.mark.slow
 def test_a_run_without_games_jsonl_asks_for_no_actions_and_one_with_it_does(tmp_path, monkeypatch):
     asked: list[bool] = []
     real = executor_module.run_job

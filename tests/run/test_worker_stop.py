@@ -32,8 +32,9 @@ from tests.support.procs import groups_running, wait_until
 ROOT = Path(__file__).resolve().parents[2]
 MISBEHAVE = ROOT / "tests" / "support" / "fault_bots" / "misbehave.py"
 
-pytestmark = pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
-                                reason="the worker is forked, as the local executor forks it")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
+                                 reason="the worker is forked, as the local executor forks it")]
 
 STOPS = 12
 SANDBOXES = [pytest.param(Mode.NONE, id="none"),

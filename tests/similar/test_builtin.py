@@ -10,6 +10,8 @@ from referee.cli.main import cli
 from referee.similar.asking import measure, plan
 from referee.similar.builtin import builtin_answers
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> str:

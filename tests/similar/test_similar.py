@@ -18,6 +18,8 @@ import pytest
 
 from tests.support.similar_class import HEAVY, arena_yaml, make_class
 
+pytestmark = pytest.mark.slow
+
 COPIES = {("disguised", "strong"), ("disguised", "tuned"), ("strong", "tuned"), ("medium_js", "medium_py")}
 
 

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from referee.protocol.faults import Fault, FaultKind
 from referee.standings.first_faults import LINES, FirstFaults, fault_lines
 
@@ -41,6 +43,7 @@ def arena_file(folder: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_match_with_out_shows_the_message_and_the_replay_command(tmp_path):
     out = tmp_path / "out"
     res = lastcard(tmp_path, "match", "-n", "2", "--no-report", "--out", str(out), f"two={COMMAND}", "builtin:easy")
@@ -51,6 +54,7 @@ def test_match_with_out_shows_the_message_and_the_replay_command(tmp_path):
     replay_shows_it(tmp_path, text)
 
 
+@pytest.mark.slow
 def test_match_without_out_shows_the_message_and_no_command(tmp_path):
     res = lastcard(tmp_path, "match", "-n", "2", f"two={COMMAND}", "builtin:easy")
     assert res.returncode == 0, res.stderr
@@ -59,12 +63,14 @@ def test_match_without_out_shows_the_message_and_no_command(tmp_path):
     assert "lastcard replay" not in text  # the games went with the scratch folder
 
 
+@pytest.mark.slow
 def test_a_match_without_faults_prints_no_block(tmp_path):
     res = lastcard(tmp_path, "match", "-n", "2", "builtin:easy", "builtin:random")
     assert res.returncode == 0, res.stderr
     assert "faults, the first" not in res.stderr
 
 
+@pytest.mark.slow
 def test_arena_shows_the_fault(tmp_path):
     out = tmp_path / "out"
     res = lastcard(tmp_path, "arena", str(arena_file(tmp_path)), "--out", str(out), "--no-report")
@@ -74,6 +80,7 @@ def test_arena_shows_the_fault(tmp_path):
     replay_shows_it(tmp_path, text)
 
 
+@pytest.mark.slow
 def test_compare_shows_the_fault(tmp_path):
     out = tmp_path / "out"
     res = lastcard(tmp_path, "compare", COMMAND, "builtin:easy", "--games", "2", "--out", str(out), "--no-report")
@@ -83,6 +90,7 @@ def test_compare_shows_the_fault(tmp_path):
     replay_shows_it(tmp_path, text)
 
 
+@pytest.mark.slow
 def test_ladder_run_shows_the_fault(tmp_path):
     out = tmp_path / "out"
     res = lastcard(tmp_path, "ladder", "run", str(arena_file(tmp_path)), "--db", str(tmp_path / "l.db"),
@@ -134,6 +142,7 @@ def test_one_bot_with_more_kinds_than_fit_is_cut_by_kind():
     assert lines[-1] == f"  and {len(kinds) - 4} more (of 1 bot): see /out/report.html"
 
 
+@pytest.mark.slow
 def test_compare_candidates_shows_the_fault(tmp_path):
     out = tmp_path / "out"
     res = lastcard(tmp_path, "compare", "builtin:easy", "--candidate", COMMAND, "--candidate", "builtin:random",

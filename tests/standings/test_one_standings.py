@@ -17,6 +17,8 @@ from click.testing import CliRunner
 from referee.cli.main import cli
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow
+
 RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot.py"
 
 ARENA = f"""

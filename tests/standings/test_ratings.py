@@ -153,6 +153,7 @@ def test_head_to_head_counts_who_finished_ahead():
     assert h2h["ahead"] == [[0, 1, 1], [1, 0, 1], [1, 0, 0]]  # b and c tied in game 2
 
 
+@pytest.mark.slow
 def test_the_fit_loads_numpy_with_one_blas_thread_and_leaves_the_environment_as_it_was():
     import subprocess
     import sys
@@ -180,6 +181,7 @@ print(os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("MKL_NUM_THREADS"),
     assert threads in ("1", "unknown")
 
 
+@pytest.mark.slow
 def test_the_fit_loads_neither_choix_nor_scipy():
     """``import choix`` costs three times the CPU of what the fit uses (scipy.stats, scipy.optimize): a serial
     second of every run, and scipy.linalg alone 0.3 s more than numpy; the fit's few lines of choix are its

@@ -17,6 +17,7 @@ import pytest
 
 from referee.run.executor import OS_ERROR, ExecutorError, _failure
 from referee.store.disk import naming, os_error_text
+from tests.support.tiers import starts_processes
 
 BOTS = ["builtin:easy", "builtin:random"]
 
@@ -47,6 +48,7 @@ def games(folder: Path) -> list[dict]:
 
 
 @pytest.fixture
+@starts_processes
 def small_disk():
     """A 200 KiB tmpfs (root only); unmounted after."""
     folder = Path(tempfile.mkdtemp(prefix="lastcard-disk-"))
@@ -120,6 +122,7 @@ def _as_someone() -> tuple[tuple[str, ...], Path]:
     return (setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"), folder
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("records", [True, False], ids=["records", "reports"])
 def test_a_folder_made_read_only_mid_run_is_named_and_resume_finishes(records):
     """The folder and its files made read-only with --records: the workers' next record write fails. The folder
@@ -152,6 +155,7 @@ def test_a_folder_made_read_only_mid_run_is_named_and_resume_finishes(records):
         shutil.rmtree(home, ignore_errors=True)
 
 
+@pytest.mark.slow
 def test_games_jsonl_deleted_mid_run_is_named_and_resume_plays_again(tmp_path):
     out = tmp_path / "out"
     args = ["match", "-n", "3000", "--no-report", "--out", str(out), *BOTS]

@@ -255,6 +255,7 @@ def test_keep_only_keeps_the_index_entries_of_rebuilt_records(tmp_path):
     assert os.path.getsize(tmp_path / RECORDS_FILE) == 0
 
 
+@pytest.mark.slow
 def test_a_record_rebuilt_from_games_jsonl_names_the_runs_policy(tmp_path):
     """A game kept without its record (no --records, no fault) is rebuilt from games.jsonl, which holds no
     policy: the rebuilt head takes the run's (results.json), not ``forfeit``."""

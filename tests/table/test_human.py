@@ -56,6 +56,7 @@ def play_out(child: pexpect.spawn, pick=lambda count: 1) -> str:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 def test_a_whole_game_is_played_by_keys_and_saved_for_replay(tmp_path):
     saved = tmp_path / "game.jsonl"
     child = spawn("--ruleset", "family", "--option", "target=round", "--vs", "builtin:easy", "--vs", "builtin:random",
@@ -78,6 +79,7 @@ def test_a_whole_game_is_played_by_keys_and_saved_for_replay(tmp_path):
     assert human and all(entry["seat"] == 0 for entry in human)
 
 
+@pytest.mark.slow
 def test_bad_input_is_asked_again_with_the_reason():
     child = spawn("--ruleset", "compact", "--vs", "builtin:easy", "--seed", "2", "--pace", "0")
     child.expect(PROMPTS[0])
@@ -95,6 +97,7 @@ def test_bad_input_is_asked_again_with_the_reason():
     assert child.exitstatus == 130
 
 
+@pytest.mark.slow
 def test_the_banner_says_what_wins_and_a_forced_draw_is_said_not_asked():
     # Seed 8: at the person's first turn nothing in hand plays on the top card.
     child = spawn("--ruleset", "family", "--vs", "builtin:easy", "--seed", "8", "--pace", "0")
@@ -114,6 +117,7 @@ def test_the_banner_says_what_wins_and_a_forced_draw_is_said_not_asked():
     assert "[1-1," not in seen(child)  # a menu of one is never offered
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("house, options, goal", [
     ("arcade", (), "A single game: the first to play their last card wins (if it stops first, the lowest hand wins)."),
     ("family", ("--option", "target=round"), "A single round: the first to play their last card wins."),
@@ -127,6 +131,7 @@ def test_the_banner_says_how_each_kind_of_game_is_won(house, options, goal):
     child.close()
 
 
+@pytest.mark.slow
 def test_ctrl_c_leaves_cleanly_and_stops_the_bots():
     bot = f"{PY} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
     child = spawn("--ruleset", "compact", "--vs", bot, "--vs", "builtin:hard", "--seed", "4", "--pace", "0")
@@ -142,6 +147,7 @@ def test_ctrl_c_leaves_cleanly_and_stops_the_bots():
     assert wait_until(lambda: not any(alive(pid) for pid in bots), within=5)
 
 
+@pytest.mark.slow
 def test_cards_carry_colour_and_shape_on_a_terminal():
     child = spawn("--ruleset", "family", "--vs", "builtin:easy", "--seed", "5", "--pace", "0", colour=True)
     child.expect(r"Your hand: (.*)\r?\n")
@@ -151,6 +157,7 @@ def test_cards_carry_colour_and_shape_on_a_terminal():
     child.expect(pexpect.EOF)
 
 
+@pytest.mark.slow
 def test_practice_mode_has_no_clock():
     # 0.3 s at its third turn, then quick: one move over the limit tells a clock from none (a bot slow at every
     # move made this test take 35 s in practice mode, where nothing cuts it short)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from referee.bots.pipes.notes import NOTES_BUDGET
 from referee.engine.notation import StoredGame
 from referee.replay.locate import turn_of_faults
@@ -14,6 +16,8 @@ from referee.store.bot_logs import stderr_parts
 from referee.store.game_source import SourceGame
 from referee.store.results import GameLine
 from tests.support.notedata import play_notes, seat_turns
+
+pytestmark = pytest.mark.slow  # every test here starts a process
 
 REQUEST = re.compile(r"^request (\d+): ")
 

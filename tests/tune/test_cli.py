@@ -23,6 +23,7 @@ def invoke(*args: str):
     return CliRunner().invoke(cli, ["tune", *args])
 
 
+@pytest.mark.slow
 def test_a_short_tune_prints_the_tuned_command_and_parameter_file_and_verifies(tmp_path):
     params = tmp_path / "params.txt"
     params.write_text("x, int, 80, 0, 100, 10, 0.04\n")
@@ -68,6 +69,7 @@ def test_a_missing_parameter_file_is_named():
     assert "--params: /nonexistent/params.txt: no such file; check its name and folder" in result.output
 
 
+@pytest.mark.slow  # some values run a tune of bot processes
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 @pytest.mark.parametrize("option", COMMANDS["tune"][1])
 @pytest.mark.parametrize("value", ["0", str(2**63), "abc"])
@@ -76,6 +78,7 @@ def test_every_numeric_option_at_its_edges_runs_or_names_the_option(tmp_path, mo
     check_edge("tune", option, value)  # exit 0, 2 naming the option, or 130 when cut; never a traceback
 
 
+@pytest.mark.slow
 def test_a_cut_tune_says_how_to_resume_and_the_resume_carries_on(tmp_path):
     from tests.support.cli_cut import invoke_cut
 
@@ -98,6 +101,7 @@ def _line(text: str, start: str) -> str:
     return line
 
 
+@pytest.mark.slow
 def test_a_tuned_value_reads_the_same_in_the_terminal_the_command_the_file_and_the_report(tmp_path):
     out = tmp_path / "out"
     result = invoke(BOT, "--param", "x=80,0,100,10,0.04", "--param", "z=50.0,0,100,10,0.04", "--iterations", "12",
@@ -125,6 +129,7 @@ def test_a_tuned_value_reads_the_same_in_the_terminal_the_command_the_file_and_t
     assert "peaked+ (mixture)" in (out / "standings.md").read_text()
 
 
+@pytest.mark.slow
 def test_a_tune_without_a_field_says_its_format_and_warns_of_self_play():
     result = invoke(BOT, "--param", "x=80,0,100,10,0.04", "--param", "z=50,0,100,10,0.04", "--iterations", "1",
                     "--pairs", "1", "--no-report", *TABLE)
@@ -148,6 +153,7 @@ bots:
 """
 
 
+@pytest.mark.slow
 def test_a_tune_in_a_contests_format_meets_its_bots_and_verifies_against_them(tmp_path):
     arena = tmp_path / "league.yaml"
     arena.write_text(CONTEST.replace("name: league", f"name: league\nbase_dir: {ROOT}"))

@@ -9,6 +9,8 @@ from dataclasses import replace
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("distributed", reason="needs the distributed extra: pip install -e '.[distributed]'")
 
 from distributed import Client  # noqa: E402

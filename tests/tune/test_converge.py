@@ -16,6 +16,8 @@ import pytest
 from referee.tune.run import run_tune
 from tests.tune.tunebot import OPTIMUM, settings
 
+pytestmark = pytest.mark.slow
+
 PARAMS = ("x=80,0,100,10,0.02", "z=50,0,100,10,0.02")
 
 

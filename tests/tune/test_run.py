@@ -8,9 +8,13 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from referee.store.results import GameLine
 from referee.tune.run import run_tune
 from tests.tune.tunebot import peaked, settings
+
+pytestmark = pytest.mark.slow
 
 
 def rows(out: Path) -> list[dict[str, str]]:

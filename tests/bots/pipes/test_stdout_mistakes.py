@@ -69,6 +69,7 @@ def _game(name: str) -> dict[str, Any]:
                          seat_for(parse_bot("builtin:easy"), pool)], seed=3, game_id="g", policy=FaultPolicy())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot, first, words, fix, kind", MISTAKES)
 def test_check_names_the_mistake_first_and_at_once(bot: str, first: str, words: list[str], fix: str, kind: str
                                                    ) -> None:
@@ -85,6 +86,7 @@ def test_check_names_the_mistake_first_and_at_once(bot: str, first: str, words: 
     assert "flush stdout" not in check.problem  # not the wrong place to look
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot, first, words, fix, kind", MISTAKES)
 def test_a_game_records_the_mistake_by_name_at_once(bot: str, first: str, words: list[str], fix: str, kind: str
                                                     ) -> None:
@@ -97,6 +99,7 @@ def test_a_game_records_the_mistake_by_name_at_once(bot: str, first: str, words:
     assert fault["elapsed_ms"] < PROMPT_MS
 
 
+@pytest.mark.slow
 def test_a_debug_print_before_ready_is_named_by_check_and_in_a_game() -> None:
     report = _check("debug_before_ready")
     check = _first_failed(report)
@@ -110,6 +113,7 @@ def test_a_debug_print_before_ready_is_named_by_check_and_in_a_game() -> None:
     assert fault["elapsed_ms"] < PROMPT_MS
 
 
+@pytest.mark.slow
 def test_an_answer_to_start_is_named_as_an_answer_to_information() -> None:
     report = _check("answers_start")
     check = _first_failed(report)
@@ -121,6 +125,7 @@ def test_an_answer_to_start_is_named_as_an_answer_to_information() -> None:
     assert fault["elapsed_ms"] < PROMPT_MS
 
 
+@pytest.mark.slow
 def test_harmless_quirks_pass_check_and_play() -> None:
     report = _check("harmless_quirks", rulesets=("compact", "family", "arcade"))
     assert report.ok, [(c.name, c.problem) for c in report.checks if c.failed]
@@ -229,6 +234,7 @@ bots:
 """
 
 
+@pytest.mark.slow
 def test_an_arena_reports_the_mistake_with_the_fix_in_each_submissions_language(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
@@ -252,6 +258,7 @@ def test_an_arena_reports_the_mistake_with_the_fix_in_each_submissions_language(
     assert "Python:" not in bo
 
 
+@pytest.mark.slow
 def test_a_limit_waited_out_says_what_the_bot_wrote_meanwhile() -> None:
     """Where nothing names the mistake sooner, the timeout says what came in that time, and the flush fix."""
     never = f"{PY} {ROOT / 'tests' / 'support' / 'broken_bots' / 'never_answers.py'}"

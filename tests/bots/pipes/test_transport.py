@@ -24,6 +24,8 @@ from referee.table.table import play_game, seat_for
 from tests.conftest import PY, ROOT, _children
 from tests.support.procs import group_members, wait_group_gone, wait_until
 
+pytestmark = pytest.mark.slow
+
 MISBEHAVE = ROOT / "tests" / "support" / "fault_bots" / "misbehave.py"
 #: A ceiling for reads that should succeed at once: generous, so a loaded machine is never a failure.
 SOON = 30.0
