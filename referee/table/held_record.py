@@ -1,10 +1,11 @@
 """A game record held as given and written out only when kept: the record of a bot's game that no one asked for.
 
 A game with a bot process in it is recorded in case it faults (its exact bytes are then kept, see
-``GameJob.faults_only``); most games do not, and their record is thrown away. Made line by line, the
-record cost a decision a quarter of the referee's own time (a dict per message, the bytes decoded and
-split, each action's wire form): here each message, action and the game's end is held as the objects
-the table already has, and the lines are made from them by the same functions, only when asked.
+``GameJob.faults_only``); most games do not, and their record is thrown away. Made line by line, it took
+a quarter (pure) to two fifths (compiled) of the referee's time a decision (a dict per message, the bytes
+decoded and split, each action's wire form; bench/README.md, issue 51). Here each message, action and the
+game's end is held as the objects the table already has, and the lines are made from them by the same
+functions, only when asked.
 """
 
 from __future__ import annotations
