@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -17,6 +18,13 @@ from tests.support.tiers import COLLECTED, FAST_TIER_BUDGET, Watch, declared_slo
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_bots"
 PY = sys.executable
+
+# A shell starts a background job (`pytest ... &`, nohup) with Ctrl-C and SIGQUIT ignored, and every lastcard a test
+# starts would inherit that (Python keeps an ignored SIGINT ignored): the tests of Ctrl-C would then fail or hang
+# for the way the suite was started. The suite's own process takes them back.
+for _sig, _handler in ((signal.SIGINT, signal.default_int_handler), (signal.SIGQUIT, signal.SIG_DFL)):
+    if signal.getsignal(_sig) == signal.SIG_IGN:
+        signal.signal(_sig, _handler)
 
 
 def _children() -> set[int]:

@@ -14,8 +14,8 @@ from dataclasses import replace
 from typing import Any, Mapping, TypedDict
 
 from referee.bots.entry import DEFAULT_BUILD_TIMEOUT_S, BotEntry
-from referee.bots.sandbox import SandboxSettings, settings_from
-from referee.bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot, unique_names
+from referee.bots.sandbox import SandboxSettings, checked_paths, settings_from
+from referee.bots.spec import BUILTIN_PREFIX, BotSpec, TimeLimits, parse_bot, unique_names, with_python
 from referee.builds.arrivals import Arrival, Intake, Skipped, arrange
 from referee.builds.languages import Detected, Language, detect, detect_file, language_table
 from referee.inputs.problems import Path, Problems, format_path
@@ -30,6 +30,8 @@ class BotOptionsYaml(TypedDict, total=False):
     command: str
     cwd: str
     env: dict[str, object]
+    paths: list[str]
+    """Files and folders the walls show the bot, read-only."""
     shell: bool
     limits: dict[str, object]
     sandbox: str | dict[str, object]
@@ -114,7 +116,8 @@ class BotResolver:
             spec = replace(spec, name=item["name"])
         spec = self.placed(spec, item.get("cwd"), path + ("cwd",))
         spec = replace(_with_options(spec, item),
-                       sandbox=self.sandbox_settings(item.get("sandbox"), path, self.sandbox))
+                       sandbox=self.with_paths(self.sandbox_settings(item.get("sandbox"), path, self.sandbox),
+                                               item.get("paths"), path))
         build = item.get("build")
         if build is not None:
             build = self.template(build, path + ("build",), values, quote=True)
@@ -166,6 +169,16 @@ class BotResolver:
         except ValueError as exc:
             self.problems.add(path + ("sandbox",), str(exc))
             return base
+
+    def with_paths(self, settings: SandboxSettings, given: list[str] | None, path: Path) -> SandboxSettings:
+        """``settings`` showing the bot the ``paths:`` given (relative to the arena file's folder)."""
+        if not given:
+            return settings
+        try:
+            return replace(settings, paths=settings.paths + checked_paths(given, self.base_dir))
+        except ValueError as exc:
+            self.problems.add(path + ("paths",), str(exc))
+            return settings
 
     def placed(self, spec: BotSpec, cwd: str | None, path: Path) -> BotSpec:
         """Resolve the working directory (a process bot runs in base_dir unless told otherwise)."""
@@ -253,8 +266,8 @@ class BotResolver:
             if cwd is None:
                 return None
         spec = self.placed(spec, cwd, path + ("cwd",))
-        spec = replace(_with_options(spec, sub), sandbox=self.sandbox_settings(sub.get("sandbox"), path, self.sandbox),
-                       language=None if "command" in sub else found.language)
+        sandbox = self.with_paths(self.sandbox_settings(sub.get("sandbox"), path, self.sandbox), sub.get("paths"), path)
+        spec = replace(_with_options(spec, sub), sandbox=sandbox, language=None if "command" in sub else found.language)
         made = arrival.label.platform != "plain" or arrival.path != os.path.join(self.base_dir, arrival.sources[0])
         return BotEntry(spec, f"{format_path(path)} {shown}", self.lines.line(path), build,
                         float(sub.get("build_timeout_s", default_timeout)), found.requires,
@@ -290,8 +303,8 @@ class BotResolver:
 def _from_manifest(found: Detected, shown: str, limits: TimeLimits) -> tuple[Detected, BotSpec | None, str | None]:
     """A student's manifest (lastcard.yaml): its command and build, ``{python}`` the only placeholder; a command
     that does not parse leaves the student out, the reason in ``problem``."""
-    command = (found.command or "").replace("{python}", shlex.quote(sys.executable))
-    build = found.build.replace("{python}", shlex.quote(sys.executable)) if found.build else found.build
+    command = with_python(found.command or "")
+    build = with_python(found.build) if found.build else found.build
     try:
         spec = parse_bot(command, limits) if command else None
     except ValueError as exc:

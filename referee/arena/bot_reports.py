@@ -116,6 +116,9 @@ def bot_report(name: str, entry: BotEntry, row: StandingRow | None, left: LeftOu
             lines += ["", "What it wrote on stderr as it failed to start"
                       + (f" (log: `{in_folder(left.log, out_dir)}` in the results folder)" if left.log else "") + ":",
                       "", *_fence(handout.text("\n".join(left.stderr)))]
+        if left.walls:
+            lines += ([""] if lines[-1] else []) + ["What the sandbox's walls may have hidden from it, and the fix:",
+                                                    "", *(f"- {handout.text(line)}" for line in left.walls)]
     elif row is not None:
         lines += _record(row, field)
     if grade is not None:

@@ -20,6 +20,7 @@ from referee.arena.schedule import PlannedGame, Planner, Round, games_at_once, j
 from referee.bots.entry import BotEntry
 from referee.bots.logs import stderr_log
 from referee.bots.spec import BotSpec
+from referee.bots.walls_hint import hidden_by_walls
 from referee.builds.steps import LeftOut, check_requires, run_builds
 from referee.inputs.problems import ArenaFileError
 from referee.live.state import LiveState
@@ -83,6 +84,8 @@ class NeverStarted:
     """The bot's own words: the last lines it wrote to stderr in its last game (its log's last part)."""
     log: str | None = None
     """Its stderr log, which holds every game's part."""
+    walls: tuple[str, ...] = ()
+    """What the sandbox's walls may have hidden from it, read from its stderr, and the fix (``walls_hint``)."""
 
 
 @dataclass
@@ -146,7 +149,8 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
         for name, stuck in broken.items():
             reason = f"could not start (twice, the same way): {stuck.message.splitlines()[0] if stuck.message else ''}"
             progress.note("\n".join([f"left out {name}: {reason}", *stuck.words()]))
-            left.append(LeftOut(name, reason, "\n".join([stuck.message, *stuck.words()]), stuck.log, stuck.stderr))
+            left.append(LeftOut(name, reason, "\n".join([stuck.message, *stuck.words()]), stuck.log, stuck.stderr,
+                                walls=stuck.walls))
         kept = [e for e in kept if e.spec.name not in broken]
     if left and pool_check:
         names = [e.spec.name for e in kept]
@@ -471,5 +475,6 @@ def never_started(games: Collected, specs: Sequence[BotSpec], log_dir: str | Non
         if played and startups == played:
             log = stderr_log(log_dir, spec.name) if log_dir else None
             words = last_stderr(log) if log else ()
-            out.append(NeverStarted(spec.name, played, message, words, log if words else None))
+            out.append(NeverStarted(spec.name, played, message, words, log if words else None,
+                                    hidden_by_walls(words, spec)))
     return out

@@ -21,10 +21,19 @@ import sys
 import tempfile
 from dataclasses import dataclass, fields, replace
 from enum import Enum
-from typing import Sequence
+from typing import Callable, Sequence
 
-from referee.bots import cgroups, offer
-from referee.bots.command_files import Tree, command_files, find_program, folder_of, inside, split_command, tree
+from referee.bots import cgroups, interpreters, offer
+from referee.bots.command_files import (
+    Tree,
+    command_files,
+    find_program,
+    folder_of,
+    inside,
+    split_command,
+    trace,
+    tree,
+)
 from referee.engine.jsondata import JsonObject
 from referee.errors import BAD_INPUT, LastcardError
 
@@ -93,6 +102,9 @@ class SandboxSettings:
     build_memory_mb: int | None = 2048
     build_processes: int | None = 256
     build_disk_mb: int = 512
+    #: Files and folders the bot may read besides what its command names (absolute; ``paths:`` of a bot,
+    #: ``--bot-path``): a model's weights, a library's folder. Shown read-only, at their real paths.
+    paths: tuple[str, ...] = ()
 
     def for_build(self) -> SandboxSettings:
         """The settings a build step runs under: the mode and CPU share of the bot, the build's own limits
@@ -105,6 +117,8 @@ class SandboxSettings:
     def __post_init__(self) -> None:
         if self.mode.__class__ is not Mode:
             object.__setattr__(self, "mode", parse_mode(self.mode))
+        if self.paths.__class__ is not tuple:  # a list, from a file
+            object.__setattr__(self, "paths", tuple(self.paths))
         if self.build_disk_mb is None:
             raise ValueError("sandbox limit build_disk_mb cannot be null: a build's folder is a tmpfs of that size; "
                              "give a number of MiB (default 512)")
@@ -125,6 +139,8 @@ class SandboxSettings:
         for name, default in _BUILD_DEFAULTS:
             if getattr(self, name) != default:
                 out[name] = getattr(self, name)
+        if self.paths:  # left out when none, for the same reason
+            out["paths"] = list(self.paths)
         return out
 
     @classmethod
@@ -138,9 +154,9 @@ class SandboxSettings:
 
 _FIELD_NAMES = tuple(f.name for f in fields(SandboxSettings))
 _KNOWN = frozenset(_FIELD_NAMES)
-_LIMIT_NAMES = tuple(name for name in _FIELD_NAMES if name != "mode")
+_LIMIT_NAMES = tuple(name for name in _FIELD_NAMES if name not in ("mode", "paths"))
 _BUILD_DEFAULTS = tuple((f.name, f.default) for f in fields(SandboxSettings) if f.name.startswith("build_"))
-_BOT_NAMES = tuple(name for name in _FIELD_NAMES if not name.startswith("build_"))
+_BOT_NAMES = tuple(name for name in _FIELD_NAMES if not name.startswith("build_") and name != "paths")
 
 
 def parse_mode(value: Mode | str) -> Mode:
@@ -257,21 +273,76 @@ def _missing(m: Machine) -> str:
 
 
 def _program(argv: list[str], cwd: str) -> list[str]:
-    """``argv`` with a program only the referee's PATH finds made absolute; a missing one raises as exec would."""
+    """``argv`` with its program made absolute where the clean PATH inside would find another one (or none); a
+    missing one raises as exec would.
+
+    The program is the one the referee's own PATH finds, as ``--sandbox none`` runs it: an activated venv's
+    ``python3``, not the system's (``interpreters``); a version manager's shim is replaced by what it runs. So is
+    the program ``env`` is asked to run (``env python3 bot.py``).
+    """
     if not argv:
         raise ValueError("empty command")
-    exe = find_program(argv[0], cwd, _SEARCH)
+    exe = find_program(argv[0], cwd, _OWN_FIRST)
     if exe is None or os.path.isdir(exe):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
     if not os.access(exe, os.X_OK):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), argv[0])
-    if "/" not in argv[0] and shutil.which(argv[0], path=CLEAN_ENV["PATH"]) is None:
-        return [exe, *argv[1:]]  # inside, the clean PATH would not find it
-    return argv
+    out = [_as_found(argv[0], exe, cwd), *argv[1:]]
+    if os.path.basename(exe) == "env":
+        word = next((i for i, w in enumerate(out) if i and not w.startswith("-") and "=" not in w), None)
+        if word is not None:
+            found = find_program(out[word], cwd, _OWN_FIRST)
+            if found is not None and not os.path.isdir(found):
+                out[word] = _as_found(out[word], found, cwd)
+    return out
+
+
+def resolved_program(argv: Sequence[str] | str, cwd: str) -> str | None:
+    """The program a bot's command runs inside the walls, by its path (``None``: a shell line, or not found)."""
+    if isinstance(argv, str) or not argv:
+        return None
+    try:
+        first = _program(list(argv), cwd)[0]
+    except (OSError, ValueError):
+        return None
+    return first if "/" in first else shutil.which(first, path=CLEAN_ENV["PATH"])
+
+
+def _as_found(word: str, exe: str, cwd: str) -> str:
+    """``word`` as the bot's command line should say it: a shim's program by its path (the shim would need its
+    manager's whole tree); unchanged when it names a path, or when the clean PATH finds the same program; else the
+    program's path."""
+    real = interpreters.unshim(exe, cwd)
+    if real != exe:
+        return real
+    if "/" in word or shutil.which(word, path=CLEAN_ENV["PATH"]) == exe:
+        return word
+    return exe
+
+
+def _by_name(argv: list[str], found: list[str], env: dict[str, str] | None) -> tuple[list[str], list[str]]:
+    """The command as written, with the folders to put first on the bot's PATH for its words to find what
+    ``_program`` found (``found``): a program keeps the name it was called by (its messages say ``python3:``, not a
+    path). Where the bot's ``env:`` sets its own PATH, or a name differs (a shim's program), the path is used."""
+    if env and "PATH" in env:
+        return found, []
+    command, first = list(argv), []
+    for i, (word, path) in enumerate(zip(argv, found)):
+        if word == path:
+            continue
+        if os.path.basename(path) == word:
+            folder = os.path.dirname(path)
+            if folder not in first:
+                first.append(folder)
+        else:
+            command[i] = path
+    return command, first
 
 
 #: Where a program is looked up: the PATH it will have inside, then the referee's (``_program`` then makes it absolute).
 _SEARCH = (CLEAN_ENV["PATH"], None)
+#: Where the program a command starts with is looked up: the referee's PATH first, as a shell of its user would.
+_OWN_FIRST = (None, CLEAN_ENV["PATH"])
 
 
 def _prefix(executable: str) -> str:
@@ -284,9 +355,10 @@ def _is_system(path: str) -> bool:
     return any(path == d or path.startswith(d + "/") for d in SYSTEM_DIRS)
 
 
-def bot_view(argv: Sequence[str], cwd: str) -> Tree:
-    """What a bot needs: its runtime's installation, every folder its command names, and the links and
-    folders on the way to them, so the command runs inside exactly as written (``..`` and links included)."""
+def bot_view(argv: Sequence[str], cwd: str, paths: Sequence[str] = ()) -> Tree:
+    """What a bot needs: its runtime's installation, every folder its command names, the ``paths`` it was given,
+    and the links and folders on the way to them, so the command runs inside exactly as written (``..`` and links
+    included)."""
     files = command_files(argv, cwd, _SEARCH)
     shared = _shared()
     binds: list[str] = []
@@ -301,16 +373,46 @@ def bot_view(argv: Sequence[str], cwd: str) -> Tree:
             if _is_system(stop):
                 continue
             if files.on_path or os.path.basename(os.path.dirname(stop)) == "bin":
-                bind(_prefix(stop))  # an interpreter: its whole installation
+                _installation(stop, bind)  # an interpreter: its whole installation
             else:  # the bot's own program; loose in /tmp or a home folder: that file alone, not its neighbours
                 bind(folder_of(stop, shared))
     for interpreter in files.interpreters:  # a script's "#!" line
         for stop in interpreter.stops:
             if not _is_system(stop):
-                bind(_prefix(stop))
+                _installation(stop, bind)
     for _, named in files.named:
         bind(named.real if named.is_dir else folder_of(named.real, shared))
-    return tree(binds, files.traces(), leave_out=_is_system)
+    given = [t for t in (trace(p) for p in paths) if t is not None]
+    for t in given:  # named by the person running the contest: exactly that, a file alone included
+        bind(t.real)
+    return tree(binds, [*files.traces(), *given], leave_out=_is_system)
+
+
+def _installation(executable: str, bind: Callable[[str], None]) -> None:
+    """Show the installation ``executable`` belongs to and, for a venv, the Python it was made from (a venv made
+    with ``--copies`` links to nothing: its ``pyvenv.cfg`` names the standard library's installation)."""
+    prefix = _prefix(executable)
+    bind(prefix)
+    base = interpreters.base_installation(prefix)
+    if base is not None and not _is_system(base):
+        bind(_prefix(os.path.join(base, "python")))
+
+
+def checked_paths(paths: Sequence[str], base: str) -> tuple[str, ...]:
+    """``paths:`` given for a bot, absolute (relative ones from ``base``, ``~`` expanded); ``ValueError`` naming the
+    path and the fix for one that does not exist or would show other people's files (``/``, ``/home``, ``/tmp``)."""
+    out: list[str] = []
+    for given in paths:
+        path = os.path.abspath(os.path.join(base, os.path.expanduser(given)))
+        if not os.path.exists(path):
+            raise ValueError(f"path {given!r} does not exist ({path}): give a file or folder the bot reads")
+        if os.path.realpath(path) in _shared() or path in _shared():
+            raise ValueError(f"path {given!r} is {os.path.realpath(path)}, where other people's files are: a bot "
+                             "given it could read them all; give the folder inside it the bot needs (its model, "
+                             "its library)")
+        if path not in out:
+            out.append(path)
+    return tuple(out)
 
 
 def _shared() -> tuple[str, ...]:
@@ -371,13 +473,7 @@ class Launch:
         """
         s, m = self.settings, self.machine
         workdir = os.path.abspath(cwd or os.getcwd())
-        if isinstance(argv, str):  # a shell line: /bin/sh runs it, and its words name the files, roughly
-            command, named = ["/bin/sh", "-c", argv], split_command(argv)
-        else:
-            command = named = _program(list(argv), workdir)
-        clean = dict(CLEAN_ENV)
-        clean.update(env or {})
-        clean["LASTCARD_SANDBOX"] = self.level.value
+        command, named, clean = self._command(argv, workdir, env)
 
         limited: set[str] = set()
         joins: list[str] = []
@@ -409,13 +505,29 @@ class Launch:
             if rl:
                 limits = [m.prlimit, *rl, "--"]
         if self.level in (Level.FULL, Level.WALLS):
-            out += self._bwrap(bot_view(named, workdir) if view is None else view, workdir, workspace)
+            out += self._bwrap(bot_view(named, workdir, s.paths) if view is None else view, workdir, workspace)
         # The rlimits are set inside the walls, after bubblewrap made the bot's user namespace: there the kernel
         # counts RLIMIT_NPROC per namespace (Linux 5.14 and later), so a normal user's bot may run `processes` of
         # its own, whatever the user runs beside it. Set before bwrap, the limit counted every process of the
         # user, and bwrap itself failed to start once they passed it (a JVM's threads count: issue 53).
         out += limits + command
         return out, clean
+
+    def _command(self, argv: Sequence[str] | str, workdir: str,
+                 env: dict[str, str] | None) -> tuple[list[str], list[str], dict[str, str]]:
+        """The command to run, the words that name its files, and its clean environment."""
+        first: list[str] = []
+        if isinstance(argv, str):  # a shell line: /bin/sh runs it, and its words name the files, roughly
+            command, named = ["/bin/sh", "-c", argv], split_command(argv)
+        else:
+            named = _program(list(argv), workdir)
+            command, first = _by_name(list(argv), named, env)
+        clean = dict(CLEAN_ENV)
+        if first:  # as an activated venv puts its bin first: "#!/usr/bin/env python3" finds that one too
+            clean["PATH"] = ":".join([*first, clean["PATH"]])
+        clean.update(env or {})
+        clean["LASTCARD_SANDBOX"] = self.level.value
+        return command, named, clean
 
     def _bwrap(self, view: Tree, workdir: str, workspace: str | None = None) -> list[str]:
         m, s = self.machine, self.settings

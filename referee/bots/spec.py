@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import sys
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import NotRequired, TypedDict
@@ -135,6 +136,20 @@ class BotSpec:
                    sandbox=SandboxSettings.from_json(data.get("sandbox") or {}), language=data.get("language"))
 
 
+#: The placeholder every command a person types may hold: the Python running lastcard (its venv's, with its packages).
+PYTHON = "{python}"
+
+
+def with_python(command: str) -> str:
+    """``command`` with each ``{python}`` replaced by this Python's path, quoted as a shell word.
+
+    Every command a person hands lastcard goes through here (``parse_bot``, an arena file's ``bots``), so a bot
+    that needs lastcard's own packages (numpy for the policy bot) is written one way everywhere. Other braces are
+    left as they are: a shell's ``${HOME}``, a tune's ``{param}``.
+    """
+    return command.replace(PYTHON, shlex.quote(sys.executable)) if PYTHON in command else command
+
+
 _GENERIC = frozenset({"bot", "main", "index", "run", "player", "agent", "app", "program"})
 
 
@@ -142,9 +157,9 @@ def parse_bot(text: str, limits: TimeLimits | None = None) -> BotSpec:
     """A command-line seat: ``builtin:hard``, or a command such as ``"python3 bots/my_bot.py"``.
 
     The name is the built-in's name or, for a command, its last path component without extension.
-    ``NAME=COMMAND`` names it explicitly.
+    ``NAME=COMMAND`` names it explicitly. ``{python}`` is this Python (``with_python``).
     """
-    text = text.strip()
+    text = with_python(text.strip())
     if not text:
         raise ValueError("empty bot: give builtin:NAME or a command line")
     name = None

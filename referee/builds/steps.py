@@ -52,6 +52,8 @@ class LeftOut:
     """A bot that could not start: the last lines it wrote on stderr (``log`` is its stderr log)."""
     build_level: str = ""
     """A failed build: the sandbox level it ran at."""
+    walls: tuple[str, ...] = ()
+    """A bot that could not start: what the sandbox's walls may have hidden from it, and the fix."""
 
     @property
     def first_error(self) -> str:

@@ -27,6 +27,7 @@ from referee.bots.pipes.transport import (
     WriteTimeout,
 )
 from referee.bots.spec import BotSpec
+from referee.bots.walls_hint import hidden_by_walls
 from referee.check.report import clip
 from referee.protocol.messages import hello_message
 from referee.protocol.wire import JSONDecodeError, encode, loads
@@ -119,6 +120,11 @@ class Probe:
             fh.seek(max(0, size - 8192))
             text = fh.read().decode("utf-8", "replace")
         return [line for line in text.splitlines() if line.strip()][-lines:]
+
+    def stderr_details(self) -> list[str]:
+        """A failed check's details: the bot's last stderr lines, then what the walls hid, if they point at it."""
+        tail = self.stderr_tail()
+        return [f"stderr: {line}" for line in tail] + [f"walls: {line}" for line in hidden_by_walls(tail, self.spec)]
 
     def exit_text(self) -> str:
         assert self.transport is not None

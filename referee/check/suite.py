@@ -188,7 +188,7 @@ class Suite:
         expected = f'{{"type":"ready","name":"..."}} within {probe.spec.limits.startup_ms} ms of hello'
         if reply.fatal:
             timed.fail(reply.fatal, sent=hello, received=reply.line, expected=reply.fix or expected)
-            timed.details += [f"stderr: {line}" for line in probe.stderr_tail()]
+            timed.details += probe.stderr_details()
             raise self.stop(f"no ready ({clip(reply.fatal, STOP_SHOWN)})")
         if reply.problems:
             timed.fail("; ".join(text for _, text in reply.problems), sent=hello, received=reply.line,
@@ -233,7 +233,7 @@ class Suite:
         if self.probe.dead:
             if self.current is not None and not self.current.failed:
                 self.current.fail(self.probe.dead, sent=clip(self.probe.last_line))
-                self.current.details += [f"stderr: {line}" for line in self.probe.stderr_tail()]
+                self.current.details += self.probe.stderr_details()
             raise self.stop(self.probe.dead)
 
     # ------------------------------------------------------------------ compact
@@ -387,7 +387,7 @@ class Suite:
 
             check.fail(f"the bot ended with {describe_exit(code)} after quit", sent='{"type":"quit"}',
                        expected=expected, elapsed_ms=elapsed)
-            check.details += [f"stderr: {line}" for line in self.probe.stderr_tail()]
+            check.details += self.probe.stderr_details()
         self.probe.close()
 
 
@@ -445,7 +445,7 @@ class ScriptedRound:
         if reply.fatal:
             check.fail(reply.fatal, sent=sent, received=reply.line, expected=reply.fix or expected,
                        elapsed_ms=reply.elapsed_ms)
-            check.details += [f"stderr: {line}" for line in suite.probe.stderr_tail()]
+            check.details += suite.probe.stderr_details()
             raise suite.stop(clip(reply.fatal, STOP_SHOWN) or "")
         played, problems = judge(g, reply, legal)
         if problems:

@@ -10,8 +10,10 @@ import click
 
 from referee.bots.cpuclock import Clock
 from referee.bots.spec import DEFAULT_CLOCK, parse_bot
-from referee.check import CheckConfig, run_check
+from referee.check import CheckConfig
 from referee.check.output import format_text, to_junit
+from referee.check.runner import run_check_spec
+from referee.cli.needs_option import needs_options, with_needs
 from referee.cli.options import clock_options, seed_option
 from referee.cli.sandbox_option import announce, sandbox_option
 from referee.engine.rules import PRESETS
@@ -63,10 +65,12 @@ def _unicode_ok() -> bool:
 @click.option("--verbose", "-v", is_flag=True, help="Show the details of passed checks too.")
 @sandbox_option
 @clock_options
+@needs_options
 def check_cmd(bot_command: str | None, arena_file: str | None, bot_names: tuple[str, ...], records_dir: str | None,
               rulesets: tuple[str, ...], games: int, seed: int, as_json: bool, junit: str | None,
               move_ms: int, startup_ms: int, quiet_ms: int, verbose: bool, sandbox_mode: str | None,
-              clock: str | None = None, wall_ms: int | None = None) -> None:
+              clock: str | None = None, wall_ms: int | None = None, bot_env: tuple[str, ...] = (),
+              bot_paths: tuple[str, ...] = ()) -> None:
     """Check that BOT_COMMAND speaks the Last Card protocol: a scripted suite of situations, then fuzz games.
 
     BOT_COMMAND is the command line that starts the bot, in quotes, e.g.
@@ -82,6 +86,9 @@ def check_cmd(bot_command: str | None, arena_file: str | None, bot_names: tuple[
             if ctx.get_parameter_source(option) is click.core.ParameterSource.COMMANDLINE:
                 raise click.UsageError(f"{flag} does not go with --arena: the arena file decides it (change the "
                                        "file, or check BOT_COMMAND instead)")
+        if bot_env or bot_paths:
+            raise click.UsageError("--bot-env and --bot-path do not go with --arena: give the bot env: and paths: in "
+                                   "the arena file")
         from referee.cli.check_arena import check_arena
         check_arena(arena_file, bot_names, games=games, seed=seed, quiet_ms=quiet_ms, as_json=as_json, junit=junit,
                     verbose=verbose, records_dir=records_dir, unicode=_unicode_ok())
@@ -100,7 +107,12 @@ def check_cmd(bot_command: str | None, arena_file: str | None, bot_names: tuple[
         click.echo(f"\r\033[Kchecking: {text}", nl=False, err=True)
 
     try:
-        report = run_check(bot_command, config, progress=progress if show_progress else None)
+        spec = replace(parse_bot(bot_command, config.limits()), sandbox=config.sandbox_settings())
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="BOT_COMMAND") from None
+    spec = with_needs([spec], bot_env, bot_paths)[0]
+    try:
+        report = run_check_spec(spec, config, progress=progress if show_progress else None)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOT_COMMAND") from None
     if show_progress:

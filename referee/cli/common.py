@@ -294,6 +294,8 @@ def duration(seconds: float) -> str:
 
 def warn_never_started(never: Sequence[NeverStarted]) -> list[str]:
     """The warning block naming each bot that could not start in any of its games, with its own words."""
+    from referee.bots.walls_hint import walls_lines  # here: the sandbox's module is for runs that start bots
+
     lines = []
     for item in never:
         lines.append(f"warning: {item.bot} could not start in any of its {item.games} games:")
@@ -301,6 +303,7 @@ def warn_never_started(never: Sequence[NeverStarted]) -> list[str]:
         if item.stderr:
             lines.append("  its stderr" + (f" (the end of {item.log})" if item.log else "") + ":")
             lines += [f"    | {line}" for line in item.stderr]
+            lines += walls_lines(item.walls)
     if lines:
         lines.append("fix the bot's command (try it in a shell from its folder, then `lastcard check`)")
     return lines

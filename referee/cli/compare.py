@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TextIO, TypedDict, cast
 
 import click
@@ -29,6 +29,7 @@ from referee.cli.common import (
 )
 from referee.cli.contest_option import TableOptions, contest_options, say_format, table_of
 from referee.cli.live_option import end_live, live_option, start_live
+from referee.cli.needs_option import bot_needs, named, needs_options
 from referee.cli.options import (
     jobs_option,
     out_option,
@@ -195,6 +196,7 @@ def _usage(exc: CompareError | SprtError) -> click.BadParameter:
 @sandbox_option
 @live_option
 @seat_names_option
+@needs_options
 @click.pass_context
 def compare_cmd(ctx: click.Context, /, new: str, base: str | None, candidates: tuple[str, ...],
                 field_bots: tuple[str, ...], seats: int | None, arena_file: str | None, stage: str | None,
@@ -203,7 +205,8 @@ def compare_cmd(ctx: click.Context, /, new: str, base: str | None, candidates: t
                 policy: str, jobs: int, cluster: str | None, tls_ca_file: str | None, tls_cert: str | None,
                 tls_key: str | None, out: str | None, record: bool, resume: bool, fresh: bool, quiet: bool,
                 html_report: bool, sandbox_mode: str | None, clock: str | None = None, wall_ms: int | None = None,
-                live: LiveAddress | None = None, seat_names: str = "shown", **time_limits: Any) -> None:
+                live: LiveAddress | None = None, seat_names: str = "shown", bot_env: tuple[str, ...] = (),
+                bot_paths: tuple[str, ...] = (), **time_limits: Any) -> None:
     """Is NEW stronger than BASE? Play twin games (one deal, NEW and BASE swapping seats) until a sequential
     test (GSPRT) decides, and print the estimates as fastchess does.
 
@@ -219,6 +222,7 @@ def compare_cmd(ctx: click.Context, /, new: str, base: str | None, candidates: t
                      vs_field=vs_field)
     table = table_of(ctx, arena_file, stage, ruleset=ruleset, options=options, seats=seats, policy=policy,
                      sandbox_mode=sandbox_mode, clock=clock, wall_ms=wall_ms, time_limits=time_limits)
+    table = replace(table, needs=bot_needs(bot_env, bot_paths, named(new, base, *candidates, *field_bots)))
     test = _Test(elo0, elo1, alpha, beta, model)
     if candidates:
         _candidates(new, candidates, table, field_bots, test, seed=seed, record=bool(out and record),

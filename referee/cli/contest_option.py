@@ -15,6 +15,7 @@ from click.core import ParameterSource
 
 from referee.arena.contest import ContestError, ContestStage, PlayedFormat
 from referee.bots.entry import BotEntry
+from referee.bots.needs import BotNeeds
 from referee.bots.spec import BotSpec, TimeLimits, parse_bot
 from referee.builds.steps import check_requires, run_builds
 from referee.cli.common import load_arena_file
@@ -101,6 +102,8 @@ class TableOptions:
     contest: ContestStage | None = None
     limits_given: bool = False
     """Whether a time option was given (then it applies to a contest's own bot too; else that bot keeps its own)."""
+    needs: BotNeeds = BotNeeds()
+    """``--bot-env`` and ``--bot-path``: given to every program bot of the run (or the one they name)."""
 
     def bot(self, text: str, hint: str) -> BotSpec:
         """A bot the author names (a contest's own by its name, else a command line), or a usage error."""
@@ -111,14 +114,14 @@ class TableOptions:
                 spec = parse_bot(text, self.limits)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint=hint) from None
-        return with_mode(spec, self.sandbox_mode)
+        return self.needs.apply(with_mode(spec, self.sandbox_mode))
 
     def field(self, given_bots: Sequence[str], own: Sequence[BotSpec]) -> tuple[list[BotSpec], bool]:
         """The field: the ``--field`` bots as given, else the contest's other bots (built, drawn for each table when
         there are more than its seats); and whether it is drawn."""
         if given_bots or self.contest is None:
             return [self.bot(b, "--field") for b in given_bots], False
-        return [with_mode(s, self.sandbox_mode) for s in build_field(self.contest.field(own))], True
+        return [self.needs.apply(with_mode(s, self.sandbox_mode)) for s in build_field(self.contest.field(own))], True
 
     def played(self, seats: int, own: Sequence[BotSpec], field: Sequence[str], drawn: int) -> PlayedFormat:
         """What the run plays, for its first line."""

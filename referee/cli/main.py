@@ -20,6 +20,7 @@ COMMANDS = {
     "check": ("check", "check_cmd"),
     "play": ("play", "play_cmd"),
     "replay": ("replay", "replay_cmd"),
+    "blunders": ("blunders", "blunders_cmd"),
     "report": ("report", "report_cmd"),
     "ladder": ("ladder", "ladder_cmd"),
     "sprt": ("sprt", "sprt_cmd"),

@@ -32,6 +32,7 @@ from referee.cli.common import (
     warn_never_started,
 )
 from referee.cli.live_option import end_live, live_option, start_live, with_live
+from referee.cli.needs_option import needs_options, with_needs
 from referee.cli.options import (
     build_ruleset,
     jobs_option,
@@ -82,13 +83,15 @@ BOOTSTRAP = 200
 @sandbox_option
 @live_option
 @seat_names_option
+@needs_options
 @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT [BOT ...]")
 def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out: str | None, policy: str,
               record: bool, jobs: int, resume: bool, fresh: bool, move_ms: int, bank_ms: int, startup_ms: int,
               sandbox_mode: str | None, bots: tuple[str, ...], html_report: bool = True,
               practice: bool = False, cluster: str | None = None, tls_ca_file: str | None = None,
               tls_cert: str | None = None, tls_key: str | None = None, clock: str | None = None,
-              wall_ms: int | None = None, live: LiveAddress | None = None, seat_names: str = "shown") -> None:
+              wall_ms: int | None = None, live: LiveAddress | None = None, seat_names: str = "shown",
+              bot_env: tuple[str, ...] = (), bot_paths: tuple[str, ...] = ()) -> None:
     """Play GAMES games between BOTs, rotating the seats, and print the standings.
 
     A BOT is builtin:NAME (random, easy, medium, hard) or a command line in quotes, e.g.
@@ -107,6 +110,7 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         specs = unique_names([parse_bot(b, limits) for b in bots])
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="BOT") from None
+    specs = with_needs(specs, bot_env, bot_paths)
     arena = sandboxed(match_arena(rules, specs, games=games, seed=seed, policy=fault_policy,
                                   records=bool(out and record), hide_names=seat_names == "hidden"), sandbox_mode)
     factory = cluster_executor(cluster, tls_ca_file, tls_cert, tls_key, False, arena)

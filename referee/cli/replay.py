@@ -3,6 +3,7 @@ on ``--from``."""
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -14,8 +15,10 @@ from referee.cli.sandbox_option import sandbox_option
 from referee.engine.cardfaces import use_colour
 from referee.engine.notation import InvalidReplayError
 from referee.replay.text import render_all, render_seat
+from referee.replay.turns_json import game_json
 from referee.replay.verify import first_difference
 from referee.store.game_record import load
+from referee.store.game_source import SourceGame
 
 
 class BadSource(click.ClickException):
@@ -38,7 +41,9 @@ class BadSource(click.ClickException):
                    "answers with the stored moves (the game follows the stored moves).")
 @click.option("--turn", type=int, help="With --ask: the seat's request at this turn (numbered as --seat shows).")
 @click.option("--all", "all_turns", is_flag=True, help="With --ask: every request of the seat; list the differences.")
-@click.option("--json", "as_json", is_flag=True, help="With --ask: one JSON object (asked, differences, faults).")
+@click.option("--json", "as_json", is_flag=True,
+              help="The game as one JSON object: each turn's request, legal answers, answer and notes (with --seat: "
+                   "that seat's turns); with --ask: what was asked, the differences, the faults.")
 @click.option("--from", "from_turn", type=int, metavar="K",
               help="With --seat and --play: play the game on from turn K with another bot in the seat.")
 @click.option("--play", "play_cmd", metavar="COMMAND", help="With --from: the bot that takes the seat.")
@@ -104,23 +109,32 @@ def replay_cmd(source: str, game: str | None, seat: int | None, raw: bool, verif
             for line in lines:
                 click.echo(line)
             return
-        if verify:
-            diff = first_difference(found)
-            if diff is not None:
-                click.echo(f"game {found.stored.game} differs: {diff}", err=True)
-                sys.exit(1)
-            click.echo(f"game {found.stored.game}: the replay matches the stored result "
-                       f"({len(found.stored.actions.split())} actions" +
-                       (", every recorded event)" if found.events is not None else ")"))
-            return
-        styled = use_colour(sys.stdout)
-        lines = render_all(found, styled) if seat is None else render_seat(found, seat, styled, raw)
-        for line in lines:
-            click.echo(line)
+        _show(found, seat, raw, verify, as_json, source, game)
     except InvalidReplayError as exc:
         raise BadSource(str(exc)) from None
     except BrokenPipeError:  # `lastcard replay ... | head`
         sys.stderr.close()
+
+
+def _show(found: SourceGame, seat: int | None, raw: bool, verify: bool, as_json: bool, source: str,
+          game: str | None) -> None:
+    """The stored game: as JSON, checked (``--verify``: exit 1 at a difference), or as text."""
+    if as_json:
+        click.echo(json.dumps(game_json(found, seat, source, game), ensure_ascii=False))
+        return
+    if verify:
+        diff = first_difference(found)
+        if diff is not None:
+            click.echo(f"game {found.stored.game} differs: {diff}", err=True)
+            sys.exit(1)
+        click.echo(f"game {found.stored.game}: the replay matches the stored result "
+                   f"({len(found.stored.actions.split())} actions" +
+                   (", every recorded event)" if found.events is not None else ")"))
+        return
+    styled = use_colour(sys.stdout)
+    lines = render_all(found, styled) if seat is None else render_seat(found, seat, styled, raw)
+    for line in lines:
+        click.echo(line)
 
 
 def _contest(arena_file: str | None, stage: str | None, ask_cmd: str | None) -> ContestStage | None:
@@ -175,6 +189,9 @@ def _check_modes(seat: int | None, raw: bool, verify: bool, ask_cmd: str | None,
                                "(--from ... --play); give one")
     if (ask_cmd is not None or from_turn is not None) and (raw or verify):
         raise click.UsageError("--raw and --verify show the stored game: leave them out with --ask or --from")
+    if as_json and ask_cmd is None and (raw or verify or from_turn is not None):
+        raise click.UsageError("--json writes the stored game as JSON (or, with --ask, what was asked): leave out "
+                               "--raw, --verify and --from")
     _check_ask(seat, ask_cmd, turn, all_turns, as_json)
     _check_play_on(seat, from_turn, play_cmd, seat_cmds, out)
     if ask_cmd is None and from_turn is None:
@@ -192,7 +209,7 @@ def _check_ask(seat: int | None, ask_cmd: str | None, turn: int | None, all_turn
             raise click.UsageError("--ask needs which requests to ask: --turn K (one, shown in full) or --all "
                                    "(every one, the differences listed)")
     else:
-        for name, given in (("--turn", turn is not None), ("--all", all_turns), ("--json", as_json)):
+        for name, given in (("--turn", turn is not None), ("--all", all_turns)):
             if given:
                 raise click.UsageError(f"{name} goes with --ask \"COMMAND\"")
 

@@ -312,7 +312,8 @@
       const waiting = head[0] === '?';  // a game still being played: seat N is to act (the live page's view)
       const seat = head === '-' ? null : waiting ? +head.slice(1) : +head[0];
       const action = head === '-' || waiting ? null : parseAction(head.slice(1));
-      frames.push({turn, seat, action, waiting, events, hands: st.hands.map((h) => h.slice()), top: st.top,
+      const token = action ? head.slice(1).replace(/!$/, '') : null;  // the compact code replay --accept takes
+      frames.push({turn, seat, action, token, waiting, events, hands: st.hands.map((h) => h.slice()), top: st.top,
                    colour: st.colour, direction: st.direction, pile: st.pile, pending: st.pending,
                    scores: st.scores.slice(), round: st.round});
       if (action) applyAction(st, seat, action);
@@ -625,6 +626,7 @@
         'the game is over';
     }
     act.className = fault ? 'fault' : '';
+    drawCommands(f, row);
     drawNotes(turn, names);
     const log = $('v-events');
     log.replaceChildren();
@@ -634,6 +636,19 @@
       log.append(li);
     }
     $('v-news').hidden = f.events.length === 0;  // no heading over nothing
+  }
+
+  // The frame on screen in a terminal: the ``replay --ask`` command that puts a bot of today in the seat to act,
+  // and the ``--save-position`` command that adds the position to a suite (the answer given rejected; a stand-in's
+  // move was not the bot's, so the reader names what passes).
+  function drawCommands(f, row) {
+    const box = $('v-cmds');
+    box.hidden = !f.action;
+    if (!f.action) return;
+    const here = DATA.replay + ' ' + row[0] + ' --seat ' + f.seat + ' --turn ' + f.turn;
+    $('v-ask').textContent = here + ' --ask "YOUR BOT COMMAND"';
+    $('v-save').textContent = here + ' --save-position positions.yaml ' +
+      (f.action.standIn ? '--accept ACTION' : '--reject ' + f.token);
   }
 
   // The notes at ``turn`` (in a seat's view, only that seat's): each as text in its own block, never as markup.

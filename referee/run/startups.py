@@ -19,6 +19,7 @@ from referee.bots.pipes.client import BotClient
 from referee.bots.pipes.transport import STDERR_MARK
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
+from referee.bots.walls_hint import hidden_by_walls, walls_lines
 from referee.protocol.faults import BotFault, FaultKind
 from referee.run.side_by_side import map_side_by_side
 from referee.store.results import GameResult
@@ -47,6 +48,9 @@ class CannotStart:
     """The bot's own words: the last lines it wrote to stderr in its last try."""
     log: str | None = None
     """Its stderr log, if it is kept."""
+    spec: BotSpec | None = None
+    walls: tuple[str, ...] = ()
+    """What the sandbox's walls may have hidden from it, read from its stderr, and the fix (``walls_hint``)."""
 
     def text(self) -> str:
         return (f"{self.bot} could not start, the same way {self.tries} times, so the run stopped early "
@@ -56,11 +60,12 @@ class CannotStart:
                 + "\nfix the bot's command (try it in a shell from its folder, then `lastcard check`)")
 
     def words(self) -> list[str]:
-        """``  its stderr (the end of LOG):`` and its lines, each ``    | ...``; nothing if it wrote nothing."""
+        """``  its stderr (the end of LOG):`` and its lines, each ``    | ...``, then what the walls hid; nothing if
+        it wrote nothing."""
         if not self.stderr:
             return []
         return ["  its stderr" + (f" (the end of {self.log})" if self.log else "") + ":"] + [
-            f"    | {line}" for line in self.stderr]
+            f"    | {line}" for line in self.stderr] + walls_lines(self.walls)
 
     def with_words(self, log_dir: str | None) -> CannotStart:
         """This failure with the end of the bot's stderr log in ``log_dir`` (its last game's part)."""
@@ -68,13 +73,16 @@ class CannotStart:
             return self
         log = stderr_log(log_dir, self.bot)
         words = last_stderr(log)
-        return replace(self, stderr=words, log=log) if words else self
+        walls = hidden_by_walls(words, self.spec) if self.spec is not None else ()
+        return replace(self, stderr=words, log=log, walls=walls) if words else self
+
 
 
 class StartupWatch:
     """Watches each game's start-up faults; ``see`` says when a bot that never started keeps failing alike."""
 
     def __init__(self, specs: Mapping[str, BotSpec], tries: int = TRIES) -> None:
+        self.specs = specs
         self.process = {name for name, spec in specs.items() if spec.builtin is None}
         self.tries = tries
         self.started: set[str] = set()
@@ -95,7 +103,7 @@ class StartupWatch:
             count = count + 1 if last == key else 1
             self.streak[name] = (key, count)
             if count >= self.tries:
-                return CannotStart(name, count, message)
+                return CannotStart(name, count, message, spec=self.specs[name])
         return None
 
 
@@ -142,7 +150,7 @@ def _probe_one(spec: BotSpec, log_dir: str | None, clients: list[BotClient],
         words = _lines(read_log(log, before, 8192)) if log else ()
     if same_way(messages[0]) != same_way(messages[1]):
         return None  # not the same way twice: it may start in a game
-    return CannotStart(spec.name, 2, messages[0], words, log if words else None)
+    return CannotStart(spec.name, 2, messages[0], words, log if words else None, spec, hidden_by_walls(words, spec))
 
 
 def last_stderr(path: str, lines: int = 12, tail_bytes: int = 8192) -> tuple[str, ...]:

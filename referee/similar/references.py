@@ -1,12 +1,12 @@
 """The reference policies: the play a class starts from (each starter kit's default, the built-in players), asked
 the same decision points as the class, so that agreement they explain is not taken for a copy.
 
-Twenty of the starter kits answer the first legal answer as shipped ("the list has the plays first, so the kit as
-it is plays whenever it can"): that policy is answered here, in this process (``first legal``). The JavaScript
-kit plays as ``builtin:medium``; ``builtin:medium`` and ``builtin:hard`` are asked as ``similar`` asks any built-in
-player. The Python kit (``strong_bot.py``) and the C kit (``bot.c``, compiled when a C compiler is on the PATH)
-are programs, asked as a student's bot is, without walls (the kits are the project's own code). A kit whose
-files or toolchain are not there is left out, and the run says so.
+Twenty-one of the starter kits (the Python kit's bot.py among them) answer the first legal answer as shipped ("the
+list has the plays first, so the kit as it is plays whenever it can"): that policy is answered here, in this process
+(``first legal``). The JavaScript kit plays as ``builtin:medium``; ``builtin:medium`` and ``builtin:hard`` are asked
+as ``similar`` asks any built-in player. The Python kit (``strong_bot.py``) and the C kit (``bot.c``, compiled when
+a C compiler is on the PATH) are programs, asked as a student's bot is, without walls (the kits are the project's
+own code). A kit whose files or toolchain are not there is left out, and the run says so.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from referee.similar.agreement import Answer
 
 #: Where the starter kits are in a source tree (a wheel installed elsewhere has none: the program kits are left out).
 KITS = Path(__file__).resolve().parents[2] / "sample_bots"
-#: The name of the policy twenty kits play as shipped.
+#: The name of the policy twenty-one kits play as shipped.
 FIRST_LEGAL = "kit:first-legal"
 
 
@@ -49,7 +49,8 @@ def first_legal(script: SeatScript) -> dict[int, Answer]:
 def references(scratch: str) -> tuple[list[Reference], list[str]]:
     """The reference policies to ask (program kits built into ``scratch``), and a note per kit left out."""
     unwalled = SandboxSettings(mode=Mode.NONE)
-    found = [Reference(FIRST_LEGAL, None, "the first legal answer: twenty starter kits as shipped (bash, go, ruby...)"),
+    found = [Reference(FIRST_LEGAL, None,
+                       "the first legal answer: twenty-one starter kits as shipped (bash, go, python...)"),
              Reference("builtin:medium", BotSpec("builtin:medium", "builtin:medium"),
                        "the built-in medium player, and the JavaScript kit's play"),
              Reference("builtin:hard", BotSpec("builtin:hard", "builtin:hard"), "the built-in hard player")]

@@ -20,6 +20,7 @@ from referee.protocol.faults import Fault
 from referee.protocol.relay import EndPatch, Relay
 
 if TYPE_CHECKING:
+    from referee.engine.game import Game
     from referee.table.table import Table
 
 
@@ -50,6 +51,17 @@ def menu(legal: list[Action], styled: bool) -> list[Choice]:
             text = {"draws": "draw", "passes": "pass"}.get(text, text.replace("names the colour", "name the colour"))
         out.append(Choice(text, tuple(forms)))
     return out
+
+
+def forced_reason(game: Game, only: Action, styled: bool = False) -> str:
+    """Why ``only`` is the one legal move (a draw or a pass), in a sentence (the terminal's and the browser's)."""
+    if only.kind is PASS:
+        return "Nothing in your hand plays and there is nothing to draw: you must pass."
+    if game.pending:
+        return (f"You cannot answer the {label(game.top, styled)}: you must draw the {game.pending} cards "
+                "of the penalty.")
+    named = f" (colour {colour_label(game.colour, styled)})" if game.top.is_wild else ""
+    return f"Nothing in your hand plays on {label(game.top, styled)}{named}: you must draw."
 
 
 class HumanSeat:
@@ -107,14 +119,7 @@ class HumanSeat:
 
     def _forced(self, table: Table, only: Action) -> str:
         """Why the one legal move is the only one, in a sentence."""
-        game = table.game
-        if only.kind is PASS:
-            return "Nothing in your hand plays and there is nothing to draw: you must pass."
-        if game.pending:
-            return (f"You cannot answer the {label(game.top, self.styled)}: you must draw the {game.pending} cards "
-                    "of the penalty.")
-        named = f" (colour {colour_label(game.colour, self.styled)})" if game.top.is_wild else ""
-        return f"Nothing in your hand plays on {label(game.top, self.styled)}{named}: you must draw."
+        return forced_reason(table.game, only, self.styled)
 
     def warn(self, fault: Fault, note: str) -> None:  # pragma: no cover - a person's answer is always legal
         pass

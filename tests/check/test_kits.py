@@ -6,6 +6,7 @@ from __future__ import annotations
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,13 +17,13 @@ from referee.check import CheckConfig, Status, run_check
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_bots"
 
-#: Every kit folder and the language the table must find in it (the Python folder holds several bots and
-#: no bot.py: its bots are checked by name in test_bots.py).
+#: Every kit folder and the language the table must find in it (the Python folder's other bots, beside its
+#: bot.py, are checked by name in test_bots.py).
 KITS = {
     "c": "c", "java": "java", "js": "javascript", "cpp": "cpp", "csharp": "csharp", "go": "go", "rust": "rust",
     "typescript": "typescript", "ruby": "ruby", "php": "php", "lua": "lua", "perl": "perl", "bash": "bash",
     "pascal": "pascal", "fortran": "fortran", "ada": "ada", "ocaml": "ocaml", "commonlisp": "commonlisp",
-    "erlang": "erlang", "elixir": "elixir", "r": "r", "racket": "racket", "clojure": "clojure",
+    "erlang": "erlang", "elixir": "elixir", "r": "r", "racket": "racket", "clojure": "clojure", "python": "python",
 }
 #: The kits whose check runs here (the first four are checked in test_bots.py with their own commands).
 CHECKED = sorted(set(KITS) - {"c", "java", "js"})
@@ -38,14 +39,14 @@ def language(name: str) -> Language:
 
 def test_every_kit_folder_is_listed() -> None:
     """A kit added to sample_bots/ without a line here would go untested."""
-    folders = {p.name for p in SAMPLES.iterdir() if p.is_dir() and p.name != "python" and not p.name.startswith(".")}
+    folders = {p.name for p in SAMPLES.iterdir() if p.is_dir() and not p.name.startswith(".")}
     assert folders == set(KITS)
 
 
 def test_the_table_holds_twenty_languages_and_each_file_once() -> None:
     files = [lang.file for lang in DEFAULT_LANGUAGES]
     assert len(files) == len(set(files))
-    assert len(set(KITS.values()) | {"python"}) >= 20
+    assert len(set(KITS.values())) >= 20
 
 
 @pytest.mark.parametrize("folder", sorted(KITS))
@@ -67,6 +68,11 @@ def test_a_kit_is_recognised_after_its_build_too(folder: str, tmp_path: Path) ->
     (copy / "build").mkdir()
     (copy / "build" / "bot.js").write_text("", encoding="utf-8")
     assert detect(str(copy), DEFAULT_LANGUAGES).language == KITS[folder]
+
+
+def run_command(lang: Language) -> str:
+    """The command that starts a kit, as an arena fills it in (``{python}``: this interpreter)."""
+    return lang.command.replace("{python}", shlex.quote(sys.executable))
 
 
 def toolchain(lang: Language) -> list[str]:
@@ -91,7 +97,7 @@ def test_each_kit_passes_lastcard_check(folder: str, tmp_path: Path, monkeypatch
                                timeout=BUILD_TIMEOUT_S)
         assert built.returncode == 0, f"{lang.build!r} failed:\n{built.stdout}{built.stderr}"
     monkeypatch.chdir(copy)
-    report = run_check(lang.command, CheckConfig(games=GAMES))
+    report = run_check(run_command(lang), CheckConfig(games=GAMES))
     assert report.failed_names == [] and report.count(Status.SKIPPED) == 0, report.failed_names
 
 

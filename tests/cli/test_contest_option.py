@@ -48,12 +48,12 @@ def line(output: str, start: str) -> str:
 @pytest.mark.slow
 def test_puzzles_run_the_bot_under_the_contests_limits_and_sandbox(club):
     res = invoke("puzzles", "family", STRONG, "--arena", str(club))
-    assert res.exit_code == 0, res.output
+    assert res.exit_code in (0, 1) and "positions passed" in res.output, res.output  # 1: it misses some
     assert line(res.output, "format: ") == (f"format: family, move 600 ms cpu, startup 10000 ms, sandbox none; as in "
                                             f"{club}, stage club (round_robin)")
     # a name of the contest's bots is that bot, as the contest runs it
     res = invoke("puzzles", "family", "strong", "--arena", str(club))
-    assert res.exit_code == 0 and "strong on family" in res.output, res.output
+    assert res.exit_code in (0, 1) and "strong on family" in res.output, res.output
 
 
 def test_puzzles_refuse_a_suite_for_other_rules_than_the_contests(club):

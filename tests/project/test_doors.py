@@ -26,6 +26,8 @@ ALLOWED = {
     "bots/cgroups.py": "cgroup control files under /sys/fs/cgroup and /proc/self/cgroup",
     "bots/command_files.py": "a bot's own program files, to fingerprint what a command runs",
     "bots/cpuclock.py": "a process's /proc/PID/stat and its cgroup's cpu.stat",
+    "bots/interpreters.py": "a version manager's shim and a venv's pyvenv.cfg, to find the interpreter a command "
+                            "runs",
     "bots/hints.py": "a bot's program file, to name its language in a hint",
     "bots/logs.py": "a bot's stderr or build log, read back from an offset (the transport writes it)",
     "bots/offer.py": "the kernel's user-namespace settings under /proc/sys that decide which walls it can offer",

@@ -5,6 +5,7 @@ suite's own mistakes are placed at their key and line."""
 from __future__ import annotations
 
 import codecs
+import os
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,9 @@ def test_saving_a_position_into_a_hostile_suite_is_refused_and_leaves_it_as_it_w
 def test_a_suite_saved_by_a_spreadsheet_or_editor_with_a_byte_order_mark_reads(tmp_path):
     path = tmp_path / "arcade.yaml"
     path.write_bytes(codecs.BOM_UTF8 + Path(SHIPPED, "arcade.yaml").read_bytes())
-    assert [p.id for p in load_suite(str(path)).positions] == ["7s-together", "draw-two-pair-calls"]
+    shipped = load_suite(os.path.join(SHIPPED, "arcade.yaml")).positions
+    assert load_suite(str(path)).positions == shipped and [p.id for p in shipped[:2]] == ["7s-together",
+                                                                                           "draw-two-pair-calls"]
 
 
 @pytest.mark.parametrize("text, said", [

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+from fractions import Fraction
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -22,11 +24,13 @@ from referee.replay.suite import SHIPPED, SuiteError, load_suite, run_suite
 from referee.store.game_record import load
 from tests.conftest import PY, ROOT
 from tests.support.replaydata import small_results_dir
-from tests.support.shipped_suites import WANTED, find
+from tests.support.shipped_suites import random_pass_chance, suite_positions
 
 TAPE = ROOT / "tests" / "support" / "ask_bots" / "tape.py"
 MOST_CARDS = ROOT / "tests" / "support" / "ask_bots" / "most_cards.py"
 RULESETS = ("compact", "family", "arcade")
+#: The rule documents a position's comment cites (seeds/000 compact, 001 family, 003 arcade; RULINGS.md).
+SEEDS = {"000", "001", "003"}
 
 
 def puzzles(*args: str):
@@ -45,36 +49,77 @@ def test_the_shipped_suites_obey_the_schema_and_are_the_ones_the_script_finds(ru
         data = yaml.safe_load(fh)
     Draft202012Validator(load_schema("positions.schema")).validate(data)
     suite = load_suite(path)
-    assert suite.ruleset == ruleset and suite.positions
-    found = [find(w) for w in WANTED if w.ruleset == ruleset]
-    assert suite.positions == tuple(found), "run python -m tests.support.shipped_suites to write them again"
+    assert suite.ruleset == ruleset
+    found = tuple(suite_positions(ruleset))
+    assert suite.positions == found, "run python -m tests.support.shipped_suites to write them again"
 
 
-#: Seeded figures: the positions each built-in passes in each shipped suite.
-BUILTIN_PASSES = {
-    ("compact", "random"): 1, ("compact", "easy"): 1, ("compact", "medium"): 1, ("compact", "hard"): 1,
-    ("family", "random"): 0, ("family", "easy"): 0, ("family", "medium"): 0, ("family", "hard"): 1,
-    ("arcade", "random"): 0, ("arcade", "easy"): 0, ("arcade", "medium"): 2, ("arcade", "hard"): 2,
-}
-
-
-@pytest.mark.parametrize(("ruleset", "player"), list(BUILTIN_PASSES))
-def test_the_built_in_players_against_the_shipped_suites(ruleset, player):
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_each_shipped_suite_holds_25_lessons_each_from_a_rule_document(ruleset):
     suite = load_suite(os.path.join(SHIPPED, f"{ruleset}.yaml"))
-    run = run_suite(suite, parse_bot(f"builtin:{player}"), player)
-    assert len(run.verdicts) - len(run.misses) == BUILTIN_PASSES[ruleset, player]
+    assert len(suite.positions) >= 25
+    assert len({p.id for p in suite.positions}) == len(suite.positions)
+    for position in suite.positions:
+        cited = re.findall(r"seeds/(\d{3})", position.comment)
+        assert cited and set(cited) <= SEEDS, position.comment
+    lessons = {p.id.split("-2p-")[0].split("-3p-")[0].split("-4p-")[0] for p in suite.positions}
+    assert len(lessons) >= 7  # many rules and tactics, not one lesson 25 times
 
 
-def test_builtin_hard_passes_every_shipped_suite_on_the_command_line():
+def _poisson_binomial(chances: list[Fraction]) -> list[Fraction]:
+    """The exact distribution of the number of passes of independent positions passed with these chances."""
+    dist = [Fraction(1)]
+    for p in chances:
+        dist = [(dist[k] if k < len(dist) else 0) * (1 - p) + (dist[k - 1] * p if k else 0)
+                for k in range(len(dist) + 1)]
+    return dist
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_hard_passes_most_and_random_few_by_a_margin_computed_exactly(ruleset):
+    """``builtin:random`` answers uniformly among the legal answers, so its chance at each position is the share of
+    them that pass: its score's distribution is computed exactly, and ``builtin:hard``'s score must lie beyond it."""
+    suite = load_suite(os.path.join(SHIPPED, f"{ruleset}.yaml"))
+    chances = [random_pass_chance(p, suite.at(p).legal_actions(), suite.calls()) for p in suite.positions]
+    n = len(chances)
+    dist = _poisson_binomial(chances)
+    assert sum(dist) == 1
+    expected = sum(chances)
+    assert expected <= Fraction(n, 3)  # random: few
+    hard = n - len(run_suite(suite, parse_bot("builtin:hard"), "hard").misses)
+    assert hard >= Fraction(4, 5) * n  # hard: most
+    assert sum(dist[hard:]) < Fraction(1, 10**6)  # a random answerer reaches hard's score less than once a million
+    # builtin:random itself (seeded by each position) lands where its distribution says, far below hard
+    rand = n - len(run_suite(suite, parse_bot("builtin:random"), "random").misses)
+    assert sum(dist[:rand + 1]) > Fraction(1, 10**6) and sum(dist[rand:]) > Fraction(1, 10**6) and rand < hard
+
+
+def test_the_shipped_suites_on_the_command_line_as_run_suite_scores_them():
     for ruleset in RULESETS:
-        out = puzzles(ruleset, "builtin:hard")
-        assert out.exit_code == 0, out.output
-        assert "positions passed" in out.output and "MISS" not in out.output
+        suite = load_suite(os.path.join(SHIPPED, f"{ruleset}.yaml"))
+        for player in ("hard", "random"):
+            passed = len(suite.positions) - len(run_suite(suite, parse_bot(f"builtin:{player}"), player).misses)
+            out = puzzles(ruleset, f"builtin:{player}")
+            assert out.exit_code == (0 if passed == len(suite.positions) else 1), out.output
+            assert f"builtin:{player} on {ruleset} ({ruleset} (its preset options)): {passed}/{len(suite.positions)} " \
+                   "positions passed" in out.output
+            assert out.output.count("\nMISS ") == len(suite.positions) - passed
+
+
+def worked_examples(folder: Path, ruleset: str, *ids: str) -> Path:
+    """A suite of the shipped suite's positions ``ids`` (the documents' worked examples), for the bots below."""
+    data = yaml.safe_load(Path(SHIPPED, f"{ruleset}.yaml").read_text())
+    data["positions"] = [p for p in data["positions"] if p["id"] in ids]
+    assert [p["id"] for p in data["positions"]] == list(ids)
+    path = folder / f"{ruleset}-examples.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return path
 
 
 @pytest.mark.slow
-def test_a_bot_that_never_calls_misses_exactly_the_draw_two_pair():
-    out = puzzles("arcade", f"{PY} {MOST_CARDS}", "--json")
+def test_a_bot_that_never_calls_misses_exactly_the_draw_two_pair(tmp_path):
+    out = puzzles(worked_examples(tmp_path, "arcade", "7s-together", "draw-two-pair-calls"), f"{PY} {MOST_CARDS}",
+                  "--json")
     assert out.exit_code == 1, out.output
     data = json.loads(out.stdout)  # the format line goes to stderr
     assert (data["positions"], data["passed"], data["failed"]) == (2, 1, 1)
@@ -84,8 +129,8 @@ def test_a_bot_that_never_calls_misses_exactly_the_draw_two_pair():
 
 
 @pytest.mark.slow
-def test_a_bot_that_always_draws_misses_every_position_shown_as_replay_shows_the_turn():
-    out = puzzles("family", f"{PY} {TAPE} - last")  # the last legal answer: draw
+def test_a_bot_that_always_draws_misses_every_position_shown_as_replay_shows_the_turn(tmp_path):
+    out = puzzles(worked_examples(tmp_path, "family", "stop-the-last-card"), f"{PY} {TAPE} - last")  # draws
     assert out.exit_code == 1, out.output
     assert "0/1 positions passed" in out.output
     assert "MISS stop-the-last-card: seat 2 (random2) at turn 246 (seed 1)" in out.output
@@ -119,7 +164,8 @@ def test_bad_suites_are_bad_input(tmp_path):
 @pytest.mark.slow
 def test_the_junit_output_parses(tmp_path):
     junit = tmp_path / "out.xml"
-    out = puzzles("arcade", f"{PY} {MOST_CARDS}", "--junit", junit)
+    out = puzzles(worked_examples(tmp_path, "arcade", "7s-together", "draw-two-pair-calls"), f"{PY} {MOST_CARDS}",
+                  "--junit", junit)
     assert out.exit_code == 1
     suite = ElementTree.parse(junit).getroot().find("testsuite")
     assert suite is not None and (suite.get("tests"), suite.get("failures")) == ("2", "1")
