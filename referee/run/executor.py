@@ -551,7 +551,8 @@ def _play(conn: Connection, stderr_dir: str | None, records_dir: str | None, par
             _WAITING = False  # from here to the next wait a SIGTERM kills the bots and exits (``_on_term``)
             if message is None or os.getppid() != parent:
                 return
-            done, failed = _play_batch([GameJob.from_json(data) for data in message], pool, records_dir)
+            read: dict[int, Any] = {}  # the seats read from this message (its jobs share them)
+            done, failed = _play_batch([GameJob.from_json(data, read) for data in message], pool, records_dir)
             conn.send(("done", done) if failed is None else ("error", *failed))
             pool.evict_idle(idle_bots)
     except _Terminated:
