@@ -17,6 +17,7 @@ import pytest
 from referee.builds.languages import Language
 from referee.store.results_dir import ResultsDir
 from tests.check.test_kits import KITS, SAMPLES, language, toolchain
+from tests.support.tiers import starts_processes
 
 #: Games per kit in the short arena: tables of two, so each kit meets two others.
 GAMES = 2
@@ -43,6 +44,7 @@ def lastcard(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.fixture(scope="module")
+@starts_processes
 def class_of_kits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A submissions folder of every kit whose toolchain is here (``subs/kitLANG``, copied as a student would), its
     ``validate --build`` and a short arena on it."""
