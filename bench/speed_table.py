@@ -16,7 +16,15 @@ Rows (each a ratio of two things measured in the same round, so the machine's lo
             replayed from C with no work between them (bench/referee_floor.py, .c; needs strace), and the
             referee against the floor (issue 40's goal: within 2x), the median of each round's ratio.
   arena     the sample arena (arenas/sample.yaml), ``--jobs 2`` against ``--jobs 1``, whole command, beside
-            the machine's own two-core gain for it (two pinned ``--jobs 1`` copies at once against one alone).
+            the machine's own two-core gain for it (two pinned ``--jobs 1`` copies at once against one alone);
+            and its fixed seconds: the whole command's wall time less its games' (the phase stamps of
+            bench/arena_scaling.py's ``--child``), against the games' wall time.
+  command   ``lastcard match`` between four trivial C bots, family single rounds, ``--sandbox none``, pinned to
+            one core, the whole command per decision (the slope between 1 and ``--command-games`` games), against
+            the referee's own loop on the same bots (the referee row's measure, ``--sandbox none``) in the same
+            round (issue 51's goal: within 1.4x).
+  latency   a one-game ``lastcard match`` of the same bots, unpinned, from exec to its exit (the standings
+            printed), against the interpreter's own start-up (``python -c pass``) in the same round (goal < 0.25 s).
   engine    bench/engine_bench.py --seconds 3 --reps 3 (one core): decisions/s against OpenSpiel's
             crazy_eights with random players, and play-first games/s against RLCard.
   env       bench/env_bench.py (one core): the RL environments' steps/s against RLCard's ``rlcard.make("uno")``
@@ -52,7 +60,7 @@ import referee_floor
 
 HERE = Path(__file__).resolve()
 REPO = HERE.parent.parent
-ROWS = ("match", "out", "referee", "arena", "engine", "env", "install")
+ROWS = ("match", "out", "referee", "arena", "command", "latency", "engine", "env", "install")
 #: How ``--measure-referee ... --marks`` labels what it writes to /dev/null for bench/referee_floor.py.
 MARK = "lastcard-floor:"
 
@@ -169,10 +177,50 @@ def raw_pipe_us(exe: dict[str, str], n: int) -> tuple[float, float]:
     return wall, ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) / n * 1e6
 
 
-def arena_wall(tree: Path, jobs: int, out: str) -> float:
-    cmd = [sys.executable, "-m", "referee.cli.main", "arena", "arenas/sample.yaml", "--jobs", str(jobs), "--fresh",
-           "--no-report", "--out", out]
-    return timed(cmd, tree)[0]
+def arena_wall(tree: Path, jobs: int, out: str) -> tuple[float, float]:
+    """The sample arena's whole command (``--no-report``): its wall seconds and its games' (the ``play`` phase of
+    bench/arena_scaling.py's stamps, when the tree has them; else ``nan``)."""
+    stamped = tree / "bench" / "arena_scaling.py"
+    argv = ["arena", "arenas/sample.yaml", "--jobs", str(jobs), "--fresh", "--no-report", "-q", "--out", out]
+    if not stamped.exists():
+        return timed([sys.executable, "-m", "referee.cli.main", *argv], tree)[0], float("nan")
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, str(stamped), "--child", *argv], cwd=tree, check=True,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t0
+    marks = json.loads(done.stderr.strip().splitlines()[-1])
+    return wall, arena_scaling.phases(marks)["play"][0]
+
+
+def command_cmd(trivial: str, games: int) -> list[str]:
+    """``lastcard match`` between four trivial C bots, family single rounds, no sandbox (the command row)."""
+    return [sys.executable, "-m", "referee.cli.main", "match", *[f"t{i}={trivial}" for i in range(4)], "-r", "family",
+            "-o", "target=round", "-n", str(games), "--jobs", "1", "--sandbox", "none", "--no-report"]
+
+
+def command_decisions(tree: Path, trivial: str, games: int, tmp: str) -> int:
+    """The decisions in the command row's ``games`` games (played once, untimed, with ``--out``)."""
+    out = os.path.join(tmp, "command-count")
+    subprocess.run([*command_cmd(trivial, games), "--out", out, "--fresh"], cwd=tree, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(os.path.join(out, "games.jsonl"), encoding="utf-8") as fh:
+        return sum(json.loads(line)["decisions"] for line in fh)
+
+
+def command_us(tree: Path, trivial: str, games: int, decisions: int) -> tuple[float, float]:
+    """The whole command's microseconds a decision, from the slope between 1 and ``games`` games, pinned to core 0:
+    wall, and CPU of every process (the referee, its worker, the bots)."""
+    pin = ["taskset", "-c", "0"]
+    w1, c1 = timed(pin + command_cmd(trivial, 1), tree)
+    wn, cn = timed(pin + command_cmd(trivial, games), tree)
+    return (wn - w1) / decisions * 1e6, (cn - c1) / decisions * 1e6
+
+
+def latency_s(tree: Path, trivial: str) -> tuple[float, float, float]:
+    """A one-game match's wall seconds (unpinned, as a person runs it) and CPU seconds (every process's: on a
+    loaded machine the wall clock mostly measures the neighbours), and the interpreter's bare start-up's wall."""
+    wall, cpu = timed(command_cmd(trivial, 1), tree)
+    return wall, cpu, timed([sys.executable, "-c", "pass"], tree)[0]
 
 
 def engine_ratios(tree: Path, tmp: str) -> dict[str, float]:
@@ -286,6 +334,8 @@ def main() -> None:
     ap.add_argument("--compare", metavar="CHECKOUT", help="another tree measured in the same rounds (before)")
     ap.add_argument("--builds", action="store_true", help="this tree twice: a pure copy and a compiled copy")
     ap.add_argument("--env-seconds", type=float, default=1.0, help="seconds per environment and round (env row)")
+    ap.add_argument("--command-games", type=int, default=1500, help="games of the command row's long run")
+    ap.add_argument("--latency-runs", type=int, default=5, help="one-game matches a round (the latency row)")
     ap.add_argument("--only", nargs="+", choices=ROWS, default=list(ROWS))
     args = ap.parse_args()
     rows: dict[str, list[float]] = {}
@@ -302,7 +352,8 @@ def main() -> None:
         first = next(iter(trees))
         if "install" in args.only:
             add("install s", install_seconds(tmp))
-        exe = referee_floor.build(tmp) if "referee" in args.only else {}
+        exe = referee_floor.build(tmp) if {"referee", "command", "latency"} & set(args.only) else {}
+        counted = command_decisions(REPO, exe["trivial"], args.command_games, tmp) if "command" in args.only else 0
         replay = floor_replay(tmp, exe, args.decisions) if "referee" in args.only else None
         for _ in range(args.rounds):
             if "match" in args.only or "out" in args.only:
@@ -336,12 +387,31 @@ def main() -> None:
                         if sandbox == "none" and replay is not None:  # this round's ratio: the load hits both
                             add(f"{label} referee/floor wall", wall / floor_round[0])
                             add(f"{label} referee/floor cpu", (cpu + bots) / floor_round[1])
+                if "command" in args.only:
+                    cw, cc = command_us(tree, exe["trivial"], args.command_games, counted)
+                    lw, lc, lb = referee_row(tree, args.decisions, "none", exe)
+                    add(f"{label} command us", cw)
+                    add(f"{label} command cpu us", cc)
+                    add(f"{label} loop us", lw)
+                    add(f"{label} loop cpu us", lc + lb)
+                    add(f"{label} command/loop wall", cw / lw)
+                    add(f"{label} command/loop cpu", cc / (lc + lb))
+                if "latency" in args.only:
+                    for _ in range(args.latency_runs):
+                        one, one_cpu, bare = latency_s(tree, exe["trivial"])
+                        add(f"{label} latency s", one)
+                        add(f"{label} latency cpu s", one_cpu)
+                        add(f"{label} python s", bare)
                 if "arena" in args.only:
-                    w1 = arena_wall(tree, 1, os.path.join(tmp, "a1"))
-                    w2 = arena_wall(tree, 2, os.path.join(tmp, "a2"))
+                    w1, g1 = arena_wall(tree, 1, os.path.join(tmp, "a1"))
+                    w2, g2 = arena_wall(tree, 2, os.path.join(tmp, "a2"))
                     add(f"{label} arena j1 s", w1)
                     add(f"{label} arena j2 s", w2)
                     add(f"{label} arena ratio", w1 / w2)
+                    add(f"{label} arena j1 fixed s", w1 - g1)
+                    add(f"{label} arena j2 fixed s", w2 - g2)
+                    add(f"{label} arena j1 fixed/games", (w1 - g1) / g1)
+                    add(f"{label} arena j2 fixed/games", (w2 - g2) / g2)
                     if label == first:  # the machine's gain does not depend on the tree
                         add("machine gain", arena_scaling.machine_gain(0, os.path.join(tmp, "m"), report=False))
                 if "engine" in args.only:
@@ -390,6 +460,20 @@ def main() -> None:
             gain = med["machine gain"]
             print(f"  the machine's own two-core gain for the command (two pinned --jobs 1 copies at once against "
                   f"one alone): {gain:.2f}x; the arena gets {med[f'{label} arena ratio'] / gain:.0%} of it")
+            print(f"  its fixed seconds (the whole command less its games, wall): --jobs 1 "
+                  f"{med[f'{label} arena j1 fixed s']:.2f} s ({med[f'{label} arena j1 fixed/games']:.2f}x the games'), "
+                  f"--jobs 2 {med[f'{label} arena j2 fixed s']:.2f} s ({med[f'{label} arena j2 fixed/games']:.2f}x)")
+        if "command" in args.only:
+            print(f"whole command per decision, 4 trivial C bots, --sandbox none, one core, slope 1.."
+                  f"{args.command_games} ({counted:,} decisions): {med[f'{label} command us']:.1f} us wall, "
+                  f"{med[f'{label} command cpu us']:.1f} us CPU; the loop {med[f'{label} loop us']:.1f} / "
+                  f"{med[f'{label} loop cpu us']:.1f} us: {med[f'{label} command/loop wall']:.2f}x wall, "
+                  f"{med[f'{label} command/loop cpu']:.2f}x CPU (each round's pair)   goal <= 1.4x")
+        if "latency" in args.only:
+            one, bare = med[f"{label} latency s"], med[f"{label} python s"]
+            print(f"one-game match, exec to exit: {one:.3f} s ({med[f'{label} latency cpu s']:.3f} s CPU; "
+                  f"{args.latency_runs} a round); the interpreter's start-up {bare:.3f} s: {one / bare:.1f}x; the "
+                  f"command's own {one - bare:.3f} s   goal < 0.25 s")
         if "engine" in args.only:
             for n in (2, 4):
                 print(f"engine {n}p: {med[f'{label} engine {n}p vs OpenSpiel d/s']:.2f}x OpenSpiel decisions/s "

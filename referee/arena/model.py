@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, NotRequired, TypedDict
 
 from referee.arena.collusion_option import CollusionOption
 from referee.arena.formats import Format
@@ -11,13 +11,15 @@ from referee.arena.similarity_option import SimilarityOption
 from referee.bots.entry import BotEntry
 from referee.bots.sandbox import SandboxSettings
 from referee.bots.spec import BotSpec, TimeLimits
-from referee.builds.arrivals import Intake
 from referee.cluster.options import ClusterOptions
 from referee.engine.rules import Ruleset
-from referee.grading.class_list import ClassList
-from referee.grading.rule import Grading
 from referee.store.ranking_shapes import StageJson
 from referee.table.policy import FaultPolicy
+
+if TYPE_CHECKING:  # fields' types only: a match, which has none of them, does not import them (issue 51)
+    from referee.builds.arrivals import Intake
+    from referee.grading.class_list import ClassList
+    from referee.grading.rule import Grading
 
 DEFAULT_BOOTSTRAP = 200
 

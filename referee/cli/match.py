@@ -15,7 +15,6 @@ from typing import Sequence
 
 import click
 
-from referee.arena.bot_reports import write_bot_reports
 from referee.arena.formats import RoundRobin
 from referee.arena.model import Arena, Stage
 from referee.arena.runner import ArenaRun, NeverStarted, run_arena
@@ -138,6 +137,8 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
              message=(f"{run.cannot_start.bot} cannot start" if run.cannot_start is not None
                       else f"{run.doc.games} of {run.doc.games_planned} games in {run.wall_s:.1f} s"))
     if out and run.cannot_start is None:  # a one-stage arena writes what an arena writes: the reports per bot too
+        from referee.arena.bot_reports import write_bot_reports  # here: a match without --out writes none
+
         write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out)
     _show(run, rules, len(specs), seed, out, html_report, jobs)
 

@@ -7,7 +7,10 @@ workers; a terminated worker kills its bot processes before it exits.
 Games between built-in players only (nothing in them can fault, hang or kill a process) travel in
 batches, one message each way for up to ``BATCH`` games: a game takes about 400 us, and a message
 with its pickling about a fifth of that. With one worker they are played in this process instead,
-with no message at all. A game with a bot process in it always travels alone.
+with no message at all. A game with a bot process in it travels alone until its kind have been seen to
+be quick and faultless: then as many as take about ``PROCESS_BATCH_MS`` travel together (a few
+milliseconds a game with a C bot, where the message, its pickling and waking the referee cost a game
+about 0.3 ms; a slow bot's games, or any after a fault, still travel alone).
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ IDLE_BOTS = 48
 #: Built-in-only games per message to a worker (about 15 ms of play: small against a run, large
 #: against the message's own cost).
 BATCH = 32
+#: Games with a bot process per message, once they are seen to be quick: about this many milliseconds of play.
+PROCESS_BATCH_MS = 15.0
 
 
 class ExecutorError(LastcardError):
@@ -215,6 +220,7 @@ class _Dispatch:
         self.outstanding: dict[int, list[list[str]]] = {w: [] for w in range(len(executor._workers))}
         self.died_in: dict[str, str] = {}  # game -> how its first worker died
         self.here: list[GameJob] = []  # built-in games this process plays itself (one worker)
+        self.quick_ms: float | None = None  # a bot process's game's wall time lately; None: not yet, or a fault
         self.ahead = Lead(lead) if lead is not None else None
         # One worker: built-in games are played here, process bots' games go to the worker.
         self.inline = len(executor._workers) == 1
@@ -253,8 +259,10 @@ class _Dispatch:
             raise _failure(message[1], message[2])
         self.outstanding[w].pop(0)
         done: list[tuple[str, GameResult]] = message[1]
-        for game_id, _ in done:
-            self.in_flight.pop(game_id, None)
+        for game_id, result in done:
+            job = self.in_flight.pop(game_id, None)
+            if job is not None and not self.batchable(job):
+                self.timed(result)
         if self.ahead is None:  # fed first, so the worker never waits on the caller
             self.feed(w)
         yield from self.handed(done)
@@ -317,8 +325,24 @@ class _Dispatch:
     def batchable(self, job: GameJob) -> bool:
         return job.game_id not in self.alone and all(s.builtin is not None for s in job.seats)
 
+    def timed(self, result: GameResult) -> None:
+        """A bot process's game came back: how long such games take lately (a fault: not known until the next)."""
+        if result.faults:
+            self.quick_ms = None
+        elif self.quick_ms is None:
+            self.quick_ms = result.wall_ms
+        else:
+            self.quick_ms += (result.wall_ms - self.quick_ms) / 4
+
+    def process_batch(self) -> int:
+        """How many games with a bot process travel together: 1 until they are seen to be quick and faultless."""
+        if self.quick_ms is None:
+            return 1
+        return max(1, min(BATCH, int(PROCESS_BATCH_MS / max(self.quick_ms, 0.01))))
+
     def next_batch(self) -> list[GameJob]:
-        """Up to ``BATCH`` built-in games, or one game with a bot process in it; [] when there is none to read."""
+        """Up to ``BATCH`` built-in games, or games with a bot process in them (``process_batch`` of them); [] when
+        there is none to read."""
         first = self.next_job()
         if first is None:
             return []
@@ -329,6 +353,16 @@ class _Dispatch:
                 if job is None:
                     break
                 if not self.batchable(job):
+                    self.held.append(job)
+                    break
+                batch.append(job)
+        elif first.game_id not in self.alone:
+            size = self.process_batch()
+            while len(batch) < size:
+                job = self.next_job()
+                if job is None:
+                    break
+                if self.batchable(job) or job.game_id in self.alone:
                     self.held.append(job)
                     break
                 batch.append(job)
@@ -517,7 +551,8 @@ def _play(conn: Connection, stderr_dir: str | None, records_dir: str | None, par
             _WAITING = False  # from here to the next wait a SIGTERM kills the bots and exits (``_on_term``)
             if message is None or os.getppid() != parent:
                 return
-            done, failed = _play_batch([GameJob.from_json(data) for data in message], pool, records_dir)
+            read: dict[int, Any] = {}  # the seats read from this message (its jobs share them)
+            done, failed = _play_batch([GameJob.from_json(data, read) for data in message], pool, records_dir)
             conn.send(("done", done) if failed is None else ("error", *failed))
             pool.evict_idle(idle_bots)
     except _Terminated:

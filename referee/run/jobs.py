@@ -16,6 +16,7 @@ from referee.bots.spec import BotSpec, BotSpecJson
 from referee.engine.rules import Ruleset, get_ruleset
 from referee.run.follow import FollowFile
 from referee.store.results import GameResult
+from referee.table.held_record import HeldRecorder
 from referee.table.policy import FaultPolicy
 from referee.table.table import BuiltinSeat, Recorder, Seat, Table, seat_for
 
@@ -69,7 +70,7 @@ class GameJob:
 
     def to_json(self) -> GameJobJson:
         data: GameJobJson = {"game": self.game_id, "seed": self.seed, "ruleset": self.rules.house,
-                             "options": self.rules.options, "seats": [s.to_json() for s in self.seats],
+                             "options": self.rules.options, "seats": [_spec_json(s) for s in self.seats],
                              "policy": self.policy.to_json(), "record": self.record, "faults_only": self.faults_only}
         if not self.actions:  # only then: a job's message is otherwise what it was
             data["actions"] = False
@@ -91,11 +92,43 @@ class GameJob:
         return self.record and all(s.builtin is not None for s in self.seats)
 
     @classmethod
-    def from_json(cls, data: GameJobJson) -> GameJob:
+    def from_json(cls, data: GameJobJson, read: dict[int, tuple[BotSpecJson, BotSpec]] | None = None) -> GameJob:
+        """The job ``data`` describes. ``read``: the specs already read from the same message (by the seat's
+        object: the jobs of one message share their seats' objects, see ``_spec_json``), one dict a message."""
+        seats = tuple(BotSpec.from_json(s) if read is None else _spec_read(s, read) for s in data["seats"])
         return cls(data["game"], data["seed"], _ruleset(data["ruleset"], tuple(sorted(data["options"].items()))),
-                   tuple(BotSpec.from_json(s) for s in data["seats"]), _policy(data.get("policy", "forfeit")),
+                   seats, _policy(data.get("policy", "forfeit")),
                    data.get("record", False), data.get("faults_only", False), data.get("actions", True),
                    data.get("hide_names", False), data.get("follow"))
+
+
+#: Each spec's ``to_json``, by the spec's identity (the spec kept, so that its id is not reused while listed): a run's
+#: jobs seat the same few specs game after game, and the jobs of one message to a worker then share their seats'
+#: objects, which pickle sends once and the worker reads once (``from_json``'s ``read``). A job's JSON is read,
+#: never changed, by whoever receives it.
+_SPEC_JSON: dict[int, tuple[BotSpec, BotSpecJson]] = {}
+_SPEC_JSON_KEPT = 256
+
+
+def _spec_json(spec: BotSpec) -> BotSpecJson:
+    kept = _SPEC_JSON.get(id(spec))
+    if kept is not None and kept[0] is spec:
+        return kept[1]
+    if len(_SPEC_JSON) >= _SPEC_JSON_KEPT:
+        _SPEC_JSON.clear()
+    data = spec.to_json()
+    _SPEC_JSON[id(spec)] = (spec, data)
+    return data
+
+
+def _spec_read(data: BotSpecJson, read: dict[int, tuple[BotSpecJson, BotSpec]]) -> BotSpec:
+    """``BotSpec.from_json(data)``, once for each seat object of a message (``read`` keeps the object alive)."""
+    kept = read.get(id(data))
+    if kept is not None and kept[0] is data:
+        return kept[1]
+    spec = BotSpec.from_json(data)
+    read[id(data)] = (data, spec)
+    return spec
 
 
 #: The built-in seats ``run_job`` played last, by place, name and command, per thread: a seat begins each
@@ -134,9 +167,12 @@ def _seats(specs: tuple[BotSpec, ...], pool: BotPool) -> list[Seat]:
 
 
 def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any]] | None]:
-    """Play ``job`` with bot processes from ``pool``; the result and, if asked, the game record (``None`` for a
-    record rebuilt when read, ``GameJob.rebuilds_record``: recording it cost a built-in game a third of its time)."""
-    recorder = Recorder() if job.record and not job.rebuilds_record else None
+    """Play ``job`` with bot processes from ``pool``; the result and the game record if it is kept
+    (``GameJob.keeps``; ``None`` for a record rebuilt when read, ``GameJob.rebuilds_record``: recording it cost a
+    built-in game a third of its time). A record kept only on a fault is held, and written out only then."""
+    recorder: Recorder | None = None
+    if job.record and not job.rebuilds_record:
+        recorder = HeldRecorder() if job.faults_only else Recorder()
     seats = _seats(job.seats, pool)
     # Only a record and a bot's relay read the game's events: built-in seats alone, unrecorded, log none.
     log_events = recorder is not None or not all(isinstance(seat, BuiltinSeat) for seat in seats)
@@ -148,4 +184,4 @@ def run_job(job: GameJob, pool: BotPool) -> tuple[GameResult, list[dict[str, Any
         with FollowFile(job.follow) as follow:
             table.follow = follow.write
             result = table.play()
-    return result, recorder.lines if recorder else None
+    return result, recorder.written() if recorder is not None and job.keeps(result) else None

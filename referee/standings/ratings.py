@@ -94,10 +94,17 @@ def fit_ratings(games: Iterable[Placed] | PlacementLog, names: Sequence[str], *,
         return {name: Rating(point[name]) for name in played}
     rng = np.random.default_rng([seed, 0x1A57CA2D])
     samples = np.empty((bootstrap, n))
+    # A resample drawn before is not fitted again (the same weights give the same fit, bit for bit): with a
+    # few deals most resamples repeat (a one-game match's 200 are all the same), with many none do.
+    fitted: dict[bytes, np.ndarray] = {}
     for b in range(bootstrap):
         picks = np.bincount(rng.integers(0, deal_count, deal_count), minlength=deal_count).astype(float)
         weights = data.counts(picks if data.deal_of is None else picks[data.deal_of])
-        samples[b] = fast.fit_weighted(weights, alpha, initial=params, tol=BOOTSTRAP_TOL)
+        key = weights.tobytes()
+        fit = fitted.get(key)
+        if fit is None:
+            fit = fitted[key] = fast.fit_weighted(weights, alpha, initial=params, tol=BOOTSTRAP_TOL)
+        samples[b] = fit
     tail = (1 - INTERVAL) / 2 * 100
     low, high = np.percentile(samples, [tail, 100 - tail], axis=0)
     ahead, behind = _separation(distinct, played)
@@ -132,6 +139,11 @@ def start_warm_up() -> threading.Thread:
 def _import_quietly() -> None:
     try:
         _import_numeric()
+        import numpy as np
+
+        # The interval's percentiles import numpy.ma at their first call (np.unique does): 20 ms of a one-game
+        # match's wait for its standings, taken here, beside the games.
+        np.percentile(np.zeros((2, 1)), [2.5, 97.5], axis=0)
     except ImportError:  # pragma: no cover - reported when the fit runs
         pass
 

@@ -18,6 +18,7 @@ from referee.bots.pipes.notes import NoteTaker
 from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
 from referee.engine.actions import Action, IllegalActionError, InvalidActionError
+from referee.engine.events import Event
 from referee.engine.game import Game, placements, seeded
 from referee.engine.notation import ACTION_CODES, STAND_IN, code_of, encode_actions
 from referee.engine.rules import Ruleset
@@ -263,10 +264,44 @@ class Recorder:
         t0 = time.monotonic()
 
         def rec(direction: str, data: bytes, _ms: float | None) -> None:
-            at_ms = round((time.monotonic() - t0) * 1000, 3)
-            for line in data.decode("utf-8", "replace").rstrip("\n").split("\n"):  # a write may carry several
-                self.add({"t": direction, "seat": seat, "at_ms": at_ms, "line": line})
+            for entry in message_entries(seat, direction, t0, time.monotonic(), data):
+                self.add(entry)
         return rec
+
+    def action(self, seat: int, action: Action, by: str, ms: float | None, cpu_ms: float | None) -> None:
+        """An action played (``by`` the bot or what stood in for it), with its answer's times."""
+        self.add(action_entry(seat, action, by, ms, cpu_ms))
+
+    def ended(self, events: list[Event], result: GameResult) -> None:
+        """The game's events and result, the record's last lines."""
+        self.add({"t": "events", "events": events})
+        self.add(result_entry(result))
+
+    def written(self) -> list[dict[str, Any]]:
+        """The record's lines (``HeldRecorder`` makes them only when asked)."""
+        return self.lines
+
+
+def message_entries(seat: int, direction: str, t0: float, at: float, data: bytes) -> list[dict[str, Any]]:
+    """The record's lines for the bytes ``data`` a seat's bot read or wrote at ``at`` (``time.monotonic``), its
+    record started at ``t0``: a write may carry several lines."""
+    at_ms = round((at - t0) * 1000, 3)
+    return [{"t": direction, "seat": seat, "at_ms": at_ms, "line": line}
+            for line in data.decode("utf-8", "replace").rstrip("\n").split("\n")]
+
+
+def action_entry(seat: int, action: Action, by: str, ms: float | None, cpu_ms: float | None) -> dict[str, Any]:
+    """The record's line for an action played."""
+    entry = {"t": "action", "seat": seat, "action": action.to_wire(), "by": by,
+             "ms": None if ms is None else round(ms, 3)}
+    if cpu_ms is not None:
+        entry["cpu_ms"] = round(cpu_ms, 3)
+    return entry
+
+
+def result_entry(result: GameResult) -> dict[str, Any]:
+    """The record's line for the game's result (without its wall time, which no replay reproduces)."""
+    return {"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}}
 
 
 class _SeatClock:
@@ -490,8 +525,7 @@ class Table:
             actions=_encode(self.actions, self.stand_ins) if self.keep_actions else "",
             sandbox=tuple(sandbox), clock=tuple(clock), hidden_names=self.hide_names, notes=notes)
         if self.recorder is not None:
-            self.recorder.add({"t": "events", "events": game.events})
-            self.recorder.add({"t": "result", **{k: v for k, v in result.to_json().items() if k != "wall_ms"}})
+            self.recorder.ended(game.events, result)
         return result
 
     def _notes(self) -> GameNotes | None:
@@ -528,11 +562,7 @@ class Table:
         if self.follow is not None:
             self.follow(code_of(action) + STAND_IN if stand_in else code_of(action))
         if self.recorder is not None:
-            entry = {"t": "action", "seat": index, "action": action.to_wire(), "by": by,
-                     "ms": None if ms is None else round(ms, 3)}
-            if cpu_ms is not None:
-                entry["cpu_ms"] = round(cpu_ms, 3)
-            self.recorder.add(entry)
+            self.recorder.action(index, action, by, ms, cpu_ms)
 
 
 def seat_for(spec: BotSpec, pool: BotPool) -> Seat:
