@@ -139,6 +139,7 @@ def test_the_level_the_reason_and_the_command_are_said_once_at_the_start(monkeyp
     assert res.output.index("To raise it") < res.output.index("rank"), res.output
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.geteuid() == 0, reason="what a normal user gets: CI runs this file as one (.ci/run)")
 def test_a_normal_user_gets_walls_or_full_and_is_told_which(tmp_path):
     """Run as the user CI makes: bubblewrap's walls as an unprivileged user, cgroup limits only with a delegated
@@ -156,6 +157,7 @@ def test_a_normal_user_gets_walls_or_full_and_is_told_which(tmp_path):
         assert run.stderr.count("To raise it: ") == 1, run.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.geteuid() == 0 or not MACHINE.walls,
                     reason="a normal user's bot in bubblewrap's user namespace: CI runs this file as one (.ci/run)")
 def test_a_normal_user_s_bot_has_a_process_limit_of_its_own_whatever_the_user_runs_beside_it():
