@@ -193,8 +193,9 @@ def arena_wall(tree: Path, jobs: int, out: str) -> tuple[float, float]:
 
 
 def command_cmd(trivial: str, games: int) -> list[str]:
-    """``lastcard match`` between four trivial C bots, family single rounds, no sandbox (the command row)."""
-    return [sys.executable, "-m", "referee.cli.main", "match", *[f"t{i}={trivial}" for i in range(4)], "-r", "family",
+    """``lastcard match`` between four trivial C bots, family single rounds, no sandbox (the command row), started as
+    the installed ``lastcard`` starts it (``cli/entry.py``: its exit included)."""
+    return [sys.executable, "-m", "referee.cli.entry", "match", *[f"t{i}={trivial}" for i in range(4)], "-r", "family",
             "-o", "target=round", "-n", str(games), "--jobs", "1", "--sandbox", "none", "--no-report"]
 
 

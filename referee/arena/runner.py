@@ -12,7 +12,7 @@ import itertools
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeAlias, cast
 
 from referee.arena.model import Arena, Stage
 from referee.arena.pool_check import pool_problems
@@ -21,9 +21,7 @@ from referee.bots.entry import BotEntry
 from referee.bots.logs import stderr_log
 from referee.bots.spec import BotSpec
 from referee.bots.walls_hint import hidden_by_walls
-from referee.builds.steps import LeftOut, check_requires, run_builds
 from referee.inputs.problems import ArenaFileError
-from referee.live.state import LiveState
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop, following
@@ -42,6 +40,10 @@ from referee.store.ranking_shapes import StageJson
 from referee.store.results import GameLine, GameResult
 from referee.store.results_dir import ResultsDir
 from referee.store.run_store import GameStore
+
+if TYPE_CHECKING:  # a match of plain bots uses neither: 25 ms of its start-up (issue 51)
+    from referee.builds.steps import LeftOut
+    from referee.live.state import LiveState
 
 #: The progress display's leader: a bot's name, or a function that finds it (a rating fit: only when shown).
 Leader: TypeAlias = "str | Callable[[], str | None] | None"
@@ -125,7 +127,12 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
     Raises ``ArenaFileError`` when too few bots are left for the tables (unless ``pool_check`` is false: the
     benchmark tests seat each student alone with benchmarks).
     """
-    kept, left = check_requires(arena.bots)
+    kept, left = list(arena.bots), cast("list[LeftOut]", [])
+    if not (probe_starts or any(e.unusable or e.requires or e.build for e in kept)):
+        return arena, left  # nothing to check, build or start: the build machinery is not even imported
+    from referee.builds.steps import LeftOut, check_requires, run_builds  # here: see the comment above
+
+    kept, left = check_requires(kept)
     for item in left:
         progress.note(f"left out {item.bot}: {item.reason}")
     if any(e.build for e in kept):

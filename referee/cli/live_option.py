@@ -12,11 +12,11 @@ import click
 
 from referee.cli.common import InputError, resume_command
 from referee.live.address import LiveAddress, LiveAddressError
-from referee.live.state import LiveState, RunPhase
 from referee.standings.model import Standings
 
 if TYPE_CHECKING:
     from referee.live.progress import ProgressShown
+    from referee.live.state import LiveState
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -56,6 +56,7 @@ def start_live(address: LiveAddress | None, title: str, kind: str, out_dir: str 
         return None
     from referee.live.now import NowPlaying
     from referee.live.server import LiveServer, LiveServerError  # http.server: only for a run with --live
+    from referee.live.state import LiveState, RunPhase  # a run without --live need not import the page's state
 
     state = LiveState(title, kind)
     scratch = tempfile.TemporaryDirectory(prefix="lastcard-live-")
@@ -143,6 +144,8 @@ def end_live(state: LiveState | None, *, complete: bool, standings: Standings | 
     ``resume``: the command that goes on (default: the one typed, with --resume, for commands that have it)."""
     if state is None:
         return
+    from referee.live.state import RunPhase  # imported by start_live already: --live only
+
     if complete:
         state.finish(RunPhase.FINISHED, message, standings, games)
     elif stopped:

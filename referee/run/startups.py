@@ -21,7 +21,6 @@ from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
 from referee.bots.walls_hint import hidden_by_walls, walls_lines
 from referee.protocol.faults import BotFault, FaultKind
-from referee.run.side_by_side import map_side_by_side
 from referee.store.results import GameResult
 
 #: Games in a row a never-started bot may fail to start, the same way, before a match stops.
@@ -123,6 +122,8 @@ def probe(specs: Sequence[BotSpec], log_dir: str | None, workers: int = 4) -> di
         stopping.set()  # no second start once stopped
         for client in list(clients):
             client.kill()  # nothing yet if its process is not yet its own: map_side_by_side calls again
+
+    from referee.run.side_by_side import map_side_by_side  # here: only an arena probes (a match need not import it)
 
     found = map_side_by_side(lambda spec: _probe_one(spec, log_dir, clients, stopping), process,
                              min(max(workers, PROBE_AT_ONCE), len(process)), stop)

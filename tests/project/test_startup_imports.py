@@ -41,7 +41,10 @@ def loaded_after(code: str) -> set[str]:
     ("import referee.cli.main, referee.cli.match", FILE_READER + ELSEWHERE),
     # ... and not what only a match with --out or an arena with a class uses (issue 51: a one-game match's wait).
     ("import referee.cli.main, referee.cli.match", ("referee.arena.bot_reports", "referee.grading.rule",
-                                                    "referee.grading.class_list", "referee.builds.arrivals")),
+                                                    "referee.grading.class_list", "referee.builds.arrivals",
+                                                    # nor the builds, the live page or the arena's probe
+                                                    "referee.builds.steps", "referee.live.state",
+                                                    "referee.run.side_by_side")),
     ("import referee.cli.main, referee.cli.arena", FILE_READER + ELSEWHERE),
     ("import referee.cli.main, referee.cli.replay", FILE_READER + ELSEWHERE + ("referee.arena.runner",)),
 ])
