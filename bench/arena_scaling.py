@@ -20,6 +20,7 @@ load average is printed with every run.
 from __future__ import annotations
 
 import argparse
+import atexit
 import functools
 import json
 import os
@@ -73,12 +74,16 @@ def child(argv: list[str]) -> None:
     wrap(cli_arena, "_bot_reports", "bot_reports")
     wrap(cli_arena, "write_html_report", "html_report")
     sys.argv = ["lastcard", *argv]
+
+    def last() -> None:  # lastcard ends with os._exit after its exit handlers (entry.exit_now): one of them
+        stamp("exit")
+        print(json.dumps(marks), file=sys.stderr)
+
+    atexit.register(last)
     try:
         entry.main()
-    except SystemExit:
+    except SystemExit:  # a lastcard that exits the usual way
         pass
-    stamp("exit")
-    print(json.dumps(marks), file=sys.stderr)
 
 
 def phases(marks: list[list]) -> dict[str, tuple[float, float, float]]:

@@ -108,6 +108,8 @@ class ArenaRun:
     """Each bot's first fault of each kind, over every game stored."""
     workers: Workers = Workers(1)
     """The worker processes that played (decided once, in ``prepare_run``)."""
+    played: Arena | None = None
+    """The arena as played: its bots as built (command and folder those of the build), those left out gone."""
 
     @property
     def standings(self) -> Standings:
@@ -199,7 +201,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
               fresh: bool = False, progress: Progress | None = None, stop_after: int | None = None,
               pin: bool | None = None, kind: str = "arena",
               executor_factory: ExecutorFactory = local_executor, keep_games: bool = True,
-              live: LiveState | None = None) -> ArenaRun:
+              live: LiveState | None = None, beside: Callable[[Arena], None] | None = None) -> ArenaRun:
     """Play ``arena`` (or finish it, with ``resume``) and write its reports.
 
     ``keep_games`` false: no games.jsonl (``out`` is a scratch directory nothing reads back; the reports are
@@ -208,7 +210,9 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     Ctrl-C (``KeyboardInterrupt``) stops the workers and their bots, writes the standings so far and
     returns with ``complete`` false; ``stop_after`` does the same after that many new games (tests).
     ``pin`` pins each worker and its bots to a CPU (default: when there are more CPUs than workers).
-    ``live``: the live page's state, given each game as it ends (``--live``).
+    ``live``: the live page's state, given each game as it ends (``--live``). ``beside``: called once, with the
+    arena as played, as the games begin (its workers forked): work that does not wait for the games starts then
+    and runs beside them (the checks behind the bot reports).
     """
     progress = progress or Quiet()
     # With a worker on every core, the rating library's import (0.6 s of CPU) would take a core from the
@@ -231,7 +235,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     # A match (or compare) stops for a bot that cannot start; an arena probed its bots before the games.
     watch = StartupWatch(run.specs) if kind != "arena" else None
     follow = following(live.now.pick) if live is not None else None  # the live page's now-playing view
-    with RunLoop(make, on_start=None if early is not None else warm_up, watch=watch, follow=follow) as loop:
+    with RunLoop(make, on_start=_games_begin(early is None, beside, run.arena), watch=watch, follow=follow) as loop:
         t0 = time.monotonic()
         try:
             complete, played_now = play_rounds(run, loop, progress, stop_after, live)
@@ -428,7 +432,25 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
     times["phases"] = {k: round(v, 3) for k, v in run.phases.items()}
     paths = write_reports(run.out_dir, doc, times)
     return ArenaRun(doc, complete, run.out_dir, played_now, wall, run.left, paths,
-                    never_started(games, arena.specs, run.log_dir), run.cannot_start, games.faults, run.workers)
+                    never_started(games, arena.specs, run.log_dir), run.cannot_start, games.faults, run.workers,
+                    arena)
+
+
+def _games_begin(warm: bool, beside: Callable[[Arena], None] | None, arena: Arena) -> Callable[[], None]:
+    """What the run loop does once its workers are forked (each time it forks them, so once only): import the
+    rating's numerics (``warm``) and start the work ``beside`` the games."""
+    begun = False
+
+    def begin() -> None:
+        nonlocal begun
+        if begun:
+            return
+        begun = True
+        if warm:
+            warm_up()
+        if beside is not None:
+            beside(arena)
+    return begin
 
 
 def build_levels(built: Iterable[BotEntry], left: Iterable[LeftOut]) -> dict[str, str]:

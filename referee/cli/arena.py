@@ -6,7 +6,6 @@ import dataclasses
 import os
 import tempfile
 from dataclasses import replace
-from typing import Any
 
 import click
 
@@ -17,6 +16,7 @@ from referee.arena.schedule import stage_game_counts
 from referee.bots.entry import BotEntry
 from referee.builds.arrivals import PLATFORM_NAMES
 from referee.builds.steps import check_requires
+from referee.check.beside import ChecksBeside
 from referee.cli.common import (
     InputError,
     TerminalProgress,
@@ -107,9 +107,10 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
         graded_only(arena, out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin, factory=factory,
                     check_games=DEFAULT_CHECK_GAMES if check_games is None else check_games, html_report=html_report)
         return
+    checks = ChecksBeside(_check_games(arena, check_games), resolve_workers(jobs or arena.jobs).count, progress.note)
     with sigterm_as_interrupt():
         run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
-                        live=page, **executor_kwargs(factory))
+                        live=page, beside=checks.start, **executor_kwargs(factory))
     doc = run.doc
     _standings(arena, run)
     end_live(page, complete=run.complete, standings=run.standings, games=doc.games,
@@ -120,8 +121,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
 
         graded = benchmark_phase(arena, run.out_dir, jobs=jobs, resume=resume, fresh=fresh, progress=progress,
                                  pin=pin, factory=factory)
-    _bot_reports(arena, run, check_games, run.workers.count, progress, graded.written.grades if graded and
-                 graded.written else None)
+    _bot_reports(arena, run, checks, progress, graded.written.grades if graded and graded.written else None)
     _similarity(arena, run, run.workers.count, progress)
     _collusion(arena, run, run.workers.count, progress)
     if html_report:
@@ -194,21 +194,21 @@ def _arena_as_asked(file: str, out: str | None, sandbox_mode: str | None, clock:
     return arena
 
 
-def _bot_reports(arena: Arena, run: ArenaRun, check_games: int | None, jobs: int,
-                 progress: TerminalProgress, benchmark_grades: dict[str, Grade] | None = None) -> None:
-    """Write OUT/bots/NAME.md for every entrant, after checking the bots that played (if asked)."""
-    gone = {x.bot for x in run.left_out}
-    played = [e for e in arena.bots if e.spec.builtin is None and e.spec.name not in gone]
-    if check_games is None:  # a class is checked for its students' reports; a bench of known bots is not
-        check_games = DEFAULT_CHECK_GAMES if any(e.submission for e in arena.bots) else 0
-    checks: dict[str, dict[str, Any]] = {}
-    if check_games and played and run.complete:
-        progress.note(f"checking {len(played)} bot(s) for their reports ({check_games} fuzz games each)...")
-        from referee.check.contest import run_contest_checks  # here: a run without checks need not import them
+def _check_games(arena: Arena, asked: int | None) -> int:
+    """The fuzz games of each bot's check for its report: as asked, else some for a class (its students read their
+    reports) and none for a bench of known bots."""
+    if asked is not None:
+        return asked
+    return DEFAULT_CHECK_GAMES if any(e.submission for e in arena.bots) else 0
 
-        checks = run_contest_checks(arena, played, games=check_games, jobs=jobs)
+
+def _bot_reports(arena: Arena, run: ArenaRun, checks: ChecksBeside, progress: TerminalProgress,
+                 benchmark_grades: dict[str, Grade] | None = None) -> None:
+    """Write OUT/bots/NAME.md for every entrant, with the checks of the bots as they played (begun beside the
+    games; those of an unfinished contest are not waited for)."""
+    found = checks.result(run.played or arena) if run.complete else {}
     grades, notes = _contest_grades(arena, run, progress, benchmark_grades)
-    paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, checks, grades=grades,
+    paths = write_bot_reports(run.out_dir, run.doc, run.games, arena.bots, run.left_out, found, grades=grades,
                               notes=notes)
     if paths:
         click.echo(f"reports per bot: {os.path.dirname(paths[-1])}")

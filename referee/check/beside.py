@@ -1,0 +1,74 @@
+"""The checks behind the bot reports, run beside the contest's games instead of after them (issue 51).
+
+Each student's report (``OUT/bots/NAME.md``) carries a ``lastcard check`` of their bot as the contest runs it:
+a scripted suite and a few fuzz games. They depend on the bots as built, not on the games, and they mostly wait
+(for a bot's quiet, its start-up): after the games they were a quarter of a class arena's wall time. So they
+start as the games do, on threads of their own, with the arena as it is played: the bots as built, those left
+out gone.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Callable
+
+from referee.arena.model import Arena
+from referee.bots.entry import BotEntry
+
+#: A bot's check report (``CheckReport.to_json``), by bot name.
+Checks = dict[str, dict[str, Any]]
+
+
+def checked_bots(arena: Arena) -> list[BotEntry]:
+    """The bots of ``arena`` a check runs: its programs (built-in players need none)."""
+    return [e for e in arena.bots if e.spec.builtin is None and not e.unusable]
+
+
+class ChecksBeside:
+    """``games`` fuzz games for each bot program of the arena as played, ``jobs`` checks at a time, on a thread.
+
+    ``start`` is ``run_arena``'s ``beside`` hook (called once, as the games begin); ``result`` waits for the
+    checks, or runs them then when no game started them (a finished arena resumed, say).
+    """
+
+    def __init__(self, games: int, jobs: int, note: Callable[[str], None]) -> None:
+        self.games = games
+        self.jobs = jobs
+        self.note = note
+        self._thread: threading.Thread | None = None
+        self._found: Checks = {}
+        self._failed: BaseException | None = None
+
+    def start(self, arena: Arena) -> None:
+        """Start checking the bot programs of ``arena`` (the pool as played), unless there are none or no games."""
+        bots = checked_bots(arena)
+        if self._thread is not None or not self.games or not bots:
+            return
+        self.note(f"checking {len(bots)} bot(s) for their reports ({self.games} fuzz games each), beside the games")
+        # Imported here, before the thread starts: a thread must not hold an import lock when workers are forked.
+        from referee.check.contest import run_contest_checks
+
+        def run() -> None:
+            try:
+                self._found = run_contest_checks(arena, bots, games=self.games, jobs=self.jobs)
+            except BaseException as exc:  # noqa: BLE001 - raised again where the result is asked for
+                self._failed = exc
+
+        # A daemon: an interrupted run does not wait for its checks (their bots' watchdogs end the bots).
+        self._thread = threading.Thread(target=run, name="lastcard-checks", daemon=True)
+        self._thread.start()
+
+    def result(self, arena: Arena) -> Checks:
+        """The reports by bot name: those started beside the games, waited for, or else checked now."""
+        if self._thread is None:
+            bots = checked_bots(arena)
+            if not self.games or not bots:
+                return {}
+            self.note(f"checking {len(bots)} bot(s) for their reports ({self.games} fuzz games each)...")
+            from referee.check.contest import run_contest_checks  # here: a run without checks need not import them
+
+            return run_contest_checks(arena, bots, games=self.games, jobs=self.jobs)
+        self._thread.join()
+        if self._failed is not None:
+            raise self._failed
+        return self._found
