@@ -457,7 +457,7 @@ def main() -> None:
                       f"{med[f'{label} referee/floor cpu']:.2f}x   goal <= 2x")
         if "arena" in args.only:
             print(f"sample arena whole command: --jobs 1 {med[f'{label} arena j1 s']:.1f} s, --jobs 2 "
-                  f"{med[f'{label} arena j2 s']:.1f} s: {med[f'{label} arena ratio']:.2f}x   goal >= 1.8x")
+                  f"{med[f'{label} arena j2 s']:.1f} s: {med[f'{label} arena ratio']:.2f}x   goal >= 1.85x")
             gain = med["machine gain"]
             print(f"  the machine's own two-core gain for the command (two pinned --jobs 1 copies at once against "
                   f"one alone): {gain:.2f}x; the arena gets {med[f'{label} arena ratio'] / gain:.0%} of it")
