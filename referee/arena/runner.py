@@ -12,7 +12,7 @@ import itertools
 import os
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol, Sequence, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeAlias, cast
 
 from referee.arena.model import Arena, Stage
 from referee.arena.pool_check import pool_problems
@@ -25,7 +25,7 @@ from referee.inputs.problems import ArenaFileError
 from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop, following
-from referee.run.startups import CannotStart, StartupWatch, last_stderr, probe
+from referee.run.startups import CannotStart, ProbeBeside, StartupWatch, last_stderr, probe
 from referee.run.workers import Workers, default_jobs, resolve_workers
 from referee.standings.collect import Collected
 from referee.standings.first_faults import FirstFaults
@@ -132,7 +132,7 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
     kept, left = list(arena.bots), cast("list[LeftOut]", [])
     if not (probe_starts or any(e.unusable or e.requires or e.build for e in kept)):
         return arena, left  # nothing to check, build or start: the build machinery is not even imported
-    from referee.builds.steps import LeftOut, check_requires, run_builds  # here: see the comment above
+    from referee.builds.steps import check_requires, run_builds  # here: see the comment above
 
     kept, left = check_requires(kept)
     for item in left:
@@ -155,18 +155,28 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
         left += failed
     if probe_starts:
         broken = probe([e.spec for e in kept], log_dir, jobs)
-        for name, stuck in broken.items():
-            reason = f"could not start (twice, the same way): {stuck.message.splitlines()[0] if stuck.message else ''}"
-            progress.note("\n".join([f"left out {name}: {reason}", *stuck.words()]))
-            left.append(LeftOut(name, reason, "\n".join([stuck.message, *stuck.words()]), stuck.log, stuck.stderr,
-                                walls=stuck.walls))
+        left += [cannot_start_left_out(stuck, progress) for stuck in broken.values()]
         kept = [e for e in kept if e.spec.name not in broken]
     if left and pool_check:
-        names = [e.spec.name for e in kept]
-        problems = pool_problems(arena, names, [x.bot for x in left])
-        if problems:
-            raise ArenaFileError(arena.source, problems)
+        _check_pool(arena, kept, left)
     return arena.with_bots(kept), left
+
+
+def cannot_start_left_out(stuck: CannotStart, progress: Progress) -> LeftOut:
+    """A bot that could not start, twice the same way, as left out (and said, with its own words)."""
+    from referee.builds.steps import LeftOut  # here: a match never leaves a bot out
+
+    reason = f"could not start (twice, the same way): {stuck.message.splitlines()[0] if stuck.message else ''}"
+    progress.note("\n".join([f"left out {stuck.bot}: {reason}", *stuck.words()]))
+    return LeftOut(stuck.bot, reason, "\n".join([stuck.message, *stuck.words()]), stuck.log, stuck.stderr,
+                   walls=stuck.walls)
+
+
+def _check_pool(arena: Arena, kept: Sequence[BotEntry], left: Sequence[LeftOut]) -> None:
+    """Raise ``ArenaFileError`` when the bots kept cannot make the arena's tables."""
+    problems = pool_problems(arena, [e.spec.name for e in kept], [x.bot for x in left])
+    if problems:
+        raise ArenaFileError(arena.source, problems)
 
 
 @dataclass
@@ -220,10 +230,12 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     early = None
     if any(e.build for e in arena.bots) and resolve_workers(jobs or arena.jobs).count >= default_jobs():
         early = start_warm_up()
-    # An arena starts its process bots once before the games, where they will run: here, unless on a cluster.
-    probe_starts = kind == "arena" and executor_factory is local_executor
     run = prepare_run(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, kind=kind,
-                      probe_starts=probe_starts, keep_games=keep_games, local=executor_factory is local_executor)
+                      keep_games=keep_games, local=executor_factory is local_executor)
+    # An arena starts each bot program once, where they will run (here, unless on a cluster), and leaves out those
+    # that cannot start: beside its first games, which are played again without them if there are any.
+    probing = ProbeBeside([e.spec for e in run.arena.bots], ResultsDir(run.out_dir).startup_logs, run.workers.count) \
+        if kind == "arena" and executor_factory is local_executor else None
     if early is not None:
         early.join()  # no thread may hold an import lock when the workers are forked
 
@@ -235,10 +247,17 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     # A match (or compare) stops for a bot that cannot start; an arena probed its bots before the games.
     watch = StartupWatch(run.specs) if kind != "arena" else None
     follow = following(live.now.pick) if live is not None else None  # the live page's now-playing view
-    with RunLoop(make, on_start=_games_begin(early is None, beside, run.arena), watch=watch, follow=follow) as loop:
+    begin = _games_begin(early is None, beside, run.arena, probing)
+    with RunLoop(make, on_start=begin, watch=watch, follow=follow) as loop:
         t0 = time.monotonic()
         try:
-            complete, played_now = play_rounds(run, loop, progress, stop_after, live)
+            while True:
+                try:
+                    complete, played_now = play_rounds(run, loop, progress, stop_after, live, probing)
+                    break
+                except PoolChanged as changed:
+                    loop.close(kill=True)  # its workers' games are of the pool before
+                    run, probing = _without(run, changed.broken, progress), None
         finally:
             run.store.close()
             progress.stop()
@@ -264,6 +283,17 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     records_dir = out_dir  # ResultsDir.RECORDS: every game with records, else only games with a fault
     entrants = arena.bots
     arena, left = prepare_bots(arena, log_dir, resolve_workers(asked).count, progress, probe_starts=probe_starts)
+    prepared = _planned(arena, entrants, kind, out_dir, log_dir, records_dir, store, left, started, progress, asked,
+                        local)
+    prepared.phases["builds_s"] = time.monotonic() - started
+    return prepared
+
+
+def _planned(arena: Arena, entrants: tuple[BotEntry, ...], kind: str, out_dir: str, log_dir: str,
+             records_dir: str | None, store: GameStore, left: list[LeftOut], started: float, progress: Progress,
+             asked: int | None, local: bool, workers: Workers | None = None) -> _Prepared:
+    """The store started on ``arena``'s pool (the games already played read back when resuming) and the plan
+    made; said, with the ``workers`` (decided here unless given)."""
     names = [e.spec.name for e in arena.bots]
     finished = Collected(names)
     store.start(arena.to_json(), finished.add)
@@ -272,7 +302,8 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
                       id_digits=4 if kind == "match" else 6)
     # No more workers than games that can be in play (a worker per job of --jobs 100000 never played).
     left_to_play = planner.total - len(finished)
-    workers = resolve_workers(asked, max(1, min(left_to_play, games_at_once(arena, len(names)))))
+    if workers is None:
+        workers = resolve_workers(asked, max(1, min(left_to_play, games_at_once(arena, len(names)))))
     # "arena NAME: 5 bots, 2 stages, 120 games planned, 2 workers"; a match is one stage named by its rules.
     stages = "" if kind == "match" else f"{len(arena.stages)} stage{'s' if len(arena.stages) != 1 else ''}, "
     progress.note(f"{kind if arena.name == kind else f'{kind} {arena.name}'}: {len(names)} bots, {stages}"
@@ -281,15 +312,41 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
         progress.note(f"resuming: {len(finished)} of {planner.total} games already played")
     if workers.note and left_to_play:
         progress.note(workers.note)
-    prepared = _Prepared(arena, entrants, kind, out_dir, log_dir, records_dir, workers, store, left, planner,
-                         finished, started)
-    prepared.phases["builds_s"] = time.monotonic() - started
-    return prepared
+    return _Prepared(arena, entrants, kind, out_dir, log_dir, records_dir, workers, store, left, planner, finished,
+                     started)
+
+
+class PoolChanged(Exception):
+    """Raised out of the games when bots were found unable to start beside them: the games played belong to
+    another pool, and are played again without those bots."""
+
+    def __init__(self, broken: Mapping[str, CannotStart]) -> None:
+        super().__init__(", ".join(broken))
+        self.broken = broken
+
+
+def _without(run: _Prepared, broken: Mapping[str, CannotStart], progress: Progress) -> _Prepared:
+    """``run`` started over without the bots in ``broken``: left out as the probe before the games would have
+    left them (``prepare_bots``), the games so far and their bots' stderr logs gone, the plan made again."""
+    gone = [cannot_start_left_out(stuck, progress) for stuck in broken.values()]
+    kept = [e for e in run.arena.bots if e.spec.name not in broken]
+    left = run.left + gone
+    _check_pool(run.arena, kept, left)
+    progress.note(f"the games are played again without {', '.join(broken)} (started beside the first games, "
+                  f"{len(run.finished)} of them played)")
+    run.store.restart([stderr_log(run.log_dir, name) for name in run.names])
+    again = _planned(run.arena.with_bots(kept), run.entrants, run.kind, run.out_dir, run.log_dir, run.records_dir,
+                     run.store, left, run.started, progress, None, True, run.workers)
+    again.phases.update(run.phases)
+    return again
 
 
 def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: int | None,
-                live: LiveState | None = None) -> tuple[bool, int]:
-    """Play the plan round by round on ``loop``; (complete, games played now); ``live`` sees every game."""
+                live: LiveState | None = None, probing: ProbeBeside | None = None) -> tuple[bool, int]:
+    """Play the plan round by round on ``loop``; (complete, games played now); ``live`` sees every game.
+
+    ``probing``: the bots' start-up probe, running beside the games: once it finds a bot that cannot start, or at
+    the end, ``PoolChanged`` is raised (no game of the wrong pool is stored after the verdict is known)."""
     planner, finished, arena = run.planner, run.finished, run.arena
     specs = run.specs
     tally = _LeaderBoard(planner, finished)
@@ -314,6 +371,8 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
 
         def store(job: GameJob, result: GameResult, in_play: dict[str, PlannedGame] = in_play) -> bool:
             nonlocal played_now
+            if probing is not None and (broken := probing.failed()):
+                raise PoolChanged(broken)
             line = GameLine(result, in_play.pop(job.game_id).slot)
             run.store.append(line)
             finished.add(line)
@@ -339,6 +398,10 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
         # Only the games planned so far: when resuming, later rounds' games are already in the file,
         # and the next round must be planned exactly as it was without them.
         current = planner.next(current, cast(Any, _Planned(finished, planner.last_index)))
+    if probing is not None:
+        probing.start()  # no game to play (a finished arena resumed): the probe alone, as before the games
+        if broken := probing.wait():
+            raise PoolChanged(broken)
     run.phases["games_s"] = time.monotonic() - t0
     # The last round's places are known only now: show the leader the final order will have.
     progress.update(len(finished), planner.total, lambda: tally.leader(force=True))
@@ -436,9 +499,11 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
                     arena)
 
 
-def _games_begin(warm: bool, beside: Callable[[Arena], None] | None, arena: Arena) -> Callable[[], None]:
-    """What the run loop does once its workers are forked (each time it forks them, so once only): import the
-    rating's numerics (``warm``) and start the work ``beside`` the games."""
+def _games_begin(warm: bool, beside: Callable[[Arena], None] | None, arena: Arena,
+                 probing: ProbeBeside | None) -> Callable[[], None]:
+    """What the run loop does once its workers are forked (each time it forks them, so once only): start the
+    probe of the bots, import the rating's numerics (``warm``) and start the work ``beside`` the games. Threads
+    start only then: no thread may hold an import lock, or a bot's pipe, when the workers are forked."""
     begun = False
 
     def begin() -> None:
@@ -446,6 +511,8 @@ def _games_begin(warm: bool, beside: Callable[[Arena], None] | None, arena: Aren
         if begun:
             return
         begun = True
+        if probing is not None:
+            probing.start()
         if warm:
             warm_up()
         if beside is not None:

@@ -9,6 +9,7 @@ first start fails, and leaves out a bot whose two starts failed alike, with that
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from dataclasses import dataclass, replace
@@ -104,6 +105,57 @@ class StartupWatch:
             if count >= self.tries:
                 return CannotStart(name, count, message, spec=self.specs[name])
         return None
+
+
+class ProbeBeside:
+    """``probe`` on a thread of its own, beside the first games (issue 51): an arena plays on the pool as built while
+    its bots are started once each; ``failed`` says, once it is known, which cannot start (the games played meanwhile
+    then belong to another pool: the runner plays them again without those bots).
+
+    Its bots write to a folder of their own (``log_dir``): the games' bots write the stderr logs in the run's.
+    """
+
+    def __init__(self, specs: Sequence[BotSpec], log_dir: str, workers: int) -> None:
+        self.specs = [s for s in specs if s.builtin is None]
+        self.log_dir = log_dir
+        self.workers = workers
+        self._thread: threading.Thread | None = None
+        self._broken: dict[str, CannotStart] = {}
+        self._error: BaseException | None = None
+
+    def start(self) -> None:
+        """Start the probe (once); a pool with no bot program has nothing to probe."""
+        if self._thread is not None or not self.specs:
+            return
+        os.makedirs(self.log_dir, exist_ok=True)
+
+        def run() -> None:
+            try:
+                self._broken = probe(self.specs, self.log_dir, self.workers)
+            except BaseException as exc:  # noqa: BLE001 - raised again where the verdict is asked for
+                self._error = exc
+
+        # A daemon: an interrupted run does not wait for it (its bots' watchdogs end them).
+        self._thread = threading.Thread(target=run, name="lastcard-probe", daemon=True)
+        self._thread.start()
+
+    @property
+    def started(self) -> bool:
+        return self._thread is not None
+
+    def failed(self) -> dict[str, CannotStart]:
+        """The bots found unable to start, once the probe is over; nothing while it runs (or never started)."""
+        if self._thread is None or self._thread.is_alive():
+            return {}
+        return self.wait()
+
+    def wait(self) -> dict[str, CannotStart]:
+        """Wait for the probe: the bots that cannot start (none if it never started)."""
+        if self._thread is not None:
+            self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._broken
 
 
 def probe(specs: Sequence[BotSpec], log_dir: str | None, workers: int = 4) -> dict[str, CannotStart]:

@@ -62,6 +62,8 @@ class ResultsDir:
     NOTES: ClassVar[str] = "notes.jsonl.gz"
     NOTES_INDEX: ClassVar[str] = "notes.idx"
     LOGS: ClassVar[str] = "logs"
+    STARTUP_LOGS: ClassVar[str] = "startup"
+    """In ``LOGS``: the stderr of the bots an arena starts once beside its first games (``startups.ProbeBeside``)."""
     BOT_REPORTS: ClassVar[str] = "bots"
     REPORT: ClassVar[str] = "report.html"
     TIMING: ClassVar[str] = "timing.json"
@@ -123,6 +125,10 @@ class ResultsDir:
     @property
     def logs(self) -> str:
         return self.file(self.LOGS)
+
+    @property
+    def startup_logs(self) -> str:
+        return os.path.join(self.logs, self.STARTUP_LOGS)
 
     @property
     def bot_reports(self) -> str:

@@ -13,7 +13,7 @@ import json
 import os
 import shutil
 import time
-from typing import BinaryIO, Callable, Mapping
+from typing import BinaryIO, Callable, Iterable, Mapping
 
 from referee.engine.notation import InvalidReplayError
 from referee.errors import BAD_INPUT, LastcardError
@@ -90,6 +90,22 @@ class GameStore:
             # A large buffer: the file is written when flushed (every FLUSH_S), not every 8 KiB.
             self._fh = open(self.games_path, "ab", buffering=1 << 20)
         return count
+
+    def restart(self, logs: Iterable[str] = ()) -> None:
+        """Start the games over in this folder: the pool changed under the run (a bot found unable to start beside
+        the first games). The games, their notes and records go, and the ``logs`` given (the games' bots' stderr
+        logs); the build logs stay. ``start`` opens it again, as new."""
+        self.close()
+        games = (ResultsDir.GAMES, ResultsDir.RECORDS, ResultsDir.RECORDS_INDEX, ResultsDir.NOTES,
+                 ResultsDir.NOTES_INDEX)
+        for path in [*(self.folder.file(name) for name in games), *logs]:
+            if os.path.exists(path):
+                os.remove(path)
+        legacy = self.folder.file(ResultsDir.LEGACY_RECORDS)
+        if os.path.isdir(legacy):
+            shutil.rmtree(legacy)
+        self._notes = []
+        self._resuming = self._started = False
 
     def _has_games(self) -> bool:
         return self.log.has_games()

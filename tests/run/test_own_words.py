@@ -88,7 +88,8 @@ def test_the_arena_start_up_check_leaves_the_bot_out_with_its_own_words(tmp_path
     res = lastcard(tmp_path, "arena", str(arena_yaml(tmp_path)), "--out", str(out), "--no-report")
     assert res.returncode == 0, res.stderr  # the contest went on without it
     left = res.stderr[res.stderr.index("left out ghost: could not start (twice, the same way): "):]
-    assert left.splitlines()[1] == f"  its stderr (the end of {out / 'logs' / 'ghost.stderr.log'}):"
+    # The probe runs beside the first games: its bots write to logs/startup/, the games' to logs/.
+    assert left.splitlines()[1] == f"  its stderr (the end of {out / 'logs' / 'startup' / 'ghost.stderr.log'}):"
     assert said(left.splitlines()[2], tmp_path)
     report = (out / "bots" / "ghost.md").read_text()  # the student's own report says it too, with no path of ours
     assert "What it wrote on stderr as it failed to start" in report and said(report, Path("ghost"))
