@@ -24,6 +24,9 @@ def _interrupt(signum: int, frame: object) -> None:
 def main() -> NoReturn:
     """Run the ``lastcard`` command group."""
     signal.signal(signal.SIGTERM, _interrupt)
+    # Taken even when the parent held them back: a mask is inherited across exec, and a lastcard started with
+    # SIGTERM blocked could not be stopped (its Ctrl-C handling expects both).
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         from referee.cli.main import cli
     except KeyboardInterrupt:

@@ -60,3 +60,22 @@ def test_a_running_thread_that_is_not_a_daemon_is_waited_for(tmp_path: Path) -> 
     done = run(body, tmp_path)
     assert done.returncode == 3
     assert (tmp_path / "thread.txt").read_text() == "done"
+
+
+def test_lastcard_takes_stop_signals_its_parent_held_back(tmp_path: Path) -> None:
+    """A mask is inherited across exec: started with SIGTERM blocked, lastcard still stops on it."""
+    body = ("import signal\n"
+            "signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})\n"  # as a parent that held it back
+            "import importlib.abc, os\n"
+            "class Stop(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path, target=None):\n"
+            "        if name == 'referee.cli.main':\n"
+            "            os.kill(os.getpid(), signal.SIGTERM)\n"
+            "        return None\n"
+            "sys.meta_path.insert(0, Stop())\n"
+            "from referee.cli.entry import main\n"
+            "sys.argv = ['lastcard', 'match', '-n', '2000000', 'builtin:easy', 'builtin:random', '--no-report']\n"
+            "main()")
+    done = run(body, tmp_path)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip() == "interrupted while starting: nothing was played or written"
