@@ -8,7 +8,6 @@ begin and before any is stored.
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -17,20 +16,11 @@ from click.testing import CliRunner
 from referee.arena import load_arena, run_arena
 from referee.arena.model import Arena
 from referee.cli.main import cli
+from tests.arena.test_bot_reports import STEADY
 
 pytestmark = pytest.mark.slow  # bots are processes
 
-BOT = textwrap.dedent("""\
-    import json, sys
-    for line in sys.stdin:
-        m = json.loads(line)
-        if m["type"] == "hello":
-            print(json.dumps({"type": "ready", "name": "built"}), flush=True)
-        elif m["type"] == "turn":
-            print(json.dumps(m["legal"][0]), flush=True)
-        elif m["type"] == "quit":
-            break
-""")
+BOT = STEADY  # a bot that plays the first legal move
 ARENA = """\
 ruleset: compact
 options: {target: 100}

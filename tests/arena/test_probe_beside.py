@@ -18,6 +18,7 @@ from referee.run.startups import ProbeBeside
 from referee.store.record_file import recorded_ids
 from referee.store.results_dir import ResultsDir
 from referee.store.run_store import GameStore
+from tests.arena.test_bot_reports import STEADY
 
 ARENA = """\
 name: pool
@@ -31,17 +32,6 @@ bots:
 """
 PLAYERS = ["builtin:hard", "builtin:random", "builtin:medium", "{name: steady, command: '{python} steady.py'}"]
 GHOST = "{name: ghost, command: '{python} no_such_bot.py'}"
-STEADY = """\
-import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m["type"] == "hello":
-        print(json.dumps({"type": "ready", "name": "steady"}), flush=True)
-    elif m["type"] == "turn":
-        print(json.dumps(m["legal"][0]), flush=True)
-    elif m["type"] == "quit":
-        break
-"""
 
 
 def arena_run(folder: Path, bots: list[str]) -> tuple[Path, str]:
