@@ -332,8 +332,8 @@ def _without(run: _Prepared, broken: Mapping[str, CannotStart], progress: Progre
     kept = [e for e in run.arena.bots if e.spec.name not in broken]
     left = run.left + gone
     _check_pool(run.arena, kept, left)
-    progress.note(f"the games are played again without {', '.join(broken)} (started beside the first games, "
-                  f"{len(run.finished)} of them played)")
+    progress.note(f"the games are played again without {', '.join(broken)} ({len(run.finished)} were played beside "
+                  "the start-up check)")
     run.store.restart([stderr_log(run.log_dir, name) for name in run.names])
     again = _planned(run.arena.with_bots(kept), run.entrants, run.kind, run.out_dir, run.log_dir, run.records_dir,
                      run.store, left, run.started, progress, None, True, run.workers)
