@@ -244,7 +244,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
                                 records_dir=run.records_dir)
 
     # Otherwise warm_up after the workers are forked: no thread may hold an import lock at a fork.
-    # A match (or compare) stops for a bot that cannot start; an arena probed its bots before the games.
+    # A match (or compare) stops for a bot that cannot start; an arena probes its bots beside the first games.
     watch = StartupWatch(run.specs) if kind != "arena" else None
     follow = following(live.now.pick) if live is not None else None  # the live page's now-playing view
     begin = _games_begin(early is None, beside, run.arena, probing)
@@ -331,10 +331,10 @@ def _without(run: _Prepared, broken: Mapping[str, CannotStart], progress: Progre
     gone = [cannot_start_left_out(stuck, progress) for stuck in broken.values()]
     kept = [e for e in run.arena.bots if e.spec.name not in broken]
     left = run.left + gone
+    run.store.restart([stderr_log(run.log_dir, name) for name in run.names])  # first: nothing of that pool stays
     _check_pool(run.arena, kept, left)
     progress.note(f"the games are played again without {', '.join(broken)} ({len(run.finished)} were played beside "
                   "the start-up check)")
-    run.store.restart([stderr_log(run.log_dir, name) for name in run.names])
     again = _planned(run.arena.with_bots(kept), run.entrants, run.kind, run.out_dir, run.log_dir, run.records_dir,
                      run.store, left, run.started, progress, None, True, run.workers)
     again.phases.update(run.phases)

@@ -118,3 +118,15 @@ def test_the_probe_says_nothing_until_it_is_over(tmp_path, monkeypatch):
         time.sleep(0.01)
     assert probing.failed() == {"ghost": found}
     assert ProbeBeside([parse_bot("builtin:random")], str(tmp_path / "t"), 2).specs == []  # built-ins need none
+
+
+@pytest.mark.slow
+def test_too_few_bots_left_is_the_arena_files_error_and_leaves_no_game(tmp_path):
+    folder = tmp_path / "few"
+    folder.mkdir()
+    (folder / "arena.yaml").write_text("name: few\nseats: 3\ngames: 2\nbootstrap: 0\nruleset: compact\n"
+                                       f"bots: [builtin:hard, builtin:random, {GHOST}]\n")
+    res = CliRunner().invoke(cli, ["arena", str(folder / "arena.yaml"), "--out", str(folder / "out"), "--no-report"])
+    assert res.exit_code == 2, res.output
+    assert "ghost" in res.output and "seats" in res.output
+    assert not (folder / "out" / "games.jsonl").exists() or not (folder / "out" / "games.jsonl").read_text()
