@@ -6,6 +6,7 @@ import dataclasses
 import os
 import tempfile
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import click
 
@@ -16,7 +17,6 @@ from referee.arena.schedule import stage_game_counts
 from referee.bots.entry import BotEntry
 from referee.builds.arrivals import PLATFORM_NAMES
 from referee.builds.steps import check_requires
-from referee.check.beside import ChecksBeside
 from referee.cli.common import (
     InputError,
     TerminalProgress,
@@ -47,6 +47,9 @@ from referee.standings.first_faults import fault_lines
 from referee.standings.render import text_table
 from referee.store.outdir import out_dir_problem
 from referee.store.results_dir import ResultsDir
+
+if TYPE_CHECKING:
+    from referee.check.beside import ChecksBeside
 
 #: Bots listed one by one by ``validate``; beyond this, the first few and a count.
 SHOW_BOTS = 24
@@ -107,7 +110,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
         graded_only(arena, out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin, factory=factory,
                     check_games=DEFAULT_CHECK_GAMES if check_games is None else check_games, html_report=html_report)
         return
-    checks = ChecksBeside(_check_games(arena, check_games), resolve_workers(jobs or arena.jobs).count, progress.note)
+    checks = _checks_beside(arena, check_games, jobs, progress)
     with sigterm_as_interrupt():
         run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
                         live=page, beside=checks.start, **executor_kwargs(factory))
@@ -192,6 +195,13 @@ def _arena_as_asked(file: str, out: str | None, sandbox_mode: str | None, clock:
     if out is None and (trouble := out_dir_problem(arena.out)) is not None:
         raise InputError(f"{file}: out: {trouble}")
     return arena
+
+
+def _checks_beside(arena: Arena, asked: int | None, jobs: int | None, progress: TerminalProgress) -> ChecksBeside:
+    """The checks behind the bot reports, to start beside the games (``run_arena``'s ``beside``)."""
+    from referee.check.beside import ChecksBeside  # here: the check package loads the protocol's schemas
+
+    return ChecksBeside(_check_games(arena, asked), resolve_workers(jobs or arena.jobs).count, progress.note)
 
 
 def _check_games(arena: Arena, asked: int | None) -> int:
