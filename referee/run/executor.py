@@ -459,6 +459,11 @@ class _Terminated(BaseException):
 _WORKER_POOL: BotPool | None = None
 #: Whether the worker is waiting for a job (in interpreted code, where the handler may raise).
 _WAITING = True
+#: A SIGTERM came. Raising ``_Terminated`` from the handler is not enough: a handler that runs inside a finalizer
+#: (a ``__del__``, a weakref callback, run by the garbage collector in the wait) has its exception printed and
+#: dropped, and with SIGTERM then ignored the worker waited for jobs for ever (one stop in some hundreds, in CI).
+#: ``_play``'s wait looks at this too, at least once a second.
+_STOPPING = False
 
 
 def _on_term(signum: int, frame: object) -> None:
@@ -474,7 +479,9 @@ def _on_term(signum: int, frame: object) -> None:
     # One stop is enough: a second SIGTERM (a terminal's to the group, then the referee's own) must not find
     # this handler again, in the clean-up or once ``_worker_main`` has returned (a traceback from
     # multiprocessing's bootstrap, seen in CI).
+    global _STOPPING
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _STOPPING = True
     if _WAITING:
         raise _Terminated()
     try:
@@ -543,6 +550,8 @@ def _play(conn: Connection, stderr_dir: str | None, records_dir: str | None, par
     try:
         while True:
             _WAITING = True
+            if _STOPPING:  # a SIGTERM whose exception was dropped (see ``_STOPPING``)
+                raise _Terminated()
             if not conn.poll(1.0):
                 if os.getppid() != parent:
                     return  # the referee is gone: nobody wants the results

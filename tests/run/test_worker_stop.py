@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 import uuid
 from dataclasses import replace
@@ -104,3 +105,35 @@ def test_a_worker_terminated_between_fast_moves_exits_without_aborting(mode, tmp
         mine.close()
     assert codes == [0] * STOPS, f"exit codes {codes} (-6 is the old SIGABRT)"
     assert wait_until(lambda: not groups_running(marker.encode()), within=30), "a worker left its bot running"
+
+
+def _stop_dropped_then_wait(conn, parent: int) -> None:
+    """A worker whose SIGTERM handler ran inside a finalizer: its exception was dropped, and SIGTERM is now
+    ignored. Then it waits for jobs, as ``_worker_main`` does."""
+    from referee.run import executor
+
+    signal.signal(signal.SIGTERM, executor._on_term)
+    executor._WAITING = True
+    try:
+        executor._on_term(signal.SIGTERM, None)  # the handler, as a finalizer runs it...
+    except executor._Terminated:
+        pass  # ... and drops what it raises ("Exception ignored in ...")
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    executor._play(conn, None, None, parent, 4, None)
+
+
+def test_a_stop_whose_exception_was_dropped_still_ends_the_worker():
+    """Seen once in CI: a worker alive in its wait for jobs 30 s after SIGTERM, with SIGTERM ignored. Its wait now
+    sees the stop within a second, whatever became of the handler's exception."""
+    ctx = multiprocessing.get_context("fork")
+    mine, theirs = ctx.Pipe()
+    worker = ctx.Process(target=_stop_dropped_then_wait, args=(theirs, os.getpid()))
+    worker.start()
+    theirs.close()
+    worker.join(20)
+    alive = worker.is_alive()
+    if alive:
+        worker.kill()
+        worker.join(5)
+    mine.close()
+    assert not alive and worker.exitcode == 0, f"the worker waited on (exit code {worker.exitcode})"
