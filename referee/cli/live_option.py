@@ -4,8 +4,8 @@ leaves its page up, with the final state and the replays, until Ctrl-C."""
 
 from __future__ import annotations
 
-import signal
 import tempfile
+import time
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import click
@@ -98,6 +98,10 @@ def start_live(address: LiveAddress | None, title: str, kind: str, out_dir: str 
     return state
 
 
+#: How often a page's wait for Ctrl-C wakes up to take it (``_stay_up``; ``play --browser``'s too).
+WAKE_S = 0.2
+
+
 def _stay_up(state: LiveState, url: str) -> None:
     """The run has ended: its page stays up (the final state, the replays) until Ctrl-C (or SIGTERM), saying so."""
     try:  # a Ctrl-C from the moment the terminal says so closes the page
@@ -105,7 +109,10 @@ def _stay_up(state: LiveState, url: str) -> None:
         click.echo(f"live page: the run has ended; {url} stays up with the final standings and the replays until "
                    "Ctrl-C", err=True)
         while True:
-            signal.pause()  # Ctrl-C (or SIGTERM, which the command line makes one) raises KeyboardInterrupt
+            # Ctrl-C (or SIGTERM, which the command line makes one) raises KeyboardInterrupt at the next wake-up.
+            # Not signal.pause(): the kernel may hand the signal to another thread (the page's server), and
+            # pause() in this one would never return (a CI run waited 120 s for a page closed by Ctrl-C).
+            time.sleep(WAKE_S)
     except KeyboardInterrupt:
         click.echo("live page: closed", err=True)
 

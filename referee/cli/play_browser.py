@@ -4,12 +4,13 @@ linked from the page, which stays up until Ctrl-C."""
 from __future__ import annotations
 
 import os
-import signal
 import sys
+import time
 
 import click
 
 from referee.cli.common import InputError
+from referee.cli.live_option import WAKE_S
 from referee.cli.options import write_html_report
 from referee.live.address import DEFAULT_HOST, LiveAddress
 from referee.play.desk import Desk
@@ -61,6 +62,9 @@ def _stay_up(url: str) -> None:
     click.echo(f"the table's page stays up at {url} with the game's end and its replay until Ctrl-C")
     try:
         while True:
-            signal.pause()  # Ctrl-C (or SIGTERM, which the command line makes one) raises KeyboardInterrupt
+            # Ctrl-C (or SIGTERM, which the command line makes one) raises KeyboardInterrupt at the next wake-up.
+            # Not signal.pause(): the kernel may hand the signal to another thread (the page's server), and
+            # pause() in this one would never return (a CI run waited 120 s for a page closed by Ctrl-C).
+            time.sleep(WAKE_S)
     except KeyboardInterrupt:
         click.echo("closed")
