@@ -9,11 +9,11 @@ out gone.
 
 from __future__ import annotations
 
-import threading
 from typing import Any, Callable
 
 from referee.arena.model import Arena
 from referee.bots.entry import BotEntry
+from referee.run.background import Background
 
 #: Checks run side by side, at least (more with more workers): a check mostly waits, for a bot's start-up and the
 #: quiet after its answers, so more at once than the cores fill the waits. A class of 30 on 2 cores
@@ -33,47 +33,28 @@ class ChecksBeside:
     """``games`` fuzz games for each bot program of the arena as played, ``jobs`` checks at a time, on a thread.
 
     ``start`` is ``run_arena``'s ``beside`` hook (called once, as the games begin); ``result`` waits for the
-    checks, or runs them then when no game started them (a finished arena resumed, say).
+    checks, or starts them then when no game did (a finished arena resumed, say).
     """
 
     def __init__(self, games: int, jobs: int, note: Callable[[str], None]) -> None:
         self.games = games
         self.jobs = jobs
         self.note = note
-        self._thread: threading.Thread | None = None
-        self._found: Checks = {}
-        self._failed: BaseException | None = None
+        # A daemon: an interrupted run does not wait for its checks (their bots' watchdogs end the bots).
+        self._checks: Background[Checks] = Background("lastcard-checks")
 
-    def start(self, arena: Arena) -> None:
+    def start(self, arena: Arena, when: str = ", beside the games") -> None:
         """Start checking the bot programs of ``arena`` (the pool as played), unless there are none or no games."""
         bots = checked_bots(arena)
-        if self._thread is not None or not self.games or not bots:
+        if self._checks.started or not self.games or not bots:
             return
-        self.note(f"checking {len(bots)} bot(s) for their reports ({self.games} fuzz games each), beside the games")
+        self.note(f"checking {len(bots)} bot(s) for their reports ({self.games} fuzz games each){when}")
         # Imported here, before the thread starts: a thread must not hold an import lock when workers are forked.
         from referee.check.contest import run_contest_checks
 
-        def run() -> None:
-            try:
-                self._found = run_contest_checks(arena, bots, games=self.games, jobs=max(self.jobs, AT_ONCE))
-            except BaseException as exc:  # noqa: BLE001 - raised again where the result is asked for
-                self._failed = exc
-
-        # A daemon: an interrupted run does not wait for its checks (their bots' watchdogs end the bots).
-        self._thread = threading.Thread(target=run, name="lastcard-checks", daemon=True)
-        self._thread.start()
+        self._checks.start(lambda: run_contest_checks(arena, bots, games=self.games, jobs=max(self.jobs, AT_ONCE)))
 
     def result(self, arena: Arena) -> Checks:
         """The reports by bot name: those started beside the games, waited for, or else checked now."""
-        if self._thread is None:
-            bots = checked_bots(arena)
-            if not self.games or not bots:
-                return {}
-            self.note(f"checking {len(bots)} bot(s) for their reports ({self.games} fuzz games each)...")
-            from referee.check.contest import run_contest_checks  # here: a run without checks need not import them
-
-            return run_contest_checks(arena, bots, games=self.games, jobs=self.jobs)
-        self._thread.join()
-        if self._failed is not None:
-            raise self._failed
-        return self._found
+        self.start(arena, when="...")
+        return self._checks.result() if self._checks.started else {}

@@ -22,6 +22,7 @@ from referee.bots.pool import BotPool
 from referee.bots.spec import BotSpec
 from referee.bots.walls_hint import hidden_by_walls, walls_lines
 from referee.protocol.faults import BotFault, FaultKind
+from referee.run.background import Background
 from referee.store.results import GameResult
 
 #: Games in a row a never-started bot may fail to start, the same way, before a match stops.
@@ -119,43 +120,27 @@ class ProbeBeside:
         self.specs = [s for s in specs if s.builtin is None]
         self.log_dir = log_dir
         self.workers = workers
-        self._thread: threading.Thread | None = None
-        self._broken: dict[str, CannotStart] = {}
-        self._error: BaseException | None = None
+        # A daemon: an interrupted run does not wait for it (its bots' watchdogs end them).
+        self._probe: Background[dict[str, CannotStart]] = Background("lastcard-probe")
 
     def start(self) -> None:
         """Start the probe (once); a pool with no bot program has nothing to probe."""
-        if self._thread is not None or not self.specs:
+        if self._probe.started or not self.specs:
             return
         os.makedirs(self.log_dir, exist_ok=True)
-
-        def run() -> None:
-            try:
-                self._broken = probe(self.specs, self.log_dir, self.workers)
-            except BaseException as exc:  # noqa: BLE001 - raised again where the verdict is asked for
-                self._error = exc
-
-        # A daemon: an interrupted run does not wait for it (its bots' watchdogs end them).
-        self._thread = threading.Thread(target=run, name="lastcard-probe", daemon=True)
-        self._thread.start()
+        self._probe.start(lambda: probe(self.specs, self.log_dir, self.workers))
 
     @property
     def started(self) -> bool:
-        return self._thread is not None
+        return self._probe.started
 
     def failed(self) -> dict[str, CannotStart]:
         """The bots found unable to start, once the probe is over; nothing while it runs (or never started)."""
-        if self._thread is None or self._thread.is_alive():
-            return {}
-        return self.wait()
+        return self._probe.result() if self._probe.done else {}
 
     def wait(self) -> dict[str, CannotStart]:
         """Wait for the probe: the bots that cannot start (none if it never started)."""
-        if self._thread is not None:
-            self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._broken
+        return self._probe.result() if self._probe.started else {}
 
 
 def probe(specs: Sequence[BotSpec], log_dir: str | None, workers: int = 4) -> dict[str, CannotStart]:
