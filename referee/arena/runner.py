@@ -8,12 +8,14 @@ executor -> each result appended to games.jsonl -> ``Standings`` -> report files
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeAlias, cast
 
+from referee.arena.builds_beside import BuildsBeside, build_note, gated
 from referee.arena.model import Arena, Stage
 from referee.arena.pool_check import pool_problems
 from referee.arena.schedule import PlannedGame, Planner, Round, games_at_once, job_for
@@ -121,37 +123,28 @@ class ArenaRun:
         return ResultsDir(self.out_dir).games_log
 
 
-def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progress,
-                 probe_starts: bool = False, pool_check: bool = True) -> tuple[Arena, list[LeftOut]]:
+def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progress, probe_starts: bool = False,
+                 pool_check: bool = True, build: bool = True) -> tuple[Arena, list[LeftOut]]:
     """Check required programs and run build steps (and, with ``probe_starts``, start each process bot once:
     see ``startups.probe``); the arena without the bots left out.
 
     Raises ``ArenaFileError`` when too few bots are left for the tables (unless ``pool_check`` is false: the
-    benchmark tests seat each student alone with benchmarks).
+    benchmark tests seat each student alone with benchmarks). ``build`` false: the builds are left to the caller
+    (``BuildsBeside``), the bots to build kept as they are.
     """
     kept, left = list(arena.bots), cast("list[LeftOut]", [])
-    if not (probe_starts or any(e.unusable or e.requires or e.build for e in kept)):
+    if not (probe_starts or any(e.unusable or e.requires or (build and e.build) for e in kept)):
         return arena, left  # nothing to check, build or start: the build machinery is not even imported
-    from referee.builds.steps import check_requires, run_builds  # here: see the comment above
+    from referee.builds.steps import check_build_walls, check_requires, run_builds  # here: see the comment above
 
     kept, left = check_requires(kept)
+    if not build:
+        check_build_walls(kept)
     for item in left:
         progress.note(f"left out {item.bot}: {item.reason}")
-    if any(e.build for e in kept):
+    if build and any(e.build for e in kept):
         progress.note(f"building {sum(1 for e in kept if e.build)} bot(s)...")
-
-        def done(entry: BotEntry, failure: LeftOut | None, seconds: float) -> None:
-            if failure is None:
-                how = "" if entry.built is None else (", from the cache" if entry.built.cached else "") + \
-                    f", sandbox {entry.built.level}"
-                progress.note(f"built {entry.spec.name} ({seconds:.1f} s{how})")
-            else:
-                where = f"; log: {failure.log}" if failure.log else ""
-                level = f" (build sandbox {failure.build_level})" if failure.build_level else ""
-                tail = "".join(f"\n    {line}" for line in failure.detail.splitlines())
-                progress.note(f"left out {entry.spec.name}: {failure.reason}{level}{where}{tail}")
-
-        kept, failed = run_builds(kept, log_dir, jobs, done)
+        kept, failed = run_builds(kept, log_dir, jobs, lambda *ended: progress.note(build_note(*ended)))
         left += failed
     if probe_starts:
         broken = probe([e.spec for e in kept], log_dir, jobs)
@@ -211,7 +204,8 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
               fresh: bool = False, progress: Progress | None = None, stop_after: int | None = None,
               pin: bool | None = None, kind: str = "arena",
               executor_factory: ExecutorFactory = local_executor, keep_games: bool = True,
-              live: LiveState | None = None, beside: Callable[[Arena], None] | None = None) -> ArenaRun:
+              live: LiveState | None = None, beside: Callable[[Arena], None] | None = None,
+              builds_beside: bool = True) -> ArenaRun:
     """Play ``arena`` (or finish it, with ``resume``) and write its reports.
 
     ``keep_games`` false: no games.jsonl (``out`` is a scratch directory nothing reads back; the reports are
@@ -221,44 +215,47 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     returns with ``complete`` false; ``stop_after`` does the same after that many new games (tests).
     ``pin`` pins each worker and its bots to a CPU (default: when there are more CPUs than workers).
     ``live``: the live page's state, given each game as it ends (``--live``). ``beside``: called once, with the
-    arena as played, as the games begin (its workers forked): work that does not wait for the games starts then
-    and runs beside them (the checks behind the bot reports).
+    arena as played, as the games begin (its workers forked and its bots built): work that does not wait for the
+    games starts then and runs beside them (the checks behind the bot reports). An arena played here builds its
+    bots beside its first games (``builds_beside``; false: before them, as a match or a cluster does).
     """
     progress = progress or Quiet()
-    # With a worker on every core, the rating library's import (0.6 s of CPU) would take a core from the
-    # games: do it while the bots build instead, when there are builds to wait for.
+    local_arena = kind == "arena" and executor_factory is local_executor
+    builds_beside = builds_beside and local_arena
+    # With a worker on every core, the rating library's import (0.6 s of CPU) would take a core from the games:
+    # do it while the bots build instead, when there are builds to wait for before the games.
     early = None
-    if any(e.build for e in arena.bots) and resolve_workers(jobs or arena.jobs).count >= default_jobs():
+    if not builds_beside and any(e.build for e in arena.bots) and \
+            resolve_workers(jobs or arena.jobs).count >= default_jobs():
         early = start_warm_up()
     run = prepare_run(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, kind=kind,
-                      keep_games=keep_games, local=executor_factory is local_executor)
-    # An arena starts each bot program once, where they will run (here, unless on a cluster), and leaves out those
-    # that cannot start: beside its first games, which are played again without them if there are any.
-    probing = ProbeBeside([e.spec for e in run.arena.bots], ResultsDir(run.out_dir).startup_logs, run.workers.count) \
-        if kind == "arena" and executor_factory is local_executor else None
+                      keep_games=keep_games, local=executor_factory is local_executor, build=not builds_beside)
     if early is not None:
         early.join()  # no thread may hold an import lock when the workers are forked
+    # An arena starts each bot program once, where they will run (here, unless on a cluster), and leaves out those
+    # that cannot start: beside its first games, which are played again without them if there are any.
+    aside = _BesideGames(run, progress, beside, warm=early is None, probe=local_arena,
+                         builds=BuildsBeside(run.arena.bots, run.log_dir, run.workers.count) if builds_beside else None)
 
     def make() -> Executor:
         return executor_factory(run.arena, jobs=run.workers.count, stderr_dir=run.log_dir, pin=pin,
                                 records_dir=run.records_dir)
 
-    # Otherwise warm_up after the workers are forked: no thread may hold an import lock at a fork.
     # A match (or compare) stops for a bot that cannot start; an arena probes its bots beside the first games.
     watch = StartupWatch(run.specs) if kind != "arena" else None
     follow = following(live.now.pick) if live is not None else None  # the live page's now-playing view
-    begin = _games_begin(early is None, beside, run.arena, probing)
-    with RunLoop(make, on_start=begin, watch=watch, follow=follow) as loop:
+    with RunLoop(make, on_start=aside.begin, watch=watch, follow=follow) as loop:
         t0 = time.monotonic()
         try:
             while True:
                 try:
-                    complete, played_now = play_rounds(run, loop, progress, stop_after, live, probing)
+                    complete, played_now = play_rounds(run, loop, progress, stop_after, live, aside)
                     break
                 except PoolChanged as changed:
                     loop.close(kill=True)  # its workers' games are of the pool before
-                    run, probing = _without(run, changed.broken, progress), None
+                    run = aside.run = _without(run, changed, progress)
         finally:
+            aside.stop()
             run.store.close()
             progress.stop()
         # The workers quit their bots (a JVM takes a while to exit) while the standings are fitted and written.
@@ -270,9 +267,10 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
 
 
 def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool, fresh: bool, progress: Progress,
-                kind: str, probe_starts: bool = False, keep_games: bool = True, local: bool = True) -> _Prepared:
-    """Open the store (fresh or resuming), run the builds, plan the first round; announce the planned games and,
-    ``local``ly, the workers that will play them."""
+                kind: str, probe_starts: bool = False, keep_games: bool = True, local: bool = True,
+                build: bool = True) -> _Prepared:
+    """Open the store (fresh or resuming), run the builds (unless ``build`` is false: they run beside the games),
+    plan the first round; announce the planned games and, ``local``ly, the workers that will play them."""
     started = time.monotonic()
     out_dir = os.path.abspath(out or arena.out)
     asked = jobs or arena.jobs
@@ -282,7 +280,8 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     os.makedirs(log_dir, exist_ok=True)  # bots' stderr logs, build logs
     records_dir = out_dir  # ResultsDir.RECORDS: every game with records, else only games with a fault
     entrants = arena.bots
-    arena, left = prepare_bots(arena, log_dir, resolve_workers(asked).count, progress, probe_starts=probe_starts)
+    arena, left = prepare_bots(arena, log_dir, resolve_workers(asked).count, progress, probe_starts=probe_starts,
+                               build=build)
     prepared = _planned(arena, entrants, kind, out_dir, log_dir, records_dir, store, left, started, progress, asked,
                         local)
     prepared.phases["builds_s"] = time.monotonic() - started
@@ -317,24 +316,27 @@ def _planned(arena: Arena, entrants: tuple[BotEntry, ...], kind: str, out_dir: s
 
 
 class PoolChanged(Exception):
-    """Raised out of the games when bots were found unable to start beside them: the games played belong to
-    another pool, and are played again without those bots."""
+    """Raised out of the games when bots were found beside them unable to play (their build failed, or they cannot
+    start): the games played belong to another pool, and are played again without those bots."""
 
-    def __init__(self, broken: Mapping[str, CannotStart]) -> None:
-        super().__init__(", ".join(broken))
-        self.broken = broken
+    def __init__(self, gone: Sequence[LeftOut], found_by: str) -> None:
+        super().__init__(", ".join(x.bot for x in gone))
+        self.gone = list(gone)
+        self.found_by = found_by
+        """What found them ("the builds", "the start-up check"), as the note of the games played again says it."""
 
 
-def _without(run: _Prepared, broken: Mapping[str, CannotStart], progress: Progress) -> _Prepared:
-    """``run`` started over without the bots in ``broken``: left out as the probe before the games would have
-    left them (``prepare_bots``), the games so far and their bots' stderr logs gone, the plan made again."""
-    gone = [cannot_start_left_out(stuck, progress) for stuck in broken.values()]
-    kept = [e for e in run.arena.bots if e.spec.name not in broken]
-    left = run.left + gone
+def _without(run: _Prepared, changed: PoolChanged, progress: Progress) -> _Prepared:
+    """``run`` started over without the bots ``changed`` leaves out (as the builds and the probe before the games
+    would have left them: ``prepare_bots``), the games so far and their bots' stderr logs gone, the plan made
+    again."""
+    names = [x.bot for x in changed.gone]
+    kept = [e for e in run.arena.bots if e.spec.name not in names]
+    left = run.left + changed.gone
     run.store.restart([stderr_log(run.log_dir, name) for name in run.names])  # first: nothing of that pool stays
     _check_pool(run.arena, kept, left)
-    progress.note(f"the games are played again without {', '.join(broken)} ({len(run.finished)} were played beside "
-                  "the start-up check)")
+    progress.note(f"the games are played again without {', '.join(names)} ({len(run.finished)} were played beside "
+                  f"{changed.found_by})")
     again = _planned(run.arena.with_bots(kept), run.entrants, run.kind, run.out_dir, run.log_dir, run.records_dir,
                      run.store, left, run.started, progress, None, True, run.workers)
     again.phases.update(run.phases)
@@ -342,13 +344,14 @@ def _without(run: _Prepared, broken: Mapping[str, CannotStart], progress: Progre
 
 
 def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: int | None,
-                live: LiveState | None = None, probing: ProbeBeside | None = None) -> tuple[bool, int]:
+                live: LiveState | None = None, aside: _BesideGames | None = None) -> tuple[bool, int]:
     """Play the plan round by round on ``loop``; (complete, games played now); ``live`` sees every game.
 
-    ``probing``: the bots' start-up probe, running beside the games: once it finds a bot that cannot start, or at
-    the end, ``PoolChanged`` is raised (no game of the wrong pool is stored after the verdict is known)."""
+    ``aside``: the builds and the bots' start-up probe, running beside the games: a game seating a bot still
+    building waits for its build; once a build fails or the probe finds a bot that cannot start, ``PoolChanged``
+    is raised (no game of the wrong pool is stored after the verdict is known)."""
     planner, finished, arena = run.planner, run.finished, run.arena
-    specs = run.specs
+    specs = aside.specs if aside is not None else run.specs  # the bots as built, as their builds end
     tally = _LeaderBoard(planner, finished)
     keep_actions = run.store.keep_games  # nothing else reads a result's actions (the collector keeps sums)
     played_now = 0
@@ -363,16 +366,19 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
         in_play: dict[str, PlannedGame] = {}
 
         def todo(games: Iterable[PlannedGame] = current.games, stage: Stage = stage,
-                 in_play: dict[str, PlannedGame] = in_play) -> Iterator[GameJob]:
-            for p in games:
-                if p.game_id not in finished:
-                    in_play[p.game_id] = p
-                    yield job_for(arena, p, specs, stage, keep_actions)
+                 in_play: dict[str, PlannedGame] = in_play) -> Iterator[GameJob | None]:
+            unplayed = (p for p in games if p.game_id not in finished)
+            for p in unplayed if aside is None else aside.gated(unplayed):
+                if p is None:  # the games left wait for a build: the executor asks again
+                    yield None
+                    continue
+                in_play[p.game_id] = p
+                yield job_for(arena, p, specs, stage, keep_actions)
 
         def store(job: GameJob, result: GameResult, in_play: dict[str, PlannedGame] = in_play) -> bool:
             nonlocal played_now
-            if probing is not None and (broken := probing.failed()):
-                raise PoolChanged(broken)
+            if aside is not None:
+                aside.poll()
             line = GameLine(result, in_play.pop(job.game_id).slot)
             run.store.append(line)
             finished.add(line)
@@ -398,10 +404,8 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
         # Only the games planned so far: when resuming, later rounds' games are already in the file,
         # and the next round must be planned exactly as it was without them.
         current = planner.next(current, cast(Any, _Planned(finished, planner.last_index)))
-    if probing is not None:
-        probing.start()  # no game to play (a finished arena resumed): the probe alone, as before the games
-        if broken := probing.wait():
-            raise PoolChanged(broken)
+    if aside is not None:
+        aside.finish()  # every build and the probe's verdict (alone, if no game started them: a finished arena resumed)
     run.phases["games_s"] = time.monotonic() - t0
     # The last round's places are known only now: show the leader the final order will have.
     progress.update(len(finished), planner.total, lambda: tally.leader(force=True))
@@ -499,25 +503,111 @@ def summarize(run: _Prepared, *, complete: bool, played_now: int, wall: float) -
                     arena)
 
 
-def _games_begin(warm: bool, beside: Callable[[Arena], None] | None, arena: Arena,
-                 probing: ProbeBeside | None) -> Callable[[], None]:
-    """What the run loop does once its workers are forked (each time it forks them, so once only): start the
-    probe of the bots, import the rating's numerics (``warm``) and start the work ``beside`` the games. Threads
-    start only then: no thread may hold an import lock, or a bot's pipe, when the workers are forked."""
-    begun = False
+class _BesideGames:
+    """What an arena runs beside its games, started once its workers are forked (threads start only then: no thread
+    may hold an import lock, or a bot's pipe, when the workers are forked): its ``builds``, the rating's numerics
+    imported (``warm``), and, once its bots are built, their start-up ``probe`` and the caller's ``beside`` work.
 
-    def begin() -> None:
-        nonlocal begun
-        if begun:
+    ``poll`` is asked between games (the main thread): it takes the builds' news and the probe's verdict, and
+    raises ``PoolChanged`` when a bot must be left out. It outlives a restart: ``run`` is the pool played now.
+    """
+
+    def __init__(self, run: _Prepared, progress: Progress, beside: Callable[[Arena], None] | None, *, warm: bool,
+                 probe: bool, builds: BuildsBeside | None) -> None:
+        self.run = run
+        self.progress = progress
+        self.beside = beside
+        self.warm = warm
+        self.probe = probe
+        self.builds = builds if builds is not None and builds.entries else None
+        self.specs = run.specs
+        """The bots' specs, each as built once its build is taken (the games' jobs are made from them)."""
+        self.probing: ProbeBeside | None = None
+        """The start-up probe, from its start until its verdict is taken."""
+        self.probed = False
+        self.began = False
+
+    def begin(self) -> None:
+        """The run loop's ``on_start``, each time it forks workers: start what is not yet running."""
+        if not self.began:
+            self.began = True
+            if self.builds is not None:
+                self.progress.note(f"building {len(self.builds.entries)} bot(s) beside the games...")
+                self.builds.start()
+            if self.warm:
+                warm_up()
+        self._go_on()
+
+    def gated(self, games: Iterable[PlannedGame]) -> Iterable[PlannedGame | None]:
+        """``games``, those seating a bot still building held back until it is built (a None: none is ready yet)."""
+        if self.builds is None or self.builds.done:
+            return games
+        return gated(games, lambda p: p.seating, self.builds, self.poll)
+
+    def poll(self) -> None:
+        """Take the builds' news and the probe's verdict; ``PoolChanged`` once a bot must be left out."""
+        builds = self.builds
+        if builds is not None:
+            taken = builds.take(self.progress.note)
+            self.specs.update((name, e.spec) for name, e in builds.built.items())
+            if taken:
+                self._built()
+        if self.probing is not None and self.probing.done:
+            self._verdict(self.probing.wait())
+
+    def finish(self) -> None:
+        """At the games' end: every build taken and the probe's verdict (started now if no game started them)."""
+        self.begin()
+        if self.builds is not None:
+            self.builds.finish(self.progress.note)
+            self.specs.update((name, e.spec) for name, e in self.builds.built.items())
+            self._built()
+        self._go_on()
+        if self.probing is not None:
+            self._verdict(self.probing.wait())
+
+    def _verdict(self, broken: Mapping[str, CannotStart]) -> None:
+        """The probe is over: once, its bots that cannot start are left out (the games played again without them)."""
+        self.probing = None
+        if broken:
+            raise PoolChanged([cannot_start_left_out(stuck, self.progress) for stuck in broken.values()],
+                              "the start-up check")
+
+    def stop(self) -> None:
+        """The games are over (or interrupted): builds still running are ended; those built are played as built."""
+        builds = self.builds
+        if builds is not None:
+            builds.stop()
+            if builds.started:
+                from referee.run.side_by_side import Cancelled  # here: a match builds nothing beside its games
+
+                with contextlib.suppress(Cancelled):  # stopped just now
+                    builds.take(self.progress.note)
+            self.run.arena = self.run.arena.with_bots([builds.built.get(e.spec.name, e) for e in self.run.arena.bots])
+
+    def _built(self) -> None:
+        """Every build is taken: the bots as built join the pool played, or those that failed are left out."""
+        builds = self.builds
+        assert builds is not None
+        self.builds = None  # taken: the pool played from now on has its bots built
+        self.run.arena = self.run.arena.with_bots([builds.built.get(e.spec.name, e) for e in self.run.arena.bots])
+        if builds.failed:
+            raise PoolChanged([builds.failed[e.spec.name] for e in self.run.arena.bots if e.spec.name in builds.failed],
+                              "the builds")
+        self._go_on()
+
+    def _go_on(self) -> None:
+        """Once the bots are built (and the workers forked): the probe and the ``beside`` work, once each."""
+        if self.builds is not None or not self.began:
             return
-        begun = True
-        if probing is not None:
-            probing.start()
-        if warm:
-            warm_up()
-        if beside is not None:
-            beside(arena)
-    return begin
+        if self.probe and not self.probed:
+            self.probed = True
+            self.probing = ProbeBeside([e.spec for e in self.run.arena.bots], ResultsDir(self.run.out_dir).startup_logs,
+                                       self.run.workers.count)
+            self.probing.start()
+        if self.beside is not None:
+            beside, self.beside = self.beside, None
+            beside(self.run.arena)
 
 
 def build_levels(built: Iterable[BotEntry], left: Iterable[LeftOut]) -> dict[str, str]:
@@ -527,10 +617,13 @@ def build_levels(built: Iterable[BotEntry], left: Iterable[LeftOut]) -> dict[str
     return levels
 
 
-def _unless_empty(items: Iterator[GameJob]) -> Iterator[GameJob] | None:
+def _unless_empty(items: Iterator[GameJob | None]) -> Iterator[GameJob | None] | None:
     """``items`` as they were, or None when there are none (a round played already starts no workers)."""
-    first = next(items, None)
-    return None if first is None else itertools.chain((first,), items)
+    first = next(items, _END)
+    return None if first is _END else itertools.chain((first,), items)
+
+
+_END: Any = object()
 
 
 class _LeaderBoard:

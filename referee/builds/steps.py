@@ -86,23 +86,21 @@ def check_requires(entries: Iterable[BotEntry]) -> tuple[list[BotEntry], list[Le
 
 
 def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
-               on_done: Callable[[BotEntry, LeftOut | None, float], None] | None = None
-               ) -> tuple[list[BotEntry], list[LeftOut]]:
+               on_done: Callable[[BotEntry, LeftOut | None, float], None] | None = None,
+               cancel: threading.Event | None = None) -> tuple[list[BotEntry], list[LeftOut]]:
     """Run every build step (each distinct command, directory and sandbox once, ``jobs`` at a time).
 
     The entries kept are those built (each with ``built`` set, and its command and ``cwd`` moved to the built
     copy) and those with nothing to build. ``SandboxUnavailable`` is raised before any build starts when one
-    asks for ``strict`` and this machine cannot build the walls.
+    asks for ``strict`` and this machine cannot build the walls. Setting ``cancel`` (from another thread) stops the
+    builds running and raises ``side_by_side.Cancelled``.
     """
     entries = list(entries)
     groups: dict[tuple[str, str, tuple[tuple[str, str], ...], object], list[BotEntry]] = {}
     for e in entries:
         if e.build:
             groups.setdefault((e.build, e.spec.cwd or os.getcwd(), e.spec.env, e.spec.sandbox), []).append(e)
-    for key in groups:  # strict refuses an unwalled build before any build runs
-        settings = groups[key][0].spec.sandbox
-        if settings.mode is not Mode.NONE:
-            effective_level(settings.for_build())
+    check_build_walls(entries)  # strict refuses an unwalled build before any build runs
     outcome: dict[str, LeftOut | None] = {}
     done: dict[str, BotEntry] = {}
     live: set[subprocess.Popen[bytes]] = set()
@@ -137,10 +135,18 @@ def run_builds(entries: Iterable[BotEntry], log_dir: str | None, jobs: int = 1,
             for proc in list(live):
                 _kill(proc)
 
-        map_side_by_side(build, list(groups), jobs, stop)
+        map_side_by_side(build, list(groups), jobs, stop, cancel)
     kept = [done.get(e.spec.name, e) for e in entries if outcome.get(e.spec.name) is None]
     left = [f for e in entries if (f := outcome.get(e.spec.name)) is not None]
     return kept, left
+
+
+def check_build_walls(entries: Iterable[BotEntry]) -> None:
+    """Raise ``SandboxUnavailable`` when a bot to build asks for ``strict`` walls this machine cannot build (before
+    any build runs: an arena that builds beside its games says so before its first game too)."""
+    for e in entries:
+        if e.build and e.spec.sandbox.mode is not Mode.NONE:
+            effective_level(e.spec.sandbox.for_build())
 
 
 def build_source(entry: BotEntry) -> str:

@@ -88,7 +88,7 @@ class ClusterExecutor:
                                 "must have), or leave those bots out of the arena")
         self.threads = sum(self._client.nthreads().values())
 
-    def run(self, jobs: Iterable[GameJob], *, lead: int | None = None) -> Iterator[tuple[str, GameResult]]:
+    def run(self, jobs: Iterable[GameJob | None], *, lead: int | None = None) -> Iterator[tuple[str, GameResult]]:
         """Play ``jobs`` (read lazily, a window ahead) on the cluster; yield each game's id and result as it
         finishes, each game once. With ``lead``, never more than that ahead of the earliest unfinished game."""
         if self._closed:
@@ -111,7 +111,7 @@ class ClusterExecutor:
             batch: list[GameJobJson] = []
             while len(self._futures) + len(batch) < window and (ahead is None or ahead.may_read()):
                 job = next(upcoming, None)
-                if job is None:
+                if job is None:  # the end (a cluster is never given a None for "not ready yet": Executor.run)
                     break
                 if ahead is not None:
                     ahead.read(job.game_id)

@@ -47,6 +47,10 @@ IDLE_BOTS = 48
 BATCH = 32
 #: Games with a bot process per message, once they are seen to be quick: about this many milliseconds of play.
 PROCESS_BATCH_MS = 15.0
+#: How soon jobs are read again when none was ready (they wait for a build) and no game is in play.
+STALLED_S = 0.05
+#: The end of the caller's jobs (a None among them says only "none ready yet").
+_END: Any = object()
 
 
 class ExecutorError(LastcardError):
@@ -81,11 +85,13 @@ class Executor(Protocol):
     def start(self) -> None:
         """Get ready to play (``run`` does it when needed)."""
 
-    def run(self, jobs: Iterable[GameJob], *, lead: int | None = None) -> Iterator[tuple[str, GameResult]]:
+    def run(self, jobs: Iterable[GameJob | None], *, lead: int | None = None) -> Iterator[tuple[str, GameResult]]:
         """Play ``jobs`` (read lazily); yield each game's id and result as it finishes, each game once.
 
         With ``lead``, no job is read while ``lead`` jobs have been read since the earliest game not yet
-        finished (``Lead``): a caller that counts games in planned order holds at most that many."""
+        finished (``Lead``): a caller that counts games in planned order holds at most that many. A None among
+        the jobs says none is ready yet (the rest wait for a build): they are read again soon, and as games end.
+        Only ``LocalExecutor`` is given those (an arena building its bots beside its games)."""
 
     def close(self, kill: bool = False) -> None:
         """Stop: politely (quit the bots), or with ``kill`` at once."""
@@ -141,8 +147,9 @@ class LocalExecutor:
         theirs.close()  # only the worker holds its end: its death reads as end-of-file here
         return proc, mine
 
-    def run(self, jobs: Iterable[GameJob], *, lead: int | None = None) -> Iterator[tuple[str, GameResult]]:
-        """Play ``jobs`` on the workers; yield each game's id and result as it finishes.
+    def run(self, jobs: Iterable[GameJob | None], *, lead: int | None = None) -> Iterator[tuple[str, GameResult]]:
+        """Play ``jobs`` on the workers; yield each game's id and result as it finishes (a None in ``jobs``: none is
+        ready yet, see ``Executor.run``).
 
         ``jobs`` is read lazily, a few ahead of the workers (and with ``lead``, never more than that ahead of
         the earliest unfinished game): a plan of any length is never held whole. A
@@ -210,9 +217,10 @@ class _Dispatch:
     """One ``LocalExecutor.run``: the queues between the caller's jobs and the workers, and the steps that move
     games along them (read, batch, send, receive, replace a dead worker)."""
 
-    def __init__(self, executor: LocalExecutor, jobs: Iterable[GameJob], lead: int | None) -> None:
+    def __init__(self, executor: LocalExecutor, jobs: Iterable[GameJob | None], lead: int | None) -> None:
         self.executor = executor
         self.upcoming = iter(jobs)
+        self.stalled = False  # the caller had no job ready when last read (a None): read again soon
         self.again: list[GameJob] = []  # games of a dead worker, to play first (last in, first out)
         self.held: list[GameJob] = []  # a job read ahead that did not fit the batch being made
         self.alone: set[str] = set()  # games of a batch whose worker died: from now on each travels alone
@@ -234,18 +242,22 @@ class _Dispatch:
         self.feed_all()
         if self.inline:
             self.feed_here()
-        while self.here or any(self.outstanding.values()):
+        while self.here or any(self.outstanding.values()) or self.stalled:
             if self.here:
                 yield from self.handed(self.executor._play_here(self.here))
                 self.here.clear()
                 self.feed_all()
                 self.feed_here()
-            if not self.here and not any(self.outstanding.values()):
+            if not self.here and not any(self.outstanding.values()) and not self.stalled:
                 break  # all played: waiting on the idle workers would cost a second at the end of every run
             conns: dict[Any, int] = {conn: w for w, (_, conn) in enumerate(self.workers)}
-            ready: list[Any] = wait(list(conns), timeout=0 if self.here else 1.0)
+            ready: list[Any] = wait(list(conns), timeout=0 if self.here else STALLED_S if self.stalled else 1.0)
             for conn in ready:
                 yield from self.receive(conns[conn], conn)
+            if self.stalled:  # ask again: a build may have ended
+                self.feed_all()
+                if self.inline:
+                    self.feed_here()
 
     def receive(self, w: int, conn: Any) -> Iterator[tuple[str, GameResult]]:
         """Worker ``w``'s next message: a batch's results, a referee failure, or its death (end of file)."""
@@ -306,12 +318,13 @@ class _Dispatch:
             return self.again.pop()
         if self.held:
             return self.held.pop()
-        if self.ahead is None:
-            return next(self.upcoming, None)
-        if not self.ahead.may_read():
+        if self.ahead is not None and not self.ahead.may_read():
             return None  # read again once the earliest game in play has finished
-        job = next(self.upcoming, None)
-        if job is not None:
+        job = next(self.upcoming, _END)
+        self.stalled = job is None
+        if job is None or job is _END:
+            return None
+        if self.ahead is not None:
             self.ahead.read(job.game_id)
         return job
 

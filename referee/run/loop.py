@@ -54,22 +54,24 @@ class RunLoop:
         self.played = 0
         self._restore: Callable[[], None] | None = None
 
-    def play_jobs(self, jobs: Iterable[GameJob], on_result: OnResult, *, lead: int | None = None) -> bool:
+    def play_jobs(self, jobs: Iterable[GameJob | None], on_result: OnResult, *, lead: int | None = None) -> bool:
         """Play ``jobs`` (read lazily), calling ``on_result`` as each game ends; False if Ctrl-C stopped it
         (nothing more is played then), True when every job was played or ``on_result`` asked to stop.
-        ``lead``: read no job that many ahead of the earliest unfinished game (``Executor.run``)."""
+        ``lead``: read no job that many ahead of the earliest unfinished game; a None among ``jobs``: none is
+        ready yet (``Executor.run``)."""
         if self.interrupted:
             return False
         if self.cannot_start is not None:
             return True
         given: dict[str, GameJob] = {}
 
-        def tracked() -> Iterable[GameJob]:
+        def tracked() -> Iterable[GameJob | None]:
             follow = self.follow
             for job in jobs:
-                if follow is not None:
-                    job = follow(job)
-                given[job.game_id] = job
+                if job is not None:
+                    if follow is not None:
+                        job = follow(job)
+                    given[job.game_id] = job
                 yield job
 
         try:

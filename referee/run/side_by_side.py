@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Iterable, TypeVar
@@ -16,15 +17,20 @@ STOPPED_S = 5.0
 STOP_AGAIN_S = 0.1
 
 
+class Cancelled(Exception):
+    """``map_side_by_side``'s ``cancel`` was set: the calls were stopped."""
+
+
 def map_side_by_side(fn: Callable[[T], R], items: Iterable[T], at_once: int,
-                     stop: Callable[[], None] | None = None) -> list[R]:
+                     stop: Callable[[], None] | None = None, cancel: threading.Event | None = None) -> list[R]:
     """``[fn(item) for item in items]``, ``at_once`` calls at a time on threads; a call's exception is raised.
 
     The calling thread wakes every ``WAKE_S``: the kernel may hand a Ctrl-C to one of the pool's threads
     rather than to this one blocked in a lock, and Python runs its handler only when this thread next runs
     code (a 120 s build once went on to its end). On an interrupt, or a call's exception, the calls not
     started are cancelled and ``stop`` ends what the running ones started (builds, bot processes), so that
-    they return and their threads end (``_stop_running``).
+    they return and their threads end (``_stop_running``). Setting ``cancel`` (from another thread: the builds
+    run beside an arena's games on a thread of their own) stops them the same way, and raises ``Cancelled``.
     """
     pool = ThreadPoolExecutor(max_workers=max(1, at_once))
     futures = [pool.submit(fn, item) for item in items]
@@ -32,6 +38,8 @@ def map_side_by_side(fn: Callable[[T], R], items: Iterable[T], at_once: int,
         pending = set(futures)
         while pending:
             done, pending = wait(pending, timeout=WAKE_S)
+            if cancel is not None and cancel.is_set():
+                raise Cancelled()
             for future in done:
                 future.result()
     except BaseException:

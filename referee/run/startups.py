@@ -134,6 +134,11 @@ class ProbeBeside:
     def started(self) -> bool:
         return self._probe.started
 
+    @property
+    def done(self) -> bool:
+        """Started and over: its verdict is ready."""
+        return self._probe.done
+
     def failed(self) -> dict[str, CannotStart]:
         """The bots found unable to start, once the probe is over; nothing while it runs (or never started)."""
         return self._probe.result() if self._probe.done else {}

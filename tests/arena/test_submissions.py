@@ -98,7 +98,10 @@ def test_a_build_running_when_the_arena_is_killed_outright_is_killed_too(tmp_pat
     from tests.support.procs import groups_running, wait_group_gone, wait_until
 
     marker = f"lastcard-build-probe-{os.getpid()}"
-    path = classroom(tmp_path, {"ada": f"{sys.executable} -c 'import time; time.sleep(30)' {marker}\n"})
+    # bob makes the pool big enough for a table of 3 once needs-tool is left out: else the arena file's error comes
+    # before any build runs.
+    path = classroom(tmp_path, {"ada": f"{sys.executable} -c 'import time; time.sleep(30)' {marker}\n",
+                                "bob": "true\n"})
     arena = subprocess.Popen([sys.executable, "-m", "referee.cli.main", "arena", str(path), "--out",
                               str(tmp_path / "out")], cwd=Path(__file__).resolve().parents[2],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
