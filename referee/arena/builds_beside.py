@@ -136,23 +136,31 @@ def gated(games: Iterable[G], seats: Callable[[G], Iterable[str]], builds: Build
     without that bot).
     """
     held: list[G] = []
+    blocked = len(builds.blocked)  # held games are looked at again only when a build has ended
+
+    def released() -> Iterator[G]:
+        nonlocal blocked
+        if len(builds.blocked) < blocked:
+            blocked = len(builds.blocked)
+            yield from _release(held, seats, builds.blocked)
+
     for game in games:
         if builds.waiting:
             poll()
         if held:
-            yield from _release(held, seats, builds.blocked)
+            yield from released()
         if builds.blocked and not builds.blocked.isdisjoint(seats(game)):
             held.append(game)
             while len(held) >= hold:
                 yield None
                 poll()
-                yield from _release(held, seats, builds.blocked)
+                yield from released()
             continue
         yield game
     while held:
         yield None
         poll()
-        yield from _release(held, seats, builds.blocked)
+        yield from released()
 
 
 def _release(held: list[G], seats: Callable[[G], Iterable[str]], blocked: set[str]) -> Iterator[G]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeAlias, cast
@@ -34,7 +35,7 @@ from referee.standings.first_faults import FirstFaults
 from referee.standings.model import LeftOutEntry, Standings
 from referee.standings.placements import PlacedRow
 from referee.standings.ranking import ordered, standings_for
-from referee.standings.ratings import start_warm_up, warm_up
+from referee.standings.ratings import start_warm_up
 from referee.standings.report_files import timing, write_reports
 from referee.standings.results_doc import ResultsDoc, order_rule, rating_info
 from referee.store.games_log import GamesLog
@@ -254,6 +255,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
                 except PoolChanged as changed:
                     loop.close(kill=True)  # its workers' games are of the pool before
                     run = aside.run = _without(run, changed, progress)
+                    aside.before_fork()
         finally:
             aside.stop()
             run.store.close()
@@ -526,17 +528,25 @@ class _BesideGames:
         """The start-up probe, from its start until its verdict is taken."""
         self.probed = False
         self.began = False
+        self.warming: threading.Thread | None = None
 
-    def begin(self) -> None:
-        """The run loop's ``on_start``, each time it forks workers: start what is not yet running."""
+    def begin(self, games: bool = True) -> None:
+        """The run loop's ``on_start``, each time it forks workers: start what is not yet running (``games``
+        false: no game is to be played, a finished arena resumed)."""
         if not self.began:
             self.began = True
             if self.builds is not None:
-                self.progress.note(f"building {len(self.builds.entries)} bot(s) beside the games...")
+                self.progress.note(f"building {len(self.builds.entries)} bot(s)"
+                                   f"{' beside the games' if games else ''}...")
                 self.builds.start()
             if self.warm:
-                warm_up()
+                self.warming = start_warm_up()
         self._go_on()
+
+    def before_fork(self) -> None:
+        """Before workers are forked again (a restart): no thread of ours may hold an import lock then."""
+        if self.warming is not None:
+            self.warming.join()
 
     def gated(self, games: Iterable[PlannedGame]) -> Iterable[PlannedGame | None]:
         """``games``, those seating a bot still building held back until it is built (a None: none is ready yet)."""
@@ -557,7 +567,7 @@ class _BesideGames:
 
     def finish(self) -> None:
         """At the games' end: every build taken and the probe's verdict (started now if no game started them)."""
-        self.begin()
+        self.begin(games=False)
         if self.builds is not None:
             self.builds.finish(self.progress.note)
             self.specs.update((name, e.spec) for name, e in self.builds.built.items())
