@@ -121,8 +121,12 @@ class BuildsBeside:
             pass
 
     def stop(self) -> None:
-        """End the builds still running (an interrupted arena): their processes are killed, their threads end."""
+        """End the builds still running (an interrupted arena): their processes are killed and their threads end
+        before this returns (``STOPPED_S`` at most): no build outlives the arena."""
+        from referee.run.side_by_side import STOPPED_S  # here: a match builds nothing beside its games
+
         self._cancel.set()
+        self._builds.join(STOPPED_S + 2 * WAKE_S)
 
 
 def gated(games: Iterable[G], seats: Callable[[G], Iterable[str]], builds: BuildsBeside,

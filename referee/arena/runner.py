@@ -134,19 +134,15 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
     (``BuildsBeside``), the bots to build kept as they are.
     """
     kept, left = list(arena.bots), cast("list[LeftOut]", [])
-    if not (probe_starts or any(e.unusable or e.requires or (build and e.build) for e in kept)):
+    if not (probe_starts or any(e.unusable or e.requires or e.build for e in kept)):
         return arena, left  # nothing to check, build or start: the build machinery is not even imported
-    from referee.builds.steps import check_build_walls, check_requires, run_builds  # here: see the comment above
+    from referee.builds.steps import check_requires  # here: see the comment above
 
     kept, left = check_requires(kept)
-    if not build:
-        check_build_walls(kept)
     for item in left:
         progress.note(f"left out {item.bot}: {item.reason}")
-    if build and any(e.build for e in kept):
-        progress.note(f"building {sum(1 for e in kept if e.build)} bot(s)...")
-        kept, failed = run_builds(kept, log_dir, jobs, lambda *ended: progress.note(build_note(*ended)))
-        left += failed
+    kept, failed = _builds_first(kept, log_dir, jobs, progress, build)
+    left += failed
     if probe_starts:
         broken = probe([e.spec for e in kept], log_dir, jobs)
         left += [cannot_start_left_out(stuck, progress) for stuck in broken.values()]
@@ -154,6 +150,21 @@ def prepare_bots(arena: Arena, log_dir: str | None, jobs: int, progress: Progres
     if left and pool_check:
         _check_pool(arena, kept, left)
     return arena.with_bots(kept), left
+
+
+def _builds_first(kept: list[BotEntry], log_dir: str | None, jobs: int, progress: Progress,
+                  build: bool) -> tuple[list[BotEntry], list[LeftOut]]:
+    """The build steps run now (``build``), or only checked (a strict sandbox's walls can be built: said before
+    any game) for ``BuildsBeside``; the bots kept and those left out."""
+    from referee.builds.steps import check_build_walls, run_builds
+
+    if not build:
+        check_build_walls(kept)
+        return kept, []
+    if not any(e.build for e in kept):
+        return kept, []
+    progress.note(f"building {sum(1 for e in kept if e.build)} bot(s)...")
+    return run_builds(kept, log_dir, jobs, lambda *ended: progress.note(build_note(*ended)))
 
 
 def cannot_start_left_out(stuck: CannotStart, progress: Progress) -> LeftOut:

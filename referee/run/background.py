@@ -45,6 +45,12 @@ class Background(Generic[T]):
         """Started and ended (its result is ready)."""
         return self._thread is not None and not self._thread.is_alive()
 
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait at most ``timeout`` seconds for the call to end; whether it has (not started: True)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+        return not (self._thread is not None and self._thread.is_alive())
+
     def result(self) -> T:
         """Wait for the call; its value, or its exception raised here. Only once started."""
         if self._thread is None:

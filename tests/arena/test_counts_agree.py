@@ -90,7 +90,8 @@ def test_validate_the_banner_and_the_end_state_the_same_planned_games(tmp_path):
     # bot's build has failed, the games played again without it: validate --build's count.
     banners = [int(n) for n in re.findall(r"(\d+) games planned", run.stderr)]
     assert banners == [high, exact], run.stderr
-    assert "the games are played again without broken (" in run.stderr and "were played beside the builds)" in run.stderr
+    assert "the games are played again without broken (" in run.stderr
+    assert "were played beside the builds)" in run.stderr
     assert f": {exact} of {exact} games" in run.stdout
 
 
