@@ -21,7 +21,9 @@ choose <- function(turn) {
 }
 
 send <- function(text) {
-  cat(text, "\n", sep = "")
+  # One string, the newline in it: cat() with two pieces may write them apart, and a message left a moment
+  # without its newline (on a busy machine) is read as one the bot forgot to end.
+  cat(paste0(text, "\n"))
   flush(stdout()) # the referee is waiting for this line
 }
 
