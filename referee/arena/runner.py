@@ -29,7 +29,7 @@ from referee.run.executor import Executor, ExecutorFactory, local_executor
 from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop, following
 from referee.run.startups import CannotStart, ProbeBeside, StartupWatch, last_stderr, probe
-from referee.run.workers import Workers, default_jobs, resolve_workers
+from referee.run.workers import Workers, default_jobs, resolve_workers, usable_cpus
 from referee.standings.collect import Collected
 from referee.standings.first_faults import FirstFaults
 from referee.standings.model import LeftOutEntry, Standings
@@ -217,7 +217,7 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
               pin: bool | None = None, kind: str = "arena",
               executor_factory: ExecutorFactory = local_executor, keep_games: bool = True,
               live: LiveState | None = None, beside: Callable[[Arena], None] | None = None,
-              builds_beside: bool = True) -> ArenaRun:
+              builds_beside: bool | None = None) -> ArenaRun:
     """Play ``arena`` (or finish it, with ``resume``) and write its reports.
 
     ``keep_games`` false: no games.jsonl (``out`` is a scratch directory nothing reads back; the reports are
@@ -229,23 +229,26 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     ``live``: the live page's state, given each game as it ends (``--live``). ``beside``: called once, with the
     arena as played, as the games begin (its workers forked and its bots built): work that does not wait for the
     games starts then and runs beside them (the checks behind the bot reports). An arena played here builds its
-    bots beside its first games (``builds_beside``; false: before them, as a match or a cluster does).
+    bots beside its first games when that leaves a core to them (``builds_beside`` None: ``build_beside_pays``; true:
+    always; false: before them, as a match or a cluster does).
     """
     progress = progress or Quiet()
     local_arena = kind == "arena" and executor_factory is local_executor
+    asked = resolve_workers(jobs or arena.jobs).count
+    if builds_beside is None:
+        builds_beside = builds_beside_pays(sum(1 for e in arena.bots if e.build), asked, len(usable_cpus()))
     builds_beside = builds_beside and local_arena
     # With a worker on every core, the rating library's import (0.6 s of CPU) would take a core from the games:
     # do it while the bots build instead, when there are builds to wait for before the games.
     early = None
-    if not builds_beside and any(e.build for e in arena.bots) and \
-            resolve_workers(jobs or arena.jobs).count >= default_jobs():
+    if not builds_beside and any(e.build for e in arena.bots) and asked >= default_jobs():
         early = start_warm_up()
     run = prepare_run(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, kind=kind,
                       keep_games=keep_games, local=executor_factory is local_executor, build=not builds_beside)
     if early is not None:
         early.join()  # no thread may hold an import lock when the workers are forked
-    # An arena starts each bot program once, where they will run (here, unless on a cluster), and leaves out those
-    # that cannot start: beside its first games, which are played again without them if there are any.
+    # An arena starts once each bot program no game has started yet, where they will run (here, unless on a cluster),
+    # and leaves out those that cannot start: beside its first games, played again without them if there are any.
     aside = _BesideGames(run, progress, beside, warm=early is None, probe=local_arena,
                          builds=BuildsBeside(run.arena.bots, run.log_dir, run.workers.count) if builds_beside else None)
 
@@ -277,6 +280,18 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
         ran = summarize(run, complete=complete, played_now=played_now, wall=wall)
         loop.close()
         return ran
+
+
+def builds_beside_pays(builds: int, workers: int, cores: int) -> bool:
+    """Whether to build beside the first games: when the builds leave a core free (they run ``workers`` at a time).
+
+    The games played beside the builds belong to the pool as planned, and are played again if a build fails. On a
+    free core they cost nothing: the sample arena from scratch with one worker, 7.9 s built first, 7.1 s beside
+    (median of 5, bench/arena_scaling.py --cold). With every core building they slow the builds, and a class whose
+    one broken submission fails to build played its first games twice: 30 submissions on 2 workers, 11.0-11.3 s
+    built first, 12.4-12.8 s beside.
+    """
+    return 0 < min(builds, workers) < cores
 
 
 def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool, fresh: bool, progress: Progress,
@@ -391,7 +406,7 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
         def store(job: GameJob, result: GameResult, in_play: dict[str, PlannedGame] = in_play) -> bool:
             nonlocal played_now
             if aside is not None:
-                aside.poll()
+                aside.poll(result)
             line = GameLine(result, in_play.pop(job.game_id).slot)
             run.store.append(line)
             finished.add(line)
@@ -531,13 +546,11 @@ class _BesideGames:
         self.progress = progress
         self.beside = beside
         self.warm = warm
-        self.probe = probe
         self.builds = builds if builds is not None and builds.entries else None
         self.specs = run.specs
         """The bots' specs, each as built once its build is taken (the games' jobs are made from them)."""
-        self.probing: ProbeBeside | None = None
-        """The start-up probe, from its start until its verdict is taken."""
-        self.probed = False
+        self.probing = ProbeBeside(ResultsDir(run.out_dir).startup_logs, run.workers.count) if probe else None
+        """The start-up probe, until its verdict is taken: told each game, started once due (``poll``)."""
         self.began = False
         self.warming: threading.Thread | None = None
 
@@ -552,6 +565,8 @@ class _BesideGames:
                 self.builds.start()
             if self.warm:
                 self.warming = start_warm_up()
+            if self.probing is not None:
+                self.probing.arm()
         self._go_on()
 
     def before_fork(self) -> None:
@@ -565,16 +580,24 @@ class _BesideGames:
             return games
         return gated(games, lambda p: p.seating, self.builds, self.poll)
 
-    def poll(self) -> None:
-        """Take the builds' news and the probe's verdict; ``PoolChanged`` once a bot must be left out."""
+    def poll(self, result: GameResult | None = None) -> None:
+        """Take the builds' news and the probe's verdict (told the game that ended, if one did: ``result``);
+        ``PoolChanged`` once a bot must be left out."""
         builds = self.builds
         if builds is not None:
             taken = builds.take(self.progress.note)
             self.specs.update((name, e.spec) for name, e in builds.built.items())
             if taken:
                 self._built()
-        if self.probing is not None and self.probing.done:
-            self._verdict(self.probing.wait())
+        probing = self.probing
+        if probing is not None:
+            if result is not None:
+                probing.see(result)
+            specs = [e.spec for e in self.run.arena.bots]
+            if self.builds is None and not probing.started and probing.due(specs):
+                probing.start(specs)  # the bots no game has started (mostly none: nothing is started)
+            if probing.done:
+                self._verdict(probing.wait())
 
     def finish(self) -> None:
         """At the games' end: every build taken and the probe's verdict (started now if no game started them)."""
@@ -585,6 +608,7 @@ class _BesideGames:
             self._built()
         self._go_on()
         if self.probing is not None:
+            self.probing.start([e.spec for e in self.run.arena.bots])  # the bots no game has started
             self._verdict(self.probing.wait())
 
     def _verdict(self, broken: Mapping[str, CannotStart]) -> None:
@@ -618,14 +642,9 @@ class _BesideGames:
         self._go_on()
 
     def _go_on(self) -> None:
-        """Once the bots are built (and the workers forked): the probe and the ``beside`` work, once each."""
+        """Once the bots are built (and the workers forked): the ``beside`` work, once."""
         if self.builds is not None or not self.began:
             return
-        if self.probe and not self.probed:
-            self.probed = True
-            self.probing = ProbeBeside([e.spec for e in self.run.arena.bots], ResultsDir(self.run.out_dir).startup_logs,
-                                       self.run.workers.count)
-            self.probing.start()
         if self.beside is not None:
             beside, self.beside = self.beside, None
             beside(self.run.arena)

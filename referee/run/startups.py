@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import time
 from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
@@ -29,6 +30,8 @@ from referee.store.results import GameResult
 TRIES = 3
 #: Bots the probe starts side by side (at least; more with more workers).
 PROBE_AT_ONCE = 8
+#: Seconds after the games begin when the probe starts the bots no game has started yet, at the latest.
+PROBE_AFTER_S = 1.0
 
 
 def same_way(message: str) -> str:
@@ -113,22 +116,52 @@ class ProbeBeside:
     its bots are started once each; ``failed`` says, once it is known, which cannot start (the games played meanwhile
     then belong to another pool: the runner plays them again without those bots).
 
+    A bot the games have started already needs no probe: ``see`` is told each game as it ends, and ``start`` starts
+    only the bots no game has started yet. The runner starts it once it is ``due``: every bot started in a game
+    (then nothing is started twice: a JVM's start-up is a fifth of a second of CPU), one failed to start in a game,
+    ``after_s`` passed since the games began (``arm``), or the games' end.
+
     Its bots write to a folder of their own (``log_dir``): the games' bots write the stderr logs in the run's.
     """
 
-    def __init__(self, specs: Sequence[BotSpec], log_dir: str, workers: int) -> None:
-        self.specs = [s for s in specs if s.builtin is None]
+    def __init__(self, log_dir: str, workers: int, after_s: float = PROBE_AFTER_S) -> None:
         self.log_dir = log_dir
         self.workers = workers
+        self.after_s = after_s
+        self.started_in_games: set[str] = set()
+        """The bots some game has started: not probed."""
+        self.failed_in_games: set[str] = set()
+        self._due_at: float | None = None
         # A daemon: an interrupted run does not wait for it (its bots' watchdogs end them).
         self._probe: Background[dict[str, CannotStart]] = Background("lastcard-probe")
 
-    def start(self) -> None:
-        """Start the probe (once); a pool with no bot program has nothing to probe."""
-        if self._probe.started or not self.specs:
+    def arm(self) -> None:
+        """The games begin: the probe is due ``after_s`` from now at the latest."""
+        if self._due_at is None:
+            self._due_at = time.monotonic() + self.after_s
+
+    def see(self, result: GameResult) -> None:
+        """A game ended: its bots that started need no probe; one that failed to start makes the probe due."""
+        failed = {f.bot for f in result.faults if f.kind is FaultKind.STARTUP}
+        self.failed_in_games |= {name for name in failed if name is not None}
+        self.started_in_games.update(name for name in result.seating if name not in failed)
+
+    def due(self, specs: Sequence[BotSpec]) -> bool:
+        """Whether to ``start`` now: each bot program of ``specs`` started in a game, one failed to, or it is time."""
+        return bool(self.failed_in_games) or (self._due_at is not None and time.monotonic() >= self._due_at) or \
+            all(s.name in self.started_in_games for s in specs if s.builtin is None)
+
+    def start(self, specs: Sequence[BotSpec]) -> None:
+        """Start the probe (once) of the bot programs of ``specs`` no game has started; with none, the verdict (none)
+        is ready at once."""
+        if self._probe.started:
+            return
+        left = [s for s in specs if s.builtin is None and s.name not in self.started_in_games]
+        if not left:
+            self._probe.start(dict)  # nothing to start: an empty verdict, from a thread that ends at once
             return
         os.makedirs(self.log_dir, exist_ok=True)
-        self._probe.start(lambda: probe(self.specs, self.log_dir, self.workers))
+        self._probe.start(lambda: probe(left, self.log_dir, self.workers))
 
     @property
     def started(self) -> bool:

@@ -11,12 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from referee.arena.builds_beside import gated
 from referee.arena.config import load_arena
-from referee.arena.runner import run_arena
-from referee.cli.main import cli
+from referee.arena.runner import builds_beside_pays, run_arena
 from tests.arena.test_bot_reports import STEADY
 
 ARENA = """\
@@ -45,13 +43,32 @@ def games(out: Path) -> dict[str, tuple[object, ...]]:
     return {g["game"]: (g["seating"], g["seed"], g["actions"], g["placements"], g["faults"]) for g in lines}
 
 
+class Notes:
+    """A ``Progress`` that keeps what the run says."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def note(self, text: str) -> None:
+        self.said.append(text)
+
+    def start(self, total: int, done: int) -> None:
+        pass
+
+    def update(self, done: int, total: int, leader: object) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
 @pytest.mark.slow
 def test_a_failed_build_beside_the_games_gives_the_results_of_the_builds_first(tmp_path):
-    """In the bots' walls (the default sandbox): the CLI's arena, builds beside, against run_arena with them first."""
+    """In the bots' walls (the default sandbox): builds beside the games against builds first, the same arena."""
     file = folder_with(tmp_path / "a", ARENA + BROKEN)
-    res = CliRunner().invoke(cli, ["arena", str(file), "--out", str(tmp_path / "beside"), "-j", "2", "--no-report"])
-    assert res.exit_code == 0, res.output
-    said = res.stderr
+    notes = Notes()
+    run_arena(load_arena(str(file)), out=str(tmp_path / "beside"), jobs=2, progress=notes, builds_beside=True)
+    said = "\n".join(notes.said)
     assert "building 2 bot(s) beside the games..." in said
     assert "left out broken: build failed" in said and "no compiler here" in said
     assert "the games are played again without broken (" in said and "were played beside the builds)" in said
@@ -66,6 +83,19 @@ def test_a_failed_build_beside_the_games_gives_the_results_of_the_builds_first(t
     assert first.complete and not any(f for g in games(beside).values() for f in g[4])  # steady played as built
 
 
+@pytest.mark.parametrize("builds, workers, cores, beside", [
+    (1, 1, 2, True),    # the sample arena with one worker: the games take the core the build leaves
+    (2, 2, 2, False),   # every core building: built first
+    (2, 1, 2, True),
+    (28, 2, 2, False),  # a class on two cores: its builds fill them
+    (28, 2, 4, True),
+    (0, 1, 2, False),   # nothing to build
+    (1, 1, 1, False),   # one core: nothing is free
+])
+def test_builds_go_beside_the_games_when_they_leave_a_core_free(builds, workers, cores, beside):
+    assert builds_beside_pays(builds, workers, cores) is beside
+
+
 @pytest.mark.slow
 def test_games_are_played_while_a_bot_builds_and_its_own_wait_for_it(tmp_path):
     """One worker, so the order the games end in is the order they were handed out. Steady's build ends only once a
@@ -74,7 +104,7 @@ def test_games_are_played_while_a_bot_builds_and_its_own_wait_for_it(tmp_path):
     wait = f"while ! test -s {out}/games.jsonl; do sleep 0.05; done; cp steady.py built.py"
     arena = ARENA.replace("build: 'cp steady.py built.py'", f"build: '{wait}', build_timeout_s: 30, sandbox: none")
     file = folder_with(tmp_path / "a", arena)
-    run = run_arena(load_arena(str(file)), out=str(out), jobs=1)
+    run = run_arena(load_arena(str(file)), out=str(out), jobs=1, builds_beside=True)
     assert run.complete and not run.left_out
     # Steady's build waited for a stored game, and ended (it would have timed out, and steady been left out, had
     # the games waited for the builds): the built-ins' games were played meanwhile.
@@ -93,7 +123,7 @@ def test_an_interrupted_arena_ends_the_build_it_was_waiting_for(tmp_path):
     arena = ARENA.replace("build: 'cp steady.py built.py'", "build: 'echo $$ > build.pid; exec sleep 60', "
                                                             "build_timeout_s: 120, sandbox: none")
     file = folder_with(tmp_path / "a", arena)
-    run = run_arena(load_arena(str(file)), out=str(tmp_path / "out"), jobs=1, stop_after=2)
+    run = run_arena(load_arena(str(file)), out=str(tmp_path / "out"), jobs=1, stop_after=2, builds_beside=True)
     assert not run.complete and run.played_now == 2  # the built-ins' games, played beside the build
     pid = int((tmp_path / "a" / "build.pid").read_text())
     deadline = time.monotonic() + 30

@@ -86,12 +86,11 @@ def test_validate_the_banner_and_the_end_state_the_same_planned_games(tmp_path):
     assert "would be left out: broken (build failed" in built.output
     run = runner.invoke(cli, ["arena", str(path), "--out", str(tmp_path / "out"), "--quiet", "--sandbox", "none"])
     assert run.exit_code == 0, run.output
-    # The builds run beside the first games: the banner first counts the games of every bot, then, once the bad
-    # bot's build has failed, the games played again without it: validate --build's count.
+    # Built first, the banner says validate --build's count; built beside the first games (where that leaves a core
+    # free: runner.builds_beside_pays), it first counts the games of every bot, then, once the bad bot's build has
+    # failed, those played again without it.
     banners = [int(n) for n in re.findall(r"(\d+) games planned", run.stderr)]
-    assert banners == [high, exact], run.stderr
-    assert "the games are played again without broken (" in run.stderr
-    assert "were played beside the builds)" in run.stderr
+    assert banners in ([exact], [high, exact]), run.stderr
     assert f": {exact} of {exact} games" in run.stdout
 
 

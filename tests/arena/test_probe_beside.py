@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from referee.cli.main import cli
+from referee.protocol.faults import Fault, FaultKind
 from referee.run.startups import ProbeBeside
 from referee.store.record_file import recorded_ids
 from referee.store.results_dir import ResultsDir
@@ -72,7 +73,47 @@ def test_a_bot_that_cannot_start_is_left_out_and_the_games_are_those_of_the_aren
 def test_a_pool_that_starts_plays_once(tmp_path):
     out, said = arena_run(tmp_path / "plain", PLAYERS)
     assert "played again" not in said and "left out" not in said
-    assert (out / "logs" / "startup" / "steady.stderr.log").exists()  # probed, beside the games
+    # Steady started in its first game: the probe had nothing to start (it starts only bots no game has started).
+    assert not (out / "logs" / "startup" / "steady.stderr.log").exists()
+
+
+class Ended:
+    """What ``ProbeBeside.see`` reads of a game's result: who sat, and the faults."""
+
+    def __init__(self, seating: tuple[str, ...], failed: tuple[str, ...] = ()) -> None:
+        self.seating = seating
+        self.faults = [Fault(FaultKind.STARTUP, "the bot exited during startup", bot=name) for name in failed]
+
+
+def test_the_probe_starts_only_the_bots_no_game_has_started(tmp_path, monkeypatch):
+    import referee.run.startups as startups
+    from referee.bots.spec import parse_bot
+
+    asked: list[list[str]] = []
+    monkeypatch.setattr(startups, "probe", lambda specs, log_dir, workers: asked.append([s.name for s in specs]) or {})
+    bots = [parse_bot("a=python3 a.py"), parse_bot("b=python3 b.py"), parse_bot("c=python3 c.py"),
+            parse_bot("builtin:random")]
+    # Every bot program started in a game: it is due, no bot is started again, and the verdict (none) is at once.
+    probing = ProbeBeside(str(tmp_path / "s"), 2, after_s=3600)
+    probing.arm()
+    probing.see(Ended(("a", "random")))  # type: ignore[arg-type]
+    assert not probing.due(bots)
+    probing.see(Ended(("b", "c")))  # type: ignore[arg-type]
+    assert probing.due(bots)
+    probing.start(bots)
+    assert probing.wait() == {} and asked == [] and not (tmp_path / "s").exists()
+    # One failed to start in a game: due at once, for the bots no game has started (b failed, c unseen).
+    probing = ProbeBeside(str(tmp_path / "t"), 2, after_s=3600)
+    probing.arm()
+    probing.see(Ended(("a", "b"), failed=("b",)))  # type: ignore[arg-type]
+    assert probing.due(bots)
+    probing.start(bots)
+    assert probing.wait() == {} and asked == [["b", "c"]]
+    # Its time come (after_s since the games began), with no failure: the bots not yet seen.
+    probing = ProbeBeside(str(tmp_path / "u"), 2, after_s=0)
+    assert not probing.due(bots)  # not armed: the games have not begun
+    probing.arm()
+    assert probing.due(bots)
 
 
 def test_the_store_starts_over_keeping_the_build_logs(tmp_path):
@@ -107,9 +148,9 @@ def test_the_probe_says_nothing_until_it_is_over(tmp_path, monkeypatch):
     monkeypatch.setattr(startups, "probe", slow_probe)
     from referee.bots.spec import parse_bot
 
-    probing = ProbeBeside([parse_bot("ghost=python3 x.py"), parse_bot("builtin:random")], str(tmp_path / "s"), 2)
+    probing = ProbeBeside(str(tmp_path / "s"), 2)
     assert probing.failed() == {} and probing.wait() == {}  # not started: nothing to say
-    probing.start()
+    probing.start([parse_bot("ghost=python3 x.py"), parse_bot("builtin:random")])
     assert probing.started and probing.failed() == {}  # running
     release.set()
     assert probing.wait() == {"ghost": found}
@@ -117,7 +158,9 @@ def test_the_probe_says_nothing_until_it_is_over(tmp_path, monkeypatch):
     while not probing.failed() and time.monotonic() < deadline:
         time.sleep(0.01)
     assert probing.failed() == {"ghost": found}
-    assert ProbeBeside([parse_bot("builtin:random")], str(tmp_path / "t"), 2).specs == []  # built-ins need none
+    only_builtins = ProbeBeside(str(tmp_path / "t"), 2)
+    only_builtins.start([parse_bot("builtin:random")])  # built-ins need none: nothing started, no folder made
+    assert only_builtins.wait() == {} and not (tmp_path / "t").exists()
 
 
 @pytest.mark.slow
