@@ -283,15 +283,15 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
 
 
 def builds_beside_pays(builds: int, workers: int, cores: int) -> bool:
-    """Whether to build beside the first games: when the builds leave a core free (they run ``workers`` at a time).
+    """Whether to build beside the first games: when there are builds, and they leave cores to the games (they run
+    ``workers`` at a time), or are few (no more than the cores: once the quick ones end, their cores are free).
 
-    The games played beside the builds belong to the pool as planned, and are played again if a build fails. On a
-    free core they cost nothing: the sample arena from scratch with one worker, 7.9 s built first, 7.1 s beside
-    (median of 5, bench/arena_scaling.py --cold). With every core building they slow the builds, and a class whose
-    one broken submission fails to build played its first games twice: 30 submissions on 2 workers, 11.0-11.3 s
-    built first, 12.4-12.8 s beside.
+    The games played beside the builds belong to the pool as planned, and are played again if a build fails: with
+    every core building, they slow the builds and may be lost. From an empty build cache (bench/builds_beside.py,
+    medians): the sample arena's two builds, 7.05 s built first and 6.31 s beside with one worker, 4.63 s and 4.24 s
+    with two; a class of 30 submissions (one fails to build) on two workers, 9.88 s first and 11.04 s beside.
     """
-    return 0 < min(builds, workers) < cores
+    return builds > 0 and (builds <= cores or workers < cores)
 
 
 def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool, fresh: bool, progress: Progress,

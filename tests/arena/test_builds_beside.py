@@ -84,15 +84,15 @@ def test_a_failed_build_beside_the_games_gives_the_results_of_the_builds_first(t
 
 
 @pytest.mark.parametrize("builds, workers, cores, beside", [
-    (1, 1, 2, True),    # the sample arena with one worker: the games take the core the build leaves
-    (2, 2, 2, False),   # every core building: built first
-    (2, 1, 2, True),
-    (28, 2, 2, False),  # a class on two cores: its builds fill them
+    (2, 1, 2, True),    # the sample arena with one worker: the games take the core the builds leave
+    (2, 2, 2, True),    # ... and with two: the C build ends at once, the Java one leaves a core
+    (28, 2, 2, False),  # a class on two cores: its builds fill them, and a failed one loses the games beside
+    (28, 1, 2, True),   # one worker: the builds take one core, the games the other (lost or not, it was free)
     (28, 2, 4, True),
     (0, 1, 2, False),   # nothing to build
-    (1, 1, 1, False),   # one core: nothing is free
+    (3, 1, 1, False),   # one core, more builds
 ])
-def test_builds_go_beside_the_games_when_they_leave_a_core_free(builds, workers, cores, beside):
+def test_builds_go_beside_the_games_when_they_leave_cores_free(builds, workers, cores, beside):
     assert builds_beside_pays(builds, workers, cores) is beside
 
 
