@@ -13,7 +13,7 @@ import itertools
 import os
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeAlias, cast
 
 from referee.arena.builds_beside import BuildsBeside, build_note, gated
@@ -310,17 +310,17 @@ def prepare_run(arena: Arena, *, out: str | None, jobs: int | None, resume: bool
     entrants = arena.bots
     arena, left = prepare_bots(arena, log_dir, resolve_workers(asked).count, progress, probe_starts=probe_starts,
                                build=build)
-    prepared = _planned(arena, entrants, kind, out_dir, log_dir, records_dir, store, left, started, progress, asked,
-                        local)
+    planner, finished, workers = _planned(arena, kind, store, progress, asked, local)
+    prepared = _Prepared(arena, entrants, kind, out_dir, log_dir, records_dir, workers, store, left, planner, finished,
+                         started)
     prepared.phases["builds_s"] = time.monotonic() - started
     return prepared
 
 
-def _planned(arena: Arena, entrants: tuple[BotEntry, ...], kind: str, out_dir: str, log_dir: str,
-             records_dir: str | None, store: GameStore, left: list[LeftOut], started: float, progress: Progress,
-             asked: int | None, local: bool, workers: Workers | None = None) -> _Prepared:
+def _planned(arena: Arena, kind: str, store: GameStore, progress: Progress, asked: int | None, local: bool,
+             workers: Workers | None = None) -> tuple[Planner, Collected, Workers]:
     """The store started on ``arena``'s pool (the games already played read back when resuming) and the plan
-    made; said, with the ``workers`` (decided here unless given)."""
+    made; said, with the ``workers`` (decided here unless given). The plan, the games stored, the workers."""
     names = [e.spec.name for e in arena.bots]
     finished = Collected(names)
     store.start(arena.to_json(), finished.add)
@@ -339,8 +339,7 @@ def _planned(arena: Arena, entrants: tuple[BotEntry, ...], kind: str, out_dir: s
         progress.note(f"resuming: {len(finished)} of {planner.total} games already played")
     if workers.note and left_to_play:
         progress.note(workers.note)
-    return _Prepared(arena, entrants, kind, out_dir, log_dir, records_dir, workers, store, left, planner, finished,
-                     started)
+    return planner, finished, workers
 
 
 class PoolChanged(Exception):
@@ -365,10 +364,10 @@ def _without(run: _Prepared, changed: PoolChanged, progress: Progress) -> _Prepa
     _check_pool(run.arena, kept, left)
     progress.note(f"the games are played again without {', '.join(names)} ({len(run.finished)} were played beside "
                   f"{changed.found_by})")
-    again = _planned(run.arena.with_bots(kept), run.entrants, run.kind, run.out_dir, run.log_dir, run.records_dir,
-                     run.store, left, run.started, progress, None, True, run.workers)
-    again.phases.update(run.phases)
-    return again
+    arena = run.arena.with_bots(kept)
+    planner, finished, workers = _planned(arena, run.kind, run.store, progress, None, True, run.workers)
+    return replace(run, arena=arena, left=left, planner=planner, finished=finished, workers=workers,
+                   phases=dict(run.phases), cannot_start=None)
 
 
 def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: int | None,

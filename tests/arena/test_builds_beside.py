@@ -14,7 +14,7 @@ import pytest
 
 from referee.arena.builds_beside import gated
 from referee.arena.config import load_arena
-from referee.arena.runner import builds_beside_pays, run_arena
+from referee.arena.runner import Quiet, builds_beside_pays, run_arena
 from tests.arena.test_bot_reports import STEADY
 
 ARENA = """\
@@ -43,7 +43,7 @@ def games(out: Path) -> dict[str, tuple[object, ...]]:
     return {g["game"]: (g["seating"], g["seed"], g["actions"], g["placements"], g["faults"]) for g in lines}
 
 
-class Notes:
+class Notes(Quiet):
     """A ``Progress`` that keeps what the run says."""
 
     def __init__(self) -> None:
@@ -51,15 +51,6 @@ class Notes:
 
     def note(self, text: str) -> None:
         self.said.append(text)
-
-    def start(self, total: int, done: int) -> None:
-        pass
-
-    def update(self, done: int, total: int, leader: object) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass
 
 
 @pytest.mark.slow
