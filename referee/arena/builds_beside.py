@@ -29,7 +29,6 @@ HOLD = 4096
 WAKE_S = 0.25
 
 
-
 def build_note(entry: BotEntry, failure: LeftOut | None, seconds: float) -> str:
     """The line a build's end is told with: "built NAME (0.4 s, sandbox full)", or why the bot is left out."""
     if failure is None:
@@ -56,8 +55,6 @@ class BuildsBeside:
         self.waiting: set[str] = {e.spec.name for e in self.entries}
         self.built: dict[str, BotEntry] = {}
         self.failed: dict[str, LeftOut] = {}
-        self.blocked: set[str] = set(self.waiting)
-        """The bots whose games wait: those building, and those whose build failed."""
         self._ended: list[tuple[BotEntry, LeftOut | None, float]] = []
         self._news = threading.Condition()
         self._cancel = threading.Event()
@@ -71,6 +68,11 @@ class BuildsBeside:
     @property
     def done(self) -> bool:
         return not self.waiting
+
+    @property
+    def blocked(self) -> set[str]:
+        """The bots whose games wait: those building, and those whose build failed."""
+        return self.waiting | self.failed.keys()
 
     def start(self) -> None:
         """Start the builds (once; nothing to build, nothing started)."""
@@ -97,14 +99,11 @@ class BuildsBeside:
             self.waiting.discard(name)
             if failure is None:
                 self.built[name] = entry
-                self.blocked.discard(name)
             else:
                 self.failed[name] = failure
             note(build_note(entry, failure, seconds))
-        if not self.waiting and self._builds.started:
-            self._builds.result()  # the thread's end (every build was taken), or its exception
-        elif self._builds.done:
-            self._builds.result()  # ended with builds untaken: it raised
+        if self._builds.done or (self._builds.started and not self.waiting):
+            self._builds.result()  # the thread's end (every build taken), or its exception (one raised)
         return not self.waiting
 
     def wait(self, note: Callable[[str], None]) -> bool:

@@ -584,17 +584,18 @@ class _BesideGames:
         ``PoolChanged`` once a bot must be left out."""
         builds = self.builds
         if builds is not None:
-            taken = builds.take(self.progress.note)
-            self.specs.update((name, e.spec) for name, e in builds.built.items())
-            if taken:
+            if builds.take(self.progress.note):
                 self._built()
+            else:
+                self.specs.update((name, e.spec) for name, e in builds.built.items())
         probing = self.probing
         if probing is not None:
             if result is not None:
                 probing.see(result)
-            specs = [e.spec for e in self.run.arena.bots]
-            if self.builds is None and not probing.started and probing.due(specs):
-                probing.start(specs)  # the bots no game has started (mostly none: nothing is started)
+            if self.builds is None and not probing.started:
+                specs = [e.spec for e in self.run.arena.bots]
+                if probing.due(specs):
+                    probing.start(specs)  # the bots no game has started (mostly none: nothing is started)
             if probing.done:
                 self._verdict(probing.wait())
 
@@ -603,7 +604,6 @@ class _BesideGames:
         self.begin(games=False)
         if self.builds is not None:
             self.builds.finish(self.progress.note)
-            self.specs.update((name, e.spec) for name, e in self.builds.built.items())
             self._built()
         self._go_on()
         if self.probing is not None:
@@ -627,14 +627,19 @@ class _BesideGames:
 
                 with contextlib.suppress(Cancelled):  # stopped just now
                     builds.take(self.progress.note)
-            self.run.arena = self.run.arena.with_bots([builds.built.get(e.spec.name, e) for e in self.run.arena.bots])
+            self._as_built(builds)
+
+    def _as_built(self, builds: BuildsBeside) -> None:
+        """The bots whose builds are taken, as built: in the pool played and in the games' specs."""
+        self.run.arena = self.run.arena.with_bots([builds.built.get(e.spec.name, e) for e in self.run.arena.bots])
+        self.specs.update((name, e.spec) for name, e in builds.built.items())
 
     def _built(self) -> None:
         """Every build is taken: the bots as built join the pool played, or those that failed are left out."""
         builds = self.builds
         assert builds is not None
         self.builds = None  # taken: the pool played from now on has its bots built
-        self.run.arena = self.run.arena.with_bots([builds.built.get(e.spec.name, e) for e in self.run.arena.bots])
+        self._as_built(builds)
         if builds.failed:
             raise PoolChanged([builds.failed[e.spec.name] for e in self.run.arena.bots if e.spec.name in builds.failed],
                               "the builds")
