@@ -52,6 +52,16 @@ if TYPE_CHECKING:  # a match of plain bots uses neither: 25 ms of its start-up (
 Leader: TypeAlias = "str | Callable[[], str | None] | None"
 
 
+class TapeMaker(Protocol):
+    """What makes the report's tapes beside the games (``html_report.tapes_beside.TapesBeside``): told each game as
+    stored, and when the games start over or end."""
+
+    def start(self) -> bool: ...
+    def add(self, encoded: bytes, faulted: bool) -> None: ...
+    def restart(self) -> None: ...
+    def close(self) -> None: ...
+
+
 class Progress(Protocol):
     """What a run tells the person watching it."""
 
@@ -217,7 +227,8 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
               pin: bool | None = None, kind: str = "arena",
               executor_factory: ExecutorFactory = local_executor, keep_games: bool = True,
               live: LiveState | None = None, beside: Callable[[Arena], None] | None = None,
-              builds_beside: bool | None = None) -> ArenaRun:
+              builds_beside: bool | None = None, page_tapes: Callable[[str], TapeMaker] | None = None,
+              tapes_beside: bool | None = None) -> ArenaRun:
     """Play ``arena`` (or finish it, with ``resume``) and write its reports.
 
     ``keep_games`` false: no games.jsonl (``out`` is a scratch directory nothing reads back; the reports are
@@ -230,7 +241,9 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     arena as played, as the games begin (its workers forked and its bots built): work that does not wait for the
     games starts then and runs beside them (the checks behind the bot reports). An arena played here builds its
     bots beside its first games when that leaves a core to them (``builds_beside`` None: ``build_beside_pays``; true:
-    always; false: before them, as a match or a cluster does).
+    always; false: before them, as a match or a cluster does). ``page_tapes``: a page of the games will be written,
+    and this makes its tapes (given the output folder): beside the games where that leaves a core to it
+    (``tapes_beside`` None: ``tapes_beside_pays``; true: always; false: never, the page makes them all).
     """
     progress = progress or Quiet()
     local_arena = kind == "arena" and executor_factory is local_executor
@@ -249,8 +262,12 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
         early.join()  # no thread may hold an import lock when the workers are forked
     # An arena starts once each bot program no game has started yet, where they will run (here, unless on a cluster),
     # and leaves out those that cannot start: beside its first games, played again without them if there are any.
+    local = executor_factory is local_executor
+    if tapes_beside is None:
+        tapes_beside = tapes_beside_pays(run.workers.count, len(usable_cpus()), local)
     aside = _BesideGames(run, progress, beside, warm=early is None, probe=local_arena,
-                         builds=BuildsBeside(run.arena.bots, run.log_dir, run.workers.count) if builds_beside else None)
+                         builds=BuildsBeside(run.arena.bots, run.log_dir, run.workers.count) if builds_beside else None,
+                         tapes=page_tapes(run.out_dir) if page_tapes is not None and tapes_beside else None)
 
     def make() -> Executor:
         return executor_factory(run.arena, jobs=run.workers.count, stderr_dir=run.log_dir, pin=pin,
@@ -280,6 +297,17 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
         ran = summarize(run, complete=complete, played_now=played_now, wall=wall)
         loop.close()
         return ran
+
+
+def tapes_beside_pays(workers: int, cores: int, local: bool) -> bool:
+    """Whether to make the page's tapes beside the games: where a core is left to them (fewer workers than cores
+    here, or the workers elsewhere). With every core playing, the tapes' CPU time would come out of the games': the
+    page makes them after, as many at once as there were workers.
+
+    The sample arena's report.html (bench/tapes_beside.py, medians): its tapes are 0.35 of its 0.40 s after the
+    games; beside them, with one worker on two cores, ...
+    """
+    return workers < cores or not local
 
 
 def builds_beside_pays(builds: int, workers: int, cores: int) -> bool:
@@ -407,7 +435,9 @@ def play_rounds(run: _Prepared, loop: RunLoop, progress: Progress, stop_after: i
             if aside is not None:
                 aside.poll(result)
             line = GameLine(result, in_play.pop(job.game_id).slot)
-            run.store.append(line)
+            encoded = run.store.append(line)
+            if aside is not None and encoded is not None:
+                aside.stored(encoded, result)
             finished.add(line)
             played_now += 1
             progress.update(len(finished), planner.total, tally.leader)
@@ -540,7 +570,7 @@ class _BesideGames:
     """
 
     def __init__(self, run: _Prepared, progress: Progress, beside: Callable[[Arena], None] | None, *, warm: bool,
-                 probe: bool, builds: BuildsBeside | None) -> None:
+                 probe: bool, builds: BuildsBeside | None, tapes: TapeMaker | None = None) -> None:
         self.run = run
         self.progress = progress
         self.beside = beside
@@ -552,12 +582,16 @@ class _BesideGames:
         """The start-up probe, until its verdict is taken: told each game, started once due (``poll``)."""
         self.began = False
         self.warming: threading.Thread | None = None
+        self.tapes = tapes
+        """The report's tapes, made beside the games (forked before any thread of ours starts)."""
 
     def begin(self, games: bool = True) -> None:
         """The run loop's ``on_start``, each time it forks workers: start what is not yet running (``games``
         false: no game is to be played, a finished arena resumed)."""
         if not self.began:
             self.began = True
+            if self.tapes is not None and not self.tapes.start():
+                self.tapes = None
             if self.builds is not None:
                 self.progress.note(f"building {len(self.builds.entries)} bot(s)"
                                    f"{' beside the games' if games else ''}...")
@@ -569,9 +603,17 @@ class _BesideGames:
         self._go_on()
 
     def before_fork(self) -> None:
-        """Before workers are forked again (a restart): no thread of ours may hold an import lock then."""
+        """Before workers are forked again (a restart): no thread of ours may hold an import lock then. The tapes
+        made of the games before are forgotten."""
         if self.warming is not None:
             self.warming.join()
+        if self.tapes is not None:
+            self.tapes.restart()
+
+    def stored(self, encoded: bytes, result: GameResult) -> None:
+        """A game is stored (``encoded``: its line as written): its tape is made beside the games."""
+        if self.tapes is not None:
+            self.tapes.add(encoded, bool(result.faults))
 
     def gated(self, games: Iterable[PlannedGame]) -> Iterable[PlannedGame | None]:
         """``games``, those seating a bot still building held back until it is built (a None: none is ready yet)."""
@@ -618,7 +660,11 @@ class _BesideGames:
                               "the start-up check")
 
     def stop(self) -> None:
-        """The games are over (or interrupted): builds still running are ended; those built are played as built."""
+        """The games are over (or interrupted): builds still running are ended; those built are played as built; the
+        tapes are all made (the page is written next)."""
+        if self.tapes is not None:
+            tapes, self.tapes = self.tapes, None
+            tapes.close()
         builds = self.builds
         if builds is not None:
             builds.stop()

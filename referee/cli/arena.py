@@ -111,9 +111,14 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
                     check_games=DEFAULT_CHECK_GAMES if check_games is None else check_games, html_report=html_report)
         return
     checks = _checks_beside(arena, check_games, jobs, progress)
+    tapes = None
+    if html_report:
+        from referee.html_report.tapes_beside import TapesBeside  # here: a run without a page need not import it
+
+        tapes = TapesBeside
     with sigterm_as_interrupt():
         run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
-                        live=page, beside=checks.start, **executor_kwargs(factory))
+                        live=page, beside=checks.start, page_tapes=tapes, **executor_kwargs(factory))
     doc = run.doc
     _standings(arena, run)
     end_live(page, complete=run.complete, standings=run.standings, games=doc.games,

@@ -31,12 +31,13 @@ from referee.html_report.benchmark_tests import benchmarks_section
 from referee.html_report.collusion import collusion_section
 from referee.html_report.gamefile import GameFile, in_id_order
 from referee.html_report.markup import arena_bots, esc, page_handout, replay_command
-from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, ShardWriter, Taping, game_rows, js_exact
+from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, Made, ShardWriter, Taping, game_rows, js_exact
 from referee.html_report.sections import faults_section, h2h_section, stages_section, standings_section
 from referee.html_report.similarity import similarity_section
 from referee.html_report.sprt_chart import candidates_section, sprt_section
 from referee.html_report.students import StudentPages, students_section
 from referee.html_report.tally import Faulted, RoundCounts, has_breakdown, stage_filter, stage_rounds
+from referee.html_report.tapes_beside import forget_tapes, made_tapes
 from referee.html_report.tune_chart import tune_section
 from referee.standings.results_doc import ResultsDoc
 from referee.store.disk import atomic_write
@@ -78,7 +79,8 @@ def write_report(out_dir: str, path: str | None = None, *, inline_games: int = I
     ``shard_games`` games in ``NAME_files/`` beside it (``report_files/`` for report.html). Only the first
     ``taped_games`` games, and ``taped_faulted`` more with faults, are replayed for the viewer: the time to
     write the page stays bounded whatever the run's length. ``jobs`` processes replay them (the page is the
-    same, byte for byte, for any number).
+    same, byte for byte, for any number). The tapes made beside the games (``tapes_beside``) are used where their
+    line is the game's, and removed once the page is written.
     """
     folder = ResultsDir(out_dir)
     results = folder.read_results()
@@ -91,8 +93,10 @@ def write_report(out_dir: str, path: str | None = None, *, inline_games: int = I
     if len(games) > inline_games:
         shards = ShardWriter(target, sample_games, shard_games)
     pages = StudentPages(authors(out_dir, results), page_handout(out_dir))
-    page = render(out_dir, results, games, shards, Taping(taped_games, taped_faulted), jobs=jobs, students=pages)
+    page = render(out_dir, results, games, shards, Taping(taped_games, taped_faulted), jobs=jobs, students=pages,
+                  made=made_tapes(out_dir))
     written = atomic_write(target, page)  # a reader never sees half a page
+    forget_tapes(out_dir)
     standings = ResultsDoc.from_json(results).standings if results else None
     builds = {x.bot: first_errors(read_log(folder.build_log(x.bot), 0))
               for x in (standings.left_out if standings else ()) if os.path.exists(folder.build_log(x.bot))}
@@ -114,9 +118,9 @@ def authors(out_dir: str, results: ResultsJson | None) -> list[str]:
 
 def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJson],
            shards: ShardWriter | None = None, taping: Taping | None = None, jobs: int = 1,
-           students: StudentPages | None = None) -> str:
+           students: StudentPages | None = None, made: Made | None = None) -> str:
     """The whole page as text (``lines`` is read twice, a line at a time: a ``GameFile`` or a list); ``students``
-    collects the bots' own pages (written beside it by ``write_report``)."""
+    collects the bots' own pages (written beside it by ``write_report``); ``made``: tapes made beside the games."""
     if not isinstance(lines, GameFile):
         lines = in_id_order(lines)
     standings = ResultsDoc.from_json(results, ResultsDir(out_dir).read_timing()).standings if results else None
@@ -134,14 +138,14 @@ def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJs
     stages = stage_rounds(results, rounds)
     taping = taping or Taping()
     handout = page_handout(out_dir)
-    made = game_rows(out_dir, lines, bots, stages, shards, taping, jobs, handout,
-                     students.add if students is not None else None)
+    made_rows = game_rows(out_dir, lines, bots, stages, shards, taping, jobs, handout,
+                          students.add if students is not None else None, made)
     title = _title(results, out_dir, bots)
     alike = similarity_section(out_dir)
     helping = collusion_section(out_dir)
     data = {"title": title, "bots": bots, "colours": CSS, "marks": {c: m for c, (_, m) in MARKS.items()},
-            "wild": WILD_MARK, "games": [row.to_json() for row in made.rows], "replay": replay_command(),
-            "problems": made.problems,
+            "wild": WILD_MARK, "games": [row.to_json() for row in made_rows.rows], "replay": replay_command(),
+            "problems": made_rows.problems,
             "stages": stage_filter(stages) if has_breakdown(stages) else [], "total": count,
             "shards": [f.to_json() for f in shards.files] if shards else [],
             "untaped": f"the page replays the first {taping.first} games and those with faults; in a terminal, in the "
@@ -164,9 +168,9 @@ def render(out_dir: str, results: ResultsJson | None, lines: Iterable[GameLineJs
             f"<title>{esc(title)}</title><style>{_asset('report.css')}</style></head>\n<body>\n{body}\n"
             f"<script type='application/json' id=lc-data>{_json(data)}</script>\n"
             # Tapes use only letters, digits and . , | ~ + ! - : = @ and newlines: safe as raw script text.
-            f"<script type='text/plain' id=lc-tapes>{'#'.join(made.tapes)}</script>\n"
+            f"<script type='text/plain' id=lc-tapes>{'#'.join(made_rows.tapes)}</script>\n"
             # The bots' notes: a line a game with any, its index and its JSON ("<" escaped: no "</" ends the element).
-            f"<script type='text/plain' id=lc-notes>{chr(10).join(made.notes)}</script>\n"
+            f"<script type='text/plain' id=lc-notes>{chr(10).join(made_rows.notes)}</script>\n"
             f"<script>{_asset('report.js')}</script>\n</body></html>\n")
 
 

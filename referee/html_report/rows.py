@@ -11,6 +11,7 @@ import functools
 import itertools
 import json
 import os
+import queue
 import signal
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, cast
@@ -22,6 +23,7 @@ from referee.replay.locate import fault_turns
 from referee.store.disk import atomic_file
 from referee.store.game_source import SourceGame, stored_for
 from referee.store.handout import Handout
+from referee.store.jsonl import line_digest
 from referee.store.notes import GameNotes
 from referee.store.notes_file import NotesReader
 from referee.store.results import GameLineJson
@@ -214,11 +216,12 @@ class _PageNotes:
 
 def game_rows(out_dir: str, lines: Iterable[GameLineJson], bots: list[str], stages: Sequence[StageRow] = (),
               shards: ShardWriter | None = None, taping: Taping | None = None, jobs: int = 1,
-              handout: Handout | None = None, seen: Seen | None = None) -> GameRows:
+              handout: Handout | None = None, seen: Seen | None = None, made: Made | None = None) -> GameRows:
     """The games list (one short row per game), each game's tape, and the games that could not be replayed.
 
     A game ``taping`` leaves out has no tape (and no faults' turns): its row only. ``seen`` is given every game
-    as the page makes it (the bots' own pages collect theirs).
+    as the page makes it (the bots' own pages collect theirs). ``made``: the tapes made beside the games
+    (``tapes_beside``), used where their line is the game's.
     """
     taping = taping or Taping()
     paging = _Paging(shards)
@@ -227,14 +230,14 @@ def game_rows(out_dir: str, lines: Iterable[GameLineJson], bots: list[str], stag
     labels = {(s.name, r.number): r.label for s in stages if len(s.rounds) > 1 for r in s.rounds}
     wanted = ((line, taping.wanted(count, line)) for count, line in enumerate(lines))
     notes = _PageNotes(out_dir, handout or Handout(out_dir))
-    for count, (line, made) in enumerate(_tapes(out_dir, wanted, jobs, taping.first)):
-        if made.problem:
-            problems.append(made.problem)
-        row = _row(line, made, position, labels)
+    for count, (line, taped) in enumerate(_tapes(out_dir, wanted, jobs, taping.first, made or {})):
+        if taped.problem:
+            problems.append(taped.problem)
+        row = _row(line, taped, position, labels)
         game_notes = notes.read(row.game)
-        paging.add(count, row, made.text, notes.line(game_notes, bool(made.text)))
+        paging.add(count, row, taped.text, notes.line(game_notes, bool(taped.text)))
         if seen is not None:
-            seen(line, row, made, game_notes)
+            seen(line, row, taped, game_notes)
     paging.flush()
     if len(problems) > 100:
         problems = problems[:100] + [f"... and {len(problems) - 100} more"]
@@ -250,10 +253,11 @@ def _row(line: GameLineJson, made: Tape, position: Mapping[str, int], labels: Ma
                    len(line.get("faults") or []), made.turns, made.faults, made.note, stage, number)
 
 
-def _tapes(out_dir: str, lines: Iterable[tuple[GameLineJson, bool]], jobs: int = 1, pooled: int | None = None
-           ) -> Iterator[tuple[GameLineJson, Tape]]:
-    """Each line with its ``_game_tape`` (a wanted game) or its ``_untaped`` row, in the order of ``lines``: the
-    first ``pooled`` (all: None) made by ``jobs`` forked processes, the rest here.
+def _tapes(out_dir: str, lines: Iterable[tuple[GameLineJson, bool]], jobs: int = 1, pooled: int | None = None,
+           made: Made | None = None) -> Iterator[tuple[GameLineJson, Tape]]:
+    """Each line with its ``game_tape`` (a wanted game) or its ``_untaped`` row, in the order of ``lines``: the
+    first ``pooled`` (all: None) made by ``jobs`` forked processes, the rest here; a wanted game's tape ``made``
+    beside the games is taken as it is (where its line is the one it was made from).
 
     Replaying games is most of a report's time (540 games of the sample arena: about 1.5 s of CPU), all
     of it after the games: with ``jobs`` workers it scales as they do. Lines go to the processes a few at
@@ -262,18 +266,61 @@ def _tapes(out_dir: str, lines: Iterable[tuple[GameLineJson, bool]], jobs: int =
     to a process and back, and the few faulted games replayed there are replayed here.
     """
     items = iter(lines)
+    ready = _Ready(made or {})
     context = _fork_context() if jobs > 1 else None
     if context is not None:
         with context.Pool(jobs, initializer=_report_process) as pool:
             # imap's feeder thread reads ``items`` (its own file handle) while results come back in order; it
             # has taken exactly ``pooled`` of them when the last result is here.
-            made = pool.imap(functools.partial(_game_tape_of, out_dir), itertools.islice(items, pooled),
-                             chunksize=TAPE_CHUNK)
-            yield from made
+            taped = pool.imap(functools.partial(_game_tape_of, out_dir), ready.others(itertools.islice(items, pooled)),
+                              chunksize=TAPE_CHUNK)
+            yield from ready.merged(taped)
             pool.close()  # all done: let them exit (leaving the block would terminate them)
             pool.join()
-    for item in items:
-        yield _game_tape_of(out_dir, item)
+    for line, wanted in items:
+        yield line, ready.tape(line, wanted) or (game_tape(out_dir, line) if wanted else _untaped(line))
+
+
+#: The tapes made beside the games (``tapes_beside.made_tapes``): game id -> (its line's digest, its tape).
+Made = Mapping[str, "tuple[str, Tape]"]
+
+
+class _Ready:
+    """The tapes ``made`` beside the games, taken in the order of the lines; the others go to the report's processes
+    (``others``, read by the pool's feeder thread) and come back in that order (``merged``)."""
+
+    _END: Any = object()
+
+    def __init__(self, made: Made) -> None:
+        self.made = made
+        self.order: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+    def tape(self, line: GameLineJson, wanted: bool) -> Tape | None:
+        """The wanted game's tape as made beside the games, if it was made from this very line."""
+        if not wanted or not self.made:
+            return None
+        found = self.made.get(str(line.get("game")))
+        if found is None:
+            return None
+        return found[1] if found[0] == line_digest(line) else None
+
+    def others(self, items: Iterable[tuple[GameLineJson, bool]]) -> Iterator[tuple[GameLineJson, bool]]:
+        """The items whose tape was not made (in order), each item noted for ``merged`` as it is read."""
+        try:
+            for line, wanted in items:
+                taped = self.tape(line, wanted)
+                self.order.put((line, taped))
+                if taped is None:
+                    yield line, wanted
+        finally:
+            self.order.put(self._END)
+
+    def merged(self, taped: Iterator[tuple[GameLineJson, Tape]]) -> Iterator[tuple[GameLineJson, Tape]]:
+        """Every item read by ``others``, in order: its made tape, or the next of ``taped``."""
+        while (item := self.order.get()) is not self._END:
+            line, tape = item
+            yield (line, tape) if tape is not None else next(taped)
+        next(taped, None)  # raises what reading the lines raised (imap keeps it for the next result)
 
 
 def _report_process() -> None:
@@ -292,10 +339,10 @@ def _fork_context() -> Any:
 
 def _game_tape_of(out_dir: str, item: tuple[GameLineJson, bool]) -> tuple[GameLineJson, Tape]:
     line, wanted = item
-    return line, (_game_tape(out_dir, line) if wanted else _untaped(line))
+    return line, (game_tape(out_dir, line) if wanted else _untaped(line))
 
 
-def _game_tape(out_dir: str, line: GameLineJson) -> Tape:
+def game_tape(out_dir: str, line: GameLineJson) -> Tape:
     """One game for the viewer: its tape, its turns, its faults, or the problem that kept it from being replayed."""
     turns = line.get("decisions")  # every action of every round (``moves`` is the last round's move counter)
     if line.get("reason") == "lost":

@@ -34,6 +34,7 @@ from referee.errors import RUN_FAILED, LastcardError
 from referee.protocol.faults import Fault, FaultKind
 from referee.run.jobs import GameJob, run_job
 from referee.run.lead import Lead
+from referee.run.orphans import term_when_orphaned
 from referee.run.workers import usable_cpus
 from referee.store.record_file import append_record, append_records, encode_record
 from referee.store.results import GameResult, SeatTimes
@@ -509,22 +510,6 @@ def _on_term(signum: int, frame: object) -> None:
         os._exit(0)  # as a stopped worker always ended: nothing half-written, nobody waits for its results
 
 
-def _term_when_orphaned() -> None:
-    """Ask Linux for SIGTERM when the referee dies, however it dies (``kill -9`` too).
-
-    A worker in the middle of a game may wait a whole move limit for a bot before it looks at its
-    parent again; with this it stops at once and kills its bots (elsewhere the watchdog of each bot
-    still kills the bots when the worker goes).
-    """
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # pragma: no cover - not Linux
-        pass
-
-
 def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | None, parent: int,
                  idle_bots: int, cpu: int | None = None) -> None:
     """A worker: play jobs from ``conn`` with one ``BotPool`` until told to stop or orphaned.
@@ -535,7 +520,7 @@ def _worker_main(conn: Connection, stderr_dir: str | None, records_dir: str | No
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
         signal.signal(signal.SIGTERM, _on_term)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # forked with them blocked: take any now
-        _term_when_orphaned()
+        term_when_orphaned()
         if os.getppid() != parent:  # the referee died before the line above took effect
             return
         _play(conn, stderr_dir, records_dir, parent, idle_bots, cpu)

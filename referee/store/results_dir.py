@@ -66,6 +66,8 @@ class ResultsDir:
     """In ``LOGS``: the stderr of the bots an arena starts once beside its first games (``startups.ProbeBeside``)."""
     BOT_REPORTS: ClassVar[str] = "bots"
     REPORT: ClassVar[str] = "report.html"
+    TAPES: ClassVar[str] = ".tapes.jsonl"
+    """The report's tapes made beside the games (``html_report.tapes_beside``), until the page is written."""
     TIMING: ClassVar[str] = "timing.json"
     STANDINGS_MD: ClassVar[str] = "standings.md"
     STANDINGS_CSV: ClassVar[str] = "standings.csv"
@@ -88,7 +90,7 @@ class ResultsDir:
     RUN_FILES: ClassVar[tuple[str, ...]] = (GAMES, RECORDS, RECORDS_INDEX, NOTES, NOTES_INDEX, RESULTS, STANDINGS_CSV,
                                             STANDINGS_MD, STANDINGS_TXT, HEAD_TO_HEAD_CSV, TIMING, GRADES,
                                             GRADES_EXPLAINED, GRADES_CANVAS, GRADES_MOODLE, SIMILARITY,
-                                            SIMILARITY_BOTS, COLLUSION, TEXT_MATCHES)
+                                            SIMILARITY_BOTS, COLLUSION, TEXT_MATCHES, TAPES)
     RUN_FOLDERS: ClassVar[tuple[str, ...]] = (LEGACY_RECORDS, LOGS, BENCHMARKS)
 
     # ---------------------------------------------------------------------------------------------- paths
@@ -141,6 +143,10 @@ class ResultsDir:
     @property
     def timing(self) -> str:
         return self.file(self.TIMING)
+
+    @property
+    def tapes(self) -> str:
+        return self.file(self.TAPES)
 
     def legacy_record(self, game_id: str) -> str:
         """``records/GAME.jsonl``: a game's record as results of earlier versions kept it."""

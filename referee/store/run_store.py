@@ -110,21 +110,24 @@ class GameStore:
     def _has_games(self) -> bool:
         return self.log.has_games()
 
-    def append(self, line: GameLine) -> None:
-        """Write one finished game, flushed within ``FLUSH_S``: a killed referee loses only the games since."""
+    def append(self, line: GameLine) -> bytes | None:
+        """Write one finished game, flushed within ``FLUSH_S``: a killed referee loses only the games since. The
+        line as written (None: the games are not kept)."""
         assert self._started, "open the store first"
         if self._fh is None:  # not keeping the games (or closed)
-            return
+            return None
         if line.result.notes is not None:
             self._notes.append(line.result.notes)
+        encoded = line.encode()
         with naming(self.games_path):
-            self._fh.write(line.encode())
+            self._fh.write(encoded)
             now = time.monotonic()
             if now - self._flushed >= FLUSH_S:
                 self._flush_notes()  # first: a game's line on disk has its notes there too
                 self._fh.flush()
                 self._flushed = now
                 self._still_there()
+        return encoded
 
     def _flush_notes(self) -> None:
         notes, self._notes = self._notes, []

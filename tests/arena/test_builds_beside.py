@@ -15,6 +15,8 @@ import pytest
 from referee.arena.builds_beside import gated
 from referee.arena.config import load_arena
 from referee.arena.runner import Quiet, builds_beside_pays, run_arena
+from referee.html_report.tapes_beside import TapesBeside
+from referee.store.results_dir import ResultsDir
 from tests.arena.test_bot_reports import STEADY
 
 ARENA = """\
@@ -58,7 +60,8 @@ def test_a_failed_build_beside_the_games_gives_the_results_of_the_builds_first(t
     """In the bots' walls (the default sandbox): builds beside the games against builds first, the same arena."""
     file = folder_with(tmp_path / "a", ARENA + BROKEN)
     notes = Notes()
-    run_arena(load_arena(str(file)), out=str(tmp_path / "beside"), jobs=2, progress=notes, builds_beside=True)
+    run_arena(load_arena(str(file)), out=str(tmp_path / "beside"), jobs=2, progress=notes, builds_beside=True,
+              page_tapes=TapesBeside, tapes_beside=True)
     said = "\n".join(notes.said)
     assert "building 2 bot(s) beside the games..." in said
     assert "left out broken: build failed" in said and "no compiler here" in said
@@ -72,6 +75,9 @@ def test_a_failed_build_beside_the_games_gives_the_results_of_the_builds_first(t
     assert [x["bot"] for x in doc["left_out"]] == ["broken"]
     assert "no compiler here" in (beside / "logs" / "broken.build.log").read_text()  # kept through the restart
     assert first.complete and not any(f for g in games(beside).values() for f in g[4])  # steady played as built
+    # The page's tapes made beside: those of the games played again only (the restart forgot the others).
+    made = (beside / ResultsDir.TAPES).read_text().splitlines()
+    assert sorted(json.loads(x)[0] for x in made) == sorted(games(beside))
 
 
 @pytest.mark.parametrize("builds, workers, cores, beside", [

@@ -1,0 +1,182 @@
+"""The page's tapes made beside the games: a process replays each game as it is stored, so that writing
+report.html after the games has little left to do.
+
+Replaying the games for the viewer is most of a page's time (the sample arena: 0.35 of 0.40 s, all of it after
+the last game). An arena that leaves a core free (one worker on two cores) makes them on that core while it plays:
+the run hands each game's line, as stored, to ``TapesBeside``; a forked process replays it (``rows.game_tape``)
+and appends the tape to ``OUT/.tapes.jsonl``, keyed by the line's digest. ``made_tapes`` reads them back for the
+page, which uses a tape only where its line is byte for byte the one replayed (a game played again after a
+restart, or a file edited since, is replayed afresh) and replays the games no tape was made for. The page is the
+same either way.
+
+The parent never waits on the process while the games run: lines it cannot take yet wait in a buffer here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+
+import orjson
+
+from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, Tape, game_tape
+from referee.run.orphans import term_when_orphaned
+from referee.store.jsonl import encode_line, line_digest
+from referee.store.results_dir import ResultsDir
+
+#: Seconds ``close`` waits for the process to replay what it was given, before it is ended (the page replays the
+#: rest itself): it keeps pace with the games, so this is only reached when something is wrong with it.
+CLOSE_WAIT_S = 60.0
+#: The lines that are not a game's (a game's is a JSON object): the games start over (a restart without a bot,
+#: forget the tapes so far); the games are over. An end is said, not left to the pipe's end of file: workers
+#: forked after the process (on a restart) hold the pipe's other end too.
+_RESTART = b"\n"
+_END = b"end\n"
+
+
+class TapesBeside:
+    """The tape maker of one run: ``start``, ``add`` each stored game, ``restart``, ``close`` (which waits)."""
+
+    def __init__(self, out_dir: str, first: int = TAPED_GAMES, faulted: int = TAPED_FAULTED) -> None:
+        self.out_dir = out_dir
+        self.first = first
+        self.faulted = faulted
+        self._sent = self._sent_faulted = 0
+        self._pid: int | None = None
+        self._fd: int | None = None
+        self._waiting = bytearray()  # lines the pipe could not take yet (it is never waited on during the games)
+
+    def start(self) -> bool:
+        """Fork the process (once; where there is no fork, none: the page replays every game). Whether it runs."""
+        if self._pid is not None:
+            return True
+        if not hasattr(os, "fork"):
+            return False
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the process: it never returns into the run's code
+            code = 1
+            try:
+                os.close(write)
+                _make_tapes(read, self.out_dir)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(read)
+        os.set_blocking(write, False)
+        self._pid, self._fd = pid, write
+        return True
+
+    def add(self, encoded: bytes, faulted: bool) -> None:
+        """A game as stored (its games.jsonl line): replayed if among the first ``first`` or, past them, the first
+        ``faulted`` with faults (the games a page replays, where they finish in id order)."""
+        if self._fd is None:
+            return
+        if self._sent < self.first:
+            self._sent += 1
+        elif faulted and self._sent_faulted < self.faulted:
+            self._sent_faulted += 1
+        else:
+            return
+        self._waiting += encoded
+        self._send()
+
+    def restart(self) -> None:
+        """The games start over (the same folder, another pool): the tapes so far are forgotten."""
+        if self._fd is None:
+            return
+        self._sent = self._sent_faulted = 0
+        self._waiting += _RESTART
+        self._send()
+
+    def close(self, wait: float = CLOSE_WAIT_S) -> None:
+        """The games are over: the process is given the rest and waited for (ended after ``wait`` seconds)."""
+        fd, pid = self._fd, self._pid
+        if fd is None or pid is None:
+            return
+        self._fd = None
+        self._waiting += _END
+        try:
+            os.set_blocking(fd, True)
+            view = memoryview(self._waiting)
+            while view:
+                view = view[os.write(fd, view):]
+            view.release()
+        except OSError:  # the process is gone: the page replays what it did not make
+            pass
+        finally:
+            self._waiting = bytearray()
+            os.close(fd)
+        deadline = time.monotonic() + wait
+        while os.waitpid(pid, os.WNOHANG) == (0, 0):
+            if time.monotonic() >= deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                break
+            time.sleep(0.005)
+        self._pid = None
+
+    def kill(self) -> None:
+        """End the process now (the run failed): the page, if any, replays what it did not make."""
+        if self._pid is not None and self._fd is not None:
+            os.kill(self._pid, signal.SIGKILL)
+            self.close()
+
+    def _send(self) -> None:
+        assert self._fd is not None
+        try:
+            sent = os.write(self._fd, self._waiting)
+        except BlockingIOError:
+            return
+        except OSError:  # the process is gone: nothing more is sent
+            self._waiting.clear()
+            return
+        del self._waiting[:sent]
+
+
+def _make_tapes(read: int, out_dir: str) -> None:
+    """The process: each line read is replayed and its tape appended to ``OUT/.tapes.jsonl``, until told the games
+    are over (or the run is gone)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to handle: it says the end
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    term_when_orphaned()
+    os.closerange(3, read)  # nothing of the run's but its own pipe: no worker's pipe, no socket, no open file
+    os.closerange(read + 1, os.sysconf("SC_OPEN_MAX"))
+    with os.fdopen(read, "rb") as lines, open(ResultsDir(out_dir).tapes, "ab") as out:
+        for raw in lines:
+            if raw == _END:
+                return
+            if raw == _RESTART:
+                out.seek(0)
+                out.truncate()
+                continue
+            try:
+                line = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                continue
+            made = game_tape(out_dir, line)
+            out.write(encode_line([line.get("game"), line_digest(line), made.text, made.turns,
+                                   [list(f) for f in made.faults], made.note, made.problem]))
+            out.flush()  # on disk at once: the page may be written after the process is ended
+
+
+def made_tapes(out_dir: str) -> dict[str, tuple[str, Tape]]:
+    """The tapes made beside the games: game id -> (its line's digest, its tape). None made: empty."""
+    path = ResultsDir(out_dir).tapes
+    made: dict[str, tuple[str, Tape]] = {}
+    with contextlib.suppress(FileNotFoundError), open(path, "rb") as fh:
+        for raw in fh:
+            try:
+                game, key, text, turns, faults, note, problem = orjson.loads(raw)
+            except (orjson.JSONDecodeError, ValueError, TypeError):  # a line cut short by a killed process
+                continue
+            made[str(game)] = (str(key), Tape(text, turns, tuple(tuple(f) for f in faults), note, problem))
+    return made
+
+
+def forget_tapes(out_dir: str) -> None:
+    """Remove the tapes made beside the games (the page that used them is written)."""
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(ResultsDir(out_dir).tapes)
