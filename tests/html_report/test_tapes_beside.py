@@ -22,6 +22,7 @@ from referee.store.results_dir import ResultsDir
 from tests.support.replaydata import small_results_dir
 from tests.support.tiers import starts_processes
 
+
 @pytest.fixture(scope="module")
 @starts_processes
 def results(tmp_path_factory):

@@ -261,14 +261,46 @@ _EXIT_GRACE_S: Final = 0.2
 #: How long a read waits on stdout alone before it also watches for the bot's exit. Most answers come
 #: sooner, and a poll() on one descriptor costs less on the per-move path than on two.
 _FIRST_WAIT_S: Final = 0.02
-#: A whole JSON message left this long without its newline is the bot waiting on it (``NoNewline``):
-#: named at once rather than after the move limit.
+#: A whole JSON message left this long without its newline, the bot asleep, is the bot waiting on it
+#: (``NoNewline``): named at once rather than after the move limit.
 NO_NEWLINE_S: Final = 0.3
+#: How often a bot that is running (or preempted: waiting for a CPU) with a whole message unended is looked at
+#: again: it may be between writing the message and its newline on a busy machine.
+_RUNNING_RECHECK_S: Final = 0.05
+#: The processes of a bot looked at for one that runs: its own and those under it (a sandbox, a shell).
+_TREE_MOST: Final = 64
 # The calls of a decision's round trip, bound once: compiled, ``os.read`` is a look-up in the module ``os`` each
 # time (a few hundred instructions, several times a decision); a ``Final`` name is read directly.
 _monotonic: Final = time.monotonic
 _read: Final = os.read
 _write: Final = os.write
+
+
+def tree_runs(pid: int) -> bool:
+    """Whether a thread of process ``pid``, or of a process under it, is running or waiting for a CPU (``R`` in
+    /proc): a bot preempted between writing a message and writing its newline, not one asleep in a read. False where
+    /proc cannot say (the rule falls back to the time alone)."""
+    todo = [pid]
+    looked = 0
+    while todo and looked < _TREE_MOST:
+        proc = f"/proc/{todo.pop()}/task/"
+        looked += 1
+        try:
+            threads = os.listdir(proc)
+        except OSError:  # gone, or no /proc
+            continue
+        for tid in threads:
+            try:
+                with open(f"{proc}{tid}/stat", "rb") as fh:
+                    stat = fh.read()
+                state = stat.rindex(b")") + 2  # the name in parentheses may hold anything
+                if stat[state:state + 1] == b"R":
+                    return True
+                with open(f"{proc}{tid}/children", "rb") as fh:
+                    todo.extend(int(child) for child in fh.read().split())
+            except (OSError, ValueError):
+                continue
+    return False
 
 
 def _whole_message(data: bytes | bytearray) -> bool:
@@ -486,11 +518,16 @@ class PipeTransport:
 
     def _until_newline(self, deadline: float) -> float:
         """With part of a line buffered: how long to wait for its newline; ``NoNewline`` when the part is a whole
-        message that has waited ``NO_NEWLINE_S`` already (the bot waits for an answer to a line never ended)."""
+        message that has waited ``NO_NEWLINE_S`` already and the bot is asleep (it waits for an answer to a line never
+        ended). A bot still running is looked at again: on a busy machine it may have been preempted between two
+        writes (a message, then its newline) for longer than that."""
+        now = time.monotonic()
         due = self._buf_at + NO_NEWLINE_S
-        if time.monotonic() < due:
+        if now < due:
             return min(deadline, due)
         if _whole_message(self._buf):
+            if tree_runs(self.proc.pid):
+                return min(deadline, now + _RUNNING_RECHECK_S)
             raise NoNewline(bytes(self._buf[:300]))
         return deadline
 

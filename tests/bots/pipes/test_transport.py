@@ -270,3 +270,51 @@ def test_a_ctrl_c_that_cpython_hides_in_thread_start_comes_out_as_the_interrupt(
     # ends): here the test ends it itself.
     for pid in _children() - before - {reaper_pid()}:
         os.waitpid(pid, 0)
+
+
+# A whole message, then (after the bot has ``done`` something) its newline: the R kit's old two writes, apart.
+UNENDED = """
+    import sys, time
+    sys.stdout.write('{"type":"ready"}')
+    sys.stdout.flush()
+    {done}
+    sys.stdout.write("\\n")
+    sys.stdout.flush()
+    sys.stdin.read()
+"""
+#: Running, as a bot preempted between its two writes is (``R``), for twice the no-newline rule's time.
+BUSY = "end = time.monotonic() + 2 * NO_NEWLINE_S\n    while time.monotonic() < end: pass"
+
+
+@pytest.mark.parametrize("walled", [False, True], ids=["bare", "sandboxed"])
+def test_a_bot_running_between_a_message_and_its_newline_is_not_named(closing, walled):
+    """On a busy machine a bot can be preempted between writing a message and its newline for longer than the
+    no-newline rule's time; it is running (or runnable), not waiting for an answer: its line is read whole."""
+    from referee.bots.pipes.transport import NO_NEWLINE_S
+    from referee.bots.sandbox import SandboxSettings, machine
+
+    if walled and not machine().walls:
+        pytest.skip("no bubblewrap walls here: the sandboxed process tree is tested where they are (CI installs them)")
+    source = textwrap.dedent(UNENDED.replace("{done}", BUSY.replace("NO_NEWLINE_S", str(NO_NEWLINE_S))))
+    t = PipeTransport([PY, "-c", source], sandbox=SandboxSettings() if walled else None)
+    closing.append(t)
+    assert t.sandbox_level in (("walls", "full") if walled else ("none",))
+    started = time.monotonic()
+    assert read(t) == b'{"type":"ready"}'
+    assert time.monotonic() - started >= 2 * NO_NEWLINE_S  # the newline came after the rule's time
+
+
+@pytest.mark.parametrize("walled", [False, True], ids=["bare", "sandboxed"])
+def test_a_bot_asleep_after_a_whole_message_without_its_newline_is_named_at_once(closing, walled):
+    from referee.bots.pipes.transport import NoNewline
+    from referee.bots.sandbox import SandboxSettings, machine
+
+    if walled and not machine().walls:
+        pytest.skip("no bubblewrap walls here: the sandboxed process tree is tested where they are (CI installs them)")
+    t = PipeTransport([PY, "-c", textwrap.dedent(UNENDED.replace("{done}", "sys.stdin.read()"))],
+                      sandbox=SandboxSettings() if walled else None)
+    closing.append(t)
+    started = time.monotonic()
+    with pytest.raises(NoNewline):
+        read(t)
+    assert time.monotonic() - started < SOON / 2  # named by the rule, not at the read's deadline
