@@ -9,7 +9,10 @@ page, which uses a tape only where its line is byte for byte the one replayed (a
 restart, or a file edited since, is replayed afresh) and replays the games no tape was made for. The page is the
 same either way.
 
-The parent never waits on the process while the games run: lines it cannot take yet wait in a buffer here.
+The process takes only CPU time nothing else wants (``SCHED_IDLE``): it never slows the games, or the run handing
+them out. The parent never waits on it while the games run (lines it cannot take yet wait in a buffer here), and
+does not wait for it to catch up at their end: it is stopped, and the page replays what it did not make, as many at
+once as there were workers.
 """
 
 from __future__ import annotations
@@ -26,9 +29,9 @@ from referee.run.orphans import term_when_orphaned
 from referee.store.jsonl import encode_line, line_digest
 from referee.store.results_dir import ResultsDir
 
-#: Seconds ``close`` waits for the process to replay what it was given, before it is ended (the page replays the
-#: rest itself): it keeps pace with the games, so this is only reached when something is wrong with it.
-CLOSE_WAIT_S = 60.0
+#: Seconds ``close`` waits for the process to finish the game it is replaying (a few milliseconds), before it is
+#: ended (the page replays the rest itself).
+CLOSE_WAIT_S = 5.0
 #: The lines that are not a game's (a game's is a JSON object): the games start over (a restart without a bot,
 #: forget the tapes so far); the games are over. An end is said, not left to the pipe's end of file: workers
 #: forked after the process (on a restart) hold the pipe's other end too.
@@ -92,23 +95,17 @@ class TapesBeside:
         self._send()
 
     def close(self, wait: float = CLOSE_WAIT_S) -> None:
-        """The games are over: the process is given the rest and waited for (ended after ``wait`` seconds)."""
+        """The games are over: the process stops after the game it is replaying (the page replays those it did not
+        get to), and is waited for (ended after ``wait`` seconds)."""
         fd, pid = self._fd, self._pid
         if fd is None or pid is None:
             return
+        self._waiting = bytearray(_END)  # what it was not sent is the page's to replay
+        self._send()
         self._fd = None
-        self._waiting += _END
-        try:
-            os.set_blocking(fd, True)
-            view = memoryview(self._waiting)
-            while view:
-                view = view[os.write(fd, view):]
-            view.release()
-        except OSError:  # the process is gone: the page replays what it did not make
-            pass
-        finally:
-            self._waiting = bytearray()
-            os.close(fd)
+        os.close(fd)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGUSR1)  # past the lines the pipe still holds: the end
         deadline = time.monotonic() + wait
         while os.waitpid(pid, os.WNOHANG) == (0, 0):
             if time.monotonic() >= deadline:
@@ -117,12 +114,6 @@ class TapesBeside:
                 break
             time.sleep(0.005)
         self._pid = None
-
-    def kill(self) -> None:
-        """End the process now (the run failed): the page, if any, replays what it did not make."""
-        if self._pid is not None and self._fd is not None:
-            os.kill(self._pid, signal.SIGKILL)
-            self.close()
 
     def _send(self) -> None:
         assert self._fd is not None
@@ -136,17 +127,29 @@ class TapesBeside:
         del self._waiting[:sent]
 
 
+class _Stopped:
+    """Set by SIGUSR1: the games are over, the lines still in the pipe are left to the page."""
+
+    now = False
+
+    @classmethod
+    def stop(cls, signum: int, frame: object) -> None:
+        cls.now = True
+
+
 def _make_tapes(read: int, out_dir: str) -> None:
     """The process: each line read is replayed and its tape appended to ``OUT/.tapes.jsonl``, until told the games
     are over (or the run is gone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to handle: it says the end
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGUSR1, _Stopped.stop)
     term_when_orphaned()
+    _idle_only()
     os.closerange(3, read)  # nothing of the run's but its own pipe: no worker's pipe, no socket, no open file
     os.closerange(read + 1, os.sysconf("SC_OPEN_MAX"))
     with os.fdopen(read, "rb") as lines, open(ResultsDir(out_dir).tapes, "ab") as out:
         for raw in lines:
-            if raw == _END:
+            if raw == _END or _Stopped.now:
                 return
             if raw == _RESTART:
                 out.seek(0)
@@ -160,6 +163,15 @@ def _make_tapes(read: int, out_dir: str) -> None:
             out.write(encode_line([line.get("game"), line_digest(line), made.text, made.turns,
                                    [list(f) for f in made.faults], made.note, made.problem]))
             out.flush()  # on disk at once: the page may be written after the process is ended
+
+
+def _idle_only() -> None:
+    """Run only on CPU time nothing else wants (Linux's ``SCHED_IDLE``; elsewhere the lowest niceness)."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        with contextlib.suppress(OSError):
+            os.nice(19)
 
 
 def made_tapes(out_dir: str) -> dict[str, tuple[str, Tape]]:

@@ -15,9 +15,9 @@ import pytest
 from referee.arena.builds_beside import gated
 from referee.arena.config import load_arena
 from referee.arena.runner import Quiet, builds_beside_pays, run_arena
-from referee.html_report.tapes_beside import TapesBeside
 from referee.store.results_dir import ResultsDir
 from tests.arena.test_bot_reports import STEADY
+from tests.support.tapes import Drained
 
 ARENA = """\
 name: builds
@@ -61,7 +61,7 @@ def test_a_failed_build_beside_the_games_gives_the_results_of_the_builds_first(t
     file = folder_with(tmp_path / "a", ARENA + BROKEN)
     notes = Notes()
     run_arena(load_arena(str(file)), out=str(tmp_path / "beside"), jobs=2, progress=notes, builds_beside=True,
-              page_tapes=TapesBeside, tapes_beside=True)
+              page_tapes=Drained, tapes_beside=True)
     said = "\n".join(notes.said)
     assert "building 2 bot(s) beside the games..." in said
     assert "left out broken: build failed" in said and "no compiler here" in said

@@ -19,7 +19,9 @@ from referee.html_report import rows, write_report
 from referee.html_report.tapes_beside import TapesBeside, made_tapes
 from referee.store.jsonl import line_digest
 from referee.store.results_dir import ResultsDir
+from tests.support.procs import wait_until
 from tests.support.replaydata import small_results_dir
+from tests.support.tapes import Drained
 from tests.support.tiers import starts_processes
 
 
@@ -34,14 +36,13 @@ def copy_of(results: Path, where: Path) -> Path:
     return where
 
 
-def make_beside(out: Path, lines: list[bytes] | None = None, **quota: int) -> TapesBeside:
-    """The maker run over ``lines`` (games.jsonl's, as stored), closed: its tapes are on disk."""
-    maker = TapesBeside(str(out), **quota)
+def make_beside(out: Path, lines: list[bytes] | None = None) -> None:
+    """The maker run over ``lines`` (games.jsonl's, as stored) until it has made every tape, then closed."""
+    maker = Drained(str(out))
     assert maker.start()
     for raw in lines if lines is not None else (out / "games.jsonl").read_bytes().splitlines(keepends=True):
         maker.add(raw, bool(json.loads(raw)["faults"]))
     maker.close()
-    return maker
 
 
 def count_replays(monkeypatch) -> list[str]:
@@ -109,7 +110,7 @@ def test_a_restart_forgets_the_tapes_and_the_quota_counts_again(results, tmp_pat
     raw = (out / "games.jsonl").read_bytes().splitlines(keepends=True)
     faulted = [line for line in raw if json.loads(line)["faults"]]
     clean = [line for line in raw if not json.loads(line)["faults"]]
-    maker = TapesBeside(str(out), first=2, faulted=1)
+    maker = Drained(str(out), first=2, faulted=1)
     assert maker.start()
     for line in raw:
         maker.add(line, bool(json.loads(line)["faults"]))
@@ -154,7 +155,7 @@ bots:
 def test_an_arena_makes_its_tapes_beside_its_games_and_the_page_is_the_same(tmp_path, monkeypatch):
     file = tmp_path / "arena.yaml"
     file.write_text(ARENA)
-    run = run_arena(load_arena(str(file)), out=str(tmp_path / "beside"), jobs=1, page_tapes=TapesBeside,
+    run = run_arena(load_arena(str(file)), out=str(tmp_path / "beside"), jobs=1, page_tapes=Drained,
                     tapes_beside=True)
     assert run.complete
     made = made_tapes(str(tmp_path / "beside"))
@@ -184,3 +185,21 @@ def test_an_arena_makes_its_tapes_beside_its_games_and_the_page_is_the_same(tmp_
 ])
 def test_tapes_go_beside_the_games_when_a_core_is_free(workers, cores, local, beside):
     assert tapes_beside_pays(workers, cores, local) is beside
+
+
+@pytest.mark.slow
+def test_the_maker_takes_only_idle_cpu_and_stops_at_the_games_end(results, tmp_path):
+    """It never slows the games (SCHED_IDLE), and the run does not wait for it to catch up: closed at once, it
+    stops; the page replays what it did not make, and is the same."""
+    beside, after = copy_of(results, tmp_path / "beside"), copy_of(results, tmp_path / "after")
+    maker = TapesBeside(str(beside))
+    assert maker.start()
+    if hasattr(os, "SCHED_IDLE"):
+        assert wait_until(lambda: os.sched_getscheduler(maker._pid) == os.SCHED_IDLE)
+    raw = (beside / "games.jsonl").read_bytes().splitlines(keepends=True)
+    for line in raw:
+        maker.add(line, bool(json.loads(line)["faults"]))
+    maker.close()
+    assert maker._pid is None  # ended and reaped
+    assert set(made_tapes(str(beside))) <= {json.loads(line)["game"] for line in raw}
+    assert page_of(beside) == page_of(after)
