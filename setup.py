@@ -35,9 +35,11 @@ COMPILED_PACKAGES = [
     "referee/table",
     "referee/bots/pipes",
 ]
-#: The one module compiled outside those packages: a bot's CPU clock, read twice a decision. It sits beside the
-#: sandbox (whose cgroup meter it defines) rather than in ``bots/pipes``, which the sandbox's spec imports.
-COMPILED_MODULES = ["referee/bots/cpuclock.py"]
+#: The modules compiled outside those packages: a bot's CPU clock, read twice a decision (it sits beside the sandbox,
+#: whose cgroup meter it defines, rather than in ``bots/pipes``, which the sandbox's spec imports); and the report's
+#: tape of a game, made for every game of a page (0.75 ms a game interpreted, 0.46 ms compiled: the sample arena's
+#: page, 0.40 s of CPU, most of it this; bench/README.md, "Fourth pass").
+COMPILED_MODULES = ["referee/bots/cpuclock.py", "referee/html_report/tape.py"]
 #: The packages whose ``__init__.py`` is compiled too: it imports every module of its package itself.
 #: Modules of those packages that stay interpreted, each for its reason (the rest of each package is compiled).
 INTERPRETED = {

@@ -67,6 +67,13 @@ def test_the_per_decision_path_is_compiled_with_the_engine():
         assert (module.__file__ or "").endswith(".py") is not referee.compiled(), module.__name__
 
 
+def test_the_reports_tape_of_a_game_is_compiled():
+    """The report makes a tape of every game of its page (most of its time): compiled with the engine it replays."""
+    from referee.html_report import tape
+
+    assert (tape.__file__ or "").endswith(".py") is not referee.compiled()
+
+
 def test_a_bad_answer_line_gets_the_same_fault_on_both_builds():
     """A line that is not one message is judged by the same words whichever build reads it."""
     from referee.bots.pipes.lines import Mistake, judge
