@@ -56,7 +56,7 @@ class TapeMaker(Protocol):
     """What makes the report's tapes beside the games (``html_report.tapes_beside.TapesBeside``): told each game as
     stored, and when the games start over or end."""
 
-    def start(self) -> bool: ...
+    def start(self, cpus: Sequence[int] = ()) -> bool: ...
     def add(self, encoded: bytes, faulted: bool) -> None: ...
     def restart(self) -> None: ...
     def close(self) -> None: ...
@@ -263,11 +263,15 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
     # An arena starts once each bot program no game has started yet, where they will run (here, unless on a cluster),
     # and leaves out those that cannot start: beside its first games, played again without them if there are any.
     local = executor_factory is local_executor
+    cpus = usable_cpus()
     if tapes_beside is None:
-        tapes_beside = tapes_beside_pays(run.workers.count, len(usable_cpus()), local)
+        tapes_beside = tapes_beside_pays(run.workers.count, len(cpus), local)
+    # The CPUs no worker is pinned to (the executor pins worker w to cpus[w] when there are enough).
+    free = cpus[run.workers.count:] if local and pin is not False and run.workers.count <= len(cpus) else []
     aside = _BesideGames(run, progress, beside, warm=early is None, probe=local_arena,
                          builds=BuildsBeside(run.arena.bots, run.log_dir, run.workers.count) if builds_beside else None,
-                         tapes=page_tapes(run.out_dir) if page_tapes is not None and tapes_beside else None)
+                         tapes=page_tapes(run.out_dir) if page_tapes is not None and tapes_beside else None,
+                         free_cpus=free)
 
     def make() -> Executor:
         return executor_factory(run.arena, jobs=run.workers.count, stderr_dir=run.log_dir, pin=pin,
@@ -570,7 +574,8 @@ class _BesideGames:
     """
 
     def __init__(self, run: _Prepared, progress: Progress, beside: Callable[[Arena], None] | None, *, warm: bool,
-                 probe: bool, builds: BuildsBeside | None, tapes: TapeMaker | None = None) -> None:
+                 probe: bool, builds: BuildsBeside | None, tapes: TapeMaker | None = None,
+                 free_cpus: Sequence[int] = ()) -> None:
         self.run = run
         self.progress = progress
         self.beside = beside
@@ -583,14 +588,16 @@ class _BesideGames:
         self.began = False
         self.warming: threading.Thread | None = None
         self.tapes = tapes
-        """The report's tapes, made beside the games (forked before any thread of ours starts)."""
+        """The report's tapes, made beside the games (forked before any thread of ours starts), on ``free_cpus``
+        (those no worker is pinned to; none: anywhere)."""
+        self.free_cpus = free_cpus
 
     def begin(self, games: bool = True) -> None:
         """The run loop's ``on_start``, each time it forks workers: start what is not yet running (``games``
         false: no game is to be played, a finished arena resumed)."""
         if not self.began:
             self.began = True
-            if self.tapes is not None and not self.tapes.start():
+            if self.tapes is not None and not self.tapes.start(self.free_cpus):
                 self.tapes = None
             if self.builds is not None:
                 self.progress.note(f"building {len(self.builds.entries)} bot(s)"

@@ -21,6 +21,7 @@ import contextlib
 import os
 import signal
 import time
+from typing import Sequence
 
 import orjson
 
@@ -51,8 +52,10 @@ class TapesBeside:
         self._fd: int | None = None
         self._waiting = bytearray()  # lines the pipe could not take yet (it is never waited on during the games)
 
-    def start(self) -> bool:
-        """Fork the process (once; where there is no fork, none: the page replays every game). Whether it runs."""
+    def start(self, cpus: Sequence[int] = ()) -> bool:
+        """Fork the process (once; where there is no fork, none: the page replays every game), on ``cpus`` if any
+        (those no worker is pinned to: even idle time on a worker's CPU would cost its games a cache). Whether it
+        runs."""
         if self._pid is not None:
             return True
         if not hasattr(os, "fork"):
@@ -63,7 +66,7 @@ class TapesBeside:
             code = 1
             try:
                 os.close(write)
-                _make_tapes(read, self.out_dir)
+                _make_tapes(read, self.out_dir, cpus)
                 code = 0
             finally:
                 os._exit(code)
@@ -137,14 +140,14 @@ class _Stopped:
         cls.now = True
 
 
-def _make_tapes(read: int, out_dir: str) -> None:
+def _make_tapes(read: int, out_dir: str, cpus: Sequence[int] = ()) -> None:
     """The process: each line read is replayed and its tape appended to ``OUT/.tapes.jsonl``, until told the games
     are over (or the run is gone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the run's to handle: it says the end
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGUSR1, _Stopped.stop)
     term_when_orphaned()
-    _idle_only()
+    _idle_only(cpus)
     os.closerange(3, read)  # nothing of the run's but its own pipe: no worker's pipe, no socket, no open file
     os.closerange(read + 1, os.sysconf("SC_OPEN_MAX"))
     with os.fdopen(read, "rb") as lines, open(ResultsDir(out_dir).tapes, "ab") as out:
@@ -165,8 +168,12 @@ def _make_tapes(read: int, out_dir: str) -> None:
             out.flush()  # on disk at once: the page may be written after the process is ended
 
 
-def _idle_only() -> None:
-    """Run only on CPU time nothing else wants (Linux's ``SCHED_IDLE``; elsewhere the lowest niceness)."""
+def _idle_only(cpus: Sequence[int]) -> None:
+    """Run only on CPU time nothing else wants (Linux's ``SCHED_IDLE``; elsewhere the lowest niceness), on ``cpus``
+    (none: any)."""
+    if cpus and hasattr(os, "sched_setaffinity"):
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, set(cpus))
     try:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     except (AttributeError, OSError):

@@ -189,13 +189,15 @@ def test_tapes_go_beside_the_games_when_a_core_is_free(workers, cores, local, be
 
 @pytest.mark.slow
 def test_the_maker_takes_only_idle_cpu_and_stops_at_the_games_end(results, tmp_path):
-    """It never slows the games (SCHED_IDLE), and the run does not wait for it to catch up: closed at once, it
-    stops; the page replays what it did not make, and is the same."""
+    """It never slows the games (SCHED_IDLE, on the CPUs no worker is pinned to), and the run does not wait for it
+    to catch up: closed at once, it stops; the page replays what it did not make, and is the same."""
     beside, after = copy_of(results, tmp_path / "beside"), copy_of(results, tmp_path / "after")
     maker = TapesBeside(str(beside))
-    assert maker.start()
+    free = sorted(os.sched_getaffinity(0))[-1:]  # a CPU no worker is pinned to, as the run gives it
+    assert maker.start(free)
     if hasattr(os, "SCHED_IDLE"):
         assert wait_until(lambda: os.sched_getscheduler(maker._pid) == os.SCHED_IDLE)
+        assert os.sched_getaffinity(maker._pid) == set(free)
     raw = (beside / "games.jsonl").read_bytes().splitlines(keepends=True)
     for line in raw:
         maker.add(line, bool(json.loads(line)["faults"]))
