@@ -1,4 +1,5 @@
-"""The games list's data: one row and one tape per game, made by a pool of processes, paged into shards.
+"""The games list's data: one row and one tape per game (the tapes made by as many processes as asked), paged into
+shards.
 
 Each game's row is a ``GameRow`` (the page's script reads it as a JSON array, ``GameRow.to_json``);
 its replay is a compact text (``tape``). Past ``Paging.sample`` games the rows and tapes go to shard
@@ -7,14 +8,16 @@ files beside the page (``ShardWriter``), a script each, loaded when the reader p
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import itertools
 import json
 import os
-import queue
 import signal
+import tempfile
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, cast
+
+import orjson
 
 from referee.engine.jsondata import JsonObject
 from referee.html_report.tally import StageRow
@@ -23,7 +26,7 @@ from referee.replay.locate import fault_turns
 from referee.store.disk import atomic_file
 from referee.store.game_source import SourceGame, stored_for
 from referee.store.handout import Handout
-from referee.store.jsonl import line_digest
+from referee.store.jsonl import encode_line, line_digest
 from referee.store.notes import GameNotes
 from referee.store.notes_file import NotesReader
 from referee.store.results import GameLineJson
@@ -34,8 +37,6 @@ from referee.store.results import GameLineJson
 TAPED_GAMES = 10_000
 #: Games with faults replayed for the page beyond ``TAPED_GAMES`` (their faults' turns come from the replay).
 TAPED_FAULTED = 2_000
-#: Games a report process replays per message (``_tapes``).
-TAPE_CHUNK = 8
 #: JavaScript reads integers beyond this as the nearest double: the page carries them as strings.
 JS_SAFE_INT = 2**53 - 1
 #: The note of a game that was never played.
@@ -219,7 +220,8 @@ def game_rows(out_dir: str, lines: Iterable[GameLineJson], bots: list[str], stag
               handout: Handout | None = None, seen: Seen | None = None, made: Made | None = None) -> GameRows:
     """The games list (one short row per game), each game's tape, and the games that could not be replayed.
 
-    A game ``taping`` leaves out has no tape (and no faults' turns): its row only. ``seen`` is given every game
+    ``lines`` is read more than once (a ``GameFile``, or a list). A game ``taping`` leaves out has no tape (and no
+    faults' turns): its row only. ``seen`` is given every game
     as the page makes it (the bots' own pages collect theirs). ``made``: the tapes made beside the games
     (``tapes_beside``), used where their line is the game's.
     """
@@ -228,9 +230,11 @@ def game_rows(out_dir: str, lines: Iterable[GameLineJson], bots: list[str], stag
     problems: list[str] = []
     position = {name: i for i, name in enumerate(bots)}
     labels = {(s.name, r.number): r.label for s in stages if len(s.rounds) > 1 for r in s.rounds}
-    wanted = ((line, taping.wanted(count, line)) for count, line in enumerate(lines))
     notes = _PageNotes(out_dir, handout or Handout(out_dir))
-    for count, (line, taped) in enumerate(_tapes(out_dir, wanted, jobs, taping.first, made or {})):
+    ready = _Ready(made or {}, _made_now(out_dir, lines, jobs, taping.first, made or {}))
+    for count, line in enumerate(lines):
+        wanted = taping.wanted(count, line)
+        taped = ready.tape(count, line, wanted) or (game_tape(out_dir, line) if wanted else _untaped(line))
         if taped.problem:
             problems.append(taped.problem)
         row = _row(line, taped, position, labels)
@@ -253,93 +257,96 @@ def _row(line: GameLineJson, made: Tape, position: Mapping[str, int], labels: Ma
                    len(line.get("faults") or []), made.turns, made.faults, made.note, stage, number)
 
 
-def _tapes(out_dir: str, lines: Iterable[tuple[GameLineJson, bool]], jobs: int = 1, pooled: int | None = None,
-           made: Made | None = None) -> Iterator[tuple[GameLineJson, Tape]]:
-    """Each line with its ``game_tape`` (a wanted game) or its ``_untaped`` row, in the order of ``lines``: the
-    first ``pooled`` (all: None) made by ``jobs`` forked processes, the rest here; a wanted game's tape ``made``
-    beside the games is taken as it is (where its line is the one it was made from).
-
-    Replaying games is most of a report's time (540 games of the sample arena: about 1.5 s of CPU), all
-    of it after the games: with ``jobs`` workers it scales as they do. Lines go to the processes a few at
-    a time through pipes that hold a few hundred, so memory stays flat however many games there are. Past
-    the games a long run's page replays in a row (``Taping.first``), a row costs less to make than to ship
-    to a process and back, and the few faulted games replayed there are replayed here.
-    """
-    items = iter(lines)
-    ready = _Ready(made or {})
-    context = _fork_context() if jobs > 1 else None
-    if context is not None:
-        with context.Pool(jobs, initializer=_report_process) as pool:
-            # imap's feeder thread reads ``items`` (its own file handle) while results come back in order; it
-            # has taken exactly ``pooled`` of them when the last result is here.
-            taped = pool.imap(functools.partial(_game_tape_of, out_dir), ready.others(itertools.islice(items, pooled)),
-                              chunksize=TAPE_CHUNK)
-            yield from ready.merged(taped)
-            pool.close()  # all done: let them exit (leaving the block would terminate them)
-            pool.join()
-    for line, wanted in items:
-        yield line, ready.tape(line, wanted) or (game_tape(out_dir, line) if wanted else _untaped(line))
-
-
 #: The tapes made beside the games (``tapes_beside.made_tapes``): game id -> (its line's digest, its tape).
 Made = Mapping[str, "tuple[str, Tape]"]
 
 
 class _Ready:
-    """The tapes ``made`` beside the games, taken in the order of the lines; the others go to the report's processes
-    (``others``, read by the pool's feeder thread) and come back in that order (``merged``)."""
+    """The tapes made before the rows: those ``made`` beside the games (by game id, taken where the line is the one
+    they were made from) and those the report's processes made ``now`` (by the line's place in the page)."""
 
-    _END: Any = object()
-
-    def __init__(self, made: Made) -> None:
+    def __init__(self, made: Made, now: Mapping[int, Tape]) -> None:
         self.made = made
-        self.order: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.now = now
 
-    def tape(self, line: GameLineJson, wanted: bool) -> Tape | None:
-        """The wanted game's tape as made beside the games, if it was made from this very line."""
-        if not wanted or not self.made:
+    def tape(self, count: int, line: GameLineJson, wanted: bool) -> Tape | None:
+        """The wanted game's tape, if made already."""
+        if not wanted:
             return None
+        taped = self.now.get(count)
+        if taped is not None or not self.made:
+            return taped
         found = self.made.get(str(line.get("game")))
-        if found is None:
-            return None
-        return found[1] if found[0] == line_digest(line) else None
+        return found[1] if found is not None and found[0] == line_digest(line) else None
 
-    def others(self, items: Iterable[tuple[GameLineJson, bool]]) -> Iterator[tuple[GameLineJson, bool]]:
-        """The items whose tape was not made (in order), each item noted for ``merged`` as it is read."""
+
+def _made_now(out_dir: str, lines: Iterable[GameLineJson], jobs: int, first: int, made: Made) -> dict[int, Tape]:
+    """The tapes of the first ``first`` lines (each a wanted game) not ``made`` beside the games, by the line's
+    place, made by ``jobs`` processes: this one and ``jobs - 1`` forked ones, each every ``jobs``-th line, the forked
+    ones into a file of their own read back here. None with one job, or where there is no fork.
+
+    Replaying games is most of a report's time (540 games of the sample arena: 0.25 s of CPU, after the games
+    unless made beside them), and with ``jobs`` processes it scales as they do: nothing but the tapes crosses
+    between them (each reads the lines from games.jsonl itself), where a pool's messages, a line out and a tape
+    back, cost a third more than the replays and gained nothing on two cores. Past ``first`` games a long run's
+    page replays only the faulted ones, here.
+    """
+    if jobs <= 1 or first <= 0 or not hasattr(os, "fork"):
+        return {}
+    with tempfile.TemporaryDirectory(prefix="lastcard-tapes-") as folder:
+        shares = {share: os.path.join(folder, f"{share}.jsonl") for share in range(1, jobs)}
+        children: list[int] = []
         try:
-            for line, wanted in items:
-                taped = self.tape(line, wanted)
-                self.order.put((line, taped))
-                if taped is None:
-                    yield line, wanted
+            for share, path in shares.items():
+                pid = os.fork()
+                if pid == 0:  # a report process: it never returns into the command's code
+                    code = 1
+                    try:
+                        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the command's: it ends them
+                        with open(path, "wb") as out:
+                            for count, taped in _share(out_dir, lines, share, jobs, first, made):
+                                out.write(encode_line([count, *tape_fields(taped)]))
+                        code = 0
+                    finally:
+                        os._exit(code)
+                children.append(pid)
+            now = dict(_share(out_dir, lines, 0, jobs, first, made))
+            for pid in children:
+                os.waitpid(pid, 0)
+            children = []
         finally:
-            self.order.put(self._END)
-
-    def merged(self, taped: Iterator[tuple[GameLineJson, Tape]]) -> Iterator[tuple[GameLineJson, Tape]]:
-        """Every item read by ``others``, in order: its made tape, or the next of ``taped``."""
-        while (item := self.order.get()) is not self._END:
-            line, tape = item
-            yield (line, tape) if tape is not None else next(taped)
-        next(taped, None)  # raises what reading the lines raised (imap keeps it for the next result)
-
-
-def _report_process() -> None:
-    """A report process: Ctrl-C and SIGTERM are the command's to handle (it may have made SIGTERM a Ctrl-C),
-    and the pool's own SIGTERM ends it quietly."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            for pid in children:  # interrupted: the processes left are ended
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+        for path in shares.values():  # a process that failed left its share, or part of it: replayed in the rows
+            with contextlib.suppress(FileNotFoundError), open(path, "rb") as fh:
+                for raw in fh:
+                    with contextlib.suppress(ValueError, TypeError):
+                        count, *fields = orjson.loads(raw)
+                        now[int(count)] = tape_of(fields)
+    return now
 
 
-def _fork_context() -> Any:
-    """multiprocessing's fork context, or None where there is no fork (spawn would import everything again)."""
-    import multiprocessing
+def _share(out_dir: str, lines: Iterable[GameLineJson], share: int, jobs: int, first: int, made: Made
+           ) -> Iterator[tuple[int, Tape]]:
+    """This process's share of the first ``first`` lines (every ``jobs``-th, from ``share``): each one's place and
+    tape, but those ``made`` beside the games."""
+    ready = _Ready(made, {})
+    for count, line in enumerate(itertools.islice(lines, first)):
+        if count % jobs == share and ready.tape(count, line, True) is None:
+            yield count, game_tape(out_dir, line)
 
-    return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+
+def tape_fields(taped: Tape) -> list[object]:
+    """A tape as a JSON array's items (a file of tapes: ``tape_of`` reads them back)."""
+    return [taped.text, taped.turns, [list(f) for f in taped.faults], taped.note, taped.problem]
 
 
-def _game_tape_of(out_dir: str, item: tuple[GameLineJson, bool]) -> tuple[GameLineJson, Tape]:
-    line, wanted = item
-    return line, (game_tape(out_dir, line) if wanted else _untaped(line))
+def tape_of(fields: Sequence[Any]) -> Tape:
+    """The tape that ``tape_fields`` wrote."""
+    text, turns, faults, note, problem = fields
+    return Tape(text, turns, tuple((int(t), s, str(m)) for t, s, m in faults), note, problem)
 
 
 def game_tape(out_dir: str, line: GameLineJson) -> Tape:

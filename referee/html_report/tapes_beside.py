@@ -25,7 +25,7 @@ from typing import Sequence
 
 import orjson
 
-from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, Tape, game_tape
+from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, Tape, game_tape, tape_fields, tape_of
 from referee.run.orphans import term_when_orphaned
 from referee.store.jsonl import encode_line, line_digest
 from referee.store.results_dir import ResultsDir
@@ -162,9 +162,7 @@ def _make_tapes(read: int, out_dir: str, cpus: Sequence[int] = ()) -> None:
                 line = orjson.loads(raw)
             except orjson.JSONDecodeError:
                 continue
-            made = game_tape(out_dir, line)
-            out.write(encode_line([line.get("game"), line_digest(line), made.text, made.turns,
-                                   [list(f) for f in made.faults], made.note, made.problem]))
+            out.write(encode_line([line.get("game"), line_digest(line), *tape_fields(game_tape(out_dir, line))]))
             out.flush()  # on disk at once: the page may be written after the process is ended
 
 
@@ -188,10 +186,10 @@ def made_tapes(out_dir: str) -> dict[str, tuple[str, Tape]]:
     with contextlib.suppress(FileNotFoundError), open(path, "rb") as fh:
         for raw in fh:
             try:
-                game, key, text, turns, faults, note, problem = orjson.loads(raw)
+                game, key, *fields = orjson.loads(raw)
+                made[str(game)] = (str(key), tape_of(fields))
             except (orjson.JSONDecodeError, ValueError, TypeError):  # a line cut short by a killed process
                 continue
-            made[str(game)] = (str(key), Tape(text, turns, tuple(tuple(f) for f in faults), note, problem))
     return made
 
 
