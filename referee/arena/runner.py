@@ -260,18 +260,12 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
                       keep_games=keep_games, local=executor_factory is local_executor, build=not builds_beside)
     if early is not None:
         early.join()  # no thread may hold an import lock when the workers are forked
+    tapes, free = _tape_maker(run, page_tapes, tapes_beside, executor_factory is local_executor, pin)
     # An arena starts once each bot program no game has started yet, where they will run (here, unless on a cluster),
     # and leaves out those that cannot start: beside its first games, played again without them if there are any.
-    local = executor_factory is local_executor
-    cpus = usable_cpus()
-    if tapes_beside is None:
-        tapes_beside = tapes_beside_pays(run.workers.count, len(cpus), local)
-    # The CPUs no worker is pinned to (the executor pins worker w to cpus[w] when there are enough).
-    free = cpus[run.workers.count:] if local and pin is not False and run.workers.count <= len(cpus) else []
     aside = _BesideGames(run, progress, beside, warm=early is None, probe=local_arena,
                          builds=BuildsBeside(run.arena.bots, run.log_dir, run.workers.count) if builds_beside else None,
-                         tapes=page_tapes(run.out_dir) if page_tapes is not None and tapes_beside else None,
-                         free_cpus=free)
+                         tapes=tapes, free_cpus=free)
 
     def make() -> Executor:
         return executor_factory(run.arena, jobs=run.workers.count, stderr_dir=run.log_dir, pin=pin,
@@ -301,6 +295,18 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
         ran = summarize(run, complete=complete, played_now=played_now, wall=wall)
         loop.close()
         return ran
+
+
+def _tape_maker(run: _Prepared, page_tapes: Callable[[str], TapeMaker] | None, beside: bool | None, local: bool,
+                pin: bool | None) -> tuple[TapeMaker | None, list[int]]:
+    """The page's tape maker, if its tapes are made beside the games (``beside`` None: where that pays), and the
+    CPUs no worker is pinned to (the executor pins worker w to the w-th CPU, when there are enough of them)."""
+    cpus = usable_cpus()
+    workers = run.workers.count
+    if beside is None:
+        beside = tapes_beside_pays(workers, len(cpus), local)
+    free = cpus[workers:] if local and pin is not False and workers <= len(cpus) else []
+    return (page_tapes(run.out_dir) if page_tapes is not None and beside else None), free
 
 
 def tapes_beside_pays(workers: int, cores: int, local: bool) -> bool:

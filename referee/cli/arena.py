@@ -6,13 +6,13 @@ import dataclasses
 import os
 import tempfile
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import click
 
 from referee.arena.bot_reports import write_bot_reports
 from referee.arena.model import Arena
-from referee.arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
+from referee.arena.runner import ArenaRun, Quiet, TapeMaker, prepare_bots, run_arena
 from referee.arena.schedule import stage_game_counts
 from referee.bots.entry import BotEntry
 from referee.builds.arrivals import PLATFORM_NAMES
@@ -111,14 +111,10 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
                     check_games=DEFAULT_CHECK_GAMES if check_games is None else check_games, html_report=html_report)
         return
     checks = _checks_beside(arena, check_games, jobs, progress)
-    tapes = None
-    if html_report:
-        from referee.html_report.tapes_beside import TapesBeside  # here: a run without a page need not import it
-
-        tapes = TapesBeside
     with sigterm_as_interrupt():
         run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
-                        live=page, beside=checks.start, page_tapes=tapes, **executor_kwargs(factory))
+                        live=page, beside=checks.start, page_tapes=_page_tapes(html_report),
+                        **executor_kwargs(factory))
     doc = run.doc
     _standings(arena, run)
     end_live(page, complete=run.complete, standings=run.standings, games=doc.games,
@@ -141,6 +137,15 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
         click.echo(line, err=True)
     if not run.complete:
         interrupted(games=f"{doc.games:,} of {doc.games_planned:,} games")
+
+
+def _page_tapes(html_report: bool) -> Callable[[str], TapeMaker] | None:
+    """What makes the page's tapes beside the games (``run_arena`` decides whether it pays), if a page is written."""
+    if not html_report:
+        return None
+    from referee.html_report.tapes_beside import TapesBeside  # here: a run without a page need not import it
+
+    return TapesBeside
 
 
 def _standings(arena: Arena, run: ArenaRun) -> None:

@@ -17,8 +17,6 @@ import tempfile
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, cast
 
-import orjson
-
 from referee.engine.jsondata import JsonObject
 from referee.html_report.tally import StageRow
 from referee.html_report.tape import tape
@@ -26,10 +24,11 @@ from referee.replay.locate import fault_turns
 from referee.store.disk import atomic_file
 from referee.store.game_source import SourceGame, stored_for
 from referee.store.handout import Handout
-from referee.store.jsonl import encode_line, line_digest
+from referee.store.jsonl import line_digest
 from referee.store.notes import GameNotes
 from referee.store.notes_file import NotesReader
 from referee.store.results import GameLineJson
+from referee.store.tape_file import TapeWriter, read_tapes
 
 #: The games whose replays the page and its shards carry: the first, in id order. Each replay costs the referee
 #: about 3 ms (a million-game page would take an hour); past these, a game's row says who played and how it
@@ -303,9 +302,9 @@ def _made_now(out_dir: str, lines: Iterable[GameLineJson], jobs: int, first: int
                     code = 1
                     try:
                         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the command's: it ends them
-                        with open(path, "wb") as out:
+                        with TapeWriter(path, fresh=True) as out:
                             for count, taped in _share(out_dir, lines, share, jobs, first, made):
-                                out.write(encode_line([count, *tape_fields(taped)]))
+                                out.write([count, *tape_fields(taped)])
                         code = 0
                     finally:
                         os._exit(code)
@@ -320,11 +319,10 @@ def _made_now(out_dir: str, lines: Iterable[GameLineJson], jobs: int, first: int
                     os.kill(pid, signal.SIGKILL)
                 os.waitpid(pid, 0)
         for path in shares.values():  # a process that failed left its share, or part of it: replayed in the rows
-            with contextlib.suppress(FileNotFoundError), open(path, "rb") as fh:
-                for raw in fh:
-                    with contextlib.suppress(ValueError, TypeError):
-                        count, *fields = orjson.loads(raw)
-                        now[int(count)] = tape_of(fields)
+            for items in read_tapes(path):
+                with contextlib.suppress(ValueError, TypeError):  # not a tape's line
+                    count, *fields = items
+                    now[int(count)] = tape_of(fields)
     return now
 
 

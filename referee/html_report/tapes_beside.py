@@ -27,8 +27,9 @@ import orjson
 
 from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, Tape, game_tape, tape_fields, tape_of
 from referee.run.orphans import term_when_orphaned
-from referee.store.jsonl import encode_line, line_digest
+from referee.store.jsonl import line_digest
 from referee.store.results_dir import ResultsDir
+from referee.store.tape_file import TapeWriter, read_tapes, remove_tapes
 
 #: Seconds ``close`` waits for the process to finish the game it is replaying (a few milliseconds), before it is
 #: ended (the page replays the rest itself).
@@ -150,20 +151,18 @@ def _make_tapes(read: int, out_dir: str, cpus: Sequence[int] = ()) -> None:
     _idle_only(cpus)
     os.closerange(3, read)  # nothing of the run's but its own pipe: no worker's pipe, no socket, no open file
     os.closerange(read + 1, os.sysconf("SC_OPEN_MAX"))
-    with os.fdopen(read, "rb") as lines, open(ResultsDir(out_dir).tapes, "ab") as out:
+    with os.fdopen(read, "rb") as lines, TapeWriter(ResultsDir(out_dir).tapes) as out:
         for raw in lines:
             if raw == _END or _Stopped.now:
                 return
             if raw == _RESTART:
-                out.seek(0)
-                out.truncate()
+                out.clear()
                 continue
             try:
                 line = orjson.loads(raw)
             except orjson.JSONDecodeError:
                 continue
-            out.write(encode_line([line.get("game"), line_digest(line), *tape_fields(game_tape(out_dir, line))]))
-            out.flush()  # on disk at once: the page may be written after the process is ended
+            out.write([line.get("game"), line_digest(line), *tape_fields(game_tape(out_dir, line))])
 
 
 def _idle_only(cpus: Sequence[int]) -> None:
@@ -181,19 +180,14 @@ def _idle_only(cpus: Sequence[int]) -> None:
 
 def made_tapes(out_dir: str) -> dict[str, tuple[str, Tape]]:
     """The tapes made beside the games: game id -> (its line's digest, its tape). None made: empty."""
-    path = ResultsDir(out_dir).tapes
     made: dict[str, tuple[str, Tape]] = {}
-    with contextlib.suppress(FileNotFoundError), open(path, "rb") as fh:
-        for raw in fh:
-            try:
-                game, key, *fields = orjson.loads(raw)
-                made[str(game)] = (str(key), tape_of(fields))
-            except (orjson.JSONDecodeError, ValueError, TypeError):  # a line cut short by a killed process
-                continue
+    for items in read_tapes(ResultsDir(out_dir).tapes):
+        with contextlib.suppress(ValueError, TypeError):  # not a tape's line
+            game, key, *fields = items
+            made[str(game)] = (str(key), tape_of(fields))
     return made
 
 
 def forget_tapes(out_dir: str) -> None:
     """Remove the tapes made beside the games (the page that used them is written)."""
-    with contextlib.suppress(FileNotFoundError):
-        os.remove(ResultsDir(out_dir).tapes)
+    remove_tapes(ResultsDir(out_dir).tapes)

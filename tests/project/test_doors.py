@@ -46,6 +46,8 @@ ALLOWED = {
     "cli/check_arena.py": "the JUnit file the user names",
     "cli/puzzles.py": "the JUnit file the user names",
     "cluster/worker.py": "a worker's marker file in its own unpack folder",
+    "html_report/tapes_beside.py": "the pipe the run hands it games through (its own end, as a file); its tapes go "
+                                   "through store.tape_file",
     "inputs/files.py": "every file a person hands in, through its guards (the only inputs/ module that opens one)",
     "ladder/fingerprint.py": "a submission's files, to hash what changed",
     "ladder/store.py": "the ladder database's lock file",
