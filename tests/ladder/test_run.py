@@ -224,10 +224,14 @@ def test_a_run_killed_with_sigkill_loses_no_finished_game_and_frees_the_file(tmp
 
     from tests.support.procs import wait_until
 
+    # Long enough to be killed in the middle: its built-in games travel 32 to a message, so a short run (60 games a
+    # bot, 0.1 s of games) could store its first five and finish within one look at the file (50 ms); with 300 a bot
+    # the games take 0.7 s.
+    share = 300
     path = arena_file(tmp_path)
     db = tmp_path / "l.sqlite"
     proc = subprocess.Popen([sys.executable, "-c", "from referee.cli.main import cli; cli()", "ladder", "run", path,
-                             "--db", str(db), "--games-per-bot", "60", "-j", "2", "-q"], cwd=ROOT,
+                             "--db", str(db), "--games-per-bot", str(share), "-j", "2", "-q"], cwd=ROOT,
                             start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         seen: list[tuple] = []
@@ -247,10 +251,10 @@ def test_a_run_killed_with_sigkill_loses_no_finished_game_and_frees_the_file(tmp
         proc.wait()
     assert proc.returncode == -signal.SIGKILL and len(seen) >= 5, "the run ended before it could be killed"
     arena = load_arena(path)
-    run_ladder(arena, str(db), jobs=1, options=LadderOptions(share=60))  # not refused: the lock died with it
+    run_ladder(arena, str(db), jobs=1, options=LadderOptions(share=share))  # not refused: the lock died with it
     after = stored_games(db)
     assert set(seen) <= set(after)  # games finish out of order with two workers: compare as sets
-    run_ladder(arena, str(tmp_path / "whole.sqlite"), jobs=1, options=LadderOptions(share=60))
+    run_ladder(arena, str(tmp_path / "whole.sqlite"), jobs=1, options=LadderOptions(share=share))
     assert after == stored_games(tmp_path / "whole.sqlite")
     with open_ladder(str(db), write=False) as store:
         assert [r["status"] for r in store.runs()] == ["killed", "finished"]
