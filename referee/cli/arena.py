@@ -6,13 +6,13 @@ import dataclasses
 import os
 import tempfile
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import click
 
 from referee.arena.bot_reports import write_bot_reports
 from referee.arena.model import Arena
-from referee.arena.runner import ArenaRun, Quiet, TapeMaker, prepare_bots, run_arena
+from referee.arena.runner import ArenaRun, Quiet, prepare_bots, run_arena
 from referee.arena.schedule import stage_game_counts
 from referee.bots.entry import BotEntry
 from referee.builds.arrivals import PLATFORM_NAMES
@@ -33,6 +33,7 @@ from referee.cli.options import (
     clock_options,
     jobs_option,
     out_option,
+    page_tapes,
     report_option,
     roster_option,
     with_clock,
@@ -113,7 +114,7 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
     checks = _checks_beside(arena, check_games, jobs, progress)
     with sigterm_as_interrupt():
         run = run_arena(arena, out=out, jobs=jobs, resume=resume, fresh=fresh, progress=progress, pin=pin,
-                        live=page, beside=checks.start, page_tapes=_page_tapes(html_report),
+                        live=page, beside=checks.start, page_tapes=page_tapes(html_report),
                         **executor_kwargs(factory))
     doc = run.doc
     _standings(arena, run)
@@ -137,15 +138,6 @@ def arena_cmd(file: str, out: str | None, jobs: int | None, resume: bool, fresh:
         click.echo(line, err=True)
     if not run.complete:
         interrupted(games=f"{doc.games:,} of {doc.games_planned:,} games")
-
-
-def _page_tapes(html_report: bool) -> Callable[[str], TapeMaker] | None:
-    """What makes the page's tapes beside the games (``run_arena`` decides whether it pays), if a page is written."""
-    if not html_report:
-        return None
-    from referee.html_report.tapes_beside import TapesBeside  # here: a run without a page need not import it
-
-    return TapesBeside
 
 
 def _standings(arena: Arena, run: ArenaRun) -> None:

@@ -37,6 +37,7 @@ from referee.cli.options import (
     build_ruleset,
     jobs_option,
     out_option,
+    page_tapes,
     report_option,
     ruleset_options,
     seat_names_option,
@@ -122,7 +123,8 @@ def match_cmd(ruleset: str, options: tuple[str, ...], games: int, seed: int, out
         with sigterm_as_interrupt():
             run = run_arena(arena, out=out or (scratch.name if scratch else None), jobs=jobs, resume=resume,
                             fresh=fresh or scratch is not None, progress=progress, kind="match",
-                            keep_games=scratch is None, live=state, **executor_kwargs(factory))
+                            keep_games=scratch is None, live=state, page_tapes=page_tapes(bool(out) and html_report),
+                            **executor_kwargs(factory))
     except StoreError as exc:
         if not exc.changed:
             raise

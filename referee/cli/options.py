@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
@@ -13,6 +13,9 @@ from referee.engine.rules import PRESETS, Ruleset, RulesetError, get_ruleset, pa
 from referee.run.workers import JOBS_PER_CPU, max_jobs
 from referee.store.outdir import out_dir_problem
 from referee.store.results_dir import ResultsDir
+
+if TYPE_CHECKING:
+    from referee.arena.runner import TapeMaker
 
 F = Callable[..., Any]
 
@@ -158,6 +161,16 @@ def report_option(f: F) -> F:
     return click.option("--report/--no-report", "html_report", default=True, show_default=True,
                         help="Write report.html: standings, head-to-head, faults and a replay viewer for every "
                              "game (see docs/replay.md).")(f)
+
+
+def page_tapes(page: bool) -> Callable[[str], TapeMaker] | None:
+    """What makes a run's page's tapes beside its games (``run_arena`` decides whether that pays), if a ``page`` is
+    written after them."""
+    if not page:
+        return None
+    from referee.html_report.tapes_beside import TapesBeside  # here: a run without a page need not import it
+
+    return TapesBeside
 
 
 def write_html_report(out_dir: str, jobs: int = 1) -> None:

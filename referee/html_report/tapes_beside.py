@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import time
 from typing import Sequence
@@ -110,13 +111,9 @@ class TapesBeside:
         os.close(fd)
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGUSR1)  # past the lines the pipe still holds: the end
-        deadline = time.monotonic() + wait
-        while os.waitpid(pid, os.WNOHANG) == (0, 0):
-            if time.monotonic() >= deadline:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                break
-            time.sleep(0.005)
+        if not _ended_within(pid, wait):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
         self._pid = None
 
     def _send(self) -> None:
@@ -129,6 +126,24 @@ class TapesBeside:
             self._waiting.clear()
             return
         del self._waiting[:sent]
+
+
+def _ended_within(pid: int, wait: float) -> bool:
+    """Whether child ``pid`` ended within ``wait`` seconds (reaped if so): woken by its end where Linux can say
+    (a pidfd), else looked at every few milliseconds."""
+    deadline = time.monotonic() + wait
+    if hasattr(os, "pidfd_open"):
+        with contextlib.suppress(OSError):
+            fd = os.pidfd_open(pid)
+            try:
+                select.select([fd], [], [], wait)
+            finally:
+                os.close(fd)
+    while os.waitpid(pid, os.WNOHANG) == (0, 0):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.002)
+    return True
 
 
 class _Stopped:

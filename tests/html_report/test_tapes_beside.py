@@ -205,3 +205,37 @@ def test_the_maker_takes_only_idle_cpu_and_stops_at_the_games_end(results, tmp_p
     assert maker._pid is None  # ended and reaped
     assert set(made_tapes(str(beside))) <= {json.loads(line)["game"] for line in raw}
     assert page_of(beside) == page_of(after)
+
+
+@pytest.mark.slow
+def test_a_match_that_writes_a_page_makes_its_tapes_beside_its_games(tmp_path, monkeypatch):
+    """``lastcard match --out``: its page's tapes are made beside its games; without ``--out`` (no page) or with
+    ``--no-report``, no tape maker is started."""
+    from click.testing import CliRunner
+
+    from referee.arena import runner
+    from referee.cli.main import cli
+    from referee.html_report import tapes_beside
+
+    started: list[str] = []
+
+    class Counted(Drained):
+        def start(self, cpus=()):
+            started.append(self.out_dir)
+            return super().start(cpus)
+
+    monkeypatch.setattr(tapes_beside, "TapesBeside", Counted)
+    monkeypatch.setattr(runner, "tapes_beside_pays", lambda *a: True)  # whatever the machine's cores
+    replayed = count_replays(monkeypatch)
+
+    def match(*extra: str) -> None:
+        res = CliRunner().invoke(cli, ["match", "-r", "family", "-o", "target=round", "-n", "4", "--seed", "5",
+                                       "--jobs", "1", *extra, "builtin:hard", "builtin:random"])
+        assert res.exit_code == 0, res.output
+
+    match("--out", str(tmp_path / "m"))
+    assert started == [str(tmp_path / "m")] and replayed == []  # every tape made beside the games
+    assert (tmp_path / "m" / "report.html").exists() and not os.path.exists(ResultsDir(str(tmp_path / "m")).tapes)
+    match()
+    match("--out", str(tmp_path / "n"), "--no-report")
+    assert started == [str(tmp_path / "m")]
