@@ -25,7 +25,7 @@ from referee.bots.logs import stderr_log
 from referee.bots.spec import BotSpec
 from referee.bots.walls_hint import hidden_by_walls
 from referee.inputs.problems import ArenaFileError
-from referee.run.executor import Executor, ExecutorFactory, local_executor
+from referee.run.executor import Executor, ExecutorFactory, local_executor, unpinned_cpus
 from referee.run.jobs import GameJob
 from referee.run.loop import RunLoop, following
 from referee.run.startups import CannotStart, ProbeBeside, StartupWatch, last_stderr, probe
@@ -260,16 +260,18 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
                       keep_games=keep_games, local=executor_factory is local_executor, build=not builds_beside)
     if early is not None:
         early.join()  # no thread may hold an import lock when the workers are forked
-    tapes, free = _tape_maker(run, page_tapes, tapes_beside, executor_factory is local_executor, pin)
+    tapes = _tape_maker(run, page_tapes, tapes_beside, executor_factory is local_executor)
     # An arena starts once each bot program no game has started yet, where they will run (here, unless on a cluster),
     # and leaves out those that cannot start: beside its first games, played again without them if there are any.
     aside = _BesideGames(run, progress, beside, warm=early is None, probe=local_arena,
                          builds=BuildsBeside(run.arena.bots, run.log_dir, run.workers.count) if builds_beside else None,
-                         tapes=tapes, free_cpus=free)
+                         tapes=tapes)
 
     def make() -> Executor:
-        return executor_factory(run.arena, jobs=run.workers.count, stderr_dir=run.log_dir, pin=pin,
-                                records_dir=run.records_dir)
+        executor = executor_factory(run.arena, jobs=run.workers.count, stderr_dir=run.log_dir, pin=pin,
+                                    records_dir=run.records_dir)
+        aside.free_cpus = unpinned_cpus(executor)
+        return executor
 
     # A match (or compare) stops for a bot that cannot start; an arena probes its bots beside the first games.
     watch = StartupWatch(run.specs) if kind != "arena" else None
@@ -297,16 +299,12 @@ def run_arena(arena: Arena, *, out: str | None = None, jobs: int | None = None, 
         return ran
 
 
-def _tape_maker(run: _Prepared, page_tapes: Callable[[str], TapeMaker] | None, beside: bool | None, local: bool,
-                pin: bool | None) -> tuple[TapeMaker | None, list[int]]:
-    """The page's tape maker, if its tapes are made beside the games (``beside`` None: where that pays), and the
-    CPUs no worker is pinned to (the executor pins worker w to the w-th CPU, when there are enough of them)."""
-    cpus = usable_cpus()
-    workers = run.workers.count
+def _tape_maker(run: _Prepared, page_tapes: Callable[[str], TapeMaker] | None, beside: bool | None, local: bool
+                ) -> TapeMaker | None:
+    """The page's tape maker, if its tapes are made beside the games (``beside`` None: where that pays)."""
     if beside is None:
-        beside = tapes_beside_pays(workers, len(cpus), local)
-    free = cpus[workers:] if local and pin is not False and workers <= len(cpus) else []
-    return (page_tapes(run.out_dir) if page_tapes is not None and beside else None), free
+        beside = tapes_beside_pays(run.workers.count, len(usable_cpus()), local)
+    return page_tapes(run.out_dir) if page_tapes is not None and beside else None
 
 
 def tapes_beside_pays(workers: int, cores: int, local: bool) -> bool:
@@ -581,8 +579,7 @@ class _BesideGames:
     """
 
     def __init__(self, run: _Prepared, progress: Progress, beside: Callable[[Arena], None] | None, *, warm: bool,
-                 probe: bool, builds: BuildsBeside | None, tapes: TapeMaker | None = None,
-                 free_cpus: Sequence[int] = ()) -> None:
+                 probe: bool, builds: BuildsBeside | None, tapes: TapeMaker | None = None) -> None:
         self.run = run
         self.progress = progress
         self.beside = beside
@@ -595,9 +592,10 @@ class _BesideGames:
         self.began = False
         self.warming: threading.Thread | None = None
         self.tapes = tapes
-        """The report's tapes, made beside the games (forked before any thread of ours starts), on ``free_cpus``
-        (those no worker is pinned to; none: anywhere)."""
-        self.free_cpus = free_cpus
+        """The report's tapes, made beside the games (forked before any thread of ours starts), on ``free_cpus``."""
+        self.free_cpus: list[int] = []
+        """The CPUs none of the workers is pinned to (none: anywhere), as the executor pinned them
+        (``unpinned_cpus``)."""
 
     def begin(self, games: bool = True) -> None:
         """The run loop's ``on_start``, each time it forks workers: start what is not yet running (``games``

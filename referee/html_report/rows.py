@@ -9,6 +9,7 @@ files beside the page (``ShardWriter``), a script each, loaded when the reader p
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
 import os
@@ -21,6 +22,7 @@ from referee.engine.jsondata import JsonObject
 from referee.html_report.tally import StageRow
 from referee.html_report.tape import tape
 from referee.replay.locate import fault_turns
+from referee.run.orphans import fork_call
 from referee.store.disk import atomic_file
 from referee.store.game_source import SourceGame, stored_for
 from referee.store.handout import Handout
@@ -220,9 +222,8 @@ def game_rows(out_dir: str, lines: Iterable[GameLineJson], bots: list[str], stag
     """The games list (one short row per game), each game's tape, and the games that could not be replayed.
 
     ``lines`` is read more than once (a ``GameFile``, or a list). A game ``taping`` leaves out has no tape (and no
-    faults' turns): its row only. ``seen`` is given every game
-    as the page makes it (the bots' own pages collect theirs). ``made``: the tapes made beside the games
-    (``tapes_beside``), used where their line is the game's.
+    faults' turns): its row only. ``seen`` is given every game as the page makes it (the bots' own pages collect
+    theirs). ``made``: the tapes made beside the games (``tapes_beside``), used where their line is the game's.
     """
     taping = taping or Taping()
     paging = _Paging(shards)
@@ -297,18 +298,8 @@ def _made_now(out_dir: str, lines: Iterable[GameLineJson], jobs: int, first: int
         children: list[int] = []
         try:
             for share, path in shares.items():
-                pid = os.fork()
-                if pid == 0:  # a report process: it never returns into the command's code
-                    code = 1
-                    try:
-                        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the command's: it ends them
-                        with TapeWriter(path, fresh=True) as out:
-                            for count, taped in _share(out_dir, lines, share, jobs, first, made):
-                                out.write([count, *tape_fields(taped)])
-                        code = 0
-                    finally:
-                        os._exit(code)
-                children.append(pid)
+                children.append(fork_call(functools.partial(_write_share, out_dir, lines, share, jobs, first, made,
+                                                            path)))
             now = dict(_share(out_dir, lines, 0, jobs, first, made))
             for pid in children:
                 os.waitpid(pid, 0)
@@ -324,6 +315,15 @@ def _made_now(out_dir: str, lines: Iterable[GameLineJson], jobs: int, first: int
                     count, *fields = items
                     now[int(count)] = tape_of(fields)
     return now
+
+
+def _write_share(out_dir: str, lines: Iterable[GameLineJson], share: int, jobs: int, first: int, made: Made,
+                 path: str) -> None:
+    """A report process: its ``_share`` of the tapes, written to ``path``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the command's: it ends them
+    with TapeWriter(path, fresh=True) as out:
+        for count, taped in _share(out_dir, lines, share, jobs, first, made):
+            out.write([count, *tape_fields(taped)])
 
 
 def _share(out_dir: str, lines: Iterable[GameLineJson], share: int, jobs: int, first: int, made: Made

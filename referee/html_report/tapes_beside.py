@@ -27,7 +27,7 @@ from typing import Sequence
 import orjson
 
 from referee.html_report.rows import TAPED_FAULTED, TAPED_GAMES, Tape, game_tape, tape_fields, tape_of
-from referee.run.orphans import term_when_orphaned
+from referee.run.orphans import fork_call, term_when_orphaned
 from referee.store.jsonl import line_digest
 from referee.store.results_dir import ResultsDir
 from referee.store.tape_file import TapeWriter, read_tapes, remove_tapes
@@ -63,15 +63,7 @@ class TapesBeside:
         if not hasattr(os, "fork"):
             return False
         read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the process: it never returns into the run's code
-            code = 1
-            try:
-                os.close(write)
-                _make_tapes(read, self.out_dir, cpus)
-                code = 0
-            finally:
-                os._exit(code)
+        pid = fork_call(lambda: _make_tapes(read, self.out_dir, cpus))
         os.close(read)
         os.set_blocking(write, False)
         self._pid, self._fd = pid, write
@@ -164,7 +156,7 @@ def _make_tapes(read: int, out_dir: str, cpus: Sequence[int] = ()) -> None:
     signal.signal(signal.SIGUSR1, _Stopped.stop)
     term_when_orphaned()
     _idle_only(cpus)
-    os.closerange(3, read)  # nothing of the run's but its own pipe: no worker's pipe, no socket, no open file
+    os.closerange(3, read)  # nothing of the run's but its end of the pipe: no worker's pipe, no socket, no file
     os.closerange(read + 1, os.sysconf("SC_OPEN_MAX"))
     with os.fdopen(read, "rb") as lines, TapeWriter(ResultsDir(out_dir).tapes) as out:
         for raw in lines:

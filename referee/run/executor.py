@@ -74,6 +74,12 @@ class RunContest(Protocol):
     def base_dir(self) -> str: ...
 
 
+def unpinned_cpus(executor: Executor) -> list[int]:
+    """The CPUs none of ``executor``'s workers is pinned to (none: its workers are not pinned, or not here)."""
+    pinned = {cpu for cpu in executor.cpus if cpu is not None} if isinstance(executor, LocalExecutor) else set()
+    return [cpu for cpu in usable_cpus() if cpu not in pinned] if pinned else []
+
+
 def local_executor(arena: RunContest, *, jobs: int, stderr_dir: str | None, records_dir: str | None,
                    pin: bool | None) -> LocalExecutor:
     """The default executor factory: ``jobs`` worker processes on this machine."""

@@ -1,8 +1,26 @@
-"""A child process of the referee that ends when the referee does, however it ends (``kill -9`` too)."""
+"""Child processes of the referee: one forked to run a call (``fork_call``), and one that ends when the referee
+does, however it ends (``kill -9`` too).
+"""
 
 from __future__ import annotations
 
+import os
 import signal
+from typing import Callable
+
+
+def fork_call(call: Callable[[], object]) -> int:
+    """Fork a child that runs ``call`` and exits at once (status 0, or 1 if it raised), never returning into the
+    caller's code nor running its exit handlers; the child's pid."""
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            call()
+            code = 0
+        finally:
+            os._exit(code)
+    return pid
 
 
 def term_when_orphaned() -> None:

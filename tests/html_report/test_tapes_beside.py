@@ -239,3 +239,13 @@ def test_a_match_that_writes_a_page_makes_its_tapes_beside_its_games(tmp_path, m
     match()
     match("--out", str(tmp_path / "n"), "--no-report")
     assert started == [str(tmp_path / "m")]
+
+
+def test_the_tapes_go_on_the_cpus_no_worker_is_pinned_to():
+    """As the executor pinned its workers (worker w on the w-th CPU): the others; none where it pins none."""
+    from referee.run.executor import LocalExecutor, unpinned_cpus
+    from referee.run.workers import usable_cpus
+
+    cpus = usable_cpus()
+    assert unpinned_cpus(LocalExecutor(1, pin=True)) == cpus[1:]
+    assert unpinned_cpus(LocalExecutor(1, pin=False)) == []
